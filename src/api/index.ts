@@ -1,0 +1,16 @@
+import Router from '@koa/router';
+import type { AppServices } from '../server/services.ts';
+import { healthRouter } from './health.ts';
+
+/** Every /api resource. Each router parses its input with zod, calls a service and shapes JSON. */
+export function apiRouter(services: AppServices): Router {
+  const api = new Router({ prefix: '/api' });
+  for (const router of [healthRouter(services)]) {
+    api.use(router.routes(), router.allowedMethods());
+  }
+  api.all('/{*rest}', (ctx) => {
+    ctx.status = 404;
+    ctx.body = { message: `No API endpoint at ${ctx.method} ${ctx.path}` };
+  });
+  return api;
+}

@@ -1,0 +1,63 @@
+import { Link } from 'react-router';
+import type { BlogSettings, SocialLinks } from '../../blog/settings.ts';
+import { Logo } from './Logo.tsx';
+
+export const FOOTER_CATEGORIES = ['Technology', 'Design', 'Tutorial', 'Life'] as const;
+
+const SOCIAL_LABELS: Record<keyof SocialLinks, string> = {
+  youtube: 'YouTube',
+  github: 'GitHub',
+  twitter: 'Twitter',
+  linkedin: 'LinkedIn',
+};
+
+export function Footer({ settings }: { settings: BlogSettings }) {
+  const social = (Object.keys(SOCIAL_LABELS) as (keyof SocialLinks)[]).filter(
+    (key) => settings.socialLinks[key],
+  );
+  return (
+    <footer className="site-footer">
+      <div className="container footer-grid">
+        <section aria-labelledby="footer-about">
+          <h2 id="footer-about" className="visually-hidden">
+            About this blog
+          </h2>
+          <Logo size="sm" title={settings.title} />
+          <p className="muted">{settings.description}</p>
+          {social.length > 0 && (
+            <ul className="social-links">
+              {social.map((key) => (
+                <li key={key}>
+                  <a href={settings.socialLinks[key]} rel="me noopener noreferrer" target="_blank">
+                    {SOCIAL_LABELS[key]}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+        <nav aria-labelledby="footer-categories">
+          <h2 id="footer-categories" className="footer-heading">
+            Categories
+          </h2>
+          <ul>
+            {FOOTER_CATEGORIES.map((category) => (
+              <li key={category}>
+                <Link to={`/?category=${category}`}>{category}</Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <section aria-labelledby="footer-newsletter" data-newsletter-slot>
+          <h2 id="footer-newsletter" className="footer-heading">
+            Newsletter
+          </h2>
+          <p className="muted">New posts in your inbox, no more than once a week.</p>
+        </section>
+      </div>
+      <div className="container footer-bottom">
+        <p className="muted">© 2024 {settings.title}. All rights reserved.</p>
+      </div>
+    </footer>
+  );
+}

@@ -1,0 +1,117 @@
+import { type ReactNode, useEffect } from 'react';
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteLoaderData,
+} from 'react-router';
+import { getBlogSettings } from '../blog/settings.ts';
+import type { Route } from './+types/root';
+import './app.css';
+import { Footer } from './components/Footer.tsx';
+import { Header } from './components/Header.tsx';
+import { NotFound } from './components/NotFound.tsx';
+import { getApp } from './context.ts';
+import { useNonce } from './nonce.tsx';
+import { THEME_SCRIPT } from './theme.ts';
+
+export const links: Route.LinksFunction = () => [
+  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+];
+
+export const meta: Route.MetaFunction = ({ error }) => {
+  if (!error) return [];
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return [
+    { title: notFound ? '404 Page Not Found' : 'Something went wrong' },
+    { name: 'robots', content: 'noindex' },
+  ];
+};
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { services, state } = getApp(context);
+  const settings = await getBlogSettings(services.db);
+  return { theme: state.theme, settings };
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
+  const data = useRouteLoaderData<typeof loader>('root');
+  const theme = data?.theme ?? 'system';
+  return (
+    <html lang="en" className={theme === 'system' ? undefined : theme} suppressHydrationWarning>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="light dark" />
+        {/* Applies the stored theme before first paint: no flash of the wrong theme. */}
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant script of ours, carrying the CSP nonce */}
+        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        {children}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App({ loaderData }: Route.ComponentProps) {
+  // Marks the page interactive; end-to-end tests wait for it before clicking.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = 'true';
+  }, []);
+  return (
+    <div className="shell">
+      <Header settings={loaderData.settings} theme={loaderData.theme} />
+      <main id="main" className="main">
+        <Outlet />
+      </main>
+      <Footer settings={loaderData.settings} />
+    </div>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const data = useRouteLoaderData<typeof loader>('root');
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  const content = notFound ? (
+    <NotFound />
+  ) : (
+    <section className="container error-page">
+      <h1>Something went wrong</h1>
+      <p>
+        {isRouteErrorResponse(error)
+          ? `${error.status}: ${error.statusText || error.data}`
+          : 'An unexpected error occurred. Please try again.'}
+      </p>
+      <a className="button" href="/">
+        Back to home
+      </a>
+    </section>
+  );
+  if (!data)
+    return (
+      <main id="main" className="main">
+        {content}
+      </main>
+    );
+  return (
+    <div className="shell">
+      <Header settings={data.settings} theme={data.theme} />
+      <main id="main" className="main">
+        {content}
+      </main>
+      <Footer settings={data.settings} />
+    </div>
+  );
+}

@@ -1,0 +1,48 @@
+import type { Db } from '../db/knex.ts';
+
+export type SocialLinks = { youtube?: string; github?: string; twitter?: string; linkedin?: string };
+
+export type BlogSettings = {
+  title: string;
+  description: string;
+  authorName: string;
+  authorBio: string;
+  authorProfileImage: string | null;
+  socialLinks: SocialLinks;
+  shopRequiresSignIn: boolean;
+};
+
+export const DEFAULT_SETTINGS: BlogSettings = {
+  title: 'Penstand',
+  description: 'Stories from professional life and beyond.',
+  authorName: 'The Author',
+  authorBio: 'Writer, builder and occasional podcaster. This is where I share what I learn along the way.',
+  authorProfileImage: null,
+  socialLinks: {},
+  shopRequiresSignIn: false,
+};
+
+/** The blog settings row, with the defaults for anything not set yet. */
+export async function getBlogSettings(db: Db): Promise<BlogSettings> {
+  const row = await db('blog_settings').where({ id: 1 }).first();
+  if (!row) return DEFAULT_SETTINGS;
+  return {
+    title: row.title || DEFAULT_SETTINGS.title,
+    description: row.description || DEFAULT_SETTINGS.description,
+    authorName: row.author_name || DEFAULT_SETTINGS.authorName,
+    authorBio: row.author_bio || DEFAULT_SETTINGS.authorBio,
+    authorProfileImage: row.author_profile_image || null,
+    socialLinks: pickSocialLinks(row.social_links),
+    shopRequiresSignIn: row.shop_requires_sign_in,
+  };
+}
+
+function pickSocialLinks(value: unknown): SocialLinks {
+  const links: SocialLinks = {};
+  if (!value || typeof value !== 'object') return links;
+  for (const key of ['youtube', 'github', 'twitter', 'linkedin'] as const) {
+    const url = (value as Record<string, unknown>)[key];
+    if (typeof url === 'string' && /^https?:\/\//.test(url)) links[key] = url;
+  }
+  return links;
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+describe('loadConfig', () => {
+  it('serves the embedded mode with no environment at all', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.seedDemo).toBe(true);
+    expect(config.dataDir).toMatch(/\.data$/);
+    expect(config.uploadsDir).toMatch(/\.data\/uploads$/);
+  });
+
+  it('names the variable and what is expected for a bad port', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(
+      /^Invalid environment variable PORT: expected a number/,
+    );
+  });
+
+  it('refuses a database URL of another scheme', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://x@y/z' })).toThrow(
+      'Invalid environment variable DATABASE_URL: expected a URL starting with postgres:// or postgresql://',
+    );
+  });
+
+  it('refuses an unknown NODE_ENV and lists the choices', () => {
+    expect(() => loadConfig({ NODE_ENV: 'staging' })).toThrow(
+      /NODE_ENV: expected one of development, production, test/,
+    );
+  });
+
+  it('requires the admin email and password together', () => {
+    expect(() => loadConfig({ ADMIN_EMAIL: 'a@b.co' })).toThrow(/ADMIN_PASSWORD/);
+    expect(loadConfig({ ADMIN_EMAIL: 'a@b.co', ADMIN_PASSWORD: 'longenough' }).admin).toEqual({
+      email: 'a@b.co',
+      password: 'longenough',
+    });
+  });
+
+  it('does not seed demo content on an external database unless asked', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://u:p@h/db' }).seedDemo).toBe(false);
+    expect(loadConfig({ DATABASE_URL: 'postgres://u:p@h/db', SEED_DEMO: 'true' }).seedDemo).toBe(true);
+  });
+});

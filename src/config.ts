@@ -1,0 +1,153 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const optionalUrl = (protocols: string[]) =>
+  z
+    .string()
+    .refine(
+      (v) => {
+        try {
+          return protocols.includes(new URL(v).protocol);
+        } catch {
+          return false;
+        }
+      },
+      `a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
+    )
+    .optional();
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PUBLIC_URL: optionalUrl(['http:', 'https:']),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  UPLOADS_DIR: z.string().min(1).optional(),
+  DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  REDIS_URL: optionalUrl(['redis:', 'rediss:']),
+  SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
+  MAIL_FROM: z.string().min(3).default('Penstand <no-reply@penstand.local>'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: bool.default(false),
+  SEED_DEMO: bool.optional(),
+  ADMIN_EMAIL: z.email().optional(),
+  ADMIN_PASSWORD: z.string().min(8).optional(),
+  COGNITO_USER_POOL_ID: z.string().min(1).optional(),
+  COGNITO_CLIENT_ID: z.string().min(1).optional(),
+  COGNITO_REGION: z.string().min(1).default('eu-west-1'),
+  COGNITO_ENDPOINT: optionalUrl(['http:', 'https:']),
+  METRICS_TOKEN: z.string().min(16).optional(),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export type Config = {
+  env: Env['NODE_ENV'];
+  isProduction: boolean;
+  host: string;
+  port: number;
+  publicUrl: string | undefined;
+  dataDir: string;
+  uploadsDir: string;
+  databaseUrl: string | undefined;
+  databasePoolMax: number;
+  embeddedPgPort: number;
+  redisUrl: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  logLevel: Env['LOG_LEVEL'];
+  trustProxy: boolean;
+  seedDemo: boolean;
+  admin: { email: string; password: string } | undefined;
+  cognito: { userPoolId: string; clientId: string; region: string; endpoint: string | undefined } | undefined;
+  metricsToken: string | undefined;
+};
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment. The only reader of process.env in the app. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const entries = Object.fromEntries(
+    Object.keys(EnvSchema.shape).flatMap((key) => {
+      const value = source[key];
+      return value === undefined || value === '' ? [] : [[key, value]];
+    }),
+  );
+  const parsed = EnvSchema.safeParse(entries);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = String(issue.path[0]);
+    throw new ConfigError(
+      `Invalid environment variable ${name}: expected ${describe(issue)} (got "${source[name]}")`,
+    );
+  }
+  const env = parsed.data;
+  if (Boolean(env.ADMIN_EMAIL) !== Boolean(env.ADMIN_PASSWORD)) {
+    throw new ConfigError(
+      'Invalid environment variable ADMIN_PASSWORD: ADMIN_EMAIL and ADMIN_PASSWORD must be set together',
+    );
+  }
+  if (Boolean(env.COGNITO_USER_POOL_ID) !== Boolean(env.COGNITO_CLIENT_ID)) {
+    throw new ConfigError(
+      'Invalid environment variable COGNITO_CLIENT_ID: COGNITO_USER_POOL_ID and COGNITO_CLIENT_ID must be set together',
+    );
+  }
+  const dataDir = path.resolve(env.DATA_DIR);
+  return {
+    env: env.NODE_ENV,
+    isProduction: env.NODE_ENV === 'production',
+    host: env.HOST,
+    port: env.PORT,
+    publicUrl: env.PUBLIC_URL?.replace(/\/$/, ''),
+    dataDir,
+    uploadsDir: path.resolve(env.UPLOADS_DIR ?? path.join(dataDir, 'uploads')),
+    databaseUrl: env.DATABASE_URL,
+    databasePoolMax: env.DATABASE_POOL_MAX,
+    embeddedPgPort: env.EMBEDDED_PG_PORT,
+    redisUrl: env.REDIS_URL,
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM,
+    logLevel: env.LOG_LEVEL,
+    trustProxy: env.TRUST_PROXY,
+    seedDemo: env.SEED_DEMO ?? !env.DATABASE_URL,
+    admin:
+      env.ADMIN_EMAIL && env.ADMIN_PASSWORD
+        ? { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD }
+        : undefined,
+    cognito:
+      env.COGNITO_USER_POOL_ID && env.COGNITO_CLIENT_ID
+        ? {
+            userPoolId: env.COGNITO_USER_POOL_ID,
+            clientId: env.COGNITO_CLIENT_ID,
+            region: env.COGNITO_REGION,
+            endpoint: env.COGNITO_ENDPOINT,
+          }
+        : undefined,
+    metricsToken: env.METRICS_TOKEN,
+  };
+}
+
+function describe(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_value':
+      return `one of ${issue.values.map(String).join(', ')}`;
+    case 'too_small':
+      return issue.origin === 'string'
+        ? `at least ${issue.minimum} characters`
+        : `a number ≥ ${issue.minimum}`;
+    case 'too_big':
+      return `a number ≤ ${issue.maximum}`;
+    case 'invalid_type':
+      return `a ${issue.expected}`;
+    case 'invalid_format':
+      return `a valid ${issue.format}`;
+    default:
+      return issue.message;
+  }
+}

@@ -1,0 +1,24 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Db } from './knex.ts';
+
+const migrationsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../migrations');
+
+// Any constant works; it only has to be the same in every process of one deployment.
+const MIGRATION_LOCK = 726_017_001;
+
+/**
+ * Runs pending migrations. A session-level advisory lock makes two processes starting
+ * together take turns instead of racing.
+ */
+export async function migrateLatest(db: Db): Promise<string[]> {
+  const client = await db.client.acquireConnection();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    const [, applied] = await db.migrate.latest({ directory: migrationsDir, loadExtensions: ['.ts'] });
+    return applied as string[];
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+    await db.client.releaseConnection(client);
+  }
+}

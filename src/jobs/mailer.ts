@@ -1,0 +1,42 @@
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Logger } from 'pino';
+
+export type Mail = { to: string; subject: string; text: string; html?: string; sensitive?: boolean };
+
+export type Mailer = { send(mail: Mail): Promise<void>; delivers: boolean; close(): void };
+
+/**
+ * SMTP when configured. Otherwise the mail is written to the log: in the embedded mode
+ * that is its delivery channel (the specification's "logged to the console").
+ */
+export function createMailer(opts: { smtpUrl: string | undefined; from: string; log: Logger }): Mailer {
+  if (!opts.smtpUrl) {
+    return {
+      delivers: false,
+      async send(mail) {
+        opts.log.info(
+          { mail: { to: mail.to, subject: mail.subject, text: mail.text } },
+          'mail (no SMTP configured)',
+        );
+      },
+      close() {},
+    };
+  }
+  const transport: Transporter = nodemailer.createTransport(opts.smtpUrl);
+  return {
+    delivers: true,
+    async send(mail) {
+      await transport.sendMail({
+        from: opts.from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+      });
+      opts.log.info({ mail: { subject: mail.sensitive ? '[redacted]' : mail.subject } }, 'mail sent');
+    },
+    close() {
+      transport.close();
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import type { Knex } from 'knex';
+import type { Db } from '../db/knex.ts';
+import type { JobName } from './names.ts';
+import { jobSchemas, queueOf } from './names.ts';
+import type { JobData, Queues } from './queues.ts';
+
+/**
+ * Records a job inside the caller's transaction. It reaches the queue only after the
+ * transaction commits (relayOutbox), and it cannot be lost if the process dies in between.
+ * jobId makes the relay idempotent: BullMQ ignores a second add with the same id.
+ */
+export async function writeOutbox<N extends JobName>(
+  trx: Knex.Transaction,
+  name: N,
+  data: JobData<N>,
+  jobId: string,
+): Promise<void> {
+  const payload = jobSchemas[name].parse(data);
+  await trx('outbox').insert({ queue: queueOf(name), job_name: name, payload, job_id: jobId });
+}
+
+/** Moves committed outbox rows to the queue. Safe to run from several processes at once. */
+export async function relayOutbox(db: Db, queues: Queues, batch = 100): Promise<number> {
+  return db.transaction(async (trx) => {
+    const rows: { id: number; job_name: JobName; payload: unknown; job_id: string | null }[] = await trx(
+      'outbox',
+    )
+      .select('id', 'job_name', 'payload', 'job_id')
+      .whereNull('relayed_at')
+      .orderBy('id')
+      .limit(batch)
+      .forUpdate()
+      .skipLocked();
+    for (const row of rows) {
+      await queues.enqueue(row.job_name, row.payload as never, row.job_id ? { jobId: row.job_id } : {});
+    }
+    if (rows.length) {
+      await trx('outbox')
+        .whereIn(
+          'id',
+          rows.map((r) => r.id),
+        )
+        .update({ relayed_at: trx.fn.now() });
+    }
+    return rows.length;
+  });
+}

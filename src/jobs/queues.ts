@@ -1,0 +1,120 @@
+import {
+  createPostgresBackend,
+  type JobsOptions,
+  type Processor,
+  Queue,
+  Worker,
+  type WorkerOptions,
+} from 'bullmq';
+import { Redis } from 'ioredis';
+import type { z } from 'zod';
+import { type JobName, jobSchemas, type QueueName, queueOf } from './names.ts';
+
+export type QueueConnection = { kind: 'postgres'; url: string } | { kind: 'redis'; url: string };
+
+/**
+ * A queue or worker on either backend. The classes are the same; only the backend type
+ * parameter differs, and nothing here depends on it, so both are held as the default type.
+ */
+type AnyQueue = Queue;
+type AnyWorker = Worker;
+
+export type JobData<N extends JobName> = z.input<(typeof jobSchemas)[N]>;
+
+/** The queues of one process, on PostgreSQL (same database) or Redis. */
+export class Queues {
+  private readonly queues = new Map<QueueName, AnyQueue>();
+  private readonly redisClients: Redis[] = [];
+  readonly connection: QueueConnection;
+  private readonly onError: (error: Error) => void;
+
+  /** onError receives connection errors: the queues reconnect by themselves, health reports the outage. */
+  constructor(connection: QueueConnection, onError: (error: Error) => void = () => {}) {
+    this.connection = connection;
+    this.onError = onError;
+  }
+
+  /** Prepares the backend (the PostgreSQL backend creates its tables in schema bullmq). */
+  async ready(): Promise<void> {
+    await Promise.all(
+      (['mail', 'views', 'maintenance', 'media'] as const).map((name) => this.queue(name).waitUntilReady()),
+    );
+  }
+
+  queue(name: QueueName): AnyQueue {
+    let queue = this.queues.get(name);
+    if (!queue) {
+      queue = this.createQueue(name);
+      this.queues.set(name, queue);
+    }
+    return queue;
+  }
+
+  async enqueue<N extends JobName>(
+    name: N,
+    data: JobData<N>,
+    opts: JobsOptions = {},
+  ): Promise<string | undefined> {
+    const payload = jobSchemas[name].parse(data);
+    const job = await this.queue(queueOf(name)).add(name, payload, {
+      attempts: 5,
+      backoff: { type: 'exponential', delay: 2_000 },
+      removeOnComplete: 1_000,
+      removeOnFail: 5_000,
+      ...opts,
+    });
+    return job.id;
+  }
+
+  createWorker(name: QueueName, processor: Processor, opts: Partial<WorkerOptions> = {}): AnyWorker {
+    const options = { concurrency: 4, maxStalledCount: 5, ...opts };
+    const worker: AnyWorker =
+      this.connection.kind === 'postgres'
+        ? (new Worker(
+            name,
+            processor,
+            { ...options, connection: this.pgConnection() },
+            createPostgresBackend,
+          ) as unknown as Worker)
+        : new Worker(name, processor, { ...options, connection: this.redis() });
+    worker.on('error', this.onError);
+    return worker;
+  }
+
+  /** Job counts per queue; throws when the backend is unreachable. */
+  async counts(): Promise<Record<string, number>> {
+    const counts = await this.queue('mail').getJobCounts('waiting', 'active', 'delayed', 'failed');
+    return counts;
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.queues.values()].map((q) => q.close()));
+    this.queues.clear();
+    await Promise.allSettled(this.redisClients.map((c) => c.quit()));
+  }
+
+  private createQueue(name: QueueName): AnyQueue {
+    const queue: AnyQueue =
+      this.connection.kind === 'postgres'
+        ? (new Queue(name, { connection: this.pgConnection() }, createPostgresBackend) as unknown as Queue)
+        : new Queue(name, { connection: this.redis() });
+    queue.on('error', this.onError);
+    return queue;
+  }
+
+  private pgConnection() {
+    return {
+      connectionString: this.connection.url,
+      migrate: true,
+      max: 4,
+      application_name: 'penstand-queue',
+    };
+  }
+
+  private redis(): Redis {
+    const client = new Redis(this.connection.url, { maxRetriesPerRequest: null, enableOfflineQueue: true });
+    client.on('error', this.onError);
+    this.redisClients.push(client);
+    return client;
+  }
+}

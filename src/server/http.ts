@@ -1,0 +1,30 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type Koa from 'koa';
+
+export type WebServer = { server: http.Server; port: number; close: () => Promise<void> };
+
+/**
+ * Listens, and on close stops accepting connections, lets in-flight requests finish,
+ * and closes idle keep-alive sockets so the process can exit promptly.
+ */
+export async function listen(app: Koa, host: string, port: number): Promise<WebServer> {
+  // The listener is created after every app.use: app.callback() snapshots the middleware.
+  const server = http.createServer(app.callback());
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  return {
+    server,
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        // Sockets still busy after the grace period are cut so shutdown stays within 10 s.
+        setTimeout(() => server.closeAllConnections(), 8_000).unref();
+      }),
+  };
+}

@@ -1,0 +1,119 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { constants as zlib } from 'node:zlib';
+import type { Middleware } from 'koa';
+import compress from 'koa-compress';
+import type { Config } from '../config.ts';
+import type { Logger } from './logger.ts';
+
+/** A request id (kept from a trusted proxy's X-Request-Id), a child logger, and one log line per request. */
+export function requestContext(log: Logger, trustProxy: boolean): Middleware {
+  return async (ctx, next) => {
+    const incoming = trustProxy ? ctx.get('x-request-id') : '';
+    const requestId = /^[\w-]{8,64}$/.test(incoming) ? incoming : randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.state.log = log.child({ requestId });
+    ctx.state.clientIp = ctx.ip;
+    const theme = ctx.cookies.get('theme');
+    ctx.state.theme = theme === 'light' || theme === 'dark' ? theme : 'system';
+    ctx.set('X-Request-Id', requestId);
+    const started = performance.now();
+    try {
+      await next();
+    } finally {
+      const done = () =>
+        ctx.state.log.info(
+          {
+            method: ctx.method,
+            path: ctx.path,
+            status: ctx.status,
+            ms: Math.round(performance.now() - started),
+          },
+          'request',
+        );
+      if (ctx.res.writableFinished || ctx.respond === false) done();
+      else ctx.res.once('close', done);
+    }
+  };
+}
+
+/** Security headers, with a fresh script nonce per response (no 'unsafe-inline' for scripts). */
+export function securityHeaders(config: Config): Middleware {
+  return async (ctx, next) => {
+    const nonce = randomBytes(16).toString('base64');
+    ctx.state.nonce = nonce;
+    const dev = config.env === 'development';
+    const csp = [
+      "default-src 'self'",
+      `script-src 'self' 'nonce-${nonce}'${dev ? " 'unsafe-eval'" : ''}`,
+      "style-src 'self' 'unsafe-inline'",
+      "img-src 'self' data: blob: https:",
+      "media-src 'self' https:",
+      "font-src 'self'",
+      `connect-src 'self'${dev ? ' ws: wss:' : ''}`,
+      'frame-src https://www.youtube-nocookie.com',
+      "object-src 'none'",
+      "base-uri 'self'",
+      "form-action 'self'",
+      "frame-ancestors 'none'",
+    ].join('; ');
+    ctx.set('Content-Security-Policy', csp);
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Referrer-Policy', 'strict-origin-when-cross-origin');
+    ctx.set('X-Frame-Options', 'DENY');
+    ctx.set('Cross-Origin-Opener-Policy', 'same-origin');
+    ctx.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=()');
+    if (config.isProduction) ctx.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+    await next();
+  };
+}
+
+/** Compression that flushes every chunk, so streamed HTML is not held back. */
+export function compression(): Middleware {
+  return compress({
+    threshold: 1024,
+    gzip: { flush: zlib.Z_SYNC_FLUSH },
+    deflate: false,
+    br: { flush: zlib.BROTLI_OPERATION_FLUSH, params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
+    zstd: { flush: zlib.ZSTD_e_flush },
+  } as Parameters<typeof compress>[0]);
+}
+
+export class HttpError extends Error {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  constructor(status: number, message: string, headers: Record<string, string> = {}) {
+    super(message);
+    this.status = status;
+    this.headers = headers;
+  }
+}
+
+/** JSON {message} for /api, a plain HTML page otherwise; never a stack trace outside development. */
+export function errorHandler(config: Config): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (error) {
+      const err = error as Error & { status?: number; expose?: boolean; headers?: Record<string, string> };
+      const status = err.status && err.status >= 400 && err.status < 600 ? err.status : 500;
+      const exposed = status < 500 || err.expose;
+      const message = exposed ? err.message : 'Something went wrong. Please try again.';
+      if (status >= 500) ctx.state.log?.error({ err }, 'request failed');
+      if (ctx.headerSent) return;
+      ctx.status = status;
+      for (const [k, v] of Object.entries(err.headers ?? {})) ctx.set(k, v);
+      if (ctx.path.startsWith('/api/') || ctx.path === '/api' || ctx.accepts('html', 'json') === 'json') {
+        ctx.body = { message };
+      } else {
+        const detail =
+          config.env === 'development' && status >= 500 ? `<pre>${escapeHtml(err.stack ?? '')}</pre>` : '';
+        ctx.type = 'html';
+        ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${status} — Penstand</title><meta name="viewport" content="width=device-width,initial-scale=1"></head><body style="font-family:system-ui;max-width:40rem;margin:4rem auto;padding:0 1rem"><h1>${status}</h1><p>${escapeHtml(message)}</p><p><a href="/">Back to the blog</a></p>${detail}</body></html>`;
+      }
+    }
+  };
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

@@ -1,0 +1,12 @@
+import type { Logger } from './logger.ts';
+
+/** What middleware learns about a request; passed to API handlers and route loaders alike. */
+export interface RequestState {
+  requestId: string;
+  log: Logger;
+  /** The CSP nonce every inline and framework script of this response carries. */
+  nonce: string;
+  /** The theme preference cookie: 'light', 'dark' or 'system'. */
+  theme: 'light' | 'dark' | 'system';
+  clientIp: string;
+}

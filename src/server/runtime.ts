@@ -1,0 +1,63 @@
+import type { Config } from '../config.ts';
+import { startEmbeddedPostgres } from '../db/embedded.ts';
+import { createDb } from '../db/knex.ts';
+import { migrateLatest } from '../db/migrate.ts';
+import { createMailer } from '../jobs/mailer.ts';
+import { Queues } from '../jobs/queues.ts';
+import type { Logger } from './logger.ts';
+import type { AppServices } from './services.ts';
+
+export type Runtime = { services: AppServices; close: () => Promise<void> };
+
+/** Database (embedded when DATABASE_URL is unset), migrations, queues and mailer. */
+export async function startRuntime(
+  config: Config,
+  log: Logger,
+  opts: { migrate?: boolean } = {},
+): Promise<Runtime> {
+  let databaseUrl = config.databaseUrl;
+  let stopEmbedded: (() => Promise<void>) | undefined;
+  if (!databaseUrl) {
+    const pgLog = log.child({ component: 'postgres' });
+    const embedded = await startEmbeddedPostgres({
+      dataDir: config.dataDir,
+      port: config.embeddedPgPort,
+      database: 'penstand',
+      onLog: (message) => pgLog.debug(message),
+    });
+    log.info({ port: config.embeddedPgPort, dataDir: config.dataDir }, 'embedded PostgreSQL started');
+    databaseUrl = embedded.url;
+    stopEmbedded = embedded.stop;
+  }
+  const dbLog = log.child({ component: 'db' });
+  const db = createDb(databaseUrl, config.databasePoolMax, {
+    warn: (message) => dbLog.warn(message),
+    error: (message) => dbLog.error(message),
+  });
+  if (opts.migrate !== false) {
+    const applied = await migrateLatest(db);
+    if (applied.length) log.info({ migrations: applied }, 'migrations applied');
+  }
+  const queueLog = log.child({ component: 'queue' });
+  const queues = new Queues(
+    config.redisUrl ? { kind: 'redis', url: config.redisUrl } : { kind: 'postgres', url: databaseUrl },
+    (error) => queueLog.warn({ err: error.message }, 'queue connection error'),
+  );
+  await queues.ready();
+  const mailer = createMailer({
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    log: log.child({ component: 'mail' }),
+  });
+  const publicUrl = config.publicUrl ?? `http://localhost:${config.port}`;
+  const services: AppServices = { config, db, queues, log, mailer, publicUrl };
+  return {
+    services,
+    async close() {
+      await queues.close();
+      mailer.close();
+      await db.destroy();
+      if (stopEmbedded) await stopEmbedded();
+    },
+  };
+}

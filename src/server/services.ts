@@ -1,0 +1,16 @@
+import type { Config } from '../config.ts';
+import type { Db } from '../db/knex.ts';
+import type { Mailer } from '../jobs/mailer.ts';
+import type { Queues } from '../jobs/queues.ts';
+import type { Logger } from './logger.ts';
+
+/** Long-lived dependencies of one process, created once at start-up and passed down. */
+export type AppServices = {
+  config: Config;
+  db: Db;
+  queues: Queues;
+  log: Logger;
+  mailer: Mailer;
+  /** Resolved public origin, e.g. http://localhost:3000 */
+  publicUrl: string;
+};

@@ -1,0 +1,82 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { expectAccessible, launchBrowser, newContext, watchPage } from '../support/browser.ts';
+
+let app: TestApp;
+let browser: Browser;
+beforeAll(async () => {
+  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+describe('the shell', () => {
+  it('switches theme, remembers it across reloads and tells the server through a cookie', async () => {
+    const context = await newContext(browser, app.url, { colorScheme: 'light' });
+    const page = await context.newPage();
+    const problems = await watchPage(page);
+    await page.goto('/');
+    const html = page.locator('html');
+    await expect.poll(() => html.getAttribute('class')).toBe('light');
+
+    await page.waitForSelector('html[data-hydrated]');
+    const toggle = page.getByRole('button', { name: /^Theme:/ });
+    expect(await toggle.getAttribute('aria-label')).toBe('Theme: System. Switch to light theme');
+    await toggle.click(); // system → light
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('blog-theme'))).toBe('light');
+    await toggle.click(); // light → dark
+    await expect.poll(() => html.getAttribute('class')).toBe('dark');
+    expect(await page.evaluate(() => localStorage.getItem('blog-theme'))).toBe('dark');
+
+    await page.reload();
+    await expect.poll(() => html.getAttribute('class')).toBe('dark');
+    const cookies = await context.cookies();
+    expect(cookies.find((c) => c.name === 'theme')?.value).toBe('dark');
+    // The server renders the stored theme itself, so there is no flash before the script runs.
+    const serverHtml = await (await fetch(`${app.url}/`, { headers: { cookie: 'theme=dark' } })).text();
+    expect(serverHtml).toMatch(/<html lang="en" class="dark"/);
+
+    await page.waitForSelector('html[data-hydrated]');
+    await page.getByRole('button', { name: /^Theme:/ }).click(); // dark → system (follows the device: light)
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('blog-theme'))).toBe('system');
+    await expect.poll(() => html.getAttribute('class')).toBe('light');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('follows a dark device when the preference is system', async () => {
+    const context = await newContext(browser, app.url, { colorScheme: 'dark' });
+    const page = await context.newPage();
+    await page.goto('/');
+    await expect.poll(() => page.locator('html').getAttribute('class')).toBe('dark');
+    await expectAccessible(page);
+    await context.close();
+  });
+
+  it('shows the 404 page with its hint for an unknown path', async () => {
+    const context = await newContext(browser, app.url);
+    const page = await context.newPage();
+    const response = await page.goto('/this/does/not/exist');
+    expect(response?.status()).toBe(404);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('404 Page Not Found');
+    expect(await page.textContent('main')).toContain('add a route for it');
+    await expectAccessible(page);
+    await context.close();
+  });
+
+  it('collapses the menu at phone width and opens it from the menu button', async () => {
+    const context = await newContext(browser, app.url, { width: 375 });
+    const page = await context.newPage();
+    await page.goto('/');
+    const about = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'About' });
+    expect(await about.isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    expect(await about.isVisible()).toBe(true);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+    expect(overflow).toBe(false);
+    await context.close();
+  });
+});

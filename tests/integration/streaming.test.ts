@@ -1,0 +1,93 @@
+import http from 'node:http';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app.close());
+
+/** Reads the response chunk by chunk, as a browser would receive it. */
+function readChunks(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; chunks: string[] }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        const chunks: string[] = [];
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, chunks }));
+      })
+      .on('error', reject);
+  });
+}
+
+const BROWSER =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36';
+
+it('streams the shell before the deferred data resolves', async () => {
+  const { status, chunks } = await readChunks(`${app.url}/_diagnostics/stream?delay=1500`, {
+    'user-agent': BROWSER,
+  });
+  expect(status).toBe(200);
+  expect(chunks.length).toBeGreaterThan(1);
+  expect(chunks[0]).toContain('Waiting for deferred data');
+  expect(chunks[0]).not.toContain('resolved after 1500 ms');
+  expect(chunks.join('')).toContain('resolved after 1500 ms');
+});
+
+it('streams through compression too', async () => {
+  const res = await fetch(`${app.url}/_diagnostics/stream?delay=1000`, {
+    headers: { 'user-agent': BROWSER, 'accept-encoding': 'gzip' },
+  });
+  expect(res.headers.get('content-encoding')).toBe('gzip');
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  const first = decoder.decode((await reader.read()).value);
+  expect(first).toContain('Waiting for deferred data');
+  expect(first).not.toContain('resolved after');
+  let rest = '';
+  for (let r = await reader.read(); !r.done; r = await reader.read()) rest += decoder.decode(r.value);
+  expect(rest).toContain('resolved after 1000 ms');
+});
+
+it('renders the whole page at once for crawlers', async () => {
+  const { chunks } = await readChunks(`${app.url}/_diagnostics/stream?delay=300`, {
+    'user-agent': 'Googlebot/2.1',
+  });
+  const html = chunks.join('');
+  expect(html).toContain('resolved after 300 ms');
+});
+
+it('sends a CSP whose script nonce every script tag carries', async () => {
+  const res = await fetch(`${app.url}/`);
+  const csp = res.headers.get('content-security-policy') ?? '';
+  const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+  expect(nonce).toBeTruthy();
+  expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+  const html = await res.text();
+  const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+  expect(scripts.length).toBeGreaterThan(0);
+  for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+});
+
+it('serves hashed assets as immutable', async () => {
+  const html = await (await fetch(`${app.url}/`)).text();
+  const asset = /href="(\/assets\/[^"]+\.css)"/.exec(html)?.[1];
+  expect(asset).toBeTruthy();
+  const res = await fetch(`${app.url}${asset}`);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+});
+
+it('answers unknown pages with the 404 page and unknown API paths with JSON', async () => {
+  const page = await fetch(`${app.url}/no-such-page`);
+  expect(page.status).toBe(404);
+  expect(await page.text()).toContain('404 Page Not Found');
+  const api = await fetch(`${app.url}/api/no-such-thing`);
+  expect(api.status).toBe(404);
+  expect(await api.json()).toEqual({ message: 'No API endpoint at GET /api/no-such-thing' });
+});

@@ -1,0 +1,65 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Debian's Chromium, headless, with nothing reaching beyond loopback. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-dev-shm-usage',
+    ],
+  });
+}
+
+export type ContextOptions = { colorScheme?: 'light' | 'dark'; width?: number; javaScriptEnabled?: boolean };
+
+export async function newContext(
+  browser: Browser,
+  baseURL: string,
+  opts: ContextOptions = {},
+): Promise<BrowserContext> {
+  const width = opts.width ?? 1280;
+  return browser.newContext({
+    baseURL,
+    colorScheme: opts.colorScheme ?? 'light',
+    viewport: { width, height: width < 600 ? 800 : 900 },
+    javaScriptEnabled: opts.javaScriptEnabled ?? true,
+  });
+}
+
+/**
+ * Collects console errors and failed requests of a page; tests assert it stays empty.
+ * Requests anywhere but loopback are aborted and recorded.
+ */
+export async function watchPage(page: Page): Promise<string[]> {
+  const problems: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+  await page.route(/^(?!https?:\/\/(127\.0\.0\.1|localhost)[:/])/, (route) => {
+    problems.push(`external request: ${route.request().url()}`);
+    return route.abort();
+  });
+  return problems;
+}
+
+/** No serious or critical axe violations on the current page. */
+export async function expectAccessible(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual(
+    [],
+  );
+}

@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+// Without the React Router plugin: tests import modules directly.
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.{ts,tsx}', 'workers/**/*.test.ts', 'tests/**/*.test.ts'],
+    globalSetup: ['tests/support/global-setup.ts'],
+    setupFiles: ['tests/support/setup.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+    fileParallelism: true,
+    maxWorkers: 2,
+  },
+});

@@ -1,0 +1,70 @@
+import type { Worker } from 'bullmq';
+import { applyViews, sweepViewLog } from '../src/blog/views.ts';
+import { jobSchemas } from '../src/jobs/names.ts';
+import { relayOutbox } from '../src/jobs/outbox.ts';
+import type { AppServices } from '../src/server/services.ts';
+
+export type Workers = { close: () => Promise<void> };
+
+const OUTBOX_POLL_MS = 500;
+const SWEEP_EVERY_MS = 60 * 60 * 1000;
+
+/** Starts one BullMQ worker per queue plus the outbox relay and periodic sweeps. */
+export function startWorkers(services: AppServices): Workers {
+  const { queues, db, mailer } = services;
+  const log = services.log.child({ component: 'worker' });
+  const workers: Worker[] = [
+    queues.createWorker('mail', async (job) => {
+      const mail = jobSchemas['mail.send'].parse(job.data);
+      await mailer.send(mail);
+    }),
+    queues.createWorker(
+      'views',
+      async (job) => {
+        const { views } = jobSchemas['views.record'].parse(job.data);
+        await applyViews(db, views);
+      },
+      { concurrency: 1 },
+    ),
+    queues.createWorker('maintenance', async (job) => {
+      if (job.name === 'maintenance.sweep-sessions') {
+        await db('sessions').where('expire', '<', db.fn.now()).delete();
+        await sweepViewLog(db);
+      } else if (job.name === 'maintenance.relay-outbox') {
+        await relayOutbox(db, queues);
+      }
+    }),
+  ];
+  for (const worker of workers) {
+    worker.on('failed', (job, err) =>
+      log.warn(
+        { queue: worker.name, job: job?.name, attempt: job?.attemptsMade, err: err.message },
+        'job failed',
+      ),
+    );
+  }
+
+  let relaying = false;
+  const relayTimer = setInterval(async () => {
+    if (relaying) return;
+    relaying = true;
+    try {
+      while ((await relayOutbox(db, queues)) > 0) {}
+    } catch (err) {
+      log.warn({ err: (err as Error).message }, 'outbox relay failed; will retry');
+    } finally {
+      relaying = false;
+    }
+  }, OUTBOX_POLL_MS);
+  const sweepTimer = setInterval(() => {
+    queues.enqueue('maintenance.sweep-sessions', {}).catch(() => {});
+  }, SWEEP_EVERY_MS);
+
+  return {
+    async close() {
+      clearInterval(relayTimer);
+      clearInterval(sweepTimer);
+      await Promise.allSettled(workers.map((w) => w.close()));
+    },
+  };
+}
