@@ -2,6 +2,8 @@ import path from 'node:path';
 import Koa from 'koa';
 import type { ServerBuild } from 'react-router';
 import { apiRouter } from '../api/index.ts';
+import { sessionMiddleware } from '../identity/session-middleware.ts';
+import { csrfProtection } from './csrf.ts';
 import { compression, errorHandler, requestContext, securityHeaders } from './middleware.ts';
 import { reactRouterMiddleware } from './react-router-adapter.ts';
 import type { AppServices } from './services.ts';
@@ -11,7 +13,7 @@ export type PageHandler =
   | { kind: 'build'; buildDir: string; build: ServerBuild }
   | { kind: 'dev'; middleware: Koa.Middleware; getBuild: () => Promise<ServerBuild> };
 
-/** The Koa app: middleware, /api, static files, and React Router for every other path. */
+/** The Koa app: middleware, static files, /api, and React Router for every other path. */
 export function createApp(services: AppServices, pages: PageHandler): Koa {
   const { config } = services;
   const app = new Koa();
@@ -21,18 +23,19 @@ export function createApp(services: AppServices, pages: PageHandler): Koa {
   app.use(errorHandler(config));
   app.use(securityHeaders(config));
   app.use(compression());
+  // Static files first: they need no session and no database.
   app.use(serveStatic(config.uploadsDir, { prefix: '/uploads/', maxAge: 31536000 }));
+  if (pages.kind === 'build') {
+    app.use(serveStatic(path.join(pages.buildDir, 'client'), { immutablePrefix: '/assets/' }));
+  } else {
+    app.use(pages.middleware);
+  }
+  app.use(sessionMiddleware(services));
+  app.use(csrfProtection());
   const api = apiRouter(services);
   app.use(api.routes());
   app.use(api.allowedMethods());
-  if (pages.kind === 'build') {
-    const clientDir = path.join(pages.buildDir, 'client');
-    app.use(serveStatic(clientDir, { immutablePrefix: '/assets/' }));
-    const build = pages.build;
-    app.use(reactRouterMiddleware(services, async () => build, 'production'));
-  } else {
-    app.use(pages.middleware);
-    app.use(reactRouterMiddleware(services, pages.getBuild, 'development'));
-  }
+  const getBuild = pages.kind === 'build' ? async () => pages.build : pages.getBuild;
+  app.use(reactRouterMiddleware(services, getBuild, pages.kind === 'build' ? 'production' : 'development'));
   return app;
 }

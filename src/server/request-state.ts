@@ -1,3 +1,4 @@
+import type { RequestSession } from '../identity/session-middleware.ts';
 import type { Logger } from './logger.ts';
 
 /** What middleware learns about a request; passed to API handlers and route loaders alike. */
@@ -9,4 +10,6 @@ export interface RequestState {
   /** The theme preference cookie: 'light', 'dark' or 'system'. */
   theme: 'light' | 'dark' | 'system';
   clientIp: string;
+  /** The visitor's session (guest or signed in); see identity/session-middleware.ts. */
+  session: RequestSession;
 }

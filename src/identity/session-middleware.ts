@@ -1,0 +1,78 @@
+import type { Context, Middleware } from 'koa';
+import type { AppServices } from '../server/services.ts';
+import {
+  createSession,
+  isWellFormedSessionId,
+  loadSession,
+  SESSION_COOKIE,
+  SESSION_TTL_MS,
+  type SessionUser,
+} from './sessions.ts';
+
+export type RequestSession = {
+  /** The current session id, or null until one is needed. */
+  id: string | null;
+  user: SessionUser | null;
+  /** How the session came: the browser cookie, a Bearer token, or the X-Session-Id header. */
+  via: 'cookie' | 'bearer' | 'header' | null;
+  /** Returns the session id, creating a guest session (and its cookie) on first need. */
+  ensure: () => Promise<string>;
+  /** Replaces the session (sign-in, sign-out): a new id, so a planted id is worthless. */
+  rotate: (userId: number | null) => Promise<string>;
+};
+
+export function setSessionCookie(ctx: Context, sid: string, secure: boolean): void {
+  ctx.cookies.set(SESSION_COOKIE, sid, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure,
+    path: '/',
+    maxAge: SESSION_TTL_MS,
+    overwrite: true,
+  });
+}
+
+/**
+ * Finds the session of a request: Authorization: Bearer (API clients), the sid cookie
+ * (browsers), or X-Session-Id (guest API clients). Sessions are created lazily.
+ */
+export function sessionMiddleware(services: AppServices): Middleware {
+  const { db, config } = services;
+  return async (ctx, next) => {
+    const bearer = /^Bearer\s+(\S+)$/i.exec(ctx.get('authorization'))?.[1];
+    const cookie = ctx.cookies.get(SESSION_COOKIE);
+    const header = ctx.get('x-session-id');
+    const [candidate, via] = bearer
+      ? ([bearer, 'bearer'] as const)
+      : cookie
+        ? ([cookie, 'cookie'] as const)
+        : header
+          ? ([header, 'header'] as const)
+          : ([null, null] as const);
+    const found = isWellFormedSessionId(candidate) ? await loadSession(db, candidate) : null;
+    const secure = config.isProduction && ctx.protocol === 'https';
+    const session: RequestSession = {
+      id: found?.session.id ?? null,
+      user: found?.user ?? null,
+      via: found ? via : null,
+      async ensure() {
+        if (session.id) return session.id;
+        session.id = await createSession(db, null);
+        session.via = 'cookie';
+        setSessionCookie(ctx, session.id, secure);
+        return session.id;
+      },
+      async rotate(userId) {
+        const previous = session.id;
+        session.id = await createSession(db, userId);
+        if (previous) await db('sessions').where({ sid: previous }).delete();
+        if (session.via !== 'bearer') setSessionCookie(ctx, session.id, secure);
+        const loaded = await loadSession(db, session.id);
+        session.user = loaded?.user ?? null;
+        return session.id;
+      },
+    };
+    ctx.state.session = session;
+    await next();
+  };
+}

@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import type { Db } from '../db/knex.ts';
+
+export const SESSION_COOKIE = 'sid';
+/** The specification's cookie default lifetime. */
+export const SESSION_TTL_MS = 365 * 24 * 60 * 60 * 1000;
+
+export type SessionUser = {
+  id: number;
+  email: string;
+  username: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  role: 'user' | 'admin';
+};
+
+export type SessionRecord = { id: string; userId: number | null; data: Record<string, unknown> };
+
+export function newSessionId(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export function isWellFormedSessionId(value: string | undefined | null): value is string {
+  return typeof value === 'string' && /^[A-Za-z0-9_-]{32,64}$/.test(value);
+}
+
+export async function createSession(
+  db: Db,
+  userId: number | null,
+  data: Record<string, unknown> = {},
+): Promise<string> {
+  const sid = newSessionId();
+  await db('sessions').insert({
+    sid,
+    sess: JSON.stringify(data),
+    expire: new Date(Date.now() + SESSION_TTL_MS),
+    user_id: userId,
+  });
+  return sid;
+}
+
+/** The session and its user, or null when unknown or expired. */
+export async function loadSession(
+  db: Db,
+  sid: string,
+): Promise<{ session: SessionRecord; user: SessionUser | null } | null> {
+  const row = await db('sessions as s')
+    .leftJoin('users as u', 'u.id', 's.user_id')
+    .where('s.sid', sid)
+    .where('s.expire', '>', db.fn.now())
+    .first(
+      's.sid',
+      's.sess',
+      's.user_id',
+      'u.id as uid',
+      'u.email',
+      'u.username',
+      'u.first_name',
+      'u.last_name',
+      'u.role',
+    );
+  if (!row) return null;
+  return {
+    session: { id: row.sid, userId: row.user_id, data: row.sess ?? {} },
+    user: row.uid
+      ? {
+          id: row.uid,
+          email: row.email,
+          username: row.username,
+          firstName: row.first_name,
+          lastName: row.last_name,
+          role: row.role,
+        }
+      : null,
+  };
+}
+
+export async function destroySession(db: Db, sid: string): Promise<void> {
+  await db('sessions').where({ sid }).delete();
+}
