@@ -34,7 +34,14 @@ export const meta: Route.MetaFunction = ({ error }) => {
 export async function loader({ context }: Route.LoaderArgs) {
   const { services, state } = getApp(context);
   const settings = await getBlogSettings(services.db);
-  return { theme: state.theme, settings };
+  const user = state.session.user;
+  return {
+    theme: state.theme,
+    settings,
+    // Only what the header needs: never the whole user row.
+    user: user ? { email: user.email, username: user.username, isAdmin: user.role === 'admin' } : null,
+    cartCount: 0,
+  };
 }
 
 export function Layout({ children }: { children: ReactNode }) {
@@ -72,7 +79,12 @@ export default function App({ loaderData }: Route.ComponentProps) {
   }, []);
   return (
     <div className="shell">
-      <Header settings={loaderData.settings} theme={loaderData.theme} />
+      <Header
+        settings={loaderData.settings}
+        theme={loaderData.theme}
+        user={loaderData.user}
+        cartCount={loaderData.cartCount}
+      />
       <main id="main" className="main">
         <Outlet />
       </main>
@@ -107,7 +119,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
     );
   return (
     <div className="shell">
-      <Header settings={data.settings} theme={data.theme} />
+      <Header settings={data.settings} theme={data.theme} user={data.user} cartCount={data.cartCount} />
       <main id="main" className="main">
         {content}
       </main>

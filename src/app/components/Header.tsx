@@ -5,13 +5,28 @@ import type { ThemePreference } from '../theme.ts';
 import { Logo } from './Logo.tsx';
 import { ThemeToggle } from './ThemeToggle.tsx';
 
-export function Header({ settings, theme }: { settings: BlogSettings; theme: ThemePreference }) {
+export type HeaderUser = { email: string; username: string | null; isAdmin: boolean };
+
+export function Header({
+  settings,
+  theme,
+  user,
+  cartCount,
+}: {
+  settings: BlogSettings;
+  theme: ThemePreference;
+  user: HeaderUser | null;
+  cartCount: number;
+}) {
   const [menuOpen, setMenuOpen] = useState(false);
   const close = () => setMenuOpen(false);
+  // Guests can shop (DESIGN decision 2) unless the blog setting restricts it to signed-in users.
+  const showShop = !settings.shopRequiresSignIn || user !== null;
   const links = [
     { to: '/', label: 'Home', end: true },
     { to: '/about', label: 'About', end: false },
-    ...(settings.shopRequiresSignIn ? [] : [{ to: '/shop', label: 'Shop', end: false }]),
+    ...(showShop ? [{ to: '/shop', label: 'Shop', end: false }] : []),
+    ...(user?.isAdmin ? [{ to: '/admin', label: 'Admin', end: false }] : []),
   ];
   return (
     <header className="site-header">
@@ -31,10 +46,38 @@ export function Header({ settings, theme }: { settings: BlogSettings; theme: The
           </ul>
         </nav>
         <div className="header-actions">
+          {showShop && (
+            <Link
+              to="/cart"
+              className="icon-button cart-link"
+              aria-label={`Cart, ${cartCount} ${cartCount === 1 ? 'item' : 'items'}`}
+            >
+              <svg
+                width="20"
+                height="20"
+                viewBox="0 0 24 24"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+                aria-hidden="true"
+              >
+                <circle cx="9" cy="20" r="1.5" />
+                <circle cx="18" cy="20" r="1.5" />
+                <path d="M2 3h3l2.6 12.4a2 2 0 0 0 2 1.6h8.8a2 2 0 0 0 2-1.6L22 7H6" />
+              </svg>
+              {cartCount > 0 && <span className="cart-badge">{cartCount}</span>}
+            </Link>
+          )}
           <ThemeToggle initial={theme} />
-          <Link to="/login" className="button button-small">
-            Log in
-          </Link>
+          {user ? (
+            <span className="user-menu">
+              <span className="user-name">{user.email || 'User'}</span>
+            </span>
+          ) : (
+            <Link to="/login" className="button button-small">
+              Log in
+            </Link>
+          )}
           <button
             type="button"
             className="icon-button menu-toggle"
