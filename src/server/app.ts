@@ -4,6 +4,7 @@ import type { ServerBuild } from 'react-router';
 import { apiRouter } from '../api/index.ts';
 import { sessionMiddleware } from '../identity/session-middleware.ts';
 import { csrfProtection } from './csrf.ts';
+import { metricsEndpoint, metricsMiddleware } from './metrics.ts';
 import { compression, errorHandler, requestContext, securityHeaders } from './middleware.ts';
 import { reactRouterMiddleware } from './react-router-adapter.ts';
 import type { AppServices } from './services.ts';
@@ -20,7 +21,9 @@ export function createApp(services: AppServices, pages: PageHandler): Koa {
   app.proxy = config.trustProxy;
   app.silent = true; // errors are logged by errorHandler with the request id
   app.use(requestContext(services.log, config.trustProxy));
+  app.use(metricsMiddleware(services.metrics));
   app.use(errorHandler(config));
+  app.use(metricsEndpoint(services.metrics, config.metricsToken));
   app.use(securityHeaders(config));
   app.use(compression());
   // Static files first: they need no session and no database.

@@ -4,9 +4,20 @@ import { createReadableStreamFromReadable } from '@react-router/node';
 import type { Context, Middleware } from 'koa';
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'react-router';
 import type { AppContext } from '../app/context.ts';
+import { pageRoutePattern } from './metrics.ts';
 import type { AppServices } from './services.ts';
 
 type BuildWithContext = ServerBuild & { entry: { module: { appContext?: unknown } } };
+
+const patterns = new WeakMap<ServerBuild, (pathname: string) => string>();
+function routePatternOf(build: ServerBuild, pathname: string): string {
+  let match = patterns.get(build);
+  if (!match) {
+    match = pageRoutePattern(build);
+    patterns.set(build, match);
+  }
+  return match(pathname);
+}
 
 /**
  * Serves every non-API path through React Router. The body is streamed, never buffered:
@@ -25,7 +36,11 @@ export function reactRouterMiddleware(
     loadContext.set(appContextKey, { services, state: ctx.state } satisfies AppContext);
 
     const request = toFetchRequest(ctx);
+    const route = routePatternOf(build, ctx.path);
+    ctx.state.routePattern = route;
+    const endShell = services.metrics.ssrShell.startTimer({ route });
     const response = await handler(request, loadContext);
+    endShell();
     sendResponse(ctx, response);
   };
 }

@@ -5,6 +5,7 @@ import { migrateLatest } from '../db/migrate.ts';
 import { createMailer } from '../jobs/mailer.ts';
 import { Queues } from '../jobs/queues.ts';
 import type { Logger } from './logger.ts';
+import { Metrics } from './metrics.ts';
 import type { AppServices } from './services.ts';
 
 export type Runtime = { services: AppServices; close: () => Promise<void> };
@@ -50,7 +51,9 @@ export async function startRuntime(
     log: log.child({ component: 'mail' }),
   });
   const publicUrl = config.publicUrl ?? `http://localhost:${config.port}`;
-  const services: AppServices = { config, db, queues, log, mailer, publicUrl };
+  const metrics = new Metrics();
+  metrics.watch(db, queues);
+  const services: AppServices = { config, db, queues, log, mailer, metrics, publicUrl };
   return {
     services,
     async close() {

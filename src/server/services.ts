@@ -3,6 +3,7 @@ import type { Db } from '../db/knex.ts';
 import type { Mailer } from '../jobs/mailer.ts';
 import type { Queues } from '../jobs/queues.ts';
 import type { Logger } from './logger.ts';
+import type { Metrics } from './metrics.ts';
 
 /** Long-lived dependencies of one process, created once at start-up and passed down. */
 export type AppServices = {
@@ -11,6 +12,7 @@ export type AppServices = {
   queues: Queues;
   log: Logger;
   mailer: Mailer;
+  metrics: Metrics;
   /** Resolved public origin, e.g. http://localhost:3000 */
   publicUrl: string;
 };
