@@ -8,7 +8,7 @@ import type { Logger } from './logger.ts';
 import { Metrics } from './metrics.ts';
 import type { AppServices } from './services.ts';
 
-export type Runtime = { services: AppServices; close: () => Promise<void> };
+export type Runtime = { services: AppServices; databaseUrl: string; close: () => Promise<void> };
 
 /** Database (embedded when DATABASE_URL is unset), migrations, queues and mailer. */
 export async function startRuntime(
@@ -56,6 +56,7 @@ export async function startRuntime(
   const services: AppServices = { config, db, queues, log, mailer, metrics, publicUrl };
   return {
     services,
+    databaseUrl,
     async close() {
       await queues.close();
       mailer.close();
