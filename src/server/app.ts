@@ -5,7 +5,8 @@ import { apiRouter } from '../api/index.ts';
 import { sessionMiddleware } from '../identity/session-middleware.ts';
 import { csrfProtection } from './csrf.ts';
 import { metricsEndpoint, metricsMiddleware } from './metrics.ts';
-import { compression, errorHandler, requestContext, securityHeaders } from './middleware.ts';
+import { buildCsp, compression, errorHandler, requestContext, securityHeaders } from './middleware.ts';
+import { invalidateOnAdminWrites, pageCacheMiddleware } from './page-cache.ts';
 import { reactRouterMiddleware } from './react-router-adapter.ts';
 import type { AppServices } from './services.ts';
 import { serveStatic } from './static.ts';
@@ -33,8 +34,11 @@ export function createApp(services: AppServices, pages: PageHandler): Koa {
   } else {
     app.use(pages.middleware);
   }
+  // Anonymous readers get stored pages before any session or database work.
+  app.use(pageCacheMiddleware(services.pageCache, (sources) => buildCsp(config, sources)));
   app.use(sessionMiddleware(services));
   app.use(csrfProtection());
+  app.use(invalidateOnAdminWrites(services.pageCache));
   const api = apiRouter(services);
   app.use(api.routes());
   app.use(api.allowedMethods());

@@ -5,6 +5,7 @@ import type { Context, Middleware } from 'koa';
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'react-router';
 import type { AppContext } from '../app/context.ts';
 import { pageRoutePattern } from './metrics.ts';
+import { captureForCache } from './page-cache.ts';
 import type { AppServices } from './services.ts';
 
 type BuildWithContext = ServerBuild & { entry: { module: { appContext?: unknown } } };
@@ -41,7 +42,7 @@ export function reactRouterMiddleware(
     const endShell = services.metrics.ssrShell.startTimer({ route });
     const response = await handler(request, loadContext);
     endShell();
-    sendResponse(ctx, response);
+    sendResponse(ctx, response, services);
   };
 }
 
@@ -66,7 +67,7 @@ function toFetchRequest(ctx: Context): Request {
   return new Request(url, init);
 }
 
-function sendResponse(ctx: Context, response: Response): void {
+function sendResponse(ctx: Context, response: Response, services: AppServices): void {
   ctx.status = response.status;
   for (const [key, value] of response.headers) {
     if (key === 'set-cookie') continue;
@@ -75,5 +76,8 @@ function sendResponse(ctx: Context, response: Response): void {
   const cookies = response.headers.getSetCookie();
   if (cookies.length) ctx.append('Set-Cookie', cookies);
   // Leave the body unset for redirects and empty answers: ctx.body = null would turn a 302 into a 204.
-  if (response.body) ctx.body = Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>);
+  if (response.body) {
+    const body = Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>);
+    ctx.body = captureForCache(ctx, services.pageCache, body);
+  }
 }

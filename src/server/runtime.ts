@@ -6,6 +6,7 @@ import { createMailer } from '../jobs/mailer.ts';
 import { Queues } from '../jobs/queues.ts';
 import type { Logger } from './logger.ts';
 import { Metrics } from './metrics.ts';
+import { PageCache } from './page-cache.ts';
 import type { AppServices } from './services.ts';
 
 export type Runtime = { services: AppServices; databaseUrl: string; close: () => Promise<void> };
@@ -53,11 +54,14 @@ export async function startRuntime(
   const publicUrl = config.publicUrl ?? `http://localhost:${config.port}`;
   const metrics = new Metrics();
   metrics.watch(db, queues);
-  const services: AppServices = { config, db, queues, log, mailer, metrics, publicUrl };
+  const pageCache = new PageCache({ ttlMs: config.pageCacheTtlSeconds * 1000 });
+  if (pageCache.enabled) await pageCache.listen(databaseUrl, log);
+  const services: AppServices = { config, db, queues, log, mailer, metrics, pageCache, publicUrl };
   return {
     services,
     databaseUrl,
     async close() {
+      await pageCache.close();
       await queues.close();
       mailer.close();
       await db.destroy();

@@ -4,6 +4,7 @@ import type { Mailer } from '../jobs/mailer.ts';
 import type { Queues } from '../jobs/queues.ts';
 import type { Logger } from './logger.ts';
 import type { Metrics } from './metrics.ts';
+import type { PageCache } from './page-cache.ts';
 
 /** Long-lived dependencies of one process, created once at start-up and passed down. */
 export type AppServices = {
@@ -13,6 +14,7 @@ export type AppServices = {
   log: Logger;
   mailer: Mailer;
   metrics: Metrics;
+  pageCache: PageCache;
   /** Resolved public origin, e.g. http://localhost:3000 */
   publicUrl: string;
 };
