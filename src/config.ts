@@ -43,6 +43,7 @@ const EnvSchema = z.object({
   COGNITO_REGION: z.string().min(1).default('eu-west-1'),
   COGNITO_ENDPOINT: optionalUrl(['http:', 'https:']),
   METRICS_TOKEN: z.string().min(16).optional(),
+  CHECKOUT_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(20),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -67,6 +68,8 @@ export type Config = {
   admin: { email: string; password: string } | undefined;
   cognito: { userPoolId: string; clientId: string; region: string; endpoint: string | undefined } | undefined;
   metricsToken: string | undefined;
+  /** Checkouts per client IP per minute. */
+  checkoutRateLimit: number;
 };
 
 export class ConfigError extends Error {}
@@ -130,6 +133,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           }
         : undefined,
     metricsToken: env.METRICS_TOKEN,
+    checkoutRateLimit: env.CHECKOUT_RATE_LIMIT,
   };
 }
 
