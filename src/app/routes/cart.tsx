@@ -1,5 +1,5 @@
-import { Suspense, useEffect, useRef, useState } from 'react';
-import { Await, Form, Link, useActionData, useFetcher } from 'react-router';
+import { useEffect, useRef, useState } from 'react';
+import { Form, Link, useActionData, useFetcher } from 'react-router';
 import { HttpError } from '../../server/middleware.ts';
 import {
   type CartLine,
@@ -24,11 +24,11 @@ export const meta: Route.MetaFunction = () => [
   { name: 'robots', content: 'noindex' },
 ];
 
-export function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const { services, state } = getApp(context);
   const confirmClear = new URL(request.url).searchParams.get('confirm') === 'clear';
-  // Streamed: the page shell comes first, 'Loading cart...' until the cart arrives.
-  return { cart: getCart(services.db, cartOwnerOf(state)), confirmClear };
+  // Awaited, not streamed: a deferred cart would need JavaScript to leave its fallback.
+  return { cart: await getCart(services.db, cartOwnerOf(state)), confirmClear };
 }
 
 type ActionResult = { ok: boolean; title: string; description?: string; intent: string };
@@ -86,11 +86,13 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
           description={result.description}
         />
       )}
-      <Suspense fallback={<p role="status">{SHOP_MESSAGES.loadingCart}</p>}>
-        <Await resolve={loaderData.cart}>
-          {(cart) => <CartContents cart={cart} confirmClear={loaderData.confirmClear} />}
-        </Await>
-      </Suspense>
+      {/* After a change the cart is read again; say so while it is. */}
+      {fetcher.state === 'loading' && (
+        <p role="status" className="loading">
+          <span className="spinner" aria-hidden="true" /> {SHOP_MESSAGES.loadingCart}
+        </p>
+      )}
+      <CartContents cart={loaderData.cart} confirmClear={loaderData.confirmClear} />
     </div>
   );
 }
@@ -208,6 +210,10 @@ function CartContents({ cart, confirmClear }: { cart: CartView; confirmClear: bo
 function CartLineRow({ line, pending }: { line: CartLine; pending: boolean }) {
   const fetcher = useFetcher<typeof action>({ key: 'cart' });
   const [typed, setTyped] = useState(String(line.quantity));
+  // A refused change (over stock) leaves the line as it was: show its real quantity again.
+  useEffect(() => {
+    if (fetcher.state === 'idle') setTyped(String(line.quantity));
+  }, [fetcher.state, line.quantity]);
   const stock = line.product.stock;
   const atLimit = stock !== null && line.quantity >= stock;
   const inputId = `quantity-${line.id}`;
@@ -223,7 +229,7 @@ function CartLineRow({ line, pending }: { line: CartLine; pending: boolean }) {
         {stock !== null && stock <= 10 && <p className="stock-note">{cartLowStockNote(stock)}</p>}
       </div>
       <div className="cart-line-controls">
-        <fetcher.Form method="post" action="/cart" className="quantity-form">
+        <fetcher.Form method="post" action="/cart" className="quantity-form" noValidate>
           <input type="hidden" name="intent" value="set" />
           <input type="hidden" name="lineId" value={line.id} />
           {/* First submit button: what Enter in the number field presses. */}
@@ -255,7 +261,9 @@ function CartLineRow({ line, pending }: { line: CartLine; pending: boolean }) {
             disabled={pending}
             onChange={(event) => setTyped(event.target.value)}
             onBlur={(event) => {
-              if (typed !== String(line.quantity)) fetcher.submit(event.currentTarget.form);
+              // Disabling the field while a change is pending also blurs it: that is no new edit.
+              const field = event.currentTarget;
+              if (!pending && !field.disabled && typed !== String(line.quantity)) fetcher.submit(field.form);
             }}
           />
           <button

@@ -1,5 +1,5 @@
-import { type FormEvent, Suspense, useState } from 'react';
-import { Await, Form, Link, useActionData, useNavigation } from 'react-router';
+import { type FormEvent, useState } from 'react';
+import { Form, Link, useActionData, useNavigation } from 'react-router';
 import type { OrderSummary } from '../../orders/service.ts';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../orders/service.ts';
 import { HttpError } from '../../server/middleware.ts';
@@ -18,10 +18,11 @@ export const meta: Route.MetaFunction = () => [
   { name: 'robots', content: 'noindex' },
 ];
 
-export function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
   const { services, state } = getApp(context);
   return {
-    cart: getCart(services.db, cartOwnerOf(state)),
+    // Awaited, not streamed: the form must work without JavaScript.
+    cart: await getCart(services.db, cartOwnerOf(state)),
     // One key per rendered form: a double submit or a retry returns the same order.
     idempotencyKey: crypto.randomUUID(),
     emailDelivers: services.mailer.delivers,
@@ -80,22 +81,21 @@ export async function action({ request, context }: Route.ActionArgs): Promise<Ac
 
 export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
   const result = useActionData<typeof action>();
+  const navigation = useNavigation();
   if (result?.status === 'confirmed')
     return <Confirmation order={result.order} emailDelivers={loaderData.emailDelivers} />;
   return (
     <div className="container checkout-page">
       <h1>Checkout</h1>
-      <Suspense
-        fallback={
-          <p role="status" className="loading">
-            <span className="spinner" aria-hidden="true" /> {SHOP_MESSAGES.loadingCart}
-          </p>
-        }
-      >
-        <Await resolve={loaderData.cart}>
-          {(cart) => <CheckoutForm cart={cart} idempotencyKey={loaderData.idempotencyKey} result={result} />}
-        </Await>
-      </Suspense>
+      {navigation.state === 'loading' &&
+      !navigation.formMethod &&
+      navigation.location.pathname === '/checkout' ? (
+        <p role="status" className="loading">
+          <span className="spinner" aria-hidden="true" /> {SHOP_MESSAGES.loadingCart}
+        </p>
+      ) : (
+        <CheckoutForm cart={loaderData.cart} idempotencyKey={loaderData.idempotencyKey} result={result} />
+      )}
     </div>
   );
 }
