@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { z } from 'zod';
 import type { Db } from '../db/knex.ts';
 import { HttpError } from '../server/middleware.ts';
 import { SHOP_MESSAGES } from './messages.ts';
@@ -167,14 +168,29 @@ function toRow(data: Partial<ProductData>): Record<string, unknown> {
   return row;
 }
 
+/** Invalid input is a 400 with the schema's messages, so callers can show them as they are. */
+function parseOr400<T>(
+  schema: { safeParse: (v: unknown) => { success: true; data: T } | { success: false; error: z.ZodError } },
+  input: unknown,
+): T {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  throw new HttpError(
+    400,
+    parsed.error.issues
+      .map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message))
+      .join('; '),
+  );
+}
+
 export async function createProduct(db: Db, input: unknown): Promise<Product> {
-  const data = productSchema.parse(input);
+  const data = parseOr400(productSchema, input);
   const [row] = await db('products').insert(toRow(data)).returning(COLUMNS);
   return presentProduct(row);
 }
 
 export async function updateProduct(db: Db, id: number, input: unknown): Promise<Product> {
-  const data = productUpdateSchema.parse(input);
+  const data = parseOr400(productUpdateSchema, input);
   const [row] = await db('products')
     .where({ id })
     .update({ ...toRow(data), updated_at: db.fn.now() })

@@ -33,6 +33,23 @@ describe('products API', () => {
     expect((await fetch(`${app.url}/api/products?id=abc`)).status).toBe(404);
     expect((await fetch(`${app.url}/api/products/99999999999`)).status).toBe(404);
     expect((await fetch(`${app.url}/api/products?status=inactive`)).status).toBe(401);
+
+    // Featured Products on the home page: for everyone, unless the shop requires sign-in.
+    expect(await (await fetch(`${app.url}/`)).text()).toContain('Featured Products');
+    await db('blog_settings').insert({
+      id: 1,
+      title: 'Penstand',
+      description: 'd',
+      author_name: 'a',
+      author_bio: 'b',
+      shop_requires_sign_in: true,
+    });
+    expect(await (await fetch(`${app.url}/`)).text()).not.toContain('Featured Products');
+    const member = await signedInSession(app);
+    expect(await (await fetch(`${app.url}/`, { headers: member.headers })).text()).toContain(
+      'Featured Products',
+    );
+    await db('blog_settings').where({ id: 1 }).delete();
   });
 
   it('lets only admins create, update and delete, with field messages for bad input', async () => {

@@ -139,6 +139,13 @@ function CartContents({ cart, confirmClear }: { cart: CartView; confirmClear: bo
                 event.preventDefault();
                 if (!pending) dialogRef.current?.showModal();
               }}
+              onKeyDown={(event) => {
+                // role="button": Space activates it like a button.
+                if (event.key === ' ') {
+                  event.preventDefault();
+                  if (!pending) dialogRef.current?.showModal();
+                }
+              }}
             >
               Clear Cart
             </Link>
