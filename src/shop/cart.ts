@@ -69,9 +69,20 @@ export async function countCartItems(db: Db, owner: CartOwner): Promise<number> 
   return Number(row?.total ?? 0);
 }
 
+/** Takes the cart's stored notices (deleted products), so each is shown once. */
+async function takeNotices(db: Db, cartId: number): Promise<string[]> {
+  const result = await db.raw(
+    `WITH taken AS (SELECT id, notices FROM carts WHERE id = ? AND notices <> '[]'::jsonb FOR UPDATE)
+     UPDATE carts SET notices = '[]'::jsonb FROM taken WHERE carts.id = taken.id RETURNING taken.notices`,
+    [cartId],
+  );
+  return (result.rows[0]?.notices as string[] | undefined) ?? [];
+}
+
 export async function getCart(db: Db, owner: CartOwner): Promise<CartView> {
   const cartId = await findCartId(db, owner);
   if (!cartId) return { cart: { items: [] }, summary: { totalItems: 0, totalPrice: 0 }, notices: [] };
+  const stored = await takeNotices(db, cartId);
   const rows: {
     id: number;
     product_id: number;
@@ -120,7 +131,7 @@ export async function getCart(db: Db, owner: CartOwner): Promise<CartView> {
       totalItems: items.reduce((n, i) => n + i.quantity, 0),
       totalPrice: items.reduce((n, i) => n + i.quantity * i.product.price, 0),
     },
-    notices: gone.map((r) => noLongerAvailable(r.name)),
+    notices: [...stored, ...gone.map((r) => noLongerAvailable(r.name))],
   };
 }
 

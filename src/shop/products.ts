@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { z } from 'zod';
 import type { Db } from '../db/knex.ts';
 import { HttpError } from '../server/middleware.ts';
-import { SHOP_MESSAGES } from './messages.ts';
+import { noLongerAvailable, SHOP_MESSAGES } from './messages.ts';
 import {
   PRODUCT_CATEGORIES,
   type ProductCategory,
@@ -201,6 +201,15 @@ export async function updateProduct(db: Db, id: number, input: unknown): Promise
 
 /** Deleting keeps past orders whole (their lines carry name and price); cart lines go with it. */
 export async function deleteProduct(db: Db, id: number): Promise<void> {
-  const deleted = await db('products').where({ id }).delete();
-  if (!deleted) throw new HttpError(404, SHOP_MESSAGES.productNotFound);
+  await db.transaction(async (trx) => {
+    const product = await trx('products').where({ id }).forUpdate().first('name');
+    if (!product) throw new HttpError(404, SHOP_MESSAGES.productNotFound);
+    // The cascade removes the cart lines silently; leave their owners a note.
+    await trx.raw(
+      `UPDATE carts SET notices = notices || jsonb_build_array(?::text)
+       WHERE id IN (SELECT cart_id FROM cart_items WHERE product_id = ?)`,
+      [noLongerAvailable(product.name), id],
+    );
+    await trx('products').where({ id }).delete();
+  });
 }

@@ -150,6 +150,21 @@ describe('cart API', () => {
     expect(after.body.notices[0]).toContain('is no longer available');
     await db('products').where({ id: ebook.id }).update({ status: 'active' });
 
+    // A product deleted while in the cart: gone, with a notice shown once.
+    const doomed = await createProductRow(db, { name: 'Doomed Poster' });
+    await guest.add(doomed.id);
+    const admin = await signedInSession(app, { role: 'admin' });
+    const removed = await fetch(`${app.url}/api/products/${doomed.id}`, {
+      method: 'DELETE',
+      headers: admin.headers,
+    });
+    expect(removed.status).toBe(200);
+    const notified = await guest.request('GET', '/api/cart');
+    expect(notified.body.notices).toEqual([
+      '"Doomed Poster" is no longer available and was removed from your cart.',
+    ]);
+    expect((await guest.request('GET', '/api/cart')).body.notices).toEqual([]);
+
     await guest.add(ebook.id, 2);
     expect((await guest.request('DELETE', '/api/cart?action=clear')).body.message).toBe('Cart cleared');
     expect((await guest.request('GET', '/api/cart')).body.summary.totalItems).toBe(0);

@@ -139,6 +139,9 @@ function CheckoutForm({
     <div className="checkout-layout">
       <section className="card order-summary" aria-labelledby="checkout-summary-heading">
         <h2 id="checkout-summary-heading">Order Summary</h2>
+        {cart.notices.map((n) => (
+          <Notice key={n} tone="info" title="Cart updated" description={n} />
+        ))}
         {empty ? (
           <Notice
             tone="info"
