@@ -255,6 +255,10 @@ function Confirmation({ order, emailDelivers }: { order: OrderSummary; emailDeli
           </div>
         </dl>
         {!emailDelivers && <p className="muted">{SHOP_MESSAGES.emailLoggedNote}</p>}
+        <p className="muted">
+          Keep your order number: you can <Link to="/orders/lookup">look up this order</Link> with it and your
+          email at any time.
+        </p>
         <div className="confirm-actions">
           <Link to="/shop" className="button">
             {SHOP_MESSAGES.continueShopping}
