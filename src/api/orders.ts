@@ -12,7 +12,10 @@ export function ordersRouter(services: AppServices): Router {
   const router = new Router();
 
   async function create(ctx: Context) {
-    const parsed = checkoutSchema.safeParse(await readJsonBody(ctx));
+    const body = await readJsonBody(ctx);
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+      throw new HttpError(400, 'Request body must be a JSON object.');
+    const parsed = checkoutSchema.safeParse(body);
     if (!parsed.success) {
       const errors = checkoutErrors(parsed.error);
       ctx.status = 400;

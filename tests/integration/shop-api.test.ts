@@ -199,6 +199,9 @@ describe('orders API', () => {
     expect(
       (await guest.request('POST', '/api/orders', undefined, { 'content-type': 'application/json' })).status,
     ).toBe(400);
+    expect((await guest.request('POST', '/api/orders', [1])).body.message).toBe(
+      'Request body must be a JSON object.',
+    );
 
     const first = await guest.checkout(validCheckout, 'key-aaaaaaaa-1');
     expect(first.status).toBe(201);
