@@ -2,6 +2,7 @@ import type { Worker } from 'bullmq';
 import { applyViews, sweepViewLog } from '../src/blog/views.ts';
 import { jobSchemas } from '../src/jobs/names.ts';
 import { relayOutbox } from '../src/jobs/outbox.ts';
+import { sendOrderConfirmation } from '../src/orders/confirmation.ts';
 import type { AppServices } from '../src/server/services.ts';
 
 export type Workers = { close: () => Promise<void> };
@@ -34,6 +35,11 @@ export function startWorkers(services: AppServices): Workers {
       } else if (job.name === 'maintenance.relay-outbox') {
         await relayOutbox(db, queues);
       }
+    }),
+    queues.createWorker('orders', async (job) => {
+      const { orderId } = jobSchemas['orders.send-confirmation'].parse(job.data);
+      const outcome = await sendOrderConfirmation(db, mailer, orderId);
+      log.info({ orderId, outcome }, 'order confirmation');
     }),
   ];
   for (const worker of workers) {

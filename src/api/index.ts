@@ -1,11 +1,19 @@
 import Router from '@koa/router';
 import type { AppServices } from '../server/services.ts';
+import { cartRouter } from './cart.ts';
 import { healthRouter } from './health.ts';
+import { ordersRouter } from './orders.ts';
+import { productsRouter } from './products.ts';
 
 /** Every /api resource. Each router parses its input with zod, calls a service and shapes JSON. */
 export function apiRouter(services: AppServices): Router {
   const api = new Router({ prefix: '/api' });
-  for (const router of [healthRouter(services)]) {
+  for (const router of [
+    healthRouter(services),
+    productsRouter(services),
+    cartRouter(services),
+    ordersRouter(services),
+  ]) {
     api.use(router.routes(), router.allowedMethods());
   }
   api.all('/{*rest}', (ctx) => {

@@ -18,10 +18,11 @@ export const jobSchemas = {
   'maintenance.sweep-sessions': z.object({}),
   'maintenance.refresh-cache': z.object({ reason: z.string().default('manual') }),
   'maintenance.relay-outbox': z.object({}),
+  'orders.send-confirmation': z.object({ orderId: z.number().int().positive() }),
 } as const;
 
 export type JobName = keyof typeof jobSchemas;
-export type QueueName = 'mail' | 'views' | 'maintenance' | 'media';
+export type QueueName = 'mail' | 'views' | 'maintenance' | 'media' | 'orders';
 
 export function queueOf(job: JobName): QueueName {
   return job.slice(0, job.indexOf('.')) as QueueName;
