@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { BLOG_MESSAGES } from './messages.ts';
-
-export const COMMENT_LIMITS = { author: 100, email: 254, content: 5000 } as const;
+import { BLOG_MESSAGES, COMMENT_LIMITS } from './messages.ts';
 
 const required = (max: number, label: string) =>
   z

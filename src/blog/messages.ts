@@ -20,3 +20,6 @@ export const BLOG_MESSAGES = {
 } as const;
 
 export const HOME_CATEGORIES = ['All', 'Technology', 'Design', 'Tutorial', 'Life', 'Podcasts'] as const;
+
+/** Longest accepted comment fields; the form and the schema share them. */
+export const COMMENT_LIMITS = { author: 100, email: 254, content: 5000 } as const;

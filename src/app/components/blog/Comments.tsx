@@ -1,7 +1,7 @@
 import { Suspense, useEffect, useRef } from 'react';
 import { Await, useFetcher } from 'react-router';
-import { COMMENT_LIMITS } from '../../../blog/comment-schema.ts';
 import type { PublicComment } from '../../../blog/comments.ts';
+import { COMMENT_LIMITS } from '../../../blog/messages.ts';
 import { formatDate } from '../../../blog/reading.ts';
 
 export type CommentResult =
