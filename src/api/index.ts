@@ -8,12 +8,14 @@ import { ordersRouter } from './orders.ts';
 import { postsRouter } from './posts.ts';
 import { productsRouter } from './products.ts';
 import { settingsRouter } from './settings.ts';
+import { usersRouter } from './users.ts';
 
 /** Every /api resource. Each router parses its input with zod, calls a service and shapes JSON. */
 export function apiRouter(services: AppServices): Router {
   const api = new Router({ prefix: '/api' });
   for (const router of [
     healthRouter(services),
+    usersRouter(services),
     postsRouter(services),
     commentsRouter(services),
     settingsRouter(services),

@@ -1,5 +1,6 @@
 import { type ReactNode, useEffect } from 'react';
 import {
+  data,
   isRouteErrorResponse,
   Links,
   Meta,
@@ -15,9 +16,11 @@ import './app.css';
 import { Footer } from './components/Footer.tsx';
 import { Header } from './components/Header.tsx';
 import { NotFound } from './components/NotFound.tsx';
+import { Toaster } from './components/Toaster.tsx';
 import { getApp } from './context.ts';
 import { useNonce } from './nonce.tsx';
 import { THEME_SCRIPT } from './theme.ts';
+import { takeToast } from './toast.server.ts';
 
 export const links: Route.LinksFunction = () => [
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
@@ -32,7 +35,7 @@ export const meta: Route.MetaFunction = ({ error }) => {
   ];
 };
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
   const { services, state } = getApp(context);
   const settings = await getBlogSettings(services.db);
   const user = state.session.user;
@@ -40,19 +43,24 @@ export async function loader({ context }: Route.LoaderArgs) {
   const cartCount = state.session.id
     ? await countCartItems(services.db, { userId: user?.id ?? null, sessionId: state.session.id })
     : 0;
-  return {
-    theme: state.theme,
-    settings,
-    // Only what the header needs: never the whole user row.
-    user: user ? { email: user.email, username: user.username, isAdmin: user.role === 'admin' } : null,
-    cartCount,
-  };
+  const { toast, clear } = takeToast(request);
+  return data(
+    {
+      theme: state.theme,
+      settings,
+      // Only what the header needs: never the whole user row.
+      user: user ? { email: user.email, username: user.username, isAdmin: user.role === 'admin' } : null,
+      cartCount,
+      toast,
+    },
+    clear ? { headers: { 'Set-Cookie': clear } } : undefined,
+  );
 }
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
-  const data = useRouteLoaderData<typeof loader>('root');
-  const theme = data?.theme ?? 'system';
+  const rootData = useRouteLoaderData<typeof loader>('root');
+  const theme = rootData?.theme ?? 'system';
   return (
     <html lang="en" className={theme === 'system' ? undefined : theme} suppressHydrationWarning>
       <head>
@@ -94,12 +102,13 @@ export default function App({ loaderData }: Route.ComponentProps) {
         <Outlet />
       </main>
       <Footer settings={loaderData.settings} />
+      <Toaster toast={loaderData.toast} />
     </div>
   );
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const data = useRouteLoaderData<typeof loader>('root');
+  const rootData = useRouteLoaderData<typeof loader>('root');
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   const content = notFound ? (
     <NotFound />
@@ -116,19 +125,36 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       </a>
     </section>
   );
-  if (!data)
+  const forbidden = isRouteErrorResponse(error) && error.status === 403;
+  const shown = forbidden ? (
+    <section className="container error-page">
+      <h1>403 Forbidden</h1>
+      <p>{String(error.data)}</p>
+      <a className="button" href="/">
+        Back to home
+      </a>
+    </section>
+  ) : (
+    content
+  );
+  if (!rootData)
     return (
       <main id="main" className="main">
-        {content}
+        {shown}
       </main>
     );
   return (
     <div className="shell">
-      <Header settings={data.settings} theme={data.theme} user={data.user} cartCount={data.cartCount} />
+      <Header
+        settings={rootData.settings}
+        theme={rootData.theme}
+        user={rootData.user}
+        cartCount={rootData.cartCount}
+      />
       <main id="main" className="main">
-        {content}
+        {shown}
       </main>
-      <Footer settings={data.settings} />
+      <Footer settings={rootData.settings} />
     </div>
   );
 }

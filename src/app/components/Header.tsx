@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { Link, NavLink } from 'react-router';
+import { Form, Link, NavLink } from 'react-router';
 import type { BlogSettings } from '../../blog/settings.ts';
 import type { ThemePreference } from '../theme.ts';
+import { LoginModal } from './auth/LoginModal.tsx';
 import { Logo } from './Logo.tsx';
 import { ThemeToggle } from './ThemeToggle.tsx';
 
@@ -70,13 +71,22 @@ export function Header({
           )}
           <ThemeToggle initial={theme} />
           {user ? (
-            <span className="user-menu">
-              <span className="user-name">{user.email || 'User'}</span>
-            </span>
+            <details className="user-menu">
+              <summary className="button button-small button-secondary">
+                <span className="user-name">{user.email || 'User'}</span>
+                <span className="visually-hidden"> account menu</span>
+              </summary>
+              <div className="user-menu-panel card">
+                <p className="muted user-menu-email">{user.email || 'User'}</p>
+                <Form method="post" action="/logout">
+                  <button type="submit" className="button button-small">
+                    Log out
+                  </button>
+                </Form>
+              </div>
+            </details>
           ) : (
-            <Link to="/login" className="button button-small">
-              Log in
-            </Link>
+            <LoginModal />
           )}
           <button
             type="button"

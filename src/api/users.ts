@@ -1,0 +1,99 @@
+import Router from '@koa/router';
+import { requireAdmin, requireUser } from '../identity/policy.ts';
+import {
+  confirmSchema,
+  forgotSchema,
+  resendSchema,
+  resetSchema,
+  signInSchema,
+  signUpSchema,
+} from '../identity/schemas.ts';
+import { authLimits, identityProvider, signIn, signOut } from '../identity/service.ts';
+import type { AppServices } from '../server/services.ts';
+import { parseOr400, readJsonBody, SMALL_BODY } from './http.ts';
+
+/** /api/users (SPEC §7 and the identity issue): sign-in, sign-up, codes, reset, sign-out, me, list. */
+export function usersRouter(services: AppServices): Router {
+  const router = new Router();
+  const provider = () => identityProvider(services);
+  const limits = authLimits(services.db);
+
+  router.get('/users', async (ctx) => {
+    if (ctx.query.action === 'me') {
+      const user = requireUser(ctx.state);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = { user: { userId: user.id, username: user.username, email: user.email, role: user.role } };
+      return;
+    }
+    if (ctx.query.action !== undefined) {
+      ctx.status = 400;
+      ctx.body = { message: `Unknown action ${String(ctx.query.action)}` };
+      return;
+    }
+    requireAdmin(ctx.state);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { users: await provider().listUsers() };
+  });
+
+  router.post('/users', async (ctx) => {
+    const action = ctx.query.action;
+    const body = await readJsonBody(ctx, SMALL_BODY);
+    switch (action) {
+      case 'login': {
+        const { user, token } = await signIn(services, ctx.state, parseOr400(signInSchema, body));
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = { token, user };
+        return;
+      }
+      case 'logout':
+        await signOut(ctx.state);
+        ctx.body = { message: 'Signed out' };
+        return;
+      case 'confirm': {
+        const input = parseOr400(confirmSchema, body);
+        await provider().confirmSignUp(input);
+        ctx.body = { message: 'Email confirmed' };
+        return;
+      }
+      case 'resend': {
+        const input = parseOr400(resendSchema, body);
+        await limits.codes.consume(`${ctx.ip}|${input.username.toLowerCase()}`);
+        await provider().resendCode(input);
+        ctx.body = { message: 'A new code is on its way' };
+        return;
+      }
+      case 'forgot': {
+        const input = parseOr400(forgotSchema, body);
+        await limits.codes.consume(`${ctx.ip}|${JSON.stringify(input).toLowerCase()}`);
+        await provider().forgotPassword(input);
+        ctx.body = { message: 'A reset code is on its way' };
+        return;
+      }
+      case 'reset': {
+        const input = parseOr400(resetSchema, body);
+        await limits.resets.consume(
+          `${ctx.ip}|${('username' in input ? input.username : input.email).toLowerCase()}`,
+        );
+        await provider().confirmNewPassword(input);
+        ctx.body = { message: 'Password reset successful' };
+        return;
+      }
+      case undefined: {
+        const input = parseOr400(signUpSchema, body);
+        await limits.signUps.consume(ctx.ip);
+        const result = await provider().signUp(input);
+        ctx.status = 201;
+        ctx.body = {
+          userId: result.userId,
+          userConfirmed: false,
+          message: 'Check your email for a confirmation code.',
+        };
+        return;
+      }
+      default:
+        ctx.status = 400;
+        ctx.body = { message: `Unknown action ${String(action)}` };
+    }
+  });
+  return router;
+}

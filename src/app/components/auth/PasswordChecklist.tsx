@@ -1,0 +1,30 @@
+import { AUTH_MESSAGES, PASSWORD_RULES } from '../../../identity/messages.ts';
+
+/** The new-password rules, each green when met and red when not, updated as the user types. */
+export function PasswordChecklist({
+  id,
+  password,
+  confirmation,
+}: {
+  id: string;
+  password: string;
+  confirmation: string;
+}) {
+  const mismatch = confirmation.length > 0 && confirmation !== password;
+  return (
+    <div id={id} className="password-checklist" aria-live="polite">
+      <ul>
+        {PASSWORD_RULES.map((rule) => {
+          const met = rule.test(password);
+          return (
+            <li key={rule.id} className={met ? 'rule-met' : 'rule-unmet'}>
+              <span aria-hidden="true">{met ? '✓' : '✗'}</span> {rule.label}
+              <span className="visually-hidden">{met ? ' (met)' : ' (not met)'}</span>
+            </li>
+          );
+        })}
+      </ul>
+      {mismatch && <p className="field-error">{AUTH_MESSAGES.passwordsDoNotMatch}</p>}
+    </div>
+  );
+}

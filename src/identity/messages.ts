@@ -1,0 +1,39 @@
+/** Identity strings, word for word from SPEC §2, §5 and §8. */
+export const AUTH_MESSAGES = {
+  welcomeBack: { title: 'Welcome back!', description: 'You have successfully signed in.' },
+  signInFailed: 'Failed to sign in. Please check your credentials.',
+  confirmFirst: 'Please confirm your email address before signing in',
+  usernameTaken: 'An account with this username already exists. Please choose a different username.',
+  invalidEmail: 'Invalid email address format. Please check your email and try again.',
+  invalidUsername: 'Invalid username format. Please use only letters, numbers, underscore, or hyphen.',
+  weakPassword: 'Password does not meet requirements. Please check the password criteria.',
+  codeMismatch: 'Invalid verification code. Please check the code and try again.',
+  codeExpired: 'Verification code has expired. Please request a new code.',
+  userNotFound: 'User not found. Please check your username or sign up again.',
+  signUpFailed: 'Failed to create account',
+  confirmFailed: 'Failed to confirm email',
+  sendResetFailed: 'Failed to send reset code',
+  resetFailed: 'Failed to reset password',
+  resetSuccess: 'Password reset successful',
+  passwordsDoNotMatch: 'Passwords do not match',
+  passwordRequirements: 'Password does not meet requirements',
+  signOutFailed: 'Failed to sign out',
+  emailTaken: 'An account with this email address already exists.',
+} as const;
+
+/** The new-password rules (SPEC §5), each with the text the live checklist shows. */
+export const PASSWORD_RULES = [
+  { id: 'length', label: 'At least 8 characters', test: (p: string) => p.length >= 8 },
+  { id: 'upper', label: 'One uppercase letter', test: (p: string) => /[A-Z]/.test(p) },
+  { id: 'lower', label: 'One lowercase letter', test: (p: string) => /[a-z]/.test(p) },
+  { id: 'digit', label: 'One number', test: (p: string) => /\d/.test(p) },
+  {
+    id: 'special',
+    label: 'One special character (!@#$%^&*(),.?":{}|<>)',
+    test: (p: string) => /[!@#$%^&*(),.?":{}|<>]/.test(p),
+  },
+] as const;
+
+export function passwordMeetsRules(password: string): boolean {
+  return password.length <= 256 && PASSWORD_RULES.every((rule) => rule.test(password));
+}

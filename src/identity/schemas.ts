@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { AUTH_MESSAGES, passwordMeetsRules } from './messages.ts';
+
+const username = z
+  .string({ error: 'Username is required' })
+  .trim()
+  .min(1, 'Username is required')
+  .max(64, AUTH_MESSAGES.invalidUsername)
+  .regex(/^[A-Za-z0-9_-]+$/, AUTH_MESSAGES.invalidUsername);
+const email = z
+  .string({ error: 'Email is required' })
+  .trim()
+  .min(1, 'Email is required')
+  .max(254, AUTH_MESSAGES.invalidEmail)
+  .pipe(z.email(AUTH_MESSAGES.invalidEmail));
+const password = z
+  .string({ error: 'Password is required' })
+  .min(1, 'Password is required')
+  .max(256, 'Password is too long');
+const newPassword = z
+  .string({ error: 'Password is required' })
+  .refine(passwordMeetsRules, AUTH_MESSAGES.weakPassword);
+const code = z
+  .string({ error: 'Verification code is required' })
+  .trim()
+  .regex(/^\d{6}$/, AUTH_MESSAGES.codeMismatch);
+
+/** One schema per identity form, shared by the actions and the API. */
+export const signInSchema = z.union([z.object({ email, password }), z.object({ username, password })]);
+export const signUpSchema = z.object({ username, email, password: newPassword });
+export const confirmSchema = z.object({ username, code });
+export const resendSchema = z.object({ username });
+export const forgotSchema = z.union([z.object({ username }), z.object({ email })]);
+export const resetSchema = z.union([
+  z.object({ username, code, password: newPassword }),
+  z.object({ email, code, password: newPassword }),
+]);

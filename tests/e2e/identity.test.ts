@@ -1,0 +1,139 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { createUser } from '../support/auth.ts';
+import { expectAccessible, launchBrowser, newContext, watchPage } from '../support/browser.ts';
+import { startSmtpServer } from '../support/smtp.ts';
+
+let app: TestApp;
+let browser: Browser;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  [app, browser] = await Promise.all([
+    startTestApp({ withWorker: true, env: { SMTP_URL: smtp.url } }),
+    launchBrowser(),
+  ]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+  await smtp?.close();
+});
+
+const codeIn = (text: string) => /\b(\d{6})\b/.exec(text)?.[1] ?? '';
+
+async function ready(page: Page) {
+  await page.waitForSelector('html[data-hydrated]');
+}
+
+describe('accounts in the browser', () => {
+  it('signs up, confirms with the mailed code, signs in from the header, sees the user menu and signs out', async () => {
+    const context = await newContext(browser, app.url);
+    const page = await context.newPage();
+    const problems = await watchPage(page);
+    await page.goto('/signup');
+    await ready(page);
+    await page.locator('main').getByLabel('Username').fill('jules');
+    await page.locator('main').getByLabel('Email').fill('jules@example.com');
+    await page.locator('main').getByLabel('Password', { exact: true }).fill('weak');
+    expect(await page.locator('.rule-unmet').count()).toBeGreaterThan(0);
+    await page.locator('main').getByLabel('Password', { exact: true }).fill('Garden-path7!');
+    await page.locator('main').getByLabel('Confirm password').fill('Garden-path7!');
+    expect(await page.locator('.rule-unmet').count()).toBe(0);
+    await page.locator('main').getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(/\/confirm-email\?username=jules/);
+
+    const mail = await smtp.waitFor((m) => m.to.includes('jules@example.com'));
+    await page.locator('main').getByLabel('Verification code').fill(codeIn(mail.text));
+    await page.locator('main').getByRole('button', { name: 'Confirm email' }).click();
+    await page.waitForURL(/\/login$/);
+    await expect.poll(() => page.getByRole('status').first().textContent()).toContain('Email confirmed');
+
+    await page.goto('/about');
+    await ready(page);
+    await page.getByRole('link', { name: 'Log in' }).click();
+    const modal = page.getByRole('dialog', { name: 'Welcome Back' });
+    await modal.getByLabel('Email').fill('jules@example.com');
+    await modal.getByLabel('Password', { exact: true }).fill('wrong-password');
+    await modal.getByRole('button', { name: 'Sign In' }).click();
+    await expect
+      .poll(() => modal.getByRole('alert').textContent())
+      .toBe('Failed to sign in. Please check your credentials.');
+    // Closing clears the fields and the error.
+    await modal.getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('link', { name: 'Log in' }).click();
+    expect(await modal.getByLabel('Email').inputValue()).toBe('');
+    expect(await modal.getByRole('alert').count()).toBe(0);
+    await modal.getByLabel('Email').fill('jules@example.com');
+    await modal.getByLabel('Password', { exact: true }).fill('Garden-path7!');
+    await modal.getByRole('button', { name: 'Sign In' }).click();
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Welcome back!' }).count()).toBe(1);
+    expect(new URL(page.url()).pathname).toBe('/about');
+    await expect.poll(() => page.locator('.user-menu summary').textContent()).toContain('jules@example.com');
+
+    await page.locator('.user-menu summary').click();
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await expect.poll(() => page.getByRole('link', { name: 'Log in' }).count()).toBe(1);
+    // The one failed request is the wrong password's 401.
+    expect(problems).toEqual(['console: Failed to load resource: the server responded with a status of 401 (Unauthorized)']);
+    await context.close();
+  });
+
+  it('resets a forgotten password and signs in with the new one', async () => {
+    await createUser(app, { username: 'nora', email: 'nora@example.com', password: 'Old-secret1!' });
+    const context = await newContext(browser, app.url);
+    const page = await context.newPage();
+    await page.goto('/amplify-forgot-password');
+    await ready(page);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Reset password');
+    await page.locator('main').getByLabel('Username').fill('nora');
+    await page.locator('main').getByRole('button', { name: 'Send reset code' }).click();
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Enter new password');
+    const mail = await smtp.waitFor((m) => m.to.includes('nora@example.com') && /reset/i.test(m.subject));
+    await page.locator('main').getByLabel('Verification code').fill(codeIn(mail.text));
+    await page.locator('main').getByLabel('New password', { exact: true }).fill('New-secret2!');
+    await page.locator('main').getByLabel('Confirm new password').fill('New-secret3!');
+    await expect.poll(() => page.getByText('Passwords do not match').count()).toBe(1);
+    await page.locator('main').getByLabel('Confirm new password').fill('New-secret2!');
+    await page.locator('main').getByRole('button', { name: 'Reset password' }).click();
+    await page.waitForURL(/\/amplify-login$/);
+    await expect
+      .poll(() => page.getByRole('status').first().textContent())
+      .toContain('Password reset successful');
+    await page.locator('main').getByLabel('Username').fill('nora');
+    await page.locator('main').getByLabel('Password', { exact: true }).fill('New-secret2!');
+    await page.locator('main').getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Welcome back!' }).count()).toBe(1);
+    await context.close();
+  });
+
+  it('signs in without JavaScript too, and the sign-in pages are accessible in both themes', async () => {
+    await createUser(app, { username: 'plain', email: 'plain@example.com', password: 'Plain-text1!' });
+    const noJs = await newContext(browser, app.url, { javaScriptEnabled: false });
+    const page = await noJs.newPage();
+    await page.goto('/login');
+    await page.locator('main').getByLabel('Email').fill('plain@example.com');
+    await page.locator('main').getByLabel('Password', { exact: true }).fill('Plain-text1!');
+    await page.locator('main').getByRole('button', { name: 'Sign In' }).click();
+    await page.waitForLoadState();
+    expect(await page.locator('.user-menu summary').textContent()).toContain('plain@example.com');
+    await noJs.close();
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const context = await newContext(browser, app.url, { colorScheme, width: 375 });
+      const p = await context.newPage();
+      for (const path of [
+        '/login',
+        '/amplify-login',
+        '/signup',
+        '/forgot-password',
+        '/amplify-confirm-email?username=x',
+        '/amplify-demo',
+      ]) {
+        await p.goto(path);
+        await expectAccessible(p);
+      }
+      await context.close();
+    }
+  });
+});
