@@ -76,7 +76,9 @@ describe('accounts in the browser', () => {
     await page.getByRole('button', { name: 'Log out' }).click();
     await expect.poll(() => page.getByRole('link', { name: 'Log in' }).count()).toBe(1);
     // The one failed request is the wrong password's 401.
-    expect(problems).toEqual(['console: Failed to load resource: the server responded with a status of 401 (Unauthorized)']);
+    expect(problems).toEqual([
+      'console: Failed to load resource: the server responded with a status of 401 (Unauthorized)',
+    ]);
     await context.close();
   });
 
