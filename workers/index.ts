@@ -1,13 +1,17 @@
 import type { Worker } from 'bullmq';
+import { publishDuePosts, publishScheduledPost } from '../src/blog/scheduling.ts';
 import { applyViews, sweepViewLog } from '../src/blog/views.ts';
 import { jobSchemas } from '../src/jobs/names.ts';
 import { relayOutbox } from '../src/jobs/outbox.ts';
 import type { AppServices } from '../src/server/services.ts';
+import { mediaProcessor } from './media.ts';
 
 export type Workers = { close: () => Promise<void> };
 
 const OUTBOX_POLL_MS = 500;
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
+/** Scheduled posts missed while no worker ran are published by this sweep. */
+const PUBLISH_SWEEP_EVERY_MS = 60 * 1000;
 
 /** Starts one BullMQ worker per queue plus the outbox relay and periodic sweeps. */
 export function startWorkers(services: AppServices): Workers {
@@ -32,8 +36,13 @@ export function startWorkers(services: AppServices): Workers {
         await sweepViewLog(db);
       } else if (job.name === 'maintenance.relay-outbox') {
         await relayOutbox(db, queues);
+      } else if (job.name === 'maintenance.publish-post') {
+        await publishScheduledPost(db, jobSchemas['maintenance.publish-post'].parse(job.data));
+      } else if (job.name === 'maintenance.publish-due') {
+        await publishDuePosts(db);
       }
     }),
+    queues.createWorker('media', mediaProcessor(services), { concurrency: 1 }),
   ];
   for (const worker of workers) {
     worker.on('failed', (job, err) =>
@@ -59,11 +68,15 @@ export function startWorkers(services: AppServices): Workers {
   const sweepTimer = setInterval(() => {
     queues.enqueue('maintenance.sweep-sessions', {}).catch(() => {});
   }, SWEEP_EVERY_MS);
+  const publishDue = () => queues.enqueue('maintenance.publish-due', {}).catch(() => {});
+  publishDue();
+  const publishTimer = setInterval(publishDue, PUBLISH_SWEEP_EVERY_MS);
 
   return {
     async close() {
       clearInterval(relayTimer);
       clearInterval(sweepTimer);
+      clearInterval(publishTimer);
       await Promise.allSettled(workers.map((w) => w.close()));
     },
   };

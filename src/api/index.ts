@@ -1,11 +1,26 @@
 import Router from '@koa/router';
 import type { AppServices } from '../server/services.ts';
+import { adminRouter } from './admin.ts';
+import { commentsAdminRouter } from './comments-admin.ts';
 import { healthRouter } from './health.ts';
+import { newsletterAdminRouter } from './newsletter-admin.ts';
+import { postsAdminRouter } from './posts-admin.ts';
+import { settingsAdminRouter } from './settings-admin.ts';
+import { uploadsRouter } from './uploads.ts';
 
 /** Every /api resource. Each router parses its input with zod, calls a service and shapes JSON. */
 export function apiRouter(services: AppServices): Router {
   const api = new Router({ prefix: '/api' });
-  for (const router of [healthRouter(services)]) {
+  // Admin routers that share a path with a public one come first and pass on (next()) what is not theirs.
+  for (const router of [
+    healthRouter(services),
+    commentsAdminRouter(services),
+    newsletterAdminRouter(services),
+    postsAdminRouter(services),
+    settingsAdminRouter(services),
+    adminRouter(services),
+    uploadsRouter(services),
+  ]) {
     api.use(router.routes(), router.allowedMethods());
   }
   api.all('/{*rest}', (ctx) => {
