@@ -33,7 +33,10 @@ async function storedFiles(): Promise<string[]> {
 
 describe('POST /api/uploads', () => {
   it('accepts a PNG named .exe as a PNG, stores it under a random name and makes the WebP variants', async () => {
-    const res = await upload(new Blob([png], { type: 'application/x-msdownload' }), 'setup.exe');
+    const res = await upload(
+      new Blob([new Uint8Array(png)], { type: 'application/x-msdownload' }),
+      'setup.exe',
+    );
     expect(res.status).toBe(201);
     const { url } = (await res.json()) as { url: string };
     expect(url).toMatch(/^\/uploads\/[a-f0-9]{32}\.png$/);
@@ -69,7 +72,7 @@ describe('POST /api/uploads', () => {
     const before = await storedFiles();
     const big = Buffer.alloc(11 * 1024 * 1024, 0);
     png.copy(big); // a real PNG signature: only the size is wrong
-    const res = await upload(new Blob([big]), 'big.png');
+    const res = await upload(new Blob([new Uint8Array(big)]), 'big.png');
     expect(res.status).toBe(413);
     expect(await res.json()).toEqual({ message: 'File size must be less than 10MB' });
     expect(await storedFiles()).toEqual(before);
@@ -128,7 +131,7 @@ describe('POST /api/uploads', () => {
   });
 
   it('never lets a file name choose where the file goes', async () => {
-    const res = await upload(new Blob([png]), '../../../etc/evil.png');
+    const res = await upload(new Blob([new Uint8Array(png)]), '../../../etc/evil.png');
     expect(res.status).toBe(201);
     const { url } = (await res.json()) as { url: string };
     expect(url).toMatch(/^\/uploads\/[a-f0-9]{32}\.png$/);
@@ -136,9 +139,11 @@ describe('POST /api/uploads', () => {
   });
 
   it('is for admins only', async () => {
-    const anonymous = await upload(new Blob([png]), 'a.png', { origin: app.url } as typeof admin.headers);
+    const anonymous = await upload(new Blob([new Uint8Array(png)]), 'a.png', {
+      origin: app.url,
+    } as typeof admin.headers);
     expect(anonymous.status).toBe(401);
     const user = await signedInSession(app, { role: 'user' });
-    expect((await upload(new Blob([png]), 'a.png', user.headers)).status).toBe(403);
+    expect((await upload(new Blob([new Uint8Array(png)]), 'a.png', user.headers)).status).toBe(403);
   });
 });
