@@ -3,5 +3,12 @@ import { index, type RouteConfig, route } from '@react-router/dev/routes';
 export default [
   index('routes/home.tsx'),
   route('_diagnostics/stream', 'routes/diagnostics.stream.tsx'),
+  route('admin', 'routes/admin.tsx'),
+  route('admin/posts/new', 'routes/admin.posts.new.tsx'),
+  route('admin/posts/:id', 'routes/admin.posts.edit.tsx'),
+  route('admin/preview', 'routes/admin.preview.tsx'),
+  route('admin-debug', 'routes/admin-debug.tsx'),
+  route('admin-simple', 'routes/admin-redirect.tsx', { id: 'admin-simple' }),
+  route('admin-fixed', 'routes/admin-redirect.tsx', { id: 'admin-fixed' }),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig;
