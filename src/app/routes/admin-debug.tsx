@@ -66,6 +66,7 @@ export default function AdminDebug({ loaderData }: Route.ComponentProps) {
               {c.ok ? 'OK' : 'Failed'}
             </span>
           </h2>
+          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard */}
           <pre tabIndex={0}>{c.body}</pre>
         </section>
       ))}
