@@ -43,9 +43,13 @@ const EnvSchema = z.object({
   COGNITO_REGION: z.string().min(1).default('eu-west-1'),
   COGNITO_ENDPOINT: optionalUrl(['http:', 'https:']),
   METRICS_TOKEN: z.string().min(16).optional(),
+  PAGE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(3600).optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
+
+/** Every environment variable the app reads (README's configuration table lists the same). */
+export const ENV_VARIABLES = Object.keys(EnvSchema.shape) as (keyof Env)[];
 
 export type Config = {
   env: Env['NODE_ENV'];
@@ -67,6 +71,8 @@ export type Config = {
   admin: { email: string; password: string } | undefined;
   cognito: { userPoolId: string; clientId: string; region: string; endpoint: string | undefined } | undefined;
   metricsToken: string | undefined;
+  /** 0 disables the anonymous page cache (the default under NODE_ENV=test). */
+  pageCacheTtlSeconds: number;
 };
 
 export class ConfigError extends Error {}
@@ -130,6 +136,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           }
         : undefined,
     metricsToken: env.METRICS_TOKEN,
+    pageCacheTtlSeconds: env.PAGE_CACHE_TTL_SECONDS ?? (env.NODE_ENV === 'test' ? 0 : 10),
   };
 }
 

@@ -15,12 +15,13 @@ const PUBLISH_SWEEP_EVERY_MS = 60 * 1000;
 
 /** Starts one BullMQ worker per queue plus the outbox relay and periodic sweeps. */
 export function startWorkers(services: AppServices): Workers {
-  const { queues, db, mailer } = services;
+  const { queues, db, mailer, metrics } = services;
   const log = services.log.child({ component: 'worker' });
   const workers: Worker[] = [
     queues.createWorker('mail', async (job) => {
       const mail = jobSchemas['mail.send'].parse(job.data);
       await mailer.send(mail);
+      metrics.mailsSent.inc();
     }),
     queues.createWorker(
       'views',
@@ -45,12 +46,18 @@ export function startWorkers(services: AppServices): Workers {
     queues.createWorker('media', mediaProcessor(services), { concurrency: 1 }),
   ];
   for (const worker of workers) {
-    worker.on('failed', (job, err) =>
+    worker.on('completed', (job) => {
+      if (job.finishedOn && job.processedOn) {
+        metrics.jobDuration.observe({ queue: worker.name }, (job.finishedOn - job.processedOn) / 1000);
+      }
+    });
+    worker.on('failed', (job, err) => {
+      metrics.jobFailures.inc({ queue: worker.name });
       log.warn(
         { queue: worker.name, job: job?.name, attempt: job?.attemptsMade, err: err.message },
         'job failed',
-      ),
-    );
+      );
+    });
   }
 
   let relaying = false;

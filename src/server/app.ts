@@ -4,7 +4,9 @@ import type { ServerBuild } from 'react-router';
 import { apiRouter } from '../api/index.ts';
 import { sessionMiddleware } from '../identity/session-middleware.ts';
 import { csrfProtection } from './csrf.ts';
-import { compression, errorHandler, requestContext, securityHeaders } from './middleware.ts';
+import { metricsEndpoint, metricsMiddleware } from './metrics.ts';
+import { buildCsp, compression, errorHandler, requestContext, securityHeaders } from './middleware.ts';
+import { invalidateOnAdminWrites, pageCacheMiddleware } from './page-cache.ts';
 import { reactRouterMiddleware } from './react-router-adapter.ts';
 import type { AppServices } from './services.ts';
 import { serveStatic } from './static.ts';
@@ -20,7 +22,9 @@ export function createApp(services: AppServices, pages: PageHandler): Koa {
   app.proxy = config.trustProxy;
   app.silent = true; // errors are logged by errorHandler with the request id
   app.use(requestContext(services.log, config.trustProxy));
+  app.use(metricsMiddleware(services.metrics));
   app.use(errorHandler(config));
+  app.use(metricsEndpoint(services.metrics, config.metricsToken));
   app.use(securityHeaders(config));
   app.use(compression());
   // Static files first: they need no session and no database.
@@ -30,8 +34,11 @@ export function createApp(services: AppServices, pages: PageHandler): Koa {
   } else {
     app.use(pages.middleware);
   }
+  // Anonymous readers get stored pages before any session or database work.
+  app.use(pageCacheMiddleware(services.pageCache, (sources) => buildCsp(config, sources)));
   app.use(sessionMiddleware(services));
   app.use(csrfProtection());
+  app.use(invalidateOnAdminWrites(services.pageCache));
   const api = apiRouter(services);
   app.use(api.routes());
   app.use(api.allowedMethods());

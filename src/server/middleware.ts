@@ -36,27 +36,31 @@ export function requestContext(log: Logger, trustProxy: boolean): Middleware {
   };
 }
 
+/** The Content-Security-Policy with the given script sources (a nonce, or hashes of inline scripts). */
+export function buildCsp(config: Config, scriptSources: string[]): string {
+  const dev = config.env === 'development';
+  return [
+    "default-src 'self'",
+    `script-src 'self' ${scriptSources.join(' ')}${dev ? " 'unsafe-eval'" : ''}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob: https:",
+    "media-src 'self' https:",
+    "font-src 'self'",
+    `connect-src 'self'${dev ? ' ws: wss:' : ''}`,
+    'frame-src https://www.youtube-nocookie.com',
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
 /** Security headers, with a fresh script nonce per response (no 'unsafe-inline' for scripts). */
 export function securityHeaders(config: Config): Middleware {
   return async (ctx, next) => {
     const nonce = randomBytes(16).toString('base64');
     ctx.state.nonce = nonce;
-    const dev = config.env === 'development';
-    const csp = [
-      "default-src 'self'",
-      `script-src 'self' 'nonce-${nonce}'${dev ? " 'unsafe-eval'" : ''}`,
-      "style-src 'self' 'unsafe-inline'",
-      "img-src 'self' data: blob: https:",
-      "media-src 'self' https:",
-      "font-src 'self'",
-      `connect-src 'self'${dev ? ' ws: wss:' : ''}`,
-      'frame-src https://www.youtube-nocookie.com',
-      "object-src 'none'",
-      "base-uri 'self'",
-      "form-action 'self'",
-      "frame-ancestors 'none'",
-    ].join('; ');
-    ctx.set('Content-Security-Policy', csp);
+    ctx.set('Content-Security-Policy', buildCsp(config, [`'nonce-${nonce}'`]));
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Referrer-Policy', 'strict-origin-when-cross-origin');
     ctx.set('X-Frame-Options', 'DENY');

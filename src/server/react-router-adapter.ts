@@ -4,9 +4,21 @@ import { createReadableStreamFromReadable } from '@react-router/node';
 import type { Context, Middleware } from 'koa';
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'react-router';
 import type { AppContext } from '../app/context.ts';
+import { pageRoutePattern } from './metrics.ts';
+import { captureForCache } from './page-cache.ts';
 import type { AppServices } from './services.ts';
 
 type BuildWithContext = ServerBuild & { entry: { module: { appContext?: unknown } } };
+
+const patterns = new WeakMap<ServerBuild, (pathname: string) => string>();
+function routePatternOf(build: ServerBuild, pathname: string): string {
+  let match = patterns.get(build);
+  if (!match) {
+    match = pageRoutePattern(build);
+    patterns.set(build, match);
+  }
+  return match(pathname);
+}
 
 /**
  * Serves every non-API path through React Router. The body is streamed, never buffered:
@@ -25,8 +37,12 @@ export function reactRouterMiddleware(
     loadContext.set(appContextKey, { services, state: ctx.state } satisfies AppContext);
 
     const request = toFetchRequest(ctx);
+    const route = routePatternOf(build, ctx.path);
+    ctx.state.routePattern = route;
+    const endShell = services.metrics.ssrShell.startTimer({ route });
     const response = await handler(request, loadContext);
-    sendResponse(ctx, response);
+    endShell();
+    sendResponse(ctx, response, services);
   };
 }
 
@@ -51,7 +67,7 @@ function toFetchRequest(ctx: Context): Request {
   return new Request(url, init);
 }
 
-function sendResponse(ctx: Context, response: Response): void {
+function sendResponse(ctx: Context, response: Response, services: AppServices): void {
   ctx.status = response.status;
   for (const [key, value] of response.headers) {
     if (key === 'set-cookie') continue;
@@ -60,5 +76,8 @@ function sendResponse(ctx: Context, response: Response): void {
   const cookies = response.headers.getSetCookie();
   if (cookies.length) ctx.append('Set-Cookie', cookies);
   // Leave the body unset for redirects and empty answers: ctx.body = null would turn a 302 into a 204.
-  if (response.body) ctx.body = Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>);
+  if (response.body) {
+    const body = Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>);
+    ctx.body = captureForCache(ctx, services.pageCache, body);
+  }
 }

@@ -12,4 +12,6 @@ export interface RequestState {
   clientIp: string;
   /** The visitor's session (guest or signed in); see identity/session-middleware.ts. */
   session: RequestSession;
+  /** The matched page route pattern, for metrics labels. */
+  routePattern?: string;
 }

@@ -5,9 +5,11 @@ import { migrateLatest } from '../db/migrate.ts';
 import { createMailer } from '../jobs/mailer.ts';
 import { Queues } from '../jobs/queues.ts';
 import type { Logger } from './logger.ts';
+import { Metrics } from './metrics.ts';
+import { PageCache } from './page-cache.ts';
 import type { AppServices } from './services.ts';
 
-export type Runtime = { services: AppServices; close: () => Promise<void> };
+export type Runtime = { services: AppServices; databaseUrl: string; close: () => Promise<void> };
 
 /** Database (embedded when DATABASE_URL is unset), migrations, queues and mailer. */
 export async function startRuntime(
@@ -50,10 +52,16 @@ export async function startRuntime(
     log: log.child({ component: 'mail' }),
   });
   const publicUrl = config.publicUrl ?? `http://localhost:${config.port}`;
-  const services: AppServices = { config, db, queues, log, mailer, publicUrl };
+  const metrics = new Metrics();
+  metrics.watch(db, queues);
+  const pageCache = new PageCache({ ttlMs: config.pageCacheTtlSeconds * 1000 });
+  if (pageCache.enabled) await pageCache.listen(databaseUrl, log);
+  const services: AppServices = { config, db, queues, log, mailer, metrics, pageCache, publicUrl };
   return {
     services,
+    databaseUrl,
     async close() {
+      await pageCache.close();
       await queues.close();
       mailer.close();
       await db.destroy();

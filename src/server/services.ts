@@ -3,6 +3,8 @@ import type { Db } from '../db/knex.ts';
 import type { Mailer } from '../jobs/mailer.ts';
 import type { Queues } from '../jobs/queues.ts';
 import type { Logger } from './logger.ts';
+import type { Metrics } from './metrics.ts';
+import type { PageCache } from './page-cache.ts';
 
 /** Long-lived dependencies of one process, created once at start-up and passed down. */
 export type AppServices = {
@@ -11,6 +13,8 @@ export type AppServices = {
   queues: Queues;
   log: Logger;
   mailer: Mailer;
+  metrics: Metrics;
+  pageCache: PageCache;
   /** Resolved public origin, e.g. http://localhost:3000 */
   publicUrl: string;
 };

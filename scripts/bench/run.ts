@@ -1,0 +1,281 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import autocannon from 'autocannon';
+import { openBenchDatabase } from './database.ts';
+
+/**
+ * `npm run bench`: the production build against the benchmark database (npm run bench:data),
+ * driven by autocannon, beside a bare node:http server as this machine's ceiling.
+ */
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '15' },
+    warmup: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '50' },
+    only: { type: 'string' },
+  },
+});
+const DURATION = Number(values.duration);
+const WARMUP = Number(values.warmup);
+const CONNECTIONS = Number(values.connections);
+const BROWSER_UA =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36';
+
+type Target = { name: string; path: string; requests?: autocannon.Request[] };
+type Row = {
+  name: string;
+  path: string;
+  requestsPerSec: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  ratioOfCeiling: number;
+};
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = http.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHttp(url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+function rssMb(pid: number): Promise<number> {
+  return readFile(`/proc/${pid}/status`, 'utf8').then(
+    (status) => Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024,
+    () => 0,
+  );
+}
+
+async function cannon(url: string, target: Target, seconds: number): Promise<autocannon.Result> {
+  return autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    headers: { 'user-agent': BROWSER_UA, 'accept-encoding': 'gzip' },
+    requests: target.requests ?? [{ method: 'GET', path: target.path }],
+  });
+}
+
+/** Gzip bytes of the scripts and stylesheets a page makes the browser load first. */
+async function firstLoadBytes(base: string, pagePath: string): Promise<{ js: number; css: number }> {
+  const html = await (await fetch(`${base}${pagePath}`, { headers: { 'user-agent': BROWSER_UA } })).text();
+  const js = new Set(
+    [...html.matchAll(/<(?:link rel="modulepreload"|script)[^>]*(?:href|src)="(\/assets\/[^"]+\.js)"/g)].map(
+      (m) => m[1],
+    ),
+  );
+  for (const m of html.matchAll(/import\("(\/assets\/[^"]+\.js)"\)|from "(\/assets\/[^"]+\.js)"/g))
+    js.add(m[1] ?? m[2]);
+  const css = new Set(
+    [...html.matchAll(/<link[^>]*rel="stylesheet"[^>]*href="(\/assets\/[^"]+\.css)"/g)].map((m) => m[1]),
+  );
+  const size = async (files: Set<string>) => {
+    let total = 0;
+    for (const file of files)
+      total += gzipSync(Buffer.from(await (await fetch(`${base}${file}`)).arrayBuffer())).length;
+    return total;
+  };
+  return { js: await size(js), css: await size(css) };
+}
+
+function startCeilingServer(port: number): ChildProcess {
+  const script = `
+    const page = '<!doctype html><html><head><title>x</title></head><body>' + 'x'.repeat(20 * 1024) + '</body></html>';
+    require('node:http').createServer((req, res) => { res.writeHead(200, { 'content-type': 'text/html' }); res.end(page); })
+      .listen(${port}, '127.0.0.1');`;
+  return spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
+}
+
+const root = path.resolve('.');
+if (spawnSync('npx', ['react-router', 'build'], { cwd: root, stdio: 'inherit' }).status !== 0)
+  process.exit(1);
+
+const bench = await openBenchDatabase();
+const samplePost = await bench.db('posts').where({ status: 'published' }).orderBy('id').first('slug');
+const product = await bench
+  .db('products')
+  .where({ status: 'active' })
+  .whereNull('stock')
+  .orderBy('id')
+  .first('id');
+const anyProduct = await bench.db('products').where({ status: 'active' }).orderBy('id').first('id');
+const postCount = (await bench.db('posts').count({ n: '*' }).first())?.n;
+const dbUrl = bench.url;
+await bench.db.destroy();
+
+const appPort = await freePort();
+const ceilingPort = await freePort();
+const server = spawn(process.execPath, ['src/server/start.ts', '--with-worker'], {
+  env: {
+    PATH: process.env.PATH,
+    NODE_ENV: 'production',
+    PORT: String(appPort),
+    HOST: '127.0.0.1',
+    DATABASE_URL: dbUrl,
+    SEED_DEMO: 'false',
+    LOG_LEVEL: 'warn',
+    DATA_DIR: path.join(root, '.bench-data', 'app'),
+  },
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+const ceiling = startCeilingServer(ceilingPort);
+const base = `http://127.0.0.1:${appPort}`;
+await waitForHttp(`${base}/api/health`);
+await waitForHttp(`http://127.0.0.1:${ceilingPort}/`);
+
+let maxRss = 0;
+const sampler = setInterval(async () => {
+  maxRss = Math.max(maxRss, await rssMb(server.pid ?? 0));
+}, 1000);
+
+const checkoutBody = JSON.stringify({
+  customerName: 'Bench Shopper',
+  customerEmail: 'bench@example.com',
+  address: '1 Benchmark Road',
+  city: 'Loadville',
+  zipCode: '12345',
+  country: 'US',
+});
+const targets: Target[] = [
+  { name: 'home', path: '/' },
+  { name: 'blog page 50', path: '/blog?page=50' },
+  { name: 'post (2,000 comments)', path: `/post/${samplePost?.slug ?? 'missing'}` },
+  { name: 'search', path: '/?q=postgres%20index' },
+  { name: 'shop page 3, category', path: '/shop?category=Books&page=3' },
+  { name: 'product', path: `/product/${anyProduct?.id ?? 1}` },
+  { name: 'GET /api/posts', path: '/api/posts?status=published&limit=12' },
+  {
+    name: 'cart + checkout',
+    path: '/api/cart?action=add → /api/orders',
+    requests: [
+      {
+        method: 'POST' as const,
+        path: '/api/cart?action=add',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ productId: product?.id ?? 1, quantity: 1 }),
+        onResponse: (_status: number, _body: string, context: object, headers?: http.IncomingHttpHeaders) => {
+          const sid = headers?.['x-session-id'];
+          if (typeof sid === 'string') (context as { sid?: string }).sid = sid;
+        },
+      },
+      {
+        method: 'POST' as const,
+        path: '/api/orders',
+        setupRequest: (req: autocannon.Request, context: object) => ({
+          ...req,
+          headers: {
+            'content-type': 'application/json',
+            'x-session-id': (context as { sid?: string }).sid ?? '',
+            'idempotency-key': `${Date.now()}-${Math.random()}`,
+          },
+          body: checkoutBody,
+        }),
+      },
+    ],
+  },
+].filter((t) => !values.only || t.name.includes(values.only));
+
+process.stdout.write(
+  `\nPenstand benchmark — ${postCount} posts, ${CONNECTIONS} connections, ${DURATION}s each\n\n`,
+);
+await cannon(`http://127.0.0.1:${ceilingPort}`, { name: 'ceiling', path: '/' }, WARMUP);
+const ceilingResult = await cannon(
+  `http://127.0.0.1:${ceilingPort}`,
+  { name: 'ceiling', path: '/' },
+  DURATION,
+);
+const ceilingRps = ceilingResult.requests.average;
+
+const rows: Row[] = [
+  {
+    name: 'bare node:http 20 KB (ceiling)',
+    path: '/',
+    requestsPerSec: ceilingRps,
+    p50: ceilingResult.latency.p50,
+    p99: ceilingResult.latency.p99,
+    errors: ceilingResult.errors,
+    non2xx: ceilingResult.non2xx,
+    ratioOfCeiling: 1,
+  },
+];
+for (const target of targets) {
+  await cannon(base, target, WARMUP);
+  const result = await cannon(base, target, DURATION);
+  rows.push({
+    name: target.name,
+    path: target.path,
+    requestsPerSec: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    ratioOfCeiling: result.requests.average / ceilingRps,
+  });
+}
+
+const bundles: Record<string, { js: number; css: number }> = {};
+for (const [name, pagePath] of [
+  ['home', '/'],
+  ['post', `/post/${samplePost?.slug ?? 'missing'}`],
+  ['shop', '/shop'],
+  ['product', `/product/${anyProduct?.id ?? 1}`],
+]) {
+  bundles[name] = await firstLoadBytes(base, pagePath);
+}
+clearInterval(sampler);
+const serverExited = new Promise((resolve) => server.once('exit', resolve));
+server.kill('SIGTERM');
+ceiling.kill('SIGTERM');
+await serverExited; // the database stops last, after the app has closed its pools
+await bench.stop();
+
+const pad = (s: string, n: number) => s.padEnd(n);
+const num = (n: number, d = 0) => n.toFixed(d).padStart(9);
+process.stdout.write(
+  `${pad('target', 34)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'errors'.padStart(9)}${'non-2xx'.padStart(9)}${'ratio'.padStart(9)}\n`,
+);
+for (const row of rows) {
+  process.stdout.write(
+    `${pad(row.name, 34)}${num(row.requestsPerSec)}${num(row.p50)}${num(row.p99)}${num(row.errors)}${num(row.non2xx)}${num(row.ratioOfCeiling * 100, 1)}%\n`,
+  );
+}
+process.stdout.write('\nFirst-load bytes (gzip):\n');
+for (const [name, b] of Object.entries(bundles)) {
+  process.stdout.write(
+    `  ${pad(name, 10)} JS ${(b.js / 1024).toFixed(1)} KB   CSS ${(b.css / 1024).toFixed(1)} KB\n`,
+  );
+}
+process.stdout.write(`\nWeb process peak RSS: ${maxRss.toFixed(0)} MB\n`);
+
+await mkdir('bench-results', { recursive: true });
+const report = {
+  date: new Date().toISOString(),
+  posts: postCount,
+  connections: CONNECTIONS,
+  duration: DURATION,
+  rows,
+  bundles,
+  maxRssMb: maxRss,
+};
+await writeFile('bench-results/latest.json', `${JSON.stringify(report, null, 2)}\n`);
+process.stdout.write('\nWritten to bench-results/latest.json\n');

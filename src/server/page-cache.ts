@@ -1,0 +1,272 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { PassThrough, type Readable } from 'node:stream';
+import { promisify } from 'node:util';
+import { brotliCompress, gzip, constants as zlib } from 'node:zlib';
+import type { Context, Middleware } from 'koa';
+import pg from 'pg';
+import type { Logger } from './logger.ts';
+
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
+
+type Entry = {
+  body: Buffer;
+  gzip: Buffer;
+  br: Buffer;
+  etag: string;
+  contentType: string;
+  /** Inline scripts allowed by hash: the stored page is byte-identical for every visitor. */
+  scriptHashes: string[];
+  storedAt: number;
+  version: number;
+  meta: Record<string, string>;
+};
+
+/** Headers a route may set to tell the cache something; stripped before the response leaves. */
+export const CACHE_META_PREFIX = 'x-page-cache-';
+
+const PASS_THROUGH_PREFIXES = ['/api', '/assets/', '/uploads/', '/metrics', '/_'];
+
+/**
+ * Rendered pages for anonymous readers. A visitor with no cookie but `theme` gets the stored page
+ * of its URL and theme. Entries live ttlMs, and every process drops all of them when any process
+ * invalidates (an admin's write, a scheduled publication): PostgreSQL NOTIFY carries it across.
+ * Each stored page is sent with a CSP that allows exactly its inline scripts by hash, so it can be
+ * compressed once and sent byte for byte; pages rendered live keep a fresh nonce per response.
+ */
+export class PageCache {
+  private entries = new Map<string, Entry>();
+  private bytes = 0;
+  private version = 0;
+  private readonly ttlMs: number;
+  private readonly maxBytes: number;
+  private listener: pg.Client | null = null;
+  private notifyUrl: string | null = null;
+  private closed = false;
+  /** Our own notifications come back to our listener; this tells them apart. */
+  private readonly instanceId = randomUUID();
+  onHit: ((ctx: Context, meta: Record<string, string>) => void) | null = null;
+
+  constructor(opts: { ttlMs: number; maxBytes?: number }) {
+    this.ttlMs = opts.ttlMs;
+    this.maxBytes = opts.maxBytes ?? 64 * 1024 * 1024;
+  }
+
+  get enabled(): boolean {
+    return this.ttlMs > 0;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The cache key of a request, or null when it must be rendered for this visitor alone. */
+  keyOf(ctx: Context): string | null {
+    if (!this.enabled || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return null;
+    if (PASS_THROUGH_PREFIXES.some((p) => ctx.path.startsWith(p)) || ctx.path.endsWith('.data')) return null;
+    if (ctx.get('authorization') || ctx.get('x-session-id')) return null;
+    const cookieNames = ctx
+      .get('cookie')
+      .split(';')
+      .map((c) => c.split('=')[0].trim())
+      .filter(Boolean);
+    if (cookieNames.some((name) => name !== 'theme')) return null;
+    return `${ctx.state.theme}|${ctx.url}`;
+  }
+
+  get(key: string): Entry | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.version !== this.version || Date.now() - entry.storedAt > this.ttlMs) {
+      this.delete(key);
+      return undefined;
+    }
+    // Least recently used goes first: re-insert on use.
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry;
+  }
+
+  async store(key: string, body: Buffer, contentType: string, meta: Record<string, string>, version: number) {
+    if (version !== this.version || body.length > this.maxBytes / 8) return;
+    const [gz, br] = await Promise.all([
+      gzipAsync(body, { level: 6 }),
+      brotliAsync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 6 } }),
+    ]);
+    if (version !== this.version) return; // invalidated while compressing
+    const entry: Entry = {
+      body,
+      gzip: gz,
+      br,
+      etag: `"${createHash('sha1').update(body).digest('base64url')}"`,
+      contentType,
+      scriptHashes: inlineScriptHashes(body.toString('utf8')),
+      storedAt: Date.now(),
+      version,
+      meta,
+    };
+    this.delete(key);
+    this.entries.set(key, entry);
+    this.bytes += body.length + gz.length + br.length;
+    for (const [oldest] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.delete(oldest);
+    }
+  }
+
+  currentVersion(): number {
+    return this.version;
+  }
+
+  /** Drops every entry here, and tells the other processes to do the same. */
+  invalidate(): void {
+    this.dropAll();
+    if (this.notifyUrl) void this.notify();
+  }
+
+  /** Listens for invalidations from other processes on the same database. */
+  async listen(databaseUrl: string, log: Logger): Promise<void> {
+    this.notifyUrl = databaseUrl;
+    const connect = async () => {
+      if (this.closed) return;
+      const client = new pg.Client({
+        connectionString: databaseUrl,
+        application_name: 'penstand-page-cache',
+      });
+      client.on('notification', (message) => {
+        if (message.payload !== this.instanceId) this.dropAll();
+      });
+      client.on('error', () => {
+        this.dropAll(); // missed notifications are possible while disconnected
+        setTimeout(() => void connect().catch(() => {}), 1_000).unref();
+      });
+      try {
+        await client.connect();
+        await client.query('LISTEN penstand_page_cache');
+        this.listener = client;
+      } catch (err) {
+        log.warn({ err: (err as Error).message }, 'page cache listener could not connect; retrying');
+        setTimeout(() => void connect().catch(() => {}), 1_000).unref();
+      }
+    };
+    await connect();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.listener?.end().catch(() => {});
+    this.listener = null;
+  }
+
+  private async notify(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.notifyUrl ?? undefined });
+    try {
+      await client.connect();
+      await client.query('SELECT pg_notify($1, $2)', ['penstand_page_cache', this.instanceId]);
+    } catch {
+      // Other processes fall back on the TTL.
+    } finally {
+      await client.end().catch(() => {});
+    }
+  }
+
+  private dropAll(): void {
+    this.version++;
+    this.entries.clear();
+    this.bytes = 0;
+  }
+
+  private delete(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.bytes -= entry.body.length + entry.gzip.length + entry.br.length;
+  }
+}
+
+function inlineScriptHashes(html: string): string[] {
+  const hashes = new Set<string>();
+  for (const match of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)) {
+    if (/\ssrc=/.test(match[1])) continue;
+    hashes.add(`'sha256-${createHash('sha256').update(match[2], 'utf8').digest('base64')}'`);
+  }
+  return [...hashes];
+}
+
+/** Serves stored pages; marks cacheable misses so the response can be stored on its way out. */
+export function pageCacheMiddleware(
+  cache: PageCache,
+  buildCsp: (scriptSources: string[]) => string,
+): Middleware {
+  return async (ctx, next) => {
+    const key = cache.keyOf(ctx);
+    if (!key) return next();
+    const entry = cache.get(key);
+    if (!entry) {
+      ctx.state.pageCache = { key, version: cache.currentVersion() };
+      ctx.set('X-Cache', 'MISS');
+      return next();
+    }
+    ctx.set('X-Cache', 'HIT');
+    ctx.set('Content-Security-Policy', buildCsp(entry.scriptHashes));
+    ctx.set('ETag', entry.etag);
+    ctx.set('Cache-Control', 'public, max-age=0, must-revalidate');
+    ctx.vary('Cookie');
+    ctx.vary('Accept-Encoding');
+    cache.onHit?.(ctx, entry.meta);
+    ctx.status = 200;
+    if (ctx.fresh) {
+      ctx.status = 304;
+      return;
+    }
+    ctx.type = entry.contentType;
+    ctx.compress = false;
+    const encoding = ctx.acceptsEncodings('br', 'gzip', 'identity');
+    if (encoding === 'br' || encoding === 'gzip') ctx.set('Content-Encoding', encoding);
+    const body = encoding === 'br' ? entry.br : encoding === 'gzip' ? entry.gzip : entry.body;
+    ctx.length = body.length;
+    ctx.body = ctx.method === 'HEAD' ? null : body;
+    if (ctx.method === 'HEAD') ctx.status = 200;
+  };
+}
+
+/**
+ * Tees a rendered response into the cache when it is cacheable: a 200 HTML page that sets no
+ * cookie. Meta headers (x-page-cache-*) are kept with the entry and removed from the response.
+ */
+export function captureForCache(ctx: Context, cache: PageCache, body: Readable): Readable {
+  const marker = ctx.state.pageCache as { key: string; version: number } | undefined;
+  const meta: Record<string, string> = {};
+  for (const [name, value] of Object.entries(ctx.response.headers)) {
+    if (name.startsWith(CACHE_META_PREFIX)) {
+      meta[name.slice(CACHE_META_PREFIX.length)] = String(value);
+      ctx.remove(name);
+    }
+  }
+  const contentType = String(ctx.response.get('content-type'));
+  if (
+    !marker ||
+    ctx.status !== 200 ||
+    ctx.response.get('set-cookie') ||
+    !contentType.startsWith('text/html')
+  ) {
+    return body;
+  }
+  const chunks: Buffer[] = [];
+  const tee = new PassThrough();
+  tee.on('data', (chunk: Buffer) => chunks.push(chunk));
+  tee.on('end', () => {
+    void cache.store(marker.key, Buffer.concat(chunks), contentType, meta, marker.version);
+  });
+  body.on('error', (err) => tee.destroy(err));
+  return body.pipe(tee);
+}
+
+/** Any successful write by an admin may change what readers see: drop the stored pages. */
+export function invalidateOnAdminWrites(cache: PageCache): Middleware {
+  return async (ctx, next) => {
+    await next();
+    const unsafe = ctx.method !== 'GET' && ctx.method !== 'HEAD' && ctx.method !== 'OPTIONS';
+    if (unsafe && ctx.status < 400 && ctx.state.session?.user?.role === 'admin') cache.invalidate();
+  };
+}

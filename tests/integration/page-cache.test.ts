@@ -1,0 +1,132 @@
+import { createHash } from 'node:crypto';
+import http from 'node:http';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/server/logger.ts';
+import { PageCache } from '../../src/server/page-cache.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { signedInSession } from '../support/auth.ts';
+import { launchBrowser, newContext, watchPage } from '../support/browser.ts';
+
+let app: TestApp;
+let browser: Browser;
+beforeAll(async () => {
+  [app, browser] = await Promise.all([
+    startTestApp({ env: { PAGE_CACHE_TTL_SECONDS: '60' } }),
+    launchBrowser(),
+  ]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0 Safari/537.36';
+
+/** Fetches and reads the whole body: a page is stored only once it has been sent in full. */
+async function get(url: string, headers: Record<string, string> = {}) {
+  const res = await fetch(url, { headers });
+  await res.arrayBuffer();
+  return res;
+}
+
+describe('the anonymous page cache', () => {
+  it('renders a page once and then serves it stored, with a CSP that allows exactly its inline scripts', async () => {
+    const url = `${app.url}/?cache-test=1`;
+    const first = await fetch(url, { headers: { 'user-agent': BROWSER } });
+    expect(first.headers.get('x-cache')).toBe('MISS');
+    const firstHtml = await first.text();
+    await new Promise((r) => setTimeout(r, 200)); // stored after compression
+    const second = await fetch(url, { headers: { 'user-agent': BROWSER } });
+    expect(second.headers.get('x-cache')).toBe('HIT');
+    const html = await second.text();
+    expect(html).toBe(firstHtml);
+    const csp = second.headers.get('content-security-policy') ?? '';
+    expect(csp).not.toContain('nonce-');
+    expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    const inline = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].filter(
+      (m) => !/\ssrc=/.test(m[1]),
+    );
+    expect(inline.length).toBeGreaterThan(0);
+    for (const [, , code] of inline) {
+      expect(csp).toContain(`'sha256-${createHash('sha256').update(code).digest('base64')}'`);
+    }
+  });
+
+  it('answers a matching If-None-Match with 304', async () => {
+    const url = `${app.url}/?cache-test=etag`;
+    await get(url);
+    await new Promise((r) => setTimeout(r, 200));
+    const hit = await get(url);
+    expect(hit.headers.get('x-cache')).toBe('HIT');
+    const etag = hit.headers.get('etag');
+    expect(etag).toBeTruthy();
+    // node:http, not fetch: fetch adds Cache-Control: no-cache to conditional requests.
+    const status = await new Promise<number>((resolve, reject) => {
+      http
+        .get(url, { headers: { 'if-none-match': etag ?? '' } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        })
+        .on('error', reject);
+    });
+    expect(status).toBe(304);
+  });
+
+  it('keeps one entry per theme and never serves stored pages to visitors with a session', async () => {
+    const url = `${app.url}/?cache-test=theme`;
+    await get(url, { cookie: 'theme=dark' });
+    await new Promise((r) => setTimeout(r, 200));
+    const dark = await fetch(url, { headers: { cookie: 'theme=dark' } });
+    expect(dark.headers.get('x-cache')).toBe('HIT');
+    expect(await dark.text()).toMatch(/<html lang="en" class="dark"/);
+    const light = await fetch(url, { headers: { cookie: 'theme=light' } });
+    expect(light.headers.get('x-cache')).toBe('MISS');
+    expect(await light.text()).toMatch(/<html lang="en" class="light"/);
+
+    const { cookie } = await signedInSession(app);
+    const personal = await fetch(url, { headers: { cookie: `${cookie}; theme=dark` } });
+    expect(personal.headers.get('x-cache')).toBeNull();
+  });
+
+  it('drops stored pages on invalidation, and a stored page still hydrates in a browser', async () => {
+    const url = `${app.url}/?cache-test=invalidate`;
+    await get(url);
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await get(url)).headers.get('x-cache')).toBe('HIT');
+    app.services.pageCache.invalidate();
+    expect((await get(url)).headers.get('x-cache')).toBe('MISS');
+
+    await new Promise((r) => setTimeout(r, 200));
+    const context = await newContext(browser, app.url);
+    const page = await context.newPage();
+    const problems = await watchPage(page);
+    const response = await page.goto('/?cache-test=invalidate');
+    expect(response?.headers()['x-cache']).toBe('HIT');
+    await page.waitForSelector('html[data-hydrated]');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
+it('carries an invalidation to the other processes on the same database within a second', async () => {
+  const log = createLogger({ level: 'silent' });
+  const a = new PageCache({ ttlMs: 60_000 });
+  const b = new PageCache({ ttlMs: 60_000 });
+  await a.listen(app.database.url, log);
+  await b.listen(app.database.url, log);
+  try {
+    await b.store('k', Buffer.from('<html></html>'), 'text/html', {}, b.currentVersion());
+    expect(b.get('k')).toBeDefined();
+    a.invalidate();
+    let gone = false;
+    for (let i = 0; i < 20 && !gone; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      gone = b.get('k') === undefined;
+    }
+    expect(gone).toBe(true);
+  } finally {
+    await a.close();
+    await b.close();
+  }
+});

@@ -1,0 +1,101 @@
+import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { startProcess } from '../support/process.ts';
+import { freePort } from '../support/redis-server.ts';
+
+const databases: TestDatabase[] = [];
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const db of databases) await db.drop();
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+async function tempDataDir(): Promise<string> {
+  await mkdir('.test-data', { recursive: true });
+  const dir = await mkdtemp(path.resolve('.test-data', 'proc-'));
+  await chmod(dir, 0o755); // embedded initdb runs as the postgres user when we are root
+  dirs.push(dir);
+  return dir;
+}
+
+describe('the web process', () => {
+  it('stops at once with one line naming a bad variable', async () => {
+    const proc = startProcess('src/server/start.ts', [], { PORT: 'eighty' });
+    expect(await proc.exited).toBe(1);
+    expect(proc.output()).toBe('Invalid environment variable PORT: expected a number (got "eighty")\n');
+  });
+
+  it('finishes in-flight requests on SIGTERM, then exits 0', async () => {
+    const database = await createTestDatabase();
+    databases.push(database);
+    await database.db.destroy();
+    const port = await freePort();
+    const proc = startProcess('src/server/start.ts', ['--with-worker'], {
+      NODE_ENV: 'test',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: database.url,
+      DATA_DIR: await tempDataDir(),
+    });
+    await proc.waitForLog('Penstand is listening');
+    const base = `http://127.0.0.1:${port}`;
+    const inFlight = Array.from({ length: 8 }, () =>
+      fetch(`${base}/_diagnostics/stream?delay=1500`, {
+        headers: { 'user-agent': 'Mozilla/5.0 Chrome/130' },
+      }).then(async (res) => ({ status: res.status, body: await res.text() })),
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    proc.child.kill('SIGTERM');
+    const results = await Promise.all(inFlight);
+    for (const result of results) {
+      expect(result.status).toBe(200);
+      expect(result.body).toContain('resolved after 1500 ms');
+    }
+    expect(await proc.exited).toBe(0);
+    expect(proc.output()).toContain('"msg":"stopped"');
+  });
+
+  it('keeps its embedded data across restarts and seeds the demo only once', async () => {
+    const dataDir = await tempDataDir();
+    const env = {
+      NODE_ENV: 'test',
+      PORT: String(await freePort()),
+      HOST: '127.0.0.1',
+      EMBEDDED_PG_PORT: String(await freePort()),
+      DATA_DIR: dataDir,
+    };
+    const first = startProcess('src/server/start.ts', ['--with-worker'], env);
+    await first.waitForLog('Penstand is listening', 90_000);
+    expect(first.output()).toContain('"msg":"demo content seeded"');
+    expect(first.output()).toMatch(
+      /Admin account created\n\s+email: +admin@penstand\.local\n\s+password: +\S{12,}/,
+    );
+    const client = new pg.Client({
+      connectionString: `postgres://postgres:postgres@127.0.0.1:${env.EMBEDDED_PG_PORT}/penstand`,
+    });
+    await client.connect();
+    await client.query(`UPDATE blog_settings SET title = 'Renamed Between Restarts'`);
+    const { rows } = await client.query('SELECT count(*)::int AS n FROM posts');
+    await client.end();
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+
+    const second = startProcess('src/server/start.ts', ['--with-worker'], env);
+    await second.waitForLog('Penstand is listening', 90_000);
+    expect(second.output()).not.toContain('demo content seeded');
+    expect(second.output()).not.toContain('Admin account created');
+    const html = await (await fetch(`http://127.0.0.1:${env.PORT}/`)).text();
+    expect(html).toContain('Renamed Between Restarts');
+    const again = new pg.Client({
+      connectionString: `postgres://postgres:postgres@127.0.0.1:${env.EMBEDDED_PG_PORT}/penstand`,
+    });
+    await again.connect();
+    expect((await again.query('SELECT count(*)::int AS n FROM posts')).rows[0].n).toBe(rows[0].n);
+    await again.end();
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+  });
+});
