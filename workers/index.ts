@@ -38,9 +38,11 @@ export function startWorkers(services: AppServices): Workers {
       } else if (job.name === 'maintenance.relay-outbox') {
         await relayOutbox(db, queues);
       } else if (job.name === 'maintenance.publish-post') {
-        await publishScheduledPost(db, jobSchemas['maintenance.publish-post'].parse(job.data));
+        // Readers' cached pages must show the newly published post.
+        if (await publishScheduledPost(db, jobSchemas['maintenance.publish-post'].parse(job.data)))
+          services.pageCache.invalidate();
       } else if (job.name === 'maintenance.publish-due') {
-        await publishDuePosts(db);
+        if ((await publishDuePosts(db)) > 0) services.pageCache.invalidate();
       }
     }),
     queues.createWorker('media', mediaProcessor(services), { concurrency: 1 }),
