@@ -1,0 +1,42 @@
+import { appendFile, mkdir, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+
+const FILE = path.resolve('.test-data', 'reliability-summary.ndjson');
+
+export type SummaryEntry = {
+  endpointsFuzzed?: number;
+  requestsSent?: number;
+  serverErrors?: number;
+  faultsInjected?: number;
+  faultsSurvived?: number;
+  ordersLost?: number;
+  mailsLost?: number;
+};
+
+/** Each reliability test file adds its counts; the global teardown prints the total. */
+export async function recordSummary(entry: SummaryEntry): Promise<void> {
+  await mkdir(path.dirname(FILE), { recursive: true });
+  await appendFile(FILE, `${JSON.stringify(entry)}\n`);
+}
+
+export async function resetSummary(): Promise<void> {
+  await rm(FILE, { force: true });
+}
+
+export async function readSummary(): Promise<Required<SummaryEntry>> {
+  const total: Required<SummaryEntry> = {
+    endpointsFuzzed: 0,
+    requestsSent: 0,
+    serverErrors: 0,
+    faultsInjected: 0,
+    faultsSurvived: 0,
+    ordersLost: 0,
+    mailsLost: 0,
+  };
+  const text = await readFile(FILE, 'utf8').catch(() => '');
+  for (const line of text.split('\n').filter(Boolean)) {
+    const entry = JSON.parse(line) as SummaryEntry;
+    for (const key of Object.keys(total) as (keyof SummaryEntry)[]) total[key] += entry[key] ?? 0;
+  }
+  return total;
+}
