@@ -4,6 +4,7 @@ import { applyViews, sweepViewLog } from '../src/blog/views.ts';
 import { jobSchemas } from '../src/jobs/names.ts';
 import { relayOutbox } from '../src/jobs/outbox.ts';
 import type { AppServices } from '../src/server/services.ts';
+import { sendLowStockAlert } from '../src/shop/low-stock-alert.ts';
 import { mediaProcessor } from './media.ts';
 
 export type Workers = { close: () => Promise<void> };
@@ -43,6 +44,9 @@ export function startWorkers(services: AppServices): Workers {
           services.pageCache.invalidate();
       } else if (job.name === 'maintenance.publish-due') {
         if ((await publishDuePosts(db)) > 0) services.pageCache.invalidate();
+      } else if (job.name === 'maintenance.low-stock-alert') {
+        const alert = jobSchemas['maintenance.low-stock-alert'].parse(job.data);
+        await sendLowStockAlert(db, queues, alert, String(job.id), services.publicUrl);
       }
     }),
     queues.createWorker('media', mediaProcessor(services), { concurrency: 1 }),

@@ -24,6 +24,12 @@ export const jobSchemas = {
   'maintenance.publish-post': z.object({ postId: z.number().int().positive(), publishAt: z.string() }),
   /** Publishes every scheduled post whose time has passed (catches up after downtime). */
   'maintenance.publish-due': z.object({}),
+  /** Written by a trigger on products when stock falls to ≤ 10 ('low') or to 0 ('out'). */
+  'maintenance.low-stock-alert': z.object({
+    productId: z.number().int().positive(),
+    stock: z.number().int().min(0),
+    level: z.enum(['low', 'out']),
+  }),
 } as const;
 
 export type JobName = keyof typeof jobSchemas;
