@@ -89,7 +89,7 @@ describe('admin journeys', () => {
       .poll(() => page.getByRole('status').first().textContent())
       .toContain('Post created successfully');
     const card = page.getByRole('listitem').filter({ hasText: 'Shipping Small Things' });
-    expect(await card.textContent()).toContain('By Ada Lovelace');
+    await expect.poll(() => card.textContent()).toContain('By Ada Lovelace');
 
     const row = await app.services.db('posts').where({ slug: 'shipping-small-things' }).first();
     expect(row).toMatchObject({
@@ -161,7 +161,7 @@ describe('admin journeys', () => {
     expect(await page.getByText('2 Comments Awaiting Moderation').count()).toBe(1);
     await page.getByRole('link', { name: 'Review Comments' }).click();
     await page.waitForURL('**/admin?tab=comments');
-    expect(await page.getByRole('link', { name: 'Pending (2)' }).count()).toBe(1);
+    await expect.poll(() => page.getByRole('link', { name: 'Pending (2)' }).count()).toBe(1);
     await expectAccessible(page);
     await page.getByRole('button', { name: 'Approve comment by Grace' }).click();
     await expect.poll(() => page.getByRole('status').textContent()).toContain('Comment approved');
@@ -213,7 +213,9 @@ describe('admin journeys', () => {
     await page.keyboard.press('ArrowRight');
     await page.waitForURL('**/admin?tab=posts');
     await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Posts');
-    expect(await page.getByRole('tab', { name: 'Posts' }).getAttribute('aria-selected')).toBe('true');
+    await expect
+      .poll(() => page.getByRole('tab', { name: 'Posts' }).getAttribute('aria-selected'))
+      .toBe('true');
     await page.keyboard.press('End');
     await page.waitForURL('**/admin?tab=settings');
     await page.keyboard.press('Home');
@@ -229,6 +231,30 @@ describe('admin journeys', () => {
       await expectAccessible(page);
     }
     expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('moderates without JavaScript too', async () => {
+    const [post] = await app.services
+      .db('posts')
+      .insert({
+        title: 'No JS',
+        slug: 'no-js',
+        content: 'x',
+        excerpt: 'x',
+        category: 'Life',
+        status: 'published',
+      })
+      .returning('id');
+    const [comment] = await app.services
+      .db('comments')
+      .insert({ post_id: post.id, author: 'Linus', email: 'linus@example.com', content: 'Plain HTML works' })
+      .returning('id');
+    const { context, page } = await adminPage({ javaScriptEnabled: false });
+    await page.goto('/admin?tab=comments');
+    await page.getByRole('button', { name: 'Approve comment by Linus' }).click();
+    await page.getByText('Comment approved').waitFor();
+    expect((await app.services.db('comments').where({ id: comment.id }).first()).approved).toBe(true);
     await context.close();
   });
 
