@@ -5,7 +5,14 @@ import { apiRouter } from '../api/index.ts';
 import { sessionMiddleware } from '../identity/session-middleware.ts';
 import { csrfProtection } from './csrf.ts';
 import { metricsEndpoint, metricsMiddleware } from './metrics.ts';
-import { buildCsp, compression, errorHandler, requestContext, securityHeaders } from './middleware.ts';
+import {
+  buildCsp,
+  compression,
+  errorHandler,
+  failFastWhenDatabaseDown,
+  requestContext,
+  securityHeaders,
+} from './middleware.ts';
 import { invalidateOnAdminWrites, pageCacheMiddleware } from './page-cache.ts';
 import { reactRouterMiddleware } from './react-router-adapter.ts';
 import type { AppServices } from './services.ts';
@@ -23,7 +30,7 @@ export function createApp(services: AppServices, pages: PageHandler): Koa {
   app.silent = true; // errors are logged by errorHandler with the request id
   app.use(requestContext(services.log, config.trustProxy));
   app.use(metricsMiddleware(services.metrics));
-  app.use(errorHandler(config));
+  app.use(errorHandler(config, () => services.dbAvailability.markDown()));
   app.use(metricsEndpoint(services.metrics, config.metricsToken));
   app.use(securityHeaders(config));
   app.use(compression());
@@ -36,6 +43,7 @@ export function createApp(services: AppServices, pages: PageHandler): Koa {
   }
   // Anonymous readers get stored pages before any session or database work.
   app.use(pageCacheMiddleware(services.pageCache, (sources) => buildCsp(config, sources)));
+  app.use(failFastWhenDatabaseDown(() => services.dbAvailability.isDown));
   app.use(sessionMiddleware(services));
   app.use(csrfProtection());
   app.use(invalidateOnAdminWrites(services.pageCache));

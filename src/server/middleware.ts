@@ -1,8 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { constants as zlib } from 'node:zlib';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import compress from 'koa-compress';
 import type { Config } from '../config.ts';
+import { isConnectionError } from '../db/availability.ts';
 import type { Logger } from './logger.ts';
 
 /** A request id (kept from a trusted proxy's X-Request-Id), a child logger, and one log line per request. */
@@ -82,6 +83,29 @@ export function compression(): Middleware {
   } as Parameters<typeof compress>[0]);
 }
 
+export const UNAVAILABLE_MESSAGE = 'The service is temporarily unavailable. Please try again in a moment.';
+
+/** A 503 that tells clients when to retry: JSON for the API, a small page otherwise. */
+export function respondUnavailable(ctx: Context): void {
+  ctx.status = 503;
+  ctx.set('Retry-After', '5');
+  ctx.set('Cache-Control', 'no-store');
+  if (ctx.path.startsWith('/api/') || ctx.path === '/api') {
+    ctx.body = { message: UNAVAILABLE_MESSAGE };
+  } else {
+    ctx.type = 'html';
+    ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Temporarily unavailable — Penstand</title><meta name="viewport" content="width=device-width,initial-scale=1"></head><body style="font-family:system-ui;max-width:40rem;margin:4rem auto;padding:0 1rem"><h1>Temporarily unavailable</h1><p>${UNAVAILABLE_MESSAGE}</p></body></html>`;
+  }
+}
+
+/** While the database is unreachable, answer 503 at once instead of queueing on the pool. */
+export function failFastWhenDatabaseDown(isDown: () => boolean): Middleware {
+  return async (ctx, next) => {
+    if (isDown() && ctx.path !== '/api/health') return respondUnavailable(ctx);
+    await next();
+  };
+}
+
 export class HttpError extends Error {
   readonly status: number;
   readonly headers: Record<string, string>;
@@ -93,11 +117,16 @@ export class HttpError extends Error {
 }
 
 /** JSON {message} for /api, a plain HTML page otherwise; never a stack trace outside development. */
-export function errorHandler(config: Config): Middleware {
+export function errorHandler(config: Config, onConnectionError: () => void = () => {}): Middleware {
   return async (ctx, next) => {
     try {
       await next();
     } catch (error) {
+      if (isConnectionError(error) && !ctx.headerSent) {
+        onConnectionError();
+        ctx.state.log?.warn({ err: (error as Error).message }, 'database unreachable');
+        return respondUnavailable(ctx);
+      }
       const err = error as Error & { status?: number; expose?: boolean; headers?: Record<string, string> };
       const status = err.status && err.status >= 400 && err.status < 600 ? err.status : 500;
       const exposed = status < 500 || err.expose;

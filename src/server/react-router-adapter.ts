@@ -5,6 +5,7 @@ import type { Context, Middleware } from 'koa';
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'react-router';
 import type { AppContext } from '../app/context.ts';
 import { pageRoutePattern } from './metrics.ts';
+import { respondUnavailable } from './middleware.ts';
 import { captureForCache } from './page-cache.ts';
 import type { AppServices } from './services.ts';
 
@@ -42,6 +43,11 @@ export function reactRouterMiddleware(
     const endShell = services.metrics.ssrShell.startTimer({ route });
     const response = await handler(request, loadContext);
     endShell();
+    // A loader that failed because the database went away is a 503 the client may retry, not a bug.
+    if (response.status >= 500 && !(await services.dbAvailability.check())) {
+      await response.body?.cancel();
+      return respondUnavailable(ctx);
+    }
     sendResponse(ctx, response, services);
   };
 }

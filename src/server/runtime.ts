@@ -1,4 +1,5 @@
 import type { Config } from '../config.ts';
+import { DatabaseAvailability } from '../db/availability.ts';
 import { startEmbeddedPostgres } from '../db/embedded.ts';
 import { createDb } from '../db/knex.ts';
 import { migrateLatest } from '../db/migrate.ts';
@@ -36,6 +37,11 @@ export async function startRuntime(
     warn: (message) => dbLog.warn(message),
     error: (message) => dbLog.error(message),
   });
+  const dbAvailability = new DatabaseAvailability(db, (up) =>
+    up
+      ? dbLog.info('database reachable again')
+      : dbLog.error('database unreachable; answering 503 until it is back'),
+  );
   if (opts.migrate !== false) {
     const applied = await migrateLatest(db);
     if (applied.length) log.info({ migrations: applied }, 'migrations applied');
@@ -56,11 +62,22 @@ export async function startRuntime(
   metrics.watch(db, queues);
   const pageCache = new PageCache({ ttlMs: config.pageCacheTtlSeconds * 1000 });
   if (pageCache.enabled) await pageCache.listen(databaseUrl, log);
-  const services: AppServices = { config, db, queues, log, mailer, metrics, pageCache, publicUrl };
+  const services: AppServices = {
+    config,
+    db,
+    dbAvailability,
+    queues,
+    log,
+    mailer,
+    metrics,
+    pageCache,
+    publicUrl,
+  };
   return {
     services,
     databaseUrl,
     async close() {
+      dbAvailability.stop();
       await pageCache.close();
       await queues.close();
       mailer.close();

@@ -1,4 +1,5 @@
 import type { Config } from '../config.ts';
+import type { DatabaseAvailability } from '../db/availability.ts';
 import type { Db } from '../db/knex.ts';
 import type { Mailer } from '../jobs/mailer.ts';
 import type { Queues } from '../jobs/queues.ts';
@@ -10,6 +11,8 @@ import type { PageCache } from './page-cache.ts';
 export type AppServices = {
   config: Config;
   db: Db;
+  /** Whether PostgreSQL answers; requests fail fast with 503 while it does not. */
+  dbAvailability: DatabaseAvailability;
   queues: Queues;
   log: Logger;
   mailer: Mailer;
