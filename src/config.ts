@@ -44,6 +44,7 @@ const EnvSchema = z.object({
   COGNITO_ENDPOINT: optionalUrl(['http:', 'https:']),
   METRICS_TOKEN: z.string().min(16).optional(),
   PAGE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(3600).optional(),
+  CHECKOUT_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(20),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -73,6 +74,8 @@ export type Config = {
   metricsToken: string | undefined;
   /** 0 disables the anonymous page cache (the default under NODE_ENV=test). */
   pageCacheTtlSeconds: number;
+  /** Checkouts per client IP per minute. */
+  checkoutRateLimit: number;
 };
 
 export class ConfigError extends Error {}
@@ -137,6 +140,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
         : undefined,
     metricsToken: env.METRICS_TOKEN,
     pageCacheTtlSeconds: env.PAGE_CACHE_TTL_SECONDS ?? (env.NODE_ENV === 'test' ? 0 : 10),
+    checkoutRateLimit: env.CHECKOUT_RATE_LIMIT,
   };
 }
 

@@ -3,6 +3,7 @@ import { publishDuePosts, publishScheduledPost } from '../src/blog/scheduling.ts
 import { applyViews, sweepViewLog } from '../src/blog/views.ts';
 import { jobSchemas } from '../src/jobs/names.ts';
 import { relayOutbox } from '../src/jobs/outbox.ts';
+import { sendOrderConfirmation } from '../src/orders/confirmation.ts';
 import type { AppServices } from '../src/server/services.ts';
 import { sendLowStockAlert } from '../src/shop/low-stock-alert.ts';
 import { mediaProcessor } from './media.ts';
@@ -50,6 +51,11 @@ export function startWorkers(services: AppServices): Workers {
       }
     }),
     queues.createWorker('media', mediaProcessor(services), { concurrency: 1 }),
+    queues.createWorker('orders', async (job) => {
+      const { orderId } = jobSchemas['orders.send-confirmation'].parse(job.data);
+      const outcome = await sendOrderConfirmation(db, mailer, orderId);
+      log.info({ orderId, outcome }, 'order confirmation');
+    }),
   ];
   for (const worker of workers) {
     worker.on('completed', (job) => {

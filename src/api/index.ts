@@ -1,10 +1,13 @@
 import Router from '@koa/router';
 import type { AppServices } from '../server/services.ts';
 import { adminRouter } from './admin.ts';
+import { cartRouter } from './cart.ts';
 import { commentsAdminRouter } from './comments-admin.ts';
 import { healthRouter } from './health.ts';
 import { newsletterAdminRouter } from './newsletter-admin.ts';
+import { ordersRouter } from './orders.ts';
 import { postsAdminRouter } from './posts-admin.ts';
+import { productsRouter } from './products.ts';
 import { settingsAdminRouter } from './settings-admin.ts';
 import { uploadsRouter } from './uploads.ts';
 
@@ -20,6 +23,9 @@ export function apiRouter(services: AppServices): Router {
     settingsAdminRouter(services),
     adminRouter(services),
     uploadsRouter(services),
+    productsRouter(services),
+    cartRouter(services),
+    ordersRouter(services),
   ]) {
     api.use(router.routes(), router.allowedMethods());
   }

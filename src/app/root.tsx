@@ -9,6 +9,7 @@ import {
   useRouteLoaderData,
 } from 'react-router';
 import { getBlogSettings } from '../blog/settings.ts';
+import { countCartItems } from '../shop/cart.ts';
 import type { Route } from './+types/root';
 import './app.css';
 import { Footer } from './components/Footer.tsx';
@@ -35,12 +36,16 @@ export async function loader({ context }: Route.LoaderArgs) {
   const { services, state } = getApp(context);
   const settings = await getBlogSettings(services.db);
   const user = state.session.user;
+  // Only an existing session can have a cart: counting never creates one.
+  const cartCount = state.session.id
+    ? await countCartItems(services.db, { userId: user?.id ?? null, sessionId: state.session.id })
+    : 0;
   return {
     theme: state.theme,
     settings,
     // Only what the header needs: never the whole user row.
     user: user ? { email: user.email, username: user.username, isAdmin: user.role === 'admin' } : null,
-    cartCount: 0,
+    cartCount,
   };
 }
 

@@ -30,10 +30,11 @@ export const jobSchemas = {
     stock: z.number().int().min(0),
     level: z.enum(['low', 'out']),
   }),
+  'orders.send-confirmation': z.object({ orderId: z.number().int().positive() }),
 } as const;
 
 export type JobName = keyof typeof jobSchemas;
-export type QueueName = 'mail' | 'views' | 'maintenance' | 'media';
+export type QueueName = 'mail' | 'views' | 'maintenance' | 'media' | 'orders';
 
 export function queueOf(job: JobName): QueueName {
   return job.slice(0, job.indexOf('.')) as QueueName;

@@ -37,7 +37,9 @@ export class Queues {
   /** Prepares the backend (the PostgreSQL backend creates its tables in schema bullmq). */
   async ready(): Promise<void> {
     await Promise.all(
-      (['mail', 'views', 'maintenance', 'media'] as const).map((name) => this.queue(name).waitUntilReady()),
+      (['mail', 'views', 'maintenance', 'media', 'orders'] as const).map((name) =>
+        this.queue(name).waitUntilReady(),
+      ),
     );
   }
 

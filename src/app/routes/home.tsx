@@ -1,4 +1,6 @@
 import { Link } from 'react-router';
+import { FeaturedProducts } from '../components/shop/FeaturedProducts.tsx';
+import { loadFeaturedProducts } from '../components/shop/featured-products.server.ts';
 import { getApp } from '../context.ts';
 import type { Route } from './+types/home';
 
@@ -14,7 +16,8 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 };
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { db } = getApp(context).services;
+  const app = getApp(context);
+  const { db } = app.services;
   const posts = await db('posts')
     .where({ status: 'published' })
     .orderBy([
@@ -23,7 +26,10 @@ export async function loader({ context }: Route.LoaderArgs) {
     ])
     .limit(12)
     .select('id', 'title', 'slug', 'excerpt', 'category');
-  return { posts: posts as { id: number; title: string; slug: string; excerpt: string; category: string }[] };
+  return {
+    featuredProducts: await loadFeaturedProducts(app),
+    posts: posts as { id: number; title: string; slug: string; excerpt: string; category: string }[],
+  };
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
@@ -56,6 +62,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           </ul>
         )}
       </section>
+      <FeaturedProducts products={loaderData.featuredProducts} />
     </>
   );
 }

@@ -1,0 +1,109 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { z } from 'zod';
+import { HttpError } from '../server/middleware.ts';
+import type { RequestState } from '../server/request-state.ts';
+import type { AppServices } from '../server/services.ts';
+import {
+  addToCart,
+  type CartOwner,
+  clearCart,
+  countCartItems,
+  getCart,
+  parseQuantity,
+  removeCartItem,
+  updateCartItem,
+} from '../shop/cart.ts';
+import { cartOwnerOf } from '../shop/checkout.ts';
+import { addedMessage, SHOP_MESSAGES } from '../shop/messages.ts';
+import { readJsonBody } from './json-body.ts';
+
+const addBody = z.object({
+  productId: z.coerce
+    .number('productId must be a number')
+    .int()
+    .positive('productId must be a positive integer'),
+  quantity: z.coerce.number().int().min(1, 'quantity must be at least 1').max(10_000).default(1),
+});
+
+/**
+ * The owner for a write. A guest API client without a session gets one here, and learns its id
+ * from the X-Session-Id response header (browsers get the cookie as well).
+ */
+async function writeOwner(ctx: Context): Promise<CartOwner> {
+  const state = ctx.state as RequestState;
+  if (!state.session.user && !state.session.id) {
+    const sid = await state.session.ensure();
+    ctx.set('X-Session-Id', sid);
+  }
+  return cartOwnerOf(state);
+}
+
+function lineId(ctx: Context): number {
+  const raw = String(ctx.query.id ?? ctx.params.id ?? '');
+  if (!/^\d{1,9}$/.test(raw)) throw new HttpError(404, 'Cart item not found');
+  return Number(raw);
+}
+
+/** /api/cart (SPEC §7): the visitor's own cart only; amounts in integer cents. */
+export function cartRouter(services: AppServices): Router {
+  const { db } = services;
+  const router = new Router();
+
+  async function show(ctx: Context, itemsOnly: boolean) {
+    const view = await getCart(db, cartOwnerOf(ctx.state));
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = itemsOnly ? { items: view.cart.items, notices: view.notices } : view;
+  }
+
+  router.get('/cart', async (ctx) => {
+    if (ctx.query.action === 'count') {
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = { count: await countCartItems(db, cartOwnerOf(ctx.state)) };
+      return;
+    }
+    await show(ctx, ctx.query.action === 'items');
+  });
+  router.get('/cart/items', (ctx) => show(ctx, true));
+
+  async function add(ctx: Context) {
+    const parsed = addBody.safeParse(await readJsonBody(ctx));
+    if (!parsed.success) throw new HttpError(400, parsed.error.issues.map((i) => i.message).join('; '));
+    const owner = await writeOwner(ctx);
+    const line = await addToCart(db, owner, parsed.data.productId, parsed.data.quantity);
+    ctx.status = 201;
+    ctx.body = {
+      title: SHOP_MESSAGES.addedTitle,
+      message: addedMessage(parsed.data.quantity),
+      item: { id: line.lineId, productId: parsed.data.productId, quantity: line.quantity },
+    };
+  }
+  router.post('/cart', async (ctx) => {
+    if (ctx.query.action !== 'add') throw new HttpError(404, `No API endpoint at POST ${ctx.url}`);
+    await add(ctx);
+  });
+  router.post('/cart/add', add);
+
+  router.put('/cart', async (ctx) => {
+    const id = lineId(ctx);
+    const body = (await readJsonBody(ctx)) as { quantity?: unknown };
+    if (!body || typeof body !== 'object' || !('quantity' in body))
+      throw new HttpError(400, 'quantity is required');
+    const result = await updateCartItem(db, cartOwnerOf(ctx.state), id, parseQuantity(body.quantity));
+    ctx.body = result.removed
+      ? { removed: true, message: SHOP_MESSAGES.itemRemoved }
+      : { id, quantity: result.quantity };
+  });
+
+  router.delete('/cart', async (ctx) => {
+    if (ctx.query.action === 'clear') {
+      await clearCart(db, cartOwnerOf(ctx.state));
+      ctx.body = { message: SHOP_MESSAGES.cartCleared };
+      return;
+    }
+    await removeCartItem(db, cartOwnerOf(ctx.state), lineId(ctx));
+    ctx.body = { message: SHOP_MESSAGES.itemRemoved };
+  });
+
+  return router;
+}

@@ -1,0 +1,46 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { IDEMPOTENCY_KEY_PATTERN, listMyOrders } from '../orders/service.ts';
+import { HttpError } from '../server/middleware.ts';
+import type { AppServices } from '../server/services.ts';
+import { cartOwnerOf, checkout } from '../shop/checkout.ts';
+import { checkoutErrors, checkoutSchema } from '../shop/checkout-schema.ts';
+import { readJsonBody } from './json-body.ts';
+
+/** /api/orders (SPEC §7): guest checkout from the visitor's cart, and the visitor's own orders. */
+export function ordersRouter(services: AppServices): Router {
+  const router = new Router();
+
+  async function create(ctx: Context) {
+    const body = await readJsonBody(ctx);
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+      throw new HttpError(400, 'Request body must be a JSON object.');
+    const parsed = checkoutSchema.safeParse(body);
+    if (!parsed.success) {
+      const errors = checkoutErrors(parsed.error);
+      ctx.status = 400;
+      ctx.body = { message: Object.values(errors).join('; '), errors };
+      return;
+    }
+    const key = ctx.get('idempotency-key') || null;
+    if (key !== null && !IDEMPOTENCY_KEY_PATTERN.test(key))
+      throw new HttpError(400, 'Idempotency-Key must be 8 to 100 letters, digits, "-" or "_".');
+    const { order, created } = await checkout(services, ctx.state, parsed.data, key);
+    ctx.status = created ? 201 : 200;
+    ctx.body = order;
+  }
+
+  router.post('/orders', async (ctx) => {
+    if (ctx.query.action !== undefined && ctx.query.action !== 'create-checkout')
+      throw new HttpError(404, `No API endpoint at POST ${ctx.url}`);
+    await create(ctx);
+  });
+
+  router.get('/orders', async (ctx) => {
+    if (ctx.query.action !== 'my-orders') throw new HttpError(404, `No API endpoint at GET ${ctx.url}`);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { orders: await listMyOrders(services.db, cartOwnerOf(ctx.state)) };
+  });
+
+  return router;
+}

@@ -1,0 +1,100 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { z } from 'zod';
+import { requireAdmin } from '../identity/policy.ts';
+import { HttpError } from '../server/middleware.ts';
+import type { AppServices } from '../server/services.ts';
+import { SHOP_MESSAGES } from '../shop/messages.ts';
+import { PRODUCT_CATEGORIES, PRODUCT_STATUSES } from '../shop/product-schema.ts';
+import {
+  createProduct,
+  deleteProduct,
+  getProduct,
+  listFeaturedProducts,
+  listProducts,
+  parseProductId,
+  updateProduct,
+} from '../shop/products.ts';
+import { readJsonBody } from './json-body.ts';
+
+const listQuery = z.object({
+  page: z.coerce.number().int().min(1).catch(1),
+  limit: z.coerce.number().int().min(1).max(100).catch(12),
+  category: z.enum(PRODUCT_CATEGORIES).optional().catch(undefined),
+  search: z.string().max(200).optional().catch(undefined),
+  status: z.enum([...PRODUCT_STATUSES, 'all']).catch('active'),
+});
+
+function idOf(value: unknown): number {
+  const id = parseProductId(value);
+  if (!id) throw new HttpError(404, SHOP_MESSAGES.productNotFound);
+  return id;
+}
+
+/**
+ * /api/products (SPEC §7). Reads are public and see active products only, unless an admin asks
+ * for another status; writes are admin-only. Prices are integer cents.
+ */
+export function productsRouter(services: AppServices): Router {
+  const { db } = services;
+  const router = new Router();
+
+  async function showOne(ctx: Context, rawId: unknown) {
+    const product = await getProduct(db, idOf(rawId));
+    const isAdmin = ctx.state.session.user?.role === 'admin';
+    if (!product || (product.status !== 'active' && !isAdmin))
+      throw new HttpError(404, SHOP_MESSAGES.productNotFound);
+    ctx.body = product;
+  }
+
+  router.get('/products', async (ctx) => {
+    const q = ctx.query;
+    if (q.action === 'featured') {
+      const limit = z.coerce
+        .number()
+        .int()
+        .min(1)
+        .max(24)
+        .catch(6)
+        .parse(q.limit ?? 6);
+      ctx.body = { products: await listFeaturedProducts(db, limit) };
+      return;
+    }
+    if (q.action === 'categories') {
+      ctx.body = { categories: [...PRODUCT_CATEGORIES] };
+      return;
+    }
+    if (q.id !== undefined) return showOne(ctx, q.id);
+    const query = listQuery.parse({ ...q, search: q.search || undefined, category: q.category || undefined });
+    // Inactive products are not for sale: only admins list them.
+    if (query.status !== 'active') requireAdmin(ctx.state);
+    ctx.body = await listProducts(db, query);
+  });
+
+  router.get('/products/:id', (ctx) => showOne(ctx, ctx.params.id));
+
+  router.post('/products', async (ctx) => {
+    requireAdmin(ctx.state);
+    const product = await createProduct(db, await readJsonBody(ctx));
+    ctx.status = 201;
+    ctx.body = product;
+  });
+
+  async function update(ctx: Context, rawId: unknown) {
+    requireAdmin(ctx.state);
+    const id = idOf(rawId);
+    ctx.body = await updateProduct(db, id, await readJsonBody(ctx));
+  }
+  router.put('/products', (ctx) => update(ctx, ctx.query.id));
+  router.put('/products/:id', (ctx) => update(ctx, ctx.params.id));
+
+  async function remove(ctx: Context, rawId: unknown) {
+    requireAdmin(ctx.state);
+    await deleteProduct(db, idOf(rawId));
+    ctx.body = { message: 'Product deleted successfully' };
+  }
+  router.delete('/products', (ctx) => remove(ctx, ctx.query.id));
+  router.delete('/products/:id', (ctx) => remove(ctx, ctx.params.id));
+
+  return router;
+}

@@ -1,0 +1,38 @@
+/** A product's image, or a neutral placeholder when it has none. */
+export function ProductImage({
+  src,
+  alt,
+  className,
+  size = 'card',
+}: {
+  src: string | null;
+  alt: string;
+  className?: string;
+  size?: 'card' | 'thumb' | 'large';
+}) {
+  const dims = size === 'thumb' ? 96 : size === 'large' ? 640 : 400;
+  if (!src) {
+    return (
+      <div
+        className={`product-image product-image-placeholder product-image-${size} ${className ?? ''}`}
+        aria-hidden="true"
+      >
+        <svg width="40" height="40" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.5">
+          <rect x="3" y="5" width="18" height="14" rx="2" />
+          <circle cx="9" cy="10" r="2" />
+          <path d="M21 17l-5-5-8 7" />
+        </svg>
+      </div>
+    );
+  }
+  return (
+    <img
+      className={`product-image product-image-${size} ${className ?? ''}`}
+      src={src}
+      alt={alt}
+      width={dims}
+      height={size === 'thumb' ? dims : Math.round(dims * 0.75)}
+      loading={size === 'large' ? 'eager' : 'lazy'}
+    />
+  );
+}

@@ -1,0 +1,298 @@
+import { useEffect, useRef, useState } from 'react';
+import { Form, Link, useActionData, useFetcher } from 'react-router';
+import { HttpError } from '../../server/middleware.ts';
+import {
+  type CartLine,
+  type CartView,
+  clearCart,
+  getCart,
+  parseQuantity,
+  removeCartItem,
+  updateCartItem,
+} from '../../shop/cart.ts';
+import { cartOwnerOf } from '../../shop/checkout.ts';
+import { cartLowStockNote, SHOP_MESSAGES } from '../../shop/messages.ts';
+import { formatPrice } from '../../shop/price.ts';
+import { Notice } from '../components/shop/Notice.tsx';
+import { ProductImage } from '../components/shop/ProductImage.tsx';
+import { getApp } from '../context.ts';
+import '../styles/shop.css';
+import type { Route } from './+types/cart';
+
+export const meta: Route.MetaFunction = () => [
+  { title: 'Cart — Penstand' },
+  { name: 'robots', content: 'noindex' },
+];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { services, state } = getApp(context);
+  const confirmClear = new URL(request.url).searchParams.get('confirm') === 'clear';
+  // Awaited, not streamed: a deferred cart would need JavaScript to leave its fallback.
+  return { cart: await getCart(services.db, cartOwnerOf(state)), confirmClear };
+}
+
+type ActionResult = { ok: boolean; title: string; description?: string; intent: string };
+
+export async function action({ request, context }: Route.ActionArgs): Promise<ActionResult> {
+  const { services, state } = getApp(context);
+  const form = await request.formData();
+  const intent = String(form.get('intent') ?? '');
+  const owner = cartOwnerOf(state);
+  const lineId = Number.parseInt(String(form.get('lineId') ?? ''), 10);
+  const fail = (description: string): ActionResult => ({
+    ok: false,
+    title: SHOP_MESSAGES.errorTitle,
+    description,
+    intent,
+  });
+  try {
+    if (intent === 'set') {
+      const quantity = parseQuantity(form.get('set') ?? form.get('quantity'));
+      const result = await updateCartItem(services.db, owner, lineId, quantity);
+      return result.removed
+        ? { ok: true, title: SHOP_MESSAGES.itemRemoved, intent }
+        : { ok: true, title: 'Cart updated', description: `Quantity set to ${result.quantity}.`, intent };
+    }
+    if (intent === 'remove') {
+      await removeCartItem(services.db, owner, lineId);
+      return { ok: true, title: SHOP_MESSAGES.itemRemoved, intent };
+    }
+    if (intent === 'clear') {
+      await clearCart(services.db, owner);
+      return { ok: true, title: SHOP_MESSAGES.cartCleared, intent };
+    }
+    return fail('Unknown cart action');
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 409)
+      return { ok: false, title: SHOP_MESSAGES.stockLimitTitle, description: error.message, intent };
+    if (!(error instanceof HttpError)) state.log.error({ err: error, intent }, 'cart action failed');
+    if (intent === 'remove') return fail(SHOP_MESSAGES.removeFailed);
+    if (intent === 'clear') return fail(SHOP_MESSAGES.clearFailed);
+    return fail(SHOP_MESSAGES.updateFailed);
+  }
+}
+
+export default function CartPage({ loaderData }: Route.ComponentProps) {
+  const fetcher = useFetcher<typeof action>({ key: 'cart' });
+  const actionData = useActionData<typeof action>();
+  const result = fetcher.data ?? actionData;
+  return (
+    <div className="container cart-page">
+      <h1>Cart</h1>
+      {result && (
+        <Notice
+          tone={result.ok ? 'success' : 'error'}
+          title={result.title}
+          description={result.description}
+        />
+      )}
+      {/* After a change the cart is read again; say so while it is. */}
+      {fetcher.state === 'loading' && (
+        <p role="status" className="loading">
+          <span className="spinner" aria-hidden="true" /> {SHOP_MESSAGES.loadingCart}
+        </p>
+      )}
+      <CartContents cart={loaderData.cart} confirmClear={loaderData.confirmClear} />
+    </div>
+  );
+}
+
+function CartContents({ cart, confirmClear }: { cart: CartView; confirmClear: boolean }) {
+  const fetcher = useFetcher<typeof action>({ key: 'cart' });
+  const pending = fetcher.state !== 'idle';
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    if (fetcher.state === 'idle' && fetcher.data?.intent === 'clear') dialogRef.current?.close();
+  }, [fetcher.state, fetcher.data]);
+  const { items } = cart.cart;
+  const notices = cart.notices.map((n) => (
+    <Notice key={n} tone="info" title="Cart updated" description={n} />
+  ));
+  if (items.length === 0) {
+    return (
+      <>
+        {notices}
+        <div className="empty-state">
+          <h2>{SHOP_MESSAGES.cartEmptyTitle}</h2>
+          <p>{SHOP_MESSAGES.cartEmptyHint}</p>
+          <Link to="/shop" className="button">
+            {SHOP_MESSAGES.continueShopping}
+          </Link>
+        </div>
+      </>
+    );
+  }
+  return (
+    <>
+      {notices}
+      <div className="cart-layout">
+        <section aria-labelledby="cart-heading" className="cart-lines">
+          <div className="cart-heading-row">
+            <h2 id="cart-heading">Shopping Cart</h2>
+            {/* Without JavaScript the link opens the confirmation step; with it, a modal dialog. */}
+            <Link
+              to="/cart?confirm=clear"
+              className="button button-small button-secondary"
+              role="button"
+              aria-disabled={pending || undefined}
+              onClick={(event) => {
+                event.preventDefault();
+                if (!pending) dialogRef.current?.showModal();
+              }}
+              onKeyDown={(event) => {
+                // role="button": Space activates it like a button.
+                if (event.key === ' ') {
+                  event.preventDefault();
+                  if (!pending) dialogRef.current?.showModal();
+                }
+              }}
+            >
+              Clear Cart
+            </Link>
+          </div>
+          {confirmClear && (
+            <div className="card confirm-step" role="alertdialog" aria-labelledby="confirm-clear-text">
+              <p id="confirm-clear-text">{SHOP_MESSAGES.clearCartConfirm}</p>
+              <Form method="post" action="/cart" className="confirm-actions">
+                <input type="hidden" name="intent" value="clear" />
+                <button type="submit" className="button button-danger">
+                  Clear Cart
+                </button>
+                <Link to="/cart" className="button button-secondary">
+                  Cancel
+                </Link>
+              </Form>
+            </div>
+          )}
+          <dialog ref={dialogRef} className="confirm-dialog" aria-labelledby="clear-dialog-text">
+            <p id="clear-dialog-text">{SHOP_MESSAGES.clearCartConfirm}</p>
+            <fetcher.Form method="post" action="/cart" className="confirm-actions">
+              <input type="hidden" name="intent" value="clear" />
+              <button type="submit" className="button button-danger" disabled={pending}>
+                Clear Cart
+              </button>
+              <button
+                type="button"
+                className="button button-secondary"
+                onClick={() => dialogRef.current?.close()}
+              >
+                Cancel
+              </button>
+            </fetcher.Form>
+          </dialog>
+          <ul className="cart-list">
+            {items.map((line) => (
+              <CartLineRow key={`${line.id}-${line.quantity}`} line={line} pending={pending} />
+            ))}
+          </ul>
+        </section>
+        <aside className="card order-summary" aria-labelledby="summary-heading">
+          <h2 id="summary-heading">Order Summary</h2>
+          <dl>
+            <div className="summary-row">
+              <dt>Items ({cart.summary.totalItems})</dt>
+              <dd>{formatPrice(cart.summary.totalPrice)}</dd>
+            </div>
+            <div className="summary-row muted">
+              <dt>{SHOP_MESSAGES.shippingNote}</dt>
+              <dd />
+            </div>
+            <div className="summary-row summary-total">
+              <dt>Total</dt>
+              <dd>{formatPrice(cart.summary.totalPrice)}</dd>
+            </div>
+          </dl>
+          <Link to="/checkout" className="button button-block">
+            Proceed to Checkout
+          </Link>
+          <Link to="/shop" className="button button-secondary button-block">
+            {SHOP_MESSAGES.continueShopping}
+          </Link>
+        </aside>
+      </div>
+    </>
+  );
+}
+
+function CartLineRow({ line, pending }: { line: CartLine; pending: boolean }) {
+  const fetcher = useFetcher<typeof action>({ key: 'cart' });
+  const [typed, setTyped] = useState(String(line.quantity));
+  // A refused change (over stock) leaves the line as it was: show its real quantity again.
+  useEffect(() => {
+    if (fetcher.state === 'idle') setTyped(String(line.quantity));
+  }, [fetcher.state, line.quantity]);
+  const stock = line.product.stock;
+  const atLimit = stock !== null && line.quantity >= stock;
+  const inputId = `quantity-${line.id}`;
+  return (
+    <li className="cart-line">
+      <ProductImage src={line.product.image} alt="" size="thumb" />
+      <div className="cart-line-info">
+        <h3 className="cart-line-name">
+          <Link to={`/product/${line.productId}`}>{line.product.name}</Link>
+        </h3>
+        <p className="muted">Category: {line.product.category}</p>
+        <p>{formatPrice(line.product.price)}</p>
+        {stock !== null && stock <= 10 && <p className="stock-note">{cartLowStockNote(stock)}</p>}
+      </div>
+      <div className="cart-line-controls">
+        <fetcher.Form method="post" action="/cart" className="quantity-form" noValidate>
+          <input type="hidden" name="intent" value="set" />
+          <input type="hidden" name="lineId" value={line.id} />
+          {/* First submit button: what Enter in the number field presses. */}
+          <button type="submit" className="visually-hidden" tabIndex={-1} disabled={pending}>
+            Update quantity
+          </button>
+          <button
+            type="submit"
+            name="set"
+            value={line.quantity - 1}
+            className="icon-button"
+            aria-label={`Decrease quantity of ${line.product.name}`}
+            disabled={pending}
+          >
+            −
+          </button>
+          <label htmlFor={inputId} className="visually-hidden">
+            Quantity of {line.product.name}
+          </label>
+          <input
+            id={inputId}
+            className="quantity-input"
+            type="number"
+            name="quantity"
+            inputMode="numeric"
+            min={1}
+            max={stock ?? undefined}
+            value={typed}
+            disabled={pending}
+            onChange={(event) => setTyped(event.target.value)}
+            onBlur={(event) => {
+              // Disabling the field while a change is pending also blurs it: that is no new edit.
+              const field = event.currentTarget;
+              if (!pending && !field.disabled && typed !== String(line.quantity)) fetcher.submit(field.form);
+            }}
+          />
+          <button
+            type="submit"
+            name="set"
+            value={line.quantity + 1}
+            className="icon-button"
+            aria-label={`Increase quantity of ${line.product.name}`}
+            disabled={pending || atLimit}
+          >
+            +
+          </button>
+        </fetcher.Form>
+        <p className="cart-line-subtotal">{formatPrice(line.product.price * line.quantity)}</p>
+        <fetcher.Form method="post" action="/cart">
+          <input type="hidden" name="intent" value="remove" />
+          <input type="hidden" name="lineId" value={line.id} />
+          <button type="submit" className="button button-small button-secondary" disabled={pending}>
+            Remove
+          </button>
+        </fetcher.Form>
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,273 @@
+import { type FormEvent, useState } from 'react';
+import { Form, Link, useActionData, useNavigation } from 'react-router';
+import type { OrderSummary } from '../../orders/service.ts';
+import { IDEMPOTENCY_KEY_PATTERN } from '../../orders/service.ts';
+import { HttpError } from '../../server/middleware.ts';
+import { type CartView, getCart } from '../../shop/cart.ts';
+import { cartOwnerOf, checkout } from '../../shop/checkout.ts';
+import { type CheckoutField, checkoutErrors, checkoutSchema } from '../../shop/checkout-schema.ts';
+import { orderPlacedMessage, SHOP_MESSAGES } from '../../shop/messages.ts';
+import { formatPrice } from '../../shop/price.ts';
+import { Notice } from '../components/shop/Notice.tsx';
+import { getApp } from '../context.ts';
+import '../styles/shop.css';
+import type { Route } from './+types/checkout';
+
+export const meta: Route.MetaFunction = () => [
+  { title: 'Checkout — Penstand' },
+  { name: 'robots', content: 'noindex' },
+];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { services, state } = getApp(context);
+  return {
+    // Awaited, not streamed: the form must work without JavaScript.
+    cart: await getCart(services.db, cartOwnerOf(state)),
+    // One key per rendered form: a double submit or a retry returns the same order.
+    idempotencyKey: crypto.randomUUID(),
+    emailDelivers: services.mailer.delivers,
+  };
+}
+
+type Errors = Partial<Record<CheckoutField, string>>;
+type Values = Partial<Record<CheckoutField, string>>;
+type ActionResult =
+  | { status: 'confirmed'; order: OrderSummary }
+  | { status: 'invalid'; errors: Errors; values: Values }
+  | { status: 'empty'; values: Values }
+  | { status: 'failed'; message: string; values: Values };
+
+const FIELDS: { name: CheckoutField; label: string; type: string; autoComplete: string }[] = [
+  { name: 'customerName', label: 'Full name', type: 'text', autoComplete: 'name' },
+  { name: 'customerEmail', label: 'Email', type: 'email', autoComplete: 'email' },
+  { name: 'address', label: 'Address', type: 'text', autoComplete: 'street-address' },
+  { name: 'city', label: 'City', type: 'text', autoComplete: 'address-level2' },
+  { name: 'zipCode', label: 'ZIP code', type: 'text', autoComplete: 'postal-code' },
+  { name: 'country', label: 'Country', type: 'text', autoComplete: 'country-name' },
+];
+
+function valuesOf(form: FormData): Values {
+  return Object.fromEntries(FIELDS.map((f) => [f.name, String(form.get(f.name) ?? '')]));
+}
+
+export async function action({ request, context }: Route.ActionArgs): Promise<ActionResult> {
+  const app = getApp(context);
+  const form = await request.formData();
+  const values = valuesOf(form);
+  const parsed = checkoutSchema.safeParse(values);
+  if (!parsed.success) return { status: 'invalid', errors: checkoutErrors(parsed.error), values };
+  const key = String(form.get('idempotencyKey') ?? '');
+  try {
+    const { order } = await checkout(
+      app.services,
+      app.state,
+      parsed.data,
+      IDEMPOTENCY_KEY_PATTERN.test(key) ? key : null,
+    );
+    return { status: 'confirmed', order };
+  } catch (error) {
+    if (
+      error instanceof HttpError &&
+      error.status === 422 &&
+      error.message === SHOP_MESSAGES.cartEmptyCheckoutHint
+    )
+      return { status: 'empty', values };
+    if (error instanceof HttpError && error.status < 500)
+      return { status: 'failed', message: error.message, values };
+    app.state.log.error({ err: error }, 'checkout failed');
+    return { status: 'failed', message: SHOP_MESSAGES.orderFailedFallback, values };
+  }
+}
+
+export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  if (result?.status === 'confirmed')
+    return <Confirmation order={result.order} emailDelivers={loaderData.emailDelivers} />;
+  return (
+    <div className="container checkout-page">
+      <h1>Checkout</h1>
+      {navigation.state === 'loading' &&
+      !navigation.formMethod &&
+      navigation.location.pathname === '/checkout' ? (
+        <p role="status" className="loading">
+          <span className="spinner" aria-hidden="true" /> {SHOP_MESSAGES.loadingCart}
+        </p>
+      ) : (
+        <CheckoutForm cart={loaderData.cart} idempotencyKey={loaderData.idempotencyKey} result={result} />
+      )}
+    </div>
+  );
+}
+
+function CheckoutForm({
+  cart,
+  idempotencyKey,
+  result,
+}: {
+  cart: CartView;
+  idempotencyKey: string;
+  result: Exclude<ActionResult, { status: 'confirmed' }> | undefined;
+}) {
+  const navigation = useNavigation();
+  const processing = navigation.state === 'submitting';
+  const [clientErrors, setClientErrors] = useState<Errors | null>(null);
+  const [submitted, setSubmitted] = useState(false);
+  const errors = clientErrors ?? (result?.status === 'invalid' ? result.errors : {});
+  const values = result?.values ?? {};
+  const empty = cart.cart.items.length === 0;
+
+  const validate = (form: HTMLFormElement): Errors => {
+    const parsed = checkoutSchema.safeParse(valuesOf(new FormData(form)));
+    return parsed.success ? {} : checkoutErrors(parsed.error);
+  };
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    setSubmitted(true);
+    const found = validate(event.currentTarget);
+    setClientErrors(found);
+    if (Object.keys(found).length > 0) {
+      event.preventDefault();
+      const first = FIELDS.find((f) => found[f.name]);
+      if (first) event.currentTarget.querySelector<HTMLInputElement>(`[name="${first.name}"]`)?.focus();
+    }
+  };
+  const onChange = (event: FormEvent<HTMLFormElement>) => {
+    if (submitted || result?.status === 'invalid') setClientErrors(validate(event.currentTarget));
+  };
+
+  return (
+    <div className="checkout-layout">
+      <section className="card order-summary" aria-labelledby="checkout-summary-heading">
+        <h2 id="checkout-summary-heading">Order Summary</h2>
+        {cart.notices.map((n) => (
+          <Notice key={n} tone="info" title="Cart updated" description={n} />
+        ))}
+        {empty ? (
+          <Notice
+            tone="info"
+            title={SHOP_MESSAGES.cartEmptyCheckoutTitle}
+            description={SHOP_MESSAGES.cartEmptyCheckoutHint}
+          />
+        ) : (
+          <>
+            <ul className="checkout-lines">
+              {cart.cart.items.map((line) => (
+                <li key={line.id} className="checkout-line">
+                  <div>
+                    <p className="checkout-line-name">{line.product.name}</p>
+                    <p className="muted">
+                      Quantity: {line.quantity} × {formatPrice(line.product.price)}
+                    </p>
+                  </div>
+                  <p className="checkout-line-total">{formatPrice(line.quantity * line.product.price)}</p>
+                </li>
+              ))}
+            </ul>
+            <p className="summary-row summary-total">
+              <span>Total</span>
+              <span>{formatPrice(cart.summary.totalPrice)}</span>
+            </p>
+          </>
+        )}
+      </section>
+      <section className="card" aria-labelledby="shipping-heading">
+        <h2 id="shipping-heading">Shipping Information</h2>
+        {result?.status === 'empty' && (
+          <Notice
+            tone="error"
+            title={SHOP_MESSAGES.cartEmptyCheckoutTitle}
+            description={SHOP_MESSAGES.cartEmptyCheckoutHint}
+          />
+        )}
+        {result?.status === 'failed' && (
+          <Notice
+            tone="error"
+            title={SHOP_MESSAGES.orderFailedTitle}
+            description={result.message || SHOP_MESSAGES.orderFailedFallback}
+          />
+        )}
+        <Form method="post" noValidate onSubmit={onSubmit} onChange={onChange} className="checkout-form">
+          <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+          {FIELDS.map((field) => {
+            const error = errors[field.name];
+            const id = `checkout-${field.name}`;
+            return (
+              <div className="field" key={field.name}>
+                <label htmlFor={id}>{field.label}</label>
+                <input
+                  id={id}
+                  name={field.name}
+                  type={field.type}
+                  autoComplete={field.autoComplete}
+                  defaultValue={values[field.name] ?? ''}
+                  aria-invalid={error ? true : undefined}
+                  aria-describedby={error ? `${id}-error` : undefined}
+                  required
+                />
+                {error && (
+                  <p id={`${id}-error`} className="field-error">
+                    {error}
+                  </p>
+                )}
+              </div>
+            );
+          })}
+          <button type="submit" className="button button-block" disabled={processing || empty}>
+            {processing ? 'Processing...' : 'Place Order'}
+          </button>
+        </Form>
+      </section>
+    </div>
+  );
+}
+
+function Confirmation({ order, emailDelivers }: { order: OrderSummary; emailDelivers: boolean }) {
+  const total = formatPrice(order.totalAmount);
+  return (
+    <div className="container checkout-page">
+      <div className="card confirmation">
+        <h1>{SHOP_MESSAGES.orderConfirmed}</h1>
+        <Notice
+          tone="success"
+          title={SHOP_MESSAGES.orderPlacedTitle}
+          description={orderPlacedMessage(order.id, total)}
+        />
+        <dl className="confirmation-details">
+          <div>
+            <dt>Order ID</dt>
+            <dd>#{order.id}</dd>
+          </div>
+          <div>
+            <dt>Total</dt>
+            <dd>{total}</dd>
+          </div>
+          <div>
+            <dt>Status</dt>
+            <dd>{order.status}</dd>
+          </div>
+          <div>
+            <dt>Name</dt>
+            <dd>{order.customerName}</dd>
+          </div>
+          <div>
+            <dt>Email</dt>
+            <dd>{order.customerEmail}</dd>
+          </div>
+        </dl>
+        {!emailDelivers && <p className="muted">{SHOP_MESSAGES.emailLoggedNote}</p>}
+        <p className="muted">
+          Keep your order number: you can <Link to="/orders/lookup">look up this order</Link> with it and your
+          email at any time.
+        </p>
+        <div className="confirm-actions">
+          <Link to="/shop" className="button">
+            {SHOP_MESSAGES.continueShopping}
+          </Link>
+          <Link to="/checkout" className="button button-secondary">
+            {SHOP_MESSAGES.placeAnotherOrder}
+          </Link>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,114 @@
+import { Form, Link, useNavigation } from 'react-router';
+import { lookupOrder } from '../../orders/service.ts';
+import { SHOP_MESSAGES } from '../../shop/messages.ts';
+import { formatPrice } from '../../shop/price.ts';
+import { Notice } from '../components/shop/Notice.tsx';
+import { getApp } from '../context.ts';
+import '../styles/shop.css';
+import type { Route } from './+types/orders.lookup';
+
+export const meta: Route.MetaFunction = () => [
+  { title: 'Find your order — Penstand' },
+  { name: 'robots', content: 'noindex' },
+];
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const rawId = String(form.get('orderId') ?? '')
+    .trim()
+    .replace(/^#/, '');
+  const email = String(form.get('email') ?? '').trim();
+  // The same answer for an unknown number and a wrong email: nobody learns which orders exist.
+  const found =
+    /^\d{1,9}$/.test(rawId) && email
+      ? await lookupOrder(getApp(context).services.db, Number(rawId), email)
+      : null;
+  if (!found) return { found: null, orderId: rawId, email };
+  const { order, items } = found;
+  return {
+    orderId: rawId,
+    email,
+    found: {
+      id: order.id,
+      status: order.status,
+      paymentStatus: order.paymentStatus,
+      trackingNumber: order.trackingNumber,
+      totalAmount: order.totalAmount,
+      createdAt: order.createdAt,
+      items: items.map((i) => ({
+        id: i.id,
+        name: i.productName,
+        quantity: i.quantity,
+        price: i.priceAtTime,
+      })),
+    },
+  };
+}
+
+export default function OrderLookup({ actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const found = actionData?.found;
+  return (
+    <div className="container lookup-page">
+      <h1>Find your order</h1>
+      <p className="muted">
+        Enter the order number from your confirmation and the email you used at checkout.
+      </p>
+      <Form method="post" className="card lookup-form">
+        <div className="field">
+          <label htmlFor="lookup-order">Order number</label>
+          <input
+            id="lookup-order"
+            name="orderId"
+            inputMode="numeric"
+            required
+            defaultValue={actionData?.orderId ?? ''}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="lookup-email">Email</label>
+          <input
+            id="lookup-email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            defaultValue={actionData?.email ?? ''}
+          />
+        </div>
+        <button type="submit" className="button" disabled={navigation.state === 'submitting'}>
+          Find order
+        </button>
+      </Form>
+      {actionData && !found && (
+        <Notice tone="error" title="Order not found" description={SHOP_MESSAGES.orderLookupNotFound} />
+      )}
+      {found && (
+        <section className="card" aria-labelledby="lookup-result">
+          <h2 id="lookup-result">Order #{found.id}</h2>
+          <p>
+            Status: <strong>{found.status}</strong> · Payment: {found.paymentStatus}
+            {found.trackingNumber ? ` · Tracking: ${found.trackingNumber}` : ''}
+          </p>
+          <ul className="checkout-lines">
+            {found.items.map((item) => (
+              <li key={item.id} className="checkout-line">
+                <span>
+                  {item.quantity} × {item.name}
+                </span>
+                <span>{formatPrice(item.quantity * item.price)}</span>
+              </li>
+            ))}
+          </ul>
+          <p className="summary-row summary-total">
+            <span>Total</span>
+            <span>{formatPrice(found.totalAmount)}</span>
+          </p>
+        </section>
+      )}
+      <p>
+        <Link to="/shop">{SHOP_MESSAGES.continueShopping}</Link>
+      </p>
+    </div>
+  );
+}

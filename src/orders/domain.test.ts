@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { decide, evolve, fold, initialOrderState, type OrderPlacedData, OrderRuleError } from './domain.ts';
+
+const placed: OrderPlacedData = {
+  userId: null,
+  sessionId: 's',
+  email: 'ada@example.com',
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  phone: null,
+  address: '12 Analytical Street',
+  city: 'London',
+  postalCode: '12345',
+  country: 'UK',
+  shippingMethod: 'standard',
+  notes: null,
+  idempotencyKey: null,
+  items: [{ lineId: 1, productId: 7, productName: 'Book', quantity: 2, priceAtTime: 1500 }],
+  totalAmount: 3000,
+};
+
+function run(...commands: Parameters<typeof decide>[1][]) {
+  let state = initialOrderState;
+  for (const command of commands) state = decide(state, command).reduce(evolve, state);
+  return state;
+}
+
+function refusal(fn: () => unknown): { status: number; message: string } {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof OrderRuleError) return { status: error.status, message: error.message };
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('order rules', () => {
+  it('walks pending → processing → shipped → delivered', () => {
+    const state = run(
+      { type: 'PlaceOrder', order: placed },
+      { type: 'RecordPayment' },
+      { type: 'ShipOrder', trackingNumber: ' TRACK1 ' },
+      { type: 'MarkDelivered' },
+    );
+    expect(state).toMatchObject({
+      version: 4,
+      status: 'delivered',
+      paymentStatus: 'paid',
+      trackingNumber: 'TRACK1',
+    });
+  });
+
+  it('refuses transitions the state forbids with 409, unusable input with 422', () => {
+    const pending = run({ type: 'PlaceOrder', order: placed });
+    expect(refusal(() => decide(pending, { type: 'ShipOrder', trackingNumber: 'X' })).status).toBe(409);
+    expect(refusal(() => decide(pending, { type: 'MarkDelivered' })).status).toBe(409);
+    const paid = run({ type: 'PlaceOrder', order: placed }, { type: 'RecordPayment' });
+    expect(refusal(() => decide(paid, { type: 'ShipOrder', trackingNumber: '  ' })).status).toBe(422);
+    expect(refusal(() => decide(paid, { type: 'RecordPayment' })).status).toBe(409);
+    expect(refusal(() => decide(pending, { type: 'PlaceOrder', order: placed })).status).toBe(409);
+    expect(
+      refusal(() => decide(initialOrderState, { type: 'PlaceOrder', order: { ...placed, totalAmount: 1 } }))
+        .status,
+    ).toBe(422);
+    expect(refusal(() => decide(initialOrderState, { type: 'RecordPayment' })).status).toBe(404);
+  });
+
+  it('cancels pending or paid orders (refunding the paid), never shipped ones', () => {
+    expect(
+      run({ type: 'PlaceOrder', order: placed }, { type: 'CancelOrder', reason: 'changed mind' }),
+    ).toMatchObject({
+      status: 'cancelled',
+      paymentStatus: 'unpaid',
+      cancelReason: 'changed mind',
+    });
+    expect(
+      run({ type: 'PlaceOrder', order: placed }, { type: 'RecordPayment' }, { type: 'CancelOrder' })
+        .paymentStatus,
+    ).toBe('refunded');
+    const shipped = run(
+      { type: 'PlaceOrder', order: placed },
+      { type: 'RecordPayment' },
+      { type: 'ShipOrder', trackingNumber: 'T' },
+    );
+    expect(refusal(() => decide(shipped, { type: 'CancelOrder' })).message).toBe(
+      'An order that is shipped cannot be cancelled.',
+    );
+  });
+
+  it('records the confirmation mail once', () => {
+    const sent = run(
+      { type: 'PlaceOrder', order: placed },
+      { type: 'RecordConfirmationSent', to: placed.email },
+    );
+    expect(sent.confirmationSent).toBe(true);
+    expect(refusal(() => decide(sent, { type: 'RecordConfirmationSent', to: placed.email })).status).toBe(
+      409,
+    );
+  });
+
+  it('folds a stream to the same state as stepwise evolution', () => {
+    const events = [
+      ...decide(initialOrderState, { type: 'PlaceOrder', order: placed }),
+      { type: 'PaymentRecorded' as const, data: {} },
+    ];
+    expect(fold(events)).toEqual(run({ type: 'PlaceOrder', order: placed }, { type: 'RecordPayment' }));
+  });
+});

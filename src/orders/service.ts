@@ -1,0 +1,443 @@
+import type { Knex } from 'knex';
+import type { Db } from '../db/knex.ts';
+import { writeOutbox } from '../jobs/outbox.ts';
+import { HttpError } from '../server/middleware.ts';
+import type { CartOwner } from '../shop/cart.ts';
+import { type CheckoutInput, splitName } from '../shop/checkout-schema.ts';
+import { noLongerAvailable, SHOP_MESSAGES, stockLimitMessage } from '../shop/messages.ts';
+import {
+  type AdminOrderCommand,
+  decide,
+  initialOrderState,
+  type OrderCommand,
+  type OrderLine,
+  OrderRuleError,
+  type OrderState,
+  type OrderStatus,
+  type PaymentStatus,
+} from './domain.ts';
+import { ConcurrencyError, commitEvents, loadStream, type StoredEvent, stateOf } from './store.ts';
+
+export type OrderSummary = {
+  id: number;
+  totalAmount: number;
+  status: OrderStatus;
+  customerName: string;
+  customerEmail: string;
+};
+
+export type OrderView = {
+  id: number;
+  userId: number | null;
+  email: string;
+  firstName: string;
+  lastName: string;
+  phone: string | null;
+  address: string;
+  city: string;
+  postalCode: string;
+  country: string;
+  totalAmount: number;
+  status: OrderStatus;
+  paymentStatus: PaymentStatus;
+  shippingMethod: string;
+  trackingNumber: string | null;
+  notes: string | null;
+  confirmationSent: boolean;
+  version: number;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export type OrderItemView = {
+  id: number;
+  productId: number | null;
+  productName: string;
+  quantity: number;
+  priceAtTime: number;
+};
+
+export type OrderHistoryEvent = {
+  version: number;
+  type: StoredEvent['type'];
+  data: unknown;
+  metadata: Record<string, unknown>;
+  createdAt: string;
+};
+
+type OrderRow = {
+  id: number;
+  user_id: number | null;
+  email: string;
+  first_name: string;
+  last_name: string;
+  phone: string | null;
+  address: string;
+  city: string;
+  postal_code: string;
+  country: string;
+  total_amount: number;
+  status: OrderStatus;
+  payment_status: PaymentStatus;
+  shipping_method: string;
+  tracking_number: string | null;
+  notes: string | null;
+  confirmation_sent: boolean;
+  version: number;
+  session_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+};
+
+const ORDER_COLUMNS = [
+  'id',
+  'user_id',
+  'session_id',
+  'email',
+  'first_name',
+  'last_name',
+  'phone',
+  'address',
+  'city',
+  'postal_code',
+  'country',
+  'total_amount',
+  'status',
+  'payment_status',
+  'shipping_method',
+  'tracking_number',
+  'notes',
+  'confirmation_sent',
+  'version',
+  'created_at',
+  'updated_at',
+];
+
+export function presentOrder(row: OrderRow): OrderView {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    email: row.email,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    phone: row.phone,
+    address: row.address,
+    city: row.city,
+    postalCode: row.postal_code,
+    country: row.country,
+    totalAmount: row.total_amount,
+    status: row.status,
+    paymentStatus: row.payment_status,
+    shippingMethod: row.shipping_method,
+    trackingNumber: row.tracking_number,
+    notes: row.notes,
+    confirmationSent: row.confirmation_sent,
+    version: row.version,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+export function summarize(
+  order: Pick<OrderView, 'id' | 'totalAmount' | 'status' | 'firstName' | 'lastName' | 'email'>,
+): OrderSummary {
+  return {
+    id: order.id,
+    totalAmount: order.totalAmount,
+    status: order.status,
+    customerName: [order.firstName, order.lastName].filter(Boolean).join(' '),
+    customerEmail: order.email,
+  };
+}
+
+export type PlaceOrderInput = {
+  owner: CartOwner;
+  checkout: CheckoutInput;
+  /** One per checkout form (or the API's Idempotency-Key header): a retry returns the same order. */
+  idempotencyKey: string | null;
+  metadata?: Record<string, unknown>;
+};
+
+export const IDEMPOTENCY_KEY_PATTERN = /^[\w-]{8,100}$/;
+
+async function orderByIdempotencyKey(db: Db, owner: CartOwner, key: string): Promise<OrderSummary | null> {
+  const row: OrderRow | undefined = await db('orders').where({ idempotency_key: key }).first(ORDER_COLUMNS);
+  if (!row) return null;
+  const sameOwner = owner.userId ? row.user_id === owner.userId : row.session_id === owner.sessionId;
+  if (!sameOwner) throw new HttpError(409, 'This checkout has already been submitted from another session.');
+  return summarize(presentOrder(row));
+}
+
+/**
+ * Places the order of the owner's cart in one transaction: stock reserved with a conditional
+ * decrement, OrderPlaced appended and projected, the confirmation job written to the outbox,
+ * the cart emptied. Either all of it happens or none.
+ */
+export async function placeOrder(
+  db: Db,
+  input: PlaceOrderInput,
+): Promise<{ order: OrderSummary; created: boolean }> {
+  const { owner, idempotencyKey } = input;
+  if (idempotencyKey) {
+    const existing = await orderByIdempotencyKey(db, owner, idempotencyKey);
+    if (existing) return { order: existing, created: false };
+  }
+  try {
+    const order = await db.transaction((trx) => placeOrderIn(trx, input));
+    return { order, created: true };
+  } catch (error) {
+    // The same key submitted twice at once: the loser returns the winner's order.
+    const e = error as { code?: string; constraint?: string };
+    if (idempotencyKey && e.code === '23505' && e.constraint === 'orders_idempotency_key_key') {
+      const existing = await orderByIdempotencyKey(db, owner, idempotencyKey);
+      if (existing) return { order: existing, created: false };
+    }
+    throw error;
+  }
+}
+
+async function placeOrderIn(trx: Knex.Transaction, input: PlaceOrderInput): Promise<OrderSummary> {
+  const { owner, checkout } = input;
+  const where = owner.userId
+    ? { 'c.user_id': owner.userId }
+    : owner.sessionId
+      ? { 'c.session_id': owner.sessionId }
+      : null;
+  const lines: { cart_id: number; product_id: number; quantity: number }[] = where
+    ? await trx('cart_items as i')
+        .join('carts as c', 'c.id', 'i.cart_id')
+        .where(where)
+        .orderBy('i.product_id') // one lock order for every checkout: no deadlocks
+        .forUpdate()
+        .select('i.cart_id', 'i.product_id', 'i.quantity')
+    : [];
+  if (lines.length === 0) throw new HttpError(422, SHOP_MESSAGES.cartEmptyCheckoutHint);
+
+  const items: OrderLine[] = [];
+  for (const line of lines) {
+    const reserved: { name: string; price: number }[] = await trx('products')
+      .where({ id: line.product_id, status: 'active' })
+      .where((w) => w.whereNull('stock').orWhere('stock', '>=', line.quantity))
+      .update({
+        stock: trx.raw('CASE WHEN stock IS NULL THEN NULL ELSE stock - ? END', [line.quantity]),
+        updated_at: trx.fn.now(),
+      })
+      .returning(['name', 'price']);
+    if (reserved.length === 0) {
+      const product = await trx('products').where({ id: line.product_id }).first('name', 'stock', 'status');
+      if (product?.status !== 'active') {
+        throw new HttpError(409, product ? noLongerAvailable(product.name) : SHOP_MESSAGES.productNotFound);
+      }
+      throw new HttpError(409, stockLimitMessage(product.stock ?? 0), {
+        'X-Error-Title': SHOP_MESSAGES.stockLimitTitle,
+      });
+    }
+    const [{ id: lineId }] = (await trx.raw("SELECT nextval('order_items_id_seq')::int AS id")).rows;
+    items.push({
+      lineId,
+      productId: line.product_id,
+      productName: reserved[0].name,
+      quantity: line.quantity,
+      priceAtTime: reserved[0].price,
+    });
+  }
+
+  const [{ id: orderId }] = (await trx.raw("SELECT nextval('order_ids')::int AS id")).rows;
+  const { firstName, lastName } = splitName(checkout.customerName);
+  const command: OrderCommand = {
+    type: 'PlaceOrder',
+    order: {
+      userId: owner.userId,
+      sessionId: owner.sessionId,
+      email: checkout.customerEmail,
+      firstName,
+      lastName,
+      phone: null,
+      address: checkout.address,
+      city: checkout.city,
+      postalCode: checkout.zipCode,
+      country: checkout.country,
+      shippingMethod: 'standard',
+      notes: null,
+      idempotencyKey: input.idempotencyKey,
+      items,
+      totalAmount: items.reduce((n, i) => n + i.quantity * i.priceAtTime, 0),
+    },
+  };
+  const state = await commitEvents(
+    trx,
+    orderId,
+    initialOrderState,
+    decide(initialOrderState, command),
+    input.metadata ?? {},
+  );
+  await writeOutbox(trx, 'orders.send-confirmation', { orderId }, `order-confirmation-${orderId}`);
+  await trx('cart_items').where({ cart_id: lines[0].cart_id }).delete();
+  const placed = state.placed;
+  if (!placed) throw new Error('OrderPlaced did not place the order');
+  return summarize({
+    id: orderId,
+    totalAmount: placed.totalAmount,
+    status: state.status,
+    firstName,
+    lastName,
+    email: placed.email,
+  });
+}
+
+const MAX_ATTEMPTS = 3;
+
+/**
+ * Runs one command against an order: load, decide, append with the expected version, project.
+ * A concurrent writer makes the append fail; the command is then decided again on the new state.
+ */
+export async function executeOrderCommand(
+  db: Db,
+  orderId: number,
+  command: AdminOrderCommand,
+  metadata: Record<string, unknown> = {},
+): Promise<OrderView> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db.transaction(async (trx) => {
+        const events = await loadStream(trx, orderId);
+        const state = stateOf(events);
+        const next = await commitEvents(trx, orderId, state, decide(state, command), metadata);
+        if (command.type === 'CancelOrder') await releaseStock(trx, next);
+      });
+      const order = await getOrder(db, orderId);
+      if (!order) throw new HttpError(404, 'Order not found');
+      return order;
+    } catch (error) {
+      if (error instanceof OrderRuleError) throw new HttpError(error.status, error.message);
+      if (error instanceof ConcurrencyError && attempt < MAX_ATTEMPTS) continue;
+      if (error instanceof ConcurrencyError)
+        throw new HttpError(409, 'The order was changed by someone else at the same time. Please try again.');
+      throw error;
+    }
+  }
+}
+
+/** Cancelling gives the reserved units back (unlimited stock stays unlimited). */
+async function releaseStock(trx: Knex.Transaction, state: OrderState): Promise<void> {
+  for (const line of state.placed?.items ?? []) {
+    if (line.productId === null) continue;
+    await trx('products')
+      .where({ id: line.productId })
+      .whereNotNull('stock')
+      .update({ stock: trx.raw('stock + ?', [line.quantity]), updated_at: trx.fn.now() });
+  }
+}
+
+export async function getOrder(db: Db, id: number): Promise<OrderView | null> {
+  const row: OrderRow | undefined = await db('orders').where({ id }).first(ORDER_COLUMNS);
+  return row ? presentOrder(row) : null;
+}
+
+export async function getOrderItems(db: Db, orderId: number): Promise<OrderItemView[]> {
+  const rows = await db('order_items')
+    .where({ order_id: orderId })
+    .orderBy('id')
+    .select('id', 'product_id', 'product_name', 'quantity', 'price_at_time');
+  return rows.map((r) => ({
+    id: r.id,
+    productId: r.product_id,
+    productName: r.product_name,
+    quantity: r.quantity,
+    priceAtTime: r.price_at_time,
+  }));
+}
+
+export async function getOrderWithHistory(
+  db: Db,
+  id: number,
+): Promise<{ order: OrderView; items: OrderItemView[]; events: OrderHistoryEvent[] } | null> {
+  const order = await getOrder(db, id);
+  if (!order) return null;
+  const [items, events] = await Promise.all([getOrderItems(db, id), loadStream(db, id)]);
+  return {
+    order,
+    items,
+    events: events.map((e) => ({
+      version: e.version,
+      type: e.type,
+      data: e.data,
+      metadata: e.metadata,
+      createdAt: e.createdAt.toISOString(),
+    })),
+  };
+}
+
+export async function listOrders(
+  db: Db,
+  query: { status?: OrderStatus | 'all' | null; search?: string | null; page?: number; limit?: number },
+): Promise<{
+  orders: OrderView[];
+  pagination: { page: number; limit: number; total: number; pages: number };
+}> {
+  const limit = Math.min(Math.max(Math.trunc(query.limit ?? 20), 1), 100);
+  const page = Math.max(Math.trunc(query.page ?? 1), 1);
+  const base = db('orders');
+  if (query.status && query.status !== 'all') base.where('status', query.status);
+  const search = query.search?.trim();
+  if (search) {
+    const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    base.where((w) => {
+      w.whereILike('email', like).orWhereILike('first_name', like).orWhereILike('last_name', like);
+      if (/^\d{1,9}$/.test(search)) w.orWhere('id', Number(search));
+    });
+  }
+  const [{ count }] = await base.clone().count<{ count: number }[]>({ count: '*' });
+  const rows: OrderRow[] = await base
+    .clone()
+    .select(ORDER_COLUMNS)
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(limit)
+    .offset((page - 1) * limit);
+  const total = Number(count);
+  return {
+    orders: rows.map(presentOrder),
+    pagination: { page, limit, total, pages: Math.ceil(total / limit) },
+  };
+}
+
+/**
+ * The orders of this visitor: the session's guest orders, the user's own orders, and guest
+ * orders placed with the user's email once that email is verified (else anyone could claim them).
+ */
+export async function listMyOrders(db: Db, owner: CartOwner): Promise<OrderSummary[]> {
+  if (!owner.userId && !owner.sessionId) return [];
+  const user = owner.userId
+    ? await db('users').where({ id: owner.userId }).first('email', 'email_verified')
+    : null;
+  const rows: OrderRow[] = await db('orders')
+    .where((w) => {
+      if (owner.sessionId) w.orWhere('session_id', owner.sessionId);
+      if (owner.userId) w.orWhere('user_id', owner.userId);
+      if (user?.email_verified) w.orWhereRaw('lower(email) = lower(?)', [user.email]);
+    })
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(100)
+    .select(ORDER_COLUMNS);
+  return rows.map((r) => summarize(presentOrder(r)));
+}
+
+/** A guest's order by number and email; null for a wrong number and a wrong email alike. */
+export async function lookupOrder(
+  db: Db,
+  id: number,
+  email: string,
+): Promise<{ order: OrderView; items: OrderItemView[] } | null> {
+  const row: OrderRow | undefined = await db('orders')
+    .where({ id })
+    .whereRaw('lower(email) = lower(?)', [email.trim()])
+    .first(ORDER_COLUMNS);
+  if (!row) return null;
+  return { order: presentOrder(row), items: await getOrderItems(db, id) };
+}

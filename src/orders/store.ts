@@ -1,0 +1,199 @@
+import type { Knex } from 'knex';
+import type { Db } from '../db/knex.ts';
+import { evolve, initialOrderState, type OrderEvent, type OrderState } from './domain.ts';
+
+type Executor = Db | Knex.Transaction;
+
+export type StoredEvent = OrderEvent & {
+  orderId: number;
+  version: number;
+  metadata: Record<string, unknown>;
+  createdAt: Date;
+};
+
+/** Another writer appended to the same order first: reload and decide again. */
+export class ConcurrencyError extends Error {}
+
+type EventRow = {
+  order_id: number;
+  version: number;
+  type: OrderEvent['type'];
+  data: OrderEvent['data'];
+  metadata: Record<string, unknown>;
+  created_at: Date;
+};
+
+function fromRow(row: EventRow): StoredEvent {
+  return {
+    type: row.type,
+    data: row.data,
+    orderId: row.order_id,
+    version: row.version,
+    metadata: row.metadata,
+    createdAt: row.created_at,
+  } as StoredEvent;
+}
+
+export async function loadStream(db: Executor, orderId: number): Promise<StoredEvent[]> {
+  const rows: EventRow[] = await db('order_events')
+    .where({ order_id: orderId })
+    .orderBy('version')
+    .select('order_id', 'version', 'type', 'data', 'metadata', 'created_at');
+  return rows.map(fromRow);
+}
+
+export function stateOf(events: OrderEvent[]): OrderState {
+  return events.reduce(evolve, initialOrderState);
+}
+
+/**
+ * Appends events after expectedVersion. The unique (order_id, version) key is the guard: a
+ * concurrent append of the same version fails here instead of forking the stream.
+ */
+export async function appendEvents(
+  trx: Knex.Transaction,
+  orderId: number,
+  expectedVersion: number,
+  events: OrderEvent[],
+  metadata: Record<string, unknown>,
+): Promise<StoredEvent[]> {
+  if (events.length === 0) return [];
+  try {
+    // A savepoint keeps the outer transaction usable when the append loses the race.
+    const rows: EventRow[] = await trx.transaction((sp) =>
+      sp('order_events')
+        .insert(
+          events.map((event, i) => ({
+            order_id: orderId,
+            version: expectedVersion + i + 1,
+            type: event.type,
+            data: JSON.stringify(event.data),
+            metadata: JSON.stringify(metadata),
+          })),
+        )
+        .returning(['order_id', 'version', 'type', 'data', 'metadata', 'created_at']),
+    );
+    return rows.map(fromRow);
+  } catch (error) {
+    if (
+      (error as { code?: string }).code === '23505' &&
+      /order_events_order_id_version/.test(String((error as { constraint?: string }).constraint))
+    ) {
+      throw new ConcurrencyError(
+        `order ${orderId} changed concurrently (expected version ${expectedVersion})`,
+      );
+    }
+    throw error;
+  }
+}
+
+/**
+ * Applies one stored event to the orders/order_items projections. Uses nothing but the event
+ * and the state it produced, so replaying the stream (rebuild) writes the same rows.
+ */
+export async function projectEvent(
+  trx: Knex.Transaction,
+  event: StoredEvent,
+  state: OrderState,
+): Promise<void> {
+  if (event.type === 'OrderPlaced') {
+    const o = event.data;
+    await trx('orders').insert({
+      id: event.orderId,
+      // A user or product deleted since keeps the order whole: the reference becomes null.
+      user_id: o.userId === null ? null : trx.raw('(SELECT id FROM users WHERE id = ?)', [o.userId]),
+      session_id: o.sessionId,
+      email: o.email,
+      first_name: o.firstName,
+      last_name: o.lastName,
+      phone: o.phone,
+      address: o.address,
+      city: o.city,
+      postal_code: o.postalCode,
+      country: o.country,
+      total_amount: o.totalAmount,
+      status: state.status,
+      payment_status: state.paymentStatus,
+      shipping_method: o.shippingMethod,
+      tracking_number: state.trackingNumber,
+      notes: o.notes,
+      idempotency_key: o.idempotencyKey,
+      confirmation_sent: state.confirmationSent,
+      version: event.version,
+      created_at: event.createdAt,
+      updated_at: event.createdAt,
+    });
+    await trx('order_items').insert(
+      o.items.map((line) => ({
+        id: line.lineId,
+        order_id: event.orderId,
+        product_id:
+          line.productId === null
+            ? null
+            : trx.raw('(SELECT id FROM products WHERE id = ?)', [line.productId]),
+        quantity: line.quantity,
+        price_at_time: line.priceAtTime,
+        product_name: line.productName,
+        created_at: event.createdAt,
+        updated_at: event.createdAt,
+      })),
+    );
+    return;
+  }
+  await trx('orders').where({ id: event.orderId }).update({
+    status: state.status,
+    payment_status: state.paymentStatus,
+    tracking_number: state.trackingNumber,
+    confirmation_sent: state.confirmationSent,
+    version: event.version,
+    updated_at: event.createdAt,
+  });
+}
+
+/** Appends and projects in the caller's transaction; returns the new state. */
+export async function commitEvents(
+  trx: Knex.Transaction,
+  orderId: number,
+  state: OrderState,
+  events: OrderEvent[],
+  metadata: Record<string, unknown>,
+): Promise<OrderState> {
+  const stored = await appendEvents(trx, orderId, state.version, events, metadata);
+  let next = state;
+  for (const event of stored) {
+    next = evolve(next, event);
+    await projectEvent(trx, event, next);
+  }
+  return next;
+}
+
+/** Rebuilds orders and order_items from the events alone. */
+export async function rebuildProjections(db: Db): Promise<{ orders: number; events: number }> {
+  return db.transaction(async (trx) => {
+    await trx.raw('LOCK TABLE order_events IN SHARE MODE');
+    await trx.raw('TRUNCATE order_items, orders');
+    const rows: EventRow[] = await trx('order_events')
+      .orderBy([
+        { column: 'order_id', order: 'asc' },
+        { column: 'version', order: 'asc' },
+      ])
+      .select('order_id', 'version', 'type', 'data', 'metadata', 'created_at');
+    let state = initialOrderState;
+    let current = -1;
+    let orders = 0;
+    for (const row of rows) {
+      const event = fromRow(row);
+      if (event.orderId !== current) {
+        current = event.orderId;
+        state = initialOrderState;
+        orders++;
+      }
+      state = evolve(state, event);
+      await projectEvent(trx, event, state);
+    }
+    await trx.raw(
+      "SELECT setval('order_items_id_seq', GREATEST((SELECT max(id) FROM order_items), (SELECT last_value FROM order_items_id_seq)))",
+    );
+    return { orders, events: rows.length };
+  });
+}

@@ -1,0 +1,220 @@
+import type { Knex } from 'knex';
+import type { Db } from '../db/knex.ts';
+import { HttpError } from '../server/middleware.ts';
+import { noLongerAvailable, SHOP_MESSAGES, stockLimitMessage } from './messages.ts';
+import type { ProductCategory } from './product-schema.ts';
+
+/** Whose cart: a signed-in user's, or a guest session's. */
+export type CartOwner = { userId: number | null; sessionId: string | null };
+
+export type CartLine = {
+  id: number;
+  productId: number;
+  quantity: number;
+  product: {
+    image: string | null;
+    name: string;
+    category: ProductCategory;
+    price: number;
+    stock: number | null;
+  };
+};
+
+export type CartView = {
+  cart: { items: CartLine[] };
+  summary: { totalItems: number; totalPrice: number };
+  /** Lines dropped because their product was deactivated since they were added. */
+  notices: string[];
+};
+
+type Executor = Db | Knex.Transaction;
+
+function ownerWhere(owner: CartOwner): Record<string, unknown> | null {
+  if (owner.userId) return { user_id: owner.userId };
+  if (owner.sessionId) return { session_id: owner.sessionId };
+  return null;
+}
+
+export async function findCartId(db: Executor, owner: CartOwner): Promise<number | null> {
+  const where = ownerWhere(owner);
+  if (!where) return null;
+  const row = await db('carts').where(where).first('id');
+  return row?.id ?? null;
+}
+
+/** The cart of the owner, created on first need (concurrent first adds meet on the unique key). */
+async function ensureCartId(db: Executor, owner: CartOwner): Promise<number> {
+  const where = ownerWhere(owner);
+  if (!where) throw new Error('a cart needs a user or a session');
+  const column = owner.userId ? 'user_id' : 'session_id';
+  const [row] = await db('carts')
+    .insert(where)
+    .onConflict(column)
+    .merge({ updated_at: db.fn.now() })
+    .returning('id');
+  return row.id;
+}
+
+/** Total quantity for the header badge: one indexed query, no cart created. */
+export async function countCartItems(db: Db, owner: CartOwner): Promise<number> {
+  const where = ownerWhere(owner);
+  if (!where) return 0;
+  const row = await db('cart_items as i')
+    .join('carts as c', 'c.id', 'i.cart_id')
+    .join('products as p', 'p.id', 'i.product_id')
+    .where(Object.fromEntries(Object.entries(where).map(([k, v]) => [`c.${k}`, v])))
+    .where('p.status', 'active')
+    .sum<{ total: string | null }>({ total: 'i.quantity' })
+    .first();
+  return Number(row?.total ?? 0);
+}
+
+/** Takes the cart's stored notices (deleted products), so each is shown once. */
+async function takeNotices(db: Db, cartId: number): Promise<string[]> {
+  const result = await db.raw(
+    `WITH taken AS (SELECT id, notices FROM carts WHERE id = ? AND notices <> '[]'::jsonb FOR UPDATE)
+     UPDATE carts SET notices = '[]'::jsonb FROM taken WHERE carts.id = taken.id RETURNING taken.notices`,
+    [cartId],
+  );
+  return (result.rows[0]?.notices as string[] | undefined) ?? [];
+}
+
+export async function getCart(db: Db, owner: CartOwner): Promise<CartView> {
+  const cartId = await findCartId(db, owner);
+  if (!cartId) return { cart: { items: [] }, summary: { totalItems: 0, totalPrice: 0 }, notices: [] };
+  const stored = await takeNotices(db, cartId);
+  const rows: {
+    id: number;
+    product_id: number;
+    quantity: number;
+    image: string | null;
+    name: string;
+    category: ProductCategory;
+    price: number;
+    stock: number | null;
+    status: string;
+  }[] = await db('cart_items as i')
+    .join('products as p', 'p.id', 'i.product_id')
+    .where('i.cart_id', cartId)
+    .orderBy('i.id')
+    .select(
+      'i.id',
+      'i.product_id',
+      'i.quantity',
+      'p.image',
+      'p.name',
+      'p.category',
+      'p.price',
+      'p.stock',
+      'p.status',
+    );
+  const gone = rows.filter((r) => r.status !== 'active');
+  if (gone.length) {
+    await db('cart_items')
+      .whereIn(
+        'id',
+        gone.map((r) => r.id),
+      )
+      .delete();
+  }
+  const items = rows
+    .filter((r) => r.status === 'active')
+    .map((r) => ({
+      id: r.id,
+      productId: r.product_id,
+      quantity: r.quantity,
+      product: { image: r.image, name: r.name, category: r.category, price: r.price, stock: r.stock },
+    }));
+  return {
+    cart: { items },
+    summary: {
+      totalItems: items.reduce((n, i) => n + i.quantity, 0),
+      totalPrice: items.reduce((n, i) => n + i.quantity * i.product.price, 0),
+    },
+    notices: [...stored, ...gone.map((r) => noLongerAvailable(r.name))],
+  };
+}
+
+function refuseOverStock(stock: number | null, wanted: number): void {
+  if (stock !== null && wanted > stock) {
+    throw new HttpError(409, stockLimitMessage(stock), { 'X-Error-Title': SHOP_MESSAGES.stockLimitTitle });
+  }
+}
+
+/** Adds quantity of a product (to an existing line too), never beyond stock. */
+export async function addToCart(
+  db: Db,
+  owner: CartOwner,
+  productId: number,
+  quantity: number,
+): Promise<{ lineId: number; quantity: number }> {
+  return db.transaction(async (trx) => {
+    const product = await trx('products').where({ id: productId }).first('id', 'stock', 'status');
+    if (product?.status !== 'active') throw new HttpError(404, SHOP_MESSAGES.productNotFound);
+    const cartId = await ensureCartId(trx, owner);
+    // Lock the line so two quick adds cannot both pass the stock check.
+    const existing = await trx('cart_items')
+      .where({ cart_id: cartId, product_id: productId })
+      .forUpdate()
+      .first('id', 'quantity');
+    const wanted = (existing?.quantity ?? 0) + quantity;
+    refuseOverStock(product.stock, wanted);
+    const [row] = await trx('cart_items')
+      .insert({ cart_id: cartId, product_id: productId, quantity })
+      .onConflict(['cart_id', 'product_id'])
+      .merge({ quantity: trx.raw('cart_items.quantity + excluded.quantity'), updated_at: trx.fn.now() })
+      .returning(['id', 'quantity']);
+    await trx('carts').where({ id: cartId }).update({ updated_at: trx.fn.now() });
+    return { lineId: row.id, quantity: row.quantity };
+  });
+}
+
+/** A line of the owner's own cart, or 404: another cart's line id is not found (no IDOR). */
+async function ownLine(trx: Executor, owner: CartOwner, lineId: number) {
+  const cartId = await findCartId(trx, owner);
+  const line = cartId
+    ? await trx('cart_items as i')
+        .join('products as p', 'p.id', 'i.product_id')
+        .where({ 'i.id': lineId, 'i.cart_id': cartId })
+        .first('i.id', 'i.quantity', 'p.stock', 'p.name')
+    : undefined;
+  if (!line) throw new HttpError(404, 'Cart item not found');
+  return line as { id: number; quantity: number; stock: number | null; name: string };
+}
+
+/** Sets a line's quantity; under 1 removes the line. */
+export async function updateCartItem(
+  db: Db,
+  owner: CartOwner,
+  lineId: number,
+  quantity: number,
+): Promise<{ removed: boolean; quantity: number }> {
+  return db.transaction(async (trx) => {
+    const line = await ownLine(trx, owner, lineId);
+    if (quantity < 1) {
+      await trx('cart_items').where({ id: line.id }).delete();
+      return { removed: true, quantity: 0 };
+    }
+    refuseOverStock(line.stock, quantity);
+    await trx('cart_items').where({ id: line.id }).update({ quantity, updated_at: trx.fn.now() });
+    return { removed: false, quantity };
+  });
+}
+
+export async function removeCartItem(db: Db, owner: CartOwner, lineId: number): Promise<void> {
+  await db.transaction(async (trx) => {
+    const line = await ownLine(trx, owner, lineId);
+    await trx('cart_items').where({ id: line.id }).delete();
+  });
+}
+
+export async function clearCart(db: Executor, owner: CartOwner): Promise<void> {
+  const cartId = await findCartId(db, owner);
+  if (cartId) await db('cart_items').where({ cart_id: cartId }).delete();
+}
+
+/** Reads a typed quantity: a non-number falls back to 1 (SPEC §5). */
+export function parseQuantity(value: unknown): number {
+  const n = typeof value === 'number' ? value : Number.parseInt(String(value ?? ''), 10);
+  return Number.isFinite(n) ? Math.trunc(n) : 1;
+}

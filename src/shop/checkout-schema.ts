@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+const min = (n: number, message: string) => z.string(message).trim().min(n, message);
+
+/** The one checkout schema (SPEC §5): the form validates with it in the browser, the server again. */
+export const checkoutSchema = z.object({
+  customerName: min(2, 'Name must be at least 2 characters').max(200),
+  customerEmail: z
+    .string('Please enter a valid email')
+    .trim()
+    .max(254)
+    .pipe(z.email('Please enter a valid email')),
+  address: min(5, 'Address must be at least 5 characters').max(500),
+  city: min(2, 'City must be at least 2 characters').max(200),
+  zipCode: min(5, 'ZIP code must be at least 5 characters').max(20),
+  country: min(2, 'Country must be at least 2 characters').max(100),
+});
+
+export type CheckoutInput = z.output<typeof checkoutSchema>;
+export type CheckoutField = keyof CheckoutInput;
+export const CHECKOUT_FIELDS = Object.keys(checkoutSchema.shape) as CheckoutField[];
+
+/** The first message per field, for forms and 400 answers. */
+export function checkoutErrors(error: z.ZodError): Partial<Record<CheckoutField, string>> {
+  const errors: Partial<Record<CheckoutField, string>> = {};
+  for (const issue of error.issues) {
+    const field = issue.path[0] as CheckoutField;
+    errors[field] ??= issue.message;
+  }
+  return errors;
+}
+
+/** "Ada Lovelace King" → Ada Lovelace / King; a single word is all first name. */
+export function splitName(full: string): { firstName: string; lastName: string } {
+  const name = full.trim().replace(/\s+/g, ' ');
+  const cut = name.lastIndexOf(' ');
+  return cut === -1
+    ? { firstName: name, lastName: '' }
+    : { firstName: name.slice(0, cut), lastName: name.slice(cut + 1) };
+}

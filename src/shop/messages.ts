@@ -1,0 +1,70 @@
+/** The shop's exact strings from SPEC.md §2, §5 and §8: UI, server and tests use these. */
+export const SHOP_MESSAGES = {
+  noProductsTitle: 'No products found',
+  noProductsHint: 'Try adjusting your search or filter criteria.',
+  productNotFound: 'Product not found',
+  outOfStock: 'Out of stock',
+  outOfStockBadge: 'Out of Stock',
+  outOfStockNote: 'This product is currently out of stock.',
+  adding: 'Adding...',
+  addToCart: 'Add to Cart',
+  loadingCart: 'Loading cart...',
+  cartEmptyTitle: 'Your cart is empty',
+  cartEmptyHint: 'Add some products to your cart to get started.',
+  continueShopping: 'Continue Shopping',
+  clearCartConfirm: 'Are you sure you want to clear your cart?',
+  shippingNote: 'Shipping: Calculated at checkout',
+  stockLimitTitle: 'Stock limit reached',
+  addedTitle: 'Added to cart',
+  addedOne: 'Item successfully added to your cart',
+  itemRemoved: 'Item removed',
+  cartCleared: 'Cart cleared',
+  errorTitle: 'Error',
+  addFailed: 'Failed to add item to cart',
+  updateFailed: 'Failed to update cart item',
+  removeFailed: 'Failed to remove item from cart',
+  clearFailed: 'Failed to clear cart',
+  cartEmptyCheckoutTitle: 'Cart is Empty',
+  cartEmptyCheckoutHint: 'Please add items to your cart before checkout.',
+  orderConfirmed: 'Order Confirmed!',
+  orderPlacedTitle: 'Order Placed Successfully!',
+  orderFailedTitle: 'Order Failed',
+  orderFailedFallback: 'Something went wrong. Please try again.',
+  orderCreateFailed: 'Failed to create order',
+  emailLoggedNote: 'A confirmation email is only logged to the console until email delivery is set up.',
+  placeAnotherOrder: 'Place Another Order',
+  orderLookupNotFound: 'We could not find an order with that number and email address.',
+  tooManyCheckouts: 'Too many checkout attempts. Please wait a minute and try again.',
+} as const;
+
+export function stockLimitMessage(available: number): string {
+  return `Only ${available} items available in stock`;
+}
+
+export function addedMessage(quantity: number): string {
+  return quantity === 1 ? SHOP_MESSAGES.addedOne : `${quantity} item(s) added to your cart`;
+}
+
+export function inStockLabel(stock: number): string {
+  return `${stock} in stock`;
+}
+
+export function lowStockNote(stock: number): string {
+  return `Only ${stock} left in stock!`;
+}
+
+export function cartLowStockNote(stock: number): string {
+  return `Only ${stock} left in stock`;
+}
+
+export function noLongerAvailable(name: string): string {
+  return `"${name}" is no longer available and was removed from your cart.`;
+}
+
+export function orderPlacedMessage(id: number, total: string): string {
+  return `Your order #${id} has been confirmed. Total: ${total}`;
+}
+
+export function showingRange(from: number, to: number, total: number): string {
+  return `Showing ${from}-${to} of ${total} products`;
+}

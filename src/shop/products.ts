@@ -1,0 +1,215 @@
+import type { Knex } from 'knex';
+import type { z } from 'zod';
+import type { Db } from '../db/knex.ts';
+import { HttpError } from '../server/middleware.ts';
+import { noLongerAvailable, SHOP_MESSAGES } from './messages.ts';
+import {
+  PRODUCT_CATEGORIES,
+  type ProductCategory,
+  type ProductData,
+  type ProductStatus,
+  productSchema,
+  productUpdateSchema,
+} from './product-schema.ts';
+
+export type Product = {
+  id: number;
+  name: string;
+  description: string;
+  price: number;
+  image: string | null;
+  category: ProductCategory;
+  stock: number | null;
+  featured: boolean;
+  status: ProductStatus;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export type ProductListQuery = {
+  page?: number;
+  limit?: number;
+  category?: string | null;
+  search?: string | null;
+  /** 'active' for the public shop; 'all' (admin) lists both. */
+  status?: ProductStatus | 'all' | null;
+  featured?: boolean;
+};
+
+export type Pagination = { page: number; limit: number; total: number; pages: number };
+
+const COLUMNS = [
+  'id',
+  'name',
+  'description',
+  'price',
+  'image',
+  'category',
+  'stock',
+  'featured',
+  'status',
+  'created_at',
+  'updated_at',
+];
+
+type ProductRow = {
+  id: number;
+  name: string;
+  description: string;
+  price: number;
+  image: string | null;
+  category: ProductCategory;
+  stock: number | null;
+  featured: boolean;
+  status: ProductStatus;
+  created_at: Date;
+  updated_at: Date;
+};
+
+/** The presenter: the only shape a product leaves the service in. */
+export function presentProduct(row: ProductRow): Product {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    price: row.price,
+    image: row.image,
+    category: row.category,
+    stock: row.stock,
+    featured: row.featured,
+    status: row.status,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+export function isCategory(value: unknown): value is ProductCategory {
+  return typeof value === 'string' && (PRODUCT_CATEGORIES as readonly string[]).includes(value);
+}
+
+/** Ids come from URLs: anything but a positive integer is "no such product". */
+export function parseProductId(value: unknown): number | null {
+  const text = String(value ?? '');
+  if (!/^\d{1,9}$/.test(text)) return null;
+  const id = Number(text);
+  return id > 0 ? id : null;
+}
+
+export async function listProducts(
+  db: Db,
+  query: ProductListQuery,
+): Promise<{ products: Product[]; pagination: Pagination }> {
+  const limit = Math.min(Math.max(Math.trunc(query.limit ?? 12), 1), 100);
+  const page = Math.max(Math.trunc(query.page ?? 1), 1);
+  const base = db('products');
+  const status = query.status ?? 'active';
+  if (status !== 'all') base.where('status', status);
+  if (isCategory(query.category)) base.where('category', query.category);
+  if (query.featured) base.where('featured', true);
+  const search = query.search?.trim();
+  if (search) {
+    // Full-text on name and description, plus a substring match so partial words find something.
+    const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    base.where((w) =>
+      w
+        .whereRaw("search @@ websearch_to_tsquery('english', ?)", [search])
+        .orWhereILike('name', like)
+        .orWhereILike('description', like),
+    );
+  }
+  const [{ count }] = await base.clone().count<{ count: number }[]>({ count: '*' });
+  const rows: ProductRow[] = await base
+    .clone()
+    .select(COLUMNS)
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(limit)
+    .offset((page - 1) * limit);
+  const total = Number(count);
+  return {
+    products: rows.map(presentProduct),
+    pagination: { page, limit, total, pages: Math.ceil(total / limit) },
+  };
+}
+
+export async function listFeaturedProducts(db: Db, limit = 6): Promise<Product[]> {
+  const { products } = await listProducts(db, { featured: true, limit, status: 'active' });
+  return products;
+}
+
+/** Any product by id, active or not (the public page checks status itself). */
+export async function getProduct(db: Db | Knex.Transaction, id: number): Promise<Product | null> {
+  const row: ProductRow | undefined = await db('products').where({ id }).first(COLUMNS);
+  return row ? presentProduct(row) : null;
+}
+
+/** A product a visitor may see and buy. */
+export async function getPublicProduct(db: Db, id: number): Promise<Product | null> {
+  const product = await getProduct(db, id);
+  return product && product.status === 'active' ? product : null;
+}
+
+function toRow(data: Partial<ProductData>): Record<string, unknown> {
+  const row: Record<string, unknown> = {};
+  for (const key of [
+    'name',
+    'description',
+    'category',
+    'price',
+    'stock',
+    'status',
+    'featured',
+    'image',
+  ] as const) {
+    if (data[key] !== undefined) row[key] = data[key];
+  }
+  return row;
+}
+
+/** Invalid input is a 400 with the schema's messages, so callers can show them as they are. */
+function parseOr400<T>(
+  schema: { safeParse: (v: unknown) => { success: true; data: T } | { success: false; error: z.ZodError } },
+  input: unknown,
+): T {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  throw new HttpError(
+    400,
+    parsed.error.issues
+      .map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message))
+      .join('; '),
+  );
+}
+
+export async function createProduct(db: Db, input: unknown): Promise<Product> {
+  const data = parseOr400(productSchema, input);
+  const [row] = await db('products').insert(toRow(data)).returning(COLUMNS);
+  return presentProduct(row);
+}
+
+export async function updateProduct(db: Db, id: number, input: unknown): Promise<Product> {
+  const data = parseOr400(productUpdateSchema, input);
+  const [row] = await db('products')
+    .where({ id })
+    .update({ ...toRow(data), updated_at: db.fn.now() })
+    .returning(COLUMNS);
+  if (!row) throw new HttpError(404, SHOP_MESSAGES.productNotFound);
+  return presentProduct(row);
+}
+
+/** Deleting keeps past orders whole (their lines carry name and price); cart lines go with it. */
+export async function deleteProduct(db: Db, id: number): Promise<void> {
+  await db.transaction(async (trx) => {
+    const product = await trx('products').where({ id }).forUpdate().first('name');
+    if (!product) throw new HttpError(404, SHOP_MESSAGES.productNotFound);
+    // The cascade removes the cart lines silently; leave their owners a note.
+    await trx.raw(
+      `UPDATE carts SET notices = notices || jsonb_build_array(?::text)
+       WHERE id IN (SELECT cart_id FROM cart_items WHERE product_id = ?)`,
+      [noLongerAvailable(product.name), id],
+    );
+    await trx('products').where({ id }).delete();
+  });
+}

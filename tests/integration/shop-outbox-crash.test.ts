@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { relayOutbox } from '../../src/jobs/outbox.ts';
+import { sendOrderConfirmation } from '../../src/orders/confirmation.ts';
+import { startWorkers } from '../../workers/index.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
+import { startSmtpServer } from '../support/smtp.ts';
+
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+let database: TestDatabase;
+beforeAll(async () => {
+  [smtp, database] = await Promise.all([startSmtpServer(), createTestDatabase()]);
+});
+afterAll(async () => {
+  await smtp?.close();
+  await database?.drop();
+});
+
+async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let value = await read();
+  while (!done(value) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+    value = await read();
+  }
+  return value;
+}
+
+describe('a crash between the order commit and the enqueue', () => {
+  it('loses no confirmation mail and sends it exactly once, even when relayed and run twice', async () => {
+    // The first process takes the order and dies before any relay runs (no worker at all).
+    let app: TestApp = await startTestApp({ database, env: { SMTP_URL: smtp.url } });
+    const product = await createProductRow(app.services.db, { name: 'Notebook', price: 1250, stock: 5 });
+    const guest = new GuestClient(app);
+    await guest.add(product.id, 2);
+    const placed = await guest.checkout(validCheckout, 'crash-test-key-1');
+    expect(placed.status).toBe(201);
+    const orderId: number = placed.body.id;
+    const pending = await app.services
+      .db('outbox')
+      .whereNull('relayed_at')
+      .select('job_name', 'job_id', 'payload');
+    expect(pending).toEqual([
+      { job_name: 'orders.send-confirmation', job_id: `order-confirmation-${orderId}`, payload: { orderId } },
+    ]);
+    expect(await app.services.queues.queue('orders').getJobCounts('waiting', 'active', 'completed')).toEqual({
+      waiting: 0,
+      active: 0,
+      completed: 0,
+    });
+    await app.close();
+    expect(smtp.messages).toHaveLength(0);
+
+    // A new process on the same database: relaying twice enqueues the job once.
+    app = await startTestApp({ database, env: { SMTP_URL: smtp.url } });
+    try {
+      const { db, queues, mailer } = app.services;
+      expect(await relayOutbox(db, queues)).toBe(1);
+      expect(await relayOutbox(db, queues)).toBe(0);
+      // And even a second copy of the job (a redelivery) must not send a second mail.
+      await queues.enqueue('orders.send-confirmation', { orderId }, { jobId: `redelivery-${orderId}` });
+      const workers = startWorkers(app.services);
+      try {
+        const mail = await smtp.waitFor((m) => m.subject === `Order #${orderId} confirmed`);
+        expect(mail.to).toEqual(['ada@example.com']);
+        expect(mail.text).toContain('2 × Notebook');
+        expect(mail.text).toContain('Total: $25.00');
+        expect(mail.text).toContain('12 Analytical Street');
+        expect(mail.text).toContain('12345 London');
+        expect(mail.html).toContain(`#${orderId}`);
+        const counts = await waitFor(
+          () => queues.queue('orders').getJobCounts('completed'),
+          (c) => c.completed === 2,
+        );
+        expect(counts.completed).toBe(2);
+      } finally {
+        await workers.close();
+      }
+      expect(smtp.messages.filter((m) => m.subject === `Order #${orderId} confirmed`)).toHaveLength(1);
+      expect(await sendOrderConfirmation(db, mailer, orderId)).toBe('already-sent');
+      const sentEvents = await db('order_events').where({ order_id: orderId, type: 'ConfirmationEmailSent' });
+      expect(sentEvents).toHaveLength(1);
+      expect((await db('orders').where({ id: orderId }).first()).confirmation_sent).toBe(true);
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -1,0 +1,79 @@
+import type { Db } from '../../src/db/knex.ts';
+import type { TestApp } from './app.ts';
+
+export type ProductFixture = {
+  name?: string;
+  description?: string;
+  price?: number;
+  category?: 'Digital' | 'Physical' | 'Courses' | 'Books' | 'Merchandise';
+  stock?: number | null;
+  featured?: boolean;
+  status?: 'active' | 'inactive';
+  image?: string | null;
+};
+
+let counter = 0;
+
+/** Inserts a product straight into the database. */
+export async function createProductRow(
+  db: Db,
+  fields: ProductFixture = {},
+): Promise<{ id: number; name: string }> {
+  counter++;
+  const [row] = await db('products')
+    .insert({
+      name: fields.name ?? `Product ${counter}`,
+      description: fields.description ?? `Description of product ${counter}`,
+      price: fields.price ?? 1000,
+      category: fields.category ?? 'Books',
+      stock: fields.stock === undefined ? 10 : fields.stock,
+      featured: fields.featured ?? false,
+      status: fields.status ?? 'active',
+      image: fields.image ?? null,
+    })
+    .returning(['id', 'name']);
+  return row;
+}
+
+export const validCheckout = {
+  customerName: 'Ada Lovelace',
+  customerEmail: 'ada@example.com',
+  address: '12 Analytical Street',
+  city: 'London',
+  zipCode: '12345',
+  country: 'United Kingdom',
+};
+
+/** A guest API client: its session comes back in X-Session-Id on the first cart write. */
+export class GuestClient {
+  sid: string | null = null;
+  readonly app: TestApp;
+  constructor(app: TestApp) {
+    this.app = app;
+  }
+
+  async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+    const response = await fetch(`${this.app.url}${path}`, {
+      method,
+      headers: {
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(this.sid ? { 'x-session-id': this.sid } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const sid = response.headers.get('x-session-id');
+    if (sid) this.sid = sid;
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
+  }
+
+  add(productId: number, quantity = 1) {
+    return this.request('POST', '/api/cart?action=add', { productId, quantity });
+  }
+
+  checkout(details: Record<string, string> = validCheckout, key?: string) {
+    return this.request('POST', '/api/orders', details, key ? { 'idempotency-key': key } : {});
+  }
+}
