@@ -6,6 +6,8 @@ import { updateBlogSettings } from '../../blog/settings.ts';
 import { blogSettingsSchema, SETTINGS_MESSAGES } from '../../blog/settings-schema.ts';
 import type { RequestState } from '../../server/request-state.ts';
 import type { AppServices } from '../../server/services.ts';
+import { PRODUCT_ADMIN_MESSAGES } from '../../shop/product-admin-messages.ts';
+import { deleteProduct } from '../../shop/products.ts';
 
 export type ActionResult =
   | { ok: true; title: string; message?: string }
@@ -51,6 +53,9 @@ export async function runAdminAction(
         return (await deletePost(db, idOf(form)))
           ? { ok: true, title: POST_MESSAGES.deleted }
           : { ok: false, title: POST_MESSAGES.errorTitle, message: POST_MESSAGES.deleteFailed };
+      case 'delete-product':
+        await deleteProduct(db, idOf(form));
+        return { ok: true, title: PRODUCT_ADMIN_MESSAGES.deleted };
       case 'moderate': {
         const approved = form.get('approved') === 'true';
         return (await moderateComment(db, idOf(form), approved))
@@ -82,11 +87,13 @@ export async function runAdminAction(
     const message =
       intent === 'delete-post'
         ? POST_MESSAGES.deleteFailed
-        : intent === 'delete-comment'
-          ? MODERATION_MESSAGES.deleteFailed
-          : intent === 'moderate'
-            ? MODERATION_MESSAGES.moderateFailed
-            : SETTINGS_MESSAGES.saveFailed;
+        : intent === 'delete-product'
+          ? PRODUCT_ADMIN_MESSAGES.deleteFailed
+          : intent === 'delete-comment'
+            ? MODERATION_MESSAGES.deleteFailed
+            : intent === 'moderate'
+              ? MODERATION_MESSAGES.moderateFailed
+              : SETTINGS_MESSAGES.saveFailed;
     return { ok: false, title: 'Error', message };
   }
 }

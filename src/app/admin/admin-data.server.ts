@@ -3,7 +3,9 @@ import { dashboard } from '../../blog/dashboard.ts';
 import { commentCounts, listComments, listPendingComments } from '../../blog/moderation.ts';
 import { listAdminPosts } from '../../blog/post-editor.ts';
 import { getBlogSettings } from '../../blog/settings.ts';
+import { listOrders } from '../../orders/service.ts';
 import type { AppServices } from '../../server/services.ts';
+import { listProducts } from '../../shop/products.ts';
 import type { AdminTab } from './tabs.ts';
 
 const postFilters = z.object({
@@ -43,6 +45,31 @@ async function commentsTab(services: AppServices, params: URLSearchParams) {
   return { tab: 'comments' as const, filters, counts, comments, pagination };
 }
 
+const productFilters = z.object({
+  q: z.string().max(200).catch(''),
+  status: z.enum(['all', 'active', 'inactive']).catch('all'),
+});
+const orderFilters = z.object({
+  q: z.string().max(200).catch(''),
+  status: z.enum(['all', 'pending', 'processing', 'shipped', 'delivered', 'cancelled']).catch('all'),
+});
+
+async function productsTab(services: AppServices, params: URLSearchParams) {
+  const filters = productFilters.parse({ q: params.get('q') ?? '', status: params.get('status') ?? 'all' });
+  const { products } = await listProducts(services.db, {
+    search: filters.q,
+    status: filters.status,
+    limit: 100,
+  });
+  return { tab: 'products' as const, filters, products };
+}
+
+async function ordersTab(services: AppServices, params: URLSearchParams) {
+  const filters = orderFilters.parse({ q: params.get('q') ?? '', status: params.get('status') ?? 'all' });
+  const { orders } = await listOrders(services.db, { search: filters.q, status: filters.status, limit: 100 });
+  return { tab: 'orders' as const, filters, orders };
+}
+
 async function settingsTab(services: AppServices) {
   return {
     tab: 'settings' as const,
@@ -61,10 +88,12 @@ export async function loadTab(services: AppServices, tab: AdminTab, params: URLS
       return postsTab(services, params);
     case 'comments':
       return commentsTab(services, params);
+    case 'products':
+      return productsTab(services, params);
+    case 'orders':
+      return ordersTab(services, params);
     case 'settings':
       return settingsTab(services);
-    default:
-      return { tab };
   }
 }
 

@@ -18,6 +18,8 @@ export function parseTab(value: string | null): AdminTab {
 export const ADMIN_NOTICES = {
   'post-created': 'Post created successfully',
   'post-updated': 'Post updated successfully',
+  'product-created': 'Product created successfully',
+  'product-updated': 'Product updated successfully',
 } as const;
 
 export type AdminNotice = keyof typeof ADMIN_NOTICES;

@@ -6,7 +6,9 @@ import { CommentsTab } from '../admin/CommentsTab.tsx';
 import { DashboardTab } from '../admin/DashboardTab.tsx';
 import { requireAdminUser } from '../admin/guard.server.ts';
 import { Notice } from '../admin/Notice.tsx';
+import { OrdersTab } from '../admin/OrdersTab.tsx';
 import { PostsTab } from '../admin/PostsTab.tsx';
+import { ProductsTab } from '../admin/ProductsTab.tsx';
 import { SettingsTab } from '../admin/SettingsTab.tsx';
 import { ADMIN_TABS, parseNotice, parseTab } from '../admin/tabs.ts';
 import { getApp } from '../context.ts';
@@ -56,6 +58,10 @@ function TabContent({ loaderData, actionData }: Pick<Route.ComponentProps, 'load
       return <DashboardTab dashboard={data.dashboard} />;
     case 'posts':
       return <PostsTab posts={data.posts} filters={data.filters} />;
+    case 'products':
+      return <ProductsTab products={data.products} filters={data.filters} />;
+    case 'orders':
+      return <OrdersTab orders={data.orders} filters={data.filters} />;
     case 'comments':
       return (
         <CommentsTab
@@ -74,8 +80,6 @@ function TabContent({ loaderData, actionData }: Pick<Route.ComponentProps, 'load
           fieldErrors={actionData && !actionData.ok ? actionData.fieldErrors : undefined}
         />
       );
-    default:
-      return <p className="empty-state">This section opens once the shop is installed.</p>;
   }
 }
 
