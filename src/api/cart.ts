@@ -16,7 +16,7 @@ import {
 } from '../shop/cart.ts';
 import { cartOwnerOf } from '../shop/checkout.ts';
 import { addedMessage, SHOP_MESSAGES } from '../shop/messages.ts';
-import { readJsonBody } from './json-body.ts';
+import { readJsonBody, SMALL_BODY } from './http.ts';
 
 const addBody = z.object({
   productId: z.coerce
@@ -67,7 +67,7 @@ export function cartRouter(services: AppServices): Router {
   router.get('/cart/items', (ctx) => show(ctx, true));
 
   async function add(ctx: Context) {
-    const parsed = addBody.safeParse(await readJsonBody(ctx));
+    const parsed = addBody.safeParse(await readJsonBody(ctx, SMALL_BODY));
     if (!parsed.success) throw new HttpError(400, parsed.error.issues.map((i) => i.message).join('; '));
     const owner = await writeOwner(ctx);
     const line = await addToCart(db, owner, parsed.data.productId, parsed.data.quantity);
@@ -86,7 +86,7 @@ export function cartRouter(services: AppServices): Router {
 
   router.put('/cart', async (ctx) => {
     const id = lineId(ctx);
-    const body = (await readJsonBody(ctx)) as { quantity?: unknown };
+    const body = (await readJsonBody(ctx, SMALL_BODY)) as { quantity?: unknown };
     if (!body || typeof body !== 'object' || !('quantity' in body))
       throw new HttpError(400, 'quantity is required');
     const result = await updateCartItem(db, cartOwnerOf(ctx.state), id, parseQuantity(body.quantity));

@@ -2,12 +2,16 @@ import Router from '@koa/router';
 import type { AppServices } from '../server/services.ts';
 import { adminRouter } from './admin.ts';
 import { cartRouter } from './cart.ts';
+import { commentsRouter } from './comments.ts';
 import { commentsAdminRouter } from './comments-admin.ts';
 import { healthRouter } from './health.ts';
+import { newsletterRouter } from './newsletter.ts';
 import { newsletterAdminRouter } from './newsletter-admin.ts';
 import { ordersRouter } from './orders.ts';
+import { postsRouter } from './posts.ts';
 import { postsAdminRouter } from './posts-admin.ts';
 import { productsRouter } from './products.ts';
+import { settingsRouter } from './settings.ts';
 import { settingsAdminRouter } from './settings-admin.ts';
 import { uploadsRouter } from './uploads.ts';
 
@@ -23,6 +27,10 @@ export function apiRouter(services: AppServices): Router {
     settingsAdminRouter(services),
     adminRouter(services),
     uploadsRouter(services),
+    postsRouter(services),
+    commentsRouter(services),
+    settingsRouter(services),
+    newsletterRouter(services),
     productsRouter(services),
     cartRouter(services),
     ordersRouter(services),

@@ -5,14 +5,14 @@ import { HttpError } from '../server/middleware.ts';
 import type { AppServices } from '../server/services.ts';
 import { cartOwnerOf, checkout } from '../shop/checkout.ts';
 import { checkoutErrors, checkoutSchema } from '../shop/checkout-schema.ts';
-import { readJsonBody } from './json-body.ts';
+import { readJsonBody, SMALL_BODY } from './http.ts';
 
 /** /api/orders (SPEC §7): guest checkout from the visitor's cart, and the visitor's own orders. */
 export function ordersRouter(services: AppServices): Router {
   const router = new Router();
 
   async function create(ctx: Context) {
-    const body = await readJsonBody(ctx);
+    const body = await readJsonBody(ctx, SMALL_BODY);
     if (!body || typeof body !== 'object' || Array.isArray(body))
       throw new HttpError(400, 'Request body must be a JSON object.');
     const parsed = checkoutSchema.safeParse(body);

@@ -15,7 +15,7 @@ import {
   parseProductId,
   updateProduct,
 } from '../shop/products.ts';
-import { readJsonBody } from './json-body.ts';
+import { readJsonBody } from './http.ts';
 
 const listQuery = z.object({
   page: z.coerce.number().int().min(1).catch(1),

@@ -1,3 +1,4 @@
+import type { Element, Root } from 'hast';
 import rehypeRaw from 'rehype-raw';
 import rehypeSanitize, { defaultSchema, type Options as SanitizeSchema } from 'rehype-sanitize';
 import rehypeSlug from 'rehype-slug';
@@ -7,15 +8,28 @@ import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
 
-/** The allow-list: Markdown's own elements plus the editor toolbar's <u> and colour spans. */
+const YOUTUBE_EMBED = /^https:\/\/www\.youtube-nocookie\.com\/embed\/[A-Za-z0-9_-]{11}$/;
+
+/**
+ * The allow-list: Markdown's own elements, the editor toolbar's <u> and colour spans, and the
+ * embeds our media markers produce (privacy-enhanced YouTube frames and audio players).
+ */
 const schema: SanitizeSchema = {
   ...defaultSchema,
   clobberPrefix: '',
-  tagNames: [...(defaultSchema.tagNames ?? []), 'u', 'span'],
+  tagNames: [...(defaultSchema.tagNames ?? []), 'u', 'span', 'iframe', 'audio'],
   attributes: {
     ...defaultSchema.attributes,
     span: [['style', /^color:\s*(#[0-9a-fA-F]{3,8}|[a-z]+);?$/]],
-    img: ['src', 'alt', 'title', 'width', 'height', 'loading', 'decoding'],
+    div: [['className', 'video-embed', 'audio-embed']],
+    img: ['src', 'alt', 'title', 'width', 'height'],
+    iframe: [
+      ['src', YOUTUBE_EMBED],
+      'title',
+      'allowFullScreen',
+      ['referrerPolicy', 'strict-origin-when-cross-origin'],
+    ],
+    audio: ['src', ['controls', true], ['preload', 'none']],
     h1: ['id'],
     h2: ['id'],
     h3: ['id'],
@@ -26,6 +40,41 @@ const schema: SanitizeSchema = {
   protocols: { ...defaultSchema.protocols, href: ['http', 'https', 'mailto'], src: ['http', 'https'] },
 };
 
+/** The toolbar's media markers become embeds before parsing: [youtube:ID] and [podcast:URL]. */
+function expandMarkers(markdown: string): string {
+  return markdown
+    .replace(
+      /\[youtube:([A-Za-z0-9_-]{11})\]/g,
+      (_, id: string) =>
+        `\n\n<div class="video-embed"><iframe src="https://www.youtube-nocookie.com/embed/${id}" title="YouTube video" allowfullscreen referrerpolicy="strict-origin-when-cross-origin"></iframe></div>\n\n`,
+    )
+    .replace(/\[podcast:((?:https?:\/\/|\/)[^\s\]"<>]+)\]/g, (_, url: string) => {
+      return `\n\n<div class="audio-embed"><audio controls preload="none" src="${url}"></audio></div>\n\n`;
+    });
+}
+
+/** Images and frames load lazily; a frame whose source the sanitizer removed is dropped whole. */
+function rehypeLazyMedia() {
+  return (tree: Root) => {
+    const visit = (node: Root | Element) => {
+      node.children = node.children.filter(
+        (child) => !(child.type === 'element' && child.tagName === 'iframe' && !child.properties.src),
+      ) as typeof node.children;
+      for (const child of node.children) {
+        if (child.type !== 'element') continue;
+        if (child.tagName === 'img') {
+          child.properties.loading = 'lazy';
+          child.properties.decoding = 'async';
+        } else if (child.tagName === 'iframe') {
+          child.properties.loading = 'lazy';
+        }
+        visit(child);
+      }
+    };
+    visit(tree);
+  };
+}
+
 const processor = unified()
   .use(remarkParse)
   .use(remarkGfm)
@@ -33,9 +82,30 @@ const processor = unified()
   .use(rehypeRaw)
   .use(rehypeSanitize, schema)
   .use(rehypeSlug)
+  .use(rehypeLazyMedia)
   .use(rehypeStringify);
 
-/** Markdown with the toolbar's inline HTML → sanitized HTML. Rendered once, on save. */
+/** Markdown with the toolbar's inline HTML and media markers → sanitized HTML. Rendered once, on save. */
 export function renderMarkdown(markdown: string): string {
-  return String(processor.processSync(markdown));
+  return String(processor.processSync(expandMarkers(markdown)));
+}
+
+export type Heading = { level: 2 | 3; id: string; text: string };
+
+/** The h2 and h3 headings of rendered HTML, for a table of contents. */
+export function extractHeadings(html: string): Heading[] {
+  const headings: Heading[] = [];
+  for (const match of html.matchAll(/<h([23]) id="([^"]+)">([\s\S]*?)<\/h\1>/g)) {
+    const text = match[3]
+      .replace(/<[^>]+>/g, '')
+      .replace(/&#x([0-9a-f]+);/gi, (_, hex: string) => String.fromCodePoint(Number.parseInt(hex, 16)))
+      .replace(/&#(\d+);/g, (_, dec: string) => String.fromCodePoint(Number(dec)))
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&')
+      .trim();
+    headings.push({ level: Number(match[1]) as 2 | 3, id: match[2], text });
+  }
+  return headings;
 }

@@ -1,7 +1,16 @@
+import { createHash } from 'node:crypto';
 import type { Db } from '../db/knex.ts';
 import type { Queues } from '../jobs/queues.ts';
 
 type View = { postId: number; viewer: string; day: string };
+
+/** A visitor without a session, as a hash of address, browser and day: no raw IP is stored. */
+export function anonymousViewer(ip: string, userAgent: string, now = new Date()): string {
+  return `anon:${createHash('sha256')
+    .update(`${ip}|${userAgent}|${now.toISOString().slice(0, 10)}`)
+    .digest('base64url')
+    .slice(0, 32)}`;
+}
 
 /**
  * Collects post views in memory and sends them to the queue in one job per interval,

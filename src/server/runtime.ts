@@ -1,3 +1,4 @@
+import { anonymousViewer, ViewRecorder } from '../blog/views.ts';
 import type { Config } from '../config.ts';
 import { DatabaseAvailability } from '../db/availability.ts';
 import { startEmbeddedPostgres } from '../db/embedded.ts';
@@ -62,7 +63,14 @@ export async function startRuntime(
   metrics.watch(db, queues);
   const pageCache = new PageCache({ ttlMs: config.pageCacheTtlSeconds * 1000 });
   if (pageCache.enabled) await pageCache.listen(databaseUrl, log);
+  const views = new ViewRecorder(queues);
+  // Pages served from the cache still count their post's view.
+  pageCache.onHit = (ctx, meta) => {
+    const postId = Number(meta['view-post']);
+    if (postId > 0) views.record(postId, anonymousViewer(ctx.ip, ctx.get('user-agent')));
+  };
   const services: AppServices = {
+    views,
     config,
     db,
     dbAvailability,
@@ -77,6 +85,7 @@ export async function startRuntime(
     services,
     databaseUrl,
     async close() {
+      await views.flush().catch(() => {});
       dbAvailability.stop();
       await pageCache.close();
       await queues.close();

@@ -1,3 +1,4 @@
+import type { ViewRecorder } from '../blog/views.ts';
 import type { Config } from '../config.ts';
 import type { DatabaseAvailability } from '../db/availability.ts';
 import type { Db } from '../db/knex.ts';
@@ -18,6 +19,8 @@ export type AppServices = {
   mailer: Mailer;
   metrics: Metrics;
   pageCache: PageCache;
+  /** Post views, batched into one queue job per interval. */
+  views: ViewRecorder;
   /** Resolved public origin, e.g. http://localhost:3000 */
   publicUrl: string;
 };

@@ -1,68 +1,70 @@
 import { Link } from 'react-router';
+import { BLOG_MESSAGES } from '../../blog/messages.ts';
+import { latestPosts, listPosts } from '../../blog/posts.ts';
+import { Carousel } from '../components/blog/Carousel.tsx';
+import { NewsletterForm } from '../components/blog/NewsletterForm.tsx';
+import { PostBrowser } from '../components/blog/PostBrowser.tsx';
 import { FeaturedProducts } from '../components/shop/FeaturedProducts.tsx';
 import { loadFeaturedProducts } from '../components/shop/featured-products.server.ts';
 import { getApp } from '../context.ts';
+import '../styles/blog.css';
 import type { Route } from './+types/home';
+import { postListQuery } from './post-list-query.ts';
 
 export const meta: Route.MetaFunction = ({ matches }) => {
   const root = matches[0]?.loaderData as { settings?: { title: string; description: string } } | undefined;
   return [
     { title: root?.settings?.title ?? 'Penstand' },
-    {
-      name: 'description',
-      content: root?.settings?.description ?? 'Stories from professional life and beyond',
-    },
+    { name: 'description', content: root?.settings?.description ?? BLOG_MESSAGES.tagline },
   ];
 };
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
   const app = getApp(context);
   const { db } = app.services;
-  const posts = await db('posts')
-    .where({ status: 'published' })
-    .orderBy([
-      { column: 'published_at', order: 'desc' },
-      { column: 'id', order: 'desc' },
-    ])
-    .limit(12)
-    .select('id', 'title', 'slug', 'excerpt', 'category');
-  return {
-    featuredProducts: await loadFeaturedProducts(app),
-    posts: posts as { id: number; title: string; slug: string; excerpt: string; category: string }[],
-  };
+  const { q, category } = postListQuery(request);
+  const [carousel, latest, featuredProducts] = await Promise.all([
+    latestPosts(db, 5),
+    listPosts(db, { search: q, category, limit: 12 }),
+    loadFeaturedProducts(app),
+  ]);
+  return { carousel, latest, q: q ?? '', category: category ?? '', featuredProducts };
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
+  const { carousel, latest, q, category } = loaderData;
   return (
     <>
       <section className="hero">
         <div className="container">
           <h1>Welcome</h1>
-          <p className="hero-tagline">Stories from professional life and beyond</p>
+          <p className="hero-tagline">{BLOG_MESSAGES.tagline}</p>
         </div>
       </section>
-      <section className="container" aria-labelledby="latest-heading">
-        <h2 id="latest-heading">Latest Posts</h2>
-        {loaderData.posts.length === 0 ? (
-          <div className="empty-state">
-            <h3>No posts found</h3>
-            <p>Check back soon for new content!</p>
-          </div>
-        ) : (
-          <ul className="post-grid">
-            {loaderData.posts.map((post) => (
-              <li key={post.id} className="card">
-                <span className="badge">{post.category}</span>
-                <h3>
-                  <Link to={`/post/${post.slug}`}>{post.title}</Link>
-                </h3>
-                <p className="muted">{post.excerpt}</p>
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
+      <div className="container">
+        <Carousel posts={carousel} />
+      </div>
+      <PostBrowser
+        posts={latest.posts}
+        pagination={latest.pagination}
+        q={q}
+        category={category}
+        action="/"
+        paginate={false}
+        headingId="latest-heading"
+        heading="Latest Posts"
+      />
+      <div className="container view-all">
+        <Link className="button button-secondary" to="/blog">
+          View All Posts ({latest.pagination.total})
+        </Link>
+      </div>
       <FeaturedProducts products={loaderData.featuredProducts} />
+      <section className="container newsletter-box" aria-labelledby="newsletter-box-heading">
+        <h2 id="newsletter-box-heading">Stay in the loop</h2>
+        <p className="muted">New posts by email, no more than once a week. Unsubscribe any time.</p>
+        <NewsletterForm id="newsletter-home" />
+      </section>
     </>
   );
 }

@@ -1,0 +1,72 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import { commentSchema } from '../blog/comment-schema.ts';
+import { approvedComments, createComment, likeComment } from '../blog/comments.ts';
+import { BLOG_MESSAGES } from '../blog/messages.ts';
+import { HttpError } from '../server/middleware.ts';
+import { createRateLimit } from '../server/rate-limit.ts';
+import type { AppServices } from '../server/services.ts';
+import { parseOr400, queryId, readJsonBody, SMALL_BODY } from './http.ts';
+
+const listQuery = z.object({
+  postId: z.coerce
+    .number({ error: 'postId must be a positive integer' })
+    .int()
+    .positive('postId must be a positive integer')
+    .max(2 ** 31 - 1, 'postId must be a positive integer'),
+  before: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 31 - 1)
+    .optional(),
+  limit: z.coerce.number().int().min(1).max(200).optional(),
+});
+
+/** Public comments (SPEC §7): approved ones only, no email ever; posting; one like per session. */
+export function commentsRouter(services: AppServices): Router {
+  const { db } = services;
+  const router = new Router();
+  const commentLimit = createRateLimit(db, {
+    keyPrefix: 'comment-ip',
+    points: 10,
+    durationSeconds: 600,
+    message: 'Too many comments from your network. Please wait a few minutes and try again.',
+  });
+
+  router.get('/comments', async (ctx, next) => {
+    if (ctx.query.action !== undefined) return next();
+    const params = parseOr400(listQuery, ctx.query);
+    ctx.body = await approvedComments(db, params.postId, params);
+  });
+
+  router.post('/comments', async (ctx, next) => {
+    if (ctx.query.action !== undefined) return next();
+    const input = parseOr400(commentSchema, await readJsonBody(ctx, SMALL_BODY));
+    await commentLimit.consume(ctx.ip);
+    const created = await createComment(db, input);
+    if (!created) throw new HttpError(404, 'Post not found');
+    ctx.status = 201;
+    ctx.body = {
+      comment: {
+        id: created.id,
+        postId: input.postId,
+        author: input.author,
+        content: input.content,
+        approved: created.approved,
+      },
+      message: BLOG_MESSAGES.commentPending.description,
+    };
+  });
+
+  router.put('/comments', async (ctx, next) => {
+    if (ctx.query.action !== 'like') return next();
+    const id = queryId(ctx);
+    const liker = await ctx.state.session.ensure();
+    const likes = await likeComment(db, id, liker);
+    if (likes === null) throw new HttpError(404, 'Comment not found');
+    ctx.set('X-Session-Id', liker);
+    ctx.body = { id, likes };
+  });
+  return router;
+}

@@ -1,0 +1,84 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import { getPost, listPosts, postCategories, postTags } from '../blog/posts.ts';
+import { HttpError } from '../server/middleware.ts';
+import type { AppServices } from '../server/services.ts';
+import { parseOr400 } from './http.ts';
+
+const id = z.coerce
+  .number({ error: 'id must be a positive integer' })
+  .int()
+  .positive('id must be a positive integer')
+  .max(2 ** 31 - 1, 'id must be a positive integer');
+
+const listQuery = z.object({
+  status: z
+    .enum(['published', 'draft', 'scheduled', 'all'], {
+      error: 'status must be published, draft, scheduled or all',
+    })
+    .optional(),
+  category: z.string().trim().max(50, 'category is too long').optional(),
+  search: z.string().trim().max(200, 'search must be at most 200 characters').optional(),
+  tag: z.string().trim().max(50, 'tag is too long').optional(),
+  limit: z.coerce
+    .number({ error: 'limit must be a number from 1 to 100' })
+    .int()
+    .min(1, 'limit must be a number from 1 to 100')
+    .max(100, 'limit must be a number from 1 to 100')
+    .optional(),
+  page: z.coerce
+    .number({ error: 'page must be a positive integer' })
+    .int()
+    .min(1, 'page must be a positive integer')
+    .max(100_000, 'page is too large')
+    .optional(),
+  id: id.optional(),
+  slug: z.string().trim().min(1).max(200, 'slug is too long').optional(),
+});
+
+/** Reads the query, refusing repeated parameters: ?page=1&page=2 has no single meaning. */
+function singleValued(
+  query: Record<string, string | string[] | undefined>,
+): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [key, value] of Object.entries(query)) {
+    if (Array.isArray(value)) throw new HttpError(400, `Query parameter ${key} may appear only once`);
+    out[key] = value === '' ? undefined : value;
+  }
+  return out;
+}
+
+/** GET /api/posts (SPEC §7): lists, one post by id or slug, categories and tags. Published only unless admin. */
+export function postsRouter(services: AppServices): Router {
+  const { db } = services;
+  const router = new Router();
+  router.get('/posts', async (ctx, next) => {
+    const query = singleValued(ctx.query);
+    const { action, ...rest } = query;
+    if (action === 'categories') {
+      ctx.body = { categories: await postCategories(db) };
+      return;
+    }
+    if (action === 'tags') {
+      ctx.body = { tags: await postTags(db) };
+      return;
+    }
+    if (action !== undefined) return next();
+    const params = parseOr400(listQuery, rest);
+    const isAdmin = ctx.state.session.user?.role === 'admin';
+    if (params.status && params.status !== 'published' && !isAdmin) {
+      throw new HttpError(403, 'Only admins can list unpublished posts.');
+    }
+    if (params.id || params.slug) {
+      const post = await getPost(db, params.id ? { id: params.id } : { slug: params.slug ?? '' }, {
+        includeUnpublished: isAdmin,
+      });
+      if (!post) throw new HttpError(404, 'Post not found');
+      ctx.body = { post };
+      return;
+    }
+    ctx.set('Cache-Control', isAdmin ? 'private, no-store' : 'public, max-age=30');
+    ctx.body = await listPosts(db, { ...params, status: params.status ?? 'published' });
+  });
+  return router;
+}

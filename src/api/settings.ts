@@ -1,0 +1,13 @@
+import Router from '@koa/router';
+import { getBlogSettings } from '../blog/settings.ts';
+import type { AppServices } from '../server/services.ts';
+
+/** GET /api/settings: the public blog settings. */
+export function settingsRouter(services: AppServices): Router {
+  const router = new Router();
+  router.get('/settings', async (ctx) => {
+    const settings = await getBlogSettings(services.db);
+    ctx.body = { settings: { ...settings, socialLinks: JSON.stringify(settings.socialLinks) } };
+  });
+  return router;
+}

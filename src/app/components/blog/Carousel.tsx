@@ -1,0 +1,125 @@
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { BLOG_MESSAGES } from '../../../blog/messages.ts';
+import { cardMedia, type PostSummary, postType } from '../../../blog/posts.ts';
+
+const INTERVAL_MS = 5_000;
+
+/**
+ * Featured posts: newest first, up to 5, advancing every 5 s and wrapping. It pauses while
+ * hovered or focused, and does not move by itself for people who prefer reduced motion.
+ */
+export function Carousel({ posts }: { posts: PostSummary[] }) {
+  const [index, setIndex] = useState(0);
+  const [paused, setPaused] = useState(false);
+  const [reducedMotion, setReducedMotion] = useState(true);
+  useEffect(() => {
+    const query = matchMedia('(prefers-reduced-motion: reduce)');
+    setReducedMotion(query.matches);
+    const onChange = () => setReducedMotion(query.matches);
+    query.addEventListener('change', onChange);
+    return () => query.removeEventListener('change', onChange);
+  }, []);
+  useEffect(() => {
+    if (paused || reducedMotion || posts.length < 2) return;
+    const timer = setInterval(() => setIndex((i) => (i + 1) % posts.length), INTERVAL_MS);
+    return () => clearInterval(timer);
+  }, [paused, reducedMotion, posts.length]);
+
+  if (posts.length === 0) {
+    return (
+      <section className="carousel carousel-empty" aria-label="Featured posts">
+        <h2>{BLOG_MESSAGES.welcomePlaceholder}</h2>
+        <p className="muted">{BLOG_MESSAGES.tagline}</p>
+      </section>
+    );
+  }
+  const current = posts[index] ?? posts[0];
+  const media = cardMedia(current);
+  const go = (next: number) => setIndex((next + posts.length) % posts.length);
+  return (
+    <section
+      className="carousel"
+      aria-roledescription="carousel"
+      aria-label="Featured posts"
+      onMouseEnter={() => setPaused(true)}
+      onMouseLeave={() => setPaused(false)}
+      onFocus={() => setPaused(true)}
+      onBlur={() => setPaused(false)}
+    >
+      {/* biome-ignore lint/a11y/useSemanticElements: the WAI-ARIA carousel pattern: each slide is a group */}
+      <div
+        className="carousel-slide"
+        role="group"
+        aria-roledescription="slide"
+        aria-label={`${index + 1} of ${posts.length}`}
+        aria-live={paused ? 'polite' : 'off'}
+      >
+        <div className="carousel-media" aria-hidden="true">
+          {media.kind === 'image' ? (
+            <img src={media.src} alt="" width={1200} height={630} />
+          ) : (
+            <span className="media-placeholder">{postType(current)}</span>
+          )}
+        </div>
+        <div className="carousel-text">
+          <span className="badge" data-testid="carousel-type">
+            {postType(current)}
+          </span>
+          <h2 className="carousel-title">
+            <Link to={`/post/${current.id}`}>{current.title}</Link>
+          </h2>
+          <p>{current.excerpt}</p>
+        </div>
+      </div>
+      {posts.length > 1 && (
+        <div className="carousel-controls">
+          <button
+            type="button"
+            className="icon-button"
+            aria-label="Previous post"
+            onClick={() => go(index - 1)}
+          >
+            ‹
+          </button>
+          <div className="carousel-dots">
+            {posts.map((post, i) => (
+              <button
+                key={post.id}
+                type="button"
+                className={i === index ? 'dot active' : 'dot'}
+                aria-label={`Show post ${i + 1}: ${post.title}`}
+                aria-current={i === index ? 'true' : undefined}
+                onClick={() => go(i)}
+              />
+            ))}
+          </div>
+          <button type="button" className="icon-button" aria-label="Next post" onClick={() => go(index + 1)}>
+            ›
+          </button>
+        </div>
+      )}
+      <ul className="carousel-thumbs">
+        {posts.slice(0, 4).map((post, i) => {
+          const thumb = cardMedia(post);
+          return (
+            <li key={post.id}>
+              <button
+                type="button"
+                className={i === index ? 'thumb active' : 'thumb'}
+                onClick={() => go(i)}
+                aria-label={`Show ${post.title}`}
+              >
+                {thumb.kind === 'image' ? (
+                  <img src={thumb.src} alt="" width={160} height={84} loading="lazy" />
+                ) : (
+                  <span>{postType(post)}</span>
+                )}
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,163 @@
+import { Suspense, useEffect, useRef } from 'react';
+import { Await, useFetcher } from 'react-router';
+import type { PublicComment } from '../../../blog/comments.ts';
+import { COMMENT_LIMITS } from '../../../blog/messages.ts';
+import { formatDate } from '../../../blog/reading.ts';
+
+export type CommentResult =
+  | { ok: true; title: string; description: string }
+  | { ok: false; title: string; description: string };
+
+function Skeletons() {
+  return (
+    <ul className="comment-list" aria-busy="true" aria-label="Loading comments">
+      {[0, 1, 2].map((i) => (
+        <li key={i} className="comment skeleton" data-testid="comment-skeleton">
+          <span className="skeleton-line short" />
+          <span className="skeleton-line" />
+          <span className="skeleton-line" />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function LikeButton({ comment }: { comment: PublicComment }) {
+  const fetcher = useFetcher<{ likes?: number }>();
+  const likes = fetcher.data?.likes ?? comment.likes;
+  return (
+    <fetcher.Form method="post" className="like-form">
+      <input type="hidden" name="intent" value="like" />
+      <input type="hidden" name="commentId" value={comment.id} />
+      <button
+        type="submit"
+        className="button button-small button-secondary"
+        aria-label={`Like the comment by ${comment.author} (${likes} likes)`}
+      >
+        ♥ {likes}
+      </button>
+    </fetcher.Form>
+  );
+}
+
+function CommentList({ comments, total }: { comments: PublicComment[]; total: number }) {
+  return (
+    <>
+      <h2 id="comments-heading">Comments ({total})</h2>
+      {comments.length === 0 ? (
+        <p className="muted">No comments yet. Be the first to share your thoughts.</p>
+      ) : (
+        <ul className="comment-list">
+          {comments.map((comment) => (
+            <li key={comment.id} id={`comment-${comment.id}`} className="comment">
+              <p className="comment-meta">
+                <strong>{comment.author}</strong>{' '}
+                <time className="muted" dateTime={comment.createdAt}>
+                  {formatDate(comment.createdAt)}
+                </time>
+              </p>
+              <p className="comment-content">{comment.content}</p>
+              <LikeButton comment={comment} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
+/** Approved comments (streamed in, three skeletons meanwhile) and the form for a new one. */
+export function Comments({
+  postId,
+  comments,
+  formToken,
+  result,
+}: {
+  postId: number;
+  comments: Promise<{ comments: PublicComment[]; total: number }>;
+  formToken: string;
+  result: CommentResult | undefined;
+}) {
+  const fetcher = useFetcher<CommentResult>();
+  const form = useRef<HTMLFormElement>(null);
+  const shown = fetcher.data ?? result;
+  useEffect(() => {
+    if (fetcher.data?.ok) form.current?.reset();
+  }, [fetcher.data]);
+  return (
+    <section className="comments" aria-labelledby="comments-heading">
+      <Suspense
+        fallback={
+          <>
+            <h2 id="comments-heading">Comments</h2>
+            <Skeletons />
+          </>
+        }
+      >
+        <Await resolve={comments}>
+          {(loaded) => <CommentList comments={loaded.comments} total={loaded.total} />}
+        </Await>
+      </Suspense>
+      <div className="comment-form card">
+        <h3>Leave a comment</h3>
+        <fetcher.Form method="post" ref={form} noValidate>
+          <input type="hidden" name="intent" value="comment" />
+          <input type="hidden" name="postId" value={postId} />
+          <input type="hidden" name="formToken" value={formToken} />
+          <div className="honeypot" aria-hidden="true">
+            <label htmlFor="comment-website">Leave this empty</label>
+            <input id="comment-website" name="website" tabIndex={-1} autoComplete="off" />
+          </div>
+          <div className="field">
+            <label htmlFor="comment-author">Name</label>
+            <input
+              id="comment-author"
+              name="author"
+              autoComplete="name"
+              maxLength={COMMENT_LIMITS.author}
+              required
+            />
+          </div>
+          <div className="field">
+            <label htmlFor="comment-email">Email</label>
+            <input
+              id="comment-email"
+              name="email"
+              type="email"
+              autoComplete="email"
+              maxLength={COMMENT_LIMITS.email}
+              required
+              aria-describedby="comment-email-hint"
+            />
+            <p id="comment-email-hint" className="muted field-hint">
+              Your email is never published.
+            </p>
+          </div>
+          <div className="field">
+            <label htmlFor="comment-content">Comment</label>
+            <textarea
+              id="comment-content"
+              name="content"
+              rows={5}
+              maxLength={COMMENT_LIMITS.content}
+              required
+            />
+          </div>
+          <div aria-live="polite">
+            {shown && (
+              <div
+                className={shown.ok ? 'form-status success' : 'form-status error'}
+                role={shown.ok ? 'status' : 'alert'}
+              >
+                <strong>{shown.title}</strong> {shown.description}
+              </div>
+            )}
+          </div>
+          <button type="submit" className="button" disabled={fetcher.state !== 'idle'}>
+            {fetcher.state !== 'idle' ? 'Posting...' : 'Post Comment'}
+          </button>
+        </fetcher.Form>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,35 @@
+import { Link } from 'react-router';
+import { cardMedia, type PostSummary } from '../../../blog/posts.ts';
+import { formatDate } from '../../../blog/reading.ts';
+
+/** A post in a grid: media by the SPEC §4 priority, category, title, excerpt and date. */
+export function PostCard({ post, headingLevel = 3 }: { post: PostSummary; headingLevel?: 2 | 3 }) {
+  const media = cardMedia(post);
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
+  return (
+    <article className="post-card card">
+      <div className="post-card-media" aria-hidden={media.kind !== 'image'}>
+        {media.kind === 'image' && (
+          <img src={media.src} alt="" loading="lazy" decoding="async" width={800} height={400} />
+        )}
+        {media.kind === 'video' && <span className="media-placeholder">▶ Video</span>}
+        {media.kind === 'podcast' && <span className="media-placeholder">🎧 Podcast</span>}
+        {media.kind === 'none' && <span className="media-placeholder">No Image</span>}
+      </div>
+      <div className="post-card-body">
+        <span className="badge">{post.category}</span>
+        <Heading className="post-card-title">
+          <Link to={`/post/${post.slug}`}>{post.title}</Link>
+        </Heading>
+        <p className="muted post-card-excerpt">{post.excerpt}</p>
+        <p className="post-card-meta muted">
+          <time dateTime={post.publishedAt ?? post.createdAt}>
+            {formatDate(post.publishedAt ?? post.createdAt)}
+          </time>
+          {' · '}
+          {post.viewCount.toLocaleString('en-US')} views
+        </p>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,57 @@
+import { data, Link, redirect } from 'react-router';
+import { BLOG_MESSAGES } from '../../blog/messages.ts';
+import { newsletterSchema, subscribe } from '../../blog/newsletter.ts';
+import { createRateLimit } from '../../server/rate-limit.ts';
+import { getApp } from '../context.ts';
+import type { Route } from './+types/newsletter';
+
+export const meta: Route.MetaFunction = () => [
+  { title: 'Newsletter' },
+  { name: 'robots', content: 'noindex' },
+];
+
+export function loader() {
+  return redirect('/');
+}
+
+/** The footer and home forms post here; with JavaScript the answer shows in place, without it on this page. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const { services, state } = getApp(context);
+  const form = await request.formData();
+  const parsed = newsletterSchema.safeParse({ email: form.get('email') ?? '' });
+  if (!parsed.success)
+    return data({ ok: false as const, message: parsed.error.issues[0].message }, { status: 400 });
+  try {
+    await createRateLimit(services.db, {
+      keyPrefix: 'newsletter-ip',
+      points: 10,
+      durationSeconds: 3600,
+      message: 'Too many subscriptions from your network. Please try again later.',
+    }).consume(state.clientIp);
+  } catch (error) {
+    return data({ ok: false as const, message: (error as Error).message }, { status: 429 });
+  }
+  await subscribe(services.db, services.queues, parsed.data.email, services.publicUrl);
+  return { ok: true as const };
+}
+
+export default function Newsletter({ actionData }: Route.ComponentProps) {
+  return (
+    <section className="container narrow-page">
+      {actionData?.ok ? (
+        <div role="status">
+          <h1>{BLOG_MESSAGES.subscribed.title}</h1>
+          <p>{BLOG_MESSAGES.subscribed.description} Please confirm with the link we just mailed you.</p>
+        </div>
+      ) : (
+        <div role="alert">
+          <h1>Newsletter</h1>
+          <p>{actionData?.message ?? BLOG_MESSAGES.invalidEmail.description}</p>
+        </div>
+      )}
+      <Link className="button" to="/">
+        Back to the blog
+      </Link>
+    </section>
+  );
+}

@@ -1,0 +1,262 @@
+import { data, isRouteErrorResponse, Link, redirect } from 'react-router';
+import { commentErrorTitle, commentSchema } from '../../blog/comment-schema.ts';
+import {
+  approvedComments,
+  checkFormToken,
+  createComment,
+  issueFormToken,
+  likeComment,
+} from '../../blog/comments.ts';
+import { extractHeadings } from '../../blog/markdown.ts';
+import { BLOG_MESSAGES } from '../../blog/messages.ts';
+import { getPost, relatedPosts, slugRedirect } from '../../blog/posts.ts';
+import { authorName, formatDate, preview, readingMinutes, wordCount } from '../../blog/reading.ts';
+import { anonymousViewer } from '../../blog/views.ts';
+import { createRateLimit } from '../../server/rate-limit.ts';
+import { type CommentResult, Comments } from '../components/blog/Comments.tsx';
+import { getApp } from '../context.ts';
+import '../styles/blog.css';
+import type { Route } from './+types/post';
+
+export async function loader({ params, context, request }: Route.LoaderArgs) {
+  const { services, state } = getApp(context);
+  const { db } = services;
+  const key = params.slug;
+  // The carousel and moderation links use ids: send them to the canonical slug.
+  if (/^\d{1,9}$/.test(key)) {
+    const byId = await getPost(db, { id: Number(key) });
+    if (byId) throw redirect(`/post/${byId.slug}`, 301);
+  }
+  const post = await getPost(db, { slug: key });
+  if (!post) {
+    const moved = await slugRedirect(db, key);
+    if (moved) throw redirect(`/post/${moved}`, 301);
+    throw data(null, { status: 404 });
+  }
+  services.views.record(
+    post.id,
+    state.session.id ?? anonymousViewer(state.clientIp, request.headers.get('user-agent') ?? ''),
+  );
+  const [related, formToken] = await Promise.all([relatedPosts(db, post), issueFormToken(db)]);
+  // Tells the page cache which post a stored copy shows, so cache hits still count as views.
+  const cacheMeta = { 'x-page-cache-view-post': String(post.id) };
+  return data(
+    {
+      post,
+      related,
+      formToken,
+      headings: extractHeadings(post.contentHtml),
+      minutes: readingMinutes(post.content),
+      words: wordCount(post.content),
+      canonical: `${services.publicUrl}/post/${post.slug}`,
+      imageUrl: (post.featuredImageFile || post.featuredImage) ?? null,
+      publicUrl: services.publicUrl,
+      // Streamed: the page is readable before the comments arrive.
+      comments: approvedComments(db, post.id, { limit: 100 }),
+    },
+    { headers: cacheMeta },
+  );
+}
+
+export function headers({ loaderHeaders }: Route.HeadersArgs) {
+  return loaderHeaders;
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { services, state } = getApp(context);
+  const { db } = services;
+  const form = await request.formData();
+  if (form.get('intent') === 'like') {
+    const commentId = Number(form.get('commentId'));
+    if (!Number.isInteger(commentId) || commentId < 1)
+      throw data({ message: 'Unknown comment' }, { status: 400 });
+    const likes = await likeComment(db, commentId, await state.session.ensure());
+    if (likes === null) throw data({ message: 'Unknown comment' }, { status: 404 });
+    return { likes };
+  }
+  const fail = (title: string, description: string, status = 400) =>
+    data({ ok: false as const, title, description }, { status });
+  // A filled honeypot or a form sent faster than a person can write: quietly not stored.
+  const accepted = { ok: true as const, ...BLOG_MESSAGES.commentPending };
+  if (String(form.get('website') ?? '') !== '') return accepted;
+  const tokenCheck = await checkFormToken(db, String(form.get('formToken') ?? ''));
+  if (tokenCheck === 'invalid')
+    return fail(BLOG_MESSAGES.commentFailed.title, BLOG_MESSAGES.commentFailed.description);
+  if (tokenCheck === 'too-fast') return accepted;
+  const parsed = commentSchema.safeParse(Object.fromEntries(form));
+  if (!parsed.success) {
+    const message = parsed.error.issues[0].message;
+    return fail(commentErrorTitle(message), message);
+  }
+  try {
+    await createRateLimit(db, {
+      keyPrefix: 'comment-ip',
+      points: 10,
+      durationSeconds: 600,
+      message: 'Too many comments from your network. Please wait a few minutes and try again.',
+    }).consume(state.clientIp);
+  } catch (error) {
+    return fail('Error', (error as Error).message, 429);
+  }
+  const created = await createComment(db, parsed.data);
+  if (!created) return fail(BLOG_MESSAGES.commentFailed.title, BLOG_MESSAGES.commentFailed.description, 404);
+  return accepted;
+}
+
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
+  const site =
+    (matches[0]?.loaderData as { settings?: { title: string } } | undefined)?.settings?.title ?? 'Penstand';
+  if (!loaderData)
+    return [{ title: `${BLOG_MESSAGES.postNotFound} — ${site}` }, { name: 'robots', content: 'noindex' }];
+  const { post, canonical, imageUrl, words, publicUrl } = loaderData;
+  const image = imageUrl ? (imageUrl.startsWith('http') ? imageUrl : `${publicUrl}${imageUrl}`) : undefined;
+  return [
+    { title: `${post.title} — ${site}` },
+    { name: 'description', content: post.excerpt },
+    { name: 'robots', content: 'index, follow' },
+    { tagName: 'link', rel: 'canonical', href: canonical },
+    { property: 'og:type', content: 'article' },
+    { property: 'og:title', content: post.title },
+    { property: 'og:description', content: post.excerpt },
+    { property: 'og:url', content: canonical },
+    ...(image ? [{ property: 'og:image', content: image }] : []),
+    { name: 'twitter:card', content: image ? 'summary_large_image' : 'summary' },
+    { name: 'twitter:title', content: post.title },
+    { name: 'twitter:description', content: post.excerpt },
+    {
+      'script:ld+json': {
+        '@context': 'https://schema.org',
+        '@type': 'BlogPosting',
+        headline: post.title,
+        description: post.excerpt,
+        wordCount: words,
+        datePublished: post.publishedAt ?? post.createdAt,
+        dateModified: post.updatedAt,
+        author: { '@type': 'Person', name: authorName(post.author) },
+        mainEntityOfPage: canonical,
+        ...(image ? { image } : {}),
+        keywords: post.tags.join(', '),
+      },
+    },
+  ];
+};
+
+export default function PostPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { post, related, headings, minutes, formToken } = loaderData;
+  const image = post.featuredImageFile || post.featuredImage;
+  const published = post.publishedAt ?? post.createdAt;
+  return (
+    <article className="container post-page">
+      <header className="post-header">
+        <p className="post-badges">
+          <span className="badge">{post.category}</span>
+          {post.tags.map((tag) => (
+            <span key={tag} className="badge badge-tag">
+              #{tag}
+            </span>
+          ))}
+        </p>
+        <h1>{post.title}</h1>
+        <p className="post-excerpt">{post.excerpt}</p>
+        <p className="post-meta muted">
+          By {authorName(post.author)} · <time dateTime={published}>{formatDate(published)}</time> · {minutes}{' '}
+          min read · {post.viewCount.toLocaleString('en-US')} views
+        </p>
+      </header>
+      {image && <img className="post-image" src={image} alt="" width={1200} height={630} />}
+      {post.youtubeVideoId && (
+        <div className="video-embed">
+          <iframe
+            src={`https://www.youtube-nocookie.com/embed/${post.youtubeVideoId}`}
+            title={`Video: ${post.title}`}
+            loading="lazy"
+            allowFullScreen
+            referrerPolicy="strict-origin-when-cross-origin"
+          />
+        </div>
+      )}
+      {post.podcastUrl && (
+        <section className="audio-player card" aria-labelledby="listen-heading">
+          <h2 id="listen-heading">{BLOG_MESSAGES.listen}</h2>
+          {/* biome-ignore lint/a11y/useMediaCaption: episodes come with show notes in the post body */}
+          <audio controls preload="none" src={post.podcastUrl} />
+        </section>
+      )}
+      {headings.length >= 3 && (
+        <nav className="toc card" aria-labelledby="toc-heading">
+          <h2 id="toc-heading">Contents</h2>
+          <ol>
+            {headings.map((h) => (
+              <li key={h.id} className={h.level === 3 ? 'toc-sub' : undefined}>
+                <a href={`#${h.id}`}>{h.text}</a>
+              </li>
+            ))}
+          </ol>
+        </nav>
+      )}
+      {/* Sanitized when the post was saved (src/blog/markdown.ts). */}
+      {/* biome-ignore lint/security/noDangerouslySetInnerHtml: allow-list sanitized HTML */}
+      <div className="prose" dangerouslySetInnerHTML={{ __html: post.contentHtml }} />
+      <footer className="post-footer">
+        {post.tags.length > 0 && (
+          <p>
+            Tags:{' '}
+            {post.tags.map((tag) => (
+              <span key={tag} className="badge badge-tag">
+                #{tag}
+              </span>
+            ))}
+          </p>
+        )}
+        <p className="muted">
+          Published <time dateTime={published}>{formatDate(published)}</time>
+          {post.updatedAt !== post.createdAt && (
+            <>
+              {' · '}Updated <time dateTime={post.updatedAt}>{formatDate(post.updatedAt)}</time>
+            </>
+          )}
+        </p>
+      </footer>
+      {related.length > 0 && (
+        <section className="related" aria-labelledby="related-heading">
+          <h2 id="related-heading">{BLOG_MESSAGES.relatedPosts}</h2>
+          <ul className="related-grid">
+            {related.map((r) => {
+              const src = r.featuredImageFile || r.featuredImage;
+              return (
+                <li key={r.id} className="card related-card">
+                  {src && <img src={src} alt="" width={400} height={200} loading="lazy" />}
+                  <h3>
+                    <a href={`/post/${r.slug}`}>{r.title}</a>
+                  </h3>
+                  <p className="muted">{preview(r.excerpt, 100)}</p>
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      )}
+      <Comments
+        postId={post.id}
+        comments={loaderData.comments}
+        formToken={formToken}
+        result={actionData && 'ok' in actionData ? (actionData as CommentResult) : undefined}
+      />
+    </article>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <section className="container not-found">
+      <h1>{notFound ? BLOG_MESSAGES.postNotFound : 'Something went wrong'}</h1>
+      <p className="muted">
+        {notFound ? BLOG_MESSAGES.postNotFoundText : 'This post could not be shown. Please try again.'}
+      </p>
+      <Link className="button" to="/blog">
+        ← Back to Blog
+      </Link>
+    </section>
+  );
+}

@@ -1,0 +1,105 @@
+import type { Db } from '../db/knex.ts';
+import { getBlogSettings } from './settings.ts';
+
+/** Escapes text for XML element content and attribute values. */
+export function xml(text: string): string {
+  const escaped = text.replace(
+    /[<>&'"]/g,
+    (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c] ?? c,
+  );
+  // Drops the characters XML 1.0 does not allow at all (C0 controls but tab, newline, return).
+  return [...escaped]
+    .filter((c) => {
+      const code = c.codePointAt(0) ?? 0;
+      return code >= 0x20
+        ? code !== 0xfffe && code !== 0xffff
+        : code === 0x09 || code === 0x0a || code === 0x0d;
+    })
+    .join('');
+}
+
+const absolute = (base: string, url: string) =>
+  /^https?:\/\//.test(url) ? url : `${base}${url.startsWith('/') ? '' : '/'}${url}`;
+
+function audioType(url: string): string {
+  if (url.endsWith('.wav')) return 'audio/wav';
+  if (url.endsWith('.m4a')) return 'audio/mp4';
+  if (url.endsWith('.ogg')) return 'audio/ogg';
+  return 'audio/mpeg';
+}
+
+type FeedPost = {
+  id: number;
+  title: string;
+  slug: string;
+  excerpt: string;
+  category: string;
+  podcast_url: string | null;
+  published_at: Date;
+};
+
+async function newest(db: Db, limit: number, podcastsOnly: boolean): Promise<FeedPost[]> {
+  const query = db('posts')
+    .where({ status: 'published' })
+    .orderBy([
+      { column: 'published_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(limit)
+    .select('id', 'title', 'slug', 'excerpt', 'category', 'podcast_url', 'published_at');
+  if (podcastsOnly) query.whereNotNull('podcast_url');
+  return query;
+}
+
+/** RSS 2.0 with the 20 newest posts; podcast posts carry their audio as an enclosure. */
+export async function rssFeed(db: Db, base: string): Promise<string> {
+  const [settings, posts] = await Promise.all([getBlogSettings(db), newest(db, 20, false)]);
+  const items = posts.map((p) => {
+    const link = `${base}/post/${p.slug}`;
+    const enclosure = p.podcast_url
+      ? `<enclosure url="${xml(absolute(base, p.podcast_url))}" length="0" type="${audioType(p.podcast_url)}"/>`
+      : '';
+    return `<item><title>${xml(p.title)}</title><link>${xml(link)}</link><guid isPermaLink="true">${xml(link)}</guid><description>${xml(p.excerpt)}</description><category>${xml(p.category)}</category><pubDate>${p.published_at.toUTCString()}</pubDate>${enclosure}</item>`;
+  });
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom"><channel><title>${xml(settings.title)}</title><link>${xml(base)}/</link><description>${xml(settings.description)}</description><language>en-us</language><atom:link href="${xml(base)}/rss.xml" rel="self" type="application/rss+xml"/>${items.join('')}</channel></rss>\n`;
+}
+
+/** The podcast posts as a feed podcast apps accept (iTunes tags, enclosures with type). */
+export async function podcastFeed(
+  db: Db,
+  base: string,
+  sizeOf: (url: string) => Promise<number>,
+): Promise<string> {
+  const [settings, posts] = await Promise.all([getBlogSettings(db), newest(db, 100, true)]);
+  const items = await Promise.all(
+    posts.map(async (p) => {
+      const link = `${base}/post/${p.slug}`;
+      const audio = absolute(base, p.podcast_url ?? '');
+      return `<item><title>${xml(p.title)}</title><link>${xml(link)}</link><guid isPermaLink="false">penstand-post-${p.id}</guid><description>${xml(p.excerpt)}</description><itunes:summary>${xml(p.excerpt)}</itunes:summary><itunes:author>${xml(settings.authorName)}</itunes:author><itunes:explicit>false</itunes:explicit><enclosure url="${xml(audio)}" length="${await sizeOf(p.podcast_url ?? '')}" type="${audioType(audio)}"/><pubDate>${p.published_at.toUTCString()}</pubDate></item>`;
+    }),
+  );
+  const image = settings.authorProfileImage
+    ? `<itunes:image href="${xml(absolute(base, settings.authorProfileImage))}"/>`
+    : '';
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" xmlns:atom="http://www.w3.org/2005/Atom"><channel><title>${xml(settings.title)} Podcast</title><link>${xml(base)}/</link><description>${xml(settings.description)}</description><language>en-us</language><itunes:author>${xml(settings.authorName)}</itunes:author><itunes:summary>${xml(settings.description)}</itunes:summary><itunes:category text="Technology"/><itunes:explicit>false</itunes:explicit>${image}<atom:link href="${xml(base)}/podcast.xml" rel="self" type="application/rss+xml"/>${items.join('')}</channel></rss>\n`;
+}
+
+/** Posts, pages and active products. */
+export async function sitemap(db: Db, base: string): Promise<string> {
+  const [posts, products] = await Promise.all([
+    db('posts')
+      .where({ status: 'published' })
+      .orderBy('published_at', 'desc')
+      .limit(45_000)
+      .select('slug', 'updated_at'),
+    db('products').where({ status: 'active' }).orderBy('id').limit(4_000).select('id', 'updated_at'),
+  ]);
+  const url = (loc: string, lastmod?: Date) =>
+    `<url><loc>${xml(loc)}</loc>${lastmod ? `<lastmod>${lastmod.toISOString()}</lastmod>` : ''}</url>`;
+  const pages = ['/', '/blog', '/about', '/shop'].map((p) => url(`${base}${p}`));
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${[
+    ...pages,
+    ...posts.map((p: { slug: string; updated_at: Date }) => url(`${base}/post/${p.slug}`, p.updated_at)),
+    ...products.map((p: { id: number; updated_at: Date }) => url(`${base}/product/${p.id}`, p.updated_at)),
+  ].join('')}</urlset>\n`;
+}

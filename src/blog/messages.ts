@@ -1,0 +1,25 @@
+/** The blog's reader-facing strings, word for word from SPEC §2, §5 and §8. */
+export const BLOG_MESSAGES = {
+  tagline: 'Stories from professional life and beyond',
+  noPosts: 'No posts found',
+  noPostsFiltered: 'Try adjusting your search or filter criteria.',
+  noPostsYet: 'Check back soon for new content!',
+  welcomePlaceholder: 'Welcome to My Blog',
+  postNotFound: 'Post Not Found',
+  postNotFoundText: "The post you're looking for doesn't exist or has been removed.",
+  listen: 'Listen to this post',
+  relatedPosts: 'Related Posts',
+  missingInfo: { title: 'Missing information', description: 'Please fill in all fields.' },
+  invalidEmail: { title: 'Invalid email', description: 'Please enter a valid email address.' },
+  commentFailed: { title: 'Error', description: 'Failed to post comment. Please try again.' },
+  commentPending: {
+    title: 'Comment submitted',
+    description: 'Thank you! Your comment is awaiting moderation and will appear once approved.',
+  },
+  subscribed: { title: 'Subscribed!', description: 'Thanks for subscribing to the newsletter.' },
+} as const;
+
+export const HOME_CATEGORIES = ['All', 'Technology', 'Design', 'Tutorial', 'Life', 'Podcasts'] as const;
+
+/** Longest accepted comment fields; the form and the schema share them. */
+export const COMMENT_LIMITS = { author: 100, email: 254, content: 5000 } as const;

@@ -1,0 +1,237 @@
+import type { Knex } from 'knex';
+import type { Db } from '../db/knex.ts';
+import { toPrefixTsQuery } from './search.ts';
+
+export type PostAuthor = { firstName: string | null; lastName: string | null; username: string | null };
+
+/** A post as readers and the API see it (SPEC §3), never with the author's email. */
+export type PostSummary = {
+  id: number;
+  title: string;
+  slug: string;
+  excerpt: string;
+  category: string;
+  tags: string[];
+  featuredImage: string | null;
+  featuredImageFile: string | null;
+  youtubeVideoId: string | null;
+  podcastUrl: string | null;
+  status: string;
+  viewCount: number;
+  createdAt: string;
+  updatedAt: string;
+  publishedAt: string | null;
+  author: PostAuthor;
+};
+
+export type Post = PostSummary & { content: string; contentHtml: string };
+
+export type Pagination = { page: number; limit: number; total: number; pages: number };
+
+export type PostFilter = {
+  status?: 'published' | 'draft' | 'scheduled' | 'all';
+  category?: string;
+  search?: string;
+  tag?: string;
+  page?: number;
+  limit?: number;
+};
+
+const SUMMARY_COLUMNS = [
+  'p.id',
+  'p.title',
+  'p.slug',
+  'p.excerpt',
+  'p.category',
+  'p.tags',
+  'p.featured_image',
+  'p.featured_image_file',
+  'p.youtube_video_id',
+  'p.podcast_url',
+  'p.status',
+  'p.view_count',
+  'p.created_at',
+  'p.updated_at',
+  'p.published_at',
+  'u.first_name',
+  'u.last_name',
+  'u.username',
+];
+
+type PostRow = {
+  id: number;
+  title: string;
+  slug: string;
+  excerpt: string;
+  category: string;
+  tags: string[];
+  featured_image: string | null;
+  featured_image_file: string | null;
+  youtube_video_id: string | null;
+  podcast_url: string | null;
+  status: string;
+  view_count: number;
+  created_at: Date;
+  updated_at: Date;
+  published_at: Date | null;
+  first_name: string | null;
+  last_name: string | null;
+  username: string | null;
+  content?: string;
+  content_html?: string;
+};
+
+function presentSummary(row: PostRow): PostSummary {
+  return {
+    id: row.id,
+    title: row.title,
+    slug: row.slug,
+    excerpt: row.excerpt,
+    category: row.category,
+    tags: row.tags ?? [],
+    featuredImage: row.featured_image,
+    featuredImageFile: row.featured_image_file,
+    youtubeVideoId: row.youtube_video_id,
+    podcastUrl: row.podcast_url,
+    status: row.status,
+    viewCount: row.view_count,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+    publishedAt: row.published_at?.toISOString() ?? null,
+    author: { firstName: row.first_name, lastName: row.last_name, username: row.username },
+  };
+}
+
+function present(row: PostRow): Post {
+  return { ...presentSummary(row), content: row.content ?? '', contentHtml: row.content_html ?? '' };
+}
+
+function baseQuery(db: Db | Knex.Transaction): Knex.QueryBuilder {
+  return db('posts as p').leftJoin('users as u', 'u.id', 'p.author_id');
+}
+
+function applyFilter(query: Knex.QueryBuilder, filter: PostFilter): Knex.QueryBuilder {
+  const status = filter.status ?? 'published';
+  if (status !== 'all') query.where('p.status', status);
+  if (filter.category) query.where('p.category', filter.category);
+  if (filter.tag) query.whereRaw('? = ANY(p.tags)', [filter.tag]);
+  const tsquery = filter.search ? toPrefixTsQuery(filter.search) : null;
+  if (filter.search && !tsquery) query.whereRaw('false');
+  if (tsquery) query.whereRaw(`p.search @@ to_tsquery('english', ?)`, [tsquery]);
+  return query;
+}
+
+/** Published posts (or any status for admins), newest first, with search ranked by relevance. */
+export async function listPosts(
+  db: Db,
+  filter: PostFilter,
+): Promise<{ posts: PostSummary[]; pagination: Pagination }> {
+  const limit = Math.min(Math.max(filter.limit ?? 12, 1), 100);
+  const page = Math.max(filter.page ?? 1, 1);
+  const tsquery = filter.search ? toPrefixTsQuery(filter.search) : null;
+  const rowsQuery = applyFilter(baseQuery(db).select(SUMMARY_COLUMNS), filter);
+  if (tsquery) rowsQuery.orderByRaw(`ts_rank(p.search, to_tsquery('english', ?)) DESC`, [tsquery]);
+  rowsQuery
+    .orderByRaw('p.published_at DESC NULLS LAST')
+    .orderBy('p.id', 'desc')
+    .limit(limit)
+    .offset((page - 1) * limit);
+  const countQuery = applyFilter(db('posts as p').count({ n: '*' }), filter).first();
+  const [rows, count] = await Promise.all([rowsQuery, countQuery]);
+  const total = Number((count as { n: number } | undefined)?.n ?? 0);
+  return {
+    posts: (rows as PostRow[]).map(presentSummary),
+    pagination: { page, limit, total, pages: Math.max(1, Math.ceil(total / limit)) },
+  };
+}
+
+/** The newest published posts for the carousel. */
+export async function latestPosts(db: Db, limit: number): Promise<PostSummary[]> {
+  const rows = await baseQuery(db)
+    .select(SUMMARY_COLUMNS)
+    .where('p.status', 'published')
+    .orderBy([
+      { column: 'p.published_at', order: 'desc' },
+      { column: 'p.id', order: 'desc' },
+    ])
+    .limit(limit);
+  return (rows as PostRow[]).map(presentSummary);
+}
+
+export async function getPost(
+  db: Db,
+  by: { id: number } | { slug: string },
+  opts: { includeUnpublished?: boolean } = {},
+) {
+  const query = baseQuery(db).select([...SUMMARY_COLUMNS, 'p.content', 'p.content_html']);
+  if ('id' in by) query.where('p.id', by.id);
+  else query.where('p.slug', by.slug);
+  if (!opts.includeUnpublished) query.where('p.status', 'published');
+  const row = (await query.first()) as PostRow | undefined;
+  return row ? present(row) : null;
+}
+
+/** The post an old slug pointed to, after a title change. */
+export async function slugRedirect(db: Db, slug: string): Promise<string | null> {
+  const row = await db('post_slug_history as h')
+    .join('posts as p', 'p.id', 'h.post_id')
+    .where('h.slug', slug)
+    .where('p.status', 'published')
+    .first('p.slug');
+  return row?.slug ?? null;
+}
+
+/** Up to 3 published posts of the same category, newest first, without the post itself. */
+export async function relatedPosts(
+  db: Db,
+  post: { id: number; category: string },
+  limit = 3,
+): Promise<PostSummary[]> {
+  const rows = await baseQuery(db)
+    .select(SUMMARY_COLUMNS)
+    .where('p.status', 'published')
+    .where('p.category', post.category)
+    .whereNot('p.id', post.id)
+    .orderBy([
+      { column: 'p.published_at', order: 'desc' },
+      { column: 'p.id', order: 'desc' },
+    ])
+    .limit(limit);
+  return (rows as PostRow[]).map(presentSummary);
+}
+
+/** Categories that published posts use, alphabetically. */
+export async function postCategories(db: Db): Promise<string[]> {
+  const rows = await db('posts').where({ status: 'published' }).distinct('category').orderBy('category');
+  return rows.map((r: { category: string }) => r.category);
+}
+
+export async function postTags(db: Db): Promise<string[]> {
+  const { rows } = await db.raw(
+    `SELECT DISTINCT unnest(tags) AS tag FROM posts WHERE status = 'published' ORDER BY tag LIMIT 500`,
+  );
+  return rows.map((r: { tag: string }) => r.tag);
+}
+
+/** Media shown on a card (SPEC §4): the featured image (file first), else a video or podcast placeholder. */
+export function cardMedia(
+  post: Pick<
+    PostSummary,
+    'featuredImage' | 'featuredImageFile' | 'youtubeVideoId' | 'podcastUrl' | 'category'
+  >,
+): { kind: 'image'; src: string } | { kind: 'video' } | { kind: 'podcast' } | { kind: 'none' } {
+  const src = post.featuredImageFile || post.featuredImage;
+  if (src) return { kind: 'image', src };
+  if (post.youtubeVideoId) return { kind: 'video' };
+  if (post.category === 'Podcasts' && post.podcastUrl) return { kind: 'podcast' };
+  return { kind: 'none' };
+}
+
+/** Podcast, Video or Article, for the carousel's label. */
+export function postType(
+  post: Pick<PostSummary, 'podcastUrl' | 'youtubeVideoId' | 'category'>,
+): 'Podcast' | 'Video' | 'Article' {
+  if (post.podcastUrl || post.category === 'Podcasts') return 'Podcast';
+  if (post.youtubeVideoId) return 'Video';
+  return 'Article';
+}

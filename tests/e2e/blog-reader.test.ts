@@ -1,0 +1,189 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderMarkdown } from '../../src/blog/markdown.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { publishedPost, seedDemo } from '../support/blog.ts';
+import { expectAccessible, launchBrowser, newContext, watchPage } from '../support/browser.ts';
+import { XSS_CORPUS } from '../support/xss-corpus.ts';
+
+let app: TestApp;
+let browser: Browser;
+beforeAll(async () => {
+  [app, browser] = await Promise.all([startTestApp({ withWorker: true }), launchBrowser()]);
+  await seedDemo(app);
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+async function hydrated(page: Page) {
+  await page.waitForSelector('html[data-hydrated]');
+}
+
+describe('a visitor reading the blog', () => {
+  it('browses, searches, filters, reads a post with video and audio, and comments', async () => {
+    const context = await newContext(browser, app.url);
+    const page = await context.newPage();
+    const problems = await watchPage(page);
+    await page.goto('/');
+    await hydrated(page);
+
+    // The carousel moves on by itself after 5 s.
+    const title = page.locator('.carousel-title');
+    const first = await title.textContent();
+    await expect.poll(() => title.textContent(), { timeout: 8_000 }).not.toBe(first);
+
+    // Search (debounced, in the URL) and filter by category.
+    await page.getByLabel('Search posts').fill('postgre');
+    await expect.poll(() => new URL(page.url()).searchParams.get('q'), { timeout: 5_000 }).toBe('postgre');
+    await expect
+      .poll(() => page.locator('.post-grid .post-card-title').allTextContents())
+      .toEqual(['A Practical Guide to PostgreSQL Indexes']);
+    await page.getByLabel('Search posts').fill('');
+    await page.getByLabel('Category').selectOption('Podcasts');
+    await expect.poll(() => new URL(page.url()).searchParams.get('category')).toBe('Podcasts');
+    await expect
+      .poll(() => page.locator('.post-grid .badge').allTextContents())
+      .toEqual(['Podcasts', 'Podcasts']);
+
+    // A podcast post: audio player and reading time.
+    await page.getByRole('link', { name: 'Episode 12: Careers That Zigzag' }).click();
+    await page.waitForURL(/\/post\/episode-12/);
+    await expect
+      .poll(() => page.getByRole('heading', { name: 'Listen to this post' }).isVisible())
+      .toBe(true);
+    expect(await page.locator('audio').count()).toBeGreaterThan(0);
+    expect(await page.locator('.post-meta').textContent()).toMatch(/\d+ min read/);
+    expect(await page.locator('#related-heading').textContent()).toBe('Related Posts');
+
+    // A video post shows the privacy-enhanced player, loaded lazily.
+    await page.goto('/post/video-refactoring-a-legacy-checkout-live');
+    const frame = page.locator('iframe[src^="https://www.youtube-nocookie.com/embed/"]');
+    expect(await frame.getAttribute('loading')).toBe('lazy');
+    expect(await page.locator('.related-card').count()).toBeGreaterThan(0);
+
+    // Comment: told it awaits moderation; not public until approved.
+    await hydrated(page);
+    await page.waitForTimeout(2_100); // people take a moment to write; the form refuses bots that do not
+    await page.getByLabel('Name', { exact: true }).fill('Rita Reader');
+    await page.getByLabel('Email', { exact: true }).fill('rita@example.com');
+    await page.getByLabel('Comment', { exact: true }).fill('Loved the live refactoring.');
+    await page.getByRole('button', { name: 'Post Comment' }).click();
+    await expect
+      .poll(() => page.getByRole('status').filter({ hasText: 'awaiting moderation' }).count())
+      .toBe(1);
+    await page.reload();
+    expect(await page.locator('.comment-list').textContent()).not.toContain('Loved the live refactoring.');
+    await app.services.db('comments').where({ author: 'Rita Reader' }).update({ approved: true });
+    await page.reload();
+    await expect
+      .poll(() => page.locator('.comment-list').textContent())
+      .toContain('Loved the live refactoring.');
+    expect(await page.content()).not.toContain('rita@example.com');
+    // The video frame is the one outside request a post page makes (blocked here: no network).
+    expect(
+      problems.filter((p) => !p.startsWith('external request: https://www.youtube-nocookie.com/embed/')),
+    ).toEqual([]);
+    await context.close();
+  });
+
+  it('works without JavaScript: the whole post page and its comment form', async () => {
+    const context = await newContext(browser, app.url, { javaScriptEnabled: false });
+    const page = await context.newPage();
+    const post = await publishedPost(app, 'typography-for-developers');
+    await page.goto(`/post/${post.slug}`);
+    expect(await page.locator('h1').textContent()).toBe('Typography for Developers');
+    expect(await page.locator('.prose h2').count()).toBeGreaterThan(1);
+    await page.waitForTimeout(2_100);
+    await page.getByLabel('Name', { exact: true }).fill('No Script');
+    await page.getByLabel('Email', { exact: true }).fill('noscript@example.com');
+    await page.getByLabel('Comment', { exact: true }).fill('Reading without JavaScript.');
+    await page.getByRole('button', { name: 'Post Comment' }).click();
+    await page.waitForLoadState();
+    expect(await page.textContent('body')).toContain('awaiting moderation');
+    expect(
+      await app.services.db('comments').where({ author: 'No Script', approved: false }).first(),
+    ).toBeTruthy();
+    await context.close();
+  });
+
+  it('has no serious accessibility problems and fits a phone, in light and dark', async () => {
+    const post = await publishedPost(app);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      for (const path of ['/', '/blog', `/post/${post.slug}`, '/about', '/brand-showcase']) {
+        const context = await newContext(browser, app.url, { colorScheme, width: 375 });
+        const page = await context.newPage();
+        await page.goto(path);
+        await expectAccessible(page);
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth > window.innerWidth + 1,
+        );
+        expect(overflow, `${path} ${colorScheme}`).toBe(false);
+        await context.close();
+      }
+    }
+  });
+});
+
+describe('hostile content', () => {
+  it('renders the XSS corpus inert in post bodies, titles, tags, comments and settings', async () => {
+    const { db } = app.services;
+    const payload = XSS_CORPUS.join('\n\n');
+    const [post] = await db('posts')
+      .insert({
+        title: XSS_CORPUS.slice(0, 6).join(' '),
+        slug: 'xss-corpus',
+        content: payload,
+        content_html: renderMarkdown(payload),
+        excerpt: XSS_CORPUS.slice(6, 12).join(' '),
+        category: 'Technology',
+        tags: XSS_CORPUS.slice(12, 20),
+        status: 'published',
+        published_at: new Date(),
+      })
+      .returning('id');
+    await db('comments').insert(
+      XSS_CORPUS.map((text) => ({
+        post_id: post.id,
+        author: text.slice(0, 100),
+        email: 'x@example.com',
+        content: text,
+        approved: true,
+      })),
+    );
+    await db('blog_settings')
+      .where({ id: 1 })
+      .update({ title: XSS_CORPUS[0], description: XSS_CORPUS[1], author_bio: XSS_CORPUS[2] });
+    try {
+      const context = await newContext(browser, app.url);
+      const page = await context.newPage();
+      let dialogs = 0;
+      page.on('dialog', async (dialog) => {
+        dialogs++;
+        await dialog.dismiss();
+      });
+      for (const path of ['/post/xss-corpus', '/', '/blog', '/about', '/?q=script']) {
+        await page.goto(path);
+        await page.waitForTimeout(300);
+        const injected = await page.evaluate(() => ({
+          handlers: [...document.querySelectorAll('*')].filter((el) =>
+            [...el.attributes].some((a) => a.name.startsWith('on')),
+          ).length,
+          jsLinks: [...document.querySelectorAll('[href],[src],[action],[data]')].filter((el) =>
+            ['href', 'src', 'action', 'data'].some((a) =>
+              /^\s*(javascript|data):/i.test(el.getAttribute(a) ?? ''),
+            ),
+          ).length,
+        }));
+        expect(injected, path).toEqual({ handlers: 0, jsLinks: 0 });
+      }
+      expect(dialogs).toBe(0);
+      await context.close();
+    } finally {
+      await db('blog_settings')
+        .where({ id: 1 })
+        .update({ title: 'Penstand', description: 'Stories', author_bio: 'Bio' });
+    }
+  });
+});

@@ -1,0 +1,15 @@
+import { seedDemoContent } from '../../src/db/seed.ts';
+import { ensureAdmin } from '../../src/identity/admin.ts';
+import type { TestApp } from './app.ts';
+
+/** The demo blog (posts, comments, products, settings) in the test's database. */
+export async function seedDemo(app: TestApp): Promise<void> {
+  await ensureAdmin(app.services.db, undefined);
+  await seedDemoContent(app.services.db);
+}
+
+export async function publishedPost(app: TestApp, slug?: string) {
+  const query = app.services.db('posts').where({ status: 'published' });
+  if (slug) query.where({ slug });
+  return query.orderBy('published_at', 'desc').first();
+}
