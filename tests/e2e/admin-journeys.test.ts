@@ -97,7 +97,7 @@ describe('admin journeys', () => {
       youtube_video_id: 'dQw4w9WgXcQ',
       tags: ['react', 'shipping'],
     });
-    expect(row.content_html).toMatch(/<img src="\/uploads\/[a-f0-9]{32}\.png" alt="photo">/);
+    expect(row.content_html).toMatch(/<img src="\/uploads\/[a-f0-9]{32}\.png" alt="photo"/);
 
     await hydrated(page, '/');
     expect(await page.getByText('Shipping Small Things').count()).toBeGreaterThan(0);
@@ -117,6 +117,10 @@ describe('admin journeys', () => {
     expect(await app.services.db('post_slug_history').where({ post_id: row.id }).pluck('slug')).toEqual([
       'shipping-small-things',
     ]);
+    await hydrated(page, '/post/shipping-small-things');
+    expect(new URL(page.url()).pathname).toBe('/post/shipping-smaller-things');
+    expect(await page.locator('h1').allTextContents()).toContain('Shipping Smaller Things');
+    await hydrated(page, '/admin?tab=posts');
 
     // Blank required fields: the SPEC's error, no save.
     await page.getByRole('link', { name: 'Edit Shipping Smaller Things' }).click();
@@ -130,8 +134,10 @@ describe('admin journeys', () => {
     await page.getByRole('button', { name: 'Delete Shipping Smaller Things' }).click();
     await expect.poll(() => page.getByRole('status').textContent()).toContain('Post deleted successfully');
     expect(await app.services.db('posts').where({ id: row.id }).first()).toBeUndefined();
-    // The refused save answered 400 on purpose; the browser logs that response, nothing else may appear.
+    // The refused save answered 400 on purpose, and the post embeds its YouTube video (blocked
+    // here, as every request beyond loopback is); nothing else may appear.
     expect(problems).toEqual([
+      'external request: https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ',
       'console: Failed to load resource: the server responded with a status of 400 (Bad Request)',
     ]);
     await context.close();
@@ -169,6 +175,15 @@ describe('admin journeys', () => {
     await expect.poll(() => page.getByRole('status').textContent()).toContain('Comment rejected');
     expect((await app.services.db('comments').where({ id: good.id }).first()).approved).toBe(true);
     expect((await app.services.db('comments').where({ id: bad.id }).first()).approved).toBe(false);
+
+    // The public post shows the approved comment only.
+    const reader = await browser.newContext({ baseURL: app.url });
+    const readerPage = await reader.newPage();
+    await readerPage.goto('/post/moderated');
+    await readerPage.locator(`#comment-${good.id}`).waitFor();
+    expect(await readerPage.locator(`#comment-${good.id}`).textContent()).toContain('Lovely post');
+    expect(await readerPage.getByText('Buy now').count()).toBe(0);
+    await reader.close();
 
     await page.getByRole('link', { name: 'All Comments' }).click();
     await page.waitForURL('**view=all');
