@@ -1,14 +1,19 @@
 import type { Worker } from 'bullmq';
+import { publishDuePosts, publishScheduledPost } from '../src/blog/scheduling.ts';
 import { applyViews, sweepViewLog } from '../src/blog/views.ts';
 import { jobSchemas } from '../src/jobs/names.ts';
 import { relayOutbox } from '../src/jobs/outbox.ts';
 import { sendOrderConfirmation } from '../src/orders/confirmation.ts';
 import type { AppServices } from '../src/server/services.ts';
+import { sendLowStockAlert } from '../src/shop/low-stock-alert.ts';
+import { mediaProcessor } from './media.ts';
 
 export type Workers = { close: () => Promise<void> };
 
 const OUTBOX_POLL_MS = 500;
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
+/** Scheduled posts missed while no worker ran are published by this sweep. */
+const PUBLISH_SWEEP_EVERY_MS = 60 * 1000;
 
 /** Starts one BullMQ worker per queue plus the outbox relay and periodic sweeps. */
 export function startWorkers(services: AppServices): Workers {
@@ -34,8 +39,18 @@ export function startWorkers(services: AppServices): Workers {
         await sweepViewLog(db);
       } else if (job.name === 'maintenance.relay-outbox') {
         await relayOutbox(db, queues);
+      } else if (job.name === 'maintenance.publish-post') {
+        // Readers' cached pages must show the newly published post.
+        if (await publishScheduledPost(db, jobSchemas['maintenance.publish-post'].parse(job.data)))
+          services.pageCache.invalidate();
+      } else if (job.name === 'maintenance.publish-due') {
+        if ((await publishDuePosts(db)) > 0) services.pageCache.invalidate();
+      } else if (job.name === 'maintenance.low-stock-alert') {
+        const alert = jobSchemas['maintenance.low-stock-alert'].parse(job.data);
+        await sendLowStockAlert(db, queues, alert, String(job.id), services.publicUrl);
       }
     }),
+    queues.createWorker('media', mediaProcessor(services), { concurrency: 1 }),
     queues.createWorker('orders', async (job) => {
       const { orderId } = jobSchemas['orders.send-confirmation'].parse(job.data);
       const outcome = await sendOrderConfirmation(db, mailer, orderId);
@@ -72,11 +87,15 @@ export function startWorkers(services: AppServices): Workers {
   const sweepTimer = setInterval(() => {
     queues.enqueue('maintenance.sweep-sessions', {}).catch(() => {});
   }, SWEEP_EVERY_MS);
+  const publishDue = () => queues.enqueue('maintenance.publish-due', {}).catch(() => {});
+  publishDue();
+  const publishTimer = setInterval(publishDue, PUBLISH_SWEEP_EVERY_MS);
 
   return {
     async close() {
       clearInterval(relayTimer);
       clearInterval(sweepTimer);
+      clearInterval(publishTimer);
       await Promise.allSettled(workers.map((w) => w.close()));
     },
   };

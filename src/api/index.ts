@@ -1,21 +1,34 @@
 import Router from '@koa/router';
 import type { AppServices } from '../server/services.ts';
+import { adminRouter } from './admin.ts';
 import { cartRouter } from './cart.ts';
 import { commentsRouter } from './comments.ts';
+import { commentsAdminRouter } from './comments-admin.ts';
 import { healthRouter } from './health.ts';
 import { newsletterRouter } from './newsletter.ts';
+import { newsletterAdminRouter } from './newsletter-admin.ts';
 import { ordersRouter } from './orders.ts';
 import { postsRouter } from './posts.ts';
+import { postsAdminRouter } from './posts-admin.ts';
 import { productsRouter } from './products.ts';
 import { settingsRouter } from './settings.ts';
+import { settingsAdminRouter } from './settings-admin.ts';
+import { uploadsRouter } from './uploads.ts';
 import { usersRouter } from './users.ts';
 
 /** Every /api resource. Each router parses its input with zod, calls a service and shapes JSON. */
 export function apiRouter(services: AppServices): Router {
   const api = new Router({ prefix: '/api' });
+  // Admin routers that share a path with a public one come first and pass on (next()) what is not theirs.
   for (const router of [
     healthRouter(services),
     usersRouter(services),
+    commentsAdminRouter(services),
+    newsletterAdminRouter(services),
+    postsAdminRouter(services),
+    settingsAdminRouter(services),
+    adminRouter(services),
+    uploadsRouter(services),
     postsRouter(services),
     commentsRouter(services),
     settingsRouter(services),

@@ -1,4 +1,5 @@
 import type { Db } from '../db/knex.ts';
+import type { BlogSettingsInput } from './settings-schema.ts';
 
 export type SocialLinks = { youtube?: string; github?: string; twitter?: string; linkedin?: string };
 
@@ -45,4 +46,24 @@ function pickSocialLinks(value: unknown): SocialLinks {
     if (typeof url === 'string' && /^https?:\/\//.test(url)) links[key] = url;
   }
   return links;
+}
+
+/** Saves the single settings row; empty social links are not stored. */
+export async function updateBlogSettings(db: Db, input: BlogSettingsInput): Promise<BlogSettings> {
+  const socialLinks = Object.fromEntries(Object.entries(input.socialLinks).filter(([, url]) => url !== ''));
+  const row = {
+    title: input.title,
+    description: input.description,
+    author_name: input.authorName,
+    author_bio: input.authorBio,
+    author_profile_image: input.authorProfileImage,
+    social_links: JSON.stringify(socialLinks),
+    shop_requires_sign_in: input.shopRequiresSignIn,
+    updated_at: db.fn.now(),
+  };
+  await db('blog_settings')
+    .insert({ id: 1, ...row })
+    .onConflict('id')
+    .merge();
+  return getBlogSettings(db);
 }

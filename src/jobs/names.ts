@@ -18,6 +18,18 @@ export const jobSchemas = {
   'maintenance.sweep-sessions': z.object({}),
   'maintenance.refresh-cache': z.object({ reason: z.string().default('manual') }),
   'maintenance.relay-outbox': z.object({}),
+  /** WebP variants of an upload at the image guide's sizes; fileName is a name we generated. */
+  'media.variants': z.object({ fileName: z.string().regex(/^[a-f0-9]{32}\.(jpg|png|webp|gif)$/) }),
+  /** Publishes one scheduled post when its time comes (jobId per post and time). */
+  'maintenance.publish-post': z.object({ postId: z.number().int().positive(), publishAt: z.string() }),
+  /** Publishes every scheduled post whose time has passed (catches up after downtime). */
+  'maintenance.publish-due': z.object({}),
+  /** Written by a trigger on products when stock falls to ≤ 10 ('low') or to 0 ('out'). */
+  'maintenance.low-stock-alert': z.object({
+    productId: z.number().int().positive(),
+    stock: z.number().int().min(0),
+    level: z.enum(['low', 'out']),
+  }),
   'orders.send-confirmation': z.object({ orderId: z.number().int().positive() }),
 } as const;
 

@@ -1,0 +1,37 @@
+import type { Context } from 'koa';
+import type { z } from 'zod';
+import { HttpError } from '../server/middleware.ts';
+
+const MAX_JSON_BYTES = 512 * 1024;
+
+/** Reads a JSON request body (at most 512 KB); bad JSON or a larger body is a 400/413 {message}. */
+export async function readJsonBody(ctx: Context): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_JSON_BYTES) throw new HttpError(413, 'Request body is too large');
+    chunks.push(chunk);
+  }
+  if (size === 0) return {};
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new HttpError(400, 'Request body must be valid JSON');
+  }
+}
+
+/** Parses with a zod schema; the first problem becomes a 400 with its message. */
+export function parseOr400<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new HttpError(400, parsed.error.issues[0]?.message ?? 'Invalid request');
+  return parsed.data;
+}
+
+/** A positive integer id from the query string, or 400. */
+export function queryId(ctx: Context, name = 'id'): number {
+  const raw = ctx.query[name];
+  const id = typeof raw === 'string' && /^\d{1,9}$/.test(raw) ? Number(raw) : 0;
+  if (id < 1) throw new HttpError(400, `Query parameter ${name} must be a positive integer`);
+  return id;
+}

@@ -1,0 +1,50 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import { MODERATION_MESSAGES } from '../blog/comment-moderation-messages.ts';
+import { deleteComment, listComments, listPendingComments, moderateComment } from '../blog/moderation.ts';
+import { requireAdmin } from '../identity/policy.ts';
+import { HttpError } from '../server/middleware.ts';
+import type { AppServices } from '../server/services.ts';
+import { parseOr400, queryId, readJsonBody } from './admin-http.ts';
+
+const listQuery = z.object({
+  status: z.enum(['all', 'approved', 'pending']).catch('all'),
+  search: z.string().max(200).optional(),
+  page: z.coerce.number().int().min(1).max(10_000).catch(1),
+});
+const moderateBody = z.object({ approved: z.boolean({ error: 'approved must be true or false' }) });
+
+/**
+ * Comment moderation (admins): GET ?action=all|pending, PUT ?id=&action=moderate, DELETE ?id=.
+ * Other /api/comments requests (a post's comments, posting, liking) go on to the blog's router.
+ */
+export function commentsAdminRouter(services: AppServices): Router {
+  const { db } = services;
+  const router = new Router();
+  router.get('/comments', async (ctx, next) => {
+    const action = ctx.query.action;
+    if (action !== 'all' && action !== 'pending') return next();
+    requireAdmin(ctx.state);
+    if (action === 'pending') {
+      ctx.body = { comments: await listPendingComments(db) };
+      return;
+    }
+    const query = parseOr400(listQuery, ctx.query);
+    const { comments, pagination } = await listComments(db, query);
+    ctx.body = { comments, pagination };
+  });
+  router.put('/comments', async (ctx, next) => {
+    if (ctx.query.action !== 'moderate') return next();
+    requireAdmin(ctx.state);
+    const id = queryId(ctx);
+    const { approved } = parseOr400(moderateBody, await readJsonBody(ctx));
+    if (!(await moderateComment(db, id, approved))) throw new HttpError(404, MODERATION_MESSAGES.notFound);
+    ctx.body = { message: approved ? MODERATION_MESSAGES.approved : MODERATION_MESSAGES.rejected };
+  });
+  router.delete('/comments', async (ctx) => {
+    requireAdmin(ctx.state);
+    if (!(await deleteComment(db, queryId(ctx)))) throw new HttpError(404, MODERATION_MESSAGES.notFound);
+    ctx.body = { message: MODERATION_MESSAGES.deleted };
+  });
+  return router;
+}

@@ -1,0 +1,189 @@
+import { Form, Link, useNavigation } from 'react-router';
+import { MODERATION_MESSAGES as M } from '../../blog/comment-moderation-messages.ts';
+import type { ModerationComment } from '../../blog/moderation.ts';
+import { formatDate } from './format.ts';
+
+type Filters = { view: 'pending' | 'all'; q: string; status: 'all' | 'approved' | 'pending'; page: number };
+type Props = {
+  counts: { total: number; pending: number; approved: number };
+  comments: ModerationComment[];
+  pagination: { page: number; limit: number; total: number; pages: number } | null;
+  filters: Filters;
+};
+
+function ModerateButton({
+  comment,
+  approved,
+  label,
+}: {
+  comment: ModerationComment;
+  approved: boolean;
+  label: string;
+}) {
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value="moderate" />
+      <input type="hidden" name="id" value={comment.id} />
+      <input type="hidden" name="approved" value={String(approved)} />
+      <button
+        className={approved ? 'button button-small' : 'button button-small button-secondary'}
+        type="submit"
+      >
+        {label}
+        <span className="visually-hidden"> comment by {comment.author}</span>
+      </button>
+    </Form>
+  );
+}
+
+function CommentCard({ comment }: { comment: ModerationComment }) {
+  const navigation = useNavigation();
+  const busy = navigation.formData?.get('id') === String(comment.id);
+  return (
+    <li className="card admin-item" aria-busy={busy}>
+      <div className="admin-item-head">
+        <h3>{comment.author}</h3>
+        <span className={comment.approved ? 'badge badge-published' : 'badge badge-pending'}>
+          {comment.approved ? 'Approved' : 'Pending'}
+        </span>
+      </div>
+      <p className="muted admin-meta">
+        <span>{comment.email}</span>
+        <span>{formatDate(comment.createdAt)}</span>
+        <span>On “{comment.post.title}”</span>
+      </p>
+      <p className="admin-comment-content">{comment.content}</p>
+      <div className="admin-actions">
+        {comment.approved ? (
+          <ModerateButton comment={comment} approved={false} label="Unapprove" />
+        ) : (
+          <>
+            <ModerateButton comment={comment} approved={true} label="Approve" />
+            <ModerateButton comment={comment} approved={false} label="Reject" />
+          </>
+        )}
+        <a
+          className="button button-small button-secondary"
+          href={`/post/${comment.postId}#comment-${comment.id}`}
+          target="_blank"
+          rel="noreferrer"
+        >
+          View Post<span className="visually-hidden"> (opens in a new tab)</span>
+        </a>
+        <Form
+          method="post"
+          onSubmit={(event) => {
+            if (!window.confirm(M.confirmDelete(comment.author))) event.preventDefault();
+          }}
+        >
+          <input type="hidden" name="intent" value="delete-comment" />
+          <input type="hidden" name="id" value={comment.id} />
+          <button className="button button-small button-danger" type="submit">
+            Delete<span className="visually-hidden"> comment by {comment.author}</span>
+          </button>
+        </Form>
+      </div>
+    </li>
+  );
+}
+
+export function CommentsTab({ counts, comments, pagination, filters }: Props) {
+  const filtered = filters.q !== '' || filters.status !== 'all';
+  return (
+    <div className="admin-stack">
+      <div className="admin-cards admin-cards-3">
+        <section className="card admin-stat" aria-labelledby="c-total">
+          <h2 id="c-total">Total Comments</h2>
+          <p className="admin-stat-value">{counts.total}</p>
+        </section>
+        <section className="card admin-stat" aria-labelledby="c-pending">
+          <h2 id="c-pending">Pending Review</h2>
+          <p className="admin-stat-value">{counts.pending}</p>
+        </section>
+        <section className="card admin-stat" aria-labelledby="c-approved">
+          <h2 id="c-approved">Approved</h2>
+          <p className="admin-stat-value">{counts.approved}</p>
+        </section>
+      </div>
+      <nav className="admin-subtabs" aria-label="Comment lists">
+        <Link
+          to="/admin?tab=comments&view=pending"
+          aria-current={filters.view === 'pending' ? 'page' : undefined}
+          className={filters.view === 'pending' ? 'admin-subtab active' : 'admin-subtab'}
+        >
+          Pending ({counts.pending})
+        </Link>
+        <Link
+          to="/admin?tab=comments&view=all"
+          aria-current={filters.view === 'all' ? 'page' : undefined}
+          className={filters.view === 'all' ? 'admin-subtab active' : 'admin-subtab'}
+        >
+          All Comments
+        </Link>
+      </nav>
+      {filters.view === 'all' ? (
+        <Form method="get" className="admin-filters" role="search">
+          <input type="hidden" name="tab" value="comments" />
+          <input type="hidden" name="view" value="all" />
+          <div className="field">
+            <label htmlFor="comment-search">Search comments</label>
+            <input id="comment-search" name="q" type="search" defaultValue={filters.q} />
+          </div>
+          <div className="field">
+            <label htmlFor="comment-status">Status</label>
+            <select id="comment-status" name="status" defaultValue={filters.status}>
+              <option value="all">All</option>
+              <option value="approved">Approved</option>
+              <option value="pending">Pending</option>
+            </select>
+          </div>
+          <button className="button button-secondary" type="submit">
+            Filter
+          </button>
+        </Form>
+      ) : null}
+      {comments.length === 0 ? (
+        filters.view === 'pending' ? (
+          <div className="empty-state">
+            <h2>{M.caughtUp}</h2>
+            <p>{M.noPending}</p>
+          </div>
+        ) : (
+          <div className="empty-state">
+            <h2>{M.noneFound}</h2>
+            <p>{filtered ? M.adjustFilters : M.noneYet}</p>
+          </div>
+        )
+      ) : (
+        <ul className="admin-items">
+          {comments.map((comment) => (
+            <CommentCard key={comment.id} comment={comment} />
+          ))}
+        </ul>
+      )}
+      {pagination && pagination.pages > 1 ? (
+        <nav className="admin-pagination" aria-label="Comment pages">
+          <p>
+            Showing {comments.length} of {pagination.total} comments
+          </p>
+          {pagination.page > 1 ? (
+            <Link
+              className="button button-small button-secondary"
+              to={`/admin?tab=comments&view=all&q=${encodeURIComponent(filters.q)}&status=${filters.status}&page=${pagination.page - 1}`}
+            >
+              Previous
+            </Link>
+          ) : null}
+          {pagination.page < pagination.pages ? (
+            <Link
+              className="button button-small button-secondary"
+              to={`/admin?tab=comments&view=all&q=${encodeURIComponent(filters.q)}&status=${filters.status}&page=${pagination.page + 1}`}
+            >
+              Next
+            </Link>
+          ) : null}
+        </nav>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,84 @@
+import { Link } from 'react-router';
+import type { DashboardData } from '../../blog/dashboard.ts';
+import { formatPrice } from '../../shop/price.ts';
+
+export function DashboardTab({ dashboard }: { dashboard: DashboardData | null }) {
+  if (!dashboard) return <p className="empty-state">No dashboard data available</p>;
+  const { stats, recentActivity } = dashboard;
+  return (
+    <div className="admin-stack">
+      {stats.comments.pending > 0 ? (
+        <div className="admin-banner">
+          <p>
+            <strong>{stats.comments.pending} Comments Awaiting Moderation</strong>
+          </p>
+          <Link className="button button-small" to="/admin?tab=comments">
+            Review Comments
+          </Link>
+        </div>
+      ) : null}
+      <div className="admin-cards">
+        <section className="card admin-stat" aria-labelledby="stat-posts">
+          <h2 id="stat-posts">Total Posts</h2>
+          <p className="admin-stat-value">{stats.posts.total}</p>
+          <p className="muted">
+            {stats.posts.published} published, {stats.posts.drafts} drafts
+          </p>
+        </section>
+        <section className="card admin-stat" aria-labelledby="stat-products">
+          <h2 id="stat-products">Products</h2>
+          <p className="admin-stat-value">{stats.products.total}</p>
+          <p className="muted">
+            {stats.products.active} active, {stats.products.inactive} inactive
+          </p>
+        </section>
+        <section className="card admin-stat" aria-labelledby="stat-orders">
+          <h2 id="stat-orders">Orders</h2>
+          <p className="admin-stat-value">{stats.orders.total}</p>
+          <p className="muted">{stats.orders.pending} pending</p>
+        </section>
+        <section className="card admin-stat" aria-labelledby="stat-revenue">
+          <h2 id="stat-revenue">Revenue</h2>
+          <p className="admin-stat-value">{stats.revenue.formatted}</p>
+          <p className="muted">{stats.users.total} total users</p>
+        </section>
+      </div>
+      <div className="admin-columns">
+        <section className="card" aria-labelledby="popular-posts">
+          <h2 id="popular-posts">Popular Posts</h2>
+          {recentActivity.popularPosts.length === 0 ? (
+            <p className="muted">No published posts yet.</p>
+          ) : (
+            <ol className="admin-list">
+              {recentActivity.popularPosts.map((post) => (
+                <li key={post.id}>
+                  <span>{post.title}</span>
+                  <span className="muted">{post.viewCount} views</span>
+                </li>
+              ))}
+            </ol>
+          )}
+        </section>
+        <section className="card" aria-labelledby="low-stock">
+          <h2 id="low-stock">Low Stock Alert</h2>
+          {recentActivity.lowStockProducts.length === 0 ? (
+            <p className="muted">Every product is well stocked.</p>
+          ) : (
+            <ul className="admin-list">
+              {recentActivity.lowStockProducts.map((product) => (
+                <li key={product.id}>
+                  <span>
+                    {product.name} <span className="muted">{formatPrice(product.price)}</span>
+                  </span>
+                  <span className={product.stock === 0 ? 'badge badge-destructive' : 'badge'}>
+                    {product.stock} left
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      </div>
+    </div>
+  );
+}

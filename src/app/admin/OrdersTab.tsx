@@ -1,0 +1,68 @@
+import { Form, Link } from 'react-router';
+import type { OrderView } from '../../orders/service.ts';
+import { formatPrice } from '../../shop/price.ts';
+import { formatDate } from './format.ts';
+
+export const ORDER_STATUS_FILTERS = [
+  'all',
+  'pending',
+  'processing',
+  'shipped',
+  'delivered',
+  'cancelled',
+] as const;
+type Filters = { q: string; status: (typeof ORDER_STATUS_FILTERS)[number] };
+
+export function OrdersTab({ orders, filters }: { orders: OrderView[]; filters: Filters }) {
+  return (
+    <div className="admin-stack">
+      <Form method="get" className="admin-filters" role="search">
+        <input type="hidden" name="tab" value="orders" />
+        <div className="field">
+          <label htmlFor="order-search">Search by email or order number</label>
+          <input id="order-search" name="q" type="search" defaultValue={filters.q} />
+        </div>
+        <div className="field">
+          <label htmlFor="order-status">Status</label>
+          <select id="order-status" name="status" defaultValue={filters.status}>
+            {ORDER_STATUS_FILTERS.map((s) => (
+              <option key={s} value={s}>
+                {s === 'all' ? 'All' : s[0].toUpperCase() + s.slice(1)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button className="button button-secondary" type="submit">
+          Filter
+        </button>
+      </Form>
+      {orders.length === 0 ? (
+        <p className="empty-state">No orders found</p>
+      ) : (
+        <ul className="admin-items">
+          {orders.map((order) => (
+            <li key={order.id} className="card admin-item">
+              <div className="admin-item-head">
+                <h3>
+                  <Link to={`/admin/orders/${order.id}`}>Order #{order.id}</Link>
+                </h3>
+                <span>
+                  <span className={`badge badge-order-${order.status}`}>{order.status}</span>{' '}
+                  <span className="badge">{order.paymentStatus}</span>
+                </span>
+              </div>
+              <p className="muted admin-meta">
+                <span>
+                  {order.firstName} {order.lastName}
+                </span>
+                <span>{order.email}</span>
+                <span>{formatPrice(order.totalAmount)}</span>
+                <span>{formatDate(order.createdAt)}</span>
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

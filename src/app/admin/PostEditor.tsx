@@ -1,0 +1,492 @@
+import { type DragEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { Form, Link, useFetcher, useNavigation } from 'react-router';
+import type { EditablePost } from '../../blog/post-editor.ts';
+import { normalizeTags, POST_CATEGORIES } from '../../blog/post-schema.ts';
+import { slugify } from '../../blog/slug.ts';
+import { extractYouTubeId } from '../../blog/youtube.ts';
+import { UPLOAD_MESSAGES } from '../../media/messages.ts';
+import {
+  bold,
+  colour,
+  type Edit,
+  heading,
+  image,
+  insert,
+  italic,
+  podcastMarker,
+  TEXT_COLOURS,
+  underline,
+  youtubeMarker,
+} from './markdown-toolbar.ts';
+import { Notice } from './Notice.tsx';
+import type { PostFormErrors } from './post-form.server.ts';
+
+type Props = { post: EditablePost | null; errors: PostFormErrors | null };
+type Status = { ok: boolean; title: string; message?: string } | null;
+
+/** datetime-local wants the browser's local time; the server gets the offset beside it. */
+function toLocalInput(iso: string | null): string {
+  if (!iso) return '';
+  const date = new Date(iso);
+  return new Date(date.getTime() - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+}
+
+async function uploadImage(file: File): Promise<string> {
+  const body = new FormData();
+  body.append('file', file);
+  const res = await fetch('/api/uploads', { method: 'POST', body, credentials: 'same-origin' });
+  const json = (await res.json().catch(() => ({}))) as { url?: string; message?: string };
+  if (!res.ok || !json.url) throw new Error(json.message || `Upload failed with status ${res.status}`);
+  return json.url;
+}
+
+function FieldError({ id, message }: { id: string; message?: string }) {
+  return message ? (
+    <p id={id} className="field-error">
+      {message}
+    </p>
+  ) : null;
+}
+
+export function PostEditor({ post, errors }: Props) {
+  const navigation = useNavigation();
+  const saving = navigation.state === 'submitting';
+  const preview = useFetcher<{ html: string }>();
+  const contentRef = useRef<HTMLTextAreaElement>(null);
+  const [title, setTitle] = useState(post?.title ?? '');
+  const [slug, setSlug] = useState(post?.slug ?? '');
+  const [slugTouched, setSlugTouched] = useState(post ? post.slug !== slugify(post.title) : false);
+  const [content, setContent] = useState(post?.content ?? '');
+  const [tags, setTags] = useState<string[]>(post?.tags ?? []);
+  const [tagDraft, setTagDraft] = useState('');
+  const [youtube, setYoutube] = useState(post?.youtubeVideoId ?? '');
+  const [featuredImageFile, setFeaturedImageFile] = useState(post?.featuredImageFile ?? '');
+  const [status, setStatus] = useState(post?.status ?? 'draft');
+  const [tzOffset, setTzOffset] = useState('');
+  const [showPreview, setShowPreview] = useState(false);
+  const [uploadStatus, setUploadStatus] = useState<Status>(null);
+  const fields = errors?.fields ?? {};
+
+  useEffect(() => setTzOffset(String(new Date().getTimezoneOffset())), []);
+
+  // Live preview: re-rendered on the server (same sanitizer) shortly after typing stops.
+  const submitPreview = preview.submit;
+  useEffect(() => {
+    if (!showPreview) return;
+    const timer = setTimeout(
+      () => submitPreview({ content }, { method: 'post', action: '/admin/preview' }),
+      300,
+    );
+    return () => clearTimeout(timer);
+  }, [showPreview, content, submitPreview]);
+
+  const apply = (edit: (text: string, start: number, end: number) => Edit) => {
+    const area = contentRef.current;
+    const start = area?.selectionStart ?? content.length;
+    const end = area?.selectionEnd ?? content.length;
+    const result = edit(content, start, end);
+    setContent(result.text);
+    requestAnimationFrame(() => {
+      area?.focus();
+      area?.setSelectionRange(result.selectionStart, result.selectionEnd);
+    });
+  };
+  const insertSnippet = (snippet: string, block = false) =>
+    apply((t, s, e) => insert(t, s, e, snippet, block));
+
+  const uploadInto = async (files: FileList | File[], target: 'content' | 'featured') => {
+    for (const file of Array.from(files)) {
+      try {
+        const url = await uploadImage(file);
+        if (target === 'featured') setFeaturedImageFile(url);
+        else insertSnippet(image(url, file.name.replace(/\.[^.]+$/, '')), true);
+        setUploadStatus({ ok: true, title: UPLOAD_MESSAGES.success });
+      } catch (error) {
+        setUploadStatus({
+          ok: false,
+          title: 'Error',
+          message: UPLOAD_MESSAGES.failed((error as Error).message),
+        });
+      }
+    }
+  };
+
+  const addTag = () => {
+    setTags((current) => normalizeTags([...current, tagDraft]));
+    setTagDraft('');
+  };
+  const onTagKey = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      addTag();
+    }
+  };
+  const onDrop = (event: DragEvent<HTMLTextAreaElement>) => {
+    const files = Array.from(event.dataTransfer.files).filter((f) => f.type.startsWith('image/'));
+    if (files.length === 0) return;
+    event.preventDefault();
+    void uploadInto(files, 'content');
+  };
+  const askAndInsert = (question: string, make: (answer: string) => string | null) => {
+    const answer = window.prompt(question)?.trim();
+    if (!answer) return;
+    const snippet = make(answer);
+    if (snippet) insertSnippet(snippet, true);
+  };
+
+  const described = (name: string) => (fields[name] ? `${name}-error` : undefined);
+  return (
+    <div className="container admin admin-editor">
+      <p>
+        <Link to="/admin?tab=posts">← Back to Admin</Link>
+      </p>
+      <h1>{post ? 'Edit Post' : 'New Post'}</h1>
+      <Notice result={errors ? { ok: false, title: errors.title, message: errors.message } : null} />
+      <Form method="post" className="admin-form" noValidate>
+        <input type="hidden" name="tzOffset" value={tzOffset} />
+        <div className="field">
+          <label htmlFor="title">Title</label>
+          <input
+            id="title"
+            name="title"
+            required
+            value={title}
+            aria-invalid={fields.title ? true : undefined}
+            aria-describedby={described('title')}
+            onChange={(e) => {
+              setTitle(e.target.value);
+              if (!slugTouched) setSlug(slugify(e.target.value));
+            }}
+          />
+          <FieldError id="title-error" message={fields.title} />
+        </div>
+        <div className="field">
+          <label htmlFor="slug">Slug</label>
+          <input
+            id="slug"
+            name="slug"
+            value={slug}
+            aria-describedby="slug-hint"
+            onChange={(e) => {
+              setSlug(e.target.value);
+              setSlugTouched(e.target.value !== '');
+            }}
+          />
+          <p id="slug-hint" className="muted">
+            The address is /post/{slugify(slug || title) || '…'}. Old addresses keep redirecting after a
+            change.
+          </p>
+        </div>
+        <div className="field">
+          <label htmlFor="content">Content</label>
+          <div className="editor-toolbar" role="toolbar" aria-label="Formatting" aria-controls="content">
+            <button
+              type="button"
+              className="button button-small button-secondary"
+              onClick={() => apply(bold)}
+            >
+              Bold
+            </button>
+            <button
+              type="button"
+              className="button button-small button-secondary"
+              onClick={() => apply(italic)}
+            >
+              Italic
+            </button>
+            <button
+              type="button"
+              className="button button-small button-secondary"
+              onClick={() => apply(underline)}
+            >
+              Underline
+            </button>
+            {([1, 2, 3] as const).map((level) => (
+              <button
+                key={level}
+                type="button"
+                className="button button-small button-secondary"
+                onClick={() => apply((t, s) => heading(t, s, level))}
+              >
+                H{level}
+              </button>
+            ))}
+            <button
+              type="button"
+              className="button button-small button-secondary"
+              onClick={() => askAndInsert('Image URL', (url) => image(url))}
+            >
+              Image
+            </button>
+            <label className="visually-hidden" htmlFor="text-colour">
+              Text colour
+            </label>
+            <select
+              id="text-colour"
+              className="editor-colour"
+              value=""
+              onChange={(e) => {
+                const value = e.target.value;
+                if (value) apply((t, s, en) => colour(t, s, en, value));
+              }}
+            >
+              <option value="">Colour…</option>
+              {TEXT_COLOURS.map((c) => (
+                <option key={c.name} value={c.value}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+            <button
+              type="button"
+              className="button button-small button-secondary"
+              onClick={() =>
+                askAndInsert('YouTube link or video id', (value) => {
+                  const id = extractYouTubeId(value);
+                  return /^[A-Za-z0-9_-]{11}$/.test(id) ? youtubeMarker(id) : null;
+                })
+              }
+            >
+              YouTube
+            </button>
+            <button
+              type="button"
+              className="button button-small button-secondary"
+              onClick={() =>
+                askAndInsert('Podcast audio URL', (url) =>
+                  /^https?:\/\//.test(url) ? podcastMarker(url) : null,
+                )
+              }
+            >
+              Podcast
+            </button>
+            <button
+              type="button"
+              className="button button-small button-secondary"
+              onClick={() => askAndInsert('GIF URL', (url) => image(url, 'GIF'))}
+            >
+              GIF
+            </button>
+          </div>
+          <textarea
+            id="content"
+            name="content"
+            ref={contentRef}
+            rows={12}
+            required
+            value={content}
+            aria-invalid={fields.content ? true : undefined}
+            aria-describedby={['content-hint', described('content')].filter(Boolean).join(' ')}
+            onChange={(e) => setContent(e.target.value)}
+            onDragOver={(e) => e.preventDefault()}
+            onDrop={onDrop}
+          />
+          <p id="content-hint" className="muted">
+            Markdown. Drop an image here to upload it.
+          </p>
+          <FieldError id="content-error" message={fields.content} />
+          <div className="editor-upload">
+            <label htmlFor="content-image">Upload image into the content</label>
+            <input
+              id="content-image"
+              type="file"
+              accept="image/jpeg,image/png,image/webp,image/gif"
+              onChange={(e) => {
+                if (e.target.files) void uploadInto(e.target.files, 'content');
+                e.target.value = '';
+              }}
+            />
+          </div>
+          <Notice result={uploadStatus} />
+          <button
+            type="button"
+            className="button button-small button-secondary"
+            aria-expanded={showPreview}
+            aria-controls="post-preview"
+            onClick={() => setShowPreview((v) => !v)}
+          >
+            {showPreview ? 'Hide Preview' : 'Preview'}
+          </button>
+          {showPreview ? (
+            <section
+              id="post-preview"
+              className="card editor-preview"
+              aria-label="Preview"
+              aria-busy={preview.state !== 'idle'}
+            >
+              {preview.data ? (
+                // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitized on the server by renderMarkdown, as on the public page
+                <div className="prose" dangerouslySetInnerHTML={{ __html: preview.data.html }} />
+              ) : (
+                <p className="muted">Rendering preview…</p>
+              )}
+            </section>
+          ) : null}
+        </div>
+        <div className="field">
+          <label htmlFor="excerpt">Excerpt</label>
+          <textarea
+            id="excerpt"
+            name="excerpt"
+            rows={3}
+            required
+            defaultValue={post?.excerpt ?? ''}
+            aria-invalid={fields.excerpt ? true : undefined}
+            aria-describedby={described('excerpt')}
+          />
+          <FieldError id="excerpt-error" message={fields.excerpt} />
+        </div>
+        <div className="field">
+          <label htmlFor="category">Category</label>
+          <select
+            id="category"
+            name="category"
+            required
+            defaultValue={post?.category ?? ''}
+            aria-describedby={described('category')}
+          >
+            <option value="" disabled>
+              Choose a category
+            </option>
+            {POST_CATEGORIES.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+          <FieldError id="category-error" message={fields.category} />
+        </div>
+        <div className="field">
+          <label htmlFor="tag-input">Tags</label>
+          <div className="editor-tag-entry">
+            <input
+              id="tag-input"
+              name="tags"
+              value={tagDraft}
+              onChange={(e) => setTagDraft(e.target.value)}
+              onKeyDown={onTagKey}
+              aria-describedby="tag-hint"
+            />
+            <button type="button" className="button button-secondary" onClick={addTag}>
+              Add Tag
+            </button>
+          </div>
+          <p id="tag-hint" className="muted">
+            Press Enter to add a tag.
+          </p>
+          <ul className="editor-tags" aria-label="Tags">
+            {tags.map((tag) => (
+              <li key={tag} className="badge">
+                <input type="hidden" name="tags" value={tag} />
+                {tag}{' '}
+                <button
+                  type="button"
+                  className="editor-tag-remove"
+                  aria-label={`Remove tag ${tag}`}
+                  onClick={() => setTags((current) => current.filter((t) => t !== tag))}
+                >
+                  ×
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+        <div className="field">
+          <label htmlFor="featuredImage">Featured image URL</label>
+          <input
+            id="featuredImage"
+            name="featuredImage"
+            type="url"
+            defaultValue={post?.featuredImage ?? ''}
+            aria-describedby={described('featuredImage')}
+          />
+          <FieldError id="featuredImage-error" message={fields.featuredImage} />
+        </div>
+        <div className="field">
+          <label htmlFor="featuredImageFile">Featured image file</label>
+          <input
+            id="featuredImageFile"
+            name="featuredImageFile"
+            value={featuredImageFile}
+            onChange={(e) => setFeaturedImageFile(e.target.value)}
+            aria-describedby={described('featuredImageFile')}
+          />
+          <FieldError id="featuredImageFile-error" message={fields.featuredImageFile} />
+          <label htmlFor="featured-upload" className="editor-sub-label">
+            Upload featured image
+          </label>
+          <input
+            id="featured-upload"
+            type="file"
+            accept="image/jpeg,image/png,image/webp,image/gif"
+            onChange={(e) => {
+              if (e.target.files) void uploadInto(e.target.files, 'featured');
+              e.target.value = '';
+            }}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="youtubeVideoId">YouTube video</label>
+          <input
+            id="youtubeVideoId"
+            name="youtubeVideoId"
+            value={youtube}
+            onChange={(e) => setYoutube(e.target.value)}
+            onBlur={() => setYoutube((v) => extractYouTubeId(v))}
+            aria-describedby={['youtube-hint', described('youtubeVideoId')].filter(Boolean).join(' ')}
+          />
+          <p id="youtube-hint" className="muted">
+            Paste a YouTube link or the video id.
+          </p>
+          <FieldError id="youtubeVideoId-error" message={fields.youtubeVideoId} />
+        </div>
+        <div className="field">
+          <label htmlFor="podcastUrl">Podcast URL</label>
+          <input
+            id="podcastUrl"
+            name="podcastUrl"
+            type="url"
+            defaultValue={post?.podcastUrl ?? ''}
+            aria-describedby={described('podcastUrl')}
+          />
+          <FieldError id="podcastUrl-error" message={fields.podcastUrl} />
+        </div>
+        <div className="field">
+          <label htmlFor="status">Status</label>
+          <select
+            id="status"
+            name="status"
+            value={status}
+            onChange={(e) => setStatus(e.target.value as typeof status)}
+          >
+            <option value="draft">Draft</option>
+            <option value="published">Published</option>
+            <option value="scheduled">Scheduled</option>
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="publishAt">Publish at</label>
+          <input
+            id="publishAt"
+            name="publishAt"
+            type="datetime-local"
+            defaultValue={toLocalInput(post?.publishAt ?? null)}
+            aria-describedby={['publishAt-hint', described('publishAt')].filter(Boolean).join(' ')}
+          />
+          <p id="publishAt-hint" className="muted">
+            Used when the status is Scheduled: the post publishes itself at this time.
+          </p>
+          <FieldError id="publishAt-error" message={fields.publishAt} />
+        </div>
+        <div className="admin-actions">
+          <button className="button" type="submit" disabled={saving}>
+            {saving ? 'Saving...' : post ? 'Update Post' : 'Create Post'}
+          </button>
+          <Link className="button button-secondary" to="/admin?tab=posts">
+            Cancel
+          </Link>
+        </div>
+      </Form>
+    </div>
+  );
+}

@@ -1,0 +1,184 @@
+import { useState } from 'react';
+import { Form, Link, useNavigation } from 'react-router';
+import { UPLOAD_MESSAGES } from '../../media/messages.ts';
+import { formatPrice } from '../../shop/price.ts';
+import { CATEGORY_LABELS } from '../../shop/product-admin-messages.ts';
+import { PRODUCT_CATEGORIES } from '../../shop/product-schema.ts';
+import type { Product } from '../../shop/products.ts';
+import { Notice } from './Notice.tsx';
+import type { ProductFormErrors } from './product-form.server.ts';
+
+type Props = { product: Product | null; errors: ProductFormErrors | null };
+
+export function ProductEditor({ product, errors }: Props) {
+  const navigation = useNavigation();
+  const saving = navigation.state === 'submitting';
+  const [price, setPrice] = useState(product ? String(product.price) : '');
+  const [image, setImage] = useState(product?.image ?? '');
+  const [uploadStatus, setUploadStatus] = useState<{ ok: boolean; title: string; message?: string } | null>(
+    null,
+  );
+  const fields = errors?.fields ?? {};
+  const cents = /^\d+$/.test(price) ? Number(price) : 0;
+  const err = (name: string) =>
+    fields[name] ? (
+      <p id={`${name}-error`} className="field-error">
+        {fields[name]}
+      </p>
+    ) : null;
+  const described = (name: string, hint?: string) =>
+    [hint, fields[name] ? `${name}-error` : undefined].filter(Boolean).join(' ') || undefined;
+
+  const upload = async (file: File) => {
+    const body = new FormData();
+    body.append('file', file);
+    try {
+      const res = await fetch('/api/uploads', { method: 'POST', body, credentials: 'same-origin' });
+      const json = (await res.json().catch(() => ({}))) as { url?: string; message?: string };
+      if (!res.ok || !json.url) throw new Error(json.message || `Upload failed with status ${res.status}`);
+      setImage(json.url);
+      setUploadStatus({ ok: true, title: UPLOAD_MESSAGES.success });
+    } catch (error) {
+      setUploadStatus({
+        ok: false,
+        title: 'Error',
+        message: UPLOAD_MESSAGES.failed((error as Error).message),
+      });
+    }
+  };
+
+  return (
+    <div className="container admin admin-editor">
+      <p>
+        <Link to="/admin?tab=products">← Back to Admin</Link>
+      </p>
+      <h1>{product ? 'Edit Product' : 'New Product'}</h1>
+      <Notice result={errors ? { ok: false, title: errors.title, message: errors.message } : null} />
+      <Form method="post" className="admin-form" noValidate>
+        <div className="field">
+          <label htmlFor="name">Name</label>
+          <input
+            id="name"
+            name="name"
+            required
+            defaultValue={product?.name ?? ''}
+            aria-describedby={described('name')}
+          />
+          {err('name')}
+        </div>
+        <div className="field">
+          <label htmlFor="description">Description</label>
+          <textarea
+            id="description"
+            name="description"
+            rows={4}
+            required
+            defaultValue={product?.description ?? ''}
+            aria-describedby={described('description')}
+          />
+          {err('description')}
+        </div>
+        <div className="field">
+          <label htmlFor="price">Price (cents)</label>
+          <div className="editor-tag-entry">
+            <input
+              id="price"
+              name="price"
+              inputMode="numeric"
+              pattern="[0-9]*"
+              value={price}
+              onChange={(e) => setPrice(e.target.value.replace(/[^\d]/g, ''))}
+              aria-describedby={described('price', 'price-hint')}
+            />
+            <output htmlFor="price" className="admin-price-preview" aria-live="polite">
+              {formatPrice(cents)}
+            </output>
+          </div>
+          <p id="price-hint" className="muted">
+            In cents: 2999 is $29.99.
+          </p>
+          {err('price')}
+        </div>
+        <div className="field">
+          <label htmlFor="category">Category</label>
+          <select
+            id="category"
+            name="category"
+            required
+            defaultValue={product?.category ?? ''}
+            aria-describedby={described('category')}
+          >
+            <option value="" disabled>
+              Choose a category
+            </option>
+            {PRODUCT_CATEGORIES.map((c) => (
+              <option key={c} value={c}>
+                {CATEGORY_LABELS[c] ?? c}
+              </option>
+            ))}
+          </select>
+          {err('category')}
+        </div>
+        <div className="field">
+          <label htmlFor="stock">Stock</label>
+          <input
+            id="stock"
+            name="stock"
+            inputMode="numeric"
+            pattern="[0-9]*"
+            defaultValue={product?.stock ?? ''}
+            aria-describedby={described('stock', 'stock-hint')}
+          />
+          <p id="stock-hint" className="muted">
+            Leave empty for unlimited stock.
+          </p>
+          {err('stock')}
+        </div>
+        <div className="field">
+          <label htmlFor="image">Image URL</label>
+          <input
+            id="image"
+            name="image"
+            value={image}
+            onChange={(e) => setImage(e.target.value)}
+            aria-describedby={described('image')}
+          />
+          {err('image')}
+          <label htmlFor="product-upload" className="editor-sub-label">
+            Upload image
+          </label>
+          <input
+            id="product-upload"
+            type="file"
+            accept="image/jpeg,image/png,image/webp,image/gif"
+            onChange={(e) => {
+              const file = e.target.files?.[0];
+              if (file) void upload(file);
+              e.target.value = '';
+            }}
+          />
+          <Notice result={uploadStatus} />
+        </div>
+        <div className="field admin-checkbox">
+          <input id="featured" name="featured" type="checkbox" defaultChecked={product?.featured ?? false} />
+          <label htmlFor="featured">Featured</label>
+        </div>
+        <div className="field">
+          <label htmlFor="status">Status</label>
+          <select id="status" name="status" defaultValue={product?.status ?? 'active'}>
+            <option value="active">Active</option>
+            <option value="inactive">Inactive</option>
+          </select>
+        </div>
+        <div className="admin-actions">
+          <button className="button" type="submit" disabled={saving}>
+            {saving ? 'Saving...' : product ? 'Update Product' : 'Create Product'}
+          </button>
+          <Link className="button button-secondary" to="/admin?tab=products">
+            Cancel
+          </Link>
+        </div>
+      </Form>
+    </div>
+  );
+}

@@ -1,0 +1,99 @@
+import { MODERATION_MESSAGES } from '../../blog/comment-moderation-messages.ts';
+import { deleteComment, moderateComment } from '../../blog/moderation.ts';
+import { deletePost } from '../../blog/post-editor.ts';
+import { POST_MESSAGES } from '../../blog/post-messages.ts';
+import { updateBlogSettings } from '../../blog/settings.ts';
+import { blogSettingsSchema, SETTINGS_MESSAGES } from '../../blog/settings-schema.ts';
+import type { RequestState } from '../../server/request-state.ts';
+import type { AppServices } from '../../server/services.ts';
+import { PRODUCT_ADMIN_MESSAGES } from '../../shop/product-admin-messages.ts';
+import { deleteProduct } from '../../shop/products.ts';
+
+export type ActionResult =
+  | { ok: true; title: string; message?: string }
+  | { ok: false; title: string; message: string; fieldErrors?: Record<string, string> };
+
+export const CACHE_MESSAGES = { title: 'Cache cleared', message: 'All data has been refreshed' } as const;
+
+const idOf = (form: FormData) => {
+  const id = Number(form.get('id'));
+  return Number.isInteger(id) && id > 0 ? id : 0;
+};
+
+/** The form of the settings card → the settings schema's input. */
+export function settingsFromForm(form: FormData) {
+  const text = (name: string) => String(form.get(name) ?? '');
+  return {
+    title: text('title'),
+    description: text('description'),
+    authorName: text('authorName'),
+    authorBio: text('authorBio'),
+    authorProfileImage: text('authorProfileImage'),
+    socialLinks: {
+      youtube: text('youtube'),
+      github: text('github'),
+      twitter: text('twitter'),
+      linkedin: text('linkedin'),
+    },
+    shopRequiresSignIn: form.get('shopRequiresSignIn') === 'on',
+  };
+}
+
+/** The admin page's mutations, by intent. The caller has already checked the admin role. */
+export async function runAdminAction(
+  services: AppServices,
+  state: RequestState,
+  form: FormData,
+): Promise<ActionResult> {
+  const { db } = services;
+  const intent = String(form.get('intent') ?? '');
+  try {
+    switch (intent) {
+      case 'delete-post':
+        return (await deletePost(db, idOf(form)))
+          ? { ok: true, title: POST_MESSAGES.deleted }
+          : { ok: false, title: POST_MESSAGES.errorTitle, message: POST_MESSAGES.deleteFailed };
+      case 'delete-product':
+        await deleteProduct(db, idOf(form));
+        return { ok: true, title: PRODUCT_ADMIN_MESSAGES.deleted };
+      case 'moderate': {
+        const approved = form.get('approved') === 'true';
+        return (await moderateComment(db, idOf(form), approved))
+          ? { ok: true, title: approved ? MODERATION_MESSAGES.approved : MODERATION_MESSAGES.rejected }
+          : { ok: false, title: 'Error', message: MODERATION_MESSAGES.moderateFailed };
+      }
+      case 'delete-comment':
+        return (await deleteComment(db, idOf(form)))
+          ? { ok: true, title: MODERATION_MESSAGES.deletedTitle, message: MODERATION_MESSAGES.deleted }
+          : { ok: false, title: 'Error', message: MODERATION_MESSAGES.deleteFailed };
+      case 'save-settings': {
+        const parsed = blogSettingsSchema.safeParse(settingsFromForm(form));
+        if (!parsed.success) {
+          const fieldErrors: Record<string, string> = {};
+          for (const issue of parsed.error.issues) fieldErrors[String(issue.path.at(-1))] ??= issue.message;
+          return { ok: false, title: 'Error', message: parsed.error.issues[0].message, fieldErrors };
+        }
+        await updateBlogSettings(db, parsed.data);
+        return { ok: true, title: SETTINGS_MESSAGES.saved };
+      }
+      case 'clear-cache':
+        await services.queues.enqueue('maintenance.refresh-cache', { reason: 'admin' });
+        return { ok: true, ...CACHE_MESSAGES };
+      default:
+        return { ok: false, title: 'Error', message: 'Unknown action' };
+    }
+  } catch (err) {
+    state.log.error({ err, intent }, 'admin action failed');
+    const message =
+      intent === 'delete-post'
+        ? POST_MESSAGES.deleteFailed
+        : intent === 'delete-product'
+          ? PRODUCT_ADMIN_MESSAGES.deleteFailed
+          : intent === 'delete-comment'
+            ? MODERATION_MESSAGES.deleteFailed
+            : intent === 'moderate'
+              ? MODERATION_MESSAGES.moderateFailed
+              : SETTINGS_MESSAGES.saveFailed;
+    return { ok: false, title: 'Error', message };
+  }
+}

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { dashboard } from '../../blog/dashboard.ts';
+import { commentCounts, listComments, listPendingComments } from '../../blog/moderation.ts';
+import { listAdminPosts } from '../../blog/post-editor.ts';
+import { getBlogSettings } from '../../blog/settings.ts';
+import { listOrders } from '../../orders/service.ts';
+import type { AppServices } from '../../server/services.ts';
+import { listProducts } from '../../shop/products.ts';
+import type { AdminTab } from './tabs.ts';
+
+const postFilters = z.object({
+  q: z.string().max(200).catch(''),
+  status: z.enum(['all', 'published', 'draft', 'scheduled']).catch('all'),
+});
+const commentFilters = z.object({
+  view: z.enum(['pending', 'all']).catch('pending'),
+  q: z.string().max(200).catch(''),
+  status: z.enum(['all', 'approved', 'pending']).catch('all'),
+  page: z.coerce.number().int().min(1).max(10_000).catch(1),
+});
+
+async function postsTab(services: AppServices, params: URLSearchParams) {
+  const filters = postFilters.parse({ q: params.get('q') ?? '', status: params.get('status') ?? 'all' });
+  const posts = await listAdminPosts(services.db, { search: filters.q, status: filters.status });
+  return { tab: 'posts' as const, filters, posts };
+}
+
+async function commentsTab(services: AppServices, params: URLSearchParams) {
+  const filters = commentFilters.parse(Object.fromEntries(params));
+  const counts = await commentCounts(services.db);
+  if (filters.view === 'pending') {
+    return {
+      tab: 'comments' as const,
+      filters,
+      counts,
+      comments: await listPendingComments(services.db),
+      pagination: null,
+    };
+  }
+  const { comments, pagination } = await listComments(services.db, {
+    status: filters.status,
+    search: filters.q,
+    page: filters.page,
+  });
+  return { tab: 'comments' as const, filters, counts, comments, pagination };
+}
+
+const productFilters = z.object({
+  q: z.string().max(200).catch(''),
+  status: z.enum(['all', 'active', 'inactive']).catch('all'),
+});
+const orderFilters = z.object({
+  q: z.string().max(200).catch(''),
+  status: z.enum(['all', 'pending', 'processing', 'shipped', 'delivered', 'cancelled']).catch('all'),
+});
+
+async function productsTab(services: AppServices, params: URLSearchParams) {
+  const filters = productFilters.parse({ q: params.get('q') ?? '', status: params.get('status') ?? 'all' });
+  const { products } = await listProducts(services.db, {
+    search: filters.q,
+    status: filters.status,
+    limit: 100,
+  });
+  return { tab: 'products' as const, filters, products };
+}
+
+async function ordersTab(services: AppServices, params: URLSearchParams) {
+  const filters = orderFilters.parse({ q: params.get('q') ?? '', status: params.get('status') ?? 'all' });
+  const { orders } = await listOrders(services.db, { search: filters.q, status: filters.status, limit: 100 });
+  return { tab: 'orders' as const, filters, orders };
+}
+
+async function settingsTab(services: AppServices) {
+  return {
+    tab: 'settings' as const,
+    settings: await getBlogSettings(services.db),
+    apiUrl: services.publicUrl,
+    environment: services.config.env,
+  };
+}
+
+/** Only the active tab's data is loaded. */
+export async function loadTab(services: AppServices, tab: AdminTab, params: URLSearchParams) {
+  switch (tab) {
+    case 'dashboard':
+      return { tab, dashboard: await dashboard(services.db) };
+    case 'posts':
+      return postsTab(services, params);
+    case 'comments':
+      return commentsTab(services, params);
+    case 'products':
+      return productsTab(services, params);
+    case 'orders':
+      return ordersTab(services, params);
+    case 'settings':
+      return settingsTab(services);
+  }
+}
+
+export type TabData = Awaited<ReturnType<typeof loadTab>>;

@@ -1,0 +1,17 @@
+import { data, type RouterContextProvider, redirect } from 'react-router';
+import type { SessionUser } from '../../identity/sessions.ts';
+import { getApp } from '../context.ts';
+
+/**
+ * Admin pages: signed-out visitors go to sign in and come back; signed-in non-admins get a 403.
+ * Every admin loader and action calls this on the server.
+ */
+export function requireAdminUser(context: Readonly<RouterContextProvider>, request: Request): SessionUser {
+  const user = getApp(context).state.session.user;
+  if (!user) {
+    const url = new URL(request.url);
+    throw redirect(`/login?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
+  }
+  if (user.role !== 'admin') throw data('You need an administrator account to open the admin area.', 403);
+  return user;
+}

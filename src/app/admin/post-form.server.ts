@@ -1,0 +1,78 @@
+import { data, type RouterContextProvider, redirect } from 'react-router';
+import { createPost, updatePost } from '../../blog/post-editor.ts';
+import { POST_MESSAGES } from '../../blog/post-messages.ts';
+import { type PostInputRaw, postInputSchema } from '../../blog/post-schema.ts';
+import { getApp } from '../context.ts';
+import { requireAdminUser } from './guard.server.ts';
+
+/**
+ * A datetime-local value has no zone: the browser sends its offset beside it (tzOffset, in
+ * minutes as getTimezoneOffset gives it); without one the value is read as UTC.
+ */
+function publishAtFrom(local: string, tzOffset: string): string | null {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(local)) return null;
+  const asUtc = Date.parse(`${local.slice(0, 16)}:00Z`);
+  const offset = /^-?\d{1,4}$/.test(tzOffset) ? Number(tzOffset) : 0;
+  return new Date(asUtc + offset * 60_000).toISOString();
+}
+
+export function postFromForm(form: FormData): PostInputRaw {
+  const text = (name: string) => String(form.get(name) ?? '');
+  return {
+    title: text('title'),
+    slug: text('slug'),
+    content: text('content'),
+    excerpt: text('excerpt'),
+    category: text('category') as PostInputRaw['category'],
+    tags: form.getAll('tags').map(String),
+    featuredImage: text('featuredImage'),
+    featuredImageFile: text('featuredImageFile'),
+    youtubeVideoId: text('youtubeVideoId'),
+    podcastUrl: text('podcastUrl'),
+    status: (text('status') || 'draft') as PostInputRaw['status'],
+    publishAt: publishAtFrom(text('publishAt'), text('tzOffset')),
+  };
+}
+
+export type PostFormErrors = { title: string; message: string; fields: Record<string, string> };
+
+/** Validates and saves; success goes back to the Posts tab with the SPEC's message. */
+export async function savePost(
+  context: Readonly<RouterContextProvider>,
+  request: Request,
+  id: number | null,
+) {
+  const user = requireAdminUser(context, request);
+  const { services, state } = getApp(context);
+  const parsed = postInputSchema.safeParse(postFromForm(await request.formData()));
+  if (!parsed.success) {
+    const fields: Record<string, string> = {};
+    for (const issue of parsed.error.issues) fields[String(issue.path[0])] ??= issue.message;
+    const required = parsed.error.issues.some((i) => i.message === POST_MESSAGES.requiredFields);
+    return data(
+      {
+        title: POST_MESSAGES.errorTitle,
+        message: required ? POST_MESSAGES.requiredFields : parsed.error.issues[0].message,
+        fields,
+      } satisfies PostFormErrors,
+      400,
+    );
+  }
+  try {
+    if (id === null) await createPost(services.db, services.queues, parsed.data, user.id);
+    else if (!(await updatePost(services.db, services.queues, id, parsed.data)))
+      throw data(POST_MESSAGES.notFound, 404);
+  } catch (err) {
+    if (err instanceof Response || (err && typeof err === 'object' && 'init' in err)) throw err;
+    state.log.error({ err }, 'saving a post failed');
+    return data(
+      {
+        title: POST_MESSAGES.errorTitle,
+        message: POST_MESSAGES.saveFailed,
+        fields: {},
+      } satisfies PostFormErrors,
+      500,
+    );
+  }
+  return redirect(`/admin?tab=posts&notice=${id === null ? 'post-created' : 'post-updated'}`);
+}

@@ -1,0 +1,50 @@
+import { data, type RouterContextProvider, redirect } from 'react-router';
+import { HttpError } from '../../server/middleware.ts';
+import { PRODUCT_ADMIN_MESSAGES as M } from '../../shop/product-admin-messages.ts';
+import { productSchema } from '../../shop/product-schema.ts';
+import { createProduct, updateProduct } from '../../shop/products.ts';
+import { getApp } from '../context.ts';
+import { requireAdminUser } from './guard.server.ts';
+
+export type ProductFormErrors = { title: string; message: string; fields: Record<string, string> };
+
+/** Form fields → the product schema's input: price a whole number (0 when empty), stock empty = unlimited. */
+export function productFromForm(form: FormData) {
+  const text = (name: string) => String(form.get(name) ?? '').trim();
+  const whole = (value: string) => (/^-?\d+$/.test(value) ? Number(value) : Number.NaN);
+  const stock = text('stock');
+  return {
+    name: text('name'),
+    description: text('description'),
+    category: text('category'),
+    price: text('price') === '' ? 0 : whole(text('price')),
+    stock: stock === '' ? null : whole(stock),
+    status: text('status') || 'active',
+    featured: form.get('featured') === 'on',
+    image: text('image'),
+  };
+}
+
+export async function saveProduct(
+  context: Readonly<RouterContextProvider>,
+  request: Request,
+  id: number | null,
+) {
+  requireAdminUser(context, request);
+  const { services, state } = getApp(context);
+  const parsed = productSchema.safeParse(productFromForm(await request.formData()));
+  if (!parsed.success) {
+    const fields: Record<string, string> = {};
+    for (const issue of parsed.error.issues) fields[String(issue.path[0])] ??= issue.message;
+    return data({ title: 'Error', message: M.saveFailed, fields } satisfies ProductFormErrors, 400);
+  }
+  try {
+    if (id === null) await createProduct(services.db, parsed.data);
+    else await updateProduct(services.db, id, parsed.data);
+  } catch (err) {
+    if (err instanceof HttpError && err.status === 404) throw data(err.message, 404);
+    state.log.error({ err }, 'saving a product failed');
+    return data({ title: 'Error', message: M.saveFailed, fields: {} } satisfies ProductFormErrors, 500);
+  }
+  return redirect(`/admin?tab=products&notice=${id === null ? 'product-created' : 'product-updated'}`);
+}

@@ -1,0 +1,201 @@
+import { data, Form, Link, useNavigation } from 'react-router';
+import type { AdminOrderCommand } from '../../orders/domain.ts';
+import { executeOrderCommand, getOrderWithHistory, type OrderHistoryEvent } from '../../orders/service.ts';
+import { HttpError } from '../../server/middleware.ts';
+import { formatPrice } from '../../shop/price.ts';
+import { formatDateTime } from '../admin/format.ts';
+import { requireAdminUser } from '../admin/guard.server.ts';
+import { Notice } from '../admin/Notice.tsx';
+import { getApp } from '../context.ts';
+import '../styles/admin.css';
+import type { Route } from './+types/admin.orders.detail';
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: `Order #${loaderData?.order.id ?? ''} — Admin` },
+  { name: 'robots', content: 'noindex' },
+];
+
+export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'no-store' });
+
+function orderId(raw: string): number {
+  const id = /^\d{1,9}$/.test(raw) ? Number(raw) : 0;
+  if (!id) throw data('Order not found', 404);
+  return id;
+}
+
+export async function loader({ context, request, params }: Route.LoaderArgs) {
+  requireAdminUser(context, request);
+  const found = await getOrderWithHistory(getApp(context).services.db, orderId(params.id));
+  if (!found) throw data('Order not found', 404);
+  return found;
+}
+
+const DONE: Record<AdminOrderCommand['type'], string> = {
+  RecordPayment: 'Payment recorded',
+  ShipOrder: 'Order shipped',
+  MarkDelivered: 'Order marked delivered',
+  CancelOrder: 'Order cancelled',
+};
+
+function commandFrom(form: FormData): AdminOrderCommand | null {
+  switch (form.get('intent')) {
+    case 'record-payment':
+      return { type: 'RecordPayment' };
+    case 'ship':
+      return { type: 'ShipOrder', trackingNumber: String(form.get('trackingNumber') ?? '') };
+    case 'deliver':
+      return { type: 'MarkDelivered' };
+    case 'cancel':
+      return { type: 'CancelOrder', reason: String(form.get('reason') ?? '') || undefined };
+    default:
+      return null;
+  }
+}
+
+/** Order commands; the order service decides what is allowed and says why not. */
+export async function action({ context, request, params }: Route.ActionArgs) {
+  const user = requireAdminUser(context, request);
+  const { services } = getApp(context);
+  const command = commandFrom(await request.formData());
+  if (!command) return { ok: false as const, title: 'Error', message: 'Unknown action' };
+  try {
+    await executeOrderCommand(services.db, orderId(params.id), command, { actor: 'admin', userId: user.id });
+    return { ok: true as const, title: DONE[command.type] };
+  } catch (err) {
+    if (err instanceof HttpError && err.status < 500)
+      return { ok: false as const, title: 'Error', message: err.message };
+    throw err;
+  }
+}
+
+const EVENT_LABELS: Record<string, string> = {
+  OrderPlaced: 'Order placed',
+  PaymentRecorded: 'Payment recorded',
+  OrderShipped: 'Shipped',
+  OrderDelivered: 'Delivered',
+  OrderCancelled: 'Cancelled',
+  ConfirmationEmailSent: 'Confirmation email sent',
+};
+
+function eventDetail(event: OrderHistoryEvent): string | null {
+  const d = (event.data ?? {}) as Record<string, unknown>;
+  if (event.type === 'OrderShipped') return `Tracking number ${String(d.trackingNumber)}`;
+  if (event.type === 'OrderCancelled')
+    return (
+      [d.reason ? `Reason: ${String(d.reason)}` : null, d.refunded ? 'Payment to refund' : null]
+        .filter(Boolean)
+        .join('. ') || null
+    );
+  if (event.type === 'ConfirmationEmailSent') return `To ${String(d.to)}`;
+  return null;
+}
+
+export default function AdminOrder({ loaderData, actionData }: Route.ComponentProps) {
+  const { order, items, events } = loaderData;
+  const navigation = useNavigation();
+  const busy = navigation.state === 'submitting';
+  return (
+    <div className="container admin admin-editor">
+      <p>
+        <Link to="/admin?tab=orders">← Back to Admin</Link>
+      </p>
+      <h1>Order #{order.id}</h1>
+      <Notice result={actionData ?? null} />
+      <p>
+        <span className={`badge badge-order-${order.status}`}>{order.status}</span>{' '}
+        <span className="badge">{order.paymentStatus}</span>
+        {order.trackingNumber ? <span className="muted"> Tracking: {order.trackingNumber}</span> : null}
+      </p>
+      <div className="admin-columns">
+        <section className="card" aria-labelledby="order-lines">
+          <h2 id="order-lines">Items</h2>
+          <ul className="admin-list">
+            {items.map((item) => (
+              <li key={item.id}>
+                <span>
+                  {item.productName} × {item.quantity}
+                </span>
+                <span>{formatPrice(item.priceAtTime * item.quantity)}</span>
+              </li>
+            ))}
+            <li>
+              <strong>Total</strong>
+              <strong>{formatPrice(order.totalAmount)}</strong>
+            </li>
+          </ul>
+        </section>
+        <section className="card" aria-labelledby="order-customer">
+          <h2 id="order-customer">Customer</h2>
+          <p>
+            {order.firstName} {order.lastName}
+            <br />
+            {order.email}
+            {order.phone ? (
+              <>
+                <br />
+                {order.phone}
+              </>
+            ) : null}
+          </p>
+          <p>
+            {order.address}
+            <br />
+            {order.postalCode} {order.city}
+            <br />
+            {order.country}
+          </p>
+          <p className="muted">Shipping: {order.shippingMethod}</p>
+        </section>
+      </div>
+      <section className="card" aria-labelledby="order-actions">
+        <h2 id="order-actions">Actions</h2>
+        <div className="admin-stack">
+          <Form method="post">
+            <input type="hidden" name="intent" value="record-payment" />
+            <button className="button button-secondary" type="submit" disabled={busy}>
+              Record Payment
+            </button>
+          </Form>
+          <Form method="post" className="admin-filters">
+            <input type="hidden" name="intent" value="ship" />
+            <div className="field">
+              <label htmlFor="trackingNumber">Tracking number</label>
+              <input id="trackingNumber" name="trackingNumber" />
+            </div>
+            <button className="button button-secondary" type="submit" disabled={busy}>
+              Ship Order
+            </button>
+          </Form>
+          <Form method="post">
+            <input type="hidden" name="intent" value="deliver" />
+            <button className="button button-secondary" type="submit" disabled={busy}>
+              Mark Delivered
+            </button>
+          </Form>
+          <Form method="post" className="admin-filters">
+            <input type="hidden" name="intent" value="cancel" />
+            <div className="field">
+              <label htmlFor="reason">Cancellation reason (optional)</label>
+              <input id="reason" name="reason" />
+            </div>
+            <button className="button button-danger" type="submit" disabled={busy}>
+              Cancel Order
+            </button>
+          </Form>
+        </div>
+      </section>
+      <section className="card" aria-labelledby="order-history">
+        <h2 id="order-history">History</h2>
+        <ol className="admin-timeline">
+          {events.map((event) => (
+            <li key={event.version}>
+              <strong>{EVENT_LABELS[event.type] ?? event.type}</strong>{' '}
+              <span className="muted">{formatDateTime(event.createdAt)}</span>
+              {eventDetail(event) ? <p>{eventDetail(event)}</p> : null}
+            </li>
+          ))}
+        </ol>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,23 @@
+import { requireAdminUser } from '../admin/guard.server.ts';
+import { PostEditor } from '../admin/PostEditor.tsx';
+import { savePost } from '../admin/post-form.server.ts';
+import '../styles/admin.css';
+import type { Route } from './+types/admin.posts.new';
+
+export const meta: Route.MetaFunction = () => [
+  { title: 'New Post — Admin' },
+  { name: 'robots', content: 'noindex' },
+];
+
+export function loader({ context, request }: Route.LoaderArgs) {
+  requireAdminUser(context, request);
+  return null;
+}
+
+export function action({ context, request }: Route.ActionArgs) {
+  return savePost(context, request, null);
+}
+
+export default function NewPost({ actionData }: Route.ComponentProps) {
+  return <PostEditor post={null} errors={actionData ?? null} />;
+}

@@ -1,0 +1,118 @@
+import { isRouteErrorResponse, useSearchParams } from 'react-router';
+import { AdminTabs, panelId, tabId } from '../admin/AdminTabs.tsx';
+import { runAdminAction } from '../admin/admin-actions.server.ts';
+import { loadTab } from '../admin/admin-data.server.ts';
+import { CommentsTab } from '../admin/CommentsTab.tsx';
+import { DashboardTab } from '../admin/DashboardTab.tsx';
+import { requireAdminUser } from '../admin/guard.server.ts';
+import { Notice } from '../admin/Notice.tsx';
+import { OrdersTab } from '../admin/OrdersTab.tsx';
+import { PostsTab } from '../admin/PostsTab.tsx';
+import { ProductsTab } from '../admin/ProductsTab.tsx';
+import { SettingsTab } from '../admin/SettingsTab.tsx';
+import { ADMIN_TABS, parseNotice, parseTab } from '../admin/tabs.ts';
+import { getApp } from '../context.ts';
+import '../styles/admin.css';
+import type { Route } from './+types/admin';
+
+export const meta: Route.MetaFunction = () => [
+  { title: 'Admin — Penstand' },
+  { name: 'robots', content: 'noindex' },
+];
+
+export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'no-store' });
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  requireAdminUser(context, request);
+  const { services, state } = getApp(context);
+  const params = new URL(request.url).searchParams;
+  const tab = parseTab(params.get('tab'));
+  try {
+    return { tab, data: await loadTab(services, tab, params), loadError: false };
+  } catch (err) {
+    state.log.error({ err, tab }, 'admin tab failed to load');
+    return { tab, data: null, loadError: true };
+  }
+}
+
+export async function action({ context, request }: Route.ActionArgs) {
+  requireAdminUser(context, request);
+  const { services, state } = getApp(context);
+  return runAdminAction(services, state, await request.formData());
+}
+
+function TabContent({ loaderData, actionData }: Pick<Route.ComponentProps, 'loaderData' | 'actionData'>) {
+  const { data, loadError, tab } = loaderData;
+  if (loadError || !data) {
+    return (
+      <div className="empty-state" role="alert">
+        <p>{tab === 'comments' ? 'Failed to load comments' : 'Failed to load this section.'}</p>
+        <a className="button" href={`/admin?tab=${tab}`}>
+          Try Again
+        </a>
+      </div>
+    );
+  }
+  switch (data.tab) {
+    case 'dashboard':
+      return <DashboardTab dashboard={data.dashboard} />;
+    case 'posts':
+      return <PostsTab posts={data.posts} filters={data.filters} />;
+    case 'products':
+      return <ProductsTab products={data.products} filters={data.filters} />;
+    case 'orders':
+      return <OrdersTab orders={data.orders} filters={data.filters} />;
+    case 'comments':
+      return (
+        <CommentsTab
+          counts={data.counts}
+          comments={data.comments}
+          pagination={data.pagination}
+          filters={data.filters}
+        />
+      );
+    case 'settings':
+      return (
+        <SettingsTab
+          settings={data.settings}
+          apiUrl={data.apiUrl}
+          environment={data.environment}
+          fieldErrors={actionData && !actionData.ok ? actionData.fieldErrors : undefined}
+        />
+      );
+  }
+}
+
+export default function Admin({ loaderData, actionData }: Route.ComponentProps) {
+  const [params] = useSearchParams();
+  const notice = parseNotice(params.get('notice'));
+  const label = ADMIN_TABS.find((t) => t.id === loaderData.tab)?.label;
+  return (
+    <div className="container admin">
+      <h1>Admin</h1>
+      <Notice result={actionData ?? (notice ? { ok: true, title: notice } : null)} />
+      <AdminTabs active={loaderData.tab} />
+      <section id={panelId} role="tabpanel" aria-labelledby={tabId(loaderData.tab)} className="admin-panel">
+        <h2 className="visually-hidden">{label}</h2>
+        <TabContent loaderData={loaderData} actionData={actionData} />
+      </section>
+    </div>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const forbidden = isRouteErrorResponse(error) && error.status === 403;
+  return (
+    <section className="container error-page">
+      <h1>{forbidden ? '403 Forbidden' : 'Something went wrong'}</h1>
+      <p>
+        {forbidden
+          ? 'You need an administrator account to open the admin area.'
+          : 'The admin area could not be shown. Please try again.'}
+      </p>
+      <a className="button" href="/">
+        Back to home
+      </a>
+    </section>
+  );
+}

@@ -1,0 +1,70 @@
+import type { Db } from '../db/knex.ts';
+import { formatPrice } from '../shop/price.ts';
+import { lowStockProducts, orderStats, productStats } from '../shop/stats.ts';
+import { pendingCommentCount, popularPosts, postStats, userCount, viewsByCategory } from './stats.ts';
+
+/** SPEC §3 'Dashboard response', from plain queries on the areas' tables. */
+export type DashboardData = {
+  stats: {
+    posts: { total: number; published: number; drafts: number };
+    products: { total: number; active: number; inactive: number };
+    orders: { total: number; pending: number };
+    revenue: { cents: number; formatted: string };
+    users: { total: number };
+    comments: { pending: number };
+  };
+  recentActivity: {
+    popularPosts: { id: number; title: string; viewCount: number }[];
+    lowStockProducts: { id: number; name: string; price: number; stock: number }[];
+  };
+};
+
+export async function dashboardStats(db: Db): Promise<DashboardData['stats']> {
+  const [posts, products, orders, users, pending] = await Promise.all([
+    postStats(db),
+    productStats(db),
+    orderStats(db),
+    userCount(db),
+    pendingCommentCount(db),
+  ]);
+  return {
+    posts: { total: posts.total, published: posts.published, drafts: posts.drafts },
+    products,
+    orders: { total: orders.total, pending: orders.pending },
+    revenue: { cents: orders.revenueCents, formatted: formatPrice(orders.revenueCents) },
+    users: { total: users },
+    comments: { pending },
+  };
+}
+
+export async function recentActivity(db: Db): Promise<DashboardData['recentActivity']> {
+  const [popular, lowStock] = await Promise.all([popularPosts(db), lowStockProducts(db)]);
+  return { popularPosts: popular, lowStockProducts: lowStock };
+}
+
+export async function dashboard(db: Db): Promise<DashboardData> {
+  const [stats, activity] = await Promise.all([dashboardStats(db), recentActivity(db)]);
+  return { stats, recentActivity: activity };
+}
+
+export async function analytics(
+  db: Db,
+): Promise<{ viewsByCategory: Awaited<ReturnType<typeof viewsByCategory>> }> {
+  return { viewsByCategory: await viewsByCategory(db) };
+}
+
+/** The older admin-test shape: stats.posts, stats.products, stats.comments. */
+export async function adminTestStats(db: Db) {
+  const [posts, products, pending] = await Promise.all([
+    postStats(db),
+    productStats(db),
+    pendingCommentCount(db),
+  ]);
+  return {
+    stats: {
+      posts: { total: posts.total, published: posts.published },
+      products: { total: products.total, active: products.active },
+      comments: { pending },
+    },
+  };
+}

@@ -1,0 +1,104 @@
+import type { Db } from '../db/knex.ts';
+
+export const COMMENTS_PAGE_SIZE = 20;
+
+export type ModerationComment = {
+  id: number;
+  postId: number;
+  author: string;
+  /** Shown to admins only: the moderation screens are admin-only. */
+  email: string;
+  content: string;
+  approved: boolean;
+  likes: number;
+  createdAt: string;
+  post: { id: number; title: string; slug: string };
+};
+
+export type CommentStatusFilter = 'all' | 'approved' | 'pending';
+
+function present(row: Record<string, unknown>): ModerationComment {
+  return {
+    id: row.id as number,
+    postId: row.post_id as number,
+    author: row.author as string,
+    email: row.email as string,
+    content: row.content as string,
+    approved: row.approved as boolean,
+    likes: row.likes as number,
+    createdAt: new Date(row.created_at as Date).toISOString(),
+    post: { id: row.post_id as number, title: row.post_title as string, slug: row.post_slug as string },
+  };
+}
+
+function baseQuery(db: Db) {
+  return db('comments as c')
+    .join('posts as p', 'p.id', 'c.post_id')
+    .select('c.*', 'p.title as post_title', 'p.slug as post_slug');
+}
+
+/** Every comment, newest first, filtered by status and a search over author, email, content and post title. */
+export async function listComments(
+  db: Db,
+  opts: { status?: CommentStatusFilter; search?: string; page?: number; limit?: number } = {},
+): Promise<{
+  comments: ModerationComment[];
+  pagination: { page: number; limit: number; total: number; pages: number };
+}> {
+  const limit = opts.limit ?? COMMENTS_PAGE_SIZE;
+  const page = Math.max(1, opts.page ?? 1);
+  const filtered = baseQuery(db);
+  if (opts.status === 'approved') filtered.where('c.approved', true);
+  if (opts.status === 'pending') filtered.where('c.approved', false);
+  const search = opts.search?.trim();
+  if (search) {
+    const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    filtered.where((q) =>
+      q
+        .whereILike('c.author', like)
+        .orWhereILike('c.email', like)
+        .orWhereILike('c.content', like)
+        .orWhereILike('p.title', like),
+    );
+  }
+  const [{ count }] = await filtered.clone().clearSelect().count<{ count: number }[]>('* as count');
+  const rows = await filtered
+    .orderBy([
+      { column: 'c.created_at', order: 'desc' },
+      { column: 'c.id', order: 'desc' },
+    ])
+    .limit(limit)
+    .offset((page - 1) * limit);
+  const total = Number(count);
+  return { comments: rows.map(present), pagination: { page, limit, total, pages: Math.ceil(total / limit) } };
+}
+
+/** Pending comments, oldest first: the moderation queue. */
+export async function listPendingComments(db: Db, limit = 100): Promise<ModerationComment[]> {
+  const rows = await baseQuery(db)
+    .where('c.approved', false)
+    .orderBy([
+      { column: 'c.created_at', order: 'asc' },
+      { column: 'c.id', order: 'asc' },
+    ])
+    .limit(limit);
+  return rows.map(present);
+}
+
+export async function commentCounts(db: Db): Promise<{ total: number; pending: number; approved: number }> {
+  const row = await db('comments').first(
+    db.raw('count(*)::int as total'),
+    db.raw('count(*) filter (where not approved)::int as pending'),
+    db.raw('count(*) filter (where approved)::int as approved'),
+  );
+  return { total: row?.total ?? 0, pending: row?.pending ?? 0, approved: row?.approved ?? 0 };
+}
+
+/** Approve (true) or reject/unapprove (false). Returns false when there is no such comment. */
+export async function moderateComment(db: Db, id: number, approved: boolean): Promise<boolean> {
+  return (await db('comments').where({ id }).update({ approved, updated_at: db.fn.now() })) > 0;
+}
+
+export async function deleteComment(db: Db, id: number): Promise<boolean> {
+  return (await db('comments').where({ id }).delete()) > 0;
+}

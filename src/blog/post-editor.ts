@@ -1,0 +1,229 @@
+import type { Knex } from 'knex';
+import type { Db } from '../db/knex.ts';
+import type { Queues } from '../jobs/queues.ts';
+import { renderMarkdown } from './markdown.ts';
+import type { PostInput, PostStatus } from './post-schema.ts';
+import { slugify } from './slug.ts';
+
+export type EditablePost = {
+  id: number;
+  title: string;
+  slug: string;
+  content: string;
+  excerpt: string;
+  category: string;
+  tags: string[];
+  featuredImage: string | null;
+  featuredImageFile: string | null;
+  youtubeVideoId: string | null;
+  podcastUrl: string | null;
+  status: PostStatus;
+  publishAt: string | null;
+  publishedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export type AdminPostListItem = {
+  id: number;
+  title: string;
+  slug: string;
+  excerpt: string;
+  category: string;
+  status: PostStatus;
+  publishAt: string | null;
+  viewCount: number;
+  author: { firstName: string | null; lastName: string | null; username: string | null };
+  createdAt: string;
+};
+
+const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+
+function presentEditable(row: Record<string, unknown>): EditablePost {
+  return {
+    id: row.id as number,
+    title: row.title as string,
+    slug: row.slug as string,
+    content: row.content as string,
+    excerpt: row.excerpt as string,
+    category: row.category as string,
+    tags: (row.tags as string[]) ?? [],
+    featuredImage: (row.featured_image as string) ?? null,
+    featuredImageFile: (row.featured_image_file as string) ?? null,
+    youtubeVideoId: (row.youtube_video_id as string) ?? null,
+    podcastUrl: (row.podcast_url as string) ?? null,
+    status: row.status as PostStatus,
+    publishAt: iso(row.publish_at as Date | null),
+    publishedAt: iso(row.published_at as Date | null),
+    createdAt: iso(row.created_at as Date) as string,
+    updatedAt: iso(row.updated_at as Date) as string,
+  };
+}
+
+export async function getEditablePost(db: Db, id: number): Promise<EditablePost | null> {
+  const row = await db('posts').where({ id }).first();
+  return row ? presentEditable(row) : null;
+}
+
+/** The admin's list: every status, newest first, with search over title, excerpt and content. */
+export async function listAdminPosts(
+  db: Db,
+  filter: { search?: string; status?: PostStatus | 'all'; limit?: number } = {},
+): Promise<AdminPostListItem[]> {
+  const query = db('posts as p')
+    .leftJoin('users as u', 'u.id', 'p.author_id')
+    .select(
+      'p.id',
+      'p.title',
+      'p.slug',
+      'p.excerpt',
+      'p.category',
+      'p.status',
+      'p.publish_at',
+      'p.view_count',
+      'p.created_at',
+      'u.first_name',
+      'u.last_name',
+      'u.username',
+    )
+    .orderBy([
+      { column: 'p.created_at', order: 'desc' },
+      { column: 'p.id', order: 'desc' },
+    ])
+    .limit(filter.limit ?? 200);
+  if (filter.status && filter.status !== 'all') query.where('p.status', filter.status);
+  const search = filter.search?.trim();
+  if (search) {
+    const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    query.where((q) =>
+      q.whereILike('p.title', like).orWhereILike('p.excerpt', like).orWhereILike('p.category', like),
+    );
+  }
+  const rows = await query;
+  return rows.map((row) => ({
+    id: row.id,
+    title: row.title,
+    slug: row.slug,
+    excerpt: row.excerpt,
+    category: row.category,
+    status: row.status,
+    publishAt: iso(row.publish_at),
+    viewCount: row.view_count,
+    author: { firstName: row.first_name, lastName: row.last_name, username: row.username },
+    createdAt: iso(row.created_at) as string,
+  }));
+}
+
+/**
+ * A slug that no other post uses now or used before (old slugs keep redirecting to their post).
+ * Numbered suffixes settle collisions: my-post, my-post-2, my-post-3…
+ */
+async function uniqueSlug(trx: Knex.Transaction, wanted: string, postId: number | null): Promise<string> {
+  const base = slugify(wanted) || 'post';
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? base : `${base}-${n}`;
+    const taken = await trx('posts')
+      .where({ slug: candidate })
+      .modify((q) => {
+        if (postId !== null) q.whereNot({ id: postId });
+      })
+      .first('id');
+    const historic = await trx('post_slug_history')
+      .where({ slug: candidate })
+      .modify((q) => {
+        if (postId !== null) q.whereNot({ post_id: postId });
+      })
+      .first('post_id');
+    if (!taken && !historic) return candidate;
+  }
+}
+
+function columnsOf(input: PostInput) {
+  return {
+    title: input.title,
+    content: input.content,
+    content_html: renderMarkdown(input.content),
+    excerpt: input.excerpt,
+    category: input.category,
+    tags: input.tags,
+    featured_image: input.featuredImage,
+    featured_image_file: input.featuredImageFile,
+    youtube_video_id: input.youtubeVideoId,
+    podcast_url: input.podcastUrl,
+    status: input.status,
+    publish_at: input.status === 'scheduled' ? input.publishAt : null,
+  };
+}
+
+/** Enqueues the delayed publish of a scheduled post. jobId per post and time: rescheduling is safe. */
+async function schedulePublish(queues: Queues, post: EditablePost): Promise<void> {
+  if (post.status !== 'scheduled' || !post.publishAt) return;
+  const at = new Date(post.publishAt);
+  await queues.enqueue(
+    'maintenance.publish-post',
+    { postId: post.id, publishAt: post.publishAt },
+    { jobId: `publish-post-${post.id}-${at.getTime()}`, delay: Math.max(0, at.getTime() - Date.now()) },
+  );
+}
+
+export async function createPost(
+  db: Db,
+  queues: Queues,
+  input: PostInput,
+  authorId: number | null,
+): Promise<EditablePost> {
+  const post = await db.transaction(async (trx) => {
+    const slug = await uniqueSlug(trx, input.slug ?? input.title, null);
+    const [row] = await trx('posts')
+      .insert({
+        ...columnsOf(input),
+        slug,
+        author_id: authorId,
+        published_at: input.status === 'published' ? trx.fn.now() : null,
+      })
+      .returning('*');
+    return presentEditable(row);
+  });
+  await schedulePublish(queues, post);
+  return post;
+}
+
+/**
+ * Saves a post. A new slug (from an edited slug or title) keeps the old one in
+ * post_slug_history so old links redirect. published_at is set when first published.
+ */
+export async function updatePost(
+  db: Db,
+  queues: Queues,
+  id: number,
+  input: PostInput,
+): Promise<EditablePost | null> {
+  const post = await db.transaction(async (trx) => {
+    const current = await trx('posts').where({ id }).forUpdate().first('id', 'slug', 'published_at');
+    if (!current) return null;
+    const slug = await uniqueSlug(trx, input.slug ?? input.title, id);
+    if (slug !== current.slug) {
+      await trx('post_slug_history')
+        .insert({ slug: current.slug, post_id: id })
+        .onConflict('slug')
+        .merge({ post_id: id, created_at: trx.fn.now() });
+      await trx('post_slug_history').where({ slug, post_id: id }).delete();
+    }
+    const [row] = await trx('posts')
+      .where({ id })
+      .update({
+        ...columnsOf(input),
+        slug,
+        published_at: current.published_at ?? (input.status === 'published' ? trx.fn.now() : null),
+        updated_at: trx.fn.now(),
+      })
+      .returning('*');
+    return presentEditable(row);
+  });
+  if (post) await schedulePublish(queues, post);
+  return post;
+}
+
+export async function deletePost(db: Db, id: number): Promise<boolean> {
+  return (await db('posts').where({ id }).delete()) > 0;
+}

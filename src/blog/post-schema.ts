@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { POST_MESSAGES } from './post-messages.ts';
+import { extractYouTubeId, isYouTubeId } from './youtube.ts';
+
+/**
+ * The editor's categories: the union of the home filter's and the editor's lists in the
+ * specification (DESIGN decision 8).
+ */
+export const POST_CATEGORIES = [
+  'Technology',
+  'Design',
+  'Tutorial',
+  'Life',
+  'Podcasts',
+  'Travel',
+  'Food',
+  'Lifestyle',
+  'Business',
+  'Health',
+  'Education',
+  'Entertainment',
+  'Sports',
+  'News',
+] as const;
+
+export const POST_STATUSES = ['draft', 'published', 'scheduled'] as const;
+export type PostStatus = (typeof POST_STATUSES)[number];
+
+const required = z
+  .string({ error: POST_MESSAGES.requiredFields })
+  .trim()
+  .min(1, POST_MESSAGES.requiredFields);
+const optionalText = (max: number, check?: (v: string) => boolean, message?: string) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .nullish()
+    .transform((v) => v || null)
+    .refine((v) => v === null || !check || check(v), { message });
+
+const isWebOrUpload = (v: string) => /^https?:\/\/\S+$/i.test(v) || /^\/uploads\/[\w.-]+$/.test(v);
+
+/** Tags: trimmed, empty ones dropped, duplicates removed (first spelling kept). */
+export function normalizeTags(tags: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const raw of tags) {
+    const tag = raw.trim();
+    if (tag && !seen.has(tag.toLowerCase())) {
+      seen.add(tag.toLowerCase());
+      out.push(tag);
+    }
+  }
+  return out;
+}
+
+/** The one schema of the post editor: the form action, the API and the client share it. */
+export const postInputSchema = z
+  .object({
+    title: required.max(200),
+    content: required.max(200_000),
+    excerpt: required.max(1_000),
+    category: z.enum(POST_CATEGORIES, { error: POST_MESSAGES.invalidCategory }),
+    tags: z
+      .array(z.string().max(50))
+      .max(30)
+      .default([])
+      .transform((tags) => normalizeTags(tags)),
+    featuredImage: optionalText(2_000, isWebOrUpload, POST_MESSAGES.invalidImage),
+    featuredImageFile: optionalText(2_000, isWebOrUpload, POST_MESSAGES.invalidImage),
+    youtubeVideoId: z
+      .string()
+      .nullish()
+      .transform((v) => (v ? extractYouTubeId(v) : '') || null)
+      .refine((v) => v === null || isYouTubeId(v), { message: POST_MESSAGES.invalidYouTube }),
+    podcastUrl: optionalText(2_000, (v) => /^https?:\/\/\S+$/i.test(v), POST_MESSAGES.invalidPodcast),
+    status: z.enum(POST_STATUSES).default('draft'),
+    publishAt: z
+      .union([z.string(), z.date()])
+      .nullish()
+      .transform((v) => {
+        if (!v) return null;
+        const date = v instanceof Date ? v : new Date(v);
+        return Number.isNaN(date.getTime()) ? null : date;
+      }),
+    slug: z
+      .string()
+      .trim()
+      .max(200)
+      .nullish()
+      .transform((v) => v || null),
+  })
+  .superRefine((post, ctx) => {
+    if (post.status === 'scheduled' && !post.publishAt)
+      ctx.addIssue({ code: 'custom', path: ['publishAt'], message: POST_MESSAGES.publishAtRequired });
+  });
+
+export type PostInput = z.output<typeof postInputSchema>;
+export type PostInputRaw = z.input<typeof postInputSchema>;

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+export const SETTINGS_MESSAGES = {
+  saved: 'Settings saved',
+  saveFailed: 'Failed to save settings',
+  socialUrl: 'Enter a link starting with http:// or https://, or leave it empty',
+  imageUrl: 'Enter an image link starting with http:// or https://, an uploaded image, or leave it empty',
+  required: 'Please fill in all required fields',
+} as const;
+
+const socialLink = z
+  .string()
+  .trim()
+  .max(500)
+  .default('')
+  .refine((v) => v === '' || /^https?:\/\/[^\s]+$/i.test(v), SETTINGS_MESSAGES.socialUrl);
+
+/** The one schema of the blog settings form: the admin form action and PUT /api/settings share it. */
+export const blogSettingsSchema = z.object({
+  title: z.string().trim().min(1, SETTINGS_MESSAGES.required).max(100),
+  description: z.string().trim().min(1, SETTINGS_MESSAGES.required).max(500),
+  authorName: z.string().trim().min(1, SETTINGS_MESSAGES.required).max(100),
+  authorBio: z.string().trim().min(1, SETTINGS_MESSAGES.required).max(2000),
+  authorProfileImage: z
+    .string()
+    .trim()
+    .max(2000)
+    .nullish()
+    .transform((v) => v || null)
+    .refine(
+      (v) => v === null || /^https?:\/\/\S+$/i.test(v) || /^\/uploads\/[\w.-]+$/.test(v),
+      SETTINGS_MESSAGES.imageUrl,
+    ),
+  socialLinks: z
+    .object({ youtube: socialLink, github: socialLink, twitter: socialLink, linkedin: socialLink })
+    .default({ youtube: '', github: '', twitter: '', linkedin: '' }),
+  shopRequiresSignIn: z.boolean().default(false),
+});
+
+export type BlogSettingsInput = z.output<typeof blogSettingsSchema>;

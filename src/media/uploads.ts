@@ -1,0 +1,151 @@
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, unlink } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import busboy from 'busboy';
+import { HttpError } from '../server/middleware.ts';
+import { detectImageType, type ImageType, SNIFF_BYTES } from './image-type.ts';
+import { MAX_UPLOAD_BYTES, UPLOAD_MESSAGES } from './messages.ts';
+
+export type StoredUpload = { fileName: string; url: string; type: ImageType; bytes: number };
+
+/** Stored names are ours alone: random, with the extension of the detected format. */
+function randomFileName(type: ImageType): string {
+  return `${randomBytes(16).toString('hex')}.${type.ext}`;
+}
+
+/**
+ * Streams the multipart field `file` to disk under a random name. The size limit is enforced
+ * while streaming (busboy stops at the limit), so a large file is never held in memory.
+ * Rejects with HttpError 413 over the limit, 400 for anything that is not an accepted image.
+ */
+export function receiveUpload(req: IncomingMessage, uploadsDir: string): Promise<StoredUpload> {
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: req.headers,
+        limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, fieldSize: 1024, parts: 12 },
+      });
+    } catch {
+      reject(new HttpError(400, UPLOAD_MESSAGES.noFile));
+      return;
+    }
+    let settled = false;
+    let sawFile = false;
+    // Past the limit the rest is read and dropped (so ordinary clients get the answer), but a
+    // request far larger than any allowed upload is cut off.
+    let received = 0;
+    req.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > MAX_UPLOAD_BYTES * 2) req.destroy();
+    });
+    const fail = (error: HttpError) => {
+      if (settled) return;
+      settled = true;
+      req.unpipe(parser);
+      req.resume();
+      reject(error);
+    };
+
+    parser.on('file', (field, stream) => {
+      if (field !== 'file' || sawFile) {
+        stream.resume();
+        return;
+      }
+      sawFile = true;
+      storeFile(stream, uploadsDir).then(
+        (stored) => {
+          if (settled) return;
+          settled = true;
+          resolve(stored);
+        },
+        (error: unknown) =>
+          fail(error instanceof HttpError ? error : new HttpError(500, (error as Error).message)),
+      );
+    });
+    parser.on('error', () => fail(new HttpError(400, UPLOAD_MESSAGES.noFile)));
+    parser.on('close', () => {
+      if (!sawFile) fail(new HttpError(400, UPLOAD_MESSAGES.noFile));
+    });
+    req.pipe(parser);
+  });
+}
+
+async function storeFile(
+  stream: Readable & { truncated?: boolean },
+  uploadsDir: string,
+): Promise<StoredUpload> {
+  const { head, ended } = await readHead(stream);
+  const type = detectImageType(head);
+  if (!type) {
+    stream.resume();
+    throw new HttpError(400, UPLOAD_MESSAGES.notImage);
+  }
+  await mkdir(uploadsDir, { recursive: true });
+  const fileName = randomFileName(type);
+  const target = path.join(uploadsDir, fileName);
+  let bytes = head.length;
+  let tooLarge = false;
+  stream.on('limit', () => {
+    tooLarge = true;
+    stream.destroy(new HttpError(413, UPLOAD_MESSAGES.tooLarge));
+  });
+  const out = createWriteStream(target, { flags: 'wx' });
+  try {
+    out.write(head);
+    if (ended) {
+      await new Promise<void>((done, failed) =>
+        out.end((err?: Error | null) => (err ? failed(err) : done())),
+      );
+    } else
+      await pipeline(
+        stream,
+        async function* count(source: AsyncIterable<Buffer>) {
+          for await (const chunk of source) {
+            bytes += chunk.length;
+            yield chunk;
+          }
+        },
+        out,
+      );
+  } catch (error) {
+    await unlink(target).catch(() => {});
+    throw tooLarge ? new HttpError(413, UPLOAD_MESSAGES.tooLarge) : error;
+  }
+  if (stream.truncated) {
+    await unlink(target).catch(() => {});
+    throw new HttpError(413, UPLOAD_MESSAGES.tooLarge);
+  }
+  return { fileName, url: `/uploads/${fileName}`, type, bytes };
+}
+
+/**
+ * The first chunk(s) of the stream, at least SNIFF_BYTES unless the file is shorter; the
+ * stream is paused after them. `ended` tells that the file had nothing more.
+ */
+function readHead(stream: Readable): Promise<{ head: Buffer; ended: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let length = 0;
+    const finish = (ended: boolean) => {
+      stream.off('data', onData);
+      stream.off('end', onEnd);
+      stream.off('error', reject);
+      stream.pause();
+      resolve({ head: Buffer.concat(chunks), ended });
+    };
+    const onEnd = () => finish(true);
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      length += chunk.length;
+      if (length >= SNIFF_BYTES) finish(false);
+    };
+    stream.on('data', onData);
+    stream.once('end', onEnd);
+    stream.once('error', reject);
+  });
+}

@@ -1,0 +1,36 @@
+import type { Db } from '../db/knex.ts';
+
+export const LOW_STOCK_THRESHOLD = 10;
+
+export async function productStats(db: Db): Promise<{ total: number; active: number; inactive: number }> {
+  const { rows } = await db.raw(`
+    SELECT count(*)::int AS total,
+           count(*) FILTER (WHERE status = 'active')::int AS active,
+           count(*) FILTER (WHERE status = 'inactive')::int AS inactive
+    FROM products`);
+  return rows[0];
+}
+
+/** Orders and revenue; revenue counts every order that was not cancelled, in cents. */
+export async function orderStats(db: Db): Promise<{ total: number; pending: number; revenueCents: number }> {
+  const { rows } = await db.raw(`
+    SELECT count(*)::int AS total,
+           count(*) FILTER (WHERE status = 'pending')::int AS pending,
+           coalesce(sum(total_amount) FILTER (WHERE status <> 'cancelled'), 0)::bigint AS "revenueCents"
+    FROM orders`);
+  return { ...rows[0], revenueCents: Number(rows[0].revenueCents) };
+}
+
+/** Products with 10 or fewer left (empty stock means unlimited), the emptiest first. */
+export async function lowStockProducts(
+  db: Db,
+  limit = 10,
+): Promise<{ id: number; name: string; price: number; stock: number }[]> {
+  const { rows } = await db.raw(
+    `SELECT id, name, price, stock FROM products
+     WHERE stock IS NOT NULL AND stock <= ? AND status = 'active'
+     ORDER BY stock, name LIMIT ?`,
+    [LOW_STOCK_THRESHOLD, limit],
+  );
+  return rows;
+}

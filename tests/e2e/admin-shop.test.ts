@@ -1,0 +1,112 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { addSessionCookie, signedInSession } from '../support/auth.ts';
+import { expectAccessible, launchBrowser, newContext, watchPage } from '../support/browser.ts';
+
+let app: TestApp;
+let browser: Browser;
+let admin: Awaited<ReturnType<typeof signedInSession>>;
+
+beforeAll(async () => {
+  [app, browser] = await Promise.all([startTestApp({ withWorker: true }), launchBrowser()]);
+  admin = await signedInSession(app, { role: 'admin' });
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+async function hydrated(page: Page, path: string) {
+  await page.goto(path);
+  await page.waitForSelector('html[data-hydrated]');
+}
+
+describe('admin shop journeys', () => {
+  it('creates a product with stock 3, a guest buys it, the admin ships it and sees the timeline', async () => {
+    const adminContext = await newContext(browser, app.url);
+    await addSessionCookie(adminContext, app.url, admin.sid);
+    const page = await adminContext.newPage();
+    const problems = await watchPage(page);
+    page.on('dialog', (dialog) => dialog.accept());
+
+    await hydrated(page, '/admin?tab=products');
+    await expectAccessible(page);
+    await page.getByRole('link', { name: 'New Product' }).click();
+    await page.waitForURL('**/admin/products/new');
+    await page.getByLabel('Name', { exact: true }).fill('Brass Bookmark');
+    await page.getByLabel('Description').fill('A heavy brass bookmark.');
+    await page.getByLabel('Price (cents)').fill('1250');
+    expect(await page.locator('output[for="price"]').textContent()).toBe('$12.50');
+    await page.getByLabel('Category').selectOption('Physical');
+    await page.getByLabel('Stock', { exact: true }).fill('3');
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Create Product' }).click();
+    await page.waitForURL('**/admin?tab=products&notice=product-created');
+    await expect
+      .poll(() => page.getByRole('status').first().textContent())
+      .toContain('Product created successfully');
+    const product = await app.services.db('products').where({ name: 'Brass Bookmark' }).first();
+    expect(product).toMatchObject({ price: 1250, stock: 3, category: 'Physical', status: 'active' });
+
+    // A guest, in another browser context, buys one.
+    const guest = await newContext(browser, app.url);
+    const shopper = await guest.newPage();
+    await hydrated(shopper, `/product/${product.id}`);
+    await shopper.getByRole('button', { name: 'Add to Cart' }).click();
+    await shopper.getByText('Item successfully added to your cart', { exact: true }).waitFor();
+    await hydrated(shopper, '/checkout');
+    await shopper.getByRole('heading', { name: 'Shipping Information' }).waitFor();
+    const fields = {
+      'Full name': 'Grace Hopper',
+      Email: 'grace@example.com',
+      Address: '1 Compiler Way',
+      City: 'Arlington',
+      'ZIP code': '22201',
+      Country: 'United States',
+    };
+    for (const [label, value] of Object.entries(fields))
+      await shopper.getByLabel(label, { exact: true }).fill(value);
+    await shopper.getByRole('button', { name: 'Place Order' }).click();
+    await shopper.getByRole('heading', { name: 'Order Confirmed!' }).waitFor();
+    await guest.close();
+    const order = await app.services.db('orders').orderBy('id', 'desc').first();
+    expect((await app.services.db('products').where({ id: product.id }).first()).stock).toBe(2);
+
+    // The admin finds it by email and works through it.
+    await hydrated(page, '/admin?tab=orders');
+    await page.getByLabel('Search by email or order number').fill('grace@example.com');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.getByRole('link', { name: `Order #${order.id}` }).click();
+    await page.waitForURL(`**/admin/orders/${order.id}`);
+    await expectAccessible(page);
+
+    // Shipping before payment is refused with the service's reason.
+    await page.getByLabel('Tracking number').fill('1Z999');
+    await page.getByRole('button', { name: 'Ship Order' }).click();
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toContain('Record the payment before shipping the order.');
+    await page.getByRole('button', { name: 'Record Payment' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toContain('Payment recorded');
+    await page.getByLabel('Tracking number').fill('1Z999AA10123456784');
+    await page.getByRole('button', { name: 'Ship Order' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toContain('Order shipped');
+    const timeline = page.getByRole('region', { name: 'History' }).locator('li');
+    await expect.poll(() => timeline.count()).toBeGreaterThanOrEqual(3);
+    const entries = await timeline.allTextContents();
+    expect(entries[0]).toContain('Order placed');
+    expect(entries.some((e) => e.includes('Payment recorded'))).toBe(true);
+    expect(
+      entries.some((e) => e.includes('Shipped') && e.includes('Tracking number 1Z999AA10123456784')),
+    ).toBe(true);
+    expect((await app.services.db('orders').where({ id: order.id }).first()).status).toBe('shipped');
+
+    // Delete the product from the list, behind its confirmation.
+    await hydrated(page, '/admin?tab=products');
+    await page.getByRole('button', { name: 'Delete Brass Bookmark' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toContain('Product deleted successfully');
+    expect(problems).toEqual([]);
+    await adminContext.close();
+  });
+});
