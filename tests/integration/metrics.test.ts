@@ -23,7 +23,7 @@ it('reports requests by route pattern, SSR time, pool, queues and mails after so
   }
   await app.services.queues.enqueue('mail.send', { to: 'a@example.com', subject: 'Hello', text: 'Hi' });
   let body = '';
-  for (let i = 0; i < 100 && !/penstand_mails_sent_total 1/.test(body); i++) {
+  for (let i = 0; i < 100 && !/penstand_job_duration_seconds_count\{queue="mail"\} 1/.test(body); i++) {
     await new Promise((r) => setTimeout(r, 100));
     body = await (
       await fetch(`${app.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })

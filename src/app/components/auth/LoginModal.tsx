@@ -8,7 +8,8 @@ import { SignInForm } from './SignInForm.tsx';
  */
 export function LoginModal() {
   const dialog = useRef<HTMLDialogElement>(null);
-  const [opening, setOpening] = useState(0);
+  // The form exists only while the modal is open: closed, it leaves no fields behind.
+  const [open, setOpen] = useState(false);
   const location = useLocation();
   useEffect(() => {
     if (location.pathname) dialog.current?.close();
@@ -20,7 +21,7 @@ export function LoginModal() {
         className="button button-small"
         onClick={(event) => {
           event.preventDefault();
-          setOpening((n) => n + 1);
+          setOpen(true);
           dialog.current?.showModal();
         }}
       >
@@ -30,7 +31,7 @@ export function LoginModal() {
         ref={dialog}
         className="login-modal"
         aria-labelledby="login-modal-title"
-        onClose={() => setOpening((n) => n + 1)}
+        onClose={() => setOpen(false)}
       >
         <div className="login-modal-header">
           <h2 id="login-modal-title">Welcome Back</h2>
@@ -43,13 +44,14 @@ export function LoginModal() {
             ×
           </button>
         </div>
-        <SignInForm
-          key={opening}
-          by="email"
-          idPrefix="modal"
-          redirectTo={location.pathname + location.search}
-          forgotHref="/forgot-password"
-        />
+        {open && (
+          <SignInForm
+            by="email"
+            idPrefix="modal"
+            redirectTo={location.pathname + location.search}
+            forgotHref="/forgot-password"
+          />
+        )}
       </dialog>
     </>
   );
