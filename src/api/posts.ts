@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { getPost, listPosts, postCategories, postTags } from '../blog/posts.ts';
+import { requireAdmin } from '../identity/policy.ts';
 import { HttpError } from '../server/middleware.ts';
 import type { AppServices } from '../server/services.ts';
 import { parseOr400 } from './http.ts';
@@ -67,7 +68,7 @@ export function postsRouter(services: AppServices): Router {
     const params = parseOr400(listQuery, rest);
     const isAdmin = ctx.state.session.user?.role === 'admin';
     if (params.status && params.status !== 'published' && !isAdmin) {
-      throw new HttpError(403, 'Only admins can list unpublished posts.');
+      requireAdmin(ctx.state, 'Only admins can list unpublished posts.');
     }
     if (params.id || params.slug) {
       const post = await getPost(db, params.id ? { id: params.id } : { slug: params.slug ?? '' }, {

@@ -28,7 +28,7 @@ describe('GET /api/posts', () => {
       expect(post.author).toEqual({ firstName: 'Alex', lastName: 'Morgan', username: 'admin' });
       expect(JSON.stringify(post)).not.toContain('@');
     }
-    expect((await json('/api/posts?status=draft')).status).toBe(403);
+    expect((await json('/api/posts?status=draft')).status).toBe(401);
   });
 
   it('shows drafts to admins', async () => {

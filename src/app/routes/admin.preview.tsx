@@ -1,8 +1,15 @@
+import { redirect } from 'react-router';
 import { renderMarkdown } from '../../blog/markdown.ts';
 import { requireAdminUser } from '../admin/guard.server.ts';
 import type { Route } from './+types/admin.preview';
 
 const MAX_PREVIEW_CHARS = 200_000;
+
+/** Only the editor posts here; a visit goes back to the admin area (through the same guard). */
+export function loader({ context, request }: Route.LoaderArgs) {
+  requireAdminUser(context, request);
+  return redirect('/admin?tab=posts');
+}
 
 /** The editor's live preview: the same renderMarkdown (and sanitizer) as the public page. */
 export async function action({ context, request }: Route.ActionArgs) {
