@@ -20,6 +20,8 @@ export async function readJsonBody(ctx: Context, limit = MAX_JSON_BYTES): Promis
   }
   const text = Buffer.concat(chunks).toString('utf8').trim();
   if (!text) return {};
+  if (text.includes('\\u0000') || text.includes('\u0000'))
+    throw new HttpError(400, 'Request body must not contain NUL characters.');
   try {
     return JSON.parse(text);
   } catch {

@@ -10,6 +10,7 @@ import {
   compression,
   errorHandler,
   failFastWhenDatabaseDown,
+  refuseNulInUrl,
   requestContext,
   securityHeaders,
 } from './middleware.ts';
@@ -31,6 +32,7 @@ export function createApp(services: AppServices, pages: PageHandler): Koa {
   app.use(requestContext(services.log, config.trustProxy));
   app.use(metricsMiddleware(services.metrics));
   app.use(errorHandler(config, () => services.dbAvailability.markDown()));
+  app.use(refuseNulInUrl());
   app.use(metricsEndpoint(services.metrics, config.metricsToken));
   app.use(securityHeaders(config));
   app.use(compression());

@@ -98,6 +98,18 @@ export function respondUnavailable(ctx: Context): void {
   }
 }
 
+/** A NUL character is never valid in a URL we serve, and PostgreSQL text cannot hold one. */
+export function refuseNulInUrl(): Middleware {
+  return async (ctx, next) => {
+    if (/%00/i.test(ctx.originalUrl) || ctx.originalUrl.includes('\0')) {
+      ctx.status = 400;
+      ctx.body = { message: 'The address must not contain NUL characters.' };
+      return;
+    }
+    await next();
+  };
+}
+
 /** While the database is unreachable, answer 503 at once instead of queueing on the pool. */
 export function failFastWhenDatabaseDown(isDown: () => boolean): Middleware {
   return async (ctx, next) => {
@@ -126,6 +138,18 @@ export function errorHandler(config: Config, onConnectionError: () => void = () 
         onConnectionError();
         ctx.state.log?.warn({ err: (error as Error).message }, 'database unreachable');
         return respondUnavailable(ctx);
+      }
+      const pgCode = (error as { code?: unknown }).code;
+      if (typeof pgCode === 'string' && /^(22|23)[0-9A-Z]{3}$/.test(pgCode) && !ctx.headerSent) {
+        // Data the database refused (bad encoding, out of range, a constraint): the client's input.
+        ctx.state.log?.warn({ pgCode, path: ctx.path }, 'input refused by the database');
+        ctx.status = pgCode.startsWith('23') ? 409 : 400;
+        ctx.body = {
+          message: pgCode.startsWith('23')
+            ? 'That conflicts with existing data.'
+            : 'The request contains invalid data.',
+        };
+        return;
       }
       const err = error as Error & { status?: number; expose?: boolean; headers?: Record<string, string> };
       const status = err.status && err.status >= 400 && err.status < 600 ? err.status : 500;
