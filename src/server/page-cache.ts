@@ -265,8 +265,10 @@ export function captureForCache(ctx: Context, cache: PageCache, body: Readable):
 /** Any successful write by an admin may change what readers see: drop the stored pages. */
 export function invalidateOnAdminWrites(cache: PageCache): Middleware {
   return async (ctx, next) => {
+    // Decided by who made the request, before it ran: an admin signing in changes no page.
+    const byAdmin = ctx.state.session?.user?.role === 'admin';
     await next();
     const unsafe = ctx.method !== 'GET' && ctx.method !== 'HEAD' && ctx.method !== 'OPTIONS';
-    if (unsafe && ctx.status < 400 && ctx.state.session?.user?.role === 'admin') cache.invalidate();
+    if (byAdmin && unsafe && ctx.status < 400) cache.invalidate();
   };
 }
