@@ -99,3 +99,34 @@ describe('the web process', () => {
     expect(await second.exited).toBe(0);
   });
 });
+
+describe('npm run admin:create', () => {
+  it('creates an admin who can then sign in, and refuses a weak password', async () => {
+    const database = await createTestDatabase();
+    databases.push(database);
+    const env = {
+      NODE_ENV: 'test',
+      DATABASE_URL: database.url,
+      LOG_LEVEL: 'warn',
+      DATA_DIR: await tempDataDir(),
+    };
+    const weak = startProcess(
+      'src/identity/admin-cli.ts',
+      ['--email', 'chief@example.com', '--password', 'weak'],
+      env,
+    );
+    expect(await weak.exited).toBe(2);
+    const made = startProcess(
+      'src/identity/admin-cli.ts',
+      ['--email', 'chief@example.com', '--password', 'Chief-pass1!'],
+      env,
+    );
+    expect(await made.exited).toBe(0);
+    expect(made.output()).toContain('Created admin chief@example.com');
+    const row = await database
+      .db('users')
+      .where({ email: 'chief@example.com' })
+      .first('role', 'email_verified');
+    expect(row).toEqual({ role: 'admin', email_verified: true });
+  });
+});

@@ -1,0 +1,38 @@
+import { stdin, stdout } from 'node:process';
+import { createInterface } from 'node:readline/promises';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { loadConfigOrExit, processLogger } from '../server/boot.ts';
+import { startRuntime } from '../server/runtime.ts';
+import { ensureAdmin } from './admin.ts';
+import { passwordMeetsRules } from './messages.ts';
+
+/**
+ * `npm run admin:create [-- --email you@example.com --password …]`: creates the admin, or
+ * promotes an existing account and sets its password. Asks for what the flags leave out.
+ */
+const { values } = parseArgs({ options: { email: { type: 'string' }, password: { type: 'string' } } });
+const prompt = createInterface({ input: stdin, output: stdout });
+const email = values.email ?? (await prompt.question('Admin email: '));
+const password =
+  values.password ?? (await prompt.question('Password (8+ characters, upper, lower, digit, special): '));
+prompt.close();
+
+if (!z.email().safeParse(email.trim()).success) {
+  process.stderr.write('That is not a valid email address.\n');
+  process.exit(2);
+}
+if (!passwordMeetsRules(password)) {
+  process.stderr.write(
+    'The password needs 8+ characters with an uppercase and a lowercase letter, a digit and a special character.\n',
+  );
+  process.exit(2);
+}
+const config = loadConfigOrExit();
+const runtime = await startRuntime(config, processLogger(config));
+try {
+  const result = await ensureAdmin(runtime.services.db, { email: email.trim(), password });
+  stdout.write(`${result?.created ? 'Created' : 'Promoted'} admin ${email.trim()}\n`);
+} finally {
+  await runtime.close();
+}
