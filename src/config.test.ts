@@ -42,4 +42,48 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://u:p@h/db' }).seedDemo).toBe(false);
     expect(loadConfig({ DATABASE_URL: 'postgres://u:p@h/db', SEED_DEMO: 'true' }).seedDemo).toBe(true);
   });
+
+  it('keeps uploads on disk unless S3_BUCKET is set', () => {
+    expect(loadConfig({}).s3).toBeUndefined();
+    expect(() => loadConfig({ S3_ENDPOINT: 'http://minio:9000' })).toThrow(
+      'Invalid environment variable S3_BUCKET: S3_ENDPOINT is set but S3_BUCKET is not',
+    );
+  });
+
+  it('reads the S3 settings, path style by default with a custom endpoint', () => {
+    const s3 = loadConfig({
+      S3_BUCKET: 'penstand-uploads',
+      S3_ENDPOINT: 'http://minio:9000/',
+      S3_ACCESS_KEY_ID: 'key',
+      S3_SECRET_ACCESS_KEY: 'secret',
+      AWS_ACCESS_KEY_ID: 'other',
+      AWS_SECRET_ACCESS_KEY: 'other-secret',
+    }).s3;
+    expect(s3).toEqual({
+      bucket: 'penstand-uploads',
+      endpoint: 'http://minio:9000',
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'key', secretAccessKey: 'secret' },
+    });
+    const aws = loadConfig({
+      S3_BUCKET: 'penstand-uploads',
+      S3_REGION: 'eu-central-1',
+      AWS_ACCESS_KEY_ID: 'id',
+      AWS_SECRET_ACCESS_KEY: 'secret',
+      AWS_SESSION_TOKEN: 'token',
+    }).s3;
+    expect(aws?.forcePathStyle).toBe(false);
+    expect(aws?.credentials).toEqual({ accessKeyId: 'id', secretAccessKey: 'secret', sessionToken: 'token' });
+    expect(loadConfig({ S3_BUCKET: 'penstand-uploads' }).s3?.credentials).toBeUndefined();
+  });
+
+  it('refuses a bad bucket name and half a key pair', () => {
+    expect(() => loadConfig({ S3_BUCKET: 'Not_A_Bucket' })).toThrow(
+      /^Invalid environment variable S3_BUCKET: expected a bucket name/,
+    );
+    expect(() => loadConfig({ S3_BUCKET: 'uploads', S3_ACCESS_KEY_ID: 'key' })).toThrow(
+      'Invalid environment variable S3_SECRET_ACCESS_KEY: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together',
+    );
+  });
 });

@@ -45,6 +45,21 @@ const EnvSchema = z.object({
   METRICS_TOKEN: z.string().min(16).optional(),
   PAGE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(3600).optional(),
   CHECKOUT_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(20),
+  S3_BUCKET: z
+    .string()
+    .regex(
+      /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+      'a bucket name (3–63 lowercase letters, digits, dots, hyphens)',
+    )
+    .optional(),
+  S3_ENDPOINT: optionalUrl(['http:', 'https:']),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_FORCE_PATH_STYLE: bool.optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  AWS_ACCESS_KEY_ID: z.string().min(1).optional(),
+  AWS_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  AWS_SESSION_TOKEN: z.string().min(1).optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -76,6 +91,17 @@ export type Config = {
   pageCacheTtlSeconds: number;
   /** Checkouts per client IP per minute. */
   checkoutRateLimit: number;
+  /** Uploads go to this bucket when set, else to uploadsDir. */
+  s3: S3Config | undefined;
+};
+
+export type S3Config = {
+  bucket: string;
+  endpoint: string | undefined;
+  region: string;
+  forcePathStyle: boolean;
+  /** Unset: the AWS SDK's own chain (instance, task or web-identity roles). */
+  credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string } | undefined;
 };
 
 export class ConfigError extends Error {}
@@ -106,6 +132,23 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(
       'Invalid environment variable COGNITO_CLIENT_ID: COGNITO_USER_POOL_ID and COGNITO_CLIENT_ID must be set together',
     );
+  }
+  for (const [id, secret] of [
+    ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'],
+    ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'],
+  ] as const) {
+    if (Boolean(env[id]) !== Boolean(env[secret])) {
+      throw new ConfigError(
+        `Invalid environment variable ${secret}: ${id} and ${secret} must be set together`,
+      );
+    }
+  }
+  if (!env.S3_BUCKET) {
+    const stray = (['S3_ENDPOINT', 'S3_FORCE_PATH_STYLE', 'S3_ACCESS_KEY_ID'] as const).find(
+      (key) => env[key],
+    );
+    if (stray)
+      throw new ConfigError(`Invalid environment variable S3_BUCKET: ${stray} is set but S3_BUCKET is not`);
   }
   const dataDir = path.resolve(env.DATA_DIR);
   return {
@@ -141,6 +184,28 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: env.METRICS_TOKEN,
     pageCacheTtlSeconds: env.PAGE_CACHE_TTL_SECONDS ?? (env.NODE_ENV === 'test' ? 0 : 10),
     checkoutRateLimit: env.CHECKOUT_RATE_LIMIT,
+    s3: env.S3_BUCKET ? s3Config(env, env.S3_BUCKET) : undefined,
+  };
+}
+
+function s3Config(env: Env, bucket: string): S3Config {
+  const credentials =
+    env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY
+      ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY }
+      : env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
+        ? {
+            accessKeyId: env.AWS_ACCESS_KEY_ID,
+            secretAccessKey: env.AWS_SECRET_ACCESS_KEY,
+            ...(env.AWS_SESSION_TOKEN ? { sessionToken: env.AWS_SESSION_TOKEN } : {}),
+          }
+        : undefined;
+  return {
+    bucket,
+    endpoint: env.S3_ENDPOINT?.replace(/\/$/, ''),
+    region: env.S3_REGION,
+    // MinIO and most self-hosted servers only answer path-style requests.
+    forcePathStyle: env.S3_FORCE_PATH_STYLE ?? Boolean(env.S3_ENDPOINT),
+    credentials,
   };
 }
 
@@ -157,7 +222,7 @@ function describe(issue: z.core.$ZodIssue): string {
     case 'invalid_type':
       return `a ${issue.expected}`;
     case 'invalid_format':
-      return `a valid ${issue.format}`;
+      return issue.format === 'regex' ? issue.message : `a valid ${issue.format}`;
     default:
       return issue.message;
   }

@@ -8,7 +8,7 @@ export function mediaProcessor(services: AppServices): Processor {
   return async (job) => {
     if (job.name !== 'media.variants') return;
     const { fileName } = jobSchemas['media.variants'].parse(job.data);
-    const written = await makeVariants(services.config.uploadsDir, fileName);
+    const written = await makeVariants(services.uploads, fileName);
     services.log.info({ fileName, variants: written }, 'image variants written');
   };
 }

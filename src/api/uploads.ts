@@ -8,7 +8,7 @@ export function uploadsRouter(services: AppServices): Router {
   const router = new Router();
   router.post('/uploads', async (ctx) => {
     requireAdmin(ctx.state);
-    const stored = await receiveUpload(ctx.req, services.config.uploadsDir);
+    const stored = await receiveUpload(ctx.req, services.uploads);
     await services.queues.enqueue(
       'media.variants',
       { fileName: stored.fileName },

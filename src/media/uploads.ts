@@ -1,14 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, unlink } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
-import path from 'node:path';
-import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
 import busboy from 'busboy';
 import { HttpError } from '../server/middleware.ts';
 import { detectImageType, type ImageType, SNIFF_BYTES } from './image-type.ts';
 import { MAX_UPLOAD_BYTES, UPLOAD_MESSAGES } from './messages.ts';
+import type { UploadStorage } from './storage.ts';
 
 export type StoredUpload = { fileName: string; url: string; type: ImageType; bytes: number };
 
@@ -18,11 +15,11 @@ function randomFileName(type: ImageType): string {
 }
 
 /**
- * Streams the multipart field `file` to disk under a random name. The size limit is enforced
- * while streaming (busboy stops at the limit), so a large file is never held in memory.
+ * Streams the multipart field `file` to the upload storage under a random name. The size limit
+ * is enforced while streaming (busboy stops at the limit), so a large file is never held in memory.
  * Rejects with HttpError 413 over the limit, 400 for anything that is not an accepted image.
  */
-export function receiveUpload(req: IncomingMessage, uploadsDir: string): Promise<StoredUpload> {
+export function receiveUpload(req: IncomingMessage, storage: UploadStorage): Promise<StoredUpload> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
@@ -57,7 +54,7 @@ export function receiveUpload(req: IncomingMessage, uploadsDir: string): Promise
         return;
       }
       sawFile = true;
-      storeFile(stream, uploadsDir).then(
+      storeFile(stream, storage).then(
         (stored) => {
           if (settled) return;
           settled = true;
@@ -77,7 +74,7 @@ export function receiveUpload(req: IncomingMessage, uploadsDir: string): Promise
 
 async function storeFile(
   stream: Readable & { truncated?: boolean },
-  uploadsDir: string,
+  storage: UploadStorage,
 ): Promise<StoredUpload> {
   const { head, ended } = await readHead(stream);
   const type = detectImageType(head);
@@ -85,39 +82,30 @@ async function storeFile(
     stream.resume();
     throw new HttpError(400, UPLOAD_MESSAGES.notImage);
   }
-  await mkdir(uploadsDir, { recursive: true });
   const fileName = randomFileName(type);
-  const target = path.join(uploadsDir, fileName);
   let bytes = head.length;
   let tooLarge = false;
   stream.on('limit', () => {
     tooLarge = true;
     stream.destroy(new HttpError(413, UPLOAD_MESSAGES.tooLarge));
   });
-  const out = createWriteStream(target, { flags: 'wx' });
+  const body = Readable.from(
+    (async function* () {
+      yield head;
+      if (ended) return;
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        bytes += chunk.length;
+        yield chunk;
+      }
+    })(),
+  );
   try {
-    out.write(head);
-    if (ended) {
-      await new Promise<void>((done, failed) =>
-        out.end((err?: Error | null) => (err ? failed(err) : done())),
-      );
-    } else
-      await pipeline(
-        stream,
-        async function* count(source: AsyncIterable<Buffer>) {
-          for await (const chunk of source) {
-            bytes += chunk.length;
-            yield chunk;
-          }
-        },
-        out,
-      );
+    await storage.put(fileName, body, type.mime);
   } catch (error) {
-    await unlink(target).catch(() => {});
     throw tooLarge ? new HttpError(413, UPLOAD_MESSAGES.tooLarge) : error;
   }
   if (stream.truncated) {
-    await unlink(target).catch(() => {});
+    await storage.delete(fileName).catch(() => {});
     throw new HttpError(413, UPLOAD_MESSAGES.tooLarge);
   }
   return { fileName, url: `/uploads/${fileName}`, type, bytes };

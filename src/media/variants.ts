@@ -1,6 +1,8 @@
 import path from 'node:path';
+import { buffer } from 'node:stream/consumers';
 import sharp from 'sharp';
 import { IMAGE_VARIANTS } from './messages.ts';
+import type { UploadStorage } from './storage.ts';
 
 /** The stored name of one variant: `<name>-<width>x<height>.webp` beside the original. */
 export function variantFileName(fileName: string, width: number, height: number): string {
@@ -8,19 +10,22 @@ export function variantFileName(fileName: string, width: number, height: number)
 }
 
 /**
- * Writes the WebP variants of an upload (cropped to the guide's ratios). Idempotent: a retried
- * job rewrites the same files.
+ * Writes the WebP variants of an upload (cropped to the guide's ratios) to the same storage.
+ * Idempotent: a retried job rewrites the same objects.
  */
-export async function makeVariants(uploadsDir: string, fileName: string): Promise<string[]> {
-  // Only names we generated reach here (the job schema checks the pattern), so no traversal.
-  const source = path.join(uploadsDir, path.basename(fileName));
+export async function makeVariants(storage: UploadStorage, fileName: string): Promise<string[]> {
+  const original = await storage.get(fileName);
+  if (!original) throw new Error(`Upload ${fileName} is not in the ${storage.kind} storage`);
+  // Originals are at most 10 MB and sharp decodes the whole image anyway.
+  const input = await buffer(original.body);
   const written: string[] = [];
   for (const { width, height } of IMAGE_VARIANTS) {
     const name = variantFileName(fileName, width, height);
-    await sharp(source, { animated: false })
+    const webp = await sharp(input, { animated: false })
       .resize(width, height, { fit: 'cover', withoutEnlargement: false })
       .webp({ quality: 80 })
-      .toFile(path.join(uploadsDir, name));
+      .toBuffer();
+    await storage.put(name, webp, 'image/webp');
     written.push(name);
   }
   return written;

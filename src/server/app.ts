@@ -17,7 +17,7 @@ import {
 import { invalidateOnAdminWrites, pageCacheMiddleware } from './page-cache.ts';
 import { reactRouterMiddleware } from './react-router-adapter.ts';
 import type { AppServices } from './services.ts';
-import { serveStatic } from './static.ts';
+import { serveStatic, serveUploads } from './static.ts';
 
 export type PageHandler =
   | { kind: 'build'; buildDir: string; build: ServerBuild }
@@ -37,7 +37,7 @@ export function createApp(services: AppServices, pages: PageHandler): Koa {
   app.use(securityHeaders(config));
   app.use(compression());
   // Static files first: they need no session and no database.
-  app.use(serveStatic(config.uploadsDir, { prefix: '/uploads/', maxAge: 31536000 }));
+  app.use(serveUploads(services.uploads));
   if (pages.kind === 'build') {
     app.use(serveStatic(path.join(pages.buildDir, 'client'), { immutablePrefix: '/assets/' }));
   } else {

@@ -6,6 +6,7 @@ import { createDb } from '../db/knex.ts';
 import { migrateLatest } from '../db/migrate.ts';
 import { createMailer } from '../jobs/mailer.ts';
 import { Queues } from '../jobs/queues.ts';
+import { createUploadStorage } from '../media/storage.ts';
 import type { Logger } from './logger.ts';
 import { Metrics } from './metrics.ts';
 import { PageCache } from './page-cache.ts';
@@ -64,6 +65,7 @@ export async function startRuntime(
   const pageCache = new PageCache({ ttlMs: config.pageCacheTtlSeconds * 1000 });
   if (pageCache.enabled) await pageCache.listen(databaseUrl, log);
   const views = new ViewRecorder(queues);
+  const uploads = createUploadStorage(config);
   // Pages served from the cache still count their post's view.
   pageCache.onHit = (ctx, meta) => {
     const postId = Number(meta['view-post']);
@@ -80,6 +82,7 @@ export async function startRuntime(
     metrics,
     pageCache,
     publicUrl,
+    uploads,
   };
   return {
     services,
@@ -90,6 +93,7 @@ export async function startRuntime(
       await pageCache.close();
       await queues.close();
       mailer.close();
+      uploads.close();
       await db.destroy();
       if (stopEmbedded) await stopEmbedded();
     },

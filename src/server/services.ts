@@ -4,6 +4,7 @@ import type { DatabaseAvailability } from '../db/availability.ts';
 import type { Db } from '../db/knex.ts';
 import type { Mailer } from '../jobs/mailer.ts';
 import type { Queues } from '../jobs/queues.ts';
+import type { UploadStorage } from '../media/storage.ts';
 import type { Logger } from './logger.ts';
 import type { Metrics } from './metrics.ts';
 import type { PageCache } from './page-cache.ts';
@@ -19,6 +20,8 @@ export type AppServices = {
   mailer: Mailer;
   metrics: Metrics;
   pageCache: PageCache;
+  /** Uploaded images and their variants: a local directory or an S3 bucket. */
+  uploads: UploadStorage;
   /** Post views, batched into one queue job per interval. */
   views: ViewRecorder;
   /** Resolved public origin, e.g. http://localhost:3000 */

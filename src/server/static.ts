@@ -3,22 +3,19 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Middleware } from 'koa';
 import mime from 'mime-types';
+import type { UploadStorage } from '../media/storage.ts';
 
 /**
- * Serves files under root for GET and HEAD. Files under an immutable prefix are
- * content-hashed and cached for a year; the rest revalidate.
+ * Serves the build's client files for GET and HEAD. Files under the immutable prefix are
+ * content-hashed and cached for a year; the rest revalidate after an hour.
  */
-export function serveStatic(
-  root: string,
-  opts: { prefix?: string; immutablePrefix?: string; maxAge?: number } = {},
-): Middleware {
-  const prefix = opts.prefix ?? '/';
+export function serveStatic(root: string, opts: { immutablePrefix: string }): Middleware {
   const base = path.resolve(root);
   return async (ctx, next) => {
-    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || !ctx.path.startsWith(prefix)) return next();
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     let relative: string;
     try {
-      relative = decodeURIComponent(ctx.path.slice(prefix.length));
+      relative = decodeURIComponent(ctx.path.slice(1));
     } catch {
       return next();
     }
@@ -27,11 +24,8 @@ export function serveStatic(
     if (!file.startsWith(base + path.sep)) return next();
     const info = await stat(file).catch(() => null);
     if (!info?.isFile()) return next();
-    const immutable = opts.immutablePrefix && ctx.path.startsWith(opts.immutablePrefix);
-    ctx.set(
-      'Cache-Control',
-      immutable ? 'public, max-age=31536000, immutable' : `public, max-age=${opts.maxAge ?? 3600}`,
-    );
+    const immutable = ctx.path.startsWith(opts.immutablePrefix);
+    ctx.set('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
     ctx.set('Last-Modified', info.mtime.toUTCString());
     ctx.type = mime.lookup(file) || 'application/octet-stream';
     if (ctx.fresh) {
@@ -41,5 +35,42 @@ export function serveStatic(
     ctx.length = info.size;
     ctx.body = ctx.method === 'HEAD' ? null : createReadStream(file);
     if (ctx.method === 'HEAD') ctx.status = 200;
+  };
+}
+
+const UPLOADS_PREFIX = '/uploads/';
+/** What the upload handler stores (originals by their sniffed type, variants as WebP). */
+const UPLOAD_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
+
+/**
+ * GET and HEAD /uploads/<name> from the upload storage, local or S3. Stored names are random
+ * and never rewritten with other content, so they are cached for a year. Anything that is not
+ * one plain file name (a slash, `..`, an encoded separator) falls through to the 404 page.
+ */
+export function serveUploads(storage: UploadStorage): Middleware {
+  return async (ctx, next) => {
+    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || !ctx.path.startsWith(UPLOADS_PREFIX))
+      return next();
+    const name = ctx.path.slice(UPLOADS_PREFIX.length);
+    const type = mime.lookup(name);
+    if (!type || !UPLOAD_TYPES.has(type)) return next();
+    const object = await storage.get(name);
+    if (!object) return next();
+    const headOnly = ctx.method === 'HEAD';
+    if (headOnly) {
+      object.body.destroy();
+      ctx.body = null; // before the headers: setting a null body drops them
+    }
+    ctx.status = 200;
+    ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+    ctx.set('Last-Modified', object.lastModified.toUTCString());
+    ctx.type = type;
+    if (ctx.fresh) {
+      if (!headOnly) object.body.destroy();
+      ctx.status = 304;
+      return;
+    }
+    ctx.length = object.size;
+    if (!headOnly) ctx.body = object.body;
   };
 }

@@ -1,149 +1,236 @@
 import { readdir, stat } from 'node:fs/promises';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_UPLOAD_BYTES, UPLOAD_MESSAGES } from '../../src/media/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
+import { type S3Server, startS3Server } from '../support/s3.ts';
 
-let app: TestApp;
-let admin: Awaited<ReturnType<typeof signedInSession>>;
+let s3: S3Server;
 let png: Buffer;
 
 beforeAll(async () => {
-  app = await startTestApp({ withWorker: true });
-  admin = await signedInSession(app, { role: 'admin' });
+  s3 = await startS3Server();
   png = await sharp({ create: { width: 64, height: 32, channels: 3, background: '#2563eb' } })
     .png()
     .toBuffer();
 });
 afterAll(async () => {
-  await app?.close();
+  await s3?.close();
 });
 
-function upload(body: Blob, fileName: string, headers = admin.headers) {
-  const form = new FormData();
-  form.append('file', body, fileName);
-  return fetch(`${app.url}/api/uploads`, { method: 'POST', body: form, headers });
+/** Every stored file with its size, in a local directory or a bucket. */
+async function listDir(dir: string): Promise<Map<string, number>> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  return new Map(
+    await Promise.all(names.map(async (name) => [name, (await stat(path.join(dir, name))).size] as const)),
+  );
 }
 
-async function storedFiles(): Promise<string[]> {
-  return readdir(app.services.config.uploadsDir).catch(() => []);
+/** Spool directories the S3 storage leaves behind (it must leave none). */
+async function spools(): Promise<string[]> {
+  return (await readdir(os.tmpdir())).filter((name) => name.startsWith('penstand-upload-'));
 }
 
-describe('POST /api/uploads', () => {
-  it('accepts a PNG named .exe as a PNG, stores it under a random name and makes the WebP variants', async () => {
-    const res = await upload(
-      new Blob([new Uint8Array(png)], { type: 'application/x-msdownload' }),
-      'setup.exe',
-    );
-    expect(res.status).toBe(201);
-    const { url } = (await res.json()) as { url: string };
-    expect(url).toMatch(/^\/uploads\/[a-f0-9]{32}\.png$/);
-    const served = await fetch(`${app.url}${url}`);
-    expect(served.status).toBe(200);
-    expect(served.headers.get('content-type')).toBe('image/png');
-    expect(served.headers.get('cache-control')).toContain('max-age=31536000');
-    expect(Buffer.from(await served.arrayBuffer()).equals(png)).toBe(true);
+describe.each(['local', 's3'] as const)('uploads with %s storage', (storage) => {
+  let app: TestApp;
+  let admin: Awaited<ReturnType<typeof signedInSession>>;
+  const bucket = 'penstand-uploads-test';
 
-    const base = url.slice('/uploads/'.length, -'.png'.length);
-    for (const size of ['1200x630', '1920x800', '800x400']) {
-      await expect
-        .poll(async () => (await storedFiles()).includes(`${base}-${size}.webp`), { timeout: 15_000 })
-        .toBe(true);
-    }
-    const [w, h] = [1200, 630];
-    const meta = await sharp(`${app.services.config.uploadsDir}/${base}-${w}x${h}.webp`).metadata();
-    expect([meta.format, meta.width, meta.height]).toEqual(['webp', w, h]);
+  beforeAll(async () => {
+    const env = storage === 's3' ? await s3.createBucket(bucket) : {};
+    app = await startTestApp({ withWorker: true, env });
+    admin = await signedInSession(app, { role: 'admin' });
+  });
+  afterAll(async () => {
+    await app?.close();
   });
 
-  it('refuses an HTML file named .png', async () => {
-    const before = await storedFiles();
-    const res = await upload(
-      new Blob(['<!doctype html><script>alert(1)</script>'], { type: 'image/png' }),
-      'cat.png',
-    );
-    expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ message: UPLOAD_MESSAGES.notImage });
-    expect(await storedFiles()).toEqual(before);
-  });
+  function upload(body: Blob, fileName: string, headers = admin.headers) {
+    const form = new FormData();
+    form.append('file', body, fileName);
+    return fetch(`${app.url}/api/uploads`, { method: 'POST', body: form, headers });
+  }
 
-  it('refuses a file over 10 MB with the exact message and keeps nothing of it', async () => {
-    const before = await storedFiles();
-    const big = Buffer.alloc(11 * 1024 * 1024, 0);
-    png.copy(big); // a real PNG signature: only the size is wrong
-    const res = await upload(new Blob([new Uint8Array(big)]), 'big.png');
-    expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ message: 'File size must be less than 10MB' });
-    expect(await storedFiles()).toEqual(before);
-  });
+  async function stored(): Promise<Map<string, number>> {
+    return storage === 's3' ? s3.list(bucket) : listDir(app.services.config.uploadsDir);
+  }
 
-  it('stops reading a request far larger than the limit instead of taking it all in', async () => {
-    const url = new URL(`${app.url}/api/uploads`);
-    const boundary = 'penstandboundary';
-    const total = 200 * 1024 * 1024;
-    let written = 0;
-    const outcome = await new Promise<{ status?: number; body: string }>((resolve) => {
-      const req = http.request(
-        {
-          host: url.hostname,
-          port: url.port,
-          path: url.pathname,
-          method: 'POST',
-          headers: { ...admin.headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
-        },
-        (res) => {
-          let body = '';
-          res.setEncoding('utf8');
-          res.on('data', (c) => {
-            body += c;
-          });
-          res.on('end', () => resolve({ status: res.statusCode, body }));
-          res.on('error', () => resolve({ status: res.statusCode, body }));
-        },
+  async function storedFiles(): Promise<string[]> {
+    return [...(await stored()).keys()].sort();
+  }
+
+  describe('POST /api/uploads', () => {
+    it('accepts a PNG named .exe as a PNG, stores it under a random name and makes the WebP variants', async () => {
+      const res = await upload(
+        new Blob([new Uint8Array(png)], { type: 'application/x-msdownload' }),
+        'setup.exe',
       );
-      req.on('error', () => resolve({ body: '' }));
-      req.write(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="huge.png"\r\nContent-Type: image/png\r\n\r\n`,
-      );
-      req.write(png.subarray(0, 16));
-      const chunk = Buffer.alloc(256 * 1024);
-      const pump = () => {
-        while (written < total) {
-          written += chunk.length;
-          if (!req.write(chunk)) {
-            req.once('drain', pump);
-            return;
-          }
-        }
-        req.end(`\r\n--${boundary}--\r\n`);
-      };
-      req.on('close', () => resolve({ body: '' }));
-      pump();
+      expect(res.status).toBe(201);
+      const { url } = (await res.json()) as { url: string };
+      expect(url).toMatch(/^\/uploads\/[a-f0-9]{32}\.png$/);
+      const served = await fetch(`${app.url}${url}`);
+      expect(served.status).toBe(200);
+      expect(served.headers.get('content-type')).toBe('image/png');
+      expect(served.headers.get('cache-control')).toContain('max-age=31536000');
+      expect(Buffer.from(await served.arrayBuffer()).equals(png)).toBe(true);
+
+      const base = url.slice('/uploads/'.length, -'.png'.length);
+      for (const size of ['1200x630', '1920x800', '800x400']) {
+        await expect
+          .poll(async () => (await storedFiles()).includes(`${base}-${size}.webp`), { timeout: 15_000 })
+          .toBe(true);
+      }
+      const variant = await fetch(`${app.url}/uploads/${base}-1200x630.webp`);
+      expect(variant.status).toBe(200);
+      expect(variant.headers.get('content-type')).toBe('image/webp');
+      const meta = await sharp(Buffer.from(await variant.arrayBuffer())).metadata();
+      expect([meta.format, meta.width, meta.height]).toEqual(['webp', 1200, 630]);
     });
-    // The server answered (or hung up) long before the client could send all 200 MB.
-    expect(written).toBeLessThan(total);
-    if (outcome.status !== undefined) expect(outcome.status).toBe(413);
-    expect(written).toBeLessThan(MAX_UPLOAD_BYTES * 4);
-    const files = await storedFiles();
-    for (const file of files)
-      expect((await stat(`${app.services.config.uploadsDir}/${file}`)).size).toBeLessThan(MAX_UPLOAD_BYTES);
+
+    it('refuses an HTML file named .png', async () => {
+      const before = await storedFiles();
+      const res = await upload(
+        new Blob(['<!doctype html><script>alert(1)</script>'], { type: 'image/png' }),
+        'cat.png',
+      );
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ message: UPLOAD_MESSAGES.notImage });
+      expect(await storedFiles()).toEqual(before);
+    });
+
+    it('refuses a file over 10 MB with the exact message and keeps nothing of it', async () => {
+      const before = await storedFiles();
+      const big = Buffer.alloc(11 * 1024 * 1024, 0);
+      png.copy(big); // a real PNG signature: only the size is wrong
+      const res = await upload(new Blob([new Uint8Array(big)]), 'big.png');
+      expect(res.status).toBe(413);
+      expect(await res.json()).toEqual({ message: 'File size must be less than 10MB' });
+      expect(await storedFiles()).toEqual(before);
+      expect(await spools()).toEqual([]);
+    });
+
+    it('stops reading a request far larger than the limit instead of taking it all in', async () => {
+      const url = new URL(`${app.url}/api/uploads`);
+      const boundary = 'penstandboundary';
+      const total = 200 * 1024 * 1024;
+      let written = 0;
+      const outcome = await new Promise<{ status?: number; body: string }>((resolve) => {
+        const req = http.request(
+          {
+            host: url.hostname,
+            port: url.port,
+            path: url.pathname,
+            method: 'POST',
+            headers: { ...admin.headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
+          },
+          (res) => {
+            let body = '';
+            res.setEncoding('utf8');
+            res.on('data', (c) => {
+              body += c;
+            });
+            res.on('end', () => resolve({ status: res.statusCode, body }));
+            res.on('error', () => resolve({ status: res.statusCode, body }));
+          },
+        );
+        req.on('error', () => resolve({ body: '' }));
+        req.write(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="huge.png"\r\nContent-Type: image/png\r\n\r\n`,
+        );
+        req.write(png.subarray(0, 16));
+        const chunk = Buffer.alloc(256 * 1024);
+        const pump = () => {
+          while (written < total) {
+            written += chunk.length;
+            if (!req.write(chunk)) {
+              req.once('drain', pump);
+              return;
+            }
+          }
+          req.end(`\r\n--${boundary}--\r\n`);
+        };
+        req.on('close', () => resolve({ body: '' }));
+        pump();
+      });
+      // The server answered (or hung up) long before the client could send all 200 MB.
+      expect(written).toBeLessThan(total);
+      if (outcome.status !== undefined) expect(outcome.status).toBe(413);
+      expect(written).toBeLessThan(MAX_UPLOAD_BYTES * 4);
+      // Give an aborted store the moment it needs to clean up before looking.
+      await expect.poll(spools).toEqual([]);
+      for (const [file, size] of await stored()) expect(size, file).toBeLessThan(MAX_UPLOAD_BYTES);
+    });
+
+    it('never lets a file name choose where the file goes', async () => {
+      const res = await upload(new Blob([new Uint8Array(png)]), '../../../etc/evil.png');
+      expect(res.status).toBe(201);
+      const { url } = (await res.json()) as { url: string };
+      expect(url).toMatch(/^\/uploads\/[a-f0-9]{32}\.png$/);
+      expect(await storedFiles()).toContain(url.slice('/uploads/'.length));
+    });
+
+    it('is for admins only', async () => {
+      const anonymous = await upload(new Blob([new Uint8Array(png)]), 'a.png', {
+        origin: app.url,
+      } as typeof admin.headers);
+      expect(anonymous.status).toBe(401);
+      const user = await signedInSession(app, { role: 'user' });
+      expect((await upload(new Blob([new Uint8Array(png)]), 'a.png', user.headers)).status).toBe(403);
+    });
   });
 
-  it('never lets a file name choose where the file goes', async () => {
-    const res = await upload(new Blob([new Uint8Array(png)]), '../../../etc/evil.png');
-    expect(res.status).toBe(201);
-    const { url } = (await res.json()) as { url: string };
-    expect(url).toMatch(/^\/uploads\/[a-f0-9]{32}\.png$/);
-    expect(await storedFiles()).toContain(url.slice('/uploads/'.length));
+  describe('GET /uploads/*', () => {
+    let url: string;
+    beforeAll(async () => {
+      const res = await upload(new Blob([new Uint8Array(png)]), 'photo.png');
+      ({ url } = (await res.json()) as { url: string });
+    });
+
+    it('answers HEAD and conditional requests without the body', async () => {
+      const head = await fetch(`${app.url}${url}`, { method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expect(head.headers.get('content-type')).toBe('image/png');
+      expect(head.headers.get('content-length')).toBe(String(png.length));
+      const lastModified = head.headers.get('last-modified')!;
+      // Not fetch: it adds `Cache-Control: no-cache` to conditional requests, as browsers do on reload.
+      const again = await new Promise<{ status?: number; body: string }>((resolve, reject) => {
+        http
+          .get(`${app.url}${url}`, { headers: { 'if-modified-since': lastModified } }, (res) => {
+            let body = '';
+            res.on('data', (chunk) => {
+              body += chunk;
+            });
+            res.on('end', () => resolve({ status: res.statusCode, body }));
+          })
+          .on('error', reject);
+      });
+      expect(again).toEqual({ status: 304, body: '' });
+    });
+
+    it('serves nothing outside the stored names', async () => {
+      for (const probe of [
+        '/uploads/..%2f..%2fpackage.json',
+        '/uploads/%2e%2e/package.json',
+        '/uploads/../package.json',
+        '/uploads/.env',
+        `/uploads/${url.slice('/uploads/'.length, -4)}.svg`,
+        '/uploads/0123456789abcdef0123456789abcdef.png',
+      ]) {
+        const res = await fetch(`${app.url}${probe}`);
+        expect(res.status, probe).toBe(404);
+        expect(res.headers.get('content-type'), probe).toMatch(/^text\/html/);
+      }
+    });
   });
 
-  it('is for admins only', async () => {
-    const anonymous = await upload(new Blob([new Uint8Array(png)]), 'a.png', {
-      origin: app.url,
-    } as typeof admin.headers);
-    expect(anonymous.status).toBe(401);
-    const user = await signedInSession(app, { role: 'user' });
-    expect((await upload(new Blob([new Uint8Array(png)]), 'a.png', user.headers)).status).toBe(403);
-  });
+  if (storage === 's3') {
+    it('writes nothing to the local uploads directory', async () => {
+      expect((await storedFiles()).length).toBeGreaterThan(0);
+      expect(await listDir(app.services.config.uploadsDir)).toEqual(new Map());
+    });
+  }
 });
