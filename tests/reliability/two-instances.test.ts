@@ -1,8 +1,11 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { createUser } from '../support/auth.ts';
+import { createUser, signedInSession } from '../support/auth.ts';
 import { seedDemo } from '../support/blog.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { type S3Server, startS3Server } from '../support/s3.ts';
 
 let database: TestDatabase;
 let a: TestApp;
@@ -82,4 +85,53 @@ it('drops the other instance’s stored page within a second when an admin edits
     page = await read();
   }
   expect(page.html).toContain('Renamed Through Instance A');
+});
+
+describe('with S3 upload storage', () => {
+  let s3: S3Server;
+  let shared: TestDatabase;
+  let c: TestApp;
+  let d: TestApp;
+  beforeAll(async () => {
+    s3 = await startS3Server();
+    const bucketEnv = await s3.createBucket('penstand-two-instances');
+    shared = await createTestDatabase();
+    // Separate data directories: only the bucket can carry a file from one to the other.
+    const env = (name: string) => ({
+      ...bucketEnv,
+      DATA_DIR: path.resolve('.test-data', `${shared.name}-${name}`),
+    });
+    // Uploads go through c; only d runs the queue workers, so d makes the variants.
+    c = await startTestApp({ database: shared, env: env('c') });
+    d = await startTestApp({ database: shared, withWorker: true, env: env('d') });
+  });
+  afterAll(async () => {
+    await d?.close();
+    await c?.close();
+    await shared?.drop();
+    await s3?.close();
+  });
+
+  it('serves an image uploaded through one instance from the other, variants included', async () => {
+    expect(c.services.config.uploadsDir).not.toBe(d.services.config.uploadsDir);
+    const png = await sharp({ create: { width: 80, height: 40, channels: 3, background: '#16a34a' } })
+      .png()
+      .toBuffer();
+    const admin = await signedInSession(c, { role: 'admin' });
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(png)]), 'shared.png');
+    const res = await fetch(`${c.url}/api/uploads`, { method: 'POST', body: form, headers: admin.headers });
+    expect(res.status).toBe(201);
+    const { url } = (await res.json()) as { url: string };
+
+    const original = await fetch(`${d.url}${url}`);
+    expect(original.status).toBe(200);
+    expect(original.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await original.arrayBuffer()).equals(png)).toBe(true);
+
+    const variantUrl = `${c.url}${url.replace(/\.png$/, '-800x400.webp')}`;
+    await expect.poll(async () => (await fetch(variantUrl)).status, { timeout: 15_000 }).toBe(200);
+    const meta = await sharp(Buffer.from(await (await fetch(variantUrl)).arrayBuffer())).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['webp', 800, 400]);
+  });
 });
