@@ -8,10 +8,14 @@ type Service = {
   image?: string;
   build?: unknown;
   command?: string[];
+  entrypoint?: string[];
   environment?: Record<string, string>;
   healthcheck?: { test: string[] };
   depends_on?: Record<string, { condition: string }>;
   volumes?: string[];
+  ports?: string[];
+  expose?: string[];
+  deploy?: { replicas?: number };
 };
 
 const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as {
@@ -19,13 +23,23 @@ const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true 
   volumes: Record<string, unknown>;
 };
 
+/** Values as compose substitutes them when the operator's .env sets nothing. */
+function resolved(env: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).map(([k, v]) => [k, String(v).replace(/\$\{[A-Z0-9_]+:-([^}]*)\}/g, '$1')]),
+  );
+}
+
 // No Docker engine or Compose v2 here: this test checks the file the way compose would read it.
 describe('docker-compose.yml', () => {
-  it('has postgres 18, redis, mailpit, a migrate step, web and worker, each with a healthcheck', () => {
+  it('has postgres 18, redis, mailpit, minio, one-shot steps, web, worker and lb, each with a healthcheck', () => {
     const { services } = compose;
     expect(Object.keys(services).sort()).toEqual([
+      'lb',
       'mailpit',
       'migrate',
+      'minio',
+      'minio-setup',
       'postgres',
       'redis',
       'web',
@@ -33,7 +47,8 @@ describe('docker-compose.yml', () => {
     ]);
     expect(services.postgres.image).toBe('postgres:18');
     expect(services.redis.image).toMatch(/^redis:/);
-    for (const name of ['postgres', 'redis', 'mailpit', 'web', 'worker']) {
+    expect(services.minio.image).toMatch(/^minio\/minio:/);
+    for (const name of ['postgres', 'redis', 'mailpit', 'minio', 'web', 'worker', 'lb']) {
       expect(services[name].healthcheck?.test.length, `${name} healthcheck`).toBeGreaterThan(0);
     }
   });
@@ -51,11 +66,7 @@ describe('docker-compose.yml', () => {
     for (const name of ['migrate', 'web', 'worker']) {
       const env = compose.services[name].environment ?? {};
       for (const key of Object.keys(env)) expect(ENV_VARIABLES, `${name}: ${key}`).toContain(key);
-      // Defaults as compose substitutes them when the operator's .env sets nothing.
-      const resolved = Object.fromEntries(
-        Object.entries(env).map(([k, v]) => [k, String(v).replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1')]),
-      );
-      const config = loadConfig(resolved);
+      const config = loadConfig(resolved(env));
       expect(config.databaseUrl).toMatch(/^postgres:\/\/penstand:.*@postgres:5432\/penstand$/);
       expect(config.redisUrl).toBe('redis://redis:6379');
       expect(config.smtpUrl).toBe('smtp://mailpit:1025');
@@ -63,10 +74,44 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  it('runs web at 2 replicas behind the load balancer, sharing one MinIO bucket with the worker', () => {
+    const { services } = compose;
+    expect(services.web.deploy?.replicas).toBe(2);
+    // Replicas cannot share a host port: only lb publishes one, and proxies to every replica.
+    expect(services.web.ports).toBeUndefined();
+    expect(services.web.expose).toEqual(['3000']);
+    expect(services.lb.ports).toEqual(['${PORT:-3000}:3000']);
+    expect(services.lb.volumes).toContain('./deploy/Caddyfile:/etc/caddy/Caddyfile:ro');
+    expect(readFileSync('deploy/Caddyfile', 'utf8')).toMatch(/reverse_proxy \{\s+dynamic a web 3000 /);
+    expect(services.lb.depends_on?.web).toEqual({ condition: 'service_healthy' });
+
+    const s3 = (name: string) => loadConfig(resolved(services[name].environment ?? {})).s3;
+    const web = s3('web');
+    expect(web).toMatchObject({ endpoint: 'http://minio:9000', forcePathStyle: true });
+    expect(s3('worker')).toEqual(web);
+    // Uploads live in the bucket alone: no app container mounts a directory for them.
+    for (const name of ['web', 'worker']) expect(services[name].volumes, name).toBeUndefined();
+
+    // The one-shot setup creates that bucket and that key once MinIO is healthy, before the app starts.
+    const setup = services['minio-setup'];
+    const setupEnv = resolved(setup.environment ?? {});
+    expect(setupEnv.S3_BUCKET).toBe(web?.bucket);
+    expect(setupEnv.S3_ACCESS_KEY_ID).toBe(web?.credentials?.accessKeyId);
+    expect(setupEnv.S3_SECRET_ACCESS_KEY).toBe(web?.credentials?.secretAccessKey);
+    expect(setupEnv.MINIO_ROOT_USER).toBe(resolved(services.minio.environment ?? {}).MINIO_ROOT_USER);
+    const script = setup.command?.join(' ') ?? '';
+    expect(script).toContain('mc mb --ignore-existing "store/$$S3_BUCKET"');
+    expect(script).toContain('mc admin user add store "$$S3_ACCESS_KEY_ID" "$$S3_SECRET_ACCESS_KEY"');
+    expect(setup.depends_on?.minio).toEqual({ condition: 'service_healthy' });
+    for (const name of ['web', 'worker'])
+      expect(services[name].depends_on?.['minio-setup'], name).toEqual({
+        condition: 'service_completed_successfully',
+      });
+  });
+
   it('keeps data in named volumes', () => {
-    expect(Object.keys(compose.volumes).sort()).toEqual(['postgres-data', 'redis-data', 'uploads']);
-    expect(compose.services.web.volumes).toContain('uploads:/data/uploads');
-    expect(compose.services.worker.volumes).toContain('uploads:/data/uploads');
+    expect(Object.keys(compose.volumes).sort()).toEqual(['minio-data', 'postgres-data', 'redis-data']);
+    expect(compose.services.minio.volumes).toContain('minio-data:/data');
   });
 
   it('passes `docker compose config` where Compose v2 exists', () => {
