@@ -9,11 +9,26 @@ export function generatePassword(): string {
   return `${randomBytes(12).toString('base64url')}aA1!`;
 }
 
+// Any constant works; it only has to differ from the migration lock (src/db/migrate.ts).
+const ADMIN_LOCK = 726_017_002;
+
 /**
  * Creates or promotes the admin named by ADMIN_EMAIL/ADMIN_PASSWORD. Without them, creates
- * admin@penstand.local with a generated password, only when no admin exists yet.
+ * admin@penstand.local with a generated password, only when no admin exists yet. Web processes
+ * starting together take turns (a transaction-scoped advisory lock), so one creates the account
+ * and the others find it.
  */
 export async function ensureAdmin(
+  db: Db,
+  wanted: { email: string; password: string } | undefined,
+): Promise<AdminBootstrap | null> {
+  return db.transaction(async (trx) => {
+    await trx.raw('SELECT pg_advisory_xact_lock(?)', [ADMIN_LOCK]);
+    return ensureAdminLocked(trx, wanted);
+  });
+}
+
+async function ensureAdminLocked(
   db: Db,
   wanted: { email: string; password: string } | undefined,
 ): Promise<AdminBootstrap | null> {
