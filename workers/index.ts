@@ -23,7 +23,6 @@ export function startWorkers(services: AppServices): Workers {
     queues.createWorker('mail', async (job) => {
       const mail = jobSchemas['mail.send'].parse(job.data);
       await mailer.send(mail);
-      metrics.mailsSent.inc();
     }),
     queues.createWorker(
       'views',

@@ -9,7 +9,13 @@ export type Mailer = { send(mail: Mail): Promise<void>; delivers: boolean; close
  * SMTP when configured. Otherwise the mail is written to the log: in the embedded mode
  * that is its delivery channel (the specification's "logged to the console").
  */
-export function createMailer(opts: { smtpUrl: string | undefined; from: string; log: Logger }): Mailer {
+export function createMailer(opts: {
+  smtpUrl: string | undefined;
+  from: string;
+  log: Logger;
+  /** Called after each mail is handed over (counted by the metrics, whichever job sent it). */
+  onSent: () => void;
+}): Mailer {
   if (!opts.smtpUrl) {
     return {
       delivers: false,
@@ -18,6 +24,7 @@ export function createMailer(opts: { smtpUrl: string | undefined; from: string; 
           { mail: { to: mail.to, subject: mail.subject, text: mail.text } },
           'mail (no SMTP configured)',
         );
+        opts.onSent();
       },
       close() {},
     };
@@ -34,6 +41,7 @@ export function createMailer(opts: { smtpUrl: string | undefined; from: string; 
         html: mail.html,
       });
       opts.log.info({ mail: { subject: mail.sensitive ? '[redacted]' : mail.subject } }, 'mail sent');
+      opts.onSent();
     },
     close() {
       transport.close();

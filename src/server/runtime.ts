@@ -54,14 +54,15 @@ export async function startRuntime(
     (error) => queueLog.warn({ err: error.message }, 'queue connection error'),
   );
   await queues.ready();
+  const metrics = new Metrics();
+  metrics.watch(db, queues);
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,
     from: config.mailFrom,
     log: log.child({ component: 'mail' }),
+    onSent: () => metrics.mailsSent.inc(),
   });
   const publicUrl = config.publicUrl ?? `http://localhost:${config.port}`;
-  const metrics = new Metrics();
-  metrics.watch(db, queues);
   const pageCache = new PageCache({ ttlMs: config.pageCacheTtlSeconds * 1000 });
   if (pageCache.enabled) await pageCache.listen(databaseUrl, log);
   const views = new ViewRecorder(queues);
