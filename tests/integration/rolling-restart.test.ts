@@ -65,4 +65,4 @@ it('restarts two web processes one after the other under load without losing a r
     for (const proc of web) proc.child.kill('SIGTERM');
     await Promise.all(web.map((p) => p.exited));
   }
-});
+}, 120_000); // the load phase alone is 12 s; four process starts on a busy 2-core machine add more
