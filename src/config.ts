@@ -27,6 +27,7 @@ const EnvSchema = z.object({
   PUBLIC_URL: optionalUrl(['http:', 'https:']),
   DATA_DIR: z.string().min(1).default('./.data'),
   UPLOADS_DIR: z.string().min(1).optional(),
+  BUILD_DIR: z.string().min(1).default('./build'),
   DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
@@ -75,6 +76,8 @@ export type Config = {
   publicUrl: string | undefined;
   dataDir: string;
   uploadsDir: string;
+  /** Where `react-router build` wrote the app; the web process loads its server build from here. */
+  buildDir: string;
   databaseUrl: string | undefined;
   databasePoolMax: number;
   embeddedPgPort: number;
@@ -159,6 +162,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: env.PUBLIC_URL?.replace(/\/$/, ''),
     dataDir,
     uploadsDir: path.resolve(env.UPLOADS_DIR ?? path.join(dataDir, 'uploads')),
+    buildDir: path.resolve(env.BUILD_DIR),
     databaseUrl: env.DATABASE_URL,
     databasePoolMax: env.DATABASE_POOL_MAX,
     embeddedPgPort: env.EMBEDDED_PG_PORT,

@@ -32,7 +32,7 @@ if (admin?.generated) {
   );
 }
 
-const buildDir = path.resolve(process.env.BUILD_DIR ?? 'build');
+const { buildDir } = config;
 const build = (await import(pathToFileURL(path.join(buildDir, 'server/index.js')).href)) as ServerBuild;
 const app = createApp(services, { kind: 'build', buildDir, build });
 const web = await listen(app, config.host, config.port);
