@@ -295,6 +295,9 @@ describe.each(['local', 'cognito'] as const)('the %s provider', (kind) => {
     expect(login.status).toBe(200);
     expect(login.body.user).toMatchObject({ username: account.username, role: 'user' });
     const auth = { authorization: `Bearer ${login.body.token}` };
+    expect(
+      (await post('change-password', { currentPassword: PASSWORD, newPassword: 'Via-the-api3!' })).status,
+    ).toBe(401);
     const me = await fetch(`${h.app.url}/api/users?action=me`, { headers: auth });
     expect((await me.json()).user).toMatchObject({
       username: account.username,
