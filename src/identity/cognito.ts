@@ -237,13 +237,15 @@ export class CognitoIdentityProvider implements IdentityProvider {
    * only when COGNITO_ENDPOINT names an emulator, against the emulator's keys and issuer.
    */
   private verifyIdToken(token: string): Promise<Claims> {
-    this.verifier ??= this.createVerifier();
-    return this.verifier
-      .then((verify) => verify(token))
-      .catch((error) => {
-        this.verifier = undefined;
-        throw error;
-      });
+    this.verifier ??= this.createVerifier().catch((error) => {
+      this.verifier = undefined;
+      throw error;
+    });
+    return this.verifier.then((verify) =>
+      verify(token).catch(() => {
+        throw new HttpError(502, 'The identity service answered with a token that could not be verified.');
+      }),
+    );
   }
 
   private async createVerifier(): Promise<(token: string) => Promise<Claims>> {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CognitoIdentityProvider } from '../../src/identity/cognito.ts';
 import { AUTH_MESSAGES } from '../../src/identity/messages.ts';
 import type { IdentityProvider } from '../../src/identity/provider.ts';
 import { identityProvider } from '../../src/identity/service.ts';
@@ -272,6 +273,23 @@ describe.each(['local', 'cognito'] as const)('the %s provider', (kind) => {
     expect(listed.find((u) => u.username === other.username)).toMatchObject({ role: 'user' });
     expect(JSON.stringify(listed)).not.toMatch(/password|argon2|Token/);
   });
+
+  if (kind === 'cognito')
+    it('refuses a sign-in whose id token does not come from the configured issuer', async () => {
+      const account = await confirmedAccount();
+      const config = h.app.services.config.cognito;
+      if (!config?.endpoint) throw new Error('the cognito run has an endpoint');
+      // The same emulator by another name: its tokens name 127.0.0.1 as their issuer.
+      const elsewhere = new CognitoIdentityProvider(h.app.services.db, {
+        ...config,
+        endpoint: config.endpoint.replace('127.0.0.1', 'localhost'),
+      });
+      expect(await rejection(elsewhere.signIn(account))).toEqual({
+        status: 502,
+        message: 'The identity service answered with a token that could not be verified.',
+      });
+      expect(await h.app.services.db('users').where({ username: account.username }).first()).toBeUndefined();
+    });
 
   contract('runs the HTTP API: register, confirm, login, me, change password, logout', async () => {
     const post = (action: string | null, body: object, headers: Record<string, string> = {}) =>
