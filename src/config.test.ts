@@ -38,6 +38,34 @@ describe('loadConfig', () => {
     });
   });
 
+  it('turns on Cognito with a pool and a client, region eu-west-1 by default, and keeps the emulator out of production', () => {
+    const pool = { COGNITO_USER_POOL_ID: 'eu-west-1_AbC', COGNITO_CLIENT_ID: 'client' };
+    expect(loadConfig({}).cognito).toBeUndefined();
+    expect(() => loadConfig({ COGNITO_USER_POOL_ID: 'eu-west-1_AbC' })).toThrow(/COGNITO_CLIENT_ID/);
+    expect(loadConfig(pool).cognito).toEqual({
+      userPoolId: 'eu-west-1_AbC',
+      clientId: 'client',
+      region: 'eu-west-1',
+      endpoint: undefined,
+    });
+    expect(() => loadConfig({ ...pool, COGNITO_USER_POOL_ID: 'us-east-1_AbC' })).toThrow(
+      /COGNITO_REGION: the pool us-east-1_AbC is not in eu-west-1/,
+    );
+    expect(
+      loadConfig({ ...pool, COGNITO_USER_POOL_ID: 'us-east-1_AbC', COGNITO_REGION: 'us-east-1' }).cognito
+        ?.region,
+    ).toBe('us-east-1');
+    expect(() => loadConfig({ ...pool, COGNITO_ENDPOINT: 'http://127.0.0.1:9229' })).toThrow(
+      /COGNITO_ENDPOINT: it names a Cognito emulator/,
+    );
+    expect(
+      loadConfig({ ...pool, NODE_ENV: 'test', COGNITO_ENDPOINT: 'http://127.0.0.1:9229' }).cognito?.endpoint,
+    ).toBe('http://127.0.0.1:9229');
+    expect(() => loadConfig({ ...pool, ADMIN_EMAIL: 'a@b.co', ADMIN_PASSWORD: 'longenough' })).toThrow(
+      /ADMIN_EMAIL: with COGNITO_USER_POOL_ID/,
+    );
+  });
+
   it('does not seed demo content on an external database unless asked', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://u:p@h/db' }).seedDemo).toBe(false);
     expect(loadConfig({ DATABASE_URL: 'postgres://u:p@h/db', SEED_DEMO: 'true' }).seedDemo).toBe(true);

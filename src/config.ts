@@ -153,6 +153,25 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     if (stray)
       throw new ConfigError(`Invalid environment variable S3_BUCKET: ${stray} is set but S3_BUCKET is not`);
   }
+  if (env.COGNITO_ENDPOINT && env.NODE_ENV === 'production') {
+    throw new ConfigError(
+      'Invalid environment variable COGNITO_ENDPOINT: it names a Cognito emulator, whose signing key is public; not allowed with NODE_ENV=production',
+    );
+  }
+  if (
+    env.COGNITO_USER_POOL_ID &&
+    !env.COGNITO_ENDPOINT &&
+    !env.COGNITO_USER_POOL_ID.startsWith(`${env.COGNITO_REGION}_`)
+  ) {
+    throw new ConfigError(
+      `Invalid environment variable COGNITO_REGION: the pool ${env.COGNITO_USER_POOL_ID} is not in ${env.COGNITO_REGION} (set COGNITO_REGION to the part of the pool id before '_')`,
+    );
+  }
+  if (env.COGNITO_USER_POOL_ID && env.ADMIN_EMAIL) {
+    throw new ConfigError(
+      "Invalid environment variable ADMIN_EMAIL: with COGNITO_USER_POOL_ID, admins are the members of the pool's 'admin' group",
+    );
+  }
   const dataDir = path.resolve(env.DATA_DIR);
   return {
     env: env.NODE_ENV,

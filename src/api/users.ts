@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import { requireAdmin, requireUser } from '../identity/policy.ts';
 import {
+  changePasswordSchema,
   confirmSchema,
   forgotSchema,
   resendSchema,
@@ -20,9 +21,9 @@ export function usersRouter(services: AppServices): Router {
 
   router.get('/users', async (ctx) => {
     if (ctx.query.action === 'me') {
-      const user = requireUser(ctx.state);
+      requireUser(ctx.state);
       ctx.set('Cache-Control', 'no-store');
-      ctx.body = { user: { userId: user.id, username: user.username, email: user.email, role: user.role } };
+      ctx.body = { user: await provider().currentUser(ctx.state.session.user, ctx.state.session.data) };
       return;
     }
     if (ctx.query.action !== undefined) {
@@ -46,9 +47,17 @@ export function usersRouter(services: AppServices): Router {
         return;
       }
       case 'logout':
-        await signOut(ctx.state);
+        await signOut(services, ctx.state);
         ctx.body = { message: 'Signed out' };
         return;
+      case 'change-password': {
+        const user = requireUser(ctx.state);
+        const input = parseOr400(changePasswordSchema, body);
+        await limits.resets.consume(`user|${user.id}`);
+        await provider().changePassword(user, input);
+        ctx.body = { message: 'Password changed' };
+        return;
+      }
       case 'confirm': {
         const input = parseOr400(confirmSchema, body);
         await provider().confirmSignUp(input);

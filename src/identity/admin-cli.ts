@@ -11,6 +11,14 @@ import { passwordMeetsRules } from './messages.ts';
  * `npm run admin:create [-- --email you@example.com --password …]`: creates the admin, or
  * promotes an existing account and sets its password. Asks for what the flags leave out.
  */
+const config = loadConfigOrExit();
+if (config.cognito) {
+  process.stderr.write(
+    "With Amazon Cognito, admins are the members of the user pool's 'admin' group: add the account there\n" +
+      '(aws cognito-idp admin-add-user-to-group --user-pool-id … --username … --group-name admin).\n',
+  );
+  process.exit(2);
+}
 const { values } = parseArgs({ options: { email: { type: 'string' }, password: { type: 'string' } } });
 const prompt = createInterface({ input: stdin, output: stdout });
 const email = values.email ?? (await prompt.question('Admin email: '));
@@ -28,7 +36,6 @@ if (!passwordMeetsRules(password)) {
   );
   process.exit(2);
 }
-const config = loadConfigOrExit();
 const runtime = await startRuntime(config, processLogger(config));
 try {
   const result = await ensureAdmin(runtime.services.db, { email: email.trim(), password });

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Config } from '../config.ts';
 import type { Db } from '../db/knex.ts';
 import { hashPassword } from './passwords.ts';
 
@@ -7,6 +8,11 @@ export type AdminBootstrap = { email: string; password: string; created: boolean
 /** A password that meets the sign-up rules: upper, lower, digit and a special character. */
 export function generatePassword(): string {
   return `${randomBytes(12).toString('base64url')}aA1!`;
+}
+
+/** The start-up bootstrap, for local accounts only: with Cognito, admins are the pool's `admin` group. */
+export function bootstrapAdmin(db: Db, config: Pick<Config, 'admin' | 'cognito'>) {
+  return config.cognito ? Promise.resolve(null) : ensureAdmin(db, config.admin);
 }
 
 // Any constant works; it only has to differ from the migration lock (src/db/migrate.ts).

@@ -5,6 +5,21 @@ import type { Queues } from '../jobs/queues.ts';
 import { HttpError } from '../server/middleware.ts';
 import { AUTH_MESSAGES } from './messages.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
+import {
+  type AccountInput,
+  assertStrongPassword,
+  type ChangePasswordInput,
+  describeCurrentUser,
+  type IdentityProvider,
+  listUserRows,
+  type ProviderSession,
+  presentUser,
+  type ResetInput,
+  type SignInInput,
+  type SignInResult,
+  type SignUpInput,
+  type UserRow,
+} from './provider.ts';
 import type { SessionUser } from './sessions.ts';
 
 const CODE_TTL_MS = { confirm: 24 * 3600_000, reset: 3600_000 } as const;
@@ -12,35 +27,13 @@ const MAX_CODE_ATTEMPTS = 5;
 
 type Purpose = keyof typeof CODE_TTL_MS;
 
-type UserRow = {
-  id: number;
-  email: string;
-  username: string | null;
-  password_hash: string | null;
-  first_name: string | null;
-  last_name: string | null;
-  role: 'user' | 'admin';
-  email_verified: boolean;
-};
-
-export function presentUser(row: UserRow): SessionUser {
-  return {
-    id: row.id,
-    email: row.email,
-    username: row.username,
-    firstName: row.first_name,
-    lastName: row.last_name,
-    role: row.role,
-  };
-}
-
 async function findUser(
   db: Db | Knex.Transaction,
-  by: { email?: string; username?: string },
+  by: { email: string } | { username: string },
 ): Promise<UserRow | undefined> {
-  if (by.email) return db('users').whereRaw('lower(email) = lower(?)', [by.email]).first();
-  if (by.username) return db('users').whereRaw('lower(username) = lower(?)', [by.username]).first();
-  return undefined;
+  const query = db('users').where({ provider: 'local' });
+  if ('email' in by) return query.whereRaw('lower(email) = lower(?)', [by.email]).first();
+  return query.whereRaw('lower(username) = lower(?)', [by.username]).first();
 }
 
 /** A fresh 6-digit code (stored hashed, replacing earlier ones of the same purpose) and its mail. */
@@ -89,7 +82,8 @@ async function useCode(trx: Knex.Transaction, userId: number, purpose: Purpose, 
 }
 
 /** Local accounts: users in PostgreSQL, argon2id passwords, codes by mail. */
-export class LocalIdentityProvider {
+export class LocalIdentityProvider implements IdentityProvider {
+  readonly name = 'local';
   private readonly db: Db;
   private readonly queues: Queues;
 
@@ -98,14 +92,13 @@ export class LocalIdentityProvider {
     this.queues = queues;
   }
 
-  async signUp(input: {
-    username: string;
-    email: string;
-    password: string;
-  }): Promise<{ userId: number; confirmationRequired: true }> {
-    if (await findUser(this.db, { username: input.username }))
-      throw new HttpError(409, AUTH_MESSAGES.usernameTaken);
-    if (await findUser(this.db, { email: input.email })) throw new HttpError(409, AUTH_MESSAGES.emailTaken);
+  async signUp(input: SignUpInput): Promise<{ userId: number }> {
+    assertStrongPassword(input.password);
+    // Usernames and addresses are unique across providers (one users table).
+    const taken = (column: 'username' | 'email', value: string) =>
+      this.db('users').whereRaw(`lower(${column}) = lower(?)`, [value]).first('id');
+    if (await taken('username', input.username)) throw new HttpError(409, AUTH_MESSAGES.usernameTaken);
+    if (await taken('email', input.email)) throw new HttpError(409, AUTH_MESSAGES.emailTaken);
     let row: UserRow;
     try {
       [row] = await this.db('users')
@@ -121,7 +114,7 @@ export class LocalIdentityProvider {
       throw error;
     }
     await issueCode(this.db, this.queues, row, 'confirm');
-    return { userId: row.id, confirmationRequired: true };
+    return { userId: row.id };
   }
 
   async confirmSignUp(input: { username: string; code: string }): Promise<void> {
@@ -141,27 +134,30 @@ export class LocalIdentityProvider {
   }
 
   /** The user for these credentials; the same message for an unknown account and a wrong password. */
-  async signIn(input: { email?: string; username?: string; password: string }): Promise<SessionUser> {
+  async signIn(input: SignInInput): Promise<SignInResult> {
     const user = await findUser(this.db, input);
     const ok = user?.password_hash ? await verifyPassword(user.password_hash, input.password) : false;
     if (!user || !ok) throw new HttpError(401, AUTH_MESSAGES.signInFailed);
     if (!user.email_verified) throw new HttpError(403, AUTH_MESSAGES.confirmFirst);
-    return presentUser(user);
+    return {
+      user: presentUser(user),
+      session: {
+        signInDetails: {
+          loginId: 'email' in input ? input.email : input.username,
+          authFlowType: 'USER_PASSWORD_AUTH',
+        },
+      },
+    };
   }
 
-  async forgotPassword(input: { username?: string; email?: string }): Promise<void> {
+  async forgotPassword(input: AccountInput): Promise<void> {
     const user = await findUser(this.db, input);
     if (!user) throw new HttpError(404, AUTH_MESSAGES.userNotFound);
     await issueCode(this.db, this.queues, user, 'reset');
   }
 
-  /** Sets the new password and signs the account out everywhere. */
-  async confirmNewPassword(input: {
-    username?: string;
-    email?: string;
-    code: string;
-    password: string;
-  }): Promise<void> {
+  async confirmNewPassword(input: ResetInput): Promise<void> {
+    assertStrongPassword(input.password);
     const user = await findUser(this.db, input);
     if (!user) throw new HttpError(404, AUTH_MESSAGES.userNotFound);
     const hash = await hashPassword(input.password);
@@ -175,12 +171,24 @@ export class LocalIdentityProvider {
     });
   }
 
-  async listUsers(): Promise<(SessionUser & { createdAt: string; emailVerified: boolean })[]> {
-    const rows = await this.db('users').orderBy('id').limit(1000);
-    return rows.map((row: UserRow & { created_at: Date }) => ({
-      ...presentUser(row),
-      emailVerified: row.email_verified,
-      createdAt: row.created_at.toISOString(),
-    }));
+  async changePassword(user: SessionUser, input: ChangePasswordInput): Promise<void> {
+    assertStrongPassword(input.newPassword);
+    const row: UserRow | undefined = await this.db('users').where({ id: user.id, provider: 'local' }).first();
+    const ok = row?.password_hash ? await verifyPassword(row.password_hash, input.currentPassword) : false;
+    if (!row || !ok) throw new HttpError(400, AUTH_MESSAGES.currentPasswordWrong);
+    await this.db('users')
+      .where({ id: row.id })
+      .update({ password_hash: await hashPassword(input.newPassword), updated_at: this.db.fn.now() });
+  }
+
+  /** Nothing outside our own session, which the caller rotates. */
+  async signOut(_session: ProviderSession): Promise<void> {}
+
+  async currentUser(user: SessionUser | null, session: ProviderSession) {
+    return describeCurrentUser(user, session);
+  }
+
+  listUsers() {
+    return listUserRows(this.db, 'local');
   }
 }

@@ -19,6 +19,10 @@ export const AUTH_MESSAGES = {
   passwordRequirements: 'Password does not meet requirements',
   signOutFailed: 'Failed to sign out',
   emailTaken: 'An account with this email address already exists.',
+  currentPasswordWrong: 'The current password is not correct.',
+  additionalSteps: 'Sign in requires additional steps',
+  invalidCodeNotAuthorized: 'Invalid verification code provided, please try again.',
+  networkError: 'Network error',
 } as const;
 
 /** The new-password rules (SPEC §5), each with the text the live checklist shows. */

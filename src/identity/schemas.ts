@@ -29,6 +29,7 @@ const code = z
 export const signInSchema = z.union([z.object({ email, password }), z.object({ username, password })]);
 export const signUpSchema = z.object({ username, email, password: newPassword });
 export const confirmSchema = z.object({ username, code });
+export const changePasswordSchema = z.object({ currentPassword: password, newPassword });
 export const resendSchema = z.object({ username });
 export const forgotSchema = z.union([z.object({ username }), z.object({ email })]);
 export const resetSchema = z.union([

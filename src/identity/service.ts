@@ -3,16 +3,23 @@ import { createRateLimit } from '../server/rate-limit.ts';
 import type { RequestState } from '../server/request-state.ts';
 import type { AppServices } from '../server/services.ts';
 import { mergeGuestCart } from '../shop/cart-merge.ts';
+import { CognitoIdentityProvider } from './cognito.ts';
 import { LocalIdentityProvider } from './local.ts';
+import type { IdentityProvider, SignInInput, SignInResult } from './provider.ts';
 import type { SessionUser } from './sessions.ts';
 
-const providers = new WeakMap<Db, LocalIdentityProvider>();
+const providers = new WeakMap<Db, IdentityProvider>();
 
-/** The identity provider of this deployment (local accounts; see the README on Cognito). */
-export function identityProvider(services: AppServices): LocalIdentityProvider {
+/**
+ * The identity provider of this deployment: Amazon Cognito when COGNITO_USER_POOL_ID and
+ * COGNITO_CLIENT_ID are set, local accounts otherwise. One per process (per database).
+ */
+export function identityProvider(services: Pick<AppServices, 'db' | 'queues' | 'config'>): IdentityProvider {
   let provider = providers.get(services.db);
   if (!provider) {
-    provider = new LocalIdentityProvider(services.db, services.queues);
+    provider = services.config.cognito
+      ? new CognitoIdentityProvider(services.db, services.config.cognito)
+      : new LocalIdentityProvider(services.db, services.queues);
     providers.set(services.db, provider);
   }
   return provider;
@@ -63,15 +70,15 @@ export function authLimits(db: Db) {
 export async function signIn(
   services: AppServices,
   state: RequestState,
-  input: { email: string; password: string } | { username: string; password: string },
+  input: SignInInput,
 ): Promise<{ user: SessionUser; token: string }> {
   const limits = authLimits(services.db);
   const accountKey = ('email' in input ? input.email : input.username).trim().toLowerCase();
   await limits.accountFailures.check(accountKey);
   await limits.ipFailures.check(state.clientIp);
-  let user: SessionUser;
+  let signedIn: SignInResult;
   try {
-    user = await identityProvider(services).signIn(input);
+    signedIn = await identityProvider(services).signIn(input);
   } catch (error) {
     if ((error as { status?: number }).status === 401) {
       await limits.accountFailures.consume(accountKey).catch(() => {});
@@ -79,16 +86,19 @@ export async function signIn(
     }
     throw error;
   }
+  const { user } = signedIn;
   const guestSession = state.session.id;
   if (guestSession && !state.session.user) {
     await services.db.transaction((trx) => mergeGuestCart(trx, guestSession, user.id));
   }
-  const token = await state.session.rotate(user.id);
+  const token = await state.session.rotate(user.id, signedIn.session);
   state.log.info({ userId: user.id }, 'signed in');
   return { user, token };
 }
 
 /** Ends the session: a new anonymous id replaces it, so the old one is worthless. */
-export async function signOut(state: RequestState): Promise<void> {
-  if (state.session.user) await state.session.rotate(null);
+export async function signOut(services: AppServices, state: RequestState): Promise<void> {
+  if (!state.session.user) return;
+  await identityProvider(services).signOut(state.session.data);
+  await state.session.rotate(null);
 }

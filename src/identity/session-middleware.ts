@@ -1,5 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import type { AppServices } from '../server/services.ts';
+import type { ProviderSession } from './provider.ts';
 import {
   createSession,
   isWellFormedSessionId,
@@ -13,12 +14,14 @@ export type RequestSession = {
   /** The current session id, or null until one is needed. */
   id: string | null;
   user: SessionUser | null;
+  /** What the identity provider keeps for this session (server-side only). */
+  data: ProviderSession;
   /** How the session came: the browser cookie, a Bearer token, or the X-Session-Id header. */
   via: 'cookie' | 'bearer' | 'header' | null;
   /** Returns the session id, creating a guest session (and its cookie) on first need. */
   ensure: () => Promise<string>;
   /** Replaces the session (sign-in, sign-out): a new id, so a planted id is worthless. */
-  rotate: (userId: number | null) => Promise<string>;
+  rotate: (userId: number | null, data?: ProviderSession) => Promise<string>;
 };
 
 export function setSessionCookie(ctx: Context, sid: string, secure: boolean): void {
@@ -54,6 +57,7 @@ export function sessionMiddleware(services: AppServices): Middleware {
     const session: RequestSession = {
       id: found?.session.id ?? null,
       user: found?.user ?? null,
+      data: (found?.session.data ?? {}) as ProviderSession,
       via: found ? via : null,
       async ensure() {
         if (session.id) return session.id;
@@ -62,9 +66,10 @@ export function sessionMiddleware(services: AppServices): Middleware {
         setSessionCookie(ctx, session.id, secure);
         return session.id;
       },
-      async rotate(userId) {
+      async rotate(userId, data = {}) {
         const previous = session.id;
-        session.id = await createSession(db, userId);
+        session.id = await createSession(db, userId, data);
+        session.data = data;
         if (previous) await db('sessions').where({ sid: previous }).delete();
         if (session.via !== 'bearer') setSessionCookie(ctx, session.id, secure);
         const loaded = await loadSession(db, session.id);

@@ -4,7 +4,7 @@ import type { ServerBuild } from 'react-router';
 import { createServer as createViteServer, isRunnableDevEnvironment } from 'vite';
 import { startWorkers } from '../../workers/index.ts';
 import { seedDemoContent } from '../db/seed.ts';
-import { ensureAdmin } from '../identity/admin.ts';
+import { bootstrapAdmin } from '../identity/admin.ts';
 import { createApp } from './app.ts';
 import { loadConfigOrExit, onShutdown, processLogger } from './boot.ts';
 import { listen } from './http.ts';
@@ -14,7 +14,7 @@ import { startRuntime } from './runtime.ts';
 const config = { ...loadConfigOrExit(), env: 'development' as const, isProduction: false };
 const log = processLogger(config);
 const runtime = await startRuntime(config, log);
-const admin = await ensureAdmin(runtime.services.db, config.admin);
+const admin = await bootstrapAdmin(runtime.services.db, config);
 if (config.seedDemo) await seedDemoContent(runtime.services.db);
 if (admin?.generated) process.stdout.write(`\n  Admin: ${admin.email} / ${admin.password}\n\n`);
 

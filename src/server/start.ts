@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import type { ServerBuild } from 'react-router';
 import { startWorkers } from '../../workers/index.ts';
 import { seedDemoContent } from '../db/seed.ts';
-import { ensureAdmin } from '../identity/admin.ts';
+import { bootstrapAdmin } from '../identity/admin.ts';
 import { createApp } from './app.ts';
 import { loadConfigOrExit, onShutdown, processLogger } from './boot.ts';
 import { listen } from './http.ts';
@@ -20,7 +20,7 @@ const log = processLogger(config);
 const runtime = await startRuntime(config, log);
 const { services } = runtime;
 
-const admin = await ensureAdmin(services.db, config.admin);
+const admin = await bootstrapAdmin(services.db, config);
 if (config.seedDemo) {
   const seeded = await seedDemoContent(services.db);
   if (seeded) log.info('demo content seeded');

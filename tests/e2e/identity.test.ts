@@ -110,6 +110,39 @@ describe('accounts in the browser', () => {
     await context.close();
   });
 
+  it('shows a signed-in reader 403 at /admin, and takes an admin there from the sign-in page', async () => {
+    await createUser(app, { username: 'reader', email: 'reader@example.com', password: 'Reader-pass1!' });
+    await createUser(app, {
+      role: 'admin',
+      username: 'boss',
+      email: 'boss@example.com',
+      password: 'Boss-pass1!',
+    });
+    for (const [email, password] of [
+      ['reader@example.com', 'Reader-pass1!'],
+      ['boss@example.com', 'Boss-pass1!'],
+    ]) {
+      const context = await newContext(browser, app.url);
+      const page = await context.newPage();
+      const refused = await page.goto('/admin');
+      expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe('/login?redirectTo=%2Fadmin');
+      expect(refused?.status()).toBe(200);
+      await ready(page);
+      await page.locator('main').getByLabel('Email').fill(email);
+      await page.locator('main').getByLabel('Password', { exact: true }).fill(password);
+      await page.locator('main').getByRole('button', { name: 'Sign In' }).click();
+      if (email.startsWith('reader')) {
+        await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('403 Forbidden');
+        expect((await page.goto('/admin'))?.status()).toBe(403);
+      } else {
+        await page.waitForURL(/\/admin$/);
+        await expect.poll(() => page.getByRole('heading', { level: 1 }).count()).toBeGreaterThan(0);
+        expect(await page.getByRole('heading', { level: 1 }).first().textContent()).not.toBe('403 Forbidden');
+      }
+      await context.close();
+    }
+  });
+
   it('signs in without JavaScript too, and the sign-in pages are accessible in both themes', async () => {
     await createUser(app, { username: 'plain', email: 'plain@example.com', password: 'Plain-text1!' });
     const noJs = await newContext(browser, app.url, { javaScriptEnabled: false });

@@ -27,8 +27,8 @@ export function loader({ context }: Route.LoaderArgs) {
   const user = session.user;
   return {
     user: user ? { userId: String(user.id), username: user.username, email: user.email } : null,
-    // The visitor's own token, shown to them only, cut to 100 characters.
-    tokenPreview: user && session.id ? session.id.slice(0, 100) : null,
+    // The visitor's own token (Cognito's access token, or our session id), shown to them only, cut to 100 characters.
+    tokenPreview: user && session.id ? (session.data.cognito?.accessToken ?? session.id).slice(0, 100) : null,
   };
 }
 

@@ -8,6 +8,7 @@ export function loader() {
 }
 
 export async function action({ context }: Route.ActionArgs) {
-  await signOut(getApp(context).state);
+  const { services, state } = getApp(context);
+  await signOut(services, state);
   return redirect('/');
 }

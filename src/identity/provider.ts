@@ -1,0 +1,105 @@
+import type { Db } from '../db/knex.ts';
+import { HttpError } from '../server/middleware.ts';
+import { AUTH_MESSAGES, passwordMeetsRules } from './messages.ts';
+import type { SessionUser } from './sessions.ts';
+
+export type SignUpInput = { username: string; email: string; password: string };
+export type SignInInput = { email: string; password: string } | { username: string; password: string };
+export type AccountInput = { username: string } | { email: string };
+export type ResetInput = AccountInput & { code: string; password: string };
+export type ChangePasswordInput = { currentPassword: string; newPassword: string };
+
+/** How the current session signed in (SPEC §3 'Current user': signInDetails). */
+export type SignInDetails = { loginId: string; authFlowType: string };
+
+/**
+ * What a sign-in leaves in the server-side session (`sessions.sess`): never sent to the
+ * browser. Cognito keeps its tokens there, for sign-out and nothing else.
+ */
+export type ProviderSession = {
+  signInDetails?: SignInDetails;
+  cognito?: { idToken: string; accessToken: string; refreshToken: string };
+};
+
+export type SignInResult = { user: SessionUser; session: ProviderSession };
+
+export type CurrentUser = {
+  userId: number;
+  username: string | null;
+  email: string;
+  role: SessionUser['role'];
+  signInDetails: SignInDetails | null;
+};
+
+export type ListedUser = SessionUser & { createdAt: string; emailVerified: boolean };
+
+/**
+ * One interface for every identity provider. Errors are HttpErrors carrying the words of
+ * SPEC §8; a failed sign-in is always a 401, so the rate limits count it.
+ */
+export interface IdentityProvider {
+  readonly name: 'local' | 'cognito';
+  signUp(input: SignUpInput): Promise<{ userId: number | string }>;
+  confirmSignUp(input: { username: string; code: string }): Promise<void>;
+  resendCode(input: { username: string }): Promise<void>;
+  signIn(input: SignInInput): Promise<SignInResult>;
+  forgotPassword(input: AccountInput): Promise<void>;
+  /** Sets the new password with the mailed code and ends every session of the account. */
+  confirmNewPassword(input: ResetInput): Promise<void>;
+  changePassword(user: SessionUser, input: ChangePasswordInput): Promise<void>;
+  /** Ends what the provider holds for this session (our own session is rotated by the caller). */
+  signOut(session: ProviderSession): Promise<void>;
+  currentUser(user: SessionUser | null, session: ProviderSession): Promise<CurrentUser | null>;
+  listUsers(): Promise<ListedUser[]>;
+}
+
+export type UserRow = {
+  id: number;
+  email: string;
+  username: string | null;
+  password_hash: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  role: 'user' | 'admin';
+  email_verified: boolean;
+  provider: 'local' | 'cognito';
+  external_id: string | null;
+  created_at: Date;
+};
+
+export function presentUser(row: UserRow): SessionUser {
+  return {
+    id: row.id,
+    email: row.email,
+    username: row.username,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    role: row.role,
+  };
+}
+
+/** Server-side check of the password rules (SPEC §5), whatever the form or client did. */
+export function assertStrongPassword(password: string): void {
+  if (!passwordMeetsRules(password)) throw new HttpError(400, AUTH_MESSAGES.weakPassword);
+}
+
+export function describeCurrentUser(user: SessionUser | null, session: ProviderSession): CurrentUser | null {
+  if (!user) return null;
+  return {
+    userId: user.id,
+    username: user.username,
+    email: user.email,
+    role: user.role,
+    signInDetails: session.signInDetails ?? null,
+  };
+}
+
+/** The accounts of one provider, oldest first (at most 1000). */
+export async function listUserRows(db: Db, provider: UserRow['provider']): Promise<ListedUser[]> {
+  const rows: UserRow[] = await db('users').where({ provider }).orderBy('id').limit(1000);
+  return rows.map((row) => ({
+    ...presentUser(row),
+    emailVerified: row.email_verified,
+    createdAt: row.created_at.toISOString(),
+  }));
+}
