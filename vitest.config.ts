@@ -7,7 +7,9 @@ export default defineConfig({
     exclude: ['tests/reliability/**', 'node_modules/**'],
     globalSetup: ['tests/support/global-setup.ts'],
     setupFiles: ['tests/support/setup.ts'],
-    testTimeout: 30_000,
+    // Browser and process tests share two cores with the servers they drive: allow for a busy machine.
+    testTimeout: 90_000,
+    expect: { poll: { timeout: 15_000 } },
     hookTimeout: 120_000,
     pool: 'forks',
     fileParallelism: true,

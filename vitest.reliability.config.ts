@@ -7,6 +7,7 @@ export default defineConfig({
     globalSetup: ['tests/reliability/global-setup.ts'],
     setupFiles: ['tests/support/setup.ts'],
     testTimeout: 300_000,
+    expect: { poll: { timeout: 15_000 } },
     hookTimeout: 120_000,
     pool: 'forks',
     maxWorkers: 1,

