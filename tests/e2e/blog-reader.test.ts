@@ -108,7 +108,9 @@ describe('a visitor reading the blog', () => {
     await context.close();
   });
 
-  it('has no serious accessibility problems and fits a phone, in light and dark', async () => {
+  it('has no serious accessibility problems and fits a phone, in light and dark', {
+    timeout: 240_000,
+  }, async () => {
     const post = await publishedPost(app);
     for (const colorScheme of ['light', 'dark'] as const) {
       for (const path of ['/', '/blog', `/post/${post.slug}`, '/about', '/brand-showcase']) {
