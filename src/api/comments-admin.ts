@@ -5,7 +5,7 @@ import { deleteComment, listComments, listPendingComments, moderateComment } fro
 import { requireAdmin } from '../identity/policy.ts';
 import { HttpError } from '../server/middleware.ts';
 import type { AppServices } from '../server/services.ts';
-import { parseOr400, queryId, readJsonBody } from './admin-http.ts';
+import { parseOr400, queryId, readJsonBody } from './http.ts';
 
 const listQuery = z.object({
   status: z.enum(['all', 'approved', 'pending']).catch('all'),

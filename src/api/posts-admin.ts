@@ -5,7 +5,7 @@ import { postInputSchema } from '../blog/post-schema.ts';
 import { requireAdmin } from '../identity/policy.ts';
 import { HttpError } from '../server/middleware.ts';
 import type { AppServices } from '../server/services.ts';
-import { parseOr400, queryId, readJsonBody } from './admin-http.ts';
+import { parseOr400, queryId, readJsonBody } from './http.ts';
 
 /** POST /api/posts, PUT /api/posts?id=, DELETE /api/posts?id= (admins). GET belongs to the blog's router. */
 export function postsAdminRouter(services: AppServices): Router {

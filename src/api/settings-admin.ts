@@ -3,7 +3,7 @@ import { updateBlogSettings } from '../blog/settings.ts';
 import { blogSettingsSchema, SETTINGS_MESSAGES } from '../blog/settings-schema.ts';
 import { requireAdmin } from '../identity/policy.ts';
 import type { AppServices } from '../server/services.ts';
-import { parseOr400, readJsonBody } from './admin-http.ts';
+import { parseOr400, readJsonBody } from './http.ts';
 
 /** PUT /api/settings (admins). GET /api/settings belongs to the blog's router. */
 export function settingsAdminRouter(services: AppServices): Router {

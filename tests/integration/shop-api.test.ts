@@ -172,6 +172,28 @@ describe('cart API', () => {
   });
 });
 
+describe('oversized bodies', () => {
+  it('answers 413 with a message and keeps the connection usable for the next request', async () => {
+    const big = JSON.stringify({ productId: 1, note: 'x'.repeat(300_000) });
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(`${app.url}/api/cart?action=add`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: big,
+      });
+      expect(res.status).toBe(413);
+      expect((await res.json()).message).toBe('Request body is too large.');
+      const next = await fetch(`${app.url}/api/cart?action=add`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(next.status).toBe(400);
+      await next.arrayBuffer();
+    }
+  });
+});
+
 describe('orders API', () => {
   it('validates, checks out idempotently, lists my orders and looks orders up', async () => {
     const { db } = app.services;

@@ -2,15 +2,22 @@
  * Who may use each route: one row per method and path (more rows when a query changes the
  * rule). The role-matrix test fails when the app has a route this table does not list.
  *
- * public: anyone; user: any signed-in account; admin: the admin role only.
- * `sample` is the concrete URL the test requests (ids of seeded rows, queries).
+ * Every row is requested as anonymous, user, other (a second signed-in user) and admin.
+ * public: anyone; user: any signed-in account; admin: the admin role only;
+ * owner: only the session that owns the resource (`owns`: the `user` account's cart line,
+ * `{line}` in the sample, or order, `{order}`): everyone else gets 404, as if it did not
+ * exist, and it stays unchanged; a list answers them without it.
+ * `sample` is the concrete URL the test requests (ids of seeded rows, queries), `body` the JSON it sends.
  */
-export type Access = 'public' | 'user' | 'admin';
+export type Access = 'public' | 'user' | 'admin' | 'owner';
 export type AccessRow = {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   access: Access;
   sample?: string;
+  /** For owner rows: the `user` account's resource the request is about. */
+  owns?: 'line' | 'order';
+  body?: Record<string, unknown>;
 };
 
 export const API_ACCESS: AccessRow[] = [
@@ -45,13 +52,31 @@ export const API_ACCESS: AccessRow[] = [
   { method: 'DELETE', path: '/api/products', access: 'admin', sample: '/api/products?id=999999' },
   { method: 'DELETE', path: '/api/products/:id', access: 'admin', sample: '/api/products/999999' },
   { method: 'GET', path: '/api/cart', access: 'public' },
+  { method: 'GET', path: '/api/cart', access: 'owner', owns: 'line' },
+  { method: 'GET', path: '/api/cart/items', access: 'owner', owns: 'line' },
   { method: 'GET', path: '/api/cart/items', access: 'public' },
   { method: 'POST', path: '/api/cart', access: 'public', sample: '/api/cart?action=add' },
   { method: 'POST', path: '/api/cart/add', access: 'public' },
   { method: 'PUT', path: '/api/cart', access: 'public', sample: '/api/cart?id=999999' },
+  {
+    method: 'PUT',
+    path: '/api/cart',
+    access: 'owner',
+    sample: '/api/cart?id={line}',
+    owns: 'line',
+    body: { quantity: 3 },
+  },
+  { method: 'DELETE', path: '/api/cart', access: 'owner', sample: '/api/cart?id={line}', owns: 'line' },
   { method: 'DELETE', path: '/api/cart', access: 'public', sample: '/api/cart?action=clear' },
   { method: 'POST', path: '/api/orders', access: 'public' },
   { method: 'GET', path: '/api/orders', access: 'public', sample: '/api/orders?action=my-orders' },
+  {
+    method: 'GET',
+    path: '/api/orders',
+    access: 'owner',
+    sample: '/api/orders?action=my-orders',
+    owns: 'order',
+  },
 ];
 
 export const PAGE_ACCESS: { path: string; access: Access; sample?: string }[] = [
@@ -63,7 +88,7 @@ export const PAGE_ACCESS: { path: string; access: Access; sample?: string }[] = 
   { path: '/admin/preview', access: 'admin' },
   { path: '/admin/products/new', access: 'admin' },
   { path: '/admin/products/:id', access: 'admin', sample: '/admin/products/1' },
-  { path: '/admin/orders/:id', access: 'admin', sample: '/admin/orders/999999' },
+  { path: '/admin/orders/:id', access: 'admin', sample: '/admin/orders/{order}' },
   { path: '/admin-debug', access: 'admin' },
   { path: '/admin-simple', access: 'public' },
   { path: '/admin-fixed', access: 'public' },

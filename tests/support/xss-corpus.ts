@@ -40,3 +40,27 @@ export const XSS_CORPUS = [
   '[youtube:"><script>alert(1)</script>]',
   '[podcast:javascript:alert(1)]',
 ] as const;
+
+/**
+ * The corpus again with each `alert(1)` replaced by setting `window.__xss`: a payload that runs
+ * without opening a dialog still leaves a mark the test can read.
+ */
+export const XSS_FLAG_CORPUS = XSS_CORPUS.map((payload) =>
+  payload.replaceAll('alert(1)', '(window.__xss=1)'),
+);
+
+/** Both corpora packed greedily into texts of at most `limit` characters (joined by spaces). */
+export function packedPayloads(limit: number): string[] {
+  const out: string[] = [];
+  let current = '';
+  for (const payload of [...XSS_CORPUS, ...XSS_FLAG_CORPUS]) {
+    if (payload.length > limit) continue;
+    if (current && current.length + 1 + payload.length > limit) {
+      out.push(current);
+      current = '';
+    }
+    current = current ? `${current} ${payload}` : payload;
+  }
+  if (current) out.push(current);
+  return out;
+}
