@@ -79,4 +79,45 @@ describe('the shell', () => {
     expect(overflow).toBe(false);
     await context.close();
   });
+
+  it('has one newsletter form in the footer of every page: an empty address does nothing, a real one subscribes', async () => {
+    const context = await newContext(browser, app.url);
+    const tour = await context.newPage();
+    for (const path of ['/', '/about', '/shop', '/blog', '/this/does/not/exist']) {
+      await tour.goto(path);
+      const footer = tour.locator('footer');
+      expect(await footer.getByRole('heading', { name: 'Newsletter' }).count(), path).toBe(1);
+      expect(await footer.locator('form[action="/newsletter"]').count(), path).toBe(1);
+    }
+    const page = await context.newPage();
+    const problems = await watchPage(page);
+    await page.goto('/about');
+    await page.waitForSelector('html[data-hydrated]');
+    const footer = page.locator('footer');
+    const field = footer.getByLabel('Email address');
+    const posts: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST') posts.push(request.url());
+    });
+    await field.fill('   ');
+    await footer.getByRole('button', { name: 'Subscribe' }).click();
+    await page.waitForTimeout(500);
+    expect(posts).toEqual([]);
+    expect(await footer.getByRole('status').count()).toBe(0);
+
+    await field.fill('footer-reader@example.com');
+    await field.press('Enter');
+    await expect
+      .poll(() => footer.getByRole('status').textContent())
+      .toBe('Subscribed! Thanks for subscribing to the newsletter.');
+    expect(await field.inputValue()).toBe('');
+    expect(page.url()).toBe(`${app.url}/about`);
+    const row = await app.services
+      .db('newsletter_subscribers')
+      .where({ email: 'footer-reader@example.com' })
+      .first();
+    expect(row?.status).toBe('pending');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });
