@@ -5,4 +5,4 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 require.extensions['.ts'] ??= require.extensions['.js'];
 process.argv.push('--knexfile', 'knexfile.ts');
-await import('knex/bin/cli.js');
+require('knex/bin/cli.js');
