@@ -8,6 +8,8 @@ export default defineConfig({
     globalSetup: ['tests/support/global-setup.ts'],
     setupFiles: ['tests/support/setup.ts'],
     testTimeout: 30_000,
+    // Other test files share the two cores: a poll must wait out a busy machine, not fail in 1 s.
+    expect: { poll: { timeout: 15_000 } },
     hookTimeout: 120_000,
     pool: 'forks',
     fileParallelism: true,
