@@ -81,8 +81,8 @@ describe('docker-compose.yml', () => {
     expect(services.web.ports).toBeUndefined();
     expect(services.web.expose).toEqual(['3000']);
     expect(services.lb.ports).toEqual(['${PORT:-3000}:3000']);
-    expect(services.lb.volumes).toContain('./deploy/Caddyfile:/etc/caddy/Caddyfile:ro');
-    expect(readFileSync('deploy/Caddyfile', 'utf8')).toMatch(/reverse_proxy \{\s+dynamic a web 3000 /);
+    expect(services.lb.volumes).toContain('./docker/Caddyfile:/etc/caddy/Caddyfile:ro');
+    expect(readFileSync('docker/Caddyfile', 'utf8')).toMatch(/reverse_proxy \{\s+dynamic a web 3000 /);
     expect(services.lb.depends_on?.web).toEqual({ condition: 'service_healthy' });
 
     const s3 = (name: string) => loadConfig(resolved(services[name].environment ?? {})).s3;
