@@ -22,7 +22,9 @@ async function hydrated(page: Page) {
 }
 
 describe('a visitor reading the blog', () => {
-  it('browses, searches, filters, reads a post with video and audio, and comments', async () => {
+  it('browses, searches, filters, reads a post with video and audio, and comments', {
+    timeout: 120_000,
+  }, async () => {
     const context = await newContext(browser, app.url);
     const page = await context.newPage();
     const problems = await watchPage(page);
@@ -108,7 +110,9 @@ describe('a visitor reading the blog', () => {
     await context.close();
   });
 
-  it('has no serious accessibility problems and fits a phone, in light and dark', async () => {
+  it('has no serious accessibility problems and fits a phone, in light and dark', {
+    timeout: 180_000,
+  }, async () => {
     const post = await publishedPost(app);
     for (const colorScheme of ['light', 'dark'] as const) {
       for (const path of ['/', '/blog', `/post/${post.slug}`, '/about', '/brand-showcase']) {
