@@ -130,4 +130,11 @@ describe('Dockerfile', () => {
     expect(dockerfile).toMatch(/^USER penstand$/m);
     expect(dockerfile).toMatch(/^HEALTHCHECK .*\n.*\/api\/health/m);
   });
+
+  it('ships what `npm run knex` needs in the runtime image', () => {
+    const runtime = dockerfile.slice(dockerfile.lastIndexOf('FROM '));
+    expect(runtime).toMatch(/^COPY knexfile\.ts \.\/$/m);
+    expect(runtime).toMatch(/^COPY scripts\/knex\.ts \.\/scripts\/knex\.ts$/m);
+    expect(runtime).toMatch(/^COPY migrations \.\/migrations$/m);
+  });
 });
