@@ -127,6 +127,9 @@ describe('cart API', () => {
     expect(added.body.message).toBe('Item successfully added to your cart');
     expect(guest.sid).toMatch(/^[\w-]{32,}$/);
     expect((await guest.add(ebook.id, 4)).body.message).toBe('4 item(s) added to your cart');
+    const unknown = await fetch(`${app.url}/api/cart?action=bogus`);
+    expect(unknown.status).toBe(404);
+    expect((await unknown.json()).message).toBe('No API endpoint at GET /api/cart?action=bogus');
     const over = await guest.add(book.id, 3);
     expect(over.status).toBe(409);
     expect(over.body.message).toBe('Only 3 items available in stock');
