@@ -259,6 +259,7 @@ describe('shop pages', () => {
 
   it.each([
     ['light', 1280],
+    ['light', 375],
     ['dark', 375],
   ] as const)(
     'has no serious accessibility violations (%s, %i px) and no horizontal overflow',
