@@ -62,7 +62,10 @@ export function cartRouter(services: AppServices): Router {
       ctx.body = { count: await countCartItems(db, cartOwnerOf(ctx.state)) };
       return;
     }
-    await show(ctx, ctx.query.action === 'items');
+    const action = ctx.query.action;
+    if (action !== undefined && action !== 'items')
+      throw new HttpError(404, `No API endpoint at GET ${ctx.url}`);
+    await show(ctx, action === 'items');
   });
   router.get('/cart/items', (ctx) => show(ctx, true));
 

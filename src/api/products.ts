@@ -15,14 +15,26 @@ import {
   parseProductId,
   updateProduct,
 } from '../shop/products.ts';
-import { readJsonBody } from './http.ts';
+import { parseOr400, readJsonBody } from './http.ts';
 
+const positive = (name: string, max: number) =>
+  z.coerce
+    .number({ error: `${name} must be a number from 1 to ${max}` })
+    .int(`${name} must be a number from 1 to ${max}`)
+    .min(1, `${name} must be a number from 1 to ${max}`)
+    .max(max, `${name} must be a number from 1 to ${max}`);
+
+/** A bad query parameter is a 400 naming it, as for posts (empty ones are omitted, SPEC §7). */
 const listQuery = z.object({
-  page: z.coerce.number().int().min(1).catch(1),
-  limit: z.coerce.number().int().min(1).max(100).catch(12),
-  category: z.enum(PRODUCT_CATEGORIES).optional().catch(undefined),
-  search: z.string().max(200).optional().catch(undefined),
-  status: z.enum([...PRODUCT_STATUSES, 'all']).catch('active'),
+  page: positive('page', 100_000).default(1),
+  limit: positive('limit', 100).default(12),
+  category: z
+    .enum(PRODUCT_CATEGORIES, { error: `category must be one of ${PRODUCT_CATEGORIES.join(', ')}` })
+    .optional(),
+  search: z.string().trim().max(200, 'search must be at most 200 characters').optional(),
+  status: z
+    .enum([...PRODUCT_STATUSES, 'all'], { error: `status must be ${PRODUCT_STATUSES.join(', ')} or all` })
+    .default('active'),
 });
 
 function idOf(value: unknown): number {
@@ -50,13 +62,7 @@ export function productsRouter(services: AppServices): Router {
   router.get('/products', async (ctx) => {
     const q = ctx.query;
     if (q.action === 'featured') {
-      const limit = z.coerce
-        .number()
-        .int()
-        .min(1)
-        .max(24)
-        .catch(6)
-        .parse(q.limit ?? 6);
+      const limit = parseOr400(positive('limit', 24).default(6), q.limit || undefined);
       ctx.body = { products: await listFeaturedProducts(db, limit) };
       return;
     }
@@ -65,7 +71,10 @@ export function productsRouter(services: AppServices): Router {
       return;
     }
     if (q.id !== undefined) return showOne(ctx, q.id);
-    const query = listQuery.parse({ ...q, search: q.search || undefined, category: q.category || undefined });
+    const query = parseOr400(
+      listQuery,
+      Object.fromEntries(Object.entries(q).filter(([key, value]) => key !== 'action' && value !== '')),
+    );
     // Inactive products are not for sale: only admins list them.
     if (query.status !== 'active') requireAdmin(ctx.state);
     ctx.body = await listProducts(db, query);

@@ -7,12 +7,15 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useLocation,
+  useNavigation,
   useRouteLoaderData,
 } from 'react-router';
 import { getBlogSettings } from '../blog/settings.ts';
 import { countCartItems } from '../shop/cart.ts';
 import type { Route } from './+types/root';
 import './app.css';
+import { PostSkeleton } from './components/blog/PostSkeleton.tsx';
 import { Footer } from './components/Footer.tsx';
 import { Header } from './components/Header.tsx';
 import { NotFound } from './components/NotFound.tsx';
@@ -90,6 +93,13 @@ export default function App({ loaderData }: Route.ComponentProps) {
   useEffect(() => {
     document.documentElement.dataset.hydrated = 'true';
   }, []);
+  // A post opened from another page shows its skeleton until its data arrives.
+  const navigation = useNavigation();
+  const location = useLocation();
+  const loadingPost =
+    navigation.state === 'loading' &&
+    navigation.location.pathname.startsWith('/post/') &&
+    navigation.location.pathname !== location.pathname;
   return (
     <div className="shell">
       <Header
@@ -99,7 +109,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
         cartCount={loaderData.cartCount}
       />
       <main id="main" className="main">
-        <Outlet />
+        {loadingPost ? <PostSkeleton /> : <Outlet />}
       </main>
       <Footer settings={loaderData.settings} />
       <Toaster toast={loaderData.toast} />

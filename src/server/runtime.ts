@@ -1,7 +1,7 @@
 import { anonymousViewer, ViewRecorder } from '../blog/views.ts';
 import type { Config } from '../config.ts';
 import { DatabaseAvailability } from '../db/availability.ts';
-import { startEmbeddedPostgres } from '../db/embedded.ts';
+import { EMBEDDED_DATABASE, startEmbeddedPostgres } from '../db/embedded.ts';
 import { createDb } from '../db/knex.ts';
 import { migrateLatest } from '../db/migrate.ts';
 import { createMailer } from '../jobs/mailer.ts';
@@ -27,7 +27,7 @@ export async function startRuntime(
     const embedded = await startEmbeddedPostgres({
       dataDir: config.dataDir,
       port: config.embeddedPgPort,
-      database: 'penstand',
+      database: EMBEDDED_DATABASE,
       onLog: (message) => pgLog.debug(message),
     });
     log.info({ port: config.embeddedPgPort, dataDir: config.dataDir }, 'embedded PostgreSQL started');

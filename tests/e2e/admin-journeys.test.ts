@@ -42,7 +42,9 @@ async function hydrated(page: Page, path: string) {
 }
 
 describe('admin journeys', () => {
-  it('writes a post with an uploaded image, a pasted YouTube link and tags, previews and publishes it', async () => {
+  it('writes a post with an uploaded image, a pasted YouTube link and tags, previews and publishes it', {
+    timeout: 120_000,
+  }, async () => {
     const { context, page, problems } = await adminPage();
     await hydrated(page, '/admin?tab=posts');
     await page.getByRole('link', { name: 'New Post' }).click();
@@ -140,6 +142,68 @@ describe('admin journeys', () => {
       'external request: https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ',
       'console: Failed to load resource: the server responded with a status of 400 (Bad Request)',
     ]);
+    await context.close();
+  });
+
+  it('uploads images dropped on the post editor and the product editor', { timeout: 120_000 }, async () => {
+    const { context, page, problems } = await adminPage();
+    /** Drops a file on target the way a browser does: dragenter, dragover, drop, one DataTransfer. */
+    const drop = async (target: ReturnType<Page['locator']>, name: string, bytes: Buffer | number) => {
+      const dataTransfer = await page.evaluateHandle(
+        ([fileName, content]) => {
+          const transfer = new DataTransfer();
+          const body =
+            typeof content === 'number'
+              ? new Uint8Array(content)
+              : Uint8Array.from(atob(content), (c) => c.charCodeAt(0));
+          transfer.items.add(new File([body], fileName, { type: 'image/png' }));
+          return transfer;
+        },
+        [name, typeof bytes === 'number' ? bytes : bytes.toString('base64')] as const,
+      );
+      for (const type of ['dragenter', 'dragover', 'drop'])
+        await target.dispatchEvent(type, { dataTransfer });
+    };
+    const uploads: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/api/uploads')) uploads.push(request.url());
+    });
+
+    await hydrated(page, '/admin/posts/new');
+    const content = page.getByLabel('Content', { exact: true });
+    await content.fill('Before the picture.\n');
+    await drop(content, 'dropped.png', png);
+    await expect.poll(() => content.inputValue()).toMatch(/!\[dropped\]\(\/uploads\/[a-f0-9]{32}\.png\)/);
+    expect(await content.inputValue()).toContain('Before the picture.');
+    await expect
+      .poll(() => page.getByRole('status').filter({ hasText: 'Image uploaded successfully' }).count())
+      .toBe(1);
+    await drop(page.locator('.drop-zone', { has: page.getByLabel('Featured image file') }), 'cover.png', png);
+    await expect
+      .poll(() => page.getByLabel('Featured image file').inputValue())
+      .toMatch(/^\/uploads\/[a-f0-9]{32}\.png$/);
+    expect(uploads).toHaveLength(2);
+
+    // Over 10 MB: refused with the exact message before anything is sent.
+    await drop(content, 'huge.png', 11 * 1024 * 1024);
+    await expect
+      .poll(() => page.getByRole('alert').filter({ hasText: 'File size must be less than 10MB' }).count())
+      .toBe(1);
+    expect(uploads).toHaveLength(2);
+
+    await hydrated(page, '/admin/products/new');
+    await drop(page.locator('.drop-zone', { has: page.getByLabel('Image URL') }), 'product.png', png);
+    await expect
+      .poll(() => page.getByLabel('Image URL').inputValue())
+      .toMatch(/^\/uploads\/[a-f0-9]{32}\.png$/);
+    await expect
+      .poll(() => page.getByRole('status').filter({ hasText: 'Image uploaded successfully' }).count())
+      .toBe(1);
+    expect(uploads).toHaveLength(3);
+    const stored = await page.request.get(await page.getByLabel('Image URL').inputValue());
+    expect(stored.status()).toBe(200);
+    expect(stored.headers()['content-type']).toBe('image/png');
+    expect(problems).toEqual([]);
     await context.close();
   });
 

@@ -22,7 +22,9 @@ async function hydrated(page: Page) {
 }
 
 describe('a visitor reading the blog', () => {
-  it('browses, searches, filters, reads a post with video and audio, and comments', async () => {
+  it('browses, searches, filters, reads a post with video and audio, and comments', {
+    timeout: 120_000,
+  }, async () => {
     const context = await newContext(browser, app.url);
     const page = await context.newPage();
     const problems = await watchPage(page);
@@ -85,6 +87,35 @@ describe('a visitor reading the blog', () => {
     expect(
       problems.filter((p) => !p.startsWith('external request: https://www.youtube-nocookie.com/embed/')),
     ).toEqual([]);
+    await context.close();
+  });
+
+  it('shows the loading skeleton while a post opened from the list loads', { timeout: 120_000 }, async () => {
+    const post = await publishedPost(app);
+    const context = await newContext(browser, app.url);
+    const page = await context.newPage();
+    const problems = await watchPage(page);
+    // Hold the post's data until the skeleton has been seen.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/post\/[^/?]+\.data/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/blog');
+    await hydrated(page);
+    await page.locator('main').getByRole('link', { name: post.title }).first().click();
+    const skeleton = page.getByTestId('post-skeleton');
+    await skeleton.waitFor();
+    expect(await skeleton.getAttribute('aria-busy')).toBe('true');
+    expect(await skeleton.textContent()).toContain('Loading post…');
+    release();
+    await page.getByRole('heading', { level: 1, name: post.title }).waitFor();
+    expect(await skeleton.count()).toBe(0);
+    expect(page.url()).toBe(`${app.url}/post/${post.slug}`);
+    expect(problems).toEqual([]);
     await context.close();
   });
 

@@ -143,7 +143,9 @@ describe('accounts in the browser', () => {
     }
   });
 
-  it('signs in without JavaScript too, and the sign-in pages are accessible in both themes', async () => {
+  it('signs in without JavaScript too, and the sign-in pages are accessible in both themes', {
+    timeout: 180_000,
+  }, async () => {
     await createUser(app, { username: 'plain', email: 'plain@example.com', password: 'Plain-text1!' });
     const noJs = await newContext(browser, app.url, { javaScriptEnabled: false });
     const page = await noJs.newPage();

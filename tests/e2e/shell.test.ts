@@ -1,6 +1,9 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getBlogSettings, updateBlogSettings } from '../../src/blog/settings.ts';
+import { blogSettingsSchema } from '../../src/blog/settings-schema.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { addSessionCookie, signedInSession } from '../support/auth.ts';
 import { expectAccessible, launchBrowser, newContext, watchPage } from '../support/browser.ts';
 
 let app: TestApp;
@@ -71,12 +74,136 @@ describe('the shell', () => {
     const context = await newContext(browser, app.url, { width: 375 });
     const page = await context.newPage();
     await page.goto('/');
+    await page.waitForSelector('html[data-hydrated]');
     const about = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'About' });
     expect(await about.isVisible()).toBe(false);
     await page.getByRole('button', { name: 'Open menu' }).click();
     expect(await about.isVisible()).toBe(true);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
     expect(overflow).toBe(false);
+    await context.close();
+  });
+
+  it('reaches the phone menu by keyboard alone: Tab to the button, Enter opens, Escape closes', async () => {
+    const context = await newContext(browser, app.url, { width: 375 });
+    const page = await context.newPage();
+    await page.goto('/about');
+    await page.waitForSelector('html[data-hydrated]');
+    const focused = () =>
+      page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        return el?.getAttribute('aria-label') ?? el?.textContent?.trim() ?? '';
+      });
+    for (let i = 0; i < 10 && (await focused()) !== 'Open menu'; i++) await page.keyboard.press('Tab');
+    expect(await focused()).toBe('Open menu');
+    await page.keyboard.press('Enter');
+    // Focus moves into the menu that opened, so Tab walks its links next.
+    await expect.poll(focused).toBe('Home');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('About');
+    await page.keyboard.press('Escape');
+    await expect.poll(focused).toBe('Open menu');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    expect(await nav.getByRole('link', { name: 'About' }).isVisible()).toBe(false);
+    await page.keyboard.press('Enter');
+    await expect.poll(focused).toBe('Home');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${app.url}/about`);
+    await context.close();
+  });
+
+  it('fits 375 px signed in with a long address and a long blog title, in light and dark', async () => {
+    const { sid } = await signedInSession(app, {
+      role: 'admin',
+      email: 'a.very.long.address.for.the.header@subdomain.example.com',
+    });
+    const settings = await getBlogSettings(app.services.db);
+    const save = (title: string) =>
+      updateBlogSettings(app.services.db, blogSettingsSchema.parse({ ...settings, title }));
+    await save('A Considerably Longer Blog Title Than Usual');
+    try {
+      for (const colorScheme of ['light', 'dark'] as const) {
+        const context = await newContext(browser, app.url, { width: 375, colorScheme });
+        await addSessionCookie(context, app.url, sid);
+        const page = await context.newPage();
+        for (const path of ['/', '/cart', '/admin']) {
+          await page.goto(path);
+          await page.waitForSelector('html[data-hydrated]');
+          const wide = await page.evaluate(() =>
+            [...document.querySelectorAll('header *')]
+              .filter((el) => el.getBoundingClientRect().right > window.innerWidth)
+              .map((el) => el.className),
+          );
+          expect(wide, `${colorScheme} ${path}`).toEqual([]);
+          expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBe(375);
+          const header = page.getByRole('banner');
+          for (const control of [
+            header.getByRole('link', { name: /^Cart,/ }),
+            header.getByRole('button', { name: /^Theme:/ }),
+            header.locator('summary', { hasText: 'account menu' }),
+            header.getByRole('button', { name: 'Open menu' }),
+          ])
+            expect(await control.isVisible(), String(control)).toBe(true);
+        }
+        await expectAccessible(page);
+        await context.close();
+      }
+    } finally {
+      await save(settings.title);
+    }
+  });
+
+  it('shows the menu links without JavaScript at phone width', async () => {
+    const context = await newContext(browser, app.url, { width: 375, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto('/');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    for (const name of ['Home', 'About', 'Shop'])
+      expect(await nav.getByRole('link', { name }).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Open menu' }).isVisible()).toBe(false);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(375);
+    await context.close();
+  });
+
+  it('has one newsletter form in the footer of every page: an empty address does nothing, a real one subscribes', async () => {
+    const context = await newContext(browser, app.url);
+    const tour = await context.newPage();
+    for (const path of ['/', '/about', '/shop', '/blog', '/this/does/not/exist']) {
+      await tour.goto(path);
+      const footer = tour.locator('footer');
+      expect(await footer.getByRole('heading', { name: 'Newsletter' }).count(), path).toBe(1);
+      expect(await footer.locator('form[action="/newsletter"]').count(), path).toBe(1);
+    }
+    const page = await context.newPage();
+    const problems = await watchPage(page);
+    await page.goto('/about');
+    await page.waitForSelector('html[data-hydrated]');
+    const footer = page.locator('footer');
+    const field = footer.getByLabel('Email address');
+    const posts: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST') posts.push(request.url());
+    });
+    await field.fill('   ');
+    await footer.getByRole('button', { name: 'Subscribe' }).click();
+    await page.waitForTimeout(500);
+    expect(posts).toEqual([]);
+    expect(await footer.getByRole('status').count()).toBe(0);
+
+    await field.fill('footer-reader@example.com');
+    await field.press('Enter');
+    await expect
+      .poll(() => footer.getByRole('status').textContent())
+      .toBe('Subscribed! Thanks for subscribing to the newsletter.');
+    expect(await field.inputValue()).toBe('');
+    expect(page.url()).toBe(`${app.url}/about`);
+    const row = await app.services
+      .db('newsletter_subscribers')
+      .where({ email: 'footer-reader@example.com' })
+      .first();
+    expect(row?.status).toBe('pending');
+    expect(problems).toEqual([]);
     await context.close();
   });
 });

@@ -211,3 +211,26 @@ describe('dashboard, settings and newsletter (admin API)', () => {
     expect((await fetch(`${app.url}/api/newsletter?action=export`)).status).toBe(401);
   });
 });
+
+describe('admin tabs that fail to load', () => {
+  it("show SPEC §8's message and a 'Try Again' link back to the same view", async () => {
+    const page = async (query: string) => {
+      const res = await fetch(`${app.url}/admin?${query}`, { headers: { cookie: admin.cookie } });
+      return { status: res.status, html: await res.text() };
+    };
+    await app.services.db.raw('ALTER TABLE comments RENAME TO comments_away');
+    try {
+      const pending = await page('tab=comments');
+      expect(pending.status).toBe(200);
+      expect(pending.html).toContain(MODERATION_MESSAGES.loadPendingFailed);
+      expect(pending.html).toContain('href="/admin?tab=comments">Try Again</a>');
+      const all = await page('tab=comments&view=all&status=approved');
+      expect(all.html).toContain(`<p>${MODERATION_MESSAGES.loadFailed}</p>`);
+      expect(all.html).toContain('href="/admin?tab=comments&amp;view=all&amp;status=approved">Try Again</a>');
+    } finally {
+      await app.services.db.raw('ALTER TABLE comments_away RENAME TO comments');
+    }
+    const recovered = await page('tab=comments');
+    expect(recovered.html).not.toContain('Try Again');
+  });
+});

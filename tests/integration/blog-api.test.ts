@@ -1,3 +1,6 @@
+import { statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
@@ -176,13 +179,61 @@ describe('feeds and crawlers', () => {
     }
     const rss = await (await fetch(`${app.url}/rss.xml`)).text();
     expect(rss.match(/<item>/g)).toHaveLength(16);
-    expect(rss).toContain('<enclosure url="');
+    for (const episode of ['episode-1', 'episode-2']) {
+      const bytes = statSync(`public/demo/${episode}.wav`).size;
+      expect(rss).toContain(
+        `<enclosure url="${app.url}/demo/${episode}.wav" length="${bytes}" type="audio/wav"/>`,
+      );
+    }
     const podcast = await (await fetch(`${app.url}/podcast.xml`)).text();
     expect(podcast).toMatch(/<enclosure url="[^"]+episode-1\.wav" length="16044" type="audio\/wav"\/>/);
     expect(podcast).toContain('<itunes:author>');
     const sitemap = await (await fetch(`${app.url}/sitemap.xml`)).text();
     expect(sitemap).toContain('/product/');
     expect(await (await fetch(`${app.url}/robots.txt`)).text()).toContain(`Sitemap: ${app.url}/sitemap.xml`);
+  });
+
+  it('measures remote podcast audio for the enclosures with a HEAD request', async () => {
+    const heads: string[] = [];
+    const audioHost = createServer((req, res) => {
+      heads.push(`${req.method} ${req.url}`);
+      if (req.url === '/show/episode.mp3') {
+        res.writeHead(200, { 'content-type': 'audio/mpeg', 'content-length': '4815162' });
+      } else res.writeHead(404);
+      res.end();
+    });
+    await new Promise<void>((resolve) => audioHost.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(audioHost.address() as AddressInfo).port}`;
+    const [first, second] = await app.services
+      .db('posts')
+      .whereNotNull('podcast_url')
+      .where({ status: 'published' })
+      .orderBy('id')
+      .select('id', 'podcast_url');
+    try {
+      await app.services
+        .db('posts')
+        .where({ id: first.id })
+        .update({ podcast_url: `${origin}/show/episode.mp3` });
+      await app.services
+        .db('posts')
+        .where({ id: second.id })
+        .update({ podcast_url: `${origin}/gone.m4a` });
+      for (const feed of ['/rss.xml', '/podcast.xml']) {
+        const text = await (await fetch(`${app.url}${feed}`)).text();
+        expect(text, feed).toContain(
+          `<enclosure url="${origin}/show/episode.mp3" length="4815162" type="audio/mpeg"/>`,
+        );
+        // Unknown size: 0, as RSS allows, with the type the file name gives.
+        expect(text, feed).toContain(`<enclosure url="${origin}/gone.m4a" length="0" type="audio/mp4"/>`);
+      }
+      expect(heads).toContain('HEAD /show/episode.mp3');
+      expect(heads.every((line) => line.startsWith('HEAD '))).toBe(true);
+    } finally {
+      for (const post of [first, second])
+        await app.services.db('posts').where({ id: post.id }).update({ podcast_url: post.podcast_url });
+      audioHost.close();
+    }
   });
 
   it('gives the post page canonical, Open Graph and JSON-LD metadata that parses', async () => {

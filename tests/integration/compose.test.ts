@@ -81,8 +81,8 @@ describe('docker-compose.yml', () => {
     expect(services.web.ports).toBeUndefined();
     expect(services.web.expose).toEqual(['3000']);
     expect(services.lb.ports).toEqual(['${PORT:-3000}:3000']);
-    expect(services.lb.volumes).toContain('./deploy/Caddyfile:/etc/caddy/Caddyfile:ro');
-    expect(readFileSync('deploy/Caddyfile', 'utf8')).toMatch(/reverse_proxy \{\s+dynamic a web 3000 /);
+    expect(services.lb.volumes).toContain('./docker/Caddyfile:/etc/caddy/Caddyfile:ro');
+    expect(readFileSync('docker/Caddyfile', 'utf8')).toMatch(/reverse_proxy \{\s+dynamic a web 3000 /);
     expect(services.lb.depends_on?.web).toEqual({ condition: 'service_healthy' });
 
     const s3 = (name: string) => loadConfig(resolved(services[name].environment ?? {})).s3;
@@ -129,5 +129,12 @@ describe('Dockerfile', () => {
     expect(dockerfile.match(/^FROM node:24-slim AS \w+$/gm)?.length).toBeGreaterThanOrEqual(2);
     expect(dockerfile).toMatch(/^USER penstand$/m);
     expect(dockerfile).toMatch(/^HEALTHCHECK .*\n.*\/api\/health/m);
+  });
+
+  it('ships what `npm run knex` needs in the runtime image', () => {
+    const runtime = dockerfile.slice(dockerfile.lastIndexOf('FROM '));
+    expect(runtime).toMatch(/^COPY knexfile\.ts \.\/$/m);
+    expect(runtime).toMatch(/^COPY scripts\/knex\.ts \.\/scripts\/knex\.ts$/m);
+    expect(runtime).toMatch(/^COPY migrations \.\/migrations$/m);
   });
 });

@@ -33,6 +33,20 @@ describe('products API', () => {
     expect((await fetch(`${app.url}/api/products?id=abc`)).status).toBe(404);
     expect((await fetch(`${app.url}/api/products/99999999999`)).status).toBe(404);
     expect((await fetch(`${app.url}/api/products?status=inactive`)).status).toBe(401);
+    // Empty parameters are omitted; bad ones are a 400 that names them.
+    expect((await fetch(`${app.url}/api/products?page=&category=&search=`)).status).toBe(200);
+    for (const [query, message] of [
+      ['page=-1', 'page must be a number from 1 to 100000'],
+      ['page=abc', 'page must be a number from 1 to 100000'],
+      ['limit=1000', 'limit must be a number from 1 to 100'],
+      ['category=Nope', 'category must be one of Courses, Books, Digital, Merchandise, Physical'],
+      ['status=bogus', 'status must be active, inactive or all'],
+      ['action=featured&limit=0', 'limit must be a number from 1 to 24'],
+    ]) {
+      const res = await fetch(`${app.url}/api/products?${query}`);
+      expect(res.status, query).toBe(400);
+      expect((await res.json()).message, query).toBe(message);
+    }
 
     // Featured Products on the home page: for everyone, unless the shop requires sign-in.
     expect(await (await fetch(`${app.url}/`)).text()).toContain('Featured Products');
@@ -113,6 +127,9 @@ describe('cart API', () => {
     expect(added.body.message).toBe('Item successfully added to your cart');
     expect(guest.sid).toMatch(/^[\w-]{32,}$/);
     expect((await guest.add(ebook.id, 4)).body.message).toBe('4 item(s) added to your cart');
+    const unknown = await fetch(`${app.url}/api/cart?action=bogus`);
+    expect(unknown.status).toBe(404);
+    expect((await unknown.json()).message).toBe('No API endpoint at GET /api/cart?action=bogus');
     const over = await guest.add(book.id, 3);
     expect(over.status).toBe(409);
     expect(over.body.message).toBe('Only 3 items available in stock');

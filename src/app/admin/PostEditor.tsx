@@ -1,10 +1,9 @@
-import { type DragEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { Form, Link, useFetcher, useNavigation } from 'react-router';
 import type { EditablePost } from '../../blog/post-editor.ts';
 import { normalizeTags, POST_CATEGORIES } from '../../blog/post-schema.ts';
 import { slugify } from '../../blog/slug.ts';
 import { extractYouTubeId } from '../../blog/youtube.ts';
-import { UPLOAD_MESSAGES } from '../../media/messages.ts';
 import {
   bold,
   colour,
@@ -20,24 +19,15 @@ import {
 } from './markdown-toolbar.ts';
 import { Notice } from './Notice.tsx';
 import type { PostFormErrors } from './post-form.server.ts';
+import { useImageUpload } from './upload.ts';
 
 type Props = { post: EditablePost | null; errors: PostFormErrors | null };
-type Status = { ok: boolean; title: string; message?: string } | null;
 
 /** datetime-local wants the browser's local time; the server gets the offset beside it. */
 function toLocalInput(iso: string | null): string {
   if (!iso) return '';
   const date = new Date(iso);
   return new Date(date.getTime() - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
-}
-
-async function uploadImage(file: File): Promise<string> {
-  const body = new FormData();
-  body.append('file', file);
-  const res = await fetch('/api/uploads', { method: 'POST', body, credentials: 'same-origin' });
-  const json = (await res.json().catch(() => ({}))) as { url?: string; message?: string };
-  if (!res.ok || !json.url) throw new Error(json.message || `Upload failed with status ${res.status}`);
-  return json.url;
 }
 
 function FieldError({ id, message }: { id: string; message?: string }) {
@@ -64,7 +54,6 @@ export function PostEditor({ post, errors }: Props) {
   const [status, setStatus] = useState(post?.status ?? 'draft');
   const [tzOffset, setTzOffset] = useState('');
   const [showPreview, setShowPreview] = useState(false);
-  const [uploadStatus, setUploadStatus] = useState<Status>(null);
   const fields = errors?.fields ?? {};
 
   useEffect(() => setTzOffset(String(new Date().getTimezoneOffset())), []);
@@ -82,9 +71,11 @@ export function PostEditor({ post, errors }: Props) {
 
   const apply = (edit: (text: string, start: number, end: number) => Edit) => {
     const area = contentRef.current;
-    const start = area?.selectionStart ?? content.length;
-    const end = area?.selectionEnd ?? content.length;
-    const result = edit(content, start, end);
+    // The field's own value: an upload finishing later must not undo what was typed meanwhile.
+    const text = area?.value ?? content;
+    const start = area?.selectionStart ?? text.length;
+    const end = area?.selectionEnd ?? text.length;
+    const result = edit(text, start, end);
     setContent(result.text);
     requestAnimationFrame(() => {
       area?.focus();
@@ -94,22 +85,11 @@ export function PostEditor({ post, errors }: Props) {
   const insertSnippet = (snippet: string, block = false) =>
     apply((t, s, e) => insert(t, s, e, snippet, block));
 
-  const uploadInto = async (files: FileList | File[], target: 'content' | 'featured') => {
-    for (const file of Array.from(files)) {
-      try {
-        const url = await uploadImage(file);
-        if (target === 'featured') setFeaturedImageFile(url);
-        else insertSnippet(image(url, file.name.replace(/\.[^.]+$/, '')), true);
-        setUploadStatus({ ok: true, title: UPLOAD_MESSAGES.success });
-      } catch (error) {
-        setUploadStatus({
-          ok: false,
-          title: 'Error',
-          message: UPLOAD_MESSAGES.failed((error as Error).message),
-        });
-      }
-    }
-  };
+  // Uploaded images go into the content as Markdown at the cursor, or become the featured image.
+  const contentUpload = useImageUpload((url, file) =>
+    insertSnippet(image(url, file.name.replace(/\.[^.]+$/, '')), true),
+  );
+  const featuredUpload = useImageUpload((url) => setFeaturedImageFile(url));
 
   const addTag = () => {
     setTags((current) => normalizeTags([...current, tagDraft]));
@@ -120,12 +100,6 @@ export function PostEditor({ post, errors }: Props) {
       event.preventDefault();
       addTag();
     }
-  };
-  const onDrop = (event: DragEvent<HTMLTextAreaElement>) => {
-    const files = Array.from(event.dataTransfer.files).filter((f) => f.type.startsWith('image/'));
-    if (files.length === 0) return;
-    event.preventDefault();
-    void uploadInto(files, 'content');
   };
   const askAndInsert = (question: string, make: (answer: string) => string | null) => {
     const answer = window.prompt(question)?.trim();
@@ -278,8 +252,7 @@ export function PostEditor({ post, errors }: Props) {
             aria-invalid={fields.content ? true : undefined}
             aria-describedby={['content-hint', described('content')].filter(Boolean).join(' ')}
             onChange={(e) => setContent(e.target.value)}
-            onDragOver={(e) => e.preventDefault()}
-            onDrop={onDrop}
+            {...contentUpload.dropTarget}
           />
           <p id="content-hint" className="muted">
             Markdown. Drop an image here to upload it.
@@ -287,17 +260,9 @@ export function PostEditor({ post, errors }: Props) {
           <FieldError id="content-error" message={fields.content} />
           <div className="editor-upload">
             <label htmlFor="content-image">Upload image into the content</label>
-            <input
-              id="content-image"
-              type="file"
-              accept="image/jpeg,image/png,image/webp,image/gif"
-              onChange={(e) => {
-                if (e.target.files) void uploadInto(e.target.files, 'content');
-                e.target.value = '';
-              }}
-            />
+            <input id="content-image" {...contentUpload.pickerProps} />
           </div>
-          <Notice result={uploadStatus} />
+          <Notice result={contentUpload.notice} />
           <button
             type="button"
             className="button button-small button-secondary"
@@ -402,28 +367,26 @@ export function PostEditor({ post, errors }: Props) {
           />
           <FieldError id="featuredImage-error" message={fields.featuredImage} />
         </div>
-        <div className="field">
+        <div className="field drop-zone" {...featuredUpload.dropTarget}>
           <label htmlFor="featuredImageFile">Featured image file</label>
           <input
             id="featuredImageFile"
             name="featuredImageFile"
             value={featuredImageFile}
             onChange={(e) => setFeaturedImageFile(e.target.value)}
-            aria-describedby={described('featuredImageFile')}
+            aria-describedby={['featured-upload-hint', described('featuredImageFile')]
+              .filter(Boolean)
+              .join(' ')}
           />
           <FieldError id="featuredImageFile-error" message={fields.featuredImageFile} />
           <label htmlFor="featured-upload" className="editor-sub-label">
             Upload featured image
           </label>
-          <input
-            id="featured-upload"
-            type="file"
-            accept="image/jpeg,image/png,image/webp,image/gif"
-            onChange={(e) => {
-              if (e.target.files) void uploadInto(e.target.files, 'featured');
-              e.target.value = '';
-            }}
-          />
+          <input id="featured-upload" {...featuredUpload.pickerProps} />
+          <p id="featured-upload-hint" className="muted">
+            Or drop an image here.
+          </p>
+          <Notice result={featuredUpload.notice} />
         </div>
         <div className="field">
           <label htmlFor="youtubeVideoId">YouTube video</label>

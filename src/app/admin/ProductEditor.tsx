@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { Form, Link, useNavigation } from 'react-router';
-import { UPLOAD_MESSAGES } from '../../media/messages.ts';
 import { formatPrice } from '../../shop/price.ts';
 import { CATEGORY_LABELS } from '../../shop/product-admin-messages.ts';
 import { PRODUCT_CATEGORIES } from '../../shop/product-schema.ts';
 import type { Product } from '../../shop/products.ts';
 import { Notice } from './Notice.tsx';
 import type { ProductFormErrors } from './product-form.server.ts';
+import { useImageUpload } from './upload.ts';
 
 type Props = { product: Product | null; errors: ProductFormErrors | null };
 
@@ -15,9 +15,7 @@ export function ProductEditor({ product, errors }: Props) {
   const saving = navigation.state === 'submitting';
   const [price, setPrice] = useState(product ? String(product.price) : '');
   const [image, setImage] = useState(product?.image ?? '');
-  const [uploadStatus, setUploadStatus] = useState<{ ok: boolean; title: string; message?: string } | null>(
-    null,
-  );
+  const imageUpload = useImageUpload((url) => setImage(url));
   const fields = errors?.fields ?? {};
   const cents = /^\d+$/.test(price) ? Number(price) : 0;
   const err = (name: string) =>
@@ -28,24 +26,6 @@ export function ProductEditor({ product, errors }: Props) {
     ) : null;
   const described = (name: string, hint?: string) =>
     [hint, fields[name] ? `${name}-error` : undefined].filter(Boolean).join(' ') || undefined;
-
-  const upload = async (file: File) => {
-    const body = new FormData();
-    body.append('file', file);
-    try {
-      const res = await fetch('/api/uploads', { method: 'POST', body, credentials: 'same-origin' });
-      const json = (await res.json().catch(() => ({}))) as { url?: string; message?: string };
-      if (!res.ok || !json.url) throw new Error(json.message || `Upload failed with status ${res.status}`);
-      setImage(json.url);
-      setUploadStatus({ ok: true, title: UPLOAD_MESSAGES.success });
-    } catch (error) {
-      setUploadStatus({
-        ok: false,
-        title: 'Error',
-        message: UPLOAD_MESSAGES.failed((error as Error).message),
-      });
-    }
-  };
 
   return (
     <div className="container admin admin-editor">
@@ -134,30 +114,24 @@ export function ProductEditor({ product, errors }: Props) {
           </p>
           {err('stock')}
         </div>
-        <div className="field">
+        <div className="field drop-zone" {...imageUpload.dropTarget}>
           <label htmlFor="image">Image URL</label>
           <input
             id="image"
             name="image"
             value={image}
             onChange={(e) => setImage(e.target.value)}
-            aria-describedby={described('image')}
+            aria-describedby={described('image', 'image-upload-hint')}
           />
           {err('image')}
           <label htmlFor="product-upload" className="editor-sub-label">
             Upload image
           </label>
-          <input
-            id="product-upload"
-            type="file"
-            accept="image/jpeg,image/png,image/webp,image/gif"
-            onChange={(e) => {
-              const file = e.target.files?.[0];
-              if (file) void upload(file);
-              e.target.value = '';
-            }}
-          />
-          <Notice result={uploadStatus} />
+          <input id="product-upload" {...imageUpload.pickerProps} />
+          <p id="image-upload-hint" className="muted">
+            Or drop an image here.
+          </p>
+          <Notice result={imageUpload.notice} />
         </div>
         <div className="field admin-checkbox">
           <input id="featured" name="featured" type="checkbox" defaultChecked={product?.featured ?? false} />

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import type { BlogSettings, SocialLinks } from '../../blog/settings.ts';
+import { NewsletterForm } from './blog/NewsletterForm.tsx';
 import { Logo } from './Logo.tsx';
 
 export const FOOTER_CATEGORIES = ['Technology', 'Design', 'Tutorial', 'Life'] as const;
@@ -48,11 +49,12 @@ export function Footer({ settings }: { settings: BlogSettings }) {
             ))}
           </ul>
         </nav>
-        <section aria-labelledby="footer-newsletter" data-newsletter-slot>
+        <section aria-labelledby="footer-newsletter">
           <h2 id="footer-newsletter" className="footer-heading">
             Newsletter
           </h2>
           <p className="muted">New posts in your inbox, no more than once a week.</p>
+          <NewsletterForm id="newsletter-footer" />
         </section>
       </div>
       <div className="container footer-bottom">

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { Form, Link, NavLink } from 'react-router';
 import type { BlogSettings } from '../../blog/settings.ts';
 import type { ThemePreference } from '../theme.ts';
@@ -20,7 +20,19 @@ export function Header({
   cartCount: number;
 }) {
   const [menuOpen, setMenuOpen] = useState(false);
+  const nav = useRef<HTMLElement>(null);
+  const toggle = useRef<HTMLButtonElement>(null);
   const close = () => setMenuOpen(false);
+  // The phone menu comes before its button in the page: opening it moves focus to its first link,
+  // Escape closes it and gives focus back to the button.
+  useEffect(() => {
+    if (menuOpen) nav.current?.querySelector('a')?.focus();
+  }, [menuOpen]);
+  const closeOnEscape = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape' || !menuOpen) return;
+    setMenuOpen(false);
+    toggle.current?.focus();
+  };
   // Guests can shop (DESIGN decision 2) unless the blog setting restricts it to signed-in users.
   const showShop = !settings.shopRequiresSignIn || user !== null;
   const links = [
@@ -35,7 +47,13 @@ export function Header({
         <Link to="/" className="brand" aria-label={`${settings.title} home`} onClick={close}>
           <Logo size="sm" title={settings.title} />
         </Link>
-        <nav aria-label="Main" className={menuOpen ? 'main-nav open' : 'main-nav'} id="main-nav">
+        <nav
+          aria-label="Main"
+          className={menuOpen ? 'main-nav open' : 'main-nav'}
+          id="main-nav"
+          ref={nav}
+          onKeyDown={closeOnEscape}
+        >
           <ul>
             {links.map((link) => (
               <li key={link.to}>
@@ -89,12 +107,14 @@ export function Header({
             <LoginModal />
           )}
           <button
+            ref={toggle}
             type="button"
             className="icon-button menu-toggle"
             aria-expanded={menuOpen}
             aria-controls="main-nav"
             aria-label={menuOpen ? 'Close menu' : 'Open menu'}
             onClick={() => setMenuOpen((open) => !open)}
+            onKeyDown={closeOnEscape}
           >
             <svg
               width="22"

@@ -1,4 +1,5 @@
 import { isRouteErrorResponse, useSearchParams } from 'react-router';
+import { MODERATION_MESSAGES } from '../../blog/comment-moderation-messages.ts';
 import { AdminTabs, panelId, tabId } from '../admin/AdminTabs.tsx';
 import { runAdminAction } from '../admin/admin-actions.server.ts';
 import { loadTab } from '../admin/admin-data.server.ts';
@@ -25,14 +26,27 @@ export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'no-stor
 export async function loader({ context, request }: Route.LoaderArgs) {
   requireAdminUser(context, request);
   const { services, state } = getApp(context);
-  const params = new URL(request.url).searchParams;
+  const url = new URL(request.url);
+  const params = url.searchParams;
   const tab = parseTab(params.get('tab'));
   try {
-    return { tab, data: await loadTab(services, tab, params), loadError: false };
+    return { tab, data: await loadTab(services, tab, params), loadError: null };
   } catch (err) {
     state.log.error({ err, tab }, 'admin tab failed to load');
-    return { tab, data: null, loadError: true };
+    return {
+      tab,
+      data: null,
+      loadError: { message: loadFailure(tab, params), retry: url.pathname + url.search },
+    };
   }
+}
+
+/** SPEC §8's words for a Comments tab that failed to load; the other tabs say which part failed. */
+function loadFailure(tab: string, params: URLSearchParams): string {
+  if (tab !== 'comments') return 'Failed to load this section.';
+  return params.get('view') === 'all'
+    ? MODERATION_MESSAGES.loadFailed
+    : MODERATION_MESSAGES.loadPendingFailed;
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
@@ -42,12 +56,12 @@ export async function action({ context, request }: Route.ActionArgs) {
 }
 
 function TabContent({ loaderData, actionData }: Pick<Route.ComponentProps, 'loaderData' | 'actionData'>) {
-  const { data, loadError, tab } = loaderData;
+  const { data, loadError } = loaderData;
   if (loadError || !data) {
     return (
       <div className="empty-state" role="alert">
-        <p>{tab === 'comments' ? 'Failed to load comments' : 'Failed to load this section.'}</p>
-        <a className="button" href={`/admin?tab=${tab}`}>
+        <p>{loadError?.message ?? 'Failed to load this section.'}</p>
+        <a className="button" href={loadError?.retry ?? '/admin'}>
           Try Again
         </a>
       </div>

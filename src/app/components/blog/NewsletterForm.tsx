@@ -1,23 +1,32 @@
-import { useEffect, useRef } from 'react';
+import { type FormEvent, useEffect, useRef } from 'react';
 import { useFetcher } from 'react-router';
 import { BLOG_MESSAGES } from '../../../blog/messages.ts';
 
 type Result = { ok: true } | { ok: false; message: string };
 
-/** Subscribes through the /newsletter action; works without JavaScript (the action redirects back). */
-export function NewsletterForm({ id, compact = false }: { id: string; compact?: boolean }) {
+/**
+ * The one newsletter form, in the footer of every page and in the home box. It subscribes
+ * through the /newsletter action; without JavaScript the answer shows on that page. An empty
+ * address does nothing (SPEC §5); a subscription shows 'Subscribed!' and clears the field.
+ */
+export function NewsletterForm({ id }: { id: string }) {
   const fetcher = useFetcher<Result>();
   const form = useRef<HTMLFormElement>(null);
   const result = fetcher.data;
   useEffect(() => {
     if (result?.ok) form.current?.reset();
   }, [result]);
+  const skipEmpty = (event: FormEvent<HTMLFormElement>) => {
+    const email = new FormData(event.currentTarget).get('email');
+    if (typeof email !== 'string' || email.trim() === '') event.preventDefault();
+  };
   return (
     <fetcher.Form
       method="post"
       action="/newsletter"
       ref={form}
-      className={compact ? 'newsletter-form compact' : 'newsletter-form'}
+      className="newsletter-form"
+      onSubmit={skipEmpty}
     >
       <label htmlFor={id} className="visually-hidden">
         Email address
