@@ -10,7 +10,7 @@ import { recordSummary, type SoakSample } from './summary.ts';
 const SOAK_SECONDS = Number(process.env.SOAK_SECONDS ?? 600);
 const SAMPLE_EVERY_MS = 10_000;
 /** Memory is compared with its level at the end of the warm-up (a minute, or a fifth of a short run). */
-const WARMUP_SECONDS = Math.min(60, Math.round(SOAK_SECONDS / 5));
+const WARMUP_SECONDS = Math.min(60, Math.max(10, Math.round(SOAK_SECONDS / 5)));
 const POOL_MAX = 10;
 const METRICS_TOKEN = 'soak-test-metrics-token';
 
@@ -39,9 +39,9 @@ async function pool(base: string): Promise<{ used: number; free: number; pending
   return { used: read('used'), free: read('free'), pending: read('pending') };
 }
 
-function header(headers: Record<string, string | string[]>, name: string): string {
-  const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
-  return key ? String(headers[key]) : '';
+function header(headers: Record<string, string | string[] | undefined> | undefined, name: string): string {
+  const key = Object.keys(headers ?? {}).find((k) => k.toLowerCase() === name);
+  return key ? String(headers?.[key]) : '';
 }
 
 it(
@@ -76,40 +76,49 @@ it(
     const is200 = (s: number) => s === 200;
     const json = { 'content-type': 'application/json' };
     const reads = ['/', `/post/${posts[0].slug}`, '/shop', `/product/${product.id}`, '/api/posts'];
-    const load = autocannon({
-      url: base,
-      connections: 4,
-      // A steady load well within what a busy 2-core machine serves: a soak, not a benchmark.
-      overallRate: 60,
-      duration: SOAK_SECONDS,
-      timeout: 30,
-      requests: [
-        ...reads.map((path) => ({ method: 'GET' as const, path, ...expectStatus(path, is200) })),
-        {
-          method: 'POST',
-          path: '/api/cart?action=add',
-          headers: json,
-          body: JSON.stringify({ productId: product.id, quantity: 1 }),
-          onResponse: (status, _body, context, headers) => {
-            expectStatus('/api/cart', (s) => s === 200 || s === 201).onResponse(status);
-            (context as { sid?: string }).sid = header(headers, 'x-session-id');
-          },
-        },
-        {
-          method: 'POST',
-          path: '/api/orders',
-          body: JSON.stringify(validCheckout),
-          setupRequest: (request, context) => ({
-            ...request,
-            headers: { ...json, 'x-session-id': (context as { sid?: string }).sid ?? '' },
-          }),
-          onResponse: (status) => {
-            if (status === 201) ordersPlaced++;
-            else expectStatus('/api/orders', () => false).onResponse(status);
-          },
-        },
-      ],
+    let finish: (result: autocannon.Result) => void = () => {};
+    let fail: (error: Error) => void = () => {};
+    const finished = new Promise<autocannon.Result>((resolve, reject) => {
+      finish = resolve;
+      fail = reject;
     });
+    const load = autocannon(
+      {
+        url: base,
+        connections: 4,
+        // A steady load well within what a busy 2-core machine serves: a soak, not a benchmark.
+        overallRate: 60,
+        duration: SOAK_SECONDS,
+        timeout: 30,
+        requests: [
+          ...reads.map((path) => ({ method: 'GET' as const, path, ...expectStatus(path, is200) })),
+          {
+            method: 'POST',
+            path: '/api/cart?action=add',
+            headers: json,
+            body: JSON.stringify({ productId: product.id, quantity: 1 }),
+            onResponse: (status, _body, context, headers) => {
+              expectStatus('/api/cart', (s) => s === 200 || s === 201).onResponse(status);
+              (context as { sid?: string }).sid = header(headers, 'x-session-id');
+            },
+          },
+          {
+            method: 'POST',
+            path: '/api/orders',
+            body: JSON.stringify(validCheckout),
+            setupRequest: (request, context) => ({
+              ...request,
+              headers: { ...json, 'x-session-id': (context as { sid?: string }).sid ?? '' },
+            }),
+            onResponse: (status) => {
+              if (status === 201) ordersPlaced++;
+              else expectStatus('/api/orders', () => false).onResponse(status);
+            },
+          },
+        ],
+      },
+      (error, result) => (error ? fail(error) : finish(result)),
+    );
     let responses = 0;
     load.on('response', () => {
       responses++;
@@ -117,7 +126,6 @@ it(
 
     const samples: SoakSample[] = [];
     const begun = Date.now();
-    const finished = new Promise<autocannon.Result>((resolve) => load.once('done', resolve));
     let done = false;
     void finished.then(() => {
       done = true;
