@@ -57,10 +57,11 @@ async function importWithoutSignalHooks() {
 }
 
 /**
- * Its exit hook also listens for beforeExit and calls process.exit(0) there, which turned a
- * failing test run (exitCode 1, leaving on its own) into a success: that listener goes too.
+ * Its exit hook (async-exit-hook) also listens for beforeExit, where it calls process.exit(0) —
+ * turning a failing test run (exitCode 1, leaving on its own) into a success — and for exit,
+ * where it calls the hook without its callback and throws: those listeners go too.
  */
-const EXIT_EVENTS = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message'] as const;
+const EXIT_EVENTS = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'] as const;
 
 /** A SIGKILLed parent leaves postgres running; the next start would fail without this. */
 function stopOrphanedPostmaster(databaseDir: string): void {

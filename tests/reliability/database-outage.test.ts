@@ -95,7 +95,15 @@ it('answers 503 at once while PostgreSQL is stopped for 10 s under load, and rec
   // No request hung (each was answered within HANG_MS) and none failed at the connection.
   expect(samples.filter((s) => s.status === 0)).toEqual([]);
   // Every answer was a success or the fail-fast 503.
-  expect(samples.filter((s) => !(s.status < 300 || s.status === 503))).toEqual([]);
+  const failures = web
+    .output()
+    .split('\n')
+    .filter((line) => line.includes('"request failed"'))
+    .join('\n');
+  expect(
+    samples.filter((s) => !(s.status < 300 || s.status === 503)),
+    failures,
+  ).toEqual([]);
   const duringOutage = samples.filter((s) => s.start >= down && s.end <= restarting);
   expect(duringOutage.length).toBeGreaterThan(20);
   expect(duringOutage.filter((s) => s.status !== 503)).toEqual([]);
