@@ -29,17 +29,34 @@ export class ViewRecorder {
 
   record(postId: number, viewer: string, now = new Date()): void {
     const day = now.toISOString().slice(0, 10);
-    this.pending.set(`${postId}|${viewer}|${day}`, { postId, viewer, day });
-    this.timer ??= setTimeout(() => void this.flush(), this.intervalMs);
+    this.keep({ postId, viewer, day });
+    this.schedule();
   }
 
+  /** Sends the collected views; when the queue cannot take them they are kept for the next try. */
   async flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (!this.pending.size) return;
     const views = [...this.pending.values()];
     this.pending = new Map();
-    await this.queues.enqueue('views.record', { views }, { attempts: 3 });
+    try {
+      await this.queues.enqueue('views.record', { views }, { attempts: 3 });
+    } catch (error) {
+      for (const view of views) this.keep(view);
+      this.schedule();
+      throw error;
+    }
+  }
+
+  private keep(view: View): void {
+    this.pending.set(`${view.postId}|${view.viewer}|${view.day}`, view);
+  }
+
+  private schedule(): void {
+    // A failed timed flush has put its views back and scheduled the next one: nothing to report.
+    this.timer ??= setTimeout(() => this.flush().catch(() => {}), this.intervalMs);
+    this.timer.unref();
   }
 }
 

@@ -17,7 +17,8 @@ export function isConnectionError(error: unknown): boolean {
   if (!err) return false;
   if (err.code && (CONNECTION_CODES.has(err.code) || err.code.startsWith('08'))) return true;
   if (err.name === 'KnexTimeoutError') return true;
-  return /Connection terminated|connection ended unexpectedly|timeout exceeded when trying to connect/i.test(
+  // "ROLLBACK - Client has encountered a connection error…": a transaction cut off mid-way.
+  return /Connection terminated|connection ended unexpectedly|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
     err.message ?? '',
   );
 }

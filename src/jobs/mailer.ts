@@ -1,7 +1,18 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 
-export type Mail = { to: string; subject: string; text: string; html?: string; sensitive?: boolean };
+export type Mail = {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  sensitive?: boolean;
+  /**
+   * Names this one message for good: every attempt to send it carries the same Message-ID
+   * (`<key@domain of MAIL_FROM>`), so a receiver that got an earlier attempt sees a duplicate.
+   */
+  idempotencyKey?: string;
+};
 
 export type Mailer = { send(mail: Mail): Promise<void>; delivers: boolean; close(): void };
 
@@ -30,6 +41,7 @@ export function createMailer(opts: {
     };
   }
   const transport: Transporter = nodemailer.createTransport(opts.smtpUrl);
+  const domain = /@([^\s>]+)/.exec(opts.from)?.[1] ?? 'penstand.local';
   return {
     delivers: true,
     async send(mail) {
@@ -39,6 +51,7 @@ export function createMailer(opts: {
         subject: mail.subject,
         text: mail.text,
         html: mail.html,
+        ...(mail.idempotencyKey ? { messageId: `<${mail.idempotencyKey}@${domain}>` } : {}),
       });
       opts.log.info({ mail: { subject: mail.sensitive ? '[redacted]' : mail.subject } }, 'mail sent');
       opts.onSent();

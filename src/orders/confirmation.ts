@@ -8,7 +8,8 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-export function confirmationMail(orderId: number, order: OrderPlacedData): Mail {
+/** placedAt (the OrderPlaced event's time) keeps the key unique across installations and databases. */
+export function confirmationMail(orderId: number, order: OrderPlacedData, placedAt: Date): Mail {
   const name = [order.firstName, order.lastName].filter(Boolean).join(' ');
   const lines = order.items.map(
     (i) =>
@@ -38,13 +39,25 @@ export function confirmationMail(orderId: number, order: OrderPlacedData): Mail 
     .join('')}</table>
 <p><strong>Total: ${formatPrice(order.totalAmount)}</strong></p>
 <p>Shipping to:<br>${[name, ...address].map(escapeHtml).join('<br>')}</p>`;
-  return { to: order.email, subject: `Order #${orderId} confirmed`, text, html };
+  return {
+    to: order.email,
+    subject: `Order #${orderId} confirmed`,
+    text,
+    html,
+    idempotencyKey: `order-${orderId}-confirmation.${placedAt.getTime()}`,
+  };
 }
 
 /**
- * Sends the confirmation of one order at most once. An advisory lock per order serializes
- * concurrent runs of the job; ConfirmationEmailSent, appended with the expected version, is
- * the record that it went out, checked before sending.
+ * Sends the confirmation of one order exactly once, as far as SMTP allows:
+ * - An advisory lock per order serializes concurrent runs of the job (a redelivered or
+ *   duplicated job waits, then finds ConfirmationEmailSent and sends nothing).
+ * - ConfirmationEmailSent is appended in the same transaction, right after the SMTP server
+ *   accepted the message (its 250 reply to DATA). A worker killed before that reply never had
+ *   the message accepted: its transaction rolls back, the job is retried and sends it once.
+ * - Only a crash in the instant between the server's 250 and our commit can send it again;
+ *   that attempt carries the same Message-ID (idempotencyKey), so receivers that deduplicate
+ *   on it (most mailbox providers do) still show one mail.
  */
 export async function sendOrderConfirmation(
   db: Db,
@@ -54,10 +67,11 @@ export async function sendOrderConfirmation(
   try {
     return await db.transaction(async (trx) => {
       await trx.raw("SELECT pg_advisory_xact_lock(hashtext('order-confirmation'), ?)", [orderId]);
-      const state = stateOf(await loadStream(trx, orderId));
+      const stream = await loadStream(trx, orderId);
+      const state = stateOf(stream);
       if (!state.placed) return 'no-order';
       if (state.confirmationSent) return 'already-sent';
-      await mailer.send(confirmationMail(orderId, state.placed));
+      await mailer.send(confirmationMail(orderId, state.placed, stream[0].createdAt));
       const events = decide(state, { type: 'RecordConfirmationSent', to: state.placed.email });
       await commitEvents(trx, orderId, state, events, { by: 'worker' });
       return 'sent';

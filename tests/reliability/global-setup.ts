@@ -18,6 +18,17 @@ export default async function setup(project: TestProject) {
         `  faults injected/survived:  ${s.faultsInjected}/${s.faultsSurvived}`,
         `  orders lost:               ${s.ordersLost}`,
         `  mails lost:                ${s.mailsLost}`,
+        ...(s.soakSamples.length
+          ? [
+              '',
+              'Soak samples (web process RSS, its pool, connections seen by PostgreSQL)',
+              '  time s   RSS MB   pool used/free/pending   server conns   requests',
+              ...s.soakSamples.map(
+                (x) =>
+                  `  ${String(x.seconds).padStart(6)}   ${x.rssMb.toFixed(1).padStart(6)}   ${`${x.poolUsed}/${x.poolFree}/${x.poolPending}`.padStart(22)}   ${String(x.serverConnections).padStart(12)}   ${String(x.requests).padStart(8)}`,
+              ),
+            ]
+          : []),
         '',
       ].join('\n'),
     );

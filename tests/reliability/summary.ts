@@ -3,7 +3,20 @@ import path from 'node:path';
 
 const FILE = path.resolve('.test-data', 'reliability-summary.ndjson');
 
+/** One reading of the soak test, taken every 10 s. */
+export type SoakSample = {
+  seconds: number;
+  rssMb: number;
+  poolUsed: number;
+  poolFree: number;
+  poolPending: number;
+  /** Connections to the database as PostgreSQL sees them (web, worker and queue together). */
+  serverConnections: number;
+  requests: number;
+};
+
 export type SummaryEntry = {
+  soakSamples?: SoakSample[];
   endpointsFuzzed?: number;
   requestsSent?: number;
   serverErrors?: number;
@@ -25,6 +38,7 @@ export async function resetSummary(): Promise<void> {
 
 export async function readSummary(): Promise<Required<SummaryEntry>> {
   const total: Required<SummaryEntry> = {
+    soakSamples: [],
     endpointsFuzzed: 0,
     requestsSent: 0,
     serverErrors: 0,
@@ -36,7 +50,10 @@ export async function readSummary(): Promise<Required<SummaryEntry>> {
   const text = await readFile(FILE, 'utf8').catch(() => '');
   for (const line of text.split('\n').filter(Boolean)) {
     const entry = JSON.parse(line) as SummaryEntry;
-    for (const key of Object.keys(total) as (keyof SummaryEntry)[]) total[key] += entry[key] ?? 0;
+    total.soakSamples.push(...(entry.soakSamples ?? []));
+    for (const key of Object.keys(total) as (keyof SummaryEntry)[]) {
+      if (key !== 'soakSamples') total[key] += entry[key] ?? 0;
+    }
   }
   return total;
 }

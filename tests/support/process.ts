@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { freePort } from './redis-server.ts';
 
 export type RunningProcess = {
   child: ChildProcess;
@@ -46,4 +47,30 @@ export function startProcess(entry: string, args: string[], env: Record<string, 
       throw new Error(`no "${msg}" within ${timeoutMs} ms:\n${out}`);
     },
   };
+}
+
+/** Starts the web process (src/server/start.ts) on a free loopback port and waits until it answers. */
+export async function startWebProcess(
+  env: Record<string, string>,
+  opts: { args?: string[]; port?: number } = {},
+): Promise<RunningProcess & { url: string }> {
+  const port = opts.port ?? (await freePort());
+  const web = startProcess('src/server/start.ts', opts.args ?? [], {
+    NODE_ENV: 'test',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    ...env,
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    const up = await fetch(`${url}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) return { ...web, url };
+    if (web.child.exitCode !== null) throw new Error(`web process exited:\n${web.output()}`);
+    if (Date.now() > deadline) throw new Error(`web process not healthy within 90 s:\n${web.output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }

@@ -14,12 +14,21 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Starts Debian's redis-server on a free loopback port; null when it is not installed. */
+export function redisServerInstalled(): boolean {
+  return spawnSync('redis-server', ['--version']).status === 0;
+}
+
+/**
+ * Starts Debian's redis-server on a loopback port (a free one unless given); null when it is
+ * not installed. durable: every write is appended to dir's AOF and fsynced before Redis
+ * answers (appendfsync always), so a SIGKILLed server restarted on dir has every job.
+ */
 export async function startRedisServer(
   dir: string,
-): Promise<{ url: string; port: number; stop: () => Promise<void> } | null> {
-  if (spawnSync('redis-server', ['--version']).status !== 0) return null;
-  const port = await freePort();
+  opts: { port?: number; durable?: boolean } = {},
+): Promise<{ url: string; port: number; stop: () => Promise<void>; kill: () => Promise<void> } | null> {
+  if (!redisServerInstalled()) return null;
+  const port = opts.port ?? (await freePort());
   const pidFile = path.join(dir, `redis-${port}.pid`);
   const started = spawnSync('redis-server', [
     '--port',
@@ -32,8 +41,7 @@ export async function startRedisServer(
     pidFile,
     '--save',
     '',
-    '--appendonly',
-    'no',
+    ...(opts.durable ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']),
     '--dir',
     dir,
   ]);
@@ -48,12 +56,27 @@ export async function startRedisServer(
       break;
     await new Promise((r) => setTimeout(r, 50));
   }
+  const pid = async () => Number.parseInt(await readFile(pidFile, 'utf8').catch(() => ''), 10);
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
     async stop() {
-      const pid = Number.parseInt(await readFile(pidFile, 'utf8').catch(() => ''), 10);
-      if (pid) process.kill(pid, 'SIGTERM');
+      const running = await pid();
+      if (running) process.kill(running, 'SIGTERM');
+    },
+    /** SIGKILL, and returns once the process is gone. */
+    async kill() {
+      const running = await pid();
+      if (!running) return;
+      process.kill(running, 'SIGKILL');
+      for (;;) {
+        try {
+          process.kill(running, 0);
+        } catch {
+          return;
+        }
+        await new Promise((r) => setTimeout(r, 20));
+      }
     },
   };
 }

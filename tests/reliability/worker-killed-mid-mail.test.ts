@@ -1,0 +1,94 @@
+import { afterAll, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { type RunningProcess, startProcess } from '../support/process.ts';
+import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
+import { startSmtpServer } from '../support/smtp.ts';
+import { recordSummary } from './summary.ts';
+
+const ORDERS = 6;
+
+let smtp: Awaited<ReturnType<typeof startSmtpServer>> | undefined;
+let database: TestDatabase | undefined;
+let app: TestApp | undefined;
+let worker: RunningProcess | undefined;
+afterAll(async () => {
+  worker?.child.kill('SIGKILL');
+  await app?.close();
+  await smtp?.close();
+  await database?.drop();
+});
+
+async function until(done: () => boolean | Promise<boolean>, what: string, timeoutMs = 90_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+it('sends each order confirmation exactly once when the worker is SIGKILLed in the middle of sending it', async () => {
+  smtp = await startSmtpServer();
+  database = await createTestDatabase();
+  // The orders are taken by a web instance without workers: their mail jobs wait in the outbox.
+  app = await startTestApp({ database });
+  const product = await createProductRow(app.services.db, { name: 'Notebook', price: 1250, stock: 100 });
+  const orderIds: number[] = [];
+  for (let i = 0; i < ORDERS; i++) {
+    const guest = new GuestClient(app);
+    await guest.add(product.id, 1);
+    const placed = await guest.checkout(validCheckout);
+    expect(placed.status).toBe(201);
+    orderIds.push(placed.body.id);
+  }
+
+  // The SMTP server reads each message to its end but holds its answer to DATA: the worker's
+  // four concurrent jobs are all in the middle of sending when it is killed.
+  smtp.stall(true);
+  const env = {
+    NODE_ENV: 'test',
+    DATABASE_URL: database.url,
+    SMTP_URL: smtp.url,
+    LOG_LEVEL: 'info',
+  };
+  worker = startProcess('workers/main.ts', [], env);
+  await until(() => (smtp?.stalled.length ?? 0) === 4, 'four mails held in DATA');
+  const held = smtp.stalled.map((m) => m.messageId);
+  worker.child.kill('SIGKILL');
+  await worker.exited;
+  await until(() => smtp?.stalled.length === 0, 'the held connections closing');
+  expect(smtp.messages).toHaveLength(0);
+  smtp.stall(false);
+
+  // A new worker finds the interrupted jobs (stalled, their lock expired) and the rest.
+  worker = startProcess('workers/main.ts', [], env);
+  const subjects = orderIds.map((id) => `Order #${id} confirmed`);
+  await until(
+    () => subjects.every((s) => smtp?.messages.some((m) => m.subject === s)),
+    'every confirmation arriving',
+    180_000,
+  );
+  const { db } = app.services;
+  const recorded = async () =>
+    Number((await db('order_events').where({ type: 'ConfirmationEmailSent' }).count({ n: '*' }).first())?.n);
+  await until(async () => (await recorded()) === ORDERS, 'every ConfirmationEmailSent recorded');
+  // The redelivered jobs have all run: nothing active or waiting is left to send a second copy.
+  await until(async () => {
+    const counts = await app?.services.queues.queue('orders').getJobCounts('active', 'waiting', 'delayed');
+    return counts?.active === 0 && counts.waiting === 0 && counts.delayed === 0;
+  }, 'the orders queue draining');
+  worker.child.kill('SIGTERM');
+  await worker.exited;
+
+  const perOrder = subjects.map((s) => smtp?.messages.filter((m) => m.subject === s).length ?? 0);
+  await recordSummary({
+    faultsInjected: 1,
+    faultsSurvived: perOrder.every((n) => n === 1) ? 1 : 0,
+    mailsLost: perOrder.filter((n) => n === 0).length,
+  });
+  expect(perOrder).toEqual(orderIds.map(() => 1));
+  expect(smtp.messages).toHaveLength(ORDERS);
+  // The interrupted mails went out again as the same messages (same Message-ID).
+  for (const id of held) expect(smtp.messages.map((m) => m.messageId)).toContain(id);
+  expect(await recorded()).toBe(ORDERS);
+});
