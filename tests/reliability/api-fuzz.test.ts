@@ -9,6 +9,7 @@ import { type Endpoint, routerEndpoints } from '../support/api-endpoints.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { changedTables, fingerprint, watchedTables } from '../support/db-fingerprint.ts';
+import { validCheckout } from '../support/shop.ts';
 import { recordSummary } from './summary.ts';
 
 type Who = 'anonymous' | 'user' | 'admin';
@@ -216,14 +217,7 @@ const PLAUSIBLE: Record<string, Record<string, unknown>> = {
   },
   '/api/products': { name: 'Fuzzed', description: 'D', category: 'Books', price: 100, stock: 1 },
   '/api/cart': { productId: 1, quantity: 1 },
-  '/api/orders': {
-    customerName: 'Ada Lovelace',
-    customerEmail: 'ada@example.com',
-    address: '12 Analytical Street',
-    city: 'London',
-    zipCode: '12345',
-    country: 'United Kingdom',
-  },
+  '/api/orders': validCheckout,
 };
 function plausibleBody(path: string): Record<string, unknown> {
   const resource = path.replace(/\/(add|items|:id)$/, '');

@@ -8,7 +8,7 @@ import { type RunningProcess, startProcess, startWebProcess } from '../support/p
 import { redisServerInstalled, startRedisServer } from '../support/redis-server.ts';
 import { createProductRow, validCheckout } from '../support/shop.ts';
 import { startSmtpServer } from '../support/smtp.ts';
-import { recordSummary } from './summary.ts';
+import { recordMailFault } from './summary.ts';
 
 type Redis = NonNullable<Awaited<ReturnType<typeof startRedisServer>>>;
 
@@ -112,11 +112,7 @@ it.skipIf(!redisServerInstalled())('loses no queued job when Redis is SIGKILLed 
   expect(healthAfter.status).toBe(200);
 
   const perOrder = subjects.map((s) => smtp?.messages.filter((m) => m.subject === s).length ?? 0);
-  await recordSummary({
-    faultsInjected: 1,
-    faultsSurvived: perOrder.every((n) => n === 1) ? 1 : 0,
-    mailsLost: perOrder.filter((n) => n === 0).length,
-  });
+  await recordMailFault(perOrder);
   expect(perOrder).toEqual(orderIds.map(() => 1));
   expect(web.child.exitCode).toBeNull();
 });

@@ -32,6 +32,18 @@ export async function recordSummary(entry: SummaryEntry): Promise<void> {
   await appendFile(FILE, `${JSON.stringify(entry)}\n`);
 }
 
+/**
+ * Records a mail fault from the number of confirmation mails each order received:
+ * survived when every order got exactly one; an order with none is a lost mail.
+ */
+export async function recordMailFault(mailsPerOrder: number[]): Promise<void> {
+  await recordSummary({
+    faultsInjected: 1,
+    faultsSurvived: mailsPerOrder.every((n) => n === 1) ? 1 : 0,
+    mailsLost: mailsPerOrder.filter((n) => n === 0).length,
+  });
+}
+
 export async function resetSummary(): Promise<void> {
   await rm(FILE, { force: true });
 }
