@@ -121,24 +121,59 @@ function applyFilter(query: Knex.QueryBuilder, filter: PostFilter): Knex.QueryBu
   return query;
 }
 
-/** Published posts (or any status for admins), newest first, with search ranked by relevance. */
+/**
+ * A search or tag filter counts at most this many matches (the pages a reader can reach), so a
+ * common word never makes a count visit every post.
+ */
+export const MATCH_COUNT_CAP = 1000;
+
+/**
+ * How many posts a filter selects. Without a search or tag the counts table answers (kept by
+ * triggers, no scan); with one, matches are counted up to MATCH_COUNT_CAP.
+ */
+async function countPosts(db: Db, filter: PostFilter): Promise<number> {
+  if (!filter.search && !filter.tag) {
+    const status = filter.status ?? 'published';
+    const query = db('post_counts').sum({ n: 'n' });
+    if (status !== 'all') query.where({ status });
+    if (filter.category) query.where({ category: filter.category });
+    const row = (await query.first()) as { n: string | null } | undefined;
+    return Number(row?.n ?? 0);
+  }
+  const matches = applyFilter(db('posts as p').select(db.raw('1')), filter).limit(MATCH_COUNT_CAP);
+  const row = (await db.count({ n: '*' }).from(matches.as('m')).first()) as { n: string } | undefined;
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * Published posts (or any status for admins), newest first; searches too, so the newest matches
+ * come straight off the published-date index. The page's ids are found first (an index-only read,
+ * cheap even at a deep offset), then only those rows are fetched.
+ */
 export async function listPosts(
   db: Db,
   filter: PostFilter,
 ): Promise<{ posts: PostSummary[]; pagination: Pagination }> {
   const limit = Math.min(Math.max(filter.limit ?? 12, 1), 100);
   const page = Math.max(filter.page ?? 1, 1);
-  const tsquery = filter.search ? toPrefixTsQuery(filter.search) : null;
-  const rowsQuery = applyFilter(baseQuery(db).select(SUMMARY_COLUMNS), filter);
-  if (tsquery) rowsQuery.orderByRaw(`ts_rank(p.search, to_tsquery('english', ?)) DESC`, [tsquery]);
-  rowsQuery
-    .orderByRaw('p.published_at DESC NULLS LAST')
-    .orderBy('p.id', 'desc')
+  const offset = (page - 1) * limit;
+  const bounded = Boolean(filter.search || filter.tag);
+  // Published posts always have a date: the plain DESC order is the index's own.
+  const order = (query: Knex.QueryBuilder) =>
+    (filter.status ?? 'published') === 'published'
+      ? query.orderBy([
+          { column: 'p.published_at', order: 'desc' },
+          { column: 'p.id', order: 'desc' },
+        ])
+      : query.orderByRaw('p.published_at DESC NULLS LAST').orderBy('p.id', 'desc');
+  const pageIds = order(applyFilter(db('posts as p').select('p.id'), filter))
     .limit(limit)
-    .offset((page - 1) * limit);
-  const countQuery = applyFilter(db('posts as p').count({ n: '*' }), filter).first();
-  const [rows, count] = await Promise.all([rowsQuery, countQuery]);
-  const total = Number((count as { n: number } | undefined)?.n ?? 0);
+    .offset(offset);
+  const rowsQuery =
+    bounded && offset >= MATCH_COUNT_CAP
+      ? Promise.resolve([])
+      : order(baseQuery(db).select(SUMMARY_COLUMNS).whereIn('p.id', pageIds));
+  const [rows, total] = await Promise.all([rowsQuery, countPosts(db, filter)]);
   return {
     posts: (rows as PostRow[]).map(presentSummary),
     pagination: { page, limit, total, pages: Math.max(1, Math.ceil(total / limit)) },
@@ -202,7 +237,7 @@ export async function relatedPosts(
 
 /** Categories that published posts use, alphabetically. */
 export async function postCategories(db: Db): Promise<string[]> {
-  const rows = await db('posts').where({ status: 'published' }).distinct('category').orderBy('category');
+  const rows = await db('post_counts').where({ status: 'published' }).where('n', '>', 0).orderBy('category');
   return rows.map((r: { category: string }) => r.category);
 }
 

@@ -18,6 +18,8 @@ import { getApp } from '../context.ts';
 import '../styles/blog.css';
 import type { Route } from './+types/post';
 
+const COMMENTS_PER_PAGE = 50;
+
 export async function loader({ params, context, request }: Route.LoaderArgs) {
   const { services, state } = getApp(context);
   const { db } = services;
@@ -38,6 +40,8 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     state.session.id ?? anonymousViewer(state.clientIp, request.headers.get('user-agent') ?? ''),
   );
   const [related, formToken] = await Promise.all([relatedPosts(db, post), issueFormToken(db)]);
+  const before = Number(new URL(request.url).searchParams.get('comments'));
+  const commentsBefore = Number.isInteger(before) && before > 0 && before < 2 ** 31 ? before : undefined;
   // Tells the page cache which post a stored copy shows, so cache hits still count as views.
   const cacheMeta = { 'x-page-cache-view-post': String(post.id) };
   return data(
@@ -52,7 +56,8 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
       imageUrl: (post.featuredImageFile || post.featuredImage) ?? null,
       publicUrl: services.publicUrl,
       // Streamed: the page is readable before the comments arrive.
-      comments: approvedComments(db, post.id, { limit: 100 }),
+      comments: approvedComments(db, post.id, { limit: COMMENTS_PER_PAGE, before: commentsBefore }),
+      commentsPaged: commentsBefore !== undefined,
     },
     { headers: cacheMeta },
   );
@@ -239,6 +244,7 @@ export default function PostPage({ loaderData, actionData }: Route.ComponentProp
       <Comments
         postId={post.id}
         comments={loaderData.comments}
+        paged={loaderData.commentsPaged}
         formToken={formToken}
         result={actionData && 'ok' in actionData ? (actionData as CommentResult) : undefined}
       />
