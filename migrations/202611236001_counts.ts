@@ -6,6 +6,8 @@ import type { Knex } from 'knex';
  * writing transaction (a COPY or a multi-row insert adds one aggregate, not one update per row).
  */
 export async function up(knex: Knex): Promise<void> {
+  // Rewrites every post (or counts every row) of a large site: no statement time limit here.
+  await knex.raw('SET LOCAL statement_timeout = 0');
   await knex.raw(`
     CREATE TABLE post_counts (
       status text NOT NULL,

@@ -194,7 +194,7 @@ describe('bounded reads', () => {
        SELECT 'Orchard ' || g, 'orchard-' || g, 'apples in the orchard', 'x', 'Life', 'published',
               now() - make_interval(mins => g)
        FROM generate_series(1, ?) g`,
-      [MATCH_COUNT_CAP + 20],
+      [MATCH_COUNT_CAP + 520],
     );
     const first = await listPosts(db, { search: 'orchard', limit: 12 });
     expect(first.pagination.total).toBe(MATCH_COUNT_CAP);
