@@ -1,4 +1,5 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import http from 'node:http';
 import { PassThrough, type Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { brotliCompress, gzip, constants as zlib } from 'node:zlib';
@@ -27,19 +28,28 @@ export const CACHE_META_PREFIX = 'x-page-cache-';
 
 const PASS_THROUGH_PREFIXES = ['/api', '/assets/', '/uploads/', '/metrics', '/_'];
 
+/** The header a background refresh carries: this process's secret, so no one else can send it. */
+const REFRESH_HEADER = 'x-page-cache-refresh';
+
 /**
  * Rendered pages for anonymous readers. A visitor with no cookie but `theme` gets the stored page
- * of its URL and theme. Entries live ttlMs, and every process drops all of them when any process
- * invalidates (an admin's write, a scheduled publication): PostgreSQL NOTIFY carries it across.
- * Each stored page is sent with a CSP that allows exactly its inline scripts by hash, so it can be
- * compressed once and sent byte for byte; pages rendered live keep a fresh nonce per response.
+ * of its URL and theme. An entry is fresh for ttlMs; for staleMs more it is still served
+ * (stale-while-revalidate) while this process renders the page again in the background, through
+ * its own server as an anonymous reader would ask for it. Every process drops all entries, stale
+ * ones too, when any process invalidates (an admin's write, a scheduled publication): PostgreSQL
+ * NOTIFY carries it across. Each stored page is sent with a CSP that allows exactly its inline
+ * scripts by hash, so it can be compressed once and sent byte for byte (the nonce attributes left
+ * in it are never in that CSP); pages rendered live keep a fresh nonce per response.
  */
 export class PageCache {
   private entries = new Map<string, Entry>();
   private bytes = 0;
   private version = 0;
   private readonly ttlMs: number;
+  private readonly staleMs: number;
   private readonly maxBytes: number;
+  private readonly refreshing = new Set<string>();
+  private readonly refreshSecret = randomBytes(16).toString('hex');
   private listener: pg.Client | null = null;
   private notifyUrl: string | null = null;
   private closed = false;
@@ -47,8 +57,9 @@ export class PageCache {
   private readonly instanceId = randomUUID();
   onHit: ((ctx: Context, meta: Record<string, string>) => void) | null = null;
 
-  constructor(opts: { ttlMs: number; maxBytes?: number }) {
+  constructor(opts: { ttlMs: number; staleMs?: number; maxBytes?: number }) {
     this.ttlMs = opts.ttlMs;
+    this.staleMs = opts.staleMs ?? 0;
     this.maxBytes = opts.maxBytes ?? 64 * 1024 * 1024;
   }
 
@@ -74,17 +85,59 @@ export class PageCache {
     return `${ctx.state.theme}|${ctx.url}`;
   }
 
-  get(key: string): Entry | undefined {
+  /** The stored page of a key, fresh or (within staleMs past its TTL) stale. */
+  get(key: string): (Entry & { stale: boolean }) | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    if (entry.version !== this.version || Date.now() - entry.storedAt > this.ttlMs) {
+    const age = Date.now() - entry.storedAt;
+    if (entry.version !== this.version || age > this.ttlMs + this.staleMs) {
       this.delete(key);
       return undefined;
     }
     // Least recently used goes first: re-insert on use.
     this.entries.delete(key);
     this.entries.set(key, entry);
-    return entry;
+    return { ...entry, stale: age > this.ttlMs };
+  }
+
+  /** True when a request is this process's own background refresh. */
+  isRefresh(ctx: Context): boolean {
+    return ctx.get(REFRESH_HEADER) === this.refreshSecret;
+  }
+
+  /**
+   * Renders a stale page again without keeping anyone waiting: one request to this process's own
+   * server (the address the reader reached), as an anonymous reader with the same theme cookie.
+   * The response is stored on its way out like any cacheable miss. One refresh per key at a time.
+   */
+  refresh(key: string, ctx: Context): void {
+    if (this.refreshing.has(key)) return;
+    const { localAddress, localPort } = ctx.req.socket;
+    if (!localAddress || !localPort) return;
+    this.refreshing.add(key);
+    const done = () => this.refreshing.delete(key);
+    const theme = ctx.cookies.get('theme');
+    const req = http.request(
+      {
+        host: localAddress,
+        port: localPort,
+        path: ctx.url,
+        method: 'GET',
+        headers: {
+          [REFRESH_HEADER]: this.refreshSecret,
+          'accept-encoding': 'identity',
+          'user-agent': 'penstand-page-cache',
+          ...(theme ? { cookie: `theme=${theme}` } : {}),
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('close', done);
+      },
+    );
+    req.setTimeout(30_000, () => req.destroy());
+    req.on('error', done);
+    req.end();
   }
 
   async store(key: string, body: Buffer, contentType: string, meta: Record<string, string>, version: number) {
@@ -201,15 +254,18 @@ export function pageCacheMiddleware(
   return async (ctx, next) => {
     const key = cache.keyOf(ctx);
     if (!key) return next();
-    const entry = cache.get(key);
+    const refresh = cache.isRefresh(ctx);
+    const entry = refresh ? undefined : cache.get(key);
     if (!entry) {
-      ctx.state.pageCache = { key, version: cache.currentVersion() };
+      ctx.state.pageCache = { key, version: cache.currentVersion(), refresh };
       ctx.set('X-Cache', 'MISS');
       return next();
     }
-    ctx.set('X-Cache', 'HIT');
+    if (entry.stale) cache.refresh(key, ctx);
+    ctx.set('X-Cache', entry.stale ? 'STALE' : 'HIT');
     ctx.set('Content-Security-Policy', buildCsp(entry.scriptHashes));
     ctx.set('ETag', entry.etag);
+    ctx.lastModified = new Date(entry.storedAt);
     ctx.set('Cache-Control', 'public, max-age=0, must-revalidate');
     ctx.vary('Cookie');
     ctx.vary('Accept-Encoding');
@@ -235,7 +291,7 @@ export function pageCacheMiddleware(
  * cookie. Meta headers (x-page-cache-*) are kept with the entry and removed from the response.
  */
 export function captureForCache(ctx: Context, cache: PageCache, body: Readable): Readable {
-  const marker = ctx.state.pageCache as { key: string; version: number } | undefined;
+  const marker = ctx.state.pageCache;
   const meta: Record<string, string> = {};
   for (const [name, value] of Object.entries(ctx.response.headers)) {
     if (name.startsWith(CACHE_META_PREFIX)) {

@@ -91,7 +91,7 @@ export function Comments({
   result,
 }: {
   postId: number;
-  comments: Promise<CommentPage>;
+  comments: Promise<CommentPage> | CommentPage;
   /** True when showing an older page (not the newest comments). */
   paged: boolean;
   formToken: string;
