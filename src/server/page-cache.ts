@@ -23,6 +23,9 @@ type Entry = {
   meta: Record<string, string>;
 };
 
+/** How long a reader waits for a render of the same page already under way. */
+const FILL_WAIT_MS = 5_000;
+
 /** Headers a route may set to tell the cache something; stripped before the response leaves. */
 export const CACHE_META_PREFIX = 'x-page-cache-';
 
@@ -49,6 +52,8 @@ export class PageCache {
   private readonly staleMs: number;
   private readonly maxBytes: number;
   private readonly refreshing = new Set<string>();
+  /** Keys being rendered for the cache right now, and how to tell their waiters it is over. */
+  private readonly fills = new Map<string, { done: Promise<void>; finish: () => void }>();
   private readonly refreshSecret = randomBytes(16).toString('hex');
   private listener: pg.Client | null = null;
   private notifyUrl: string | null = null;
@@ -167,6 +172,37 @@ export class PageCache {
     }
   }
 
+  /**
+   * Marks a key as being rendered for the cache. Returns false when another request already is:
+   * that one's page is worth waiting for (see waitForFill) rather than rendering it again.
+   */
+  startFill(key: string): boolean {
+    if (this.fills.has(key)) return false;
+    let finish = () => {};
+    const done = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    this.fills.set(key, { done, finish });
+    return true;
+  }
+
+  endFill(key: string): void {
+    const fill = this.fills.get(key);
+    if (!fill) return;
+    this.fills.delete(key);
+    fill.finish();
+  }
+
+  /** Waits (at most ms) for the render of a key under way, then gives its page, if it was stored. */
+  async waitForFill(key: string, ms: number): Promise<(Entry & { stale: boolean }) | undefined> {
+    const fill = this.fills.get(key);
+    if (!fill) return undefined;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([fill.done, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+    clearTimeout(timer);
+    return this.get(key);
+  }
+
   currentVersion(): number {
     return this.version;
   }
@@ -255,10 +291,19 @@ export function pageCacheMiddleware(
     const key = cache.keyOf(ctx);
     if (!key) return next();
     const refresh = cache.isRefresh(ctx);
-    const entry = refresh ? undefined : cache.get(key);
+    // Readers who ask for a page while it is being rendered for the cache wait for that render
+    // instead of starting their own: a burst of misses costs one render, not fifty.
+    const entry = refresh ? undefined : (cache.get(key) ?? (await cache.waitForFill(key, FILL_WAIT_MS)));
     if (!entry) {
       ctx.state.pageCache = { key, version: cache.currentVersion(), refresh };
       ctx.set('X-Cache', 'MISS');
+      if (cache.startFill(key)) {
+        // Ended when the page is stored (captureForCache), or when the response closes without
+        // being stored (not a 200 page, a cookie set, an error).
+        ctx.res.once('close', () => {
+          if (!ctx.state.pageCacheStoring) cache.endFill(key);
+        });
+      }
       return next();
     }
     if (entry.stale) cache.refresh(key, ctx);
@@ -311,8 +356,14 @@ export function captureForCache(ctx: Context, cache: PageCache, body: Readable):
   const chunks: Buffer[] = [];
   const tee = new PassThrough();
   tee.on('data', (chunk: Buffer) => chunks.push(chunk));
+  ctx.state.pageCacheStoring = true;
   tee.on('end', () => {
-    void cache.store(marker.key, Buffer.concat(chunks), contentType, meta, marker.version);
+    void cache
+      .store(marker.key, Buffer.concat(chunks), contentType, meta, marker.version)
+      .finally(() => cache.endFill(marker.key));
+  });
+  tee.on('close', () => {
+    if (!tee.readableEnded) cache.endFill(marker.key); // aborted: nothing will be stored
   });
   body.on('error', (err) => tee.destroy(err));
   return body.pipe(tee);

@@ -53,6 +53,15 @@ describe('the anonymous page cache', () => {
     }
   });
 
+  it('renders a page once for a burst of readers: the others wait for that render', async () => {
+    const url = `${app.url}/?cache-test=burst`;
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () => get(url, { 'user-agent': BROWSER })),
+    );
+    const sources = responses.map((r) => r.headers.get('x-cache')).sort();
+    expect(sources).toEqual(['HIT', 'HIT', 'HIT', 'HIT', 'HIT', 'HIT', 'HIT', 'HIT', 'HIT', 'MISS']);
+  });
+
   it('answers a matching If-None-Match with 304', async () => {
     const url = `${app.url}/?cache-test=etag`;
     await get(url);
