@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -197,7 +198,7 @@ const targets: Target[] = [
           headers: {
             'content-type': 'application/json',
             'x-session-id': (context as { sid?: string }).sid ?? '',
-            'idempotency-key': `${Date.now()}-${Math.random()}`,
+            'idempotency-key': randomUUID(),
           },
           body: checkoutBody,
         }),

@@ -297,14 +297,15 @@ export function pageCacheMiddleware(
     if (!entry) {
       ctx.state.pageCache = { key, version: cache.currentVersion(), refresh };
       ctx.set('X-Cache', 'MISS');
-      if (cache.startFill(key)) {
-        // Ended when the page is stored (captureForCache), or when the response closes without
-        // being stored (not a 200 page, a cookie set, an error).
-        ctx.res.once('close', () => {
-          if (!ctx.state.pageCacheStoring) cache.endFill(key);
-        });
+      if (!cache.startFill(key)) return next();
+      // Ended once the page is stored (captureForCache), or here when it will not be (not a 200
+      // page, a cookie set, an error).
+      try {
+        await next();
+      } finally {
+        if (!ctx.state.pageCacheStoring) cache.endFill(key);
       }
-      return next();
+      return;
     }
     if (entry.stale) cache.refresh(key, ctx);
     ctx.set('X-Cache', entry.stale ? 'STALE' : 'HIT');
