@@ -38,6 +38,8 @@ type Row = {
   errors: number;
   non2xx: number;
   ratioOfCeiling: number;
+  /** The ceiling measured just before this target. */
+  ceilingRps: number;
   /** The web process's peak resident memory during this target's run (MB). */
   webRssMb: number;
 };
@@ -210,31 +212,23 @@ const targets: Target[] = [
 process.stdout.write(
   `\nPenstand benchmark — ${postCount} posts, ${CONNECTIONS} connections, ${DURATION}s each\n\n`,
 );
-await cannon(`http://127.0.0.1:${ceilingPort}`, { name: 'ceiling', path: '/' }, WARMUP);
-const ceilingResult = await cannon(
-  `http://127.0.0.1:${ceilingPort}`,
-  { name: 'ceiling', path: '/' },
-  DURATION,
-);
-const ceilingRps = ceilingResult.requests.average;
-
-const rows: Row[] = [
-  {
-    name: 'bare node:http 20 KB (ceiling)',
-    path: '/',
-    requestsPerSec: ceilingRps,
-    p50: ceilingResult.latency.p50,
-    p99: ceilingResult.latency.p99,
-    errors: ceilingResult.errors,
-    non2xx: ceilingResult.non2xx,
-    ratioOfCeiling: 1,
-    webRssMb: 0,
-  },
-];
+// Other work on the machine moves every number: the ceiling is measured again right before each
+// target (for DURATION too), and each target's ratio is to that neighbouring ceiling.
+const ceilingUrl = `http://127.0.0.1:${ceilingPort}`;
+const ceilingTarget = { name: 'ceiling', path: '/' };
+await cannon(ceilingUrl, ceilingTarget, WARMUP);
+const ceilings: autocannon.Result[] = [];
+const statusCodes: Record<string, Record<string, number>> = {};
+const rows: Row[] = [];
 for (const target of targets) {
+  const ceiling = await cannon(ceilingUrl, ceilingTarget, DURATION);
+  ceilings.push(ceiling);
   targetRss = 0;
   await cannon(base, target, WARMUP);
   const result = await cannon(base, target, DURATION);
+  statusCodes[target.name] = Object.fromEntries(
+    Object.entries(result.statusCodeStats ?? {}).map(([code, stat]) => [code, stat?.count ?? 0]),
+  );
   rows.push({
     name: target.name,
     path: target.path,
@@ -243,10 +237,25 @@ for (const target of targets) {
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
-    ratioOfCeiling: result.requests.average / ceilingRps,
+    ratioOfCeiling: result.requests.average / ceiling.requests.average,
+    ceilingRps: ceiling.requests.average,
     webRssMb: targetRss,
   });
 }
+const mean = (f: (r: autocannon.Result) => number) =>
+  ceilings.reduce((n, r) => n + f(r), 0) / ceilings.length;
+rows.unshift({
+  name: 'bare node:http 20 KB (ceiling, mean)',
+  path: '/',
+  requestsPerSec: mean((r) => r.requests.average),
+  p50: Math.round(mean((r) => r.latency.p50)),
+  p99: Math.round(mean((r) => r.latency.p99)),
+  errors: ceilings.reduce((n, r) => n + r.errors, 0),
+  non2xx: ceilings.reduce((n, r) => n + r.non2xx, 0),
+  ratioOfCeiling: 1,
+  ceilingRps: mean((r) => r.requests.average),
+  webRssMb: 0,
+});
 
 const bundles: Record<string, { js: number; css: number }> = {};
 for (const [name, pagePath] of [
@@ -270,12 +279,17 @@ await bench.stop();
 const pad = (s: string, n: number) => s.padEnd(n);
 const num = (n: number, d = 0) => n.toFixed(d).padStart(9);
 process.stdout.write(
-  `${pad('target', 34)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'errors'.padStart(9)}${'non-2xx'.padStart(9)}${'ratio'.padStart(9)}${'RSS MB'.padStart(9)}\n`,
+  `${pad('target', 38)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'errors'.padStart(9)}${'non-2xx'.padStart(9)}${'ratio'.padStart(9)}${'RSS MB'.padStart(9)}\n`,
 );
 for (const row of rows) {
   process.stdout.write(
-    `${pad(row.name, 34)}${num(row.requestsPerSec)}${num(row.p50)}${num(row.p99)}${num(row.errors)}${num(row.non2xx)}${num(row.ratioOfCeiling * 100, 1)}%${row.webRssMb ? num(row.webRssMb) : '        -'}\n`,
+    `${pad(row.name, 38)}${num(row.requestsPerSec)}${num(row.p50)}${num(row.p99)}${num(row.errors)}${num(row.non2xx)}${num(row.ratioOfCeiling * 100, 1)}%${row.webRssMb ? num(row.webRssMb) : '        -'}\n`,
   );
+}
+for (const [name, codes] of Object.entries(statusCodes)) {
+  const other = Object.entries(codes).filter(([code]) => !code.startsWith('2'));
+  if (other.length)
+    process.stdout.write(`  ${name}: ${other.map(([code, n]) => `${n} × ${code}`).join(', ')}\n`);
 }
 process.stdout.write('\nFirst-load bytes (gzip):\n');
 for (const [name, b] of Object.entries(bundles)) {
@@ -292,16 +306,17 @@ const report = {
   connections: CONNECTIONS,
   duration: DURATION,
   rows,
+  statusCodes,
   bundles,
   maxRssMb: maxRss,
 };
 await writeFile('bench-results/latest.json', `${JSON.stringify(report, null, 2)}\n`);
 const markdown = [
-  '| target | req/s | p50 ms | p99 ms | errors | non-2xx | of ceiling | web RSS MB |',
-  '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  '| target | req/s | p50 ms | p99 ms | errors | non-2xx | ceiling req/s | of ceiling | web RSS MB |',
+  '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ...rows.map(
     (r) =>
-      `| ${r.name} | ${r.requestsPerSec.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${(r.ratioOfCeiling * 100).toFixed(1)}% | ${r.webRssMb ? r.webRssMb.toFixed(0) : '–'} |`,
+      `| ${r.name} | ${r.requestsPerSec.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${r.ceilingRps.toFixed(0)} | ${(r.ratioOfCeiling * 100).toFixed(1)}% | ${r.webRssMb ? r.webRssMb.toFixed(0) : '–'} |`,
   ),
   '',
   '| page | JS gzip KB | CSS gzip KB |',
