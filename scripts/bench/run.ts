@@ -185,8 +185,15 @@ const targets: Target[] = [
       {
         method: 'POST' as const,
         path: '/api/cart?action=add',
-        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ productId: product?.id ?? 1, quantity: 1 }),
+        // One shopper per connection: the same session from the second order on.
+        setupRequest: (req: autocannon.Request, context: object) => {
+          const sid = (context as { sid?: string }).sid;
+          return {
+            ...req,
+            headers: { 'content-type': 'application/json', ...(sid ? { 'x-session-id': sid } : {}) },
+          };
+        },
         onResponse: (_status: number, _body: string, context: object, headers?: http.IncomingHttpHeaders) => {
           const sid = headers?.['x-session-id'];
           if (typeof sid === 'string') (context as { sid?: string }).sid = sid;

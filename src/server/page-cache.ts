@@ -216,6 +216,17 @@ export class PageCache {
   /** Listens for invalidations from other processes on the same database. */
   async listen(databaseUrl: string, log: Logger): Promise<void> {
     this.notifyUrl = databaseUrl;
+    // One reconnection at a time: a failed connect can also emit 'error', and two timers per
+    // failure would double the attempts every second while the database is away.
+    let retrying = false;
+    const retry = () => {
+      if (retrying || this.closed) return;
+      retrying = true;
+      setTimeout(() => {
+        retrying = false;
+        void connect();
+      }, 1_000).unref();
+    };
     const connect = async () => {
       if (this.closed) return;
       const client = new pg.Client({
@@ -227,7 +238,8 @@ export class PageCache {
       });
       client.on('error', () => {
         this.dropAll(); // missed notifications are possible while disconnected
-        setTimeout(() => void connect().catch(() => {}), 1_000).unref();
+        if (this.listener === client) this.listener = null;
+        retry();
       });
       try {
         await client.connect();
@@ -235,7 +247,8 @@ export class PageCache {
         this.listener = client;
       } catch (err) {
         log.warn({ err: (err as Error).message }, 'page cache listener could not connect; retrying');
-        setTimeout(() => void connect().catch(() => {}), 1_000).unref();
+        await client.end().catch(() => {});
+        retry();
       }
     };
     await connect();
