@@ -195,7 +195,10 @@ const targets: Target[] = [
           };
         },
         onResponse: (_status: number, _body: string, context: object, headers?: http.IncomingHttpHeaders) => {
-          const sid = headers?.['x-session-id'];
+          // autocannon keeps the headers' own case.
+          const sid = Object.entries(headers ?? {}).find(
+            ([name]) => name.toLowerCase() === 'x-session-id',
+          )?.[1];
           if (typeof sid === 'string') (context as { sid?: string }).sid = sid;
         },
       },
