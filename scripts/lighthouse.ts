@@ -3,14 +3,18 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import pg from 'pg';
+import { openBenchDatabase } from './bench/database.ts';
 
 /**
  * `npm run lighthouse`: Lighthouse (mobile) on home, a post, /shop and a product of the demo
  * site, served by the production build on an embedded database of its own (.lighthouse-data).
+ * `npm run lighthouse -- --bench`: the same on the benchmark database (npm run bench:data).
  */
+const { values } = parseArgs({ options: { bench: { type: 'boolean', default: false } } });
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const server = http.createServer().listen(0, '127.0.0.1', () => {
@@ -23,13 +27,16 @@ function freePort(): Promise<number> {
 const port = await freePort();
 const pgPort = await freePort();
 const dataDir = path.resolve('.lighthouse-data');
+const bench = values.bench ? await openBenchDatabase() : null;
+await bench?.db.destroy();
+const databaseUrl = bench?.url ?? `postgres://postgres:postgres@127.0.0.1:${pgPort}/penstand`;
 const server = spawn(process.execPath, ['src/server/start.ts', '--with-worker'], {
   env: {
     PATH: process.env.PATH,
     NODE_ENV: 'production',
     PORT: String(port),
     HOST: '127.0.0.1',
-    EMBEDDED_PG_PORT: String(pgPort),
+    ...(bench ? { DATABASE_URL: bench.url, SEED_DEMO: 'false' } : { EMBEDDED_PG_PORT: String(pgPort) }),
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
     PUBLIC_URL: `http://localhost:${port}`,
@@ -46,7 +53,7 @@ for (let i = 0; i < 300; i++) {
   await new Promise((r) => setTimeout(r, 200));
 }
 
-const db = new pg.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${pgPort}/penstand` });
+const db = new pg.Client({ connectionString: databaseUrl });
 await db.connect();
 const post = (
   await db.query(`SELECT slug FROM posts WHERE status = 'published' ORDER BY published_at DESC LIMIT 1`)
@@ -112,7 +119,10 @@ try {
   }
 } finally {
   await chrome.kill();
+  const exited = new Promise((resolve) => server.once('exit', resolve));
   server.kill('SIGTERM');
+  await exited;
+  await bench?.stop();
 }
 
 process.stdout.write(
@@ -126,5 +136,5 @@ for (const r of rows) {
 await mkdir('bench-results', { recursive: true });
 await writeFile(
   'bench-results/lighthouse.json',
-  `${JSON.stringify({ date: new Date().toISOString(), rows }, null, 2)}\n`,
+  `${JSON.stringify({ date: new Date().toISOString(), data: bench ? 'bench' : 'demo', rows }, null, 2)}\n`,
 );

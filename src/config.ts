@@ -45,6 +45,7 @@ const EnvSchema = z.object({
   COGNITO_ENDPOINT: optionalUrl(['http:', 'https:']),
   METRICS_TOKEN: z.string().min(16).optional(),
   PAGE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(3600).optional(),
+  PAGE_CACHE_STALE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
   CHECKOUT_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(20),
   S3_BUCKET: z
     .string()
@@ -92,6 +93,8 @@ export type Config = {
   metricsToken: string | undefined;
   /** 0 disables the anonymous page cache (the default under NODE_ENV=test). */
   pageCacheTtlSeconds: number;
+  /** How long past its TTL a stored page may still be served while it is rendered again. */
+  pageCacheStaleSeconds: number;
   /** Checkouts per client IP per minute. */
   checkoutRateLimit: number;
   /** Uploads go to this bucket when set, else to uploadsDir. */
@@ -206,6 +209,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
         : undefined,
     metricsToken: env.METRICS_TOKEN,
     pageCacheTtlSeconds: env.PAGE_CACHE_TTL_SECONDS ?? (env.NODE_ENV === 'test' ? 0 : 10),
+    pageCacheStaleSeconds: env.PAGE_CACHE_STALE_SECONDS,
     checkoutRateLimit: env.CHECKOUT_RATE_LIMIT,
     s3: env.S3_BUCKET ? s3Config(env, env.S3_BUCKET) : undefined,
   };

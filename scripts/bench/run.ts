@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,8 +10,9 @@ import autocannon from 'autocannon';
 import { openBenchDatabase } from './database.ts';
 
 /**
- * `npm run bench`: the production build against the benchmark database (npm run bench:data),
- * driven by autocannon, beside a bare node:http server as this machine's ceiling.
+ * `npm run bench`: the production build against the benchmark database (npm run bench:data), as
+ * deployed (a web process and a worker process), driven by autocannon, beside a bare node:http
+ * server as this machine's ceiling. Records the web process's peak RSS per target.
  */
 const { values } = parseArgs({
   options: {
@@ -36,6 +38,10 @@ type Row = {
   errors: number;
   non2xx: number;
   ratioOfCeiling: number;
+  /** The ceiling measured just before this target. */
+  ceilingRps: number;
+  /** The web process's peak resident memory during this target's run (MB). */
+  webRssMb: number;
 };
 
 function freePort(): Promise<number> {
@@ -125,28 +131,36 @@ await bench.db.destroy();
 
 const appPort = await freePort();
 const ceilingPort = await freePort();
-const server = spawn(process.execPath, ['src/server/start.ts', '--with-worker'], {
-  env: {
-    PATH: process.env.PATH,
-    NODE_ENV: 'production',
-    PORT: String(appPort),
-    HOST: '127.0.0.1',
-    DATABASE_URL: dbUrl,
-    SEED_DEMO: 'false',
-    LOG_LEVEL: 'warn',
-    DATA_DIR: path.join(root, '.bench-data', 'app'),
-  },
+const env = {
+  PATH: process.env.PATH,
+  NODE_ENV: 'production',
+  PORT: String(appPort),
+  HOST: '127.0.0.1',
+  DATABASE_URL: dbUrl,
+  SEED_DEMO: 'false',
+  LOG_LEVEL: 'warn',
+  DATA_DIR: path.join(root, '.bench-data', 'app'),
+  // Every order here comes from one client address: the per-IP checkout limit would answer 429.
+  CHECKOUT_RATE_LIMIT: '100000',
+};
+const server = spawn(process.execPath, ['src/server/start.ts'], {
+  env,
   stdio: ['ignore', 'ignore', 'inherit'],
 });
+const worker = spawn(process.execPath, ['workers/main.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
 const ceiling = startCeilingServer(ceilingPort);
 const base = `http://127.0.0.1:${appPort}`;
 await waitForHttp(`${base}/api/health`);
 await waitForHttp(`http://127.0.0.1:${ceilingPort}/`);
 
+// Sampled every 250 ms; `targetRss` is reset at the start of each target.
 let maxRss = 0;
+let targetRss = 0;
 const sampler = setInterval(async () => {
-  maxRss = Math.max(maxRss, await rssMb(server.pid ?? 0));
-}, 1000);
+  const rss = await rssMb(server.pid ?? 0);
+  maxRss = Math.max(maxRss, rss);
+  targetRss = Math.max(targetRss, rss);
+}, 250);
 
 const checkoutBody = JSON.stringify({
   customerName: 'Bench Shopper',
@@ -171,10 +185,20 @@ const targets: Target[] = [
       {
         method: 'POST' as const,
         path: '/api/cart?action=add',
-        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ productId: product?.id ?? 1, quantity: 1 }),
+        // One shopper per connection: the same session from the second order on.
+        setupRequest: (req: autocannon.Request, context: object) => {
+          const sid = (context as { sid?: string }).sid;
+          return {
+            ...req,
+            headers: { 'content-type': 'application/json', ...(sid ? { 'x-session-id': sid } : {}) },
+          };
+        },
         onResponse: (_status: number, _body: string, context: object, headers?: http.IncomingHttpHeaders) => {
-          const sid = headers?.['x-session-id'];
+          // autocannon keeps the headers' own case.
+          const sid = Object.entries(headers ?? {}).find(
+            ([name]) => name.toLowerCase() === 'x-session-id',
+          )?.[1];
           if (typeof sid === 'string') (context as { sid?: string }).sid = sid;
         },
       },
@@ -186,7 +210,7 @@ const targets: Target[] = [
           headers: {
             'content-type': 'application/json',
             'x-session-id': (context as { sid?: string }).sid ?? '',
-            'idempotency-key': `${Date.now()}-${Math.random()}`,
+            'idempotency-key': randomUUID(),
           },
           body: checkoutBody,
         }),
@@ -198,29 +222,23 @@ const targets: Target[] = [
 process.stdout.write(
   `\nPenstand benchmark — ${postCount} posts, ${CONNECTIONS} connections, ${DURATION}s each\n\n`,
 );
-await cannon(`http://127.0.0.1:${ceilingPort}`, { name: 'ceiling', path: '/' }, WARMUP);
-const ceilingResult = await cannon(
-  `http://127.0.0.1:${ceilingPort}`,
-  { name: 'ceiling', path: '/' },
-  DURATION,
-);
-const ceilingRps = ceilingResult.requests.average;
-
-const rows: Row[] = [
-  {
-    name: 'bare node:http 20 KB (ceiling)',
-    path: '/',
-    requestsPerSec: ceilingRps,
-    p50: ceilingResult.latency.p50,
-    p99: ceilingResult.latency.p99,
-    errors: ceilingResult.errors,
-    non2xx: ceilingResult.non2xx,
-    ratioOfCeiling: 1,
-  },
-];
+// Other work on the machine moves every number: the ceiling is measured again right before each
+// target (for DURATION too), and each target's ratio is to that neighbouring ceiling.
+const ceilingUrl = `http://127.0.0.1:${ceilingPort}`;
+const ceilingTarget = { name: 'ceiling', path: '/' };
+await cannon(ceilingUrl, ceilingTarget, WARMUP);
+const ceilings: autocannon.Result[] = [];
+const statusCodes: Record<string, Record<string, number>> = {};
+const rows: Row[] = [];
 for (const target of targets) {
+  const ceiling = await cannon(ceilingUrl, ceilingTarget, DURATION);
+  ceilings.push(ceiling);
+  targetRss = 0;
   await cannon(base, target, WARMUP);
   const result = await cannon(base, target, DURATION);
+  statusCodes[target.name] = Object.fromEntries(
+    Object.entries(result.statusCodeStats ?? {}).map(([code, stat]) => [code, stat?.count ?? 0]),
+  );
   rows.push({
     name: target.name,
     path: target.path,
@@ -229,9 +247,25 @@ for (const target of targets) {
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
-    ratioOfCeiling: result.requests.average / ceilingRps,
+    ratioOfCeiling: result.requests.average / ceiling.requests.average,
+    ceilingRps: ceiling.requests.average,
+    webRssMb: targetRss,
   });
 }
+const mean = (f: (r: autocannon.Result) => number) =>
+  ceilings.reduce((n, r) => n + f(r), 0) / ceilings.length;
+rows.unshift({
+  name: 'bare node:http 20 KB (ceiling, mean)',
+  path: '/',
+  requestsPerSec: mean((r) => r.requests.average),
+  p50: Math.round(mean((r) => r.latency.p50)),
+  p99: Math.round(mean((r) => r.latency.p99)),
+  errors: ceilings.reduce((n, r) => n + r.errors, 0),
+  non2xx: ceilings.reduce((n, r) => n + r.non2xx, 0),
+  ratioOfCeiling: 1,
+  ceilingRps: mean((r) => r.requests.average),
+  webRssMb: 0,
+});
 
 const bundles: Record<string, { js: number; css: number }> = {};
 for (const [name, pagePath] of [
@@ -243,21 +277,29 @@ for (const [name, pagePath] of [
   bundles[name] = await firstLoadBytes(base, pagePath);
 }
 clearInterval(sampler);
-const serverExited = new Promise((resolve) => server.once('exit', resolve));
+const exited = Promise.all(
+  [server, worker].map((child) => new Promise((resolve) => child.once('exit', resolve))),
+);
 server.kill('SIGTERM');
+worker.kill('SIGTERM');
 ceiling.kill('SIGTERM');
-await serverExited; // the database stops last, after the app has closed its pools
+await exited; // the database stops last, after the app has closed its pools
 await bench.stop();
 
 const pad = (s: string, n: number) => s.padEnd(n);
 const num = (n: number, d = 0) => n.toFixed(d).padStart(9);
 process.stdout.write(
-  `${pad('target', 34)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'errors'.padStart(9)}${'non-2xx'.padStart(9)}${'ratio'.padStart(9)}\n`,
+  `${pad('target', 38)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'errors'.padStart(9)}${'non-2xx'.padStart(9)}${'ratio'.padStart(9)}${'RSS MB'.padStart(9)}\n`,
 );
 for (const row of rows) {
   process.stdout.write(
-    `${pad(row.name, 34)}${num(row.requestsPerSec)}${num(row.p50)}${num(row.p99)}${num(row.errors)}${num(row.non2xx)}${num(row.ratioOfCeiling * 100, 1)}%\n`,
+    `${pad(row.name, 38)}${num(row.requestsPerSec)}${num(row.p50)}${num(row.p99)}${num(row.errors)}${num(row.non2xx)}${num(row.ratioOfCeiling * 100, 1)}%${row.webRssMb ? num(row.webRssMb) : '        -'}\n`,
   );
+}
+for (const [name, codes] of Object.entries(statusCodes)) {
+  const other = Object.entries(codes).filter(([code]) => !code.startsWith('2'));
+  if (other.length)
+    process.stdout.write(`  ${name}: ${other.map(([code, n]) => `${n} × ${code}`).join(', ')}\n`);
 }
 process.stdout.write('\nFirst-load bytes (gzip):\n');
 for (const [name, b] of Object.entries(bundles)) {
@@ -265,7 +307,7 @@ for (const [name, b] of Object.entries(bundles)) {
     `  ${pad(name, 10)} JS ${(b.js / 1024).toFixed(1)} KB   CSS ${(b.css / 1024).toFixed(1)} KB\n`,
   );
 }
-process.stdout.write(`\nWeb process peak RSS: ${maxRss.toFixed(0)} MB\n`);
+process.stdout.write(`\nWeb process peak RSS over the whole run: ${maxRss.toFixed(0)} MB (budget 300 MB)\n`);
 
 await mkdir('bench-results', { recursive: true });
 const report = {
@@ -274,8 +316,26 @@ const report = {
   connections: CONNECTIONS,
   duration: DURATION,
   rows,
+  statusCodes,
   bundles,
   maxRssMb: maxRss,
 };
 await writeFile('bench-results/latest.json', `${JSON.stringify(report, null, 2)}\n`);
-process.stdout.write('\nWritten to bench-results/latest.json\n');
+const markdown = [
+  '| target | req/s | p50 ms | p99 ms | errors | non-2xx | ceiling req/s | of ceiling | web RSS MB |',
+  '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ...rows.map(
+    (r) =>
+      `| ${r.name} | ${r.requestsPerSec.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${r.ceilingRps.toFixed(0)} | ${(r.ratioOfCeiling * 100).toFixed(1)}% | ${r.webRssMb ? r.webRssMb.toFixed(0) : '–'} |`,
+  ),
+  '',
+  '| page | JS gzip KB | CSS gzip KB |',
+  '| --- | ---: | ---: |',
+  ...Object.entries(bundles).map(
+    ([name, b]) => `| ${name} | ${(b.js / 1024).toFixed(1)} | ${(b.css / 1024).toFixed(1)} |`,
+  ),
+  '',
+  `Web process peak RSS over the whole run: ${maxRss.toFixed(0)} MB.`,
+].join('\n');
+await writeFile('bench-results/latest.md', `${markdown}\n`);
+process.stdout.write('\nWritten to bench-results/latest.json and bench-results/latest.md\n');

@@ -12,24 +12,37 @@ export type PublicComment = {
   createdAt: string;
 };
 
+export type CommentPage = {
+  comments: PublicComment[];
+  /** Every approved comment of the post, from the counts table (no scan). */
+  total: number;
+  /** Pass as `before` for the next (older) page; null on the last page. */
+  nextBefore: number | null;
+};
+
+/**
+ * A post's approved comments, newest first, a page at a time by keyset (ids below `before`):
+ * every page is a short walk of one index, however many comments the post has.
+ */
 export async function approvedComments(
   db: Db,
   postId: number,
   opts: { limit?: number; before?: number } = {},
-): Promise<{ comments: PublicComment[]; total: number }> {
+): Promise<CommentPage> {
   const limit = Math.min(opts.limit ?? 50, 200);
   const query = db('comments')
     .where({ post_id: postId, approved: true })
     .orderBy('id', 'desc')
-    .limit(limit)
+    .limit(limit + 1)
     .select('id', 'post_id', 'author', 'content', 'likes', 'created_at');
   if (opts.before) query.where('id', '<', opts.before);
   const [rows, count] = await Promise.all([
     query,
-    db('comments').where({ post_id: postId, approved: true }).count({ n: '*' }).first(),
+    db('comment_counts').where({ post_id: postId }).first('approved'),
   ]);
+  const page = rows.slice(0, limit);
   return {
-    comments: rows.map((r) => ({
+    comments: page.map((r) => ({
       id: r.id,
       postId: r.post_id,
       author: r.author,
@@ -37,7 +50,8 @@ export async function approvedComments(
       likes: r.likes,
       createdAt: r.created_at.toISOString(),
     })),
-    total: Number(count?.n ?? 0),
+    total: Number(count?.approved ?? 0),
+    nextBefore: rows.length > limit ? page[page.length - 1].id : null,
   };
 }
 

@@ -85,11 +85,12 @@ export async function listPendingComments(db: Db, limit = 100): Promise<Moderati
   return rows.map(present);
 }
 
+/** From the per-post counts the triggers keep, not a count of every comment. */
 export async function commentCounts(db: Db): Promise<{ total: number; pending: number; approved: number }> {
-  const row = await db('comments').first(
-    db.raw('count(*)::int as total'),
-    db.raw('count(*) filter (where not approved)::int as pending'),
-    db.raw('count(*) filter (where approved)::int as approved'),
+  const row = await db('comment_counts').first(
+    db.raw('coalesce(sum(approved + pending), 0)::int as total'),
+    db.raw('coalesce(sum(pending), 0)::int as pending'),
+    db.raw('coalesce(sum(approved), 0)::int as approved'),
   );
   return { total: row?.total ?? 0, pending: row?.pending ?? 0, approved: row?.approved ?? 0 };
 }

@@ -110,37 +110,147 @@ function baseQuery(db: Db | Knex.Transaction): Knex.QueryBuilder {
   return db('posts as p').leftJoin('users as u', 'u.id', 'p.author_id');
 }
 
-function applyFilter(query: Knex.QueryBuilder, filter: PostFilter): Knex.QueryBuilder {
+/** Status and category: what the counts table and the date indexes know about. */
+function applyListing(query: Knex.QueryBuilder, filter: PostFilter): Knex.QueryBuilder {
   const status = filter.status ?? 'published';
   if (status !== 'all') query.where('p.status', status);
   if (filter.category) query.where('p.category', filter.category);
-  if (filter.tag) query.whereRaw('? = ANY(p.tags)', [filter.tag]);
+  return query;
+}
+
+/** Search words and tag: what only a look at the post (or its GIN index) can tell. */
+function applyMatch(query: Knex.QueryBuilder, filter: PostFilter): Knex.QueryBuilder {
+  if (filter.tag) query.whereRaw('p.tags @> ARRAY[?]::text[]', [filter.tag]);
   const tsquery = filter.search ? toPrefixTsQuery(filter.search) : null;
   if (filter.search && !tsquery) query.whereRaw('false');
   if (tsquery) query.whereRaw(`p.search @@ to_tsquery('english', ?)`, [tsquery]);
   return query;
 }
 
-/** Published posts (or any status for admins), newest first, with search ranked by relevance. */
+/**
+ * A search or tag filter lists at most this many matches (42 pages of 12), so a common word never
+ * makes a count or a deep page visit every post.
+ */
+export const MATCH_COUNT_CAP = 500;
+
+/** A search first looks at this many of the newest posts, one by one, before it asks the index. */
+const SEARCH_WINDOW = 1000;
+
+/** Posts of a status and category, from the counts table the triggers keep (no scan). */
+async function listingTotal(db: Db, filter: PostFilter): Promise<number> {
+  const status = filter.status ?? 'published';
+  const query = db('post_counts').sum({ n: 'n' });
+  if (status !== 'all') query.where({ status });
+  if (filter.category) query.where({ category: filter.category });
+  const row = (await query.first()) as { n: string | null } | undefined;
+  return Number(row?.n ?? 0);
+}
+
+function newestFirst(query: Knex.QueryBuilder, filter: PostFilter): Knex.QueryBuilder {
+  // Published posts always have a date: the plain DESC order is the date index's own order.
+  return (filter.status ?? 'published') === 'published'
+    ? query.orderBy([
+        { column: 'p.published_at', order: 'desc' },
+        { column: 'p.id', order: 'desc' },
+      ])
+    : query.orderByRaw('p.published_at DESC NULLS LAST').orderBy('p.id', 'desc');
+}
+
+/**
+ * The ids of one page of matches, newest first, and their number (up to MATCH_COUNT_CAP), in
+ * bounded reads whatever the words:
+ * 1. the newest SEARCH_WINDOW posts are tested one by one (a short walk of the date index): a
+ *    common word fills the page from these alone; when at least a page of them match and, at that
+ *    rate, the whole blog holds MATCH_COUNT_CAP or more, the count is the cap (an estimate, as
+ *    search engines give: 'about');
+ * 2. otherwise the matches are rare, and the GIN index finds and counts them: few rows to read.
+ */
+async function matchPage(
+  db: Db,
+  filter: PostFilter,
+  limit: number,
+  offset: number,
+): Promise<{ ids: number[]; total: number }> {
+  const window = newestFirst(
+    applyListing(db('posts as p').select('p.id', 'p.published_at', 'p.search', 'p.tags'), filter),
+    filter,
+  ).limit(SEARCH_WINDOW);
+  const [windowed, listed] = await Promise.all([
+    newestFirst(applyMatch(db.select('p.id').from(window.as('p')), filter), filter) as Promise<
+      { id: number }[]
+    >,
+    listingTotal(db, filter),
+  ]);
+  const inWindow = windowed.map((r) => r.id);
+  const exhaustive = listed <= SEARCH_WINDOW;
+  const page = inWindow.slice(offset, offset + limit);
+  const pageFromWindow = exhaustive || inWindow.length >= offset + limit;
+  const countFromWindow =
+    exhaustive ||
+    inWindow.length >= MATCH_COUNT_CAP ||
+    (inWindow.length >= limit && (inWindow.length * listed) / SEARCH_WINDOW >= MATCH_COUNT_CAP);
+  const indexedPage = async (): Promise<number[]> => {
+    if (offset >= MATCH_COUNT_CAP) return [];
+    if (pageFromWindow) return page;
+    // An order the date index cannot give: the planner takes the GIN index and sorts the few matches.
+    const rows: { id: number }[] = await applyMatch(
+      applyListing(db('posts as p').select('p.id'), filter),
+      filter,
+    )
+      .orderByRaw('coalesce(p.published_at, p.created_at) DESC, p.id DESC')
+      .limit(limit)
+      .offset(offset);
+    return rows.map((r) => r.id);
+  };
+  const indexedCount = async (): Promise<number> => {
+    if (exhaustive) return Math.min(inWindow.length, MATCH_COUNT_CAP);
+    if (countFromWindow) return MATCH_COUNT_CAP;
+    const matches = applyMatch(applyListing(db('posts as p').select(db.raw('1')), filter), filter).limit(
+      MATCH_COUNT_CAP,
+    );
+    const row = (await db.count({ n: '*' }).from(matches.as('m')).first()) as { n: string } | undefined;
+    return Number(row?.n ?? 0);
+  };
+  const [ids, total] = await Promise.all([indexedPage(), indexedCount()]);
+  return { ids, total };
+}
+
+/**
+ * Published posts (or any status for admins), newest first; searches too. The page's ids are found
+ * first (an index-only read, cheap even at a deep offset), then only those rows are fetched.
+ */
 export async function listPosts(
   db: Db,
   filter: PostFilter,
 ): Promise<{ posts: PostSummary[]; pagination: Pagination }> {
   const limit = Math.min(Math.max(filter.limit ?? 12, 1), 100);
   const page = Math.max(filter.page ?? 1, 1);
-  const tsquery = filter.search ? toPrefixTsQuery(filter.search) : null;
-  const rowsQuery = applyFilter(baseQuery(db).select(SUMMARY_COLUMNS), filter);
-  if (tsquery) rowsQuery.orderByRaw(`ts_rank(p.search, to_tsquery('english', ?)) DESC`, [tsquery]);
-  rowsQuery
-    .orderByRaw('p.published_at DESC NULLS LAST')
-    .orderBy('p.id', 'desc')
-    .limit(limit)
-    .offset((page - 1) * limit);
-  const countQuery = applyFilter(db('posts as p').count({ n: '*' }), filter).first();
-  const [rows, count] = await Promise.all([rowsQuery, countQuery]);
-  const total = Number((count as { n: number } | undefined)?.n ?? 0);
+  const offset = (page - 1) * limit;
+  let rows: PostRow[];
+  let total: number;
+  if (filter.search || filter.tag) {
+    const matched = await matchPage(db, filter, limit, offset);
+    total = matched.total;
+    const byId = new Map(
+      ((await baseQuery(db).select(SUMMARY_COLUMNS).whereIn('p.id', matched.ids)) as PostRow[]).map((r) => [
+        r.id,
+        r,
+      ]),
+    );
+    rows = matched.ids.flatMap((id) => byId.get(id) ?? []);
+  } else {
+    const pageIds = newestFirst(applyListing(db('posts as p').select('p.id'), filter), filter)
+      .limit(limit)
+      .offset(offset);
+    [rows, total] = await Promise.all([
+      newestFirst(baseQuery(db).select(SUMMARY_COLUMNS).whereIn('p.id', pageIds), filter) as Promise<
+        PostRow[]
+      >,
+      listingTotal(db, filter),
+    ]);
+  }
   return {
-    posts: (rows as PostRow[]).map(presentSummary),
+    posts: rows.map(presentSummary),
     pagination: { page, limit, total, pages: Math.max(1, Math.ceil(total / limit)) },
   };
 }
@@ -202,7 +312,7 @@ export async function relatedPosts(
 
 /** Categories that published posts use, alphabetically. */
 export async function postCategories(db: Db): Promise<string[]> {
-  const rows = await db('posts').where({ status: 'published' }).distinct('category').orderBy('category');
+  const rows = await db('post_counts').where({ status: 'published' }).where('n', '>', 0).orderBy('category');
   return rows.map((r: { category: string }) => r.category);
 }
 

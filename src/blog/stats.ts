@@ -2,18 +2,19 @@ import type { Db } from '../db/knex.ts';
 
 export type PostStats = { total: number; published: number; drafts: number; scheduled: number };
 
+/** From the counts table the triggers keep: no scan of posts or comments. */
 export async function postStats(db: Db): Promise<PostStats> {
   const { rows } = await db.raw(`
-    SELECT count(*)::int AS total,
-           count(*) FILTER (WHERE status = 'published')::int AS published,
-           count(*) FILTER (WHERE status = 'draft')::int AS drafts,
-           count(*) FILTER (WHERE status = 'scheduled')::int AS scheduled
-    FROM posts`);
+    SELECT coalesce(sum(n), 0)::int AS total,
+           coalesce(sum(n) FILTER (WHERE status = 'published'), 0)::int AS published,
+           coalesce(sum(n) FILTER (WHERE status = 'draft'), 0)::int AS drafts,
+           coalesce(sum(n) FILTER (WHERE status = 'scheduled'), 0)::int AS scheduled
+    FROM post_counts`);
   return rows[0];
 }
 
 export async function pendingCommentCount(db: Db): Promise<number> {
-  const { rows } = await db.raw('SELECT count(*)::int AS n FROM comments WHERE NOT approved');
+  const { rows } = await db.raw('SELECT coalesce(sum(pending), 0)::int AS n FROM comment_counts');
   return rows[0].n;
 }
 

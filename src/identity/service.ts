@@ -3,7 +3,7 @@ import { createRateLimit } from '../server/rate-limit.ts';
 import type { RequestState } from '../server/request-state.ts';
 import type { AppServices } from '../server/services.ts';
 import { mergeGuestCart } from '../shop/cart-merge.ts';
-import { CognitoIdentityProvider } from './cognito.ts';
+import { lazyCognitoProvider } from './lazy-cognito.ts';
 import { LocalIdentityProvider } from './local.ts';
 import type { IdentityProvider, SignInInput, SignInResult } from './provider.ts';
 import type { SessionUser } from './sessions.ts';
@@ -18,7 +18,7 @@ export function identityProvider(services: Pick<AppServices, 'db' | 'queues' | '
   let provider = providers.get(services.db);
   if (!provider) {
     provider = services.config.cognito
-      ? new CognitoIdentityProvider(services.db, services.config.cognito)
+      ? lazyCognitoProvider(services.db, services.config.cognito)
       : new LocalIdentityProvider(services.db, services.queues);
     providers.set(services.db, provider);
   }

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { Config, S3Config } from '../config.ts';
 
 export type StoredObject = { body: Readable; size: number; lastModified: Date };
@@ -81,31 +81,42 @@ class LocalStorage implements UploadStorage {
   close(): void {}
 }
 
-/** Any S3-compatible bucket (AWS S3, MinIO, R2, …), shared by every web and worker process. */
+type S3Sdk = typeof import('@aws-sdk/client-s3');
+
+/**
+ * Any S3-compatible bucket (AWS S3, MinIO, R2, …), shared by every web and worker process. The
+ * SDK is imported only here, when a bucket is configured: a deployment on a local directory never
+ * loads it (about 30 MB of memory).
+ */
 class S3Storage implements UploadStorage {
   readonly kind = 's3';
   private readonly bucket: string;
-  private readonly client: S3Client;
+  private readonly sdk: Promise<{ s3: S3Sdk; client: S3Client }>;
+  private client: S3Client | undefined;
 
   constructor(config: S3Config) {
     this.bucket = config.bucket;
-    this.client = new S3Client({
-      region: config.region,
-      endpoint: config.endpoint,
-      forcePathStyle: config.forcePathStyle,
-      credentials: config.credentials,
-      // The SDK's default CRC checksums (aws-chunked bodies) are not understood by every
-      // S3-compatible server; S3 itself does not require them.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
+    this.sdk = import('@aws-sdk/client-s3').then((s3) => {
+      this.client = new s3.S3Client({
+        region: config.region,
+        endpoint: config.endpoint,
+        forcePathStyle: config.forcePathStyle,
+        credentials: config.credentials,
+        // The SDK's default CRC checksums (aws-chunked bodies) are not understood by every
+        // S3-compatible server; S3 itself does not require them.
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
+      });
+      return { s3, client: this.client };
     });
   }
 
   async put(name: string, body: Readable | Buffer, contentType: string): Promise<void> {
     checkName(name);
+    const { s3, client } = await this.sdk;
     const common = { Bucket: this.bucket, Key: name, ContentType: contentType };
     if (Buffer.isBuffer(body)) {
-      await this.client.send(new PutObjectCommand({ ...common, Body: body }));
+      await client.send(new s3.PutObjectCommand({ ...common, Body: body }));
       return;
     }
     // S3 wants the length up front and a stream's is unknown: spool it to a temporary file
@@ -115,8 +126,8 @@ class S3Storage implements UploadStorage {
       const file = path.join(dir, 'body');
       await pipeline(body, createWriteStream(file));
       const { size } = await stat(file);
-      await this.client.send(
-        new PutObjectCommand({ ...common, Body: createReadStream(file), ContentLength: size }),
+      await client.send(
+        new s3.PutObjectCommand({ ...common, Body: createReadStream(file), ContentLength: size }),
       );
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -125,8 +136,9 @@ class S3Storage implements UploadStorage {
 
   async get(name: string): Promise<StoredObject | null> {
     if (!isStorageName(name)) return null;
+    const { s3, client } = await this.sdk;
     try {
-      const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: name }));
+      const out = await client.send(new s3.GetObjectCommand({ Bucket: this.bucket, Key: name }));
       return {
         body: out.Body as Readable,
         size: out.ContentLength ?? 0,
@@ -141,10 +153,11 @@ class S3Storage implements UploadStorage {
 
   async delete(name: string): Promise<void> {
     checkName(name);
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: name }));
+    const { s3, client } = await this.sdk;
+    await client.send(new s3.DeleteObjectCommand({ Bucket: this.bucket, Key: name }));
   }
 
   close(): void {
-    this.client.destroy();
+    this.client?.destroy();
   }
 }

@@ -1,4 +1,5 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import http from 'node:http';
 import { PassThrough, type Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { brotliCompress, gzip, constants as zlib } from 'node:zlib';
@@ -22,24 +23,38 @@ type Entry = {
   meta: Record<string, string>;
 };
 
+/** How long a reader waits for a render of the same page already under way. */
+const FILL_WAIT_MS = 5_000;
+
 /** Headers a route may set to tell the cache something; stripped before the response leaves. */
 export const CACHE_META_PREFIX = 'x-page-cache-';
 
 const PASS_THROUGH_PREFIXES = ['/api', '/assets/', '/uploads/', '/metrics', '/_'];
 
+/** The header a background refresh carries: this process's secret, so no one else can send it. */
+const REFRESH_HEADER = 'x-page-cache-refresh';
+
 /**
  * Rendered pages for anonymous readers. A visitor with no cookie but `theme` gets the stored page
- * of its URL and theme. Entries live ttlMs, and every process drops all of them when any process
- * invalidates (an admin's write, a scheduled publication): PostgreSQL NOTIFY carries it across.
- * Each stored page is sent with a CSP that allows exactly its inline scripts by hash, so it can be
- * compressed once and sent byte for byte; pages rendered live keep a fresh nonce per response.
+ * of its URL and theme. An entry is fresh for ttlMs; for staleMs more it is still served
+ * (stale-while-revalidate) while this process renders the page again in the background, through
+ * its own server as an anonymous reader would ask for it. Every process drops all entries, stale
+ * ones too, when any process invalidates (an admin's write, a scheduled publication): PostgreSQL
+ * NOTIFY carries it across. Each stored page is sent with a CSP that allows exactly its inline
+ * scripts by hash, so it can be compressed once and sent byte for byte (the nonce attributes left
+ * in it are never in that CSP); pages rendered live keep a fresh nonce per response.
  */
 export class PageCache {
   private entries = new Map<string, Entry>();
   private bytes = 0;
   private version = 0;
   private readonly ttlMs: number;
+  private readonly staleMs: number;
   private readonly maxBytes: number;
+  private readonly refreshing = new Set<string>();
+  /** Keys being rendered for the cache right now, and how to tell their waiters it is over. */
+  private readonly fills = new Map<string, { done: Promise<void>; finish: () => void }>();
+  private readonly refreshSecret = randomBytes(16).toString('hex');
   private listener: pg.Client | null = null;
   private notifyUrl: string | null = null;
   private closed = false;
@@ -47,8 +62,9 @@ export class PageCache {
   private readonly instanceId = randomUUID();
   onHit: ((ctx: Context, meta: Record<string, string>) => void) | null = null;
 
-  constructor(opts: { ttlMs: number; maxBytes?: number }) {
+  constructor(opts: { ttlMs: number; staleMs?: number; maxBytes?: number }) {
     this.ttlMs = opts.ttlMs;
+    this.staleMs = opts.staleMs ?? 0;
     this.maxBytes = opts.maxBytes ?? 64 * 1024 * 1024;
   }
 
@@ -74,17 +90,59 @@ export class PageCache {
     return `${ctx.state.theme}|${ctx.url}`;
   }
 
-  get(key: string): Entry | undefined {
+  /** The stored page of a key, fresh or (within staleMs past its TTL) stale. */
+  get(key: string): (Entry & { stale: boolean }) | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    if (entry.version !== this.version || Date.now() - entry.storedAt > this.ttlMs) {
+    const age = Date.now() - entry.storedAt;
+    if (entry.version !== this.version || age > this.ttlMs + this.staleMs) {
       this.delete(key);
       return undefined;
     }
     // Least recently used goes first: re-insert on use.
     this.entries.delete(key);
     this.entries.set(key, entry);
-    return entry;
+    return { ...entry, stale: age > this.ttlMs };
+  }
+
+  /** True when a request is this process's own background refresh. */
+  isRefresh(ctx: Context): boolean {
+    return ctx.get(REFRESH_HEADER) === this.refreshSecret;
+  }
+
+  /**
+   * Renders a stale page again without keeping anyone waiting: one request to this process's own
+   * server (the address the reader reached), as an anonymous reader with the same theme cookie.
+   * The response is stored on its way out like any cacheable miss. One refresh per key at a time.
+   */
+  refresh(key: string, ctx: Context): void {
+    if (this.refreshing.has(key)) return;
+    const { localAddress, localPort } = ctx.req.socket;
+    if (!localAddress || !localPort) return;
+    this.refreshing.add(key);
+    const done = () => this.refreshing.delete(key);
+    const theme = ctx.cookies.get('theme');
+    const req = http.request(
+      {
+        host: localAddress,
+        port: localPort,
+        path: ctx.url,
+        method: 'GET',
+        headers: {
+          [REFRESH_HEADER]: this.refreshSecret,
+          'accept-encoding': 'identity',
+          'user-agent': 'penstand-page-cache',
+          ...(theme ? { cookie: `theme=${theme}` } : {}),
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('close', done);
+      },
+    );
+    req.setTimeout(30_000, () => req.destroy());
+    req.on('error', done);
+    req.end();
   }
 
   async store(key: string, body: Buffer, contentType: string, meta: Record<string, string>, version: number) {
@@ -114,6 +172,37 @@ export class PageCache {
     }
   }
 
+  /**
+   * Marks a key as being rendered for the cache. Returns false when another request already is:
+   * that one's page is worth waiting for (see waitForFill) rather than rendering it again.
+   */
+  startFill(key: string): boolean {
+    if (this.fills.has(key)) return false;
+    let finish = () => {};
+    const done = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    this.fills.set(key, { done, finish });
+    return true;
+  }
+
+  endFill(key: string): void {
+    const fill = this.fills.get(key);
+    if (!fill) return;
+    this.fills.delete(key);
+    fill.finish();
+  }
+
+  /** Waits (at most ms) for the render of a key under way, then gives its page, if it was stored. */
+  async waitForFill(key: string, ms: number): Promise<(Entry & { stale: boolean }) | undefined> {
+    const fill = this.fills.get(key);
+    if (!fill) return undefined;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([fill.done, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+    clearTimeout(timer);
+    return this.get(key);
+  }
+
   currentVersion(): number {
     return this.version;
   }
@@ -127,6 +216,17 @@ export class PageCache {
   /** Listens for invalidations from other processes on the same database. */
   async listen(databaseUrl: string, log: Logger): Promise<void> {
     this.notifyUrl = databaseUrl;
+    // One reconnection at a time: a failed connect can also emit 'error', and two timers per
+    // failure would double the attempts every second while the database is away.
+    let retrying = false;
+    const retry = () => {
+      if (retrying || this.closed) return;
+      retrying = true;
+      setTimeout(() => {
+        retrying = false;
+        void connect();
+      }, 1_000).unref();
+    };
     const connect = async () => {
       if (this.closed) return;
       const client = new pg.Client({
@@ -138,7 +238,8 @@ export class PageCache {
       });
       client.on('error', () => {
         this.dropAll(); // missed notifications are possible while disconnected
-        setTimeout(() => void connect().catch(() => {}), 1_000).unref();
+        if (this.listener === client) this.listener = null;
+        retry();
       });
       try {
         await client.connect();
@@ -146,7 +247,8 @@ export class PageCache {
         this.listener = client;
       } catch (err) {
         log.warn({ err: (err as Error).message }, 'page cache listener could not connect; retrying');
-        setTimeout(() => void connect().catch(() => {}), 1_000).unref();
+        await client.end().catch(() => {});
+        retry();
       }
     };
     await connect();
@@ -201,15 +303,28 @@ export function pageCacheMiddleware(
   return async (ctx, next) => {
     const key = cache.keyOf(ctx);
     if (!key) return next();
-    const entry = cache.get(key);
+    const refresh = cache.isRefresh(ctx);
+    // Readers who ask for a page while it is being rendered for the cache wait for that render
+    // instead of starting their own: a burst of misses costs one render, not fifty.
+    const entry = refresh ? undefined : (cache.get(key) ?? (await cache.waitForFill(key, FILL_WAIT_MS)));
     if (!entry) {
-      ctx.state.pageCache = { key, version: cache.currentVersion() };
+      ctx.state.pageCache = { key, version: cache.currentVersion(), refresh };
       ctx.set('X-Cache', 'MISS');
-      return next();
+      if (!cache.startFill(key)) return next();
+      // Ended once the page is stored (captureForCache), or here when it will not be (not a 200
+      // page, a cookie set, an error).
+      try {
+        await next();
+      } finally {
+        if (!ctx.state.pageCacheStoring) cache.endFill(key);
+      }
+      return;
     }
-    ctx.set('X-Cache', 'HIT');
+    if (entry.stale) cache.refresh(key, ctx);
+    ctx.set('X-Cache', entry.stale ? 'STALE' : 'HIT');
     ctx.set('Content-Security-Policy', buildCsp(entry.scriptHashes));
     ctx.set('ETag', entry.etag);
+    ctx.lastModified = new Date(entry.storedAt);
     ctx.set('Cache-Control', 'public, max-age=0, must-revalidate');
     ctx.vary('Cookie');
     ctx.vary('Accept-Encoding');
@@ -235,7 +350,7 @@ export function pageCacheMiddleware(
  * cookie. Meta headers (x-page-cache-*) are kept with the entry and removed from the response.
  */
 export function captureForCache(ctx: Context, cache: PageCache, body: Readable): Readable {
-  const marker = ctx.state.pageCache as { key: string; version: number } | undefined;
+  const marker = ctx.state.pageCache;
   const meta: Record<string, string> = {};
   for (const [name, value] of Object.entries(ctx.response.headers)) {
     if (name.startsWith(CACHE_META_PREFIX)) {
@@ -255,8 +370,14 @@ export function captureForCache(ctx: Context, cache: PageCache, body: Readable):
   const chunks: Buffer[] = [];
   const tee = new PassThrough();
   tee.on('data', (chunk: Buffer) => chunks.push(chunk));
+  ctx.state.pageCacheStoring = true;
   tee.on('end', () => {
-    void cache.store(marker.key, Buffer.concat(chunks), contentType, meta, marker.version);
+    void cache
+      .store(marker.key, Buffer.concat(chunks), contentType, meta, marker.version)
+      .finally(() => cache.endFill(marker.key));
+  });
+  tee.on('close', () => {
+    if (!tee.readableEnded) cache.endFill(marker.key); // aborted: nothing will be stored
   });
   body.on('error', (err) => tee.destroy(err));
   return body.pipe(tee);

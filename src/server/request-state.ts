@@ -12,6 +12,10 @@ export interface RequestState {
   clientIp: string;
   /** The visitor's session (guest or signed in); see identity/session-middleware.ts. */
   session: RequestSession;
+  /** Set on a cacheable miss: the response is stored under this key (see page-cache.ts). */
+  pageCache?: { key: string; version: number; refresh: boolean };
+  /** Set once the response is being captured for the cache: storing it ends the fill. */
+  pageCacheStoring?: boolean;
   /** The matched page route pattern, for metrics labels. */
   routePattern?: string;
 }

@@ -63,7 +63,10 @@ export async function startRuntime(
     onSent: () => metrics.mailsSent.inc(),
   });
   const publicUrl = config.publicUrl ?? `http://localhost:${config.port}`;
-  const pageCache = new PageCache({ ttlMs: config.pageCacheTtlSeconds * 1000 });
+  const pageCache = new PageCache({
+    ttlMs: config.pageCacheTtlSeconds * 1000,
+    staleMs: config.pageCacheStaleSeconds * 1000,
+  });
   if (pageCache.enabled) await pageCache.listen(databaseUrl, log);
   const views = new ViewRecorder(queues);
   const uploads = createUploadStorage(config);

@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ServerBuild } from 'react-router';
-import { startWorkers } from '../../workers/index.ts';
 import { seedDemoContent } from '../db/seed.ts';
 import { bootstrapAdmin } from '../identity/admin.ts';
 import { createApp } from './app.ts';
@@ -36,7 +35,8 @@ const { buildDir } = config;
 const build = (await import(pathToFileURL(path.join(buildDir, 'server/index.js')).href)) as ServerBuild;
 const app = createApp(services, { kind: 'build', buildDir, build });
 const web = await listen(app, config.host, config.port);
-const workers = withWorker ? startWorkers(services) : undefined;
+// Imported only when wanted: a web process alone never loads the workers' libraries (sharp, …).
+const workers = withWorker ? (await import('../../workers/index.ts')).startWorkers(services) : undefined;
 log.info({ url: services.publicUrl, port: web.port, worker: withWorker }, 'Penstand is listening');
 
 onShutdown(log, async () => {

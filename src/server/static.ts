@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, readdirSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Middleware } from 'koa';
@@ -7,10 +7,17 @@ import type { UploadStorage } from '../media/storage.ts';
 
 /**
  * Serves the build's client files for GET and HEAD. Files under the immutable prefix are
- * content-hashed and cached for a year; the rest revalidate after an hour.
+ * content-hashed and cached for a year; the rest revalidate after an hour. The build does not
+ * change while the process runs: its file list is read once, so a page request costs no file
+ * system call here.
  */
 export function serveStatic(root: string, opts: { immutablePrefix: string }): Middleware {
   const base = path.resolve(root);
+  const files = new Set(
+    readdirSync(base, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => path.join(entry.parentPath, entry.name)),
+  );
   return async (ctx, next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     let relative: string;
@@ -21,7 +28,7 @@ export function serveStatic(root: string, opts: { immutablePrefix: string }): Mi
     }
     if (relative.includes('\0')) return next();
     const file = path.resolve(base, `.${path.posix.sep}${relative}`);
-    if (!file.startsWith(base + path.sep)) return next();
+    if (!file.startsWith(base + path.sep) || !files.has(file)) return next();
     const info = await stat(file).catch(() => null);
     if (!info?.isFile()) return next();
     const immutable = ctx.path.startsWith(opts.immutablePrefix);

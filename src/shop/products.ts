@@ -117,17 +117,30 @@ export async function listProducts(
         .orWhereILike('description', like),
     );
   }
-  const [{ count }] = await base.clone().count<{ count: number }[]>({ count: '*' });
-  const rows: ProductRow[] = await base
-    .clone()
-    .select(COLUMNS)
-    .orderBy([
-      { column: 'created_at', order: 'desc' },
-      { column: 'id', order: 'desc' },
-    ])
-    .limit(limit)
-    .offset((page - 1) * limit);
-  const total = Number(count);
+  // A plain status/category listing is counted by the counts table (triggers keep it, no scan);
+  // a search or the featured filter counts its matches.
+  const countQuery =
+    search || query.featured
+      ? base.clone().count<{ count: number }[]>({ count: '*' })
+      : db('product_counts')
+          .sum({ count: 'n' })
+          .modify((q) => {
+            if (status !== 'all') q.where({ status });
+            if (isCategory(query.category)) q.where({ category: query.category });
+          });
+  const [[{ count }], rows] = await Promise.all([
+    countQuery as unknown as Promise<{ count: number | string | null }[]>,
+    base
+      .clone()
+      .select(COLUMNS)
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(limit)
+      .offset((page - 1) * limit) as Promise<ProductRow[]>,
+  ]);
+  const total = Number(count ?? 0);
   return {
     products: rows.map(presentProduct),
     pagination: { page, limit, total, pages: Math.ceil(total / limit) },

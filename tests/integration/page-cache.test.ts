@@ -53,6 +53,15 @@ describe('the anonymous page cache', () => {
     }
   });
 
+  it('renders a page once for a burst of readers: the others wait for that render', async () => {
+    const url = `${app.url}/?cache-test=burst`;
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () => get(url, { 'user-agent': BROWSER })),
+    );
+    const sources = responses.map((r) => r.headers.get('x-cache')).sort();
+    expect(sources).toEqual(['HIT', 'HIT', 'HIT', 'HIT', 'HIT', 'HIT', 'HIT', 'HIT', 'HIT', 'MISS']);
+  });
+
   it('answers a matching If-None-Match with 304', async () => {
     const url = `${app.url}/?cache-test=etag`;
     await get(url);
@@ -129,4 +138,62 @@ it('carries an invalidation to the other processes on the same database within a
     await a.close();
     await b.close();
   }
+});
+
+describe('stale-while-revalidate', () => {
+  let swr: TestApp;
+  beforeAll(async () => {
+    swr = await startTestApp({ env: { PAGE_CACHE_TTL_SECONDS: '1', PAGE_CACHE_STALE_SECONDS: '120' } });
+    await swr.services.db('posts').insert({
+      title: 'Kept fresh',
+      slug: 'kept-fresh',
+      content: 'Body',
+      excerpt: 'x',
+      category: 'Life',
+      status: 'published',
+      published_at: new Date(),
+    });
+  });
+  afterAll(async () => {
+    await swr?.close();
+  });
+
+  it('serves a page past its TTL at once, renders it again in the background, then serves the new one', async () => {
+    const url = `${swr.url}/post/kept-fresh`;
+    expect((await get(url, { 'user-agent': BROWSER })).headers.get('x-cache')).toBe('MISS');
+    await new Promise((r) => setTimeout(r, 200));
+    const stored = await fetch(url, { headers: { 'user-agent': BROWSER } });
+    expect(stored.headers.get('x-cache')).toBe('HIT');
+    const storedHtml = await stored.text();
+    // Stored whole, even for a browser: complete without JavaScript, no skeletons waiting for data.
+    expect(storedHtml).toContain('No comments yet');
+    expect(storedHtml).not.toContain('comment-skeleton');
+
+    // A change that invalidates nothing (as a view count would be): readers see it after the TTL.
+    await swr.services.db('posts').where({ slug: 'kept-fresh' }).update({ excerpt: 'Revised excerpt' });
+    await new Promise((r) => setTimeout(r, 1_200));
+    const stale = await fetch(url, { headers: { 'user-agent': BROWSER } });
+    expect(stale.headers.get('x-cache')).toBe('STALE');
+    expect(await stale.text()).not.toContain('Revised excerpt');
+
+    let refreshed = '';
+    for (let i = 0; i < 50 && !refreshed.includes('Revised excerpt'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      const res = await fetch(url, { headers: { 'user-agent': BROWSER } });
+      if (res.headers.get('x-cache') === 'HIT') refreshed = await res.text();
+      else await res.arrayBuffer();
+    }
+    expect(refreshed).toContain('Revised excerpt');
+  });
+
+  it('never serves a stale page after an invalidation, and ignores a forged refresh header', async () => {
+    const url = `${swr.url}/?swr=invalidate`;
+    await get(url);
+    await new Promise((r) => setTimeout(r, 1_200));
+    swr.services.pageCache.invalidate();
+    expect((await get(url)).headers.get('x-cache')).toBe('MISS');
+    await new Promise((r) => setTimeout(r, 200));
+    const forged = await get(url, { 'x-page-cache-refresh': 'guess' });
+    expect(forged.headers.get('x-cache')).toBe('HIT');
+  });
 });

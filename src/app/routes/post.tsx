@@ -18,6 +18,8 @@ import { getApp } from '../context.ts';
 import '../styles/blog.css';
 import type { Route } from './+types/post';
 
+const COMMENTS_PER_PAGE = 50;
+
 export async function loader({ params, context, request }: Route.LoaderArgs) {
   const { services, state } = getApp(context);
   const { db } = services;
@@ -33,11 +35,16 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     if (moved) throw redirect(`/post/${moved}`, 301);
     throw data(null, { status: 404 });
   }
-  services.views.record(
-    post.id,
-    state.session.id ?? anonymousViewer(state.clientIp, request.headers.get('user-agent') ?? ''),
-  );
+  // A background refresh of a stored page is no reader: the stale copy it replaces counted the view.
+  if (!state.pageCache?.refresh)
+    services.views.record(
+      post.id,
+      state.session.id ?? anonymousViewer(state.clientIp, request.headers.get('user-agent') ?? ''),
+    );
   const [related, formToken] = await Promise.all([relatedPosts(db, post), issueFormToken(db)]);
+  const before = Number(new URL(request.url).searchParams.get('comments'));
+  const commentsBefore = Number.isInteger(before) && before > 0 && before < 2 ** 31 ? before : undefined;
+  const comments = approvedComments(db, post.id, { limit: COMMENTS_PER_PAGE, before: commentsBefore });
   // Tells the page cache which post a stored copy shows, so cache hits still count as views.
   const cacheMeta = { 'x-page-cache-view-post': String(post.id) };
   return data(
@@ -51,8 +58,10 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
       canonical: `${services.publicUrl}/post/${post.slug}`,
       imageUrl: (post.featuredImageFile || post.featuredImage) ?? null,
       publicUrl: services.publicUrl,
-      // Streamed: the page is readable before the comments arrive.
-      comments: approvedComments(db, post.id, { limit: 100 }),
+      // Streamed: the page is readable before the comments arrive. A page the cache will store
+      // waits for them (one short index read), so the stored copy is whole without JavaScript.
+      comments: state.pageCache ? await comments : comments,
+      commentsPaged: commentsBefore !== undefined,
     },
     { headers: cacheMeta },
   );
@@ -239,6 +248,7 @@ export default function PostPage({ loaderData, actionData }: Route.ComponentProp
       <Comments
         postId={post.id}
         comments={loaderData.comments}
+        paged={loaderData.commentsPaged}
         formToken={formToken}
         result={actionData && 'ok' in actionData ? (actionData as CommentResult) : undefined}
       />

@@ -1,6 +1,6 @@
 import { Suspense, useEffect, useRef } from 'react';
-import { Await, useFetcher } from 'react-router';
-import type { PublicComment } from '../../../blog/comments.ts';
+import { Await, Link, useFetcher } from 'react-router';
+import type { CommentPage, PublicComment } from '../../../blog/comments.ts';
 import { COMMENT_LIMITS } from '../../../blog/messages.ts';
 import { formatDate } from '../../../blog/reading.ts';
 
@@ -40,7 +40,9 @@ function LikeButton({ comment }: { comment: PublicComment }) {
   );
 }
 
-function CommentList({ comments, total }: { comments: PublicComment[]; total: number }) {
+/** One page of comments; older pages are plain links (?comments=<before id>), so they work without JavaScript. */
+function CommentList({ page, paged }: { page: CommentPage; paged: boolean }) {
+  const { comments, total, nextBefore } = page;
   return (
     <>
       <h2 id="comments-heading">Comments ({total})</h2>
@@ -62,6 +64,20 @@ function CommentList({ comments, total }: { comments: PublicComment[]; total: nu
           ))}
         </ul>
       )}
+      {(paged || nextBefore !== null) && (
+        <nav className="comment-pages" aria-label="Comment pages">
+          {paged && (
+            <Link to="?#comments-heading" preventScrollReset>
+              Newest comments
+            </Link>
+          )}
+          {nextBefore !== null && (
+            <Link to={`?comments=${nextBefore}#comments-heading`} preventScrollReset>
+              Older comments
+            </Link>
+          )}
+        </nav>
+      )}
     </>
   );
 }
@@ -70,11 +86,14 @@ function CommentList({ comments, total }: { comments: PublicComment[]; total: nu
 export function Comments({
   postId,
   comments,
+  paged,
   formToken,
   result,
 }: {
   postId: number;
-  comments: Promise<{ comments: PublicComment[]; total: number }>;
+  comments: Promise<CommentPage> | CommentPage;
+  /** True when showing an older page (not the newest comments). */
+  paged: boolean;
   formToken: string;
   result: CommentResult | undefined;
 }) {
@@ -94,9 +113,7 @@ export function Comments({
           </>
         }
       >
-        <Await resolve={comments}>
-          {(loaded) => <CommentList comments={loaded.comments} total={loaded.total} />}
-        </Await>
+        <Await resolve={comments}>{(loaded) => <CommentList page={loaded} paged={paged} />}</Await>
       </Suspense>
       <div className="comment-form card">
         <h3>Leave a comment</h3>
