@@ -16,11 +16,20 @@ export function isConnectionError(error: unknown): boolean {
   const err = error as { code?: string; name?: string; message?: string } | null;
   if (!err) return false;
   if (err.code && (CONNECTION_CODES.has(err.code) || err.code.startsWith('08'))) return true;
-  if (err.name === 'KnexTimeoutError') return true;
   // "ROLLBACK - Client has encountered a connection error…": a transaction cut off mid-way.
   return /Connection terminated|connection ended unexpectedly|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
     err.message ?? '',
   );
+}
+
+/**
+ * No pooled connection came free in time: the database is busy (or this process is over its
+ * pool), not gone. The request is refused with a 503, but the database is not marked down, or
+ * one burst of load would refuse every request until the next probe. A database that stops
+ * answering connections fails with a connection error instead (connectionTimeoutMillis).
+ */
+export function isPoolTimeout(error: unknown): boolean {
+  return (error as { name?: string } | null)?.name === 'KnexTimeoutError';
 }
 
 /**
@@ -61,15 +70,12 @@ export class DatabaseAvailability {
       await this.db.raw('SELECT 1').timeout(1_000);
       return true;
     } catch (error) {
-      if (
-        isConnectionError(error) ||
-        (error as Error).name === 'KnexTimeoutError' ||
-        (error as Error).name === 'TimeoutError'
-      ) {
+      if (isConnectionError(error)) {
         this.markDown();
         return false;
       }
-      return true;
+      // A busy pool or a slow answer: unavailable for this request, not down.
+      return !(isPoolTimeout(error) || (error as Error).name === 'TimeoutError');
     }
   }
 

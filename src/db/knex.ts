@@ -24,7 +24,13 @@ export const MIGRATIONS: Knex.MigratorConfig = {
 export function knexConfig(connectionString: string, poolMax = 10, log?: DbLog): Knex.Config {
   return {
     client: 'pg',
-    connection: { connectionString, application_name: 'penstand', statement_timeout: 15_000 },
+    connection: {
+      connectionString,
+      application_name: 'penstand',
+      statement_timeout: 15_000,
+      // A database that stops answering fails fast as a connection error, not a pool timeout.
+      connectionTimeoutMillis: 3_000,
+    },
     pool: { min: 0, max: poolMax, acquireTimeoutMillis: 5_000 },
     acquireConnectionTimeout: 5_000,
     migrations: MIGRATIONS,

@@ -3,7 +3,7 @@ import { constants as zlib } from 'node:zlib';
 import type { Context, Middleware } from 'koa';
 import compress from 'koa-compress';
 import type { Config } from '../config.ts';
-import { isConnectionError } from '../db/availability.ts';
+import { isConnectionError, isPoolTimeout } from '../db/availability.ts';
 import type { Logger } from './logger.ts';
 
 /** A request id (kept from a trusted proxy's X-Request-Id), a child logger, and one log line per request. */
@@ -137,6 +137,10 @@ export function errorHandler(config: Config, onConnectionError: () => void = () 
       if (isConnectionError(error) && !ctx.headerSent) {
         onConnectionError();
         ctx.state.log?.warn({ err: (error as Error).message }, 'database unreachable');
+        return respondUnavailable(ctx);
+      }
+      if (isPoolTimeout(error) && !ctx.headerSent) {
+        ctx.state.log?.warn({ path: ctx.path }, 'no database connection free in time');
         return respondUnavailable(ctx);
       }
       const pgCode = (error as { code?: unknown }).code;

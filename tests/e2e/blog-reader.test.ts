@@ -156,7 +156,7 @@ describe('a visitor reading the blog', () => {
         await context.close();
       }
     }
-  }, 120_000); // ten pages through axe: slow on a loaded 2-core machine
+  });
 });
 
 describe('hostile content', () => {
