@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { renderMarkdown } from '../../src/blog/markdown.ts';
+import { RECOUNT_SQL } from '../../src/db/counts.ts';
 import { hashPassword } from '../../src/identity/passwords.ts';
 import { evolve, initialOrderState, type OrderEvent, type OrderLine } from '../../src/orders/domain.ts';
 import { openBenchDatabase } from './database.ts';
@@ -536,13 +537,7 @@ if (counts.orders > 0 && counts.products > 0) {
 await restoreIndexes();
 log('indexes rebuilt');
 // The counts the triggers would have kept, had they been on.
-await main.query(`
-  DELETE FROM post_counts; DELETE FROM product_counts; DELETE FROM comment_counts;
-  INSERT INTO post_counts SELECT status, category, count(*) FROM posts GROUP BY 1, 2;
-  INSERT INTO product_counts SELECT status, category, count(*) FROM products GROUP BY 1, 2;
-  INSERT INTO comment_counts
-    SELECT post_id, count(*) FILTER (WHERE approved), count(*) FILTER (WHERE NOT approved)
-    FROM comments GROUP BY post_id;
+await main.query(`${RECOUNT_SQL}
   DROP TABLE bench_saved_indexes`);
 log('counts recounted');
 // Vacuumed so the visibility map lets index-only scans skip the heap, as on a settled site.

@@ -5,6 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
+import { COUNTS_TABLES, RECOUNT_SQL } from './counts.ts';
 
 /**
  * A logical backup of every application table, as PostgreSQL COPY text in one gzip file.
@@ -27,13 +28,17 @@ const TABLE_MARK = '--TABLE ';
 const END_OF_COPY = '\\.';
 
 async function appTables(client: pg.Client): Promise<{ name: string; columns: string[] }[]> {
-  const { rows } = await client.query<{ table_name: string; columns: string[] }>(`
+  const { rows } = await client.query<{ table_name: string; columns: string[] }>(
+    `
     SELECT c.table_name, array_agg(c.column_name::text ORDER BY c.ordinal_position) AS columns
     FROM information_schema.columns c
     JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
     WHERE c.table_schema = 'public' AND t.table_type = 'BASE TABLE' AND c.is_generated = 'NEVER'
       AND c.table_name NOT LIKE 'knex_migrations%'
-    GROUP BY c.table_name`);
+      AND c.table_name <> ALL($1::text[])
+    GROUP BY c.table_name`,
+    [COUNTS_TABLES],
+  );
   const { rows: edges } = await client.query<{ child: string; parent: string }>(`
     SELECT conrelid::regclass::text AS child, confrelid::regclass::text AS parent
     FROM pg_constraint WHERE contype = 'f' AND connamespace = 'public'::regnamespace`);
@@ -123,17 +128,24 @@ export async function restoreDatabase(databaseUrl: string, file: string): Promis
     if (missing.length)
       throw new Error(`the database lacks migrations the backup has: ${missing.join(', ')}`);
     await client.query('BEGIN');
-    await client.query(
-      `TRUNCATE ${header.tables.map((t) => quote(t.name)).join(', ')} RESTART IDENTITY CASCADE`,
-    );
+    const truncated = [...new Set([...header.tables.map((t) => t.name), ...COUNTS_TABLES])];
+    await client.query(`TRUNCATE ${truncated.map(quote).join(', ')} RESTART IDENTITY CASCADE`);
+    // Counts (in backups made before they were left out) are skipped, then recounted below.
+    let skipping = false;
     let copy: NodeJS.WritableStream | null = null;
     let copied: Promise<void> | null = null;
     for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
       const line = next.value;
-      if (copy === null) {
+      if (skipping) {
+        skipping = line !== END_OF_COPY;
+      } else if (copy === null) {
         if (!line.startsWith(TABLE_MARK)) throw new Error(`unexpected line in backup: ${line.slice(0, 40)}`);
         const table = header.tables.find((t) => t.name === line.slice(TABLE_MARK.length));
         if (!table) throw new Error(`backup names an unknown table: ${line}`);
+        if ((COUNTS_TABLES as readonly string[]).includes(table.name)) {
+          skipping = true;
+          continue;
+        }
         const stream = client.query(
           copyFrom(`COPY ${quote(table.name)} (${table.columns.map(quote).join(', ')}) FROM STDIN`),
         );
@@ -150,7 +162,8 @@ export async function restoreDatabase(databaseUrl: string, file: string): Promis
         await once(copy as unknown as NodeJS.EventEmitter, 'drain');
       }
     }
-    if (copy !== null) throw new Error('the backup ends in the middle of a table');
+    if (copy !== null || skipping) throw new Error('the backup ends in the middle of a table');
+    await client.query(RECOUNT_SQL);
     for (const [name, value] of Object.entries(header.sequences)) {
       await client.query('SELECT setval($1::regclass, $2)', [quote(name), value]);
     }

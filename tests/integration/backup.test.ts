@@ -32,6 +32,10 @@ async function snapshot(db: TestApp['services']['db']): Promise<Snapshot> {
     users: await db('users').orderBy('id').select('id', 'email', 'password_hash', 'role'),
     order_events: await db('order_events').orderBy('id').select('id', 'order_id', 'version', 'type', 'data'),
     settings: await db('blog_settings').select('*'),
+    // Derived by triggers, recounted by the restore: the pages' totals must survive it.
+    postCounts: await db('post_counts').orderBy(['status', 'category']).select('*'),
+    productCounts: await db('product_counts').orderBy(['status', 'category']).select('*'),
+    commentCounts: await db('comment_counts').orderBy('post_id').select('*'),
   };
 }
 
