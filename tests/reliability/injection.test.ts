@@ -96,7 +96,9 @@ describe('SQL metacharacters are text: stored and shown as typed, and nothing el
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       post = res.body.post;
     });
-    expect(changed, changed.join()).toSatisfy(subsetOf(['posts', 'post_counts', 'post_slug_history', 'outbox']));
+    expect(changed, changed.join()).toSatisfy(
+      subsetOf(['posts', 'post_counts', 'post_slug_history', 'outbox']),
+    );
     expect(changed).toContain('posts');
     const row = await app.services.db('posts').where({ id: post.id }).first();
     expect([row.title, row.excerpt, row.tags]).toEqual([`Post ${META}`, META, [META.slice(0, 50)]]);
