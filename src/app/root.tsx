@@ -8,6 +8,7 @@ import {
   Scripts,
   ScrollRestoration,
   useLocation,
+  useMatches,
   useNavigation,
   useRouteLoaderData,
 } from 'react-router';
@@ -22,7 +23,8 @@ import { NotFound } from './components/NotFound.tsx';
 import { Toaster } from './components/Toaster.tsx';
 import { getApp } from './context.ts';
 import { useNonce } from './nonce.tsx';
-import { THEME_SCRIPT } from './theme.ts';
+import { isPlainDocument, PLAIN_PAGE_SCRIPT } from './plain-page.ts';
+import { themeScript } from './theme.ts';
 import { takeToast } from './toast.server.ts';
 
 export const links: Route.LinksFunction = () => [
@@ -64,6 +66,9 @@ export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const rootData = useRouteLoaderData<typeof loader>('root');
   const theme = rootData?.theme ?? 'system';
+  // Decided on the server; once React runs in the browser every route it navigates to is rendered.
+  const matches = useMatches();
+  const plain = typeof document === 'undefined' && isPlainDocument(matches);
   return (
     <html lang="en" className={theme === 'system' ? undefined : theme} suppressHydrationWarning>
       <head>
@@ -71,8 +76,12 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="light dark" />
         {/* Applies the stored theme before first paint: no flash of the wrong theme. */}
-        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant script of ours, carrying the CSP nonce */}
-        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
+        <script
+          nonce={nonce}
+          suppressHydrationWarning
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: a constant script of ours, carrying the CSP nonce
+          dangerouslySetInnerHTML={{ __html: themeScript({ hydrating: !plain }) }}
+        />
         <Meta />
         <Links />
       </head>
@@ -81,8 +90,15 @@ export function Layout({ children }: { children: ReactNode }) {
           Skip to content
         </a>
         {children}
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {plain ? (
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: a constant script of ours, carrying the CSP nonce
+          <script nonce={nonce} dangerouslySetInnerHTML={{ __html: PLAIN_PAGE_SCRIPT }} />
+        ) : (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        )}
       </body>
     </html>
   );

@@ -119,7 +119,7 @@ describe('admin journeys', () => {
     expect(await app.services.db('post_slug_history').where({ post_id: row.id }).pluck('slug')).toEqual([
       'shipping-small-things',
     ]);
-    await hydrated(page, '/post/shipping-small-things');
+    await page.goto('/post/shipping-small-things');
     expect(new URL(page.url()).pathname).toBe('/post/shipping-smaller-things');
     expect(await page.locator('h1').allTextContents()).toContain('Shipping Smaller Things');
     await hydrated(page, '/admin?tab=posts');

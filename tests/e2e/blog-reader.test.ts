@@ -65,8 +65,8 @@ describe('a visitor reading the blog', () => {
     expect(await frame.getAttribute('loading')).toBe('lazy');
     expect(await page.locator('.related-card').count()).toBeGreaterThan(0);
 
-    // Comment: told it awaits moderation; not public until approved.
-    await hydrated(page);
+    // Comment: told it awaits moderation; not public until approved. A post opened directly is a
+    // plain page, so the form is sent as such and the answer opens at the form.
     await page.waitForTimeout(2_100); // people take a moment to write; the form refuses bots that do not
     await page.getByLabel('Name', { exact: true }).fill('Rita Reader');
     await page.getByLabel('Email', { exact: true }).fill('rita@example.com');
@@ -75,6 +75,7 @@ describe('a visitor reading the blog', () => {
     await expect
       .poll(() => page.getByRole('status').filter({ hasText: 'awaiting moderation' }).count())
       .toBe(1);
+    expect(new URL(page.url()).hash).toBe('#leave-comment');
     await page.reload();
     expect(await page.locator('.comment-list').textContent()).not.toContain('Loved the live refactoring.');
     await app.services.db('comments').where({ author: 'Rita Reader' }).update({ approved: true });
@@ -115,6 +116,57 @@ describe('a visitor reading the blog', () => {
     await page.getByRole('heading', { level: 1, name: post.title }).waitFor();
     expect(await skeleton.count()).toBe(0);
     expect(page.url()).toBe(`${app.url}/post/${post.slug}`);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('serves a post opened directly without the React runtime; its toggle, likes and forms still work', {
+    timeout: 120_000,
+  }, async () => {
+    const post = await publishedPost(app, 'typography-for-developers');
+    const { db } = app.services;
+    const [comment] = await db('comments')
+      .insert({
+        post_id: post.id,
+        author: 'Plain Liker',
+        email: 'liker@example.com',
+        content: 'Nice.',
+        approved: true,
+      })
+      .returning('id');
+    const context = await newContext(browser, app.url, { colorScheme: 'light' });
+    const page = await context.newPage();
+    const problems = await watchPage(page);
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(request.url());
+    });
+    await page.goto(`/post/${post.slug}`);
+    expect(await page.locator('script[src], script[type="module"], link[rel="modulepreload"]').count()).toBe(
+      0,
+    );
+    expect(scripts).toEqual([]);
+
+    // The theme toggle: light → dark → system, stored for the next page, its name kept current.
+    const toggle = page.locator('.theme-toggle');
+    expect(await toggle.getAttribute('aria-label')).toBe('Theme: System. Switch to light theme');
+    await toggle.click();
+    expect(await page.evaluate(() => document.documentElement.className)).toBe('light');
+    await toggle.click();
+    expect(await page.evaluate(() => document.documentElement.className)).toBe('dark');
+    expect(await toggle.getAttribute('aria-label')).toBe('Theme: Dark. Switch to system theme');
+    expect(await toggle.locator('svg.theme-icon-dark').isVisible()).toBe(true);
+    expect(await toggle.locator('svg.theme-icon-light').isVisible()).toBe(false);
+    await page.goto('/about');
+    expect(await page.evaluate(() => document.documentElement.className)).toBe('dark');
+
+    // A like is a plain form: the answer opens at the comment, counted.
+    await page.goto(`/post/${post.slug}`);
+    await page.getByRole('button', { name: 'Like the comment by Plain Liker (0 likes)' }).click();
+    await page.waitForURL(`**#comment-${comment.id}`);
+    expect(
+      await page.getByRole('button', { name: 'Like the comment by Plain Liker (1 likes)' }).count(),
+    ).toBe(1);
     expect(problems).toEqual([]);
     await context.close();
   });

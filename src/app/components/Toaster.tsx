@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 
 export type ToastMessage = { title: string; description?: string; type?: 'success' | 'error' };
 
-const DURATION_MS = 5_000;
+export const TOAST_DURATION_MS = 5_000;
 
 /** One toast at a time, announced politely, gone after 5 s or when dismissed. */
 export function Toaster({ toast }: { toast: ToastMessage | null }) {
@@ -10,7 +10,7 @@ export function Toaster({ toast }: { toast: ToastMessage | null }) {
   useEffect(() => {
     setShown(toast);
     if (!toast) return;
-    const timer = setTimeout(() => setShown(null), DURATION_MS);
+    const timer = setTimeout(() => setShown(null), TOAST_DURATION_MS);
     return () => clearTimeout(timer);
   }, [toast]);
   return (

@@ -15,10 +15,14 @@ import { anonymousViewer } from '../../blog/views.ts';
 import { createRateLimit } from '../../server/rate-limit.ts';
 import { type CommentResult, Comments } from '../components/blog/Comments.tsx';
 import { getApp } from '../context.ts';
+import type { RouteHandle } from '../plain-page.ts';
 import '../styles/blog.css';
 import type { Route } from './+types/post';
 
 const COMMENTS_PER_PAGE = 50;
+
+/** Served as plain HTML: a reader needs no React runtime, and the first-load budget has no room for it. */
+export const handle: RouteHandle = { hydrate: false };
 
 export async function loader({ params, context, request }: Route.LoaderArgs) {
   const { services, state } = getApp(context);

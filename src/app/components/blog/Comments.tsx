@@ -1,5 +1,5 @@
 import { Suspense, useEffect, useRef } from 'react';
-import { Await, Link, useFetcher } from 'react-router';
+import { Await, Link, useFetcher, useLocation } from 'react-router';
 import type { CommentPage, PublicComment } from '../../../blog/comments.ts';
 import { COMMENT_LIMITS } from '../../../blog/messages.ts';
 import { formatDate } from '../../../blog/reading.ts';
@@ -25,8 +25,10 @@ function Skeletons() {
 function LikeButton({ comment }: { comment: PublicComment }) {
   const fetcher = useFetcher<{ likes?: number }>();
   const likes = fetcher.data?.likes ?? comment.likes;
+  // Sent as a plain form (no JavaScript, or a page that does not hydrate), the answer opens at the comment.
+  const { pathname } = useLocation();
   return (
-    <fetcher.Form method="post" className="like-form">
+    <fetcher.Form method="post" action={`${pathname}#comment-${comment.id}`} className="like-form">
       <input type="hidden" name="intent" value="like" />
       <input type="hidden" name="commentId" value={comment.id} />
       <button
@@ -100,6 +102,8 @@ export function Comments({
   const fetcher = useFetcher<CommentResult>();
   const form = useRef<HTMLFormElement>(null);
   const shown = fetcher.data ?? result;
+  // Sent as a plain form, the answer opens at the form, where its result is shown.
+  const { pathname } = useLocation();
   useEffect(() => {
     if (fetcher.data?.ok) form.current?.reset();
   }, [fetcher.data]);
@@ -115,9 +119,9 @@ export function Comments({
       >
         <Await resolve={comments}>{(loaded) => <CommentList page={loaded} paged={paged} />}</Await>
       </Suspense>
-      <div className="comment-form card">
+      <div className="comment-form card" id="leave-comment">
         <h3>Leave a comment</h3>
-        <fetcher.Form method="post" ref={form} noValidate>
+        <fetcher.Form method="post" action={`${pathname}#leave-comment`} ref={form} noValidate>
           <input type="hidden" name="intent" value="comment" />
           <input type="hidden" name="postId" value={postId} />
           <input type="hidden" name="formToken" value={formToken} />
