@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hashPassword } from '../../src/identity/passwords.ts';
+import { presentUser } from '../../src/identity/provider.ts';
 import { createSession, type SessionUser } from '../../src/identity/sessions.ts';
 import type { TestApp } from './app.ts';
 
@@ -30,16 +31,8 @@ export async function createUser(
       first_name: opts.firstName ?? 'Test',
       last_name: opts.lastName ?? 'User',
     })
-    .returning(['id', 'email', 'username', 'first_name', 'last_name', 'role']);
-  return {
-    id: row.id,
-    email: row.email,
-    username: row.username,
-    firstName: row.first_name,
-    lastName: row.last_name,
-    role: row.role,
-    password,
-  };
+    .returning('*');
+  return { ...presentUser(row), password };
 }
 
 /**
