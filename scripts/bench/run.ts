@@ -146,7 +146,10 @@ const env = {
   // so the per-address limits (checkout: CHECKOUT_RATE_LIMIT a minute) apply as deployed.
   TRUST_PROXY: 'true',
 };
-const server = spawn(process.execPath, ['src/server/start.ts'], {
+// The web process as `npm run start:web` starts it, V8 heap bounds included (README, Configuration).
+const packageJson = JSON.parse(await readFile('package.json', 'utf8')) as { scripts: Record<string, string> };
+const webArgs = packageJson.scripts['start:web'].split(' ').slice(1);
+const server = spawn(process.execPath, webArgs, {
   env,
   stdio: ['ignore', 'ignore', 'inherit'],
 });
