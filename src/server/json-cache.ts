@@ -30,10 +30,6 @@ export class JsonCache {
     this.maxBytes = opts.maxBytes ?? 16 * 1024 * 1024;
   }
 
-  get size(): number {
-    return this.entries.size;
-  }
-
   /**
    * Answers ctx with the stored JSON of key, or with compute()'s result, stored on the way. A
    * disabled cache (ttlMs 0) answers with compute()'s result as Koa serializes any body.
