@@ -7,6 +7,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
+import { startWebCommand } from '../start-web-command.ts';
 import { BENCH_DATA_DIR, openBenchDatabase } from './database.ts';
 
 /**
@@ -146,10 +147,8 @@ const env = {
   // so the per-address limits (checkout: CHECKOUT_RATE_LIMIT a minute) apply as deployed.
   TRUST_PROXY: 'true',
 };
-// The web process as `npm run start:web` starts it, V8 heap bounds included (README, Configuration).
-const packageJson = JSON.parse(await readFile('package.json', 'utf8')) as { scripts: Record<string, string> };
-const webArgs = packageJson.scripts['start:web'].split(' ').slice(1);
-const server = spawn(process.execPath, webArgs, {
+const web = startWebCommand();
+const server = spawn(process.execPath, [...web.nodeFlags, web.entry], {
   env,
   stdio: ['ignore', 'ignore', 'inherit'],
 });
