@@ -4,6 +4,7 @@ import { applyViews, sweepViewLog } from '../src/blog/views.ts';
 import { jobSchemas } from '../src/jobs/names.ts';
 import { relayOutbox } from '../src/jobs/outbox.ts';
 import { sendOrderConfirmation } from '../src/orders/confirmation.ts';
+import { sweepExpiredRateLimits } from '../src/server/rate-limit.ts';
 import type { AppServices } from '../src/server/services.ts';
 import { sendLowStockAlert } from '../src/shop/low-stock-alert.ts';
 import { mediaProcessor } from './media.ts';
@@ -36,6 +37,7 @@ export function startWorkers(services: AppServices): Workers {
       if (job.name === 'maintenance.sweep-sessions') {
         await db('sessions').where('expire', '<', db.fn.now()).delete();
         await sweepViewLog(db);
+        await sweepExpiredRateLimits(db);
       } else if (job.name === 'maintenance.relay-outbox') {
         await relayOutbox(db, queues);
       } else if (job.name === 'maintenance.publish-post') {

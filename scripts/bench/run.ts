@@ -7,7 +7,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
-import { openBenchDatabase } from './database.ts';
+import { startWebCommand } from '../start-web-command.ts';
+import { BENCH_DATA_DIR, openBenchDatabase } from './database.ts';
 
 /**
  * `npm run bench`: the production build against the benchmark database (npm run bench:data), as
@@ -37,6 +38,8 @@ type Row = {
   p99: number;
   errors: number;
   non2xx: number;
+  /** Of the non-2xx, the 429s: requests a rate limit refused, shown apart from failures. */
+  rateLimited: number;
   ratioOfCeiling: number;
   /** The ceiling measured just before this target. */
   ceilingRps: number;
@@ -145,11 +148,13 @@ const env = {
   DATABASE_URL: dbUrl,
   SEED_DEMO: 'false',
   LOG_LEVEL: 'warn',
-  DATA_DIR: path.join(root, '.bench-data', 'app'),
-  // Every order here comes from one client address: the per-IP checkout limit would answer 429.
-  CHECKOUT_RATE_LIMIT: '100000',
+  DATA_DIR: path.join(BENCH_DATA_DIR, 'app'),
+  // The bench stands in for the load balancer: each shopper's address comes in X-Forwarded-For,
+  // so the per-address limits (checkout: CHECKOUT_RATE_LIMIT a minute) apply as deployed.
+  TRUST_PROXY: 'true',
 };
-const server = spawn(process.execPath, ['src/server/start.ts'], {
+const web = startWebCommand();
+const server = spawn(process.execPath, [...web.nodeFlags, web.entry], {
   env,
   stdio: ['ignore', 'ignore', 'inherit'],
 });
@@ -176,6 +181,13 @@ const checkoutBody = JSON.stringify({
   zipCode: '12345',
   country: 'US',
 });
+type Shopper = { address?: string; sid?: string };
+let shoppers = 0;
+/** 10.0.0.1, 10.0.0.2, …: one address per order, as many shoppers ordering once each. */
+function nextShopperAddress(): string {
+  shoppers++;
+  return `10.${(shoppers >> 16) & 255}.${(shoppers >> 8) & 255}.${shoppers & 255}`;
+}
 const targets: Target[] = [
   { name: 'home', path: '/' },
   { name: 'blog page 50', path: '/blog?page=50' },
@@ -192,12 +204,14 @@ const targets: Target[] = [
         method: 'POST' as const,
         path: '/api/cart?action=add',
         body: JSON.stringify({ productId: product?.id ?? 1, quantity: 1 }),
-        // One shopper per connection: the same session from the second order on.
+        // Each order is a new guest shopper: a new address, and a session made by this first add.
         setupRequest: (req: autocannon.Request, context: object) => {
-          const sid = (context as { sid?: string }).sid;
+          const shopper = context as Shopper;
+          shopper.address = nextShopperAddress();
+          shopper.sid = undefined;
           return {
             ...req,
-            headers: { 'content-type': 'application/json', ...(sid ? { 'x-session-id': sid } : {}) },
+            headers: { 'content-type': 'application/json', 'x-forwarded-for': shopper.address },
           };
         },
         onResponse: (_status: number, _body: string, context: object, headers?: http.IncomingHttpHeaders) => {
@@ -205,21 +219,25 @@ const targets: Target[] = [
           const sid = Object.entries(headers ?? {}).find(
             ([name]) => name.toLowerCase() === 'x-session-id',
           )?.[1];
-          if (typeof sid === 'string') (context as { sid?: string }).sid = sid;
+          if (typeof sid === 'string') (context as Shopper).sid = sid;
         },
       },
       {
         method: 'POST' as const,
         path: '/api/orders',
-        setupRequest: (req: autocannon.Request, context: object) => ({
-          ...req,
-          headers: {
-            'content-type': 'application/json',
-            'x-session-id': (context as { sid?: string }).sid ?? '',
-            'idempotency-key': randomUUID(),
-          },
-          body: checkoutBody,
-        }),
+        setupRequest: (req: autocannon.Request, context: object) => {
+          const shopper = context as Shopper;
+          return {
+            ...req,
+            headers: {
+              'content-type': 'application/json',
+              'x-session-id': shopper.sid ?? '',
+              'x-forwarded-for': shopper.address ?? '',
+              'idempotency-key': randomUUID(),
+            },
+            body: checkoutBody,
+          };
+        },
       },
     ],
   },
@@ -253,6 +271,7 @@ for (const target of targets) {
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
+    rateLimited: result.statusCodeStats?.['429']?.count ?? 0,
     ratioOfCeiling: result.requests.average / ceiling.requests.average,
     ceilingRps: ceiling.requests.average,
     webRssMb: targetRss,
@@ -268,6 +287,7 @@ rows.unshift({
   p99: Math.round(mean((r) => r.latency.p99)),
   errors: ceilings.reduce((n, r) => n + r.errors, 0),
   non2xx: ceilings.reduce((n, r) => n + r.non2xx, 0),
+  rateLimited: 0,
   ratioOfCeiling: 1,
   ceilingRps: mean((r) => r.requests.average),
   webRssMb: 0,
@@ -295,11 +315,11 @@ await bench.stop();
 const pad = (s: string, n: number) => s.padEnd(n);
 const num = (n: number, d = 0) => n.toFixed(d).padStart(9);
 process.stdout.write(
-  `${pad('target', 38)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'errors'.padStart(9)}${'non-2xx'.padStart(9)}${'ratio'.padStart(9)}${'RSS MB'.padStart(9)}\n`,
+  `${pad('target', 38)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'errors'.padStart(9)}${'non-2xx'.padStart(9)}${'429'.padStart(9)}${'ratio'.padStart(9)}${'RSS MB'.padStart(9)}\n`,
 );
 for (const row of rows) {
   process.stdout.write(
-    `${pad(row.name, 38)}${num(row.requestsPerSec)}${num(row.p50)}${num(row.p99)}${num(row.errors)}${num(row.non2xx)}${num(row.ratioOfCeiling * 100, 1)}%${row.webRssMb ? num(row.webRssMb) : '        -'}\n`,
+    `${pad(row.name, 38)}${num(row.requestsPerSec)}${num(row.p50)}${num(row.p99)}${num(row.errors)}${num(row.non2xx)}${num(row.rateLimited)}${num(row.ratioOfCeiling * 100, 1)}%${row.webRssMb ? num(row.webRssMb) : '        -'}\n`,
   );
 }
 for (const [name, codes] of Object.entries(statusCodes)) {
@@ -328,11 +348,11 @@ const report = {
 };
 await writeFile('bench-results/latest.json', `${JSON.stringify(report, null, 2)}\n`);
 const markdown = [
-  '| target | req/s | p50 ms | p99 ms | errors | non-2xx | ceiling req/s | of ceiling | web RSS MB |',
-  '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  '| target | req/s | p50 ms | p99 ms | errors | non-2xx | of which 429 | ceiling req/s | of ceiling | web RSS MB |',
+  '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ...rows.map(
     (r) =>
-      `| ${r.name} | ${r.requestsPerSec.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${r.ceilingRps.toFixed(0)} | ${(r.ratioOfCeiling * 100).toFixed(1)}% | ${r.webRssMb ? r.webRssMb.toFixed(0) : '–'} |`,
+      `| ${r.name} | ${r.requestsPerSec.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${r.rateLimited} | ${r.ceilingRps.toFixed(0)} | ${(r.ratioOfCeiling * 100).toFixed(1)}% | ${r.webRssMb ? r.webRssMb.toFixed(0) : '–'} |`,
   ),
   '',
   '| page | JS gzip KB | CSS gzip KB |',

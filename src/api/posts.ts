@@ -51,17 +51,19 @@ function singleValued(
 
 /** GET /api/posts (SPEC §7): lists, one post by id or slug, categories and tags. Published only unless admin. */
 export function postsRouter(services: AppServices): Router {
-  const { db } = services;
+  const { db, jsonCache } = services;
   const router = new Router();
   router.get('/posts', async (ctx, next) => {
     const query = singleValued(ctx.query);
     const { action, ...rest } = query;
     if (action === 'categories') {
-      ctx.body = { categories: await postCategories(db) };
+      await jsonCache.respond(ctx, 'posts:categories', async () => ({
+        categories: await postCategories(db),
+      }));
       return;
     }
     if (action === 'tags') {
-      ctx.body = { tags: await postTags(db) };
+      await jsonCache.respond(ctx, 'posts:tags', async () => ({ tags: await postTags(db) }));
       return;
     }
     if (action !== undefined) return next();
@@ -71,15 +73,27 @@ export function postsRouter(services: AppServices): Router {
       requireAdmin(ctx.state, 'Only admins can list unpublished posts.');
     }
     if (params.id || params.slug) {
-      const post = await getPost(db, params.id ? { id: params.id } : { slug: params.slug ?? '' }, {
-        includeUnpublished: isAdmin,
-      });
-      if (!post) throw new HttpError(404, 'Post not found');
-      ctx.body = { post };
+      const by = params.id ? { id: params.id } : { slug: params.slug ?? '' };
+      const find = async () => {
+        const post = await getPost(db, by, { includeUnpublished: isAdmin });
+        if (!post) throw new HttpError(404, 'Post not found');
+        return { post };
+      };
+      if (isAdmin) ctx.body = await find();
+      else await jsonCache.respond(ctx, `posts:one:${JSON.stringify(by)}`, find);
       return;
     }
-    ctx.set('Cache-Control', isAdmin ? 'private, no-store' : 'public, max-age=30');
-    ctx.body = await listPosts(db, { ...params, status: params.status ?? 'published' });
+    const filter = { ...params, status: params.status ?? 'published' };
+    if (isAdmin) {
+      ctx.set('Cache-Control', 'private, no-store');
+      ctx.body = await listPosts(db, filter);
+      return;
+    }
+    ctx.set('Cache-Control', 'public, max-age=30');
+    // Every reader but an admin gets the same answer for the same query (published posts only).
+    await jsonCache.respond(ctx, `posts:list:${JSON.stringify(filter, Object.keys(filter).sort())}`, () =>
+      listPosts(db, filter),
+    );
   });
   return router;
 }

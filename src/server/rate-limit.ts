@@ -33,6 +33,15 @@ export function createRateLimit(
   return limit;
 }
 
+/**
+ * Deletes counters whose window has ended. Limits are per client address, so without this the
+ * table keeps one row for every address that ever checked out, commented or signed in (the
+ * limiter's own timer is off: the worker's maintenance sweep calls this instead).
+ */
+export async function sweepExpiredRateLimits(db: Db): Promise<number> {
+  return db('rate_limits').where('expire', '<', Date.now()).delete();
+}
+
 function buildRateLimit(
   db: Db,
   opts: { keyPrefix: string; points: number; durationSeconds: number; message: string },

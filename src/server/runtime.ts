@@ -7,6 +7,7 @@ import { migrateLatest } from '../db/migrate.ts';
 import { createMailer } from '../jobs/mailer.ts';
 import { Queues } from '../jobs/queues.ts';
 import { createUploadStorage } from '../media/storage.ts';
+import { JsonCache } from './json-cache.ts';
 import type { Logger } from './logger.ts';
 import { Metrics } from './metrics.ts';
 import { PageCache } from './page-cache.ts';
@@ -68,6 +69,7 @@ export async function startRuntime(
     staleMs: config.pageCacheStaleSeconds * 1000,
   });
   if (pageCache.enabled) await pageCache.listen(databaseUrl, log);
+  const jsonCache = new JsonCache(pageCache, { ttlMs: config.pageCacheTtlSeconds * 1000 });
   const views = new ViewRecorder(queues);
   const uploads = createUploadStorage(config);
   // Pages served from the cache still count their post's view.
@@ -85,6 +87,7 @@ export async function startRuntime(
     mailer,
     metrics,
     pageCache,
+    jsonCache,
     publicUrl,
     uploads,
   };

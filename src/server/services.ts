@@ -5,6 +5,7 @@ import type { Db } from '../db/knex.ts';
 import type { Mailer } from '../jobs/mailer.ts';
 import type { Queues } from '../jobs/queues.ts';
 import type { UploadStorage } from '../media/storage.ts';
+import type { JsonCache } from './json-cache.ts';
 import type { Logger } from './logger.ts';
 import type { Metrics } from './metrics.ts';
 import type { PageCache } from './page-cache.ts';
@@ -20,6 +21,8 @@ export type AppServices = {
   mailer: Mailer;
   metrics: Metrics;
   pageCache: PageCache;
+  /** Readers' API answers, dropped with the stored pages. */
+  jsonCache: JsonCache;
   /** Uploaded images and their variants: a local directory or an S3 bucket. */
   uploads: UploadStorage;
   /** Post views, batched into one queue job per interval. */

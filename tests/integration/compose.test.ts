@@ -53,6 +53,16 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  it('starts web processes with the same V8 heap bounds as the Dockerfile and npm run start:web', () => {
+    const dockerCmd = /^CMD (\[.*\])$/m.exec(readFileSync('Dockerfile', 'utf8'))?.[1] ?? '[]';
+    const startWeb = JSON.parse(readFileSync('package.json', 'utf8')).scripts['start:web'].split(' ');
+    expect(compose.services.web.command).toEqual(JSON.parse(dockerCmd));
+    expect(compose.services.web.command).toEqual(startWeb);
+    expect(startWeb).toEqual(
+      expect.arrayContaining(['--max-old-space-size=512', '--max-semi-space-size=32']),
+    );
+  });
+
   it('runs migrations before web and worker start', () => {
     const { services } = compose;
     expect(services.migrate.command).toEqual(['node', 'src/db/migrate-cli.ts']);

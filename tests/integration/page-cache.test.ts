@@ -118,6 +118,100 @@ describe('the anonymous page cache', () => {
   });
 });
 
+describe("readers' API answers", () => {
+  const api = async (path: string, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${app.url}${path}`, { headers });
+    return { res, body: await res.json() };
+  };
+  const createPublished = async (headers: Record<string, string>, title: string) => {
+    const res = await fetch(`${app.url}/api/posts`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ title, content: 'Body', excerpt: 'x', category: 'Life', status: 'published' }),
+    });
+    expect(res.status).toBe(201);
+  };
+
+  it('stores a post list once, sends it gzipped or plain, and drops it when an admin writes', async () => {
+    const admin = await signedInSession(app, { role: 'admin' });
+    await createPublished(admin.headers, 'Cached API first');
+    const path = '/api/posts?limit=5&category=Life';
+    const first = await api(path);
+    expect(first.res.headers.get('x-cache')).toBe('MISS');
+    expect(first.res.headers.get('cache-control')).toBe('public, max-age=30');
+    const gzipped = await api(path, { 'accept-encoding': 'gzip' });
+    expect(gzipped.res.headers.get('x-cache')).toBe('HIT');
+    expect(gzipped.res.headers.get('content-encoding')).toBe('gzip');
+    expect(gzipped.body).toEqual(first.body);
+    const plain = await api(path, { 'accept-encoding': 'identity' });
+    expect(plain.res.headers.get('content-encoding')).toBeNull();
+    expect(plain.body).toEqual(first.body);
+
+    // A change no admin made through the app invalidates nothing: readers see it after the TTL.
+    await app.services
+      .db('posts')
+      .where({ title: 'Cached API first' })
+      .update({ excerpt: 'Quietly changed' });
+    const unchanged = await api(path);
+    expect(unchanged.res.headers.get('x-cache')).toBe('HIT');
+    expect(unchanged.body).toEqual(first.body);
+
+    await createPublished(admin.headers, 'Cached API second');
+    const after = await api(path);
+    expect(after.res.headers.get('x-cache')).toBe('MISS');
+    expect(after.body.posts.map((p: { title: string }) => p.title)).toContain('Cached API second');
+    expect(after.body.posts.find((p: { title: string }) => p.title === 'Cached API first').excerpt).toBe(
+      'Quietly changed',
+    );
+    expect(after.body.pagination.total).toBe(first.body.pagination.total + 1);
+  });
+
+  it('computes a missing answer once for a burst of readers', async () => {
+    const path = '/api/posts?limit=3&page=1';
+    const sources = await Promise.all(
+      Array.from({ length: 10 }, async () => (await api(path)).res.headers.get('x-cache')),
+    );
+    expect(sources.sort()).toEqual(['HIT', 'HIT', 'HIT', 'HIT', 'HIT', 'HIT', 'HIT', 'HIT', 'HIT', 'MISS']);
+  });
+
+  it('answers admins live, and stores single posts, categories and tags but not a missing post', async () => {
+    const admin = await signedInSession(app, { role: 'admin' });
+    await createPublished(admin.headers, 'Cached API single');
+    const list = await api('/api/posts?status=all', admin.headers);
+    expect(list.res.headers.get('x-cache')).toBeNull();
+    expect(list.res.headers.get('cache-control')).toBe('private, no-store');
+
+    for (const path of [
+      '/api/posts?slug=cached-api-single',
+      '/api/posts?action=categories',
+      '/api/posts?action=tags',
+    ]) {
+      expect((await api(path)).res.headers.get('x-cache')).toBe('MISS');
+      expect((await api(path)).res.headers.get('x-cache')).toBe('HIT');
+    }
+    expect((await api('/api/posts?slug=cached-api-single')).body.post.title).toBe('Cached API single');
+    expect(
+      (await api('/api/posts?slug=cached-api-single', admin.headers)).res.headers.get('x-cache'),
+    ).toBeNull();
+
+    const missing = await api('/api/posts?slug=not-written-yet');
+    expect(missing.res.status).toBe(404);
+    // Written behind the app's back (no invalidation): found at once, so the 404 was not stored.
+    await app.services.db('posts').insert({
+      title: 'Not written yet',
+      slug: 'not-written-yet',
+      content: 'Body',
+      excerpt: 'x',
+      category: 'Life',
+      status: 'published',
+      published_at: new Date(),
+    });
+    const written = await api('/api/posts?slug=not-written-yet');
+    expect(written.res.status).toBe(200);
+    expect(written.body.post.title).toBe('Not written yet');
+  });
+});
+
 it('carries an invalidation to the other processes on the same database within a second', async () => {
   const log = createLogger({ level: 'silent' });
   const a = new PageCache({ ttlMs: 60_000 });

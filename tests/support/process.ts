@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { startWebCommand } from '../../scripts/start-web-command.ts';
 import { freePort } from './redis-server.ts';
 
 export type RunningProcess = {
@@ -10,8 +11,13 @@ export type RunningProcess = {
 };
 
 /** Starts a Penstand entry point (e.g. src/server/start.ts) as its own Node 24 process. */
-export function startProcess(entry: string, args: string[], env: Record<string, string>): RunningProcess {
-  const child = spawn(process.execPath, [entry, ...args], {
+export function startProcess(
+  entry: string,
+  args: string[],
+  env: Record<string, string>,
+  nodeFlags: string[] = [],
+): RunningProcess {
+  const child = spawn(process.execPath, [...nodeFlags, entry, ...args], {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '/root',
@@ -49,18 +55,22 @@ export function startProcess(entry: string, args: string[], env: Record<string, 
   };
 }
 
-/** Starts the web process (src/server/start.ts) on a free loopback port and waits until it answers. */
+/**
+ * Starts the web process as `npm run start:web` does (its V8 flags included) on a free loopback
+ * port and waits until it answers.
+ */
 export async function startWebProcess(
   env: Record<string, string>,
   opts: { args?: string[]; port?: number } = {},
 ): Promise<RunningProcess & { url: string }> {
   const port = opts.port ?? (await freePort());
-  const web = startProcess('src/server/start.ts', opts.args ?? [], {
-    NODE_ENV: 'test',
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    ...env,
-  });
+  const { entry, nodeFlags } = startWebCommand();
+  const web = startProcess(
+    entry,
+    opts.args ?? [],
+    { NODE_ENV: 'test', HOST: '127.0.0.1', PORT: String(port), ...env },
+    nodeFlags,
+  );
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;
   for (;;) {

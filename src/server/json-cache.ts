@@ -1,0 +1,111 @@
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+import type { Context } from 'koa';
+
+const gzipAsync = promisify(gzip);
+
+type Entry = { json: Buffer; gzip: Buffer; storedAt: number; version: number };
+
+/** Whatever drops stored pages drops these answers too: the page cache's version (see page-cache.ts). */
+type Invalidations = { currentVersion(): number };
+
+/**
+ * API answers that are the same for every reader who is not an admin (published posts, their
+ * categories and tags): serialized and gzipped once, then sent as stored bytes for ttlMs. Entries
+ * carry the page cache's version, so an admin's write in any process, a scheduled publication or a
+ * lost invalidation listener drops them with the stored pages. A burst of requests for a missing
+ * key waits for one computation; total size is bounded, least recently used first out.
+ */
+export class JsonCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly pending = new Map<string, { version: number; entry: Promise<Entry> }>();
+  private bytes = 0;
+  private readonly invalidations: Invalidations;
+  private readonly ttlMs: number;
+  private readonly maxBytes: number;
+
+  constructor(invalidations: Invalidations, opts: { ttlMs: number; maxBytes?: number }) {
+    this.invalidations = invalidations;
+    this.ttlMs = opts.ttlMs;
+    this.maxBytes = opts.maxBytes ?? 16 * 1024 * 1024;
+  }
+
+  /**
+   * Answers ctx with the stored JSON of key, or with compute()'s result, stored on the way. A
+   * disabled cache (ttlMs 0) answers with compute()'s result as Koa serializes any body.
+   */
+  async respond(ctx: Context, key: string, compute: () => Promise<unknown>): Promise<void> {
+    if (this.ttlMs <= 0) {
+      ctx.body = await compute();
+      return;
+    }
+    let entry = this.get(key);
+    // Readers who waited for another request's computation were spared one: a hit.
+    let source = 'HIT';
+    if (!entry) {
+      const fill = this.fill(key, compute);
+      entry = await fill.entry;
+      if (fill.computed) source = 'MISS';
+    }
+    ctx.set('X-Cache', source);
+    ctx.type = 'application/json; charset=utf-8';
+    ctx.vary('Accept-Encoding');
+    ctx.compress = false;
+    if (ctx.acceptsEncodings('gzip', 'identity') === 'gzip') {
+      ctx.set('Content-Encoding', 'gzip');
+      ctx.body = entry.gzip;
+    } else {
+      ctx.body = entry.json;
+    }
+  }
+
+  private get(key: string): Entry | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.version !== this.invalidations.currentVersion() || Date.now() - entry.storedAt > this.ttlMs) {
+      this.delete(key);
+      return undefined;
+    }
+    this.entries.delete(key); // re-inserted: the Map's order is the eviction order
+    this.entries.set(key, entry);
+    return entry;
+  }
+
+  private fill(key: string, compute: () => Promise<unknown>): { entry: Promise<Entry>; computed: boolean } {
+    const version = this.invalidations.currentVersion();
+    const pending = this.pending.get(key);
+    // A computation started before an invalidation may have read the old data: not joined.
+    if (pending && pending.version === version) return { entry: pending.entry, computed: false };
+    const entry = (async () => {
+      const json = Buffer.from(JSON.stringify(await compute()));
+      return { json, gzip: await gzipAsync(json), storedAt: Date.now(), version };
+    })();
+    const mine = { version, entry };
+    this.pending.set(key, mine);
+    const settle = () => {
+      if (this.pending.get(key) === mine) this.pending.delete(key);
+    };
+    entry.then((done) => {
+      settle();
+      if (done.version === this.invalidations.currentVersion()) this.store(key, done);
+    }, settle);
+    return { entry, computed: true };
+  }
+
+  private store(key: string, entry: Entry): void {
+    this.delete(key);
+    this.entries.set(key, entry);
+    this.bytes += entry.json.length + entry.gzip.length;
+    for (const [oldest] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.delete(oldest);
+    }
+  }
+
+  private delete(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.bytes -= entry.json.length + entry.gzip.length;
+  }
+}
