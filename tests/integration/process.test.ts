@@ -42,14 +42,19 @@ describe('the web process', () => {
     });
     await proc.waitForLog('Penstand is listening');
     const base = `http://127.0.0.1:${port}`;
-    const inFlight = Array.from({ length: 8 }, () =>
-      fetch(`${base}/_diagnostics/stream?delay=1500`, {
-        headers: { 'user-agent': 'Mozilla/5.0 Chrome/130' },
-      }).then(async (res) => ({ status: res.status, body: await res.text() })),
+    // The shell is streamed before the deferred part: once every response has its headers, all
+    // eight requests are in flight, each with 1.5 s to go.
+    const inFlight = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        fetch(`${base}/_diagnostics/stream?delay=1500`, {
+          headers: { 'user-agent': 'Mozilla/5.0 Chrome/130' },
+        }),
+      ),
     );
-    await new Promise((r) => setTimeout(r, 300));
     proc.child.kill('SIGTERM');
-    const results = await Promise.all(inFlight);
+    const results = await Promise.all(
+      inFlight.map(async (res) => ({ status: res.status, body: await res.text() })),
+    );
     for (const result of results) {
       expect(result.status).toBe(200);
       expect(result.body).toContain('resolved after 1500 ms');
