@@ -13,8 +13,12 @@ import { openBenchDatabase } from './bench/database.ts';
  * `npm run lighthouse`: Lighthouse (mobile) on home, a post, /shop and a product of the demo
  * site, served by the production build on an embedded database of its own (.lighthouse-data).
  * `npm run lighthouse -- --bench`: the same on the benchmark database (npm run bench:data).
+ * `--reports <dir>` also writes each page's full Lighthouse result to `<dir>/<page>.json`, to read
+ * the details of a failing audit.
  */
-const { values } = parseArgs({ options: { bench: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { bench: { type: 'boolean', default: false }, reports: { type: 'string' } },
+});
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const server = http.createServer().listen(0, '127.0.0.1', () => {
@@ -100,6 +104,10 @@ try {
       logLevel: 'error',
     });
     if (!result) throw new Error(`Lighthouse returned nothing for ${pagePath}`);
+    if (values.reports) {
+      await mkdir(values.reports, { recursive: true });
+      await writeFile(path.join(values.reports, `${name}.json`), `${JSON.stringify(result.lhr, null, 2)}\n`);
+    }
     const { categories, audits } = result.lhr;
     const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
     rows.push({
