@@ -12,8 +12,8 @@ export default defineConfig({
             // Automatic splitting left every page with 18–19 scripts, most under 1 KB gzip; on
             // HTTP/1.1 each costs a round trip before first paint (Lighthouse's simulation counts
             // them all). Two shared chunks instead: the framework, and our modules that two or more
-            // routes share, except admin code and the schemas (they import zod, which would then
-            // load on every page: tests/integration/client-bundles.test.ts checks). CSS stays per route.
+            // routes share, except admin code, the schemas and src/zod.ts (they import zod, which
+            // would then load on every page: tests/integration/client-bundles.test.ts checks). CSS stays per route.
             codeSplitting: {
               groups: [
                 {
@@ -25,7 +25,7 @@ export default defineConfig({
                   name: 'shared',
                   test: (id: string) =>
                     /[\\/]src[\\/]/.test(id) &&
-                    !/[\\/]src[\\/]app[\\/](admin|routes)[\\/]|schema|\.css$/.test(id),
+                    !/[\\/]src[\\/]app[\\/](admin|routes)[\\/]|schema|[\\/]zod\.ts$|\.css$/.test(id),
                   minShareCount: 2,
                   priority: 1,
                 },

@@ -257,6 +257,21 @@ describe('shop pages', () => {
     await context.close();
   });
 
+  it('builds the checkout schema in the browser without a CSP violation (zod probes for eval)', async () => {
+    const context = await newContext(browser, app.url);
+    await context.addInitScript(() => {
+      const seen: string[] = [];
+      Object.assign(window, { cspViolations: seen });
+      document.addEventListener('securitypolicyviolation', (event) => seen.push(event.violatedDirective));
+    });
+    const page = await context.newPage();
+    await hydrated(page, '/checkout');
+    expect(
+      await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations),
+    ).toEqual([]);
+    await context.close();
+  });
+
   it('shows out-of-stock products as not for sale and hides inactive ones', async () => {
     const { db } = app.services;
     const sold = await createProductRow(db, { name: 'Sold Out Print', stock: 0, featured: true });
