@@ -98,12 +98,21 @@ type Row = {
 const rows: Row[] = [];
 try {
   for (const [name, pagePath] of pages) {
-    const result = await lighthouse(`${base}${pagePath}`, {
-      port: chrome.port,
-      output: 'json',
-      logLevel: 'error',
-    });
-    if (!result) throw new Error(`Lighthouse returned nothing for ${pagePath}`);
+    let result: Awaited<ReturnType<typeof lighthouse>>;
+    // A failed trace (NO_NAVSTART, NO_FCP, which Lighthouse says to run again) leaves every
+    // performance metric empty, which would print as a score of 0: measure again, then give up.
+    for (let attempt = 1; ; attempt++) {
+      result = await lighthouse(`${base}${pagePath}`, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+      });
+      if (!result) throw new Error(`Lighthouse returned nothing for ${pagePath}`);
+      const failure = result.lhr.runtimeError;
+      if (!failure) break;
+      if (attempt === 3) throw new Error(`Lighthouse failed on ${pagePath}: ${failure.code}`);
+      process.stdout.write(`${name}: ${failure.code}, measuring again\n`);
+    }
     if (values.reports) {
       await mkdir(values.reports, { recursive: true });
       await writeFile(path.join(values.reports, `${name}.json`), `${JSON.stringify(result.lhr, null, 2)}\n`);
