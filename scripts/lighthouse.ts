@@ -13,8 +13,12 @@ import { openBenchDatabase } from './bench/database.ts';
  * `npm run lighthouse`: Lighthouse (mobile) on home, a post, /shop and a product of the demo
  * site, served by the production build on an embedded database of its own (.lighthouse-data).
  * `npm run lighthouse -- --bench`: the same on the benchmark database (npm run bench:data).
+ * `--reports <dir>` also writes each page's full Lighthouse result to `<dir>/<page>.json`, to read
+ * the details of a failing audit.
  */
-const { values } = parseArgs({ options: { bench: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { bench: { type: 'boolean', default: false }, reports: { type: 'string' } },
+});
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const server = http.createServer().listen(0, '127.0.0.1', () => {
@@ -94,12 +98,25 @@ type Row = {
 const rows: Row[] = [];
 try {
   for (const [name, pagePath] of pages) {
-    const result = await lighthouse(`${base}${pagePath}`, {
-      port: chrome.port,
-      output: 'json',
-      logLevel: 'error',
-    });
-    if (!result) throw new Error(`Lighthouse returned nothing for ${pagePath}`);
+    let result: Awaited<ReturnType<typeof lighthouse>>;
+    // A failed trace (NO_NAVSTART, NO_FCP, which Lighthouse says to run again) leaves every
+    // performance metric empty, which would print as a score of 0: measure again, then give up.
+    for (let attempt = 1; ; attempt++) {
+      result = await lighthouse(`${base}${pagePath}`, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+      });
+      if (!result) throw new Error(`Lighthouse returned nothing for ${pagePath}`);
+      const failure = result.lhr.runtimeError;
+      if (!failure) break;
+      if (attempt === 3) throw new Error(`Lighthouse failed on ${pagePath}: ${failure.code}`);
+      process.stdout.write(`${name}: ${failure.code}, measuring again\n`);
+    }
+    if (values.reports) {
+      await mkdir(values.reports, { recursive: true });
+      await writeFile(path.join(values.reports, `${name}.json`), `${JSON.stringify(result.lhr, null, 2)}\n`);
+    }
     const { categories, audits } = result.lhr;
     const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
     rows.push({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod.ts';
 import { POST_MESSAGES } from './post-messages.ts';
 import { extractYouTubeId, isYouTubeId } from './youtube.ts';
 

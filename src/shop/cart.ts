@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Db } from '../db/knex.ts';
 import { HttpError } from '../server/middleware.ts';
 import { noLongerAvailable, SHOP_MESSAGES, stockLimitMessage } from './messages.ts';
-import type { ProductCategory } from './product-schema.ts';
+import type { ProductCategory } from './product-enums.ts';
 
 /** Whose cart: a signed-in user's, or a guest session's. */
 export type CartOwner = { userId: number | null; sessionId: string | null };

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod.ts';
 
 const min = (n: number, message: string) => z.string(message).trim().min(n, message);
 

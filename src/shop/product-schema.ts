@@ -1,9 +1,13 @@
 import { z } from 'zod';
+import { PRODUCT_CATEGORIES, PRODUCT_STATUSES } from './product-enums.ts';
 
-export const PRODUCT_CATEGORIES = ['Courses', 'Books', 'Digital', 'Merchandise', 'Physical'] as const;
-export type ProductCategory = (typeof PRODUCT_CATEGORIES)[number];
-export const PRODUCT_STATUSES = ['active', 'inactive'] as const;
-export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
+// Re-exported for the API's query validation; browser code imports product-enums.ts (no zod).
+export {
+  PRODUCT_CATEGORIES,
+  PRODUCT_STATUSES,
+  type ProductCategory,
+  type ProductStatus,
+} from './product-enums.ts';
 
 const trimmed = (label: string) => z.string().trim().min(1, `${label} is required`);
 

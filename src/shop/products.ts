@@ -3,14 +3,8 @@ import type { z } from 'zod';
 import type { Db } from '../db/knex.ts';
 import { HttpError } from '../server/middleware.ts';
 import { noLongerAvailable, SHOP_MESSAGES } from './messages.ts';
-import {
-  PRODUCT_CATEGORIES,
-  type ProductCategory,
-  type ProductData,
-  type ProductStatus,
-  productSchema,
-  productUpdateSchema,
-} from './product-schema.ts';
+import { PRODUCT_CATEGORIES, type ProductCategory, type ProductStatus } from './product-enums.ts';
+import { type ProductData, productSchema, productUpdateSchema } from './product-schema.ts';
 
 export type Product = {
   id: number;

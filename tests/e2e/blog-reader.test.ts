@@ -31,6 +31,10 @@ describe('a visitor reading the blog', () => {
     await page.goto('/');
     await hydrated(page);
 
+    // The carousel's image is the page's largest paint: it is fetched ahead of the thumbnails.
+    expect(await page.locator('.carousel-media img').getAttribute('fetchpriority')).toBe('high');
+    expect(await page.locator('.carousel-thumbs img').first().getAttribute('loading')).toBe('lazy');
+
     // The carousel moves on by itself after 5 s.
     const title = page.locator('.carousel-title');
     const first = await title.textContent();

@@ -238,6 +238,40 @@ describe('shop pages', () => {
     await context.close();
   });
 
+  it("fetches a product page's image first and the shop grid's images lazily", async () => {
+    const product = await createProductRow(app.services.db, {
+      name: 'Framed Botanical Print',
+      image: '/demo/book.svg',
+    });
+    const context = await newContext(browser, app.url);
+    const page = await context.newPage();
+    await hydrated(page, `/product/${product.id}`);
+    const main = page.getByRole('img', { name: 'Framed Botanical Print' });
+    expect(await main.getAttribute('fetchpriority')).toBe('high');
+    expect(await main.getAttribute('loading')).toBe('eager');
+    await hydrated(page, '/shop?search=Framed+Botanical');
+    const card = page.locator('.product-grid img');
+    await expect.poll(() => card.count()).toBe(1);
+    expect(await card.getAttribute('loading')).toBe('lazy');
+    expect(await card.getAttribute('fetchpriority')).toBeNull();
+    await context.close();
+  });
+
+  it('builds the checkout schema in the browser without a CSP violation (zod probes for eval)', async () => {
+    const context = await newContext(browser, app.url);
+    await context.addInitScript(() => {
+      const seen: string[] = [];
+      Object.assign(window, { cspViolations: seen });
+      document.addEventListener('securitypolicyviolation', (event) => seen.push(event.violatedDirective));
+    });
+    const page = await context.newPage();
+    await hydrated(page, '/checkout');
+    expect(
+      await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations),
+    ).toEqual([]);
+    await context.close();
+  });
+
   it('shows out-of-stock products as not for sale and hides inactive ones', async () => {
     const { db } = app.services;
     const sold = await createProductRow(db, { name: 'Sold Out Print', stock: 0, featured: true });

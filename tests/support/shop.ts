@@ -1,11 +1,12 @@
 import type { Db } from '../../src/db/knex.ts';
+import type { ProductCategory } from '../../src/shop/product-enums.ts';
 import type { TestApp } from './app.ts';
 
 export type ProductFixture = {
   name?: string;
   description?: string;
   price?: number;
-  category?: 'Digital' | 'Physical' | 'Courses' | 'Books' | 'Merchandise';
+  category?: ProductCategory;
   stock?: number | null;
   featured?: boolean;
   status?: 'active' | 'inactive';

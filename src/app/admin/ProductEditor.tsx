@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Form, Link, useNavigation } from 'react-router';
 import { formatPrice } from '../../shop/price.ts';
 import { CATEGORY_LABELS } from '../../shop/product-admin-messages.ts';
-import { PRODUCT_CATEGORIES } from '../../shop/product-schema.ts';
+import { PRODUCT_CATEGORIES } from '../../shop/product-enums.ts';
 import type { Product } from '../../shop/products.ts';
 import { Notice } from './Notice.tsx';
 import type { ProductFormErrors } from './product-form.server.ts';

@@ -1,7 +1,7 @@
 import { Form, Link, useNavigation, useSubmit } from 'react-router';
 import { SHOP_MESSAGES, showingRange } from '../../shop/messages.ts';
 import { pageWindow, SHOP_PAGE_SIZE } from '../../shop/pagination.ts';
-import { PRODUCT_CATEGORIES } from '../../shop/product-schema.ts';
+import { PRODUCT_CATEGORIES } from '../../shop/product-enums.ts';
 import { isCategory, listProducts } from '../../shop/products.ts';
 import { ProductCard } from '../components/shop/ProductCard.tsx';
 import { getApp } from '../context.ts';

@@ -57,7 +57,8 @@ export function Carousel({ posts }: { posts: PostSummary[] }) {
       >
         <div className="carousel-media" aria-hidden="true">
           {media.kind === 'image' ? (
-            <img src={media.src} alt="" width={1200} height={630} />
+            // The page's largest image and first thing to show: fetched ahead of the card thumbnails.
+            <img src={media.src} alt="" width={1200} height={630} fetchPriority="high" />
           ) : (
             <span className="media-placeholder">{postType(current)}</span>
           )}

@@ -32,7 +32,9 @@ export function ProductImage({
       alt={alt}
       width={dims}
       height={size === 'thumb' ? dims : Math.round(dims * 0.75)}
+      // The large size is a product page's main image, its largest paint: load it first.
       loading={size === 'large' ? 'eager' : 'lazy'}
+      fetchPriority={size === 'large' ? 'high' : undefined}
     />
   );
 }

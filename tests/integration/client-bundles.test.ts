@@ -1,0 +1,56 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+
+type ManifestEntry = { module: string; imports?: string[] };
+type Manifest = { entry: ManifestEntry; routes: Record<string, ManifestEntry> };
+
+const clientDir = path.join(inject('buildDir'), 'client');
+
+function readManifest(): Manifest {
+  const assets = path.join(clientDir, 'assets');
+  const file = readdirSync(assets).find((name) => /^manifest-.*\.js$/.test(name));
+  if (!file) throw new Error(`No client manifest in ${assets}`);
+  const source = readFileSync(path.join(assets, file), 'utf8');
+  return JSON.parse(source.slice(source.indexOf('{'), source.lastIndexOf('}') + 1)) as Manifest;
+}
+
+// zod's minified build keeps its error class's name as a string.
+const ZOD_MARKER = '$ZodError';
+
+/** A route's first-load JavaScript: the client entry, the root route and the route, with their imports. */
+function firstLoadFiles(manifest: Manifest, routeId: string): string[] {
+  const route = manifest.routes[routeId];
+  if (!route) throw new Error(`No route ${routeId} in the client manifest`);
+  return [
+    ...new Set(
+      [manifest.entry, manifest.routes.root, route].flatMap((r) =>
+        r ? [r.module, ...(r.imports ?? [])] : [],
+      ),
+    ),
+  ];
+}
+
+function filesWithZod(manifest: Manifest, routeId: string): string[] {
+  return firstLoadFiles(manifest, routeId).filter((file) =>
+    readFileSync(path.join(clientDir, file), 'utf8').includes(ZOD_MARKER),
+  );
+}
+
+describe('first-load JavaScript of the public pages', () => {
+  const manifest = readManifest();
+
+  it.each(['routes/home', 'routes/shop', 'routes/product'])('%s loads no zod', (routeId) => {
+    expect(filesWithZod(manifest, routeId)).toEqual([]);
+  });
+
+  // The entry, the framework, our shared modules, the root and the route (and the bundler's
+  // runtime): vite.config.ts groups them so that a page does not wait on a string of tiny scripts.
+  it.each(['routes/home', 'routes/shop', 'routes/product'])('%s loads six scripts at most', (routeId) => {
+    expect(firstLoadFiles(manifest, routeId).length).toBeLessThanOrEqual(6);
+  });
+
+  it('checkout still validates with the shared schema in the browser (the marker finds zod)', () => {
+    expect(filesWithZod(manifest, 'routes/checkout')).not.toEqual([]);
+  });
+});
