@@ -109,7 +109,10 @@ export function Carousel({ posts }: { posts: PostSummary[] }) {
                 type="button"
                 className={i === index ? 'thumb active' : 'thumb'}
                 onClick={() => go(i)}
-                aria-label={`Show ${post.title}`}
+                // Names the post; a thumbnail without an image shows its type, so the name starts with it.
+                aria-label={
+                  thumb.kind === 'image' ? `Show ${post.title}` : `${postType(post)}: show ${post.title}`
+                }
               >
                 {thumb.kind === 'image' ? (
                   <img src={thumb.src} alt="" width={160} height={84} loading="lazy" />
