@@ -36,6 +36,10 @@ export function PostBrowser({
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => setQuery(q), [q]);
   useEffect(() => () => clearTimeout(timer.current), []);
+  // A pending search must not cut short a navigation elsewhere (a post opened from the list).
+  useEffect(() => {
+    if (navigation.location && navigation.location.pathname !== action) clearTimeout(timer.current);
+  }, [navigation.location, action]);
   const filtering = Boolean(q || category);
   const searching = navigation.state === 'loading' && navigation.location?.pathname === action;
   const pageHref = (page: number) => {
@@ -86,9 +90,11 @@ export function PostBrowser({
             name="category"
             defaultValue={category || 'All'}
             key={category}
-            onChange={(event) =>
-              submit(event.currentTarget.form, { replace: true, preventScrollReset: true })
-            }
+            onChange={(event) => {
+              // This submission carries the typed query too: a pending one would only repeat it.
+              clearTimeout(timer.current);
+              submit(event.currentTarget.form, { replace: true, preventScrollReset: true });
+            }}
           >
             {HOME_CATEGORIES.map((c) => (
               <option key={c} value={c === 'All' ? '' : c}>
