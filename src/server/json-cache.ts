@@ -1,6 +1,7 @@
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { Context } from 'koa';
+import { ByteLru } from './byte-lru.ts';
 
 const gzipAsync = promisify(gzip);
 
@@ -17,17 +18,15 @@ type Invalidations = { currentVersion(): number };
  * key waits for one computation; total size is bounded, least recently used first out.
  */
 export class JsonCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: ByteLru<Entry>;
   private readonly pending = new Map<string, { version: number; entry: Promise<Entry> }>();
-  private bytes = 0;
   private readonly invalidations: Invalidations;
   private readonly ttlMs: number;
-  private readonly maxBytes: number;
 
   constructor(invalidations: Invalidations, opts: { ttlMs: number; maxBytes?: number }) {
     this.invalidations = invalidations;
     this.ttlMs = opts.ttlMs;
-    this.maxBytes = opts.maxBytes ?? 16 * 1024 * 1024;
+    this.entries = new ByteLru(opts.maxBytes ?? 16 * 1024 * 1024, (e) => e.json.length + e.gzip.length);
   }
 
   /**
@@ -63,11 +62,9 @@ export class JsonCache {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     if (entry.version !== this.invalidations.currentVersion() || Date.now() - entry.storedAt > this.ttlMs) {
-      this.delete(key);
+      this.entries.delete(key);
       return undefined;
     }
-    this.entries.delete(key); // re-inserted: the Map's order is the eviction order
-    this.entries.set(key, entry);
     return entry;
   }
 
@@ -87,25 +84,8 @@ export class JsonCache {
     };
     entry.then((done) => {
       settle();
-      if (done.version === this.invalidations.currentVersion()) this.store(key, done);
+      if (done.version === this.invalidations.currentVersion()) this.entries.set(key, done);
     }, settle);
     return { entry, computed: true };
-  }
-
-  private store(key: string, entry: Entry): void {
-    this.delete(key);
-    this.entries.set(key, entry);
-    this.bytes += entry.json.length + entry.gzip.length;
-    for (const [oldest] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.delete(oldest);
-    }
-  }
-
-  private delete(key: string): void {
-    const entry = this.entries.get(key);
-    if (!entry) return;
-    this.entries.delete(key);
-    this.bytes -= entry.json.length + entry.gzip.length;
   }
 }

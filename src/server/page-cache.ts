@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, gzip, constants as zlib } from 'node:zlib';
 import type { Context, Middleware } from 'koa';
 import pg from 'pg';
+import { ByteLru } from './byte-lru.ts';
 import type { Logger } from './logger.ts';
 
 const gzipAsync = promisify(gzip);
@@ -45,8 +46,7 @@ const REFRESH_HEADER = 'x-page-cache-refresh';
  * in it are never in that CSP); pages rendered live keep a fresh nonce per response.
  */
 export class PageCache {
-  private entries = new Map<string, Entry>();
-  private bytes = 0;
+  private readonly entries: ByteLru<Entry>;
   private version = 0;
   private readonly ttlMs: number;
   private readonly staleMs: number;
@@ -66,6 +66,7 @@ export class PageCache {
     this.ttlMs = opts.ttlMs;
     this.staleMs = opts.staleMs ?? 0;
     this.maxBytes = opts.maxBytes ?? 64 * 1024 * 1024;
+    this.entries = new ByteLru(this.maxBytes, (e) => e.body.length + e.gzip.length + e.br.length);
   }
 
   get enabled(): boolean {
@@ -96,12 +97,9 @@ export class PageCache {
     if (!entry) return undefined;
     const age = Date.now() - entry.storedAt;
     if (entry.version !== this.version || age > this.ttlMs + this.staleMs) {
-      this.delete(key);
+      this.entries.delete(key);
       return undefined;
     }
-    // Least recently used goes first: re-insert on use.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
     return { ...entry, stale: age > this.ttlMs };
   }
 
@@ -163,13 +161,7 @@ export class PageCache {
       version,
       meta,
     };
-    this.delete(key);
     this.entries.set(key, entry);
-    this.bytes += body.length + gz.length + br.length;
-    for (const [oldest] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.delete(oldest);
-    }
   }
 
   /**
@@ -275,14 +267,6 @@ export class PageCache {
   private dropAll(): void {
     this.version++;
     this.entries.clear();
-    this.bytes = 0;
-  }
-
-  private delete(key: string): void {
-    const entry = this.entries.get(key);
-    if (!entry) return;
-    this.entries.delete(key);
-    this.bytes -= entry.body.length + entry.gzip.length + entry.br.length;
   }
 }
 
