@@ -1,48 +1,18 @@
 import type { Context } from 'koa';
 import type { z } from 'zod';
+import { readBody } from '../server/body.ts';
 import { HttpError } from '../server/middleware.ts';
 
 const MAX_JSON_BYTES = 512 * 1024;
 /** For forms of a few fields (cart, checkout, comments): anything bigger is not a real request. */
 export const SMALL_BODY = 64 * 1024;
 
-/** Past this multiple of the limit a body is abuse, not a mistake: the connection is cut. */
-const DRAIN_FACTOR = 32;
-
-/**
- * The raw body, at most `limit` bytes, or a 413. An oversized body is still read to its end
- * (and dropped) before the answer: a connection closed with unread data is reset, and the
- * client would see ECONNRESET instead of the 413, on this request or on its next one.
- */
-function readRawBody(ctx: Context, limit: number): Promise<Buffer> {
-  const req = ctx.req;
-  if (req.readableEnded) return Promise.resolve(Buffer.alloc(0));
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit * DRAIN_FACTOR) req.destroy();
-      else if (size <= limit) chunks.push(chunk);
-    });
-    req.on('end', () =>
-      size > limit
-        ? reject(new HttpError(413, 'Request body is too large.'))
-        : resolve(Buffer.concat(chunks)),
-    );
-    req.on('error', reject);
-    req.on('close', () => {
-      if (!req.complete) reject(new HttpError(400, 'The request body was not sent completely.'));
-    });
-  });
-}
-
 /**
  * Reads a JSON request body for any API router: an empty body is {}, bad JSON (including
  * JSON nested too deep to parse) is a 400, more than `limit` bytes a 413, always with a message.
  */
 export async function readJsonBody(ctx: Context, limit = MAX_JSON_BYTES): Promise<unknown> {
-  const text = (await readRawBody(ctx, limit)).toString('utf8').trim();
+  const text = (await readBody(ctx, limit)).toString('utf8').trim();
   if (!text) return {};
   if (text.includes('\\u0000') || text.includes('\u0000'))
     throw new HttpError(400, 'Request body must not contain NUL characters.');

@@ -1,11 +1,11 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { createReadableStreamFromReadable } from '@react-router/node';
 import type { Context, Middleware } from 'koa';
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'react-router';
 import type { AppContext } from '../app/context.ts';
+import { readBody } from './body.ts';
 import { pageRoutePattern } from './metrics.ts';
-import { respondUnavailable } from './middleware.ts';
+import { HttpError, respondUnavailable } from './middleware.ts';
 import { captureForCache } from './page-cache.ts';
 import type { AppServices } from './services.ts';
 
@@ -37,7 +37,13 @@ export function reactRouterMiddleware(
     const loadContext = new RouterContextProvider();
     loadContext.set(appContextKey, { services, state: ctx.state } satisfies AppContext);
 
-    const request = toFetchRequest(ctx);
+    if (ctx.method === 'OPTIONS') {
+      ctx.set('Allow', PAGE_METHODS);
+      ctx.status = 204;
+      return;
+    }
+    const request = toFetchRequest(ctx, await pageFormBody(ctx));
+    await refuseUnreadableForm(request);
     const route = routePatternOf(build, ctx.path);
     ctx.state.routePattern = route;
     const endShell = services.metrics.ssrShell.startTimer({ route });
@@ -52,7 +58,45 @@ export function reactRouterMiddleware(
   };
 }
 
-function toFetchRequest(ctx: Context): Request {
+const PAGE_METHODS = 'GET, HEAD, POST';
+const FORM_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data']);
+/** Page forms have a few fields; files go to /api/uploads, never through a page action. */
+export const PAGE_FORM_BODY = 64 * 1024;
+/** The admin editors post a whole post (content up to 200,000 characters, form-encoded). */
+export const ADMIN_FORM_BODY = 4 * 1024 * 1024;
+
+/**
+ * The body of a page request, read whole within its route's limit before React Router sees it:
+ * actions call request.formData(), which would otherwise buffer whatever a client sends.
+ * Methods other than GET, HEAD and POST are a 405, bodies that are not forms a 415.
+ */
+async function pageFormBody(ctx: Context): Promise<Buffer | undefined> {
+  if (ctx.method === 'GET' || ctx.method === 'HEAD') return undefined;
+  if (ctx.method !== 'POST')
+    throw new HttpError(405, 'This page does not accept that request method.', { Allow: PAGE_METHODS });
+  const admin = ctx.state.session?.user?.role === 'admin' && ctx.path.startsWith('/admin/');
+  const body = await readBody(ctx, admin ? ADMIN_FORM_BODY : PAGE_FORM_BODY);
+  const type = ctx.get('content-type').split(';')[0].trim().toLowerCase();
+  if (body.length === 0 && !type) return body;
+  if (!FORM_TYPES.has(type))
+    throw new HttpError(
+      415,
+      'Forms must be sent as application/x-www-form-urlencoded or multipart/form-data.',
+    );
+  return body;
+}
+
+/** A multipart body that cannot be parsed (no boundary, cut short) is the client's error. */
+async function refuseUnreadableForm(request: Request): Promise<void> {
+  if (!request.headers.get('content-type')?.toLowerCase().startsWith('multipart/')) return;
+  try {
+    await request.clone().formData();
+  } catch {
+    throw new HttpError(400, 'The form data could not be read.');
+  }
+}
+
+function toFetchRequest(ctx: Context, body: Buffer | undefined): Request {
   // String concatenation, not new URL(path, base): a path like //evil.com would change the host.
   const url = `${ctx.protocol}://${ctx.host}${ctx.originalUrl}`;
   const controller = new AbortController();
@@ -65,11 +109,8 @@ function toFetchRequest(ctx: Context): Request {
     if (raw[i].startsWith(':')) continue;
     headers.append(raw[i], raw[i + 1]);
   }
-  const init: RequestInit & { duplex?: 'half' } = { method: ctx.method, headers, signal: controller.signal };
-  if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
-    init.body = createReadableStreamFromReadable(ctx.req);
-    init.duplex = 'half';
-  }
+  const init: RequestInit = { method: ctx.method, headers, signal: controller.signal };
+  if (body) init.body = new Uint8Array(body);
   return new Request(url, init);
 }
 

@@ -3,17 +3,27 @@ import { z } from '../zod.ts';
 const min = (n: number, message: string) => z.string(message).trim().min(n, message);
 
 /** The one checkout schema (SPEC §5): the form validates with it in the browser, the server again. */
+export const CHECKOUT_MAX_LENGTH = {
+  customerName: 200,
+  customerEmail: 254,
+  address: 500,
+  city: 200,
+  zipCode: 20,
+  country: 100,
+} as const;
+const MAX = CHECKOUT_MAX_LENGTH;
+
 export const checkoutSchema = z.object({
-  customerName: min(2, 'Name must be at least 2 characters').max(200),
+  customerName: min(2, 'Name must be at least 2 characters').max(MAX.customerName),
   customerEmail: z
     .string('Please enter a valid email')
     .trim()
-    .max(254)
+    .max(MAX.customerEmail)
     .pipe(z.email('Please enter a valid email')),
-  address: min(5, 'Address must be at least 5 characters').max(500),
-  city: min(2, 'City must be at least 2 characters').max(200),
-  zipCode: min(5, 'ZIP code must be at least 5 characters').max(20),
-  country: min(2, 'Country must be at least 2 characters').max(100),
+  address: min(5, 'Address must be at least 5 characters').max(MAX.address),
+  city: min(2, 'City must be at least 2 characters').max(MAX.city),
+  zipCode: min(5, 'ZIP code must be at least 5 characters').max(MAX.zipCode),
+  country: min(2, 'Country must be at least 2 characters').max(MAX.country),
 });
 
 export type CheckoutInput = z.output<typeof checkoutSchema>;

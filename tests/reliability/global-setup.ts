@@ -13,6 +13,7 @@ export default async function setup(project: TestProject) {
         '',
         'Reliability summary',
         `  endpoints fuzzed:          ${s.endpointsFuzzed}`,
+        `  page routes fuzzed:        ${s.pageRoutesFuzzed}`,
         `  requests sent:             ${s.requestsSent}`,
         `  5xx seen:                  ${s.serverErrors}`,
         `  faults injected/survived:  ${s.faultsInjected}/${s.faultsSurvived}`,

@@ -18,6 +18,7 @@ export type SoakSample = {
 export type SummaryEntry = {
   soakSamples?: SoakSample[];
   endpointsFuzzed?: number;
+  pageRoutesFuzzed?: number;
   requestsSent?: number;
   serverErrors?: number;
   faultsInjected?: number;
@@ -52,6 +53,7 @@ export async function readSummary(): Promise<Required<SummaryEntry>> {
   const total: Required<SummaryEntry> = {
     soakSamples: [],
     endpointsFuzzed: 0,
+    pageRoutesFuzzed: 0,
     requestsSent: 0,
     serverErrors: 0,
     faultsInjected: 0,

@@ -5,7 +5,12 @@ import { IDEMPOTENCY_KEY_PATTERN } from '../../orders/service.ts';
 import { HttpError } from '../../server/middleware.ts';
 import { type CartView, getCart } from '../../shop/cart.ts';
 import { cartOwnerOf, checkout } from '../../shop/checkout.ts';
-import { type CheckoutField, checkoutErrors, checkoutSchema } from '../../shop/checkout-schema.ts';
+import {
+  CHECKOUT_MAX_LENGTH,
+  type CheckoutField,
+  checkoutErrors,
+  checkoutSchema,
+} from '../../shop/checkout-schema.ts';
 import { orderPlacedMessage, SHOP_MESSAGES } from '../../shop/messages.ts';
 import { formatPrice } from '../../shop/price.ts';
 import { Notice } from '../components/shop/Notice.tsx';
@@ -50,12 +55,20 @@ function valuesOf(form: FormData): Values {
   return Object.fromEntries(FIELDS.map((f) => [f.name, String(form.get(f.name) ?? '')]));
 }
 
+/** Refused values go back into the form, but never longer than the schema allows. */
+function echoed(values: Values): Values {
+  return Object.fromEntries(
+    FIELDS.map((f) => [f.name, values[f.name]?.slice(0, CHECKOUT_MAX_LENGTH[f.name])]),
+  );
+}
+
 export async function action({ request, context }: Route.ActionArgs): Promise<ActionResult> {
   const app = getApp(context);
   const form = await request.formData();
   const values = valuesOf(form);
   const parsed = checkoutSchema.safeParse(values);
-  if (!parsed.success) return { status: 'invalid', errors: checkoutErrors(parsed.error), values };
+  if (!parsed.success)
+    return { status: 'invalid', errors: checkoutErrors(parsed.error), values: echoed(values) };
   const key = String(form.get('idempotencyKey') ?? '');
   try {
     const { order } = await checkout(
