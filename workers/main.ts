@@ -1,3 +1,4 @@
+import '../src/server/production-by-default.ts';
 import { loadConfigOrExit, onShutdown, processLogger } from '../src/server/boot.ts';
 import { startRuntime } from '../src/server/runtime.ts';
 import { startWorkers } from './index.ts';

@@ -1,3 +1,4 @@
+import '../server/production-by-default.ts';
 import { loadConfigOrExit, processLogger } from '../server/boot.ts';
 import { startRuntime } from '../server/runtime.ts';
 

@@ -1,3 +1,4 @@
+import '../server/production-by-default.ts';
 import { bootstrapAdmin } from '../identity/admin.ts';
 import { loadConfigOrExit, processLogger } from '../server/boot.ts';
 import { startRuntime } from '../server/runtime.ts';

@@ -1,3 +1,4 @@
+import '../server/production-by-default.ts';
 import { stdin, stdout } from 'node:process';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';

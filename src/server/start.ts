@@ -1,3 +1,4 @@
+import './production-by-default.ts';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ServerBuild } from 'react-router';

@@ -2,6 +2,7 @@ import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startWebCommand } from '../../scripts/start-web-command.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { startProcess } from '../support/process.ts';
 import { freePort } from '../support/redis-server.ts';
@@ -22,6 +23,30 @@ async function tempDataDir(): Promise<string> {
 }
 
 describe('the web process', () => {
+  it('renders with the production build of React when NODE_ENV is not set, as npm start runs it', async () => {
+    const database = await createTestDatabase();
+    databases.push(database);
+    await database.db.destroy();
+    const port = await freePort();
+    const { entry, nodeFlags } = startWebCommand();
+    const proc = startProcess(
+      entry,
+      [],
+      { PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: database.url, DATA_DIR: await tempDataDir() },
+      ['--import', './tests/support/report-react-build.mjs', ...nodeFlags],
+    );
+    await proc.waitForLog('Penstand is listening');
+    const res = await fetch(`http://127.0.0.1:${port}/about`);
+    expect(res.status).toBe(200);
+    await res.text();
+    proc.child.kill('SIGTERM');
+    expect(await proc.exited).toBe(0);
+    const builds = proc.output().match(/react build: \S+/g) ?? [];
+    expect(builds.some((line) => line.includes('react-dom-server.node.production'))).toBe(true);
+    expect(builds.some((line) => line.includes('/react.production'))).toBe(true);
+    expect(builds.filter((line) => line.endsWith('.development.js'))).toEqual([]);
+  });
+
   it('stops at once with one line naming a bad variable', async () => {
     const proc = startProcess('src/server/start.ts', [], { PORT: 'eighty' });
     expect(await proc.exited).toBe(1);
