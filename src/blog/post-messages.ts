@@ -11,7 +11,8 @@ export const POST_MESSAGES = {
   notFound: 'Post not found',
   invalidCategory: 'Choose a category',
   invalidYouTube: 'Enter a YouTube link or an 11-character video id',
-  invalidPodcast: 'The podcast URL must start with http:// or https://',
+  invalidPodcast:
+    'The podcast URL must start with http:// or https://, or be a file of this site (/uploads/…)',
   invalidImage: 'The image must be a web address (http:// or https://) or an uploaded image',
   publishAtRequired: 'Choose the date and time to publish',
 } as const;

@@ -1,3 +1,4 @@
+import { isMediaReference } from '../media/media-reference.ts';
 import { z } from '../zod.ts';
 import { POST_MESSAGES } from './post-messages.ts';
 import { extractYouTubeId, isYouTubeId } from './youtube.ts';
@@ -39,8 +40,6 @@ const optionalText = (max: number, check?: (v: string) => boolean, message?: str
     .transform((v) => v || null)
     .refine((v) => v === null || !check || check(v), { message });
 
-const isWebOrUpload = (v: string) => /^https?:\/\/\S+$/i.test(v) || /^\/uploads\/[\w.-]+$/.test(v);
-
 /** Tags: trimmed, empty ones dropped, duplicates removed (first spelling kept). */
 export function normalizeTags(tags: readonly string[]): string[] {
   const seen = new Set<string>();
@@ -67,14 +66,14 @@ export const postInputSchema = z
       .max(30)
       .default([])
       .transform((tags) => normalizeTags(tags)),
-    featuredImage: optionalText(2_000, isWebOrUpload, POST_MESSAGES.invalidImage),
-    featuredImageFile: optionalText(2_000, isWebOrUpload, POST_MESSAGES.invalidImage),
+    featuredImage: optionalText(2_000, isMediaReference, POST_MESSAGES.invalidImage),
+    featuredImageFile: optionalText(2_000, isMediaReference, POST_MESSAGES.invalidImage),
     youtubeVideoId: z
       .string()
       .nullish()
       .transform((v) => (v ? extractYouTubeId(v) : '') || null)
       .refine((v) => v === null || isYouTubeId(v), { message: POST_MESSAGES.invalidYouTube }),
-    podcastUrl: optionalText(2_000, (v) => /^https?:\/\/\S+$/i.test(v), POST_MESSAGES.invalidPodcast),
+    podcastUrl: optionalText(2_000, isMediaReference, POST_MESSAGES.invalidPodcast),
     status: z.enum(POST_STATUSES).default('draft'),
     publishAt: z
       .union([z.string(), z.date()])

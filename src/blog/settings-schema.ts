@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isMediaReference } from '../media/media-reference.ts';
 
 export const SETTINGS_MESSAGES = {
   saved: 'Settings saved',
@@ -27,10 +28,7 @@ export const blogSettingsSchema = z.object({
     .max(2000)
     .nullish()
     .transform((v) => v || null)
-    .refine(
-      (v) => v === null || /^https?:\/\/\S+$/i.test(v) || /^\/uploads\/[\w.-]+$/.test(v),
-      SETTINGS_MESSAGES.imageUrl,
-    ),
+    .refine((v) => v === null || isMediaReference(v), SETTINGS_MESSAGES.imageUrl),
   socialLinks: z
     .object({ youtube: socialLink, github: socialLink, twitter: socialLink, linkedin: socialLink })
     .default({ youtube: '', github: '', twitter: '', linkedin: '' }),

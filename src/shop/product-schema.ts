@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isMediaReference } from '../media/media-reference.ts';
 import { PRODUCT_CATEGORIES, PRODUCT_STATUSES } from './product-enums.ts';
 
 // Re-exported for the API's query validation; browser code imports product-enums.ts (no zod).
@@ -11,15 +12,11 @@ export {
 
 const trimmed = (label: string) => z.string().trim().min(1, `${label} is required`);
 
-/** An image is a web URL or a file we serve from /uploads/. */
 const imageRef = z
   .string()
   .trim()
   .max(2000)
-  .refine(
-    (v) => (/^\/uploads\/[\w./-]+$/.test(v) && !v.includes('..')) || /^https?:\/\/\S+$/.test(v),
-    'Image must be a URL or an /uploads/ path',
-  );
+  .refine(isMediaReference, 'Image must be a URL or an image of this site (/uploads/ or /demo/)');
 
 /** The one product schema: the API, the admin editor and tests parse with it. */
 export const productSchema = z.object({

@@ -4,6 +4,7 @@ import type { EditablePost } from '../../blog/post-editor.ts';
 import { normalizeTags, POST_CATEGORIES } from '../../blog/post-schema.ts';
 import { slugify } from '../../blog/slug.ts';
 import { extractYouTubeId } from '../../blog/youtube.ts';
+import { FormErrorsAtButton, useFocusFirstError } from '../components/FormErrors.tsx';
 import {
   bold,
   colour,
@@ -55,6 +56,8 @@ export function PostEditor({ post, errors }: Props) {
   const [tzOffset, setTzOffset] = useState('');
   const [showPreview, setShowPreview] = useState(false);
   const fields = errors?.fields ?? {};
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusFirstError(formRef, errors);
 
   useEffect(() => setTzOffset(String(new Date().getTimezoneOffset())), []);
 
@@ -116,7 +119,7 @@ export function PostEditor({ post, errors }: Props) {
       </p>
       <h1>{post ? 'Edit Post' : 'New Post'}</h1>
       <Notice result={errors ? { ok: false, title: errors.title, message: errors.message } : null} />
-      <Form method="post" className="admin-form" noValidate>
+      <Form method="post" className="admin-form" noValidate ref={formRef}>
         <input type="hidden" name="tzOffset" value={tzOffset} />
         <div className="field">
           <label htmlFor="title">Title</label>
@@ -308,6 +311,7 @@ export function PostEditor({ post, errors }: Props) {
             name="category"
             required
             defaultValue={post?.category ?? ''}
+            aria-invalid={fields.category ? true : undefined}
             aria-describedby={described('category')}
           >
             <option value="" disabled>
@@ -361,8 +365,9 @@ export function PostEditor({ post, errors }: Props) {
           <input
             id="featuredImage"
             name="featuredImage"
-            type="url"
+            inputMode="url"
             defaultValue={post?.featuredImage ?? ''}
+            aria-invalid={fields.featuredImage ? true : undefined}
             aria-describedby={described('featuredImage')}
           />
           <FieldError id="featuredImage-error" message={fields.featuredImage} />
@@ -374,6 +379,7 @@ export function PostEditor({ post, errors }: Props) {
             name="featuredImageFile"
             value={featuredImageFile}
             onChange={(e) => setFeaturedImageFile(e.target.value)}
+            aria-invalid={fields.featuredImageFile ? true : undefined}
             aria-describedby={['featured-upload-hint', described('featuredImageFile')]
               .filter(Boolean)
               .join(' ')}
@@ -396,6 +402,7 @@ export function PostEditor({ post, errors }: Props) {
             value={youtube}
             onChange={(e) => setYoutube(e.target.value)}
             onBlur={() => setYoutube((v) => extractYouTubeId(v))}
+            aria-invalid={fields.youtubeVideoId ? true : undefined}
             aria-describedby={['youtube-hint', described('youtubeVideoId')].filter(Boolean).join(' ')}
           />
           <p id="youtube-hint" className="muted">
@@ -408,8 +415,9 @@ export function PostEditor({ post, errors }: Props) {
           <input
             id="podcastUrl"
             name="podcastUrl"
-            type="url"
+            inputMode="url"
             defaultValue={post?.podcastUrl ?? ''}
+            aria-invalid={fields.podcastUrl ? true : undefined}
             aria-describedby={described('podcastUrl')}
           />
           <FieldError id="podcastUrl-error" message={fields.podcastUrl} />
@@ -434,6 +442,7 @@ export function PostEditor({ post, errors }: Props) {
             name="publishAt"
             type="datetime-local"
             defaultValue={toLocalInput(post?.publishAt ?? null)}
+            aria-invalid={fields.publishAt ? true : undefined}
             aria-describedby={['publishAt-hint', described('publishAt')].filter(Boolean).join(' ')}
           />
           <p id="publishAt-hint" className="muted">
@@ -441,6 +450,7 @@ export function PostEditor({ post, errors }: Props) {
           </p>
           <FieldError id="publishAt-error" message={fields.publishAt} />
         </div>
+        <FormErrorsAtButton show={Boolean(errors) && !saving} />
         <div className="admin-actions">
           <button className="button" type="submit" disabled={saving}>
             {saving ? 'Saving...' : post ? 'Update Post' : 'Create Post'}

@@ -1,9 +1,10 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Form, Link, useNavigation } from 'react-router';
 import { formatPrice } from '../../shop/price.ts';
 import { CATEGORY_LABELS } from '../../shop/product-admin-messages.ts';
 import { PRODUCT_CATEGORIES } from '../../shop/product-enums.ts';
 import type { Product } from '../../shop/products.ts';
+import { FormErrorsAtButton, useFocusFirstError } from '../components/FormErrors.tsx';
 import { Notice } from './Notice.tsx';
 import type { ProductFormErrors } from './product-form.server.ts';
 import { useImageUpload } from './upload.ts';
@@ -17,6 +18,8 @@ export function ProductEditor({ product, errors }: Props) {
   const [image, setImage] = useState(product?.image ?? '');
   const imageUpload = useImageUpload((url) => setImage(url));
   const fields = errors?.fields ?? {};
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusFirstError(formRef, errors);
   const cents = /^\d+$/.test(price) ? Number(price) : 0;
   const err = (name: string) =>
     fields[name] ? (
@@ -34,7 +37,7 @@ export function ProductEditor({ product, errors }: Props) {
       </p>
       <h1>{product ? 'Edit Product' : 'New Product'}</h1>
       <Notice result={errors ? { ok: false, title: errors.title, message: errors.message } : null} />
-      <Form method="post" className="admin-form" noValidate>
+      <Form method="post" className="admin-form" noValidate ref={formRef}>
         <div className="field">
           <label htmlFor="name">Name</label>
           <input
@@ -42,6 +45,7 @@ export function ProductEditor({ product, errors }: Props) {
             name="name"
             required
             defaultValue={product?.name ?? ''}
+            aria-invalid={fields.name ? true : undefined}
             aria-describedby={described('name')}
           />
           {err('name')}
@@ -54,6 +58,7 @@ export function ProductEditor({ product, errors }: Props) {
             rows={4}
             required
             defaultValue={product?.description ?? ''}
+            aria-invalid={fields.description ? true : undefined}
             aria-describedby={described('description')}
           />
           {err('description')}
@@ -68,6 +73,7 @@ export function ProductEditor({ product, errors }: Props) {
               pattern="[0-9]*"
               value={price}
               onChange={(e) => setPrice(e.target.value.replace(/[^\d]/g, ''))}
+              aria-invalid={fields.price ? true : undefined}
               aria-describedby={described('price', 'price-hint')}
             />
             <output htmlFor="price" className="admin-price-preview" aria-live="polite">
@@ -86,6 +92,7 @@ export function ProductEditor({ product, errors }: Props) {
             name="category"
             required
             defaultValue={product?.category ?? ''}
+            aria-invalid={fields.category ? true : undefined}
             aria-describedby={described('category')}
           >
             <option value="" disabled>
@@ -107,6 +114,7 @@ export function ProductEditor({ product, errors }: Props) {
             inputMode="numeric"
             pattern="[0-9]*"
             defaultValue={product?.stock ?? ''}
+            aria-invalid={fields.stock ? true : undefined}
             aria-describedby={described('stock', 'stock-hint')}
           />
           <p id="stock-hint" className="muted">
@@ -121,6 +129,7 @@ export function ProductEditor({ product, errors }: Props) {
             name="image"
             value={image}
             onChange={(e) => setImage(e.target.value)}
+            aria-invalid={fields.image ? true : undefined}
             aria-describedby={described('image', 'image-upload-hint')}
           />
           {err('image')}
@@ -144,6 +153,7 @@ export function ProductEditor({ product, errors }: Props) {
             <option value="inactive">Inactive</option>
           </select>
         </div>
+        <FormErrorsAtButton show={Boolean(errors) && !saving} />
         <div className="admin-actions">
           <button className="button" type="submit" disabled={saving}>
             {saving ? 'Saving...' : product ? 'Update Product' : 'Create Product'}

@@ -1,6 +1,8 @@
+import { useRef } from 'react';
 import { Form, Link, useNavigation } from 'react-router';
 import type { BlogSettings } from '../../blog/settings.ts';
 import { IMAGE_VARIANTS } from '../../media/messages.ts';
+import { FormErrorsAtButton, useFocusFirstError } from '../components/FormErrors.tsx';
 
 type Props = {
   settings: BlogSettings;
@@ -28,6 +30,7 @@ function TextField(props: {
           name={props.name}
           rows={3}
           defaultValue={props.defaultValue}
+          aria-invalid={props.error ? true : undefined}
           aria-describedby={describedBy}
         />
       ) : (
@@ -49,15 +52,18 @@ function TextField(props: {
   );
 }
 
-export function SettingsTab({ settings, apiUrl, environment, fieldErrors = {} }: Props) {
+export function SettingsTab({ settings, apiUrl, environment, fieldErrors: errors }: Props) {
   const navigation = useNavigation();
+  const fieldErrors = errors ?? {};
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusFirstError(formRef, errors);
   const saving = navigation.formData?.get('intent') === 'save-settings';
   const clearing = navigation.formData?.get('intent') === 'clear-cache';
   return (
     <div className="admin-stack">
       <section className="card" aria-labelledby="blog-settings">
         <h2 id="blog-settings">Blog Settings</h2>
-        <Form method="post" className="admin-form">
+        <Form method="post" className="admin-form" ref={formRef}>
           <input type="hidden" name="intent" value="save-settings" />
           <TextField
             name="title"
@@ -115,6 +121,7 @@ export function SettingsTab({ settings, apiUrl, environment, fieldErrors = {} }:
             />
             <label htmlFor="settings-shopRequiresSignIn">Show the shop to signed-in visitors only</label>
           </div>
+          <FormErrorsAtButton show={Boolean(errors) && !saving} />
           <button className="button" type="submit" disabled={saving}>
             {saving ? 'Saving...' : 'Save Settings'}
           </button>

@@ -1,0 +1,27 @@
+import { type RefObject, useEffect } from 'react';
+
+export const FORM_HAS_ERRORS = 'This form has errors: please correct the fields marked above.';
+
+/**
+ * After a refused submission, moves focus to the first field marked aria-invalid and scrolls it
+ * into view: the message at a field far above the button is otherwise never seen. `errors` is
+ * the action's answer, a new object each time, so every refused submission moves focus again.
+ */
+export function useFocusFirstError(form: RefObject<HTMLFormElement | null>, errors: unknown): void {
+  useEffect(() => {
+    if (!errors) return;
+    const field = form.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
+    if (!field) return;
+    field.focus({ preventScroll: true });
+    field.scrollIntoView({ block: 'center' });
+  }, [errors, form]);
+}
+
+/** Said next to the submit button of a form that came back with errors. */
+export function FormErrorsAtButton({ show }: { show: boolean }) {
+  return show ? (
+    <p className="field-error" role="alert">
+      {FORM_HAS_ERRORS}
+    </p>
+  ) : null;
+}

@@ -1,0 +1,93 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FORM_HAS_ERRORS } from '../../src/app/components/FormErrors.tsx';
+import { POST_MESSAGES } from '../../src/blog/post-messages.ts';
+import { SETTINGS_MESSAGES } from '../../src/blog/settings-schema.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { addSessionCookie, signedInSession } from '../support/auth.ts';
+import { seedDemo } from '../support/blog.ts';
+import { launchBrowser, newContext, watchPage } from '../support/browser.ts';
+
+let app: TestApp;
+let browser: Browser;
+let page: Page;
+let problems: string[];
+
+beforeAll(async () => {
+  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+  await seedDemo(app);
+  const admin = await signedInSession(app, { role: 'admin' });
+  const context = await newContext(browser, app.url);
+  await addSessionCookie(context, app.url, admin.sid);
+  page = await context.newPage();
+  problems = await watchPage(page);
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+async function open(path: string) {
+  await page.goto(path);
+  await page.waitForSelector('html[data-hydrated]');
+}
+
+describe('the demo content as a new writer finds it', () => {
+  it('saves every seeded post, product and the settings untouched', { timeout: 240_000 }, async () => {
+    const posts: { id: number; title: string; updated_at: Date }[] = await app.services
+      .db('posts')
+      .select('id', 'title', 'updated_at');
+    const products: { id: number }[] = await app.services.db('products').select('id');
+    expect(posts.length).toBeGreaterThan(5);
+    expect(products.length).toBeGreaterThan(3);
+    for (const post of posts) {
+      await open(`/admin/posts/${post.id}`);
+      await page.getByRole('button', { name: 'Update Post' }).click();
+      await page.waitForURL(/\/admin\?tab=posts/, { timeout: 15_000 }).catch(async () => {
+        throw new Error(
+          `post ${post.id} "${post.title}" was not saved: ${await page.locator('.field-error').allTextContents()}`,
+        );
+      });
+    }
+    const saved = await app.services
+      .db('posts')
+      .whereIn(
+        'id',
+        posts.map((p) => p.id),
+      )
+      .select('id', 'updated_at');
+    for (const row of saved)
+      expect(row.updated_at.getTime(), `post ${row.id} updated`).toBeGreaterThan(
+        posts.find((p) => p.id === row.id)?.updated_at.getTime() ?? 0,
+      );
+    for (const product of products) {
+      await open(`/admin/products/${product.id}`);
+      await page.getByRole('button', { name: 'Update Product' }).click();
+      await page.waitForURL(/\/admin\?tab=products/, { timeout: 15_000 }).catch(async () => {
+        throw new Error(
+          `product ${product.id} was not saved: ${await page.locator('.field-error').allTextContents()}`,
+        );
+      });
+    }
+    await open('/admin?tab=settings');
+    await page.getByRole('button', { name: 'Save Settings' }).click();
+    await expect.poll(() => page.getByText(SETTINGS_MESSAGES.saved).count()).toBeGreaterThan(0);
+    expect(problems).toEqual([]);
+  });
+
+  it('moves focus to the first field in error and says so at the button', async () => {
+    const post = await app.services.db('posts').first('id');
+    await open(`/admin/posts/${post.id}`);
+    await page.getByLabel('Featured image URL').fill('javascript:alert(1)');
+    await page.getByRole('button', { name: 'Update Post' }).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('featuredImage');
+    await expect.poll(() => page.getByText(POST_MESSAGES.invalidImage).count()).toBeGreaterThan(0);
+    const atButton = page.getByRole('alert').filter({ hasText: FORM_HAS_ERRORS });
+    await expect.poll(() => atButton.isVisible()).toBe(true);
+    const inView = await page.locator('#featuredImage').evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      return box.top >= 0 && box.bottom <= window.innerHeight;
+    });
+    expect(inView).toBe(true);
+  });
+});
