@@ -62,6 +62,7 @@ export async function approvedComments(
 export async function createComment(
   db: Db,
   input: CommentInput,
+  heldReason: string | null = null,
 ): Promise<{ id: number; approved: boolean } | null> {
   const post = await db('posts').where({ id: input.postId, status: 'published' }).first('id');
   if (!post) return null;
@@ -72,6 +73,7 @@ export async function createComment(
       email: input.email,
       content: input.content,
       approved: false,
+      held_reason: heldReason,
     })
     .returning(['id', 'approved']);
   return { id: row.id, approved: row.approved };

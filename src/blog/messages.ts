@@ -16,6 +16,12 @@ export const BLOG_MESSAGES = {
     title: 'Comment submitted',
     description: 'Thank you! Your comment is awaiting moderation and will appear once approved.',
   },
+  commentTooFast: {
+    title: 'Please send it again',
+    description: 'That was quicker than we expected from a person. Check your comment and post it once more.',
+  },
+  /** Shown to the moderator beside a comment that filled the form's hidden field. */
+  honeypotReason: 'it filled in a form field that people cannot see',
   subscribed: { title: 'Subscribed!', description: 'Thanks for subscribing to the newsletter.' },
 } as const;
 

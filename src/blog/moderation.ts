@@ -10,6 +10,8 @@ export type ModerationComment = {
   email: string;
   content: string;
   approved: boolean;
+  /** Why it was held as suspected spam, or null. */
+  heldReason: string | null;
   likes: number;
   createdAt: string;
   post: { id: number; title: string; slug: string };
@@ -25,6 +27,7 @@ function present(row: Record<string, unknown>): ModerationComment {
     email: row.email as string,
     content: row.content as string,
     approved: row.approved as boolean,
+    heldReason: (row.held_reason as string | null) ?? null,
     likes: row.likes as number,
     createdAt: new Date(row.created_at as Date).toISOString(),
     post: { id: row.post_id as number, title: row.post_title as string, slug: row.post_slug as string },

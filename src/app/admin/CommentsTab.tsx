@@ -52,6 +52,7 @@ function CommentCard({ comment }: { comment: ModerationComment }) {
         <span>{formatDate(comment.createdAt)}</span>
         <span>On “{comment.post.title}”</span>
       </p>
+      {comment.heldReason && <p className="field-error">Suspected spam: {comment.heldReason}</p>}
       <p className="admin-comment-content">{comment.content}</p>
       <div className="admin-actions">
         {comment.approved ? (

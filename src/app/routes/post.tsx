@@ -8,12 +8,12 @@ import {
   likeComment,
 } from '../../blog/comments.ts';
 import { extractHeadings } from '../../blog/markdown.ts';
-import { BLOG_MESSAGES } from '../../blog/messages.ts';
+import { BLOG_MESSAGES, COMMENT_LIMITS } from '../../blog/messages.ts';
 import { getPost, relatedPosts, slugRedirect } from '../../blog/posts.ts';
 import { authorName, formatDate, preview, readingMinutes, wordCount } from '../../blog/reading.ts';
 import { anonymousViewer } from '../../blog/views.ts';
 import { createRateLimit } from '../../server/rate-limit.ts';
-import { type CommentResult, Comments } from '../components/blog/Comments.tsx';
+import { type CommentResult, Comments, type CommentValues } from '../components/blog/Comments.tsx';
 import { getApp } from '../context.ts';
 import type { RouteHandle } from '../plain-page.ts';
 import '../styles/blog.css';
@@ -45,10 +45,13 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
       post.id,
       state.session.id ?? anonymousViewer(state.clientIp, request.headers.get('user-agent') ?? ''),
     );
-  const [related, formToken] = await Promise.all([relatedPosts(db, post), issueFormToken(db)]);
   const before = Number(new URL(request.url).searchParams.get('comments'));
   const commentsBefore = Number.isInteger(before) && before > 0 && before < 2 ** 31 ? before : undefined;
-  const comments = approvedComments(db, post.id, { limit: COMMENTS_PER_PAGE, before: commentsBefore });
+  const [related, formToken, comments] = await Promise.all([
+    relatedPosts(db, post),
+    issueFormToken(db),
+    approvedComments(db, post.id, { limit: COMMENTS_PER_PAGE, before: commentsBefore }),
+  ]);
   // Tells the page cache which post a stored copy shows, so cache hits still count as views.
   const cacheMeta = { 'x-page-cache-view-post': String(post.id) };
   return data(
@@ -62,9 +65,9 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
       canonical: `${services.publicUrl}/post/${post.slug}`,
       imageUrl: (post.featuredImageFile || post.featuredImage) ?? null,
       publicUrl: services.publicUrl,
-      // Streamed: the page is readable before the comments arrive. A page the cache will store
-      // waits for them (one short index read), so the stored copy is whole without JavaScript.
-      comments: state.pageCache ? await comments : comments,
+      // Awaited, not streamed: comments streamed in sit in a hidden element until a script moves
+      // them, and a post page must be whole without JavaScript (one short index read).
+      comments,
       commentsPaged: commentsBefore !== undefined,
     },
     { headers: cacheMeta },
@@ -87,20 +90,28 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (likes === null) throw data({ message: 'Unknown comment' }, { status: 404 });
     return { likes };
   }
-  const fail = (title: string, description: string, status = 400) =>
-    data({ ok: false as const, title, description }, { status });
-  // A filled honeypot or a form sent faster than a person can write: quietly not stored.
-  const accepted = { ok: true as const, ...BLOG_MESSAGES.commentPending };
-  if (String(form.get('website') ?? '') !== '') return accepted;
-  const tokenCheck = await checkFormToken(db, String(form.get('formToken') ?? ''));
-  if (tokenCheck === 'invalid')
-    return fail(BLOG_MESSAGES.commentFailed.title, BLOG_MESSAGES.commentFailed.description);
-  if (tokenCheck === 'too-fast') return accepted;
+  // Every refusal gives the typed values back (a plain form post re-renders the page) and the
+  // form token of the first render, so the 2-second trap keeps counting from when the reader came.
+  const values = commentValues(form);
+  const submittedToken = String(form.get('formToken') ?? '');
+  const fail = (title: string, description: string, status = 400, formToken?: string) =>
+    data({ ok: false as const, title, description, values, formToken }, { status });
   const parsed = commentSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success) {
     const message = parsed.error.issues[0].message;
-    return fail(commentErrorTitle(message), message);
+    const tokenKept = (await checkFormToken(db, submittedToken)) === 'invalid' ? undefined : submittedToken;
+    return fail(commentErrorTitle(message), message, 400, tokenKept);
   }
+  const tokenCheck = await checkFormToken(db, submittedToken);
+  if (tokenCheck === 'invalid')
+    return fail(BLOG_MESSAGES.commentFailed.title, BLOG_MESSAGES.commentFailed.description);
+  if (tokenCheck === 'too-fast')
+    return fail(
+      BLOG_MESSAGES.commentTooFast.title,
+      BLOG_MESSAGES.commentTooFast.description,
+      400,
+      submittedToken,
+    );
   try {
     await createRateLimit(db, {
       keyPrefix: 'comment-ip',
@@ -109,11 +120,21 @@ export async function action({ request, context }: Route.ActionArgs) {
       message: 'Too many comments from your network. Please wait a few minutes and try again.',
     }).consume(state.clientIp);
   } catch (error) {
-    return fail('Error', (error as Error).message, 429);
+    return fail('Error', (error as Error).message, 429, submittedToken);
   }
-  const created = await createComment(db, parsed.data);
+  // A filled hidden field is most likely a bot, but a person's autofill can do it too: held for
+  // the moderator with the reason, never dropped.
+  const heldReason = String(form.get('website') ?? '') === '' ? null : BLOG_MESSAGES.honeypotReason;
+  const created = await createComment(db, parsed.data, heldReason);
   if (!created) return fail(BLOG_MESSAGES.commentFailed.title, BLOG_MESSAGES.commentFailed.description, 404);
-  return accepted;
+  return { ok: true as const, ...BLOG_MESSAGES.commentPending, formToken: submittedToken };
+}
+
+/** The typed values, cut to what the schema accepts, to fill the form again after a refusal. */
+function commentValues(form: FormData): CommentValues {
+  const text = (name: keyof typeof COMMENT_LIMITS) =>
+    String(form.get(name) ?? '').slice(0, COMMENT_LIMITS[name]);
+  return { author: text('author'), email: text('email'), content: text('content') };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {

@@ -1,26 +1,15 @@
-import { Suspense, useEffect, useRef } from 'react';
-import { Await, Link, useFetcher, useLocation } from 'react-router';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useFetcher, useLocation } from 'react-router';
 import type { CommentPage, PublicComment } from '../../../blog/comments.ts';
 import { COMMENT_LIMITS } from '../../../blog/messages.ts';
 import { formatDate } from '../../../blog/reading.ts';
 
-export type CommentResult =
-  | { ok: true; title: string; description: string }
-  | { ok: false; title: string; description: string };
+export type CommentValues = { author: string; email: string; content: string };
 
-function Skeletons() {
-  return (
-    <ul className="comment-list" aria-busy="true" aria-label="Loading comments">
-      {[0, 1, 2].map((i) => (
-        <li key={i} className="comment skeleton" data-testid="comment-skeleton">
-          <span className="skeleton-line short" />
-          <span className="skeleton-line" />
-          <span className="skeleton-line" />
-        </li>
-      ))}
-    </ul>
-  );
-}
+/** The action's answer; `formToken` is the one of the first render, kept through re-renders. */
+export type CommentResult =
+  | { ok: true; title: string; description: string; formToken?: string }
+  | { ok: false; title: string; description: string; values?: CommentValues; formToken?: string };
 
 function LikeButton({ comment }: { comment: PublicComment }) {
   const fetcher = useFetcher<{ likes?: number }>();
@@ -84,7 +73,10 @@ function CommentList({ page, paged }: { page: CommentPage; paged: boolean }) {
   );
 }
 
-/** Approved comments (streamed in, three skeletons meanwhile) and the form for a new one. */
+/**
+ * Approved comments and the form for a new one. The comments are rendered in place, never
+ * streamed in behind a script: the page is whole for readers and clients without JavaScript.
+ */
 export function Comments({
   postId,
   comments,
@@ -93,7 +85,7 @@ export function Comments({
   result,
 }: {
   postId: number;
-  comments: Promise<CommentPage> | CommentPage;
+  comments: CommentPage;
   /** True when showing an older page (not the newest comments). */
   paged: boolean;
   formToken: string;
@@ -102,6 +94,9 @@ export function Comments({
   const fetcher = useFetcher<CommentResult>();
   const form = useRef<HTMLFormElement>(null);
   const shown = fetcher.data ?? result;
+  const refusedValues = shown && !shown.ok ? shown.values : undefined;
+  // The token of the first render: a revalidation after a refusal must not restart the clock.
+  const [firstToken] = useState(formToken);
   // Sent as a plain form, the answer opens at the form, where its result is shown.
   const { pathname } = useLocation();
   useEffect(() => {
@@ -109,22 +104,13 @@ export function Comments({
   }, [fetcher.data]);
   return (
     <section className="comments" aria-labelledby="comments-heading">
-      <Suspense
-        fallback={
-          <>
-            <h2 id="comments-heading">Comments</h2>
-            <Skeletons />
-          </>
-        }
-      >
-        <Await resolve={comments}>{(loaded) => <CommentList page={loaded} paged={paged} />}</Await>
-      </Suspense>
+      <CommentList page={comments} paged={paged} />
       <div className="comment-form card" id="leave-comment">
         <h3>Leave a comment</h3>
         <fetcher.Form method="post" action={`${pathname}#leave-comment`} ref={form} noValidate>
           <input type="hidden" name="intent" value="comment" />
           <input type="hidden" name="postId" value={postId} />
-          <input type="hidden" name="formToken" value={formToken} />
+          <input type="hidden" name="formToken" value={shown?.formToken ?? firstToken} />
           <div className="honeypot" aria-hidden="true">
             <label htmlFor="comment-website">Leave this empty</label>
             <input id="comment-website" name="website" tabIndex={-1} autoComplete="off" />
@@ -135,6 +121,7 @@ export function Comments({
               id="comment-author"
               name="author"
               autoComplete="name"
+              defaultValue={refusedValues?.author}
               maxLength={COMMENT_LIMITS.author}
               required
             />
@@ -146,6 +133,7 @@ export function Comments({
               name="email"
               type="email"
               autoComplete="email"
+              defaultValue={refusedValues?.email}
               maxLength={COMMENT_LIMITS.email}
               required
               aria-describedby="comment-email-hint"
@@ -160,6 +148,7 @@ export function Comments({
               id="comment-content"
               name="content"
               rows={5}
+              defaultValue={refusedValues?.content}
               maxLength={COMMENT_LIMITS.content}
               required
             />
