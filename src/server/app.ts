@@ -10,6 +10,7 @@ import {
   compression,
   errorHandler,
   failFastWhenDatabaseDown,
+  privateForSessions,
   refuseNulInUrl,
   requestContext,
   securityHeaders,
@@ -47,6 +48,7 @@ export function createApp(services: AppServices, pages: PageHandler): Koa {
   app.use(pageCacheMiddleware(services.pageCache, (sources) => buildCsp(config, sources)));
   app.use(failFastWhenDatabaseDown(() => services.dbAvailability.isDown));
   app.use(sessionMiddleware(services));
+  app.use(privateForSessions());
   app.use(csrfProtection());
   app.use(invalidateOnAdminWrites(services.pageCache));
   const api = apiRouter(services);

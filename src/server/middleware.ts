@@ -5,6 +5,7 @@ import compress from 'koa-compress';
 import type { Config } from '../config.ts';
 import { isConnectionError, isPoolTimeout } from '../db/availability.ts';
 import type { Logger } from './logger.ts';
+import type { RequestState } from './request-state.ts';
 
 /** A request id (kept from a trusted proxy's X-Request-Id), a child logger, and one log line per request. */
 export function requestContext(log: Logger, trustProxy: boolean): Middleware {
@@ -107,6 +108,22 @@ export function refuseNulInUrl(): Middleware {
       return;
     }
     await next();
+  };
+}
+
+/**
+ * A response made for a session (a signed-in user, or a guest with a cart or a like) is theirs
+ * alone: no shared cache may keep it, and the browser should not store it either.
+ */
+export function privateForSessions(): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } finally {
+      // Refusals too: errorHandler, further out, answers them with these headers kept.
+      const session: RequestState['session'] | undefined = ctx.state.session;
+      if (session?.id || session?.user) ctx.set('Cache-Control', 'private, no-store');
+    }
   };
 }
 

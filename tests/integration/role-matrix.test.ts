@@ -37,7 +37,17 @@ async function call(who: Who, method: string, url: string, body?: unknown) {
     headers: { ...as[who], ...(method === 'GET' ? {} : { 'content-type': 'application/json' }) },
     body: method === 'GET' ? undefined : JSON.stringify(body ?? {}),
   });
-  return { status: res.status, location: res.headers.get('location'), text: await res.text() };
+  return {
+    status: res.status,
+    location: res.headers.get('location'),
+    cacheControl: res.headers.get('cache-control'),
+    text: await res.text(),
+  };
+}
+
+/** Every answer made for a signed-in session is private to it. */
+function expectPrivate(who: Who, cacheControl: string | null, line: string) {
+  if (who !== 'anonymous') expect(cacheControl, `${line}: Cache-Control`).toBe('private, no-store');
 }
 
 /** A fresh order and, after it, a fresh cart line of the `user` account, made through the API. */
@@ -126,6 +136,7 @@ describe('answers as anonymous, user, another user and admin', () => {
         const url = row.sample ?? row.path;
         const res = await call(who, row.method, url, row.body);
         expect(res.status, `${who}: ${row.method} ${url}`).toBeLessThan(500);
+        expectPrivate(who, res.cacheControl, `${who}: ${row.method} ${url}`);
         expect(refused(res.status, res.location), `${who}: ${row.method} ${url} → ${res.status}`).toBe(
           !expected(row.access, who),
         );
@@ -142,6 +153,7 @@ describe('answers as anonymous, user, another user and admin', () => {
         const res = await fetch(`${app.url}${url}`, { redirect: 'manual', headers: as[who] });
         await res.arrayBuffer();
         expect(res.status, `${who}: ${url}`).toBeLessThan(500);
+        expectPrivate(who, res.headers.get('cache-control'), `${who}: ${url}`);
         expect(refused(res.status, res.headers.get('location')), `${who}: ${url} → ${res.status}`).toBe(
           !expected(row.access, who),
         );
@@ -151,6 +163,27 @@ describe('answers as anonymous, user, another user and admin', () => {
       }
     },
   );
+});
+
+describe('private answers', () => {
+  it('keeps a guest’s cart and checkout pages out of shared caches, and leaves other readers’ pages public', async () => {
+    const added = await fetch(`${app.url}/api/cart?action=add`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ productId }),
+    });
+    expect(added.status).toBe(201);
+    const cookie = (added.headers.get('set-cookie') ?? '').split(';')[0];
+    expect(cookie).toMatch(/^sid=/);
+    for (const url of ['/cart', '/checkout', '/', '/shop']) {
+      const res = await fetch(`${app.url}${url}`, { headers: { cookie } });
+      await res.arrayBuffer();
+      expect(res.headers.get('cache-control'), url).toBe('private, no-store');
+    }
+    const anonymous = await fetch(`${app.url}/about`);
+    await anonymous.arrayBuffer();
+    expect(anonymous.headers.get('cache-control') ?? '').not.toContain('private');
+  });
 });
 
 describe('one visitor cannot reach another visitor’s cart or orders', () => {
