@@ -62,10 +62,13 @@ export function commentsRouter(services: AppServices): Router {
   router.put('/comments', async (ctx, next) => {
     if (ctx.query.action !== 'like') return next();
     const id = queryId(ctx);
+    // A guest API client learns the id of a session made for it; an existing one is never echoed
+    // (it may be a cookie's, which page scripts must not read).
+    const created = !ctx.state.session.id;
     const liker = await ctx.state.session.ensure();
     const likes = await likeComment(db, id, liker);
     if (likes === null) throw new HttpError(404, 'Comment not found');
-    ctx.set('X-Session-Id', liker);
+    if (created) ctx.set('X-Session-Id', liker);
     ctx.body = { id, likes };
   });
   return router;

@@ -3,6 +3,7 @@ import type { AppServices } from '../server/services.ts';
 import type { ProviderSession } from './provider.ts';
 import {
   createSession,
+  isClientChosenSessionId,
   isWellFormedSessionId,
   loadSession,
   SESSION_COOKIE,
@@ -52,7 +53,14 @@ export function sessionMiddleware(services: AppServices): Middleware {
         : header
           ? ([header, 'header'] as const)
           : ([null, null] as const);
-    const found = isWellFormedSessionId(candidate) ? await loadSession(db, candidate) : null;
+    const sid = (via === 'header' ? isClientChosenSessionId(candidate) : isWellFormedSessionId(candidate))
+      ? candidate
+      : null;
+    const loaded = sid ? await loadSession(db, sid) : null;
+    // The header is for guests: it never names a signed-in session (Bearer does that).
+    const found = via === 'header' && loaded?.user ? null : loaded;
+    // A guest API client's own id for a session it has not used yet: created under it on first need.
+    const chosenId = via === 'header' && sid && !loaded ? sid : undefined;
     const secure = config.isProduction && ctx.protocol === 'https';
     const session: RequestSession = {
       id: found?.session.id ?? null,
@@ -61,7 +69,7 @@ export function sessionMiddleware(services: AppServices): Middleware {
       via: found ? via : null,
       async ensure() {
         if (session.id) return session.id;
-        session.id = await createSession(db, null);
+        session.id = await createSession(db, null, {}, chosenId);
         session.via = 'cookie';
         setSessionCookie(ctx, session.id, secure);
         return session.id;

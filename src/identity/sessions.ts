@@ -24,19 +24,36 @@ export function isWellFormedSessionId(value: string | undefined | null): value i
   return typeof value === 'string' && /^[A-Za-z0-9_-]{32,64}$/.test(value);
 }
 
+/**
+ * An id a guest API client chose itself (SPEC §6: generated once per browser session) is taken
+ * when it is long and random enough not to be guessed: 22–128 URL-safe characters.
+ */
+export function isClientChosenSessionId(value: string | undefined | null): value is string {
+  return typeof value === 'string' && /^[A-Za-z0-9_-]{22,128}$/.test(value);
+}
+
+/**
+ * A new session: under a server-minted id, or for a guest only, under the id the client chose
+ * (a server-minted one when that id is already taken).
+ */
 export async function createSession(
   db: Db,
   userId: number | null,
   data: Record<string, unknown> = {},
+  clientChosenSid?: string,
 ): Promise<string> {
-  const sid = newSessionId();
-  await db('sessions').insert({
-    sid,
-    sess: JSON.stringify(data),
-    expire: new Date(Date.now() + SESSION_TTL_MS),
-    user_id: userId,
-  });
-  return sid;
+  const sid = userId === null && clientChosenSid ? clientChosenSid : newSessionId();
+  const inserted = await db('sessions')
+    .insert({
+      sid,
+      sess: JSON.stringify(data),
+      expire: new Date(Date.now() + SESSION_TTL_MS),
+      user_id: userId,
+    })
+    .onConflict('sid')
+    .ignore()
+    .returning('sid');
+  return inserted.length ? sid : createSession(db, userId, data);
 }
 
 /** The session and its user, or null when unknown or expired. */

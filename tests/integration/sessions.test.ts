@@ -1,6 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
+import { publishedPost, seedDemo } from '../support/blog.ts';
+import { createProductRow } from '../support/shop.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -29,4 +32,56 @@ it('lets the same request through from our own origin and with a Bearer token', 
     headers: { authorization: `Bearer ${sid}`, origin: 'https://evil.example' },
   });
   expect(bearer.status).toBe(404);
+});
+
+it('keeps a guest API client in the session it chose itself, and never lets that header name a signed-in session', async () => {
+  const product = await createProductRow(app.services.db, { stock: null });
+  const chosen = randomBytes(24).toString('base64url');
+  const headers = { 'content-type': 'application/json', 'x-session-id': chosen };
+  const added = await fetch(`${app.url}/api/cart?action=add`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ productId: product.id }),
+  });
+  expect(added.status).toBe(201);
+  expect(added.headers.get('x-session-id')).toBe(chosen);
+  const cart = await (await fetch(`${app.url}/api/cart`, { headers })).json();
+  expect(cart.cart.items.map((i: { productId: number }) => i.productId)).toEqual([product.id]);
+
+  // Too short to be unguessable: not taken.
+  const short = await fetch(`${app.url}/api/cart?action=add`, {
+    method: 'POST',
+    headers: { ...headers, 'x-session-id': 'abc123' },
+    body: JSON.stringify({ productId: product.id }),
+  });
+  expect(short.headers.get('x-session-id')).not.toBe('abc123');
+
+  const { sid } = await signedInSession(app);
+  const me = await fetch(`${app.url}/api/users?action=me`, { headers: { 'x-session-id': sid } });
+  expect(me.status).toBe(401);
+});
+
+it('echoes a session id only to the guest it was made for', async () => {
+  await seedDemo(app);
+  const post = await publishedPost(app);
+  const [comment] = await app.services
+    .db('comments')
+    .insert({ post_id: post.id, author: 'A', email: 'a@example.com', content: 'Hi', approved: true })
+    .returning('id');
+  const like = `${app.url}/api/comments?id=${comment.id}&action=like`;
+  const { cookie } = await signedInSession(app);
+  const signedIn = await fetch(like, { method: 'PUT', headers: { cookie, origin: app.url } });
+  expect(signedIn.status).toBe(200);
+  expect(signedIn.headers.get('x-session-id')).toBeNull();
+  const guest = await fetch(like, { method: 'PUT' });
+  expect(guest.status).toBe(200);
+  expect(guest.headers.get('x-session-id')).toMatch(/^[\w-]{32,}$/);
+});
+
+it('shows the demo page a fingerprint of the session, never its id', async () => {
+  const { cookie, sid } = await signedInSession(app);
+  const html = await (await fetch(`${app.url}/amplify-demo`, { headers: { cookie } })).text();
+  expect(html).toContain('sha256:');
+  expect(html).not.toContain(sid);
+  expect(html).not.toContain(sid.slice(0, 16));
 });

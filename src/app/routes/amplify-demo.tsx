@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { useState } from 'react';
 import { Form, Link } from 'react-router';
 import { AuthCard } from '../components/auth/AuthCard.tsx';
@@ -21,14 +22,23 @@ const AUTH_ROUTES = [
   '/amplify-forgot-password',
 ];
 
-/** The signed-in user's own session: id, username, email and the start of the access token. */
+/**
+ * The signed-in user's own session: id, username, email and a fingerprint of the access token.
+ * Never the token itself: loader data is readable by every script of the page.
+ */
 export function loader({ context }: Route.LoaderArgs) {
   const { session } = getApp(context).state;
   const user = session.user;
   return {
     user: user ? { userId: String(user.id), username: user.username, email: user.email } : null,
-    // The visitor's own token (Cognito's access token, or our session id), shown to them only, cut to 100 characters.
-    tokenPreview: user && session.id ? (session.data.cognito?.accessToken ?? session.id).slice(0, 100) : null,
+    // Of Cognito's access token, or our session id: enough to tell two sessions apart.
+    tokenFingerprint:
+      user && session.id
+        ? `sha256:${createHash('sha256')
+            .update(session.data.cognito?.accessToken ?? session.id)
+            .digest('hex')
+            .slice(0, 16)}`
+        : null,
   };
 }
 
@@ -62,7 +72,7 @@ export default function AmplifyDemo({ loaderData }: Route.ComponentProps) {
           >
             {showToken ? 'Hide access token' : 'Show access token'}
           </button>
-          {showToken && <code className="token-preview">{loaderData.tokenPreview}</code>}
+          {showToken && <code className="token-preview">{loaderData.tokenFingerprint}</code>}
           <Form method="post" action="/logout">
             <button type="submit" className="button">
               Sign out
