@@ -4,7 +4,7 @@ import type { Db } from '../db/knex.ts';
 import type { Queues } from '../jobs/queues.ts';
 import { HttpError } from '../server/middleware.ts';
 import { AUTH_MESSAGES } from './messages.ts';
-import { hashPassword, verifyPassword } from './passwords.ts';
+import { hashPassword, verifyPassword, verifyPasswordOrDummy } from './passwords.ts';
 import {
   type AccountInput,
   assertStrongPassword,
@@ -136,7 +136,7 @@ export class LocalIdentityProvider implements IdentityProvider {
   /** The user for these credentials; the same message for an unknown account and a wrong password. */
   async signIn(input: SignInInput): Promise<SignInResult> {
     const user = await findUser(this.db, input);
-    const ok = user?.password_hash ? await verifyPassword(user.password_hash, input.password) : false;
+    const ok = await verifyPasswordOrDummy(user?.password_hash, input.password);
     if (!user || !ok) throw new HttpError(401, AUTH_MESSAGES.signInFailed);
     if (!user.email_verified) throw new HttpError(403, AUTH_MESSAGES.confirmFirst);
     return {

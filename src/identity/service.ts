@@ -64,6 +64,17 @@ export function authLimits(db: Db) {
 }
 
 /**
+ * The key the per-account failure limit counts under: the account, once the identifier names
+ * one (its username and its email share one count), else the identifier as typed.
+ */
+async function signInAccountKey(db: Db, input: SignInInput): Promise<string> {
+  const typed = ('email' in input ? input.email : input.username).trim().toLowerCase();
+  const column = 'email' in input ? 'email' : 'username';
+  const account = await db('users').whereRaw(`lower(${column}) = ?`, [typed]).first('id');
+  return account ? `user:${account.id}` : `typed:${typed}`;
+}
+
+/**
  * Signs a visitor in: refused while the account or address is over its failure limit (even
  * with the right password), then the guest cart joins the user's and the session id changes.
  */
@@ -73,7 +84,7 @@ export async function signIn(
   input: SignInInput,
 ): Promise<{ user: SessionUser; token: string }> {
   const limits = authLimits(services.db);
-  const accountKey = ('email' in input ? input.email : input.username).trim().toLowerCase();
+  const accountKey = await signInAccountKey(services.db, input);
   await limits.accountFailures.check(accountKey);
   await limits.ipFailures.check(state.clientIp);
   let signedIn: SignInResult;

@@ -1,5 +1,7 @@
-import { Form, Link, useNavigation } from 'react-router';
+import { data, Form, Link, useNavigation } from 'react-router';
+import type { Db } from '../../db/knex.ts';
 import { lookupOrder } from '../../orders/service.ts';
+import { createRateLimit } from '../../server/rate-limit.ts';
 import { SHOP_MESSAGES } from '../../shop/messages.ts';
 import { formatPrice } from '../../shop/price.ts';
 import { Notice } from '../components/shop/Notice.tsx';
@@ -12,18 +14,42 @@ export const meta: Route.MetaFunction = () => [
   { name: 'robots', content: 'noindex' },
 ];
 
+/**
+ * Misses per address, like failed sign-ins: order numbers are sequential, so without a limit a
+ * known email would let anyone walk through a customer's orders.
+ */
+function lookupMisses(db: Db) {
+  return createRateLimit(db, {
+    keyPrefix: 'order-lookup-ip',
+    points: 20,
+    durationSeconds: 15 * 60,
+    message: 'Too many order look-ups from your network. Please wait 15 minutes and try again.',
+  });
+}
+
 export async function action({ request, context }: Route.ActionArgs) {
+  const { services, state } = getApp(context);
   const form = await request.formData();
   const rawId = String(form.get('orderId') ?? '')
     .trim()
-    .replace(/^#/, '');
-  const email = String(form.get('email') ?? '').trim();
+    .replace(/^#/, '')
+    .slice(0, 20);
+  const email = String(form.get('email') ?? '')
+    .trim()
+    .slice(0, 254);
+  const misses = lookupMisses(services.db);
+  try {
+    await misses.check(state.clientIp);
+  } catch (error) {
+    return data({ found: null, orderId: rawId, email, limited: (error as Error).message }, { status: 429 });
+  }
   // The same answer for an unknown number and a wrong email: nobody learns which orders exist.
   const found =
-    /^\d{1,9}$/.test(rawId) && email
-      ? await lookupOrder(getApp(context).services.db, Number(rawId), email)
-      : null;
-  if (!found) return { found: null, orderId: rawId, email };
+    /^\d{1,9}$/.test(rawId) && email ? await lookupOrder(services.db, Number(rawId), email) : null;
+  if (!found) {
+    await misses.consume(state.clientIp).catch(() => {});
+    return { found: null, orderId: rawId, email };
+  }
   const { order, items } = found;
   return {
     orderId: rawId,
@@ -81,7 +107,11 @@ export default function OrderLookup({ actionData }: Route.ComponentProps) {
         </button>
       </Form>
       {actionData && !found && (
-        <Notice tone="error" title="Order not found" description={SHOP_MESSAGES.orderLookupNotFound} />
+        <Notice
+          tone="error"
+          title={'limited' in actionData ? 'Error' : 'Order not found'}
+          description={'limited' in actionData ? actionData.limited : SHOP_MESSAGES.orderLookupNotFound}
+        />
       )}
       {found && (
         <section className="card" aria-labelledby="lookup-result">
