@@ -6,21 +6,42 @@ import { safeRedirect } from './auth.server.ts';
 import { getApp } from './context.ts';
 import { redirectWithToast } from './toast.server.ts';
 
-export type FormError = { error: string };
+/** A refused form: its message, and for sign-in what was typed as the identifier. */
+export type FormError = { error: string; identifier?: string };
 
-/** Turns a thrown HttpError into the form's error message; anything else is re-thrown. */
-export function formError(error: unknown, fallback: string) {
+/**
+ * Turns a thrown HttpError into the form's error message (with `extra` fields, such as what was
+ * typed, for a form posted without JavaScript); anything else is re-thrown.
+ */
+export function formError<Extra extends Record<string, unknown>>(
+  error: unknown,
+  fallback: string,
+  extra: Extra = {} as Extra,
+) {
   const status = (error as { status?: number }).status;
   if (status && status >= 400 && status < 500) {
     const init: ResponseInit = { status };
     const retry = (error as { headers?: Record<string, string> }).headers?.['Retry-After'];
     if (retry) init.headers = { 'Retry-After': retry };
-    return data({ error: (error as Error).message || fallback } satisfies FormError, init);
+    return data({ ...extra, error: (error as Error).message || fallback }, init);
   }
   throw error;
 }
 
-/** The sign-in forms (modal, /login, /amplify-login): admins land on /admin, others where they were. */
+/** Where a signed-in user goes: admins to /admin (or the admin page they asked for), others back. */
+export function signInDestination(role: string, redirectTo: FormDataEntryValue | null): string {
+  const asked = safeRedirect(redirectTo, '');
+  if (role === 'admin')
+    return asked === '/admin' || asked.startsWith('/admin/') || asked.startsWith('/admin?')
+      ? asked
+      : '/admin';
+  return asked || '/';
+}
+
+/**
+ * The sign-in forms (modal, /login, /amplify-login): admins land on /admin, others where they
+ * were (the modal sends the current page as redirectTo). A refusal gives back what was typed.
+ */
 export async function signInAction(
   request: Request,
   context: Readonly<RouterContextProvider>,
@@ -28,17 +49,17 @@ export async function signInAction(
 ) {
   const { services, state } = getApp(context);
   const form = await request.formData();
+  const identifier = String(form.get(by) ?? '').slice(0, 254);
   const parsed = signInSchema.safeParse({ [by]: form.get(by) ?? '', password: form.get('password') ?? '' });
   if (!parsed.success)
-    return data({ error: parsed.error.issues[0].message } satisfies FormError, { status: 400 });
+    return data({ error: parsed.error.issues[0].message, identifier } satisfies FormError, { status: 400 });
   try {
     const { user } = await signIn(services, state, parsed.data);
-    const fallback = user.role === 'admin' ? '/admin' : '/';
-    return redirectWithToast(safeRedirect(form.get('redirectTo'), fallback), {
+    return redirectWithToast(signInDestination(user.role, form.get('redirectTo')), {
       ...AUTH_MESSAGES.welcomeBack,
       type: 'success',
     });
   } catch (error) {
-    return formError(error, AUTH_MESSAGES.signInFailed);
+    return formError(error, AUTH_MESSAGES.signInFailed, { identifier });
   }
 }

@@ -15,6 +15,9 @@ export const AUTH_MESSAGES = {
   sendResetFailed: 'Failed to send reset code',
   resetFailed: 'Failed to reset password',
   resetSuccess: 'Password reset successful',
+  /** The same answer whether or not the account exists: the reset form tells no one who has one. */
+  resetCodeMaybeSent: (by: 'email' | 'username') =>
+    `If an account exists for that ${by === 'email' ? 'address' : 'username'}, a code is on its way`,
   passwordsDoNotMatch: 'Passwords do not match',
   passwordRequirements: 'Password does not meet requirements',
   signOutFailed: 'Failed to sign out',

@@ -20,10 +20,11 @@ const password = z
 const newPassword = z
   .string({ error: 'Password is required' })
   .refine(passwordMeetsRules, AUTH_MESSAGES.weakPassword);
+/** Six digits; spaces a mail client or a paste adds ('856 582', ' 856582') are dropped. */
 const code = z
   .string({ error: 'Verification code is required' })
-  .trim()
-  .regex(/^\d{6}$/, AUTH_MESSAGES.codeMismatch);
+  .transform((value) => value.replace(/\s+/g, ''))
+  .pipe(z.string().regex(/^\d{6}$/, AUTH_MESSAGES.codeMismatch));
 
 /** One schema per identity form, shared by the actions and the API. */
 export const signInSchema = z.union([z.object({ email, password }), z.object({ username, password })]);

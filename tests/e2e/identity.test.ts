@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUTH_MESSAGES } from '../../src/identity/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { createUser } from '../support/auth.ts';
 import { expectAccessible, launchBrowser, newContext, watchPage } from '../support/browser.ts';
@@ -92,8 +93,13 @@ describe('accounts in the browser', () => {
     await page.locator('main').getByLabel('Username').fill('nora');
     await page.locator('main').getByRole('button', { name: 'Send reset code' }).click();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Enter new password');
+    expect(await page.getByText(AUTH_MESSAGES.resetCodeMaybeSent('username')).count()).toBe(1);
     const mail = await smtp.waitFor((m) => m.to.includes('nora@example.com') && /reset/i.test(m.subject));
-    await page.locator('main').getByLabel('Verification code').fill(codeIn(mail.text));
+    // Typed (or pasted) with the space a mail client leaves in front: all six digits must arrive.
+    await page
+      .locator('main')
+      .getByLabel('Verification code')
+      .pressSequentially(` ${codeIn(mail.text)}`);
     await page.locator('main').getByLabel('New password', { exact: true }).fill('New-secret2!');
     await page.locator('main').getByLabel('Confirm new password').fill('New-secret3!');
     await expect.poll(() => page.getByText('Passwords do not match').count()).toBe(1);

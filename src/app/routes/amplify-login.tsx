@@ -1,6 +1,6 @@
 import { Link, redirect, useFetcher } from 'react-router';
 import { safeRedirect } from '../auth.server.ts';
-import { signInAction } from '../auth-actions.server.ts';
+import { type FormError, signInAction } from '../auth-actions.server.ts';
 import { AuthCard } from '../components/auth/AuthCard.tsx';
 import { PasswordField } from '../components/auth/PasswordField.tsx';
 import { getApp } from '../context.ts';
@@ -24,18 +24,26 @@ export function action({ request, context }: Route.ActionArgs) {
 
 /** Username sign-in; an unconfirmed account gets a link to confirm its email. */
 export default function AmplifyLogin({ loaderData, actionData }: Route.ComponentProps) {
-  const fetcher = useFetcher<{ error?: string }>();
+  const fetcher = useFetcher<FormError>();
   // Without JavaScript the form posts normally and the answer comes back as actionData.
-  const error = fetcher.data?.error ?? (actionData as { error?: string } | undefined)?.error;
+  const answer = fetcher.data ?? (actionData as FormError | undefined);
+  const error = answer?.error;
   const pending = fetcher.state !== 'idle';
-  const username = String(fetcher.formData?.get('username') ?? '');
+  const username = answer?.identifier ?? '';
   return (
     <AuthCard title="Sign in" footer={<Link to="/amplify-signup">Create an account</Link>}>
       <fetcher.Form method="post" className="auth-form" noValidate>
         {loaderData.redirectTo && <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />}
         <div className="field">
           <label htmlFor="amplify-username">Username</label>
-          <input id="amplify-username" name="username" autoComplete="username" required maxLength={64} />
+          <input
+            id="amplify-username"
+            name="username"
+            autoComplete="username"
+            required
+            maxLength={64}
+            defaultValue={username}
+          />
         </div>
         <PasswordField
           id="amplify-password"

@@ -4,6 +4,7 @@ import { confirmSchema, resendSchema } from '../../identity/schemas.ts';
 import { authLimits, identityProvider } from '../../identity/service.ts';
 import { formError } from '../auth-actions.server.ts';
 import { AuthCard } from '../components/auth/AuthCard.tsx';
+import { CodeField } from '../components/auth/CodeField.tsx';
 import { getApp } from '../context.ts';
 import { redirectWithToast } from '../toast.server.ts';
 import '../styles/auth.css';
@@ -67,17 +68,7 @@ export default function ConfirmEmail({ loaderData, actionData }: Route.Component
             maxLength={64}
           />
         </div>
-        <div className="field">
-          <label htmlFor="confirm-code">Verification code</label>
-          <input
-            id="confirm-code"
-            name="code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={6}
-            placeholder="6-digit code"
-          />
-        </div>
+        <CodeField id="confirm-code" />
         {result?.error && (
           <p className="form-status error" role="alert">
             {result.error}

@@ -3,8 +3,10 @@ import { data, Form, Link, useLocation, useNavigation } from 'react-router';
 import { AUTH_MESSAGES, passwordMeetsRules } from '../../identity/messages.ts';
 import { forgotSchema, resetSchema } from '../../identity/schemas.ts';
 import { authLimits, identityProvider } from '../../identity/service.ts';
+import { HttpError } from '../../server/middleware.ts';
 import { formError } from '../auth-actions.server.ts';
 import { AuthCard } from '../components/auth/AuthCard.tsx';
+import { CodeField } from '../components/auth/CodeField.tsx';
 import { PasswordChecklist } from '../components/auth/PasswordChecklist.tsx';
 import { PasswordField } from '../components/auth/PasswordField.tsx';
 import { getApp } from '../context.ts';
@@ -16,6 +18,11 @@ export const meta: Route.MetaFunction = () => [
   { title: 'Reset password — Penstand' },
   { name: 'robots', content: 'noindex' },
 ];
+
+/** Swallows the provider's 'no such account' (404); anything else goes on. */
+function unlessUnknownAccount(error: unknown): void {
+  if ((error as { status?: number }).status !== 404) throw error;
+}
 
 type Step =
   | { step: 'reset'; identifier: string; error?: string; resent?: boolean }
@@ -36,7 +43,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (!parsed.success)
         return data<Step>({ step: 'request', error: parsed.error.issues[0].message }, { status: 400 });
       await limits.codes.consume(`${state.clientIp}|${identifier.toLowerCase()}`);
-      await identityProvider(services).forgotPassword(parsed.data);
+      // An unknown account gets nothing mailed and the same answer as a known one.
+      await identityProvider(services).forgotPassword(parsed.data).catch(unlessUnknownAccount);
       return data<Step>({ step: 'reset', identifier, resent: intent === 'resend' });
     }
     if (form.get('password') !== form.get('confirmPassword')) {
@@ -56,7 +64,13 @@ export async function action({ request, context }: Route.ActionArgs) {
         { status: 400 },
       );
     await limits.resets.consume(`${state.clientIp}|${identifier.toLowerCase()}`);
-    await identityProvider(services).confirmNewPassword(parsed.data);
+    await identityProvider(services)
+      .confirmNewPassword(parsed.data)
+      .catch((error) => {
+        // For an unknown account the code is as wrong as any other: nothing more is said.
+        unlessUnknownAccount(error);
+        throw new HttpError(400, AUTH_MESSAGES.codeMismatch);
+      });
   } catch (error) {
     const answer = formError(
       error,
@@ -116,21 +130,12 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
   const valid = passwordMeetsRules(password) && password === confirmation;
   return (
     <AuthCard title="Enter new password" footer={signIn}>
-      <p className="muted">We sent a code to the address of the account. It is valid for one hour.</p>
+      <p className="muted" role="status">
+        {AUTH_MESSAGES.resetCodeMaybeSent(by)}. It is valid for one hour.
+      </p>
       <Form method="post" className="auth-form">
         <input type="hidden" name={by} value={state.identifier} />
-        <div className="field">
-          <label htmlFor="reset-code">Verification code</label>
-          <input
-            id="reset-code"
-            name="code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={6}
-            placeholder="6-digit code"
-            required
-          />
-        </div>
+        <CodeField id="reset-code" required />
         <PasswordField
           id="reset-password"
           name="password"
