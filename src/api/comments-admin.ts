@@ -1,14 +1,20 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { MODERATION_MESSAGES } from '../blog/comment-moderation-messages.ts';
-import { deleteComment, listComments, listPendingComments, moderateComment } from '../blog/moderation.ts';
+import {
+  COMMENT_STATUS_FILTERS,
+  deleteComment,
+  listComments,
+  listPendingComments,
+  moderateComment,
+} from '../blog/moderation.ts';
 import { requireAdmin } from '../identity/policy.ts';
 import { HttpError } from '../server/middleware.ts';
 import type { AppServices } from '../server/services.ts';
 import { parseOr400, queryId, readJsonBody } from './http.ts';
 
 const listQuery = z.object({
-  status: z.enum(['all', 'approved', 'pending']).catch('all'),
+  status: z.enum(COMMENT_STATUS_FILTERS).catch('all'),
   search: z.string().max(200).optional(),
   page: z.coerce.number().int().min(1).max(10_000).catch(1),
 });
@@ -38,7 +44,8 @@ export function commentsAdminRouter(services: AppServices): Router {
     requireAdmin(ctx.state);
     const id = queryId(ctx);
     const { approved } = parseOr400(moderateBody, await readJsonBody(ctx));
-    if (!(await moderateComment(db, id, approved))) throw new HttpError(404, MODERATION_MESSAGES.notFound);
+    if (!(await moderateComment(db, id, approved ? 'approve' : 'reject')))
+      throw new HttpError(404, MODERATION_MESSAGES.notFound);
     ctx.body = { message: approved ? MODERATION_MESSAGES.approved : MODERATION_MESSAGES.rejected };
   });
   router.delete('/comments', async (ctx) => {

@@ -2,6 +2,12 @@
 export const MODERATION_MESSAGES = {
   approved: 'Comment approved',
   rejected: 'Comment rejected',
+  /** The toast after each moderation decision. */
+  decided: {
+    approve: 'Comment approved',
+    reject: 'Comment rejected',
+    pending: 'Comment moved back to pending',
+  },
   moderated: 'Comment moderated successfully',
   deletedTitle: 'Comment deleted',
   deleted: 'Comment has been permanently deleted',

@@ -10,6 +10,8 @@ export type ModerationComment = {
   email: string;
   content: string;
   approved: boolean;
+  /** Rejected by a moderator: out of the queue, never shown on the site. */
+  rejected: boolean;
   /** Why it was held as suspected spam, or null. */
   heldReason: string | null;
   likes: number;
@@ -17,7 +19,8 @@ export type ModerationComment = {
   post: { id: number; title: string; slug: string };
 };
 
-export type CommentStatusFilter = 'all' | 'approved' | 'pending';
+export const COMMENT_STATUS_FILTERS = ['all', 'approved', 'pending', 'rejected'] as const;
+export type CommentStatusFilter = (typeof COMMENT_STATUS_FILTERS)[number];
 
 function present(row: Record<string, unknown>): ModerationComment {
   return {
@@ -27,6 +30,7 @@ function present(row: Record<string, unknown>): ModerationComment {
     email: row.email as string,
     content: row.content as string,
     approved: row.approved as boolean,
+    rejected: row.rejected as boolean,
     heldReason: (row.held_reason as string | null) ?? null,
     likes: row.likes as number,
     createdAt: new Date(row.created_at as Date).toISOString(),
@@ -52,7 +56,8 @@ export async function listComments(
   const page = Math.max(1, opts.page ?? 1);
   const filtered = baseQuery(db);
   if (opts.status === 'approved') filtered.where('c.approved', true);
-  if (opts.status === 'pending') filtered.where('c.approved', false);
+  if (opts.status === 'pending') filtered.where({ 'c.approved': false, 'c.rejected': false });
+  if (opts.status === 'rejected') filtered.where('c.rejected', true);
   const search = opts.search?.trim();
   if (search) {
     const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -79,7 +84,7 @@ export async function listComments(
 /** Pending comments, oldest first: the moderation queue. */
 export async function listPendingComments(db: Db, limit = 100): Promise<ModerationComment[]> {
   const rows = await baseQuery(db)
-    .where('c.approved', false)
+    .where({ 'c.approved': false, 'c.rejected': false })
     .orderBy([
       { column: 'c.created_at', order: 'asc' },
       { column: 'c.id', order: 'asc' },
@@ -89,18 +94,35 @@ export async function listPendingComments(db: Db, limit = 100): Promise<Moderati
 }
 
 /** From the per-post counts the triggers keep, not a count of every comment. */
-export async function commentCounts(db: Db): Promise<{ total: number; pending: number; approved: number }> {
+export async function commentCounts(
+  db: Db,
+): Promise<{ total: number; pending: number; approved: number; rejected: number }> {
   const row = await db('comment_counts').first(
-    db.raw('coalesce(sum(approved + pending), 0)::int as total'),
+    db.raw('coalesce(sum(approved + pending + rejected), 0)::int as total'),
     db.raw('coalesce(sum(pending), 0)::int as pending'),
     db.raw('coalesce(sum(approved), 0)::int as approved'),
+    db.raw('coalesce(sum(rejected), 0)::int as rejected'),
   );
-  return { total: row?.total ?? 0, pending: row?.pending ?? 0, approved: row?.approved ?? 0 };
+  return {
+    total: row?.total ?? 0,
+    pending: row?.pending ?? 0,
+    approved: row?.approved ?? 0,
+    rejected: row?.rejected ?? 0,
+  };
 }
 
-/** Approve (true) or reject/unapprove (false). Returns false when there is no such comment. */
-export async function moderateComment(db: Db, id: number, approved: boolean): Promise<boolean> {
-  return (await db('comments').where({ id }).update({ approved, updated_at: db.fn.now() })) > 0;
+/** approve: shown on the site; reject: out of the queue, not shown; pending: back into the queue. */
+export const MODERATION_DECISIONS = ['approve', 'reject', 'pending'] as const;
+export type ModerationDecision = (typeof MODERATION_DECISIONS)[number];
+
+/** Returns false when there is no such comment. */
+export async function moderateComment(db: Db, id: number, decision: ModerationDecision): Promise<boolean> {
+  const state = { approved: decision === 'approve', rejected: decision === 'reject' };
+  return (
+    (await db('comments')
+      .where({ id })
+      .update({ ...state, updated_at: db.fn.now() })) > 0
+  );
 }
 
 export async function deleteComment(db: Db, id: number): Promise<boolean> {

@@ -9,6 +9,7 @@ export const RECOUNT_SQL = `
   DELETE FROM post_counts; DELETE FROM product_counts; DELETE FROM comment_counts;
   INSERT INTO post_counts SELECT status, category, count(*) FROM posts GROUP BY 1, 2;
   INSERT INTO product_counts SELECT status, category, count(*) FROM products GROUP BY 1, 2;
-  INSERT INTO comment_counts
-    SELECT post_id, count(*) FILTER (WHERE approved), count(*) FILTER (WHERE NOT approved)
+  INSERT INTO comment_counts (post_id, approved, pending, rejected)
+    SELECT post_id, count(*) FILTER (WHERE approved), count(*) FILTER (WHERE NOT approved AND NOT rejected),
+           count(*) FILTER (WHERE rejected)
     FROM comments GROUP BY post_id;`;

@@ -238,7 +238,18 @@ describe('admin journeys', () => {
     await page.getByRole('button', { name: 'Reject comment by Spammer' }).click();
     await expect.poll(() => page.getByRole('status').textContent()).toContain('Comment rejected');
     expect((await app.services.db('comments').where({ id: good.id }).first()).approved).toBe(true);
-    expect((await app.services.db('comments').where({ id: bad.id }).first()).approved).toBe(false);
+    expect(await app.services.db('comments').where({ id: bad.id }).first()).toMatchObject({
+      approved: false,
+      rejected: true,
+    });
+    // A rejected comment leaves the queue, and is found under All with the Rejected filter.
+    await expect.poll(() => page.getByRole('link', { name: 'Pending (0)' }).count()).toBe(1);
+    await page.goto('/admin?tab=comments&view=all&status=rejected');
+    await page.waitForSelector('html[data-hydrated]');
+    expect(await page.locator('.admin-item').count()).toBe(1);
+    expect(await page.locator('.admin-item').getByText('Rejected', { exact: true }).count()).toBe(1);
+    await page.goto('/admin?tab=comments');
+    await page.waitForSelector('html[data-hydrated]');
 
     // The public post shows the approved comment only.
     const reader = await browser.newContext({ baseURL: app.url });

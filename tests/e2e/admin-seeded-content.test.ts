@@ -82,7 +82,7 @@ describe('the demo content as a new writer finds it', () => {
     await page.getByRole('button', { name: 'Update Post' }).click();
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('featuredImage');
     await expect.poll(() => page.getByText(POST_MESSAGES.invalidImage).count()).toBeGreaterThan(0);
-    const atButton = page.getByRole('alert').filter({ hasText: FORM_HAS_ERRORS });
+    const atButton = page.getByText(FORM_HAS_ERRORS);
     await expect.poll(() => atButton.isVisible()).toBe(true);
     const inView = await page.locator('#featuredImage').evaluate((el) => {
       const box = el.getBoundingClientRect();

@@ -1,11 +1,11 @@
 import { Form, Link, useNavigation } from 'react-router';
 import { MODERATION_MESSAGES as M } from '../../blog/comment-moderation-messages.ts';
-import type { ModerationComment } from '../../blog/moderation.ts';
+import type { CommentStatusFilter, ModerationComment, ModerationDecision } from '../../blog/moderation.ts';
 import { formatDate } from './format.ts';
 
-type Filters = { view: 'pending' | 'all'; q: string; status: 'all' | 'approved' | 'pending'; page: number };
+type Filters = { view: 'pending' | 'all'; q: string; status: CommentStatusFilter; page: number };
 type Props = {
-  counts: { total: number; pending: number; approved: number };
+  counts: { total: number; pending: number; approved: number; rejected: number };
   comments: ModerationComment[];
   pagination: { page: number; limit: number; total: number; pages: number } | null;
   filters: Filters;
@@ -13,20 +13,20 @@ type Props = {
 
 function ModerateButton({
   comment,
-  approved,
+  decision,
   label,
 }: {
   comment: ModerationComment;
-  approved: boolean;
+  decision: ModerationDecision;
   label: string;
 }) {
   return (
     <Form method="post">
       <input type="hidden" name="intent" value="moderate" />
       <input type="hidden" name="id" value={comment.id} />
-      <input type="hidden" name="approved" value={String(approved)} />
+      <input type="hidden" name="decision" value={decision} />
       <button
-        className={approved ? 'button button-small' : 'button button-small button-secondary'}
+        className={decision === 'approve' ? 'button button-small' : 'button button-small button-secondary'}
         type="submit"
       >
         {label}
@@ -43,8 +43,16 @@ function CommentCard({ comment }: { comment: ModerationComment }) {
     <li className="card admin-item" aria-busy={busy}>
       <div className="admin-item-head">
         <h3>{comment.author}</h3>
-        <span className={comment.approved ? 'badge badge-published' : 'badge badge-pending'}>
-          {comment.approved ? 'Approved' : 'Pending'}
+        <span
+          className={
+            comment.approved
+              ? 'badge badge-published'
+              : comment.rejected
+                ? 'badge badge-draft'
+                : 'badge badge-pending'
+          }
+        >
+          {comment.approved ? 'Approved' : comment.rejected ? 'Rejected' : 'Pending'}
         </span>
       </div>
       <p className="muted admin-meta">
@@ -56,11 +64,13 @@ function CommentCard({ comment }: { comment: ModerationComment }) {
       <p className="admin-comment-content">{comment.content}</p>
       <div className="admin-actions">
         {comment.approved ? (
-          <ModerateButton comment={comment} approved={false} label="Unapprove" />
+          <ModerateButton comment={comment} decision="pending" label="Unapprove" />
+        ) : comment.rejected ? (
+          <ModerateButton comment={comment} decision="approve" label="Approve" />
         ) : (
           <>
-            <ModerateButton comment={comment} approved={true} label="Approve" />
-            <ModerateButton comment={comment} approved={false} label="Reject" />
+            <ModerateButton comment={comment} decision="approve" label="Approve" />
+            <ModerateButton comment={comment} decision="reject" label="Reject" />
           </>
         )}
         <a
@@ -136,6 +146,7 @@ export function CommentsTab({ counts, comments, pagination, filters }: Props) {
               <option value="all">All</option>
               <option value="approved">Approved</option>
               <option value="pending">Pending</option>
+              <option value="rejected">Rejected ({counts.rejected})</option>
             </select>
           </div>
           <button className="button button-secondary" type="submit">

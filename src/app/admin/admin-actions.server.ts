@@ -1,5 +1,5 @@
 import { MODERATION_MESSAGES } from '../../blog/comment-moderation-messages.ts';
-import { deleteComment, moderateComment } from '../../blog/moderation.ts';
+import { deleteComment, MODERATION_DECISIONS, moderateComment } from '../../blog/moderation.ts';
 import { deletePost } from '../../blog/post-editor.ts';
 import { POST_MESSAGES } from '../../blog/post-messages.ts';
 import { updateBlogSettings } from '../../blog/settings.ts';
@@ -57,9 +57,10 @@ export async function runAdminAction(
         await deleteProduct(db, idOf(form));
         return { ok: true, title: PRODUCT_ADMIN_MESSAGES.deleted };
       case 'moderate': {
-        const approved = form.get('approved') === 'true';
-        return (await moderateComment(db, idOf(form), approved))
-          ? { ok: true, title: approved ? MODERATION_MESSAGES.approved : MODERATION_MESSAGES.rejected }
+        const decision = MODERATION_DECISIONS.find((d) => d === form.get('decision'));
+        if (!decision) return { ok: false, title: 'Error', message: MODERATION_MESSAGES.moderateFailed };
+        return (await moderateComment(db, idOf(form), decision))
+          ? { ok: true, title: MODERATION_MESSAGES.decided[decision] }
           : { ok: false, title: 'Error', message: MODERATION_MESSAGES.moderateFailed };
       }
       case 'delete-comment':

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { dashboard } from '../../blog/dashboard.ts';
-import { commentCounts, listComments, listPendingComments } from '../../blog/moderation.ts';
+import {
+  COMMENT_STATUS_FILTERS,
+  commentCounts,
+  listComments,
+  listPendingComments,
+} from '../../blog/moderation.ts';
 import { listAdminPosts } from '../../blog/post-editor.ts';
 import { getBlogSettings } from '../../blog/settings.ts';
 import { listOrders } from '../../orders/service.ts';
@@ -15,7 +20,7 @@ const postFilters = z.object({
 const commentFilters = z.object({
   view: z.enum(['pending', 'all']).catch('pending'),
   q: z.string().max(200).catch(''),
-  status: z.enum(['all', 'approved', 'pending']).catch('all'),
+  status: z.enum(COMMENT_STATUS_FILTERS).catch('all'),
   page: z.coerce.number().int().min(1).max(10_000).catch(1),
 });
 

@@ -17,11 +17,10 @@ export function useFocusFirstError(form: RefObject<HTMLFormElement | null>, erro
   }, [errors, form]);
 }
 
-/** Said next to the submit button of a form that came back with errors. */
+/**
+ * Said next to the submit button of a form that came back with errors. Not an alert of its own:
+ * the form's notice already is one, and focus goes to the first field in error.
+ */
 export function FormErrorsAtButton({ show }: { show: boolean }) {
-  return show ? (
-    <p className="field-error" role="alert">
-      {FORM_HAS_ERRORS}
-    </p>
-  ) : null;
+  return show ? <p className="field-error">{FORM_HAS_ERRORS}</p> : null;
 }
