@@ -19,7 +19,7 @@ import './app.css';
 import { PostSkeleton } from './components/blog/PostSkeleton.tsx';
 import { Footer } from './components/Footer.tsx';
 import { Header } from './components/Header.tsx';
-import { NotFound } from './components/NotFound.tsx';
+import { NotFound, RecordNotFound } from './components/NotFound.tsx';
 import { Toaster } from './components/Toaster.tsx';
 import { getApp } from './context.ts';
 import { useNonce } from './nonce.tsx';
@@ -136,7 +136,11 @@ export default function App({ loaderData }: Route.ComponentProps) {
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const rootData = useRouteLoaderData<typeof loader>('root');
   const notFound = isRouteErrorResponse(error) && error.status === 404;
-  const content = notFound ? (
+  // A loader that names the missing record says so; only an unknown address gets the route hint.
+  const missingRecord = notFound && typeof error.data === 'string' && error.data ? error.data : null;
+  const content = missingRecord ? (
+    <RecordNotFound message={missingRecord} />
+  ) : notFound ? (
     <NotFound />
   ) : (
     <section className="container error-page">

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { decide, evolve, fold, initialOrderState, type OrderPlacedData, OrderRuleError } from './domain.ts';
+import {
+  adminCommandOptions,
+  decide,
+  evolve,
+  fold,
+  initialOrderState,
+  type OrderPlacedData,
+  OrderRuleError,
+} from './domain.ts';
 
 const placed: OrderPlacedData = {
   userId: null,
@@ -105,5 +113,34 @@ describe('order rules', () => {
       { type: 'PaymentRecorded' as const, data: {} },
     ];
     expect(fold(events)).toEqual(run({ type: 'PlaceOrder', order: placed }, { type: 'RecordPayment' }));
+  });
+});
+
+describe('adminCommandOptions', () => {
+  it('offers what decide() accepts in each state, with its reason for the rest', () => {
+    const pending = adminCommandOptions(run({ type: 'PlaceOrder', order: placed }));
+    expect(pending.RecordPayment).toEqual({ allowed: true });
+    expect(pending.CancelOrder).toEqual({ allowed: true });
+    expect(pending.ShipOrder).toEqual({
+      allowed: false,
+      reason: 'Record the payment before shipping the order.',
+    });
+    expect(pending.MarkDelivered.allowed).toBe(false);
+
+    const cancelled = adminCommandOptions(
+      run({ type: 'PlaceOrder', order: placed }, { type: 'CancelOrder', reason: 'changed mind' }),
+    );
+    expect(Object.values(cancelled).every((o) => !o.allowed)).toBe(true);
+    expect(cancelled.RecordPayment).toEqual({ allowed: false, reason: 'A cancelled order cannot be paid.' });
+
+    const delivered = adminCommandOptions(
+      run(
+        { type: 'PlaceOrder', order: placed },
+        { type: 'RecordPayment' },
+        { type: 'ShipOrder', trackingNumber: 'T1' },
+        { type: 'MarkDelivered' },
+      ),
+    );
+    expect(Object.values(delivered).every((o) => !o.allowed)).toBe(true);
   });
 });

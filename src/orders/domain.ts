@@ -162,3 +162,32 @@ export function decide(state: OrderState, command: OrderCommand): OrderEvent[] {
       return [{ type: 'ConfirmationEmailSent', data: { to: command.to } }];
   }
 }
+
+export type CommandOption = { allowed: true } | { allowed: false; reason: string };
+
+/** Each admin command with a representative input: what decide() is asked about. */
+const ADMIN_COMMAND_SAMPLES: AdminOrderCommand[] = [
+  { type: 'RecordPayment' },
+  // Any non-empty tracking number: the question is whether the order's state allows shipping.
+  { type: 'ShipOrder', trackingNumber: 'sample' },
+  { type: 'MarkDelivered' },
+  { type: 'CancelOrder' },
+];
+
+/**
+ * Which admin commands the order's state allows, and for the others the rule that forbids
+ * them, in decide()'s own words: the admin page offers exactly what decide() would accept.
+ */
+export function adminCommandOptions(state: OrderState): Record<AdminOrderCommand['type'], CommandOption> {
+  const options = {} as Record<AdminOrderCommand['type'], CommandOption>;
+  for (const command of ADMIN_COMMAND_SAMPLES) {
+    try {
+      decide(state, command);
+      options[command.type] = { allowed: true };
+    } catch (error) {
+      if (!(error instanceof OrderRuleError)) throw error;
+      options[command.type] = { allowed: false, reason: error.message };
+    }
+  }
+  return options;
+}

@@ -7,6 +7,7 @@ import { type CheckoutInput, splitName } from '../shop/checkout-schema.ts';
 import { noLongerAvailable, SHOP_MESSAGES, stockLimitMessage } from '../shop/messages.ts';
 import {
   type AdminOrderCommand,
+  adminCommandOptions,
   decide,
   initialOrderState,
   type OrderCommand,
@@ -351,13 +352,20 @@ export async function getOrderItems(db: Db, orderId: number): Promise<OrderItemV
 export async function getOrderWithHistory(
   db: Db,
   id: number,
-): Promise<{ order: OrderView; items: OrderItemView[]; events: OrderHistoryEvent[] } | null> {
+): Promise<{
+  order: OrderView;
+  items: OrderItemView[];
+  events: OrderHistoryEvent[];
+  actions: ReturnType<typeof adminCommandOptions>;
+} | null> {
   const order = await getOrder(db, id);
   if (!order) return null;
   const [items, events] = await Promise.all([getOrderItems(db, id), loadStream(db, id)]);
   return {
     order,
     items,
+    // Decided on the event stream, as the commands themselves are.
+    actions: adminCommandOptions(stateOf(events)),
     events: events.map((e) => ({
       version: e.version,
       type: e.type,

@@ -83,14 +83,14 @@ describe('admin shop journeys', () => {
     await page.waitForURL(`**/admin/orders/${order.id}`);
     await expectAccessible(page);
 
-    // Shipping before payment is refused with the service's reason.
-    await page.getByLabel('Tracking number').fill('1Z999');
-    await page.getByRole('button', { name: 'Ship Order' }).click();
-    await expect
-      .poll(() => page.getByRole('alert').textContent())
-      .toContain('Record the payment before shipping the order.');
+    // Only what the order's state allows is offered; the rest is listed with decide()'s reason.
+    const actions = page.getByRole('region', { name: 'Actions' });
+    expect(await actions.getByRole('button', { name: 'Ship Order' }).count()).toBe(0);
+    expect(await actions.getByRole('button', { name: 'Mark Delivered' }).count()).toBe(0);
+    expect(await actions.getByText('Record the payment before shipping the order.').count()).toBe(1);
     await page.getByRole('button', { name: 'Record Payment' }).click();
     await expect.poll(() => page.getByRole('status').textContent()).toContain('Payment recorded');
+    await expect.poll(() => actions.getByRole('button', { name: 'Record Payment' }).count()).toBe(0);
     await page.getByLabel('Tracking number').fill('1Z999AA10123456784');
     await page.getByRole('button', { name: 'Ship Order' }).click();
     await expect.poll(() => page.getByRole('status').textContent()).toContain('Order shipped');
@@ -106,12 +106,21 @@ describe('admin shop journeys', () => {
       entries.some((e) => e.includes('Shipped') && e.includes('Tracking number 1Z999AA10123456784')),
     ).toBe(true);
     expect((await app.services.db('orders').where({ id: order.id }).first()).status).toBe('shipped');
+    expect(await actions.getByRole('button', { name: 'Cancel Order' }).count()).toBe(0);
+    expect(await actions.getByRole('button', { name: 'Mark Delivered' }).count()).toBe(1);
 
     // Delete the product from the list, behind its confirmation.
     await hydrated(page, '/admin?tab=products');
     await page.getByRole('button', { name: 'Delete Brass Bookmark' }).click();
     await expect.poll(() => page.getByRole('status').textContent()).toContain('Product deleted successfully');
     expect(problems).toEqual([]);
+    // A missing order is named as such, never with the router's developer hint.
+    for (const missing of ['/admin/orders/99999', '/admin/orders/abc']) {
+      const res = await page.goto(missing);
+      expect(res?.status(), missing).toBe(404);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Order not found');
+      expect(await page.getByText('Did you forget').count()).toBe(0);
+    }
     await adminContext.close();
   });
 });

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { signedInSession } from '../support/auth.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -98,4 +99,23 @@ it('answers unknown pages with the 404 page and unknown API paths with JSON', as
   const api = await fetch(`${app.url}/api/no-such-thing`);
   expect(api.status).toBe(404);
   expect(await api.json()).toEqual({ message: 'No API endpoint at GET /api/no-such-thing' });
+});
+
+it('names a missing record on every page with an id, and keeps the route hint for unknown addresses', async () => {
+  const { cookie } = await signedInSession(app, { role: 'admin' });
+  for (const [path, heading] of [
+    ['/admin/orders/99999', 'Order not found'],
+    ['/admin/posts/99999', 'Post not found'],
+    ['/admin/products/99999', 'Product not found'],
+    ['/admin/products/abc', 'Product not found'],
+  ]) {
+    const res = await fetch(`${app.url}${path}`, { headers: { cookie } });
+    const html = await res.text();
+    expect(res.status, path).toBe(404);
+    expect(html, path).toContain(`<h1>${heading}</h1>`);
+    expect(html, path).not.toContain('Did you forget');
+  }
+  const unknown = await fetch(`${app.url}/no-such-page`);
+  expect(unknown.status).toBe(404);
+  expect(await unknown.text()).toContain('Did you forget to add the page to the router?');
 });

@@ -16,3 +16,19 @@ export function NotFound() {
     </section>
   );
 }
+
+/**
+ * A record that is not there (an order, a post, a product): its own message, never the route
+ * hint above, which is for addresses no page answers.
+ */
+export function RecordNotFound({ message }: { message: string }) {
+  return (
+    <section className="container not-found">
+      <h1>{message}</h1>
+      <p className="muted">It may have been deleted, or the address may be mistyped.</p>
+      <Link className="button" to="/">
+        Back to home
+      </Link>
+    </section>
+  );
+}

@@ -68,6 +68,13 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   }
 }
 
+const ACTION_LABELS: Record<AdminOrderCommand['type'], string> = {
+  RecordPayment: 'Record Payment',
+  ShipOrder: 'Ship Order',
+  MarkDelivered: 'Mark Delivered',
+  CancelOrder: 'Cancel Order',
+};
+
 const EVENT_LABELS: Record<string, string> = {
   OrderPlaced: 'Order placed',
   PaymentRecorded: 'Payment recorded',
@@ -91,7 +98,11 @@ function eventDetail(event: OrderHistoryEvent): string | null {
 }
 
 export default function AdminOrder({ loaderData, actionData }: Route.ComponentProps) {
-  const { order, items, events } = loaderData;
+  const { order, items, events, actions } = loaderData;
+  const unavailable = (Object.keys(actions) as AdminOrderCommand['type'][]).flatMap((type) => {
+    const option = actions[type];
+    return option.allowed ? [] : [[type, option.reason] as const];
+  });
   const navigation = useNavigation();
   const busy = navigation.state === 'submitting';
   return (
@@ -150,38 +161,58 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
       <section className="card" aria-labelledby="order-actions">
         <h2 id="order-actions">Actions</h2>
         <div className="admin-stack">
-          <Form method="post">
-            <input type="hidden" name="intent" value="record-payment" />
-            <button className="button button-secondary" type="submit" disabled={busy}>
-              Record Payment
-            </button>
-          </Form>
-          <Form method="post" className="admin-filters">
-            <input type="hidden" name="intent" value="ship" />
-            <div className="field">
-              <label htmlFor="trackingNumber">Tracking number</label>
-              <input id="trackingNumber" name="trackingNumber" />
+          {actions.RecordPayment.allowed && (
+            <Form method="post">
+              <input type="hidden" name="intent" value="record-payment" />
+              <button className="button button-secondary" type="submit" disabled={busy}>
+                Record Payment
+              </button>
+            </Form>
+          )}
+          {actions.ShipOrder.allowed && (
+            <Form method="post" className="admin-filters">
+              <input type="hidden" name="intent" value="ship" />
+              <div className="field">
+                <label htmlFor="trackingNumber">Tracking number</label>
+                <input id="trackingNumber" name="trackingNumber" required />
+              </div>
+              <button className="button button-secondary" type="submit" disabled={busy}>
+                Ship Order
+              </button>
+            </Form>
+          )}
+          {actions.MarkDelivered.allowed && (
+            <Form method="post">
+              <input type="hidden" name="intent" value="deliver" />
+              <button className="button button-secondary" type="submit" disabled={busy}>
+                Mark Delivered
+              </button>
+            </Form>
+          )}
+          {actions.CancelOrder.allowed && (
+            <Form method="post" className="admin-filters">
+              <input type="hidden" name="intent" value="cancel" />
+              <div className="field">
+                <label htmlFor="reason">Cancellation reason (optional)</label>
+                <input id="reason" name="reason" />
+              </div>
+              <button className="button button-danger" type="submit" disabled={busy}>
+                Cancel Order
+              </button>
+            </Form>
+          )}
+          {unavailable.length > 0 && (
+            <div>
+              <h3 className="admin-sub-heading">Not available now</h3>
+              <ul className="admin-unavailable">
+                {unavailable.map(([type, reason]) => (
+                  <li key={type}>
+                    <strong>{ACTION_LABELS[type]}</strong>: <span className="muted">{reason}</span>
+                  </li>
+                ))}
+              </ul>
             </div>
-            <button className="button button-secondary" type="submit" disabled={busy}>
-              Ship Order
-            </button>
-          </Form>
-          <Form method="post">
-            <input type="hidden" name="intent" value="deliver" />
-            <button className="button button-secondary" type="submit" disabled={busy}>
-              Mark Delivered
-            </button>
-          </Form>
-          <Form method="post" className="admin-filters">
-            <input type="hidden" name="intent" value="cancel" />
-            <div className="field">
-              <label htmlFor="reason">Cancellation reason (optional)</label>
-              <input id="reason" name="reason" />
-            </div>
-            <button className="button button-danger" type="submit" disabled={busy}>
-              Cancel Order
-            </button>
-          </Form>
+          )}
         </div>
       </section>
       <section className="card" aria-labelledby="order-history">

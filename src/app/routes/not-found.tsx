@@ -1,3 +1,4 @@
+import { data } from 'react-router';
 import { NotFound } from '../components/NotFound.tsx';
 import type { Route } from './+types/not-found';
 
@@ -6,8 +7,9 @@ export const meta: Route.MetaFunction = () => [
   { name: 'robots', content: 'noindex' },
 ];
 
+/** No message: the root error boundary shows the route hint for an unknown path, not a record's. */
 export function loader() {
-  throw new Response('Not Found', { status: 404 });
+  throw data(null, { status: 404 });
 }
 
 export default function NotFoundRoute() {
