@@ -13,6 +13,7 @@ import { ProductsTab } from '../admin/ProductsTab.tsx';
 import { SettingsTab } from '../admin/SettingsTab.tsx';
 import { ADMIN_TABS, parseNotice, parseTab } from '../admin/tabs.ts';
 import { getApp } from '../context.ts';
+import { redirectPastLastPage } from '../pagination.server.ts';
 import '../styles/admin.css';
 import type { Route } from './+types/admin';
 
@@ -30,8 +31,11 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const params = url.searchParams;
   const tab = parseTab(params.get('tab'));
   try {
-    return { tab, data: await loadTab(services, tab, params), loadError: null };
+    const data = await loadTab(services, tab, params);
+    if ('pagination' in data && data.pagination) redirectPastLastPage(request, data.pagination);
+    return { tab, data, loadError: null };
   } catch (err) {
+    if (err instanceof Response) throw err;
     state.log.error({ err, tab }, 'admin tab failed to load');
     return {
       tab,

@@ -2,6 +2,7 @@ import { listPosts } from '../../blog/posts.ts';
 import { PostBrowser } from '../components/blog/PostBrowser.tsx';
 import { getApp } from '../context.ts';
 import '../styles/blog.css';
+import { redirectPastLastPage } from '../pagination.server.ts';
 import type { Route } from './+types/blog';
 import { postListQuery } from './post-list-query.ts';
 
@@ -16,6 +17,7 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { q, category, page } = postListQuery(request);
   const result = await listPosts(getApp(context).services.db, { search: q, category, page, limit: 12 });
+  redirectPastLastPage(request, result.pagination);
   return { ...result, q: q ?? '', category: category ?? '' };
 }
 

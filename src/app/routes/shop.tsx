@@ -6,6 +6,7 @@ import { isCategory, listProducts } from '../../shop/products.ts';
 import { ProductCard } from '../components/shop/ProductCard.tsx';
 import { getApp } from '../context.ts';
 import '../styles/shop.css';
+import { redirectPastLastPage } from '../pagination.server.ts';
 import type { Route } from './+types/shop';
 
 export const meta: Route.MetaFunction = () => [
@@ -26,6 +27,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     search: search || null,
     status: 'active',
   });
+  redirectPastLastPage(request, pagination);
   return { products, pagination, search, category };
 }
 
