@@ -183,21 +183,28 @@ async function ownLine(trx: Executor, owner: CartOwner, lineId: number) {
 }
 
 /** Sets a line's quantity; under 1 removes the line. */
+/**
+ * Sets a line's quantity. Over the stock it is refused (409), or with `clampToStock` (the cart
+ * page, where a person typed it) set to the stock and reported as `clamped`.
+ */
 export async function updateCartItem(
   db: Db,
   owner: CartOwner,
   lineId: number,
-  quantity: number,
-): Promise<{ removed: boolean; quantity: number }> {
+  wanted: number,
+  opts: { clampToStock?: boolean } = {},
+): Promise<{ removed: boolean; quantity: number; clamped: boolean }> {
   return db.transaction(async (trx) => {
     const line = await ownLine(trx, owner, lineId);
-    if (quantity < 1) {
+    if (wanted < 1) {
       await trx('cart_items').where({ id: line.id }).delete();
-      return { removed: true, quantity: 0 };
+      return { removed: true, quantity: 0, clamped: false };
     }
+    const clamped = Boolean(opts.clampToStock) && line.stock !== null && wanted > line.stock;
+    const quantity = clamped ? (line.stock as number) : wanted;
     refuseOverStock(line.stock, quantity);
     await trx('cart_items').where({ id: line.id }).update({ quantity, updated_at: trx.fn.now() });
-    return { removed: false, quantity };
+    return { removed: false, quantity, clamped };
   });
 }
 

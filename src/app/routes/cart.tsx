@@ -11,7 +11,7 @@ import {
   updateCartItem,
 } from '../../shop/cart.ts';
 import { cartOwnerOf } from '../../shop/checkout.ts';
-import { cartLowStockNote, SHOP_MESSAGES } from '../../shop/messages.ts';
+import { cartLowStockNote, SHOP_MESSAGES, stockLimitMessage } from '../../shop/messages.ts';
 import { formatPrice } from '../../shop/price.ts';
 import { Notice } from '../components/shop/Notice.tsx';
 import { ProductImage } from '../components/shop/ProductImage.tsx';
@@ -48,10 +48,17 @@ export async function action({ request, context }: Route.ActionArgs): Promise<Ac
   try {
     if (intent === 'set') {
       const quantity = parseQuantity(form.get('set') ?? form.get('quantity'));
-      const result = await updateCartItem(services.db, owner, lineId, quantity);
-      return result.removed
-        ? { ok: true, title: SHOP_MESSAGES.itemRemoved, intent }
-        : { ok: true, title: 'Cart updated', description: `Quantity set to ${result.quantity}.`, intent };
+      const result = await updateCartItem(services.db, owner, lineId, quantity, { clampToStock: true });
+      if (result.removed) return { ok: true, title: SHOP_MESSAGES.itemRemoved, intent };
+      // More than the stock: the line is set to all there is, and the reader is told why.
+      if (result.clamped)
+        return {
+          ok: false,
+          title: SHOP_MESSAGES.stockLimitTitle,
+          description: stockLimitMessage(result.quantity),
+          intent,
+        };
+      return { ok: true, title: 'Cart updated', description: `Quantity set to ${result.quantity}.`, intent };
     }
     if (intent === 'remove') {
       await removeCartItem(services.db, owner, lineId);
