@@ -1,3 +1,5 @@
+import { useId } from 'react';
+
 export type LogoSize = 'xs' | 'sm' | 'md' | 'lg' | 'xl';
 export type LogoVariant = 'full' | 'icon' | 'text' | 'minimal' | 'horizontal';
 export type LogoTheme = 'light' | 'dark' | 'color';
@@ -7,7 +9,9 @@ const SIZES: Record<LogoSize, number> = { xs: 20, sm: 28, md: 36, lg: 48, xl: 64
 /** The brand mark: a rounded square with the pen stroke. One component, header and brand page alike. */
 export function LogoMark({ size = 'md', theme = 'color' }: { size?: LogoSize; theme?: LogoTheme }) {
   const px = SIZES[size];
-  const fill = theme === 'color' ? 'url(#logo-gradient)' : theme === 'dark' ? '#111827' : '#ffffff';
+  // One gradient id per mark: a page shows several (header, footer, brand page), and ids are unique.
+  const gradientId = `logo-gradient-${useId().replace(/[^\w-]/g, '')}`;
+  const fill = theme === 'color' ? `url(#${gradientId})` : theme === 'dark' ? '#111827' : '#ffffff';
   const stroke = theme === 'light' ? '#111827' : '#ffffff';
   return (
     <svg
@@ -19,7 +23,7 @@ export function LogoMark({ size = 'md', theme = 'color' }: { size?: LogoSize; th
       className="logo-mark"
     >
       <defs>
-        <linearGradient id="logo-gradient" x1="0" y1="0" x2="1" y2="1">
+        <linearGradient id={gradientId} x1="0" y1="0" x2="1" y2="1">
           <stop offset="0" stopColor="#2563eb" />
           <stop offset="1" stopColor="#9333ea" />
         </linearGradient>

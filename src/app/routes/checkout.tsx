@@ -45,7 +45,7 @@ type ActionResult =
 const FIELDS: { name: CheckoutField; label: string; type: string; autoComplete: string }[] = [
   { name: 'customerName', label: 'Full name', type: 'text', autoComplete: 'name' },
   { name: 'customerEmail', label: 'Email', type: 'email', autoComplete: 'email' },
-  { name: 'address', label: 'Address', type: 'text', autoComplete: 'street-address' },
+  { name: 'address', label: 'Address', type: 'text', autoComplete: 'address-line1' },
   { name: 'city', label: 'City', type: 'text', autoComplete: 'address-level2' },
   { name: 'zipCode', label: 'ZIP code', type: 'text', autoComplete: 'postal-code' },
   { name: 'country', label: 'Country', type: 'text', autoComplete: 'country-name' },
