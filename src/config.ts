@@ -36,6 +36,7 @@ const EnvSchema = z.object({
   MAIL_FROM: z.string().min(3).default('Penstand <no-reply@penstand.local>'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: bool.default(false),
+  HSTS_INCLUDE_SUBDOMAINS: bool.default(true),
   SEED_DEMO: bool.optional(),
   ADMIN_EMAIL: z.email().optional(),
   ADMIN_PASSWORD: z.string().min(8).optional(),
@@ -47,6 +48,7 @@ const EnvSchema = z.object({
   PAGE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(3600).optional(),
   PAGE_CACHE_STALE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
   CHECKOUT_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(20),
+  SESSION_IDLE_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   S3_BUCKET: z
     .string()
     .regex(
@@ -87,6 +89,8 @@ export type Config = {
   mailFrom: string;
   logLevel: Env['LOG_LEVEL'];
   trustProxy: boolean;
+  /** Whether the production HSTS header covers subdomains too (off when some serve plain HTTP). */
+  hstsIncludeSubdomains: boolean;
   seedDemo: boolean;
   admin: { email: string; password: string } | undefined;
   cognito: { userPoolId: string; clientId: string; region: string; endpoint: string | undefined } | undefined;
@@ -97,6 +101,8 @@ export type Config = {
   pageCacheStaleSeconds: number;
   /** Checkouts per client IP per minute. */
   checkoutRateLimit: number;
+  /** A signed-in session unused this long ends; each use moves the deadline (sliding expiry). */
+  sessionIdleMs: number;
   /** Uploads go to this bucket when set, else to uploadsDir. */
   s3: S3Config | undefined;
 };
@@ -193,6 +199,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: env.MAIL_FROM,
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY,
+    hstsIncludeSubdomains: env.HSTS_INCLUDE_SUBDOMAINS,
     seedDemo: env.SEED_DEMO ?? !env.DATABASE_URL,
     admin:
       env.ADMIN_EMAIL && env.ADMIN_PASSWORD
@@ -211,6 +218,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     pageCacheTtlSeconds: env.PAGE_CACHE_TTL_SECONDS ?? (env.NODE_ENV === 'test' ? 0 : 10),
     pageCacheStaleSeconds: env.PAGE_CACHE_STALE_SECONDS,
     checkoutRateLimit: env.CHECKOUT_RATE_LIMIT,
+    sessionIdleMs: env.SESSION_IDLE_DAYS * 24 * 60 * 60 * 1000,
     s3: env.S3_BUCKET ? s3Config(env, env.S3_BUCKET) : undefined,
   };
 }

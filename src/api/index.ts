@@ -37,9 +37,23 @@ export function apiRouter(services: AppServices): Router {
     cartRouter(services),
     ordersRouter(services),
   ]) {
-    api.use(router.routes(), router.allowedMethods());
+    api.use(router.routes());
   }
+  const endpoints = api.stack.filter((layer) => !String(layer.path).includes('{*'));
+  // What no endpoint answered. A path that exists names its methods (Allow): OPTIONS gets them,
+  // another method a 405. (The router's allowedMethods would count this catch-all's every method.)
   api.all('/{*rest}', (ctx) => {
+    const methods = new Set(endpoints.filter((l) => l.match(ctx.path)).flatMap((l) => l.methods));
+    if (methods.size) {
+      ctx.set('Allow', [...methods, 'OPTIONS'].join(', '));
+      if (ctx.method === 'OPTIONS') {
+        ctx.status = 204;
+        return;
+      }
+      ctx.status = 405;
+      ctx.body = { message: `${ctx.method} is not allowed at ${ctx.path}` };
+      return;
+    }
     ctx.status = 404;
     ctx.body = { message: `No API endpoint at ${ctx.method} ${ctx.path}` };
   });

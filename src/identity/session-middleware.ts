@@ -9,6 +9,7 @@ import {
   SESSION_COOKIE,
   SESSION_TTL_MS,
   type SessionUser,
+  slideSessionExpiry,
 } from './sessions.ts';
 
 export type RequestSession = {
@@ -61,6 +62,7 @@ export function sessionMiddleware(services: AppServices): Middleware {
     const found = via === 'header' && loaded?.user ? null : loaded;
     // A guest API client's own id for a session it has not used yet: created under it on first need.
     const chosenId = via === 'header' && sid && !loaded ? sid : undefined;
+    if (found?.user) await slideSessionExpiry(db, found.session, config.sessionIdleMs);
     const secure = config.isProduction && ctx.protocol === 'https';
     const session: RequestSession = {
       id: found?.session.id ?? null,
@@ -78,6 +80,10 @@ export function sessionMiddleware(services: AppServices): Middleware {
         const previous = session.id;
         session.id = await createSession(db, userId, data);
         session.data = data;
+        if (userId !== null)
+          await db('sessions')
+            .where({ sid: session.id })
+            .update({ expire: new Date(Date.now() + config.sessionIdleMs) });
         if (previous) await db('sessions').where({ sid: previous }).delete();
         if (session.via !== 'bearer') setSessionCookie(ctx, session.id, secure);
         const loaded = await loadSession(db, session.id);

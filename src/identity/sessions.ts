@@ -14,7 +14,12 @@ export type SessionUser = {
   role: 'user' | 'admin';
 };
 
-export type SessionRecord = { id: string; userId: number | null; data: Record<string, unknown> };
+export type SessionRecord = {
+  id: string;
+  userId: number | null;
+  data: Record<string, unknown>;
+  expiresAt: Date;
+};
 
 export function newSessionId(): string {
   return randomBytes(32).toString('base64url');
@@ -68,6 +73,7 @@ export async function loadSession(
     .first(
       's.sid',
       's.sess',
+      's.expire',
       's.user_id',
       'u.id as uid',
       'u.email',
@@ -78,7 +84,7 @@ export async function loadSession(
     );
   if (!row) return null;
   return {
-    session: { id: row.sid, userId: row.user_id, data: row.sess ?? {} },
+    session: { id: row.sid, userId: row.user_id, data: row.sess ?? {}, expiresAt: new Date(row.expire) },
     user: row.uid
       ? {
           id: row.uid,
@@ -90,6 +96,22 @@ export async function loadSession(
         }
       : null,
   };
+}
+
+/** Writes are spared while the deadline is within this much of where it should be. */
+const SLIDE_SLACK_MS = 60 * 60 * 1000;
+
+/**
+ * Sliding idle expiry for a signed-in session: its deadline is `idleMs` after its last use. The
+ * row is written at most about once an hour per session, not on every request.
+ */
+export async function slideSessionExpiry(db: Db, session: SessionRecord, idleMs: number, now = Date.now()) {
+  const due = now + idleMs;
+  if (Math.abs(session.expiresAt.getTime() - due) <= SLIDE_SLACK_MS) return;
+  await db('sessions')
+    .where({ sid: session.id })
+    .update({ expire: new Date(due) });
+  session.expiresAt = new Date(due);
 }
 
 export async function destroySession(db: Db, sid: string): Promise<void> {

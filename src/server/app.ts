@@ -14,6 +14,7 @@ import {
   refuseNulInUrl,
   requestContext,
   securityHeaders,
+  warnOnUntrustedProxy,
 } from './middleware.ts';
 import { invalidateOnAdminWrites, pageCacheMiddleware } from './page-cache.ts';
 import { reactRouterMiddleware } from './react-router-adapter.ts';
@@ -31,6 +32,7 @@ export function createApp(services: AppServices, pages: PageHandler): Koa {
   app.proxy = config.trustProxy;
   app.silent = true; // errors are logged by errorHandler with the request id
   app.use(requestContext(services.log, config.trustProxy));
+  app.use(warnOnUntrustedProxy(config, services.log));
   app.use(metricsMiddleware(services.metrics));
   app.use(errorHandler(config, () => services.dbAvailability.markDown()));
   app.use(refuseNulInUrl());
@@ -53,7 +55,6 @@ export function createApp(services: AppServices, pages: PageHandler): Koa {
   app.use(invalidateOnAdminWrites(services.pageCache));
   const api = apiRouter(services);
   app.use(api.routes());
-  app.use(api.allowedMethods());
   const getBuild = pages.kind === 'build' ? async () => pages.build : pages.getBuild;
   app.use(reactRouterMiddleware(services, getBuild, pages.kind === 'build' ? 'production' : 'development'));
   return app;

@@ -38,6 +38,24 @@ export function requestContext(log: Logger, trustProxy: boolean): Middleware {
   };
 }
 
+/**
+ * In production behind a proxy (a request carries X-Forwarded-Proto or X-Forwarded-For) with
+ * TRUST_PROXY off, the app sees plain HTTP from the proxy's address: cookies lose Secure, every
+ * visitor shares one rate-limit key. Said loudly, once per process, with the fix.
+ */
+export function warnOnUntrustedProxy(config: Config, log: Logger): Middleware {
+  let warned = !config.isProduction || config.trustProxy;
+  return async (ctx, next) => {
+    if (!warned && (ctx.get('x-forwarded-proto') || ctx.get('x-forwarded-for'))) {
+      warned = true;
+      log.warn(
+        'requests come through a proxy (X-Forwarded-* headers) but TRUST_PROXY is false: cookies are not Secure and all visitors share the proxy address for rate limits. Set TRUST_PROXY=true when the proxy is yours and overwrites those headers.',
+      );
+    }
+    await next();
+  };
+}
+
 /** The Content-Security-Policy with the given script sources (a nonce, or hashes of inline scripts). */
 export function buildCsp(config: Config, scriptSources: string[]): string {
   const dev = config.env === 'development';
@@ -68,7 +86,11 @@ export function securityHeaders(config: Config): Middleware {
     ctx.set('X-Frame-Options', 'DENY');
     ctx.set('Cross-Origin-Opener-Policy', 'same-origin');
     ctx.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=()');
-    if (config.isProduction) ctx.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+    if (config.isProduction)
+      ctx.set(
+        'Strict-Transport-Security',
+        config.hstsIncludeSubdomains ? 'max-age=31536000; includeSubDomains' : 'max-age=31536000',
+      );
     await next();
   };
 }

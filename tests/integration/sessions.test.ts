@@ -25,13 +25,13 @@ it('lets the same request through from our own origin and with a Bearer token', 
   const { cookie, sid } = await signedInSession(app);
   const same = await fetch(`${app.url}/api/health`, { method: 'POST', headers: { cookie, origin: app.url } });
   // It reached the router, which has no POST there.
-  expect(same.status).toBe(404);
-  expect(await same.json()).toEqual({ message: 'No API endpoint at POST /api/health' });
+  expect(same.status).toBe(405);
+  expect(await same.json()).toEqual({ message: 'POST is not allowed at /api/health' });
   const bearer = await fetch(`${app.url}/api/health`, {
     method: 'POST',
     headers: { authorization: `Bearer ${sid}`, origin: 'https://evil.example' },
   });
-  expect(bearer.status).toBe(404);
+  expect(bearer.status).toBe(405);
 });
 
 it('keeps a guest API client in the session it chose itself, and never lets that header name a signed-in session', async () => {
@@ -84,4 +84,39 @@ it('shows the demo page a fingerprint of the session, never its id', async () =>
   expect(html).toContain('sha256:');
   expect(html).not.toContain(sid);
   expect(html).not.toContain(sid.slice(0, 16));
+});
+
+it('ends a signed-in session after 30 idle days, and moves the deadline with each use', async () => {
+  const { cookie, sid } = await signedInSession(app);
+  const day = 24 * 60 * 60 * 1000;
+  const expiry = async () =>
+    (await app.services.db('sessions').where({ sid }).first('expire')).expire.getTime();
+  const me = () => fetch(`${app.url}/api/users?action=me`, { headers: { cookie } });
+  expect((await me()).status).toBe(200);
+  expect(Math.abs((await expiry()) - (Date.now() + 30 * day))).toBeLessThan(60_000);
+  // Used again 29 days later: 30 more days from then.
+  await app.services
+    .db('sessions')
+    .where({ sid })
+    .update({ expire: new Date(Date.now() + day) });
+  expect((await me()).status).toBe(200);
+  expect(Math.abs((await expiry()) - (Date.now() + 30 * day))).toBeLessThan(60_000);
+  // Not used for the whole idle time: gone.
+  await app.services
+    .db('sessions')
+    .where({ sid })
+    .update({ expire: new Date(Date.now() - 1_000) });
+  expect((await me()).status).toBe(401);
+});
+
+it('answers OPTIONS on the API with the methods the path has', async () => {
+  const res = await fetch(`${app.url}/api/posts`, { method: 'OPTIONS' });
+  expect(res.status).toBeLessThan(300);
+  const allowed = (res.headers.get('allow') ?? '').split(', ').sort();
+  expect(allowed).toEqual(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT']);
+  const patch = await fetch(`${app.url}/api/posts`, { method: 'PATCH' });
+  expect(patch.status).toBe(405);
+  expect(patch.headers.get('allow')).toBe(res.headers.get('allow'));
+  const none = await fetch(`${app.url}/api/no-such-thing`, { method: 'OPTIONS' });
+  expect(none.status).toBe(404);
 });
