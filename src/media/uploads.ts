@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import busboy from 'busboy';
+import sharp, { type Sharp } from 'sharp';
 import { HttpError } from '../server/middleware.ts';
 import { detectImageType, type ImageType, SNIFF_BYTES } from './image-type.ts';
 import { MAX_UPLOAD_BYTES, UPLOAD_MESSAGES } from './messages.ts';
@@ -99,16 +100,43 @@ async function storeFile(
       }
     })(),
   );
+  const cleaned = withoutMetadata(type);
+  let undecodable = false;
+  cleaned.on('error', () => {
+    undecodable = !tooLarge;
+  });
+  body.on('error', (error) => cleaned.destroy(error));
   try {
-    await storage.put(fileName, body, type.mime);
+    await storage.put(fileName, body.pipe(cleaned), type.mime);
   } catch (error) {
-    throw tooLarge ? new HttpError(413, UPLOAD_MESSAGES.tooLarge) : error;
+    if (tooLarge) throw new HttpError(413, UPLOAD_MESSAGES.tooLarge);
+    // Image magic bytes in front of something that does not decode: not an image after all.
+    if (undecodable) throw new HttpError(400, UPLOAD_MESSAGES.notImage);
+    throw error;
   }
   if (stream.truncated) {
     await storage.delete(fileName).catch(() => {});
     throw new HttpError(413, UPLOAD_MESSAGES.tooLarge);
   }
   return { fileName, url: `/uploads/${fileName}`, type, bytes };
+}
+
+/**
+ * The image re-encoded in its own format without its metadata: what a camera wrote into it
+ * (EXIF with GPS position, time, device) is not published with it. A JPEG is turned upright
+ * first, since its EXIF orientation goes too. sharp decodes the whole image (at most 10 MB).
+ */
+function withoutMetadata(type: ImageType): Sharp {
+  switch (type.ext) {
+    case 'jpg':
+      return sharp({ failOn: 'error' }).rotate().jpeg({ quality: 90, mozjpeg: true });
+    case 'png':
+      return sharp({ failOn: 'error' }).png();
+    case 'webp':
+      return sharp({ failOn: 'error', animated: true }).webp({ quality: 90 });
+    case 'gif':
+      return sharp({ failOn: 'error', animated: true }).gif();
+  }
 }
 
 /**

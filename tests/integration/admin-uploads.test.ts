@@ -76,7 +76,9 @@ describe.each(['local', 's3'] as const)('uploads with %s storage', (storage) => 
       expect(served.status).toBe(200);
       expect(served.headers.get('content-type')).toBe('image/png');
       expect(served.headers.get('cache-control')).toContain('max-age=31536000');
-      expect(Buffer.from(await served.arrayBuffer()).equals(png)).toBe(true);
+      // Re-encoded without metadata: the same picture, not the same bytes.
+      const servedMeta = await sharp(Buffer.from(await served.arrayBuffer())).metadata();
+      expect([servedMeta.format, servedMeta.width, servedMeta.height]).toEqual(['png', 64, 32]);
 
       const base = url.slice('/uploads/'.length, -'.png'.length);
       for (const size of ['1200x630', '1920x800', '800x400']) {
@@ -89,6 +91,44 @@ describe.each(['local', 's3'] as const)('uploads with %s storage', (storage) => 
       expect(variant.headers.get('content-type')).toBe('image/webp');
       const meta = await sharp(Buffer.from(await variant.arrayBuffer())).metadata();
       expect([meta.format, meta.width, meta.height]).toEqual(['webp', 1200, 630]);
+    });
+
+    it('publishes a photo without its EXIF metadata (GPS position included), upright', async () => {
+      const photo = await sharp({ create: { width: 40, height: 20, channels: 3, background: '#16a34a' } })
+        .jpeg()
+        .withMetadata({ orientation: 6 })
+        .withExifMerge({ IFD0: { Make: 'PenstandCam' }, IFD3: { GPSLatitudeRef: 'N' } })
+        .toBuffer();
+      expect((await sharp(photo).metadata()).exif).toBeDefined();
+      const res = await upload(new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), 'holiday.jpg');
+      expect(res.status).toBe(201);
+      const { url } = (await res.json()) as { url: string };
+      const served = Buffer.from(await (await fetch(`${app.url}${url}`)).arrayBuffer());
+      const meta = await sharp(served).metadata();
+      expect(meta.exif).toBeUndefined();
+      expect(served.includes('PenstandCam')).toBe(false);
+      // Orientation 6 (rotated 90°) is applied before it goes: the picture is 20 wide and 40 high.
+      expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 20, 40]);
+      // Its variants are made in the background: wait for them, so later tests count files alone.
+      const base = url.slice('/uploads/'.length, -'.jpg'.length);
+      await expect
+        .poll(async () => (await storedFiles()).filter((f) => f.startsWith(`${base}-`)).length, {
+          timeout: 15_000,
+        })
+        .toBe(3);
+    });
+
+    it('refuses image magic bytes in front of something that is not an image', async () => {
+      const before = await storedFiles();
+      const res = await upload(
+        new Blob([new Uint8Array([...png.subarray(0, 8), ...Buffer.from('not really a png')])], {
+          type: 'image/png',
+        }),
+        'fake.png',
+      );
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ message: UPLOAD_MESSAGES.notImage });
+      expect(await storedFiles()).toEqual(before);
     });
 
     it('refuses an HTML file named .png', async () => {
