@@ -1,13 +1,8 @@
-import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import sharp from 'sharp';
 import { IMAGE_VARIANTS } from './messages.ts';
 import type { UploadStorage } from './storage.ts';
-
-/** The stored name of one variant: `<name>-<width>x<height>.webp` beside the original. */
-export function variantFileName(fileName: string, width: number, height: number): string {
-  return `${path.parse(fileName).name}-${width}x${height}.webp`;
-}
+import { variantFileName } from './variant-names.ts';
 
 /**
  * Writes the WebP variants of an upload (cropped to the guide's ratios) to the same storage.

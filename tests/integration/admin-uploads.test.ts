@@ -91,6 +91,24 @@ describe.each(['local', 's3'] as const)('uploads with %s storage', (storage) => 
       expect(variant.headers.get('content-type')).toBe('image/webp');
       const meta = await sharp(Buffer.from(await variant.arrayBuffer())).metadata();
       expect([meta.format, meta.width, meta.height]).toEqual(['webp', 1200, 630]);
+
+      // Pages show an upload through its variants: the post's featured image, its card on /blog.
+      await app.services.db('posts').insert({
+        title: 'With an upload',
+        slug: `with-an-upload-${storage}`,
+        content: 'Body',
+        excerpt: 'Excerpt',
+        category: 'Life',
+        status: 'published',
+        published_at: new Date(),
+        featured_image_file: url,
+      });
+      const page = await (await fetch(`${app.url}/post/with-an-upload-${storage}`)).text();
+      expect(page).toContain(
+        `<picture><source type="image/webp" srcSet="/uploads/${base}-1200x630.webp" width="1200" height="630"/><img src="${url}" class="post-image" alt="" width="1200" height="630"/></picture>`,
+      );
+      const blog = await (await fetch(`${app.url}/blog`)).text();
+      expect(blog).toContain(`srcSet="/uploads/${base}-800x400.webp"`);
     });
 
     it('publishes a photo without its EXIF metadata (GPS position included), upright', async () => {

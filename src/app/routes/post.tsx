@@ -17,6 +17,7 @@ import { type CommentResult, Comments, type CommentValues } from '../components/
 import { getApp } from '../context.ts';
 import type { RouteHandle } from '../plain-page.ts';
 import '../styles/blog.css';
+import { UploadedImage } from '../components/UploadedImage.tsx';
 import type { Route } from './+types/post';
 
 const COMMENTS_PER_PAGE = 50;
@@ -197,7 +198,16 @@ export default function PostPage({ loaderData, actionData }: Route.ComponentProp
           min read · {post.viewCount.toLocaleString('en-US')} views
         </p>
       </header>
-      {image && <img className="post-image" src={image} alt="" width={1200} height={630} />}
+      {image && (
+        <UploadedImage
+          className="post-image"
+          src={image}
+          variant="featured"
+          alt=""
+          width={1200}
+          height={630}
+        />
+      )}
       {post.youtubeVideoId && (
         <div className="video-embed">
           <iframe
@@ -259,7 +269,9 @@ export default function PostPage({ loaderData, actionData }: Route.ComponentProp
               const src = r.featuredImageFile || r.featuredImage;
               return (
                 <li key={r.id} className="card related-card">
-                  {src && <img src={src} alt="" width={400} height={200} loading="lazy" />}
+                  {src && (
+                    <UploadedImage src={src} variant="card" alt="" width={400} height={200} loading="lazy" />
+                  )}
                   <h3>
                     <a href={`/post/${r.slug}`}>{r.title}</a>
                   </h3>

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { BLOG_MESSAGES } from '../../../blog/messages.ts';
 import { cardMedia, type PostSummary, postType } from '../../../blog/posts.ts';
+import { UploadedImage } from '../UploadedImage.tsx';
 
 const INTERVAL_MS = 5_000;
 
@@ -58,7 +59,14 @@ export function Carousel({ posts }: { posts: PostSummary[] }) {
         <div className="carousel-media" aria-hidden="true">
           {media.kind === 'image' ? (
             // The page's largest image and first thing to show: fetched ahead of the card thumbnails.
-            <img src={media.src} alt="" width={1200} height={630} fetchPriority="high" />
+            <UploadedImage
+              src={media.src}
+              variant="featured"
+              alt=""
+              width={1200}
+              height={630}
+              fetchPriority="high"
+            />
           ) : (
             <span className="media-placeholder">{postType(current)}</span>
           )}
@@ -115,7 +123,14 @@ export function Carousel({ posts }: { posts: PostSummary[] }) {
                 }
               >
                 {thumb.kind === 'image' ? (
-                  <img src={thumb.src} alt="" width={160} height={84} loading="lazy" />
+                  <UploadedImage
+                    src={thumb.src}
+                    variant="featured"
+                    alt=""
+                    width={160}
+                    height={84}
+                    loading="lazy"
+                  />
                 ) : (
                   <span>{postType(post)}</span>
                 )}

@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { cardMedia, type PostSummary } from '../../../blog/posts.ts';
 import { formatDate } from '../../../blog/reading.ts';
+import { UploadedImage } from '../UploadedImage.tsx';
 
 /** A post in a grid: media by the SPEC §4 priority, category, title, excerpt and date. */
 export function PostCard({ post, headingLevel = 3 }: { post: PostSummary; headingLevel?: 2 | 3 }) {
@@ -10,7 +11,15 @@ export function PostCard({ post, headingLevel = 3 }: { post: PostSummary; headin
     <article className="post-card card">
       <div className="post-card-media" aria-hidden={media.kind !== 'image'}>
         {media.kind === 'image' && (
-          <img src={media.src} alt="" loading="lazy" decoding="async" width={800} height={400} />
+          <UploadedImage
+            src={media.src}
+            variant="card"
+            alt=""
+            loading="lazy"
+            decoding="async"
+            width={800}
+            height={400}
+          />
         )}
         {media.kind === 'video' && <span className="media-placeholder">▶ Video</span>}
         {media.kind === 'podcast' && <span className="media-placeholder">🎧 Podcast</span>}
