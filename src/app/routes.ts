@@ -21,6 +21,7 @@ export default [
   route('newsletter/confirm', 'routes/newsletter.confirm.tsx'),
   route('rss.xml', 'routes/rss.xml.ts'),
   route('podcast.xml', 'routes/podcast.xml.ts'),
+  route('podcast-cover.png', 'routes/podcast-cover.png.ts'),
   route('sitemap.xml', 'routes/sitemap.xml.ts'),
   route('robots.txt', 'routes/robots.txt.ts'),
   route('login', 'routes/login.tsx'),

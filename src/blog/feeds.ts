@@ -95,9 +95,8 @@ export async function podcastFeed(db: Db, base: string, measure: MeasureEnclosur
       return `<item><title>${xml(p.title)}</title><link>${xml(link)}</link><guid isPermaLink="false">penstand-post-${p.id}</guid><description>${xml(p.excerpt)}</description><itunes:summary>${xml(p.excerpt)}</itunes:summary><itunes:author>${xml(settings.authorName)}</itunes:author><itunes:explicit>false</itunes:explicit>${enclosureTag(base, audio, await measure(audio))}<pubDate>${p.published_at.toUTCString()}</pubDate></item>`;
     }),
   );
-  const image = settings.authorProfileImage
-    ? `<itunes:image href="${xml(absolute(base, settings.authorProfileImage))}"/>`
-    : '';
+  // A PNG of the size Apple requires, never the author picture (an SVG, or any size).
+  const image = `<itunes:image href="${xml(base)}/podcast-cover.png"/>`;
   return `<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" xmlns:atom="http://www.w3.org/2005/Atom"><channel><title>${xml(settings.title)} Podcast</title><link>${xml(base)}/</link><description>${xml(settings.description)}</description><language>en-us</language><itunes:author>${xml(settings.authorName)}</itunes:author><itunes:summary>${xml(settings.description)}</itunes:summary><itunes:category text="Technology"/><itunes:explicit>false</itunes:explicit>${image}<atom:link href="${xml(base)}/podcast.xml" rel="self" type="application/rss+xml"/>${items.join('')}</channel></rss>\n`;
 }
 

@@ -5,6 +5,7 @@ export const SETTINGS_MESSAGES = {
   saved: 'Settings saved',
   saveFailed: 'Failed to save settings',
   socialUrl: 'Enter a link starting with http:// or https://, or leave it empty',
+  contactEmail: 'Enter an email address such as you@example.com, or leave it empty',
   imageUrl: 'Enter an image link starting with http:// or https://, an uploaded image, or leave it empty',
   required: 'Please fill in all required fields',
 } as const;
@@ -32,6 +33,13 @@ export const blogSettingsSchema = z.object({
   socialLinks: z
     .object({ youtube: socialLink, github: socialLink, twitter: socialLink, linkedin: socialLink })
     .default({ youtube: '', github: '', twitter: '', linkedin: '' }),
+  contactEmail: z
+    .string()
+    .trim()
+    .max(254)
+    .nullish()
+    .transform((v) => v || null)
+    .refine((v) => v === null || z.email().safeParse(v).success, SETTINGS_MESSAGES.contactEmail),
   shopRequiresSignIn: z.boolean().default(false),
 });
 

@@ -10,6 +10,8 @@ export type BlogSettings = {
   authorBio: string;
   authorProfileImage: string | null;
   socialLinks: SocialLinks;
+  /** Where the About page's 'Get In Touch' writes to; null hides it. */
+  contactEmail: string | null;
   shopRequiresSignIn: boolean;
 };
 
@@ -20,6 +22,7 @@ export const DEFAULT_SETTINGS: BlogSettings = {
   authorBio: 'Writer, builder and occasional podcaster. This is where I share what I learn along the way.',
   authorProfileImage: null,
   socialLinks: {},
+  contactEmail: null,
   shopRequiresSignIn: false,
 };
 
@@ -34,6 +37,7 @@ export async function getBlogSettings(db: Db): Promise<BlogSettings> {
     authorBio: row.author_bio || DEFAULT_SETTINGS.authorBio,
     authorProfileImage: row.author_profile_image || null,
     socialLinks: pickSocialLinks(row.social_links),
+    contactEmail: row.contact_email || null,
     shopRequiresSignIn: row.shop_requires_sign_in,
   };
 }
@@ -58,6 +62,7 @@ export async function updateBlogSettings(db: Db, input: BlogSettingsInput): Prom
     author_bio: input.authorBio,
     author_profile_image: input.authorProfileImage,
     social_links: JSON.stringify(socialLinks),
+    contact_email: input.contactEmail,
     shop_requires_sign_in: input.shopRequiresSignIn,
     updated_at: db.fn.now(),
   };

@@ -375,6 +375,7 @@ export const demoSettings = {
   author_bio:
     'Alex is a software engineer and designer who writes about building calm, durable products and the life around them.',
   author_profile_image: '/demo/author.svg',
+  contact_email: 'alex@example.com',
   social_links: {
     youtube: 'https://youtube.com/@penstand',
     github: 'https://github.com/penstand',

@@ -283,6 +283,9 @@ describe('shop pages', () => {
     expect(await text(page, 'Out of stock').isVisible()).toBe(true);
     expect(await text(page, 'Out of Stock').isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: 'Add to Cart' }).isDisabled()).toBe(true);
+    // Nothing to choose a quantity of: no stepper and no total.
+    expect(await page.getByLabel('Quantity', { exact: true }).count()).toBe(0);
+    expect(await page.locator('.line-total').count()).toBe(0);
     expect((await page.goto(`/product/${inactive.id}`))?.status()).toBe(404);
     await hydrated(page, '/');
     const featured = page.getByRole('region', { name: 'Featured Products' });

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { XMLValidator } from 'fast-xml-parser';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
@@ -188,6 +189,13 @@ describe('feeds and crawlers', () => {
     const podcast = await (await fetch(`${app.url}/podcast.xml`)).text();
     expect(podcast).toMatch(/<enclosure url="[^"]+episode-1\.wav" length="16044" type="audio\/wav"\/>/);
     expect(podcast).toContain('<itunes:author>');
+    // Apple's cover rule: a square PNG (or JPEG) of 1400-3000 px, which an SVG is not.
+    const cover = /<itunes:image href="([^"]+)"\/>/.exec(podcast)?.[1] ?? '';
+    expect(cover).toBe(`${app.url}/podcast-cover.png`);
+    const png = await fetch(cover);
+    expect(png.headers.get('content-type')).toBe('image/png');
+    const meta = await sharp(Buffer.from(await png.arrayBuffer())).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['png', 1400, 1400]);
     const sitemap = await (await fetch(`${app.url}/sitemap.xml`)).text();
     expect(sitemap).toContain('/product/');
     expect(await (await fetch(`${app.url}/robots.txt`)).text()).toContain(`Sitemap: ${app.url}/sitemap.xml`);

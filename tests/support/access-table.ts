@@ -100,6 +100,7 @@ export const PAGE_ACCESS: { path: string; access: Access; sample?: string }[] = 
   { path: '/newsletter/confirm', access: 'public' },
   { path: '/rss.xml', access: 'public' },
   { path: '/podcast.xml', access: 'public' },
+  { path: '/podcast-cover.png', access: 'public' },
   { path: '/sitemap.xml', access: 'public' },
   { path: '/robots.txt', access: 'public' },
   { path: '/login', access: 'public' },

@@ -4,7 +4,7 @@ import type { EditablePost } from '../../blog/post-editor.ts';
 import { normalizeTags, POST_CATEGORIES } from '../../blog/post-schema.ts';
 import { slugify } from '../../blog/slug.ts';
 import { extractYouTubeId } from '../../blog/youtube.ts';
-import { FormErrorsAtButton, useFocusFirstError } from '../components/FormErrors.tsx';
+import { FormErrorsAtButton, useFieldErrors, useFocusFirstError } from '../components/FormErrors.tsx';
 import {
   bold,
   colour,
@@ -55,7 +55,7 @@ export function PostEditor({ post, errors }: Props) {
   const [status, setStatus] = useState(post?.status ?? 'draft');
   const [tzOffset, setTzOffset] = useState('');
   const [showPreview, setShowPreview] = useState(false);
-  const fields = errors?.fields ?? {};
+  const { fields, onInput } = useFieldErrors(errors?.fields);
   const formRef = useRef<HTMLFormElement>(null);
   useFocusFirstError(formRef, errors);
 
@@ -119,7 +119,7 @@ export function PostEditor({ post, errors }: Props) {
       </p>
       <h1>{post ? 'Edit Post' : 'New Post'}</h1>
       <Notice result={errors ? { ok: false, title: errors.title, message: errors.message } : null} />
-      <Form method="post" className="admin-form" noValidate ref={formRef}>
+      <Form method="post" className="admin-form" noValidate ref={formRef} onInput={onInput}>
         <input type="hidden" name="tzOffset" value={tzOffset} />
         <div className="field">
           <label htmlFor="title">Title</label>

@@ -4,7 +4,7 @@ import { formatPrice } from '../../shop/price.ts';
 import { CATEGORY_LABELS } from '../../shop/product-admin-messages.ts';
 import { PRODUCT_CATEGORIES } from '../../shop/product-enums.ts';
 import type { Product } from '../../shop/products.ts';
-import { FormErrorsAtButton, useFocusFirstError } from '../components/FormErrors.tsx';
+import { FormErrorsAtButton, useFieldErrors, useFocusFirstError } from '../components/FormErrors.tsx';
 import { Notice } from './Notice.tsx';
 import type { ProductFormErrors } from './product-form.server.ts';
 import { useImageUpload } from './upload.ts';
@@ -17,7 +17,7 @@ export function ProductEditor({ product, errors }: Props) {
   const [price, setPrice] = useState(product ? String(product.price) : '');
   const [image, setImage] = useState(product?.image ?? '');
   const imageUpload = useImageUpload((url) => setImage(url));
-  const fields = errors?.fields ?? {};
+  const { fields, onInput } = useFieldErrors(errors?.fields);
   const formRef = useRef<HTMLFormElement>(null);
   useFocusFirstError(formRef, errors);
   const cents = /^\d+$/.test(price) ? Number(price) : 0;
@@ -37,7 +37,7 @@ export function ProductEditor({ product, errors }: Props) {
       </p>
       <h1>{product ? 'Edit Product' : 'New Product'}</h1>
       <Notice result={errors ? { ok: false, title: errors.title, message: errors.message } : null} />
-      <Form method="post" className="admin-form" noValidate ref={formRef}>
+      <Form method="post" className="admin-form" noValidate ref={formRef} onInput={onInput}>
         <div className="field">
           <label htmlFor="name">Name</label>
           <input

@@ -97,6 +97,13 @@ export function SettingsTab({ settings, apiUrl, environment, fieldErrors: errors
             defaultValue={settings.authorProfileImage ?? ''}
             error={fieldErrors.authorProfileImage}
           />
+          <TextField
+            name="contactEmail"
+            type="email"
+            label="Contact email (the About page's Get In Touch)"
+            defaultValue={settings.contactEmail ?? ''}
+            error={fieldErrors.contactEmail}
+          />
           <fieldset className="admin-fieldset">
             <legend>Social links</legend>
             {(['youtube', 'github', 'twitter', 'linkedin'] as const).map((key) => (

@@ -35,6 +35,7 @@ export function settingsFromForm(form: FormData) {
       twitter: text('twitter'),
       linkedin: text('linkedin'),
     },
+    contactEmail: text('contactEmail'),
     shopRequiresSignIn: form.get('shopRequiresSignIn') === 'on',
   };
 }

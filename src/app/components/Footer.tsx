@@ -58,7 +58,7 @@ export function Footer({ settings }: { settings: BlogSettings }) {
         </section>
       </div>
       <div className="container footer-bottom">
-        <p className="muted">© 2024 {settings.title}. All rights reserved.</p>
+        <p className="muted">{`© ${new Date().getFullYear()} ${settings.title}. All rights reserved.`}</p>
       </div>
     </footer>
   );

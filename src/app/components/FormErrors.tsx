@@ -1,4 +1,4 @@
-import { type RefObject, useEffect } from 'react';
+import { type FormEvent, type RefObject, useEffect, useState } from 'react';
 
 export const FORM_HAS_ERRORS = 'This form has errors: please correct the fields marked above.';
 
@@ -23,4 +23,21 @@ export function useFocusFirstError(form: RefObject<HTMLFormElement | null>, erro
  */
 export function FormErrorsAtButton({ show }: { show: boolean }) {
   return show ? <p className="field-error">{FORM_HAS_ERRORS}</p> : null;
+}
+
+/**
+ * A refused form's field messages, each dropped once its field is edited: a message under a
+ * field the writer has already filled in is stale. They all come back with the next refusal.
+ */
+export function useFieldErrors(refused: Record<string, string> | undefined) {
+  // The edits count against one refusal: a new refusal (a new object) starts with none.
+  const [marks, setMarks] = useState({ refused, edited: new Set<string>() });
+  const edited = marks.refused === refused ? marks.edited : new Set<string>();
+  const fields = Object.fromEntries(Object.entries(refused ?? {}).filter(([name]) => !edited.has(name)));
+  const onInput = (event: FormEvent<HTMLFormElement>) => {
+    const name = (event.target as HTMLInputElement).name;
+    if (name && refused?.[name] && !edited.has(name))
+      setMarks({ refused, edited: new Set(edited).add(name) });
+  };
+  return { fields, onInput };
 }

@@ -21,10 +21,7 @@ const SOCIAL = [
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { services } = getApp(context);
-  return {
-    settings: await getBlogSettings(services.db),
-    contact: `hello@${new URL(services.publicUrl).hostname}`,
-  };
+  return { settings: await getBlogSettings(services.db) };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
@@ -89,9 +86,11 @@ export default function About({ loaderData }: Route.ComponentProps) {
             {label}
           </a>
         ))}
-        <a className="button" href={`mailto:${loaderData.contact}`}>
-          Get In Touch
-        </a>
+        {settings.contactEmail && (
+          <a className="button" href={`mailto:${settings.contactEmail}`}>
+            Get In Touch
+          </a>
+        )}
       </div>
     </section>
   );

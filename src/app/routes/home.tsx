@@ -55,8 +55,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         heading="Latest Posts"
       />
       <div className="container view-all">
+        {/* Under a search or a category the count would be of the matches, not of all posts. */}
         <Link className="button button-secondary" to="/blog">
-          View All Posts ({latest.pagination.total})
+          {q || category ? 'View All Posts' : `View All Posts (${latest.pagination.total})`}
         </Link>
       </div>
       <FeaturedProducts products={loaderData.featuredProducts} />

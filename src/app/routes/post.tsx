@@ -212,7 +212,7 @@ export default function PostPage({ loaderData, actionData }: Route.ComponentProp
         <div className="video-embed">
           <iframe
             src={`https://www.youtube-nocookie.com/embed/${post.youtubeVideoId}`}
-            title={`Video: ${post.title}`}
+            title={/^video\b/i.test(post.title) ? post.title : `Video: ${post.title}`}
             loading="lazy"
             allowFullScreen
             referrerPolicy="strict-origin-when-cross-origin"

@@ -105,43 +105,47 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
             product.stock <= 10 && <p className="stock-note">{lowStockNote(product.stock)}</p>
           )}
           <fetcher.Form method="post" className="add-to-cart">
-            <div className="field">
-              <label htmlFor="quantity">Quantity</label>
-              <div className="stepper">
-                <button
-                  type="button"
-                  className="icon-button"
-                  aria-label="Decrease quantity"
-                  disabled={outOfStock || quantity <= 1}
-                  onClick={() => setQuantity((q) => clamp(q - 1))}
-                >
-                  −
-                </button>
-                <input
-                  id="quantity"
-                  name="quantity"
-                  type="number"
-                  inputMode="numeric"
-                  min={1}
-                  max={product.stock ?? undefined}
-                  value={quantity}
-                  disabled={outOfStock}
-                  onChange={(event) => setQuantity(clamp(Number.parseInt(event.target.value, 10)))}
-                />
-                <button
-                  type="button"
-                  className="icon-button"
-                  aria-label="Increase quantity"
-                  disabled={outOfStock || quantity >= max}
-                  onClick={() => setQuantity((q) => clamp(q + 1))}
-                >
-                  +
-                </button>
-              </div>
-            </div>
-            <p className="line-total">
-              Total: <strong>{formatPrice(product.price * quantity)}</strong>
-            </p>
+            {/* Nothing to choose a quantity of: the stepper and the total only show what can be bought. */}
+            {!outOfStock && (
+              <>
+                <div className="field">
+                  <label htmlFor="quantity">Quantity</label>
+                  <div className="stepper">
+                    <button
+                      type="button"
+                      className="icon-button"
+                      aria-label="Decrease quantity"
+                      disabled={quantity <= 1}
+                      onClick={() => setQuantity((q) => clamp(q - 1))}
+                    >
+                      −
+                    </button>
+                    <input
+                      id="quantity"
+                      name="quantity"
+                      type="number"
+                      inputMode="numeric"
+                      min={1}
+                      max={product.stock ?? undefined}
+                      value={quantity}
+                      onChange={(event) => setQuantity(clamp(Number.parseInt(event.target.value, 10)))}
+                    />
+                    <button
+                      type="button"
+                      className="icon-button"
+                      aria-label="Increase quantity"
+                      disabled={quantity >= max}
+                      onClick={() => setQuantity((q) => clamp(q + 1))}
+                    >
+                      +
+                    </button>
+                  </div>
+                </div>
+                <p className="line-total">
+                  Total: <strong>{formatPrice(product.price * quantity)}</strong>
+                </p>
+              </>
+            )}
             <div className="add-to-cart-actions">
               <button type="submit" className="button" disabled={outOfStock || pending}>
                 {pending ? SHOP_MESSAGES.adding : SHOP_MESSAGES.addToCart}

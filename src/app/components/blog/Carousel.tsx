@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { BLOG_MESSAGES } from '../../../blog/messages.ts';
 import { cardMedia, type PostSummary, postType } from '../../../blog/posts.ts';
 import { UploadedImage } from '../UploadedImage.tsx';
+import { MediaPlaceholder } from './MediaPlaceholder.tsx';
 
 const INTERVAL_MS = 5_000;
 
@@ -68,7 +69,7 @@ export function Carousel({ posts }: { posts: PostSummary[] }) {
               fetchPriority="high"
             />
           ) : (
-            <span className="media-placeholder">{postType(current)}</span>
+            <MediaPlaceholder kind={postType(current)} />
           )}
         </div>
         <div className="carousel-text">
@@ -132,7 +133,7 @@ export function Carousel({ posts }: { posts: PostSummary[] }) {
                     loading="lazy"
                   />
                 ) : (
-                  <span>{postType(post)}</span>
+                  <MediaPlaceholder kind={postType(post)} />
                 )}
               </button>
             </li>

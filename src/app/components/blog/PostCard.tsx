@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { cardMedia, type PostSummary } from '../../../blog/posts.ts';
 import { formatDate } from '../../../blog/reading.ts';
 import { UploadedImage } from '../UploadedImage.tsx';
+import { MediaPlaceholder } from './MediaPlaceholder.tsx';
 
 /** A post in a grid: media by the SPEC §4 priority, category, title, excerpt and date. */
 export function PostCard({ post, headingLevel = 3 }: { post: PostSummary; headingLevel?: 2 | 3 }) {
@@ -21,9 +22,9 @@ export function PostCard({ post, headingLevel = 3 }: { post: PostSummary; headin
             height={400}
           />
         )}
-        {media.kind === 'video' && <span className="media-placeholder">▶ Video</span>}
-        {media.kind === 'podcast' && <span className="media-placeholder">🎧 Podcast</span>}
-        {media.kind === 'none' && <span className="media-placeholder">No Image</span>}
+        {media.kind === 'video' && <MediaPlaceholder kind="Video" />}
+        {media.kind === 'podcast' && <MediaPlaceholder kind="Podcast" />}
+        {media.kind === 'none' && <MediaPlaceholder kind="No Image" />}
       </div>
       <div className="post-card-body">
         <span className="badge">{post.category}</span>

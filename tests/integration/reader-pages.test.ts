@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { seedDemo } from '../support/blog.ts';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+  await seedDemo(app);
+});
+afterAll(() => app?.close());
+
+const page = async (path: string) => (await fetch(`${app.url}${path}`)).text();
+
+it('counts all posts under View All Posts, and no count under a search', async () => {
+  const total = Number((await app.services.db('posts').where({ status: 'published' }).count('* as n'))[0].n);
+  expect(await page('/')).toContain(`View All Posts (<!-- -->${total}<!-- -->)`.replace(/<!-- -->/g, ''));
+  const searched = await page('/?q=zzzznothing');
+  expect(searched).toContain('View All Posts</a>');
+  expect(searched).not.toContain('View All Posts (');
+});
+
+it('names a video once in its player title', async () => {
+  const html = await page('/post/video-refactoring-a-legacy-checkout-live');
+  expect(html).toContain('title="Video: Refactoring a Legacy Checkout Live"');
+  expect(html).not.toContain('Video: Video:');
+});
+
+it('draws placeholders as icons, not emoji, and writes to the contact address of the settings', async () => {
+  await app.services.db('posts').where({ slug: 'video-refactoring-a-legacy-checkout-live' }).update({
+    featured_image: null,
+    featured_image_file: null,
+  });
+  const blog = await page('/blog');
+  expect(blog).not.toMatch(/🎧|▶/u);
+  expect(blog).toMatch(/<span class="media-placeholder"><svg[^>]*>.*?<\/svg><span>Video<\/span><\/span>/);
+  const about = await page('/about');
+  expect(about).toContain('href="mailto:alex@example.com"');
+  expect(about).not.toContain('hello@');
+  expect(await page('/')).toContain(`© ${new Date().getFullYear()} `);
+});
