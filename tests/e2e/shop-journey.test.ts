@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SHOP_MESSAGES } from '../../src/shop/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { expectAccessible, launchBrowser, newContext, watchPage } from '../support/browser.ts';
 import { createProductRow } from '../support/shop.ts';
@@ -142,6 +143,34 @@ describe('a guest shopping journey', () => {
     await text(page, 'Please add items to your cart before checkout.').waitFor();
     expect(await page.getByRole('button', { name: 'Place Order' }).isDisabled()).toBe(true);
     await page.getByRole('link', { name: 'Cart, 0 items' }).waitFor();
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('clamps a typed quantity over the stock, says so, and drops the notice at the next action', async () => {
+    const { db } = app.services;
+    const mug = await createProductRow(db, { name: 'Stock Mug', stock: 3, price: 900 });
+    const pen = await createProductRow(db, { name: 'Plain Pen', stock: null, price: 300 });
+    const context = await newContext(browser, app.url);
+    const page = await context.newPage();
+    const problems = await watchPage(page);
+    for (const product of [mug, pen]) {
+      await hydrated(page, `/product/${product.id}`);
+      await page.getByRole('button', { name: 'Add to Cart' }).click();
+      await page.getByText('Item successfully added to your cart', { exact: true }).waitFor();
+    }
+    await hydrated(page, '/cart');
+    const quantity = page.getByLabel('Quantity of Stock Mug', { exact: true });
+    await quantity.click();
+    await quantity.press('Control+A');
+    await quantity.pressSequentially('99');
+    await quantity.press('Enter');
+    await page.getByText(SHOP_MESSAGES.stockLimitTitle, { exact: true }).waitFor();
+    await expect.poll(() => quantity.inputValue()).toBe('3');
+    expect(Number((await db('cart_items').where({ product_id: mug.id }).first()).quantity)).toBe(3);
+
+    await page.getByRole('button', { name: 'Increase quantity of Plain Pen' }).click();
+    await expect.poll(() => page.getByText(SHOP_MESSAGES.stockLimitTitle, { exact: true }).count()).toBe(0);
     expect(problems).toEqual([]);
     await context.close();
   });

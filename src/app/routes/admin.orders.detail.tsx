@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { data, Form, Link, useNavigation } from 'react-router';
 import type { AdminOrderCommand } from '../../orders/domain.ts';
 import { executeOrderCommand, getOrderWithHistory, type OrderHistoryEvent } from '../../orders/service.ts';
@@ -97,6 +98,35 @@ function eventDetail(event: OrderHistoryEvent): string | null {
   return null;
 }
 
+/** One order command as a form: its intent, any fields it asks for, and its button. */
+function OrderActionForm({
+  intent,
+  label,
+  busy,
+  danger,
+  children,
+}: {
+  intent: string;
+  label: string;
+  busy: boolean;
+  danger?: boolean;
+  children?: ReactNode;
+}) {
+  return (
+    <Form method="post" className={children ? 'admin-filters' : undefined}>
+      <input type="hidden" name="intent" value={intent} />
+      {children}
+      <button
+        className={danger ? 'button button-danger' : 'button button-secondary'}
+        type="submit"
+        disabled={busy}
+      >
+        {label}
+      </button>
+    </Form>
+  );
+}
+
 export default function AdminOrder({ loaderData, actionData }: Route.ComponentProps) {
   const { order, items, events, actions } = loaderData;
   const unavailable = (Object.keys(actions) as AdminOrderCommand['type'][]).flatMap((type) => {
@@ -162,44 +192,26 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
         <h2 id="order-actions">Actions</h2>
         <div className="admin-stack">
           {actions.RecordPayment.allowed && (
-            <Form method="post">
-              <input type="hidden" name="intent" value="record-payment" />
-              <button className="button button-secondary" type="submit" disabled={busy}>
-                Record Payment
-              </button>
-            </Form>
+            <OrderActionForm intent="record-payment" label="Record Payment" busy={busy} />
           )}
           {actions.ShipOrder.allowed && (
-            <Form method="post" className="admin-filters">
-              <input type="hidden" name="intent" value="ship" />
+            <OrderActionForm intent="ship" label="Ship Order" busy={busy}>
               <div className="field">
                 <label htmlFor="trackingNumber">Tracking number</label>
                 <input id="trackingNumber" name="trackingNumber" required />
               </div>
-              <button className="button button-secondary" type="submit" disabled={busy}>
-                Ship Order
-              </button>
-            </Form>
+            </OrderActionForm>
           )}
           {actions.MarkDelivered.allowed && (
-            <Form method="post">
-              <input type="hidden" name="intent" value="deliver" />
-              <button className="button button-secondary" type="submit" disabled={busy}>
-                Mark Delivered
-              </button>
-            </Form>
+            <OrderActionForm intent="deliver" label="Mark Delivered" busy={busy} />
           )}
           {actions.CancelOrder.allowed && (
-            <Form method="post" className="admin-filters">
-              <input type="hidden" name="intent" value="cancel" />
+            <OrderActionForm intent="cancel" label="Cancel Order" busy={busy} danger>
               <div className="field">
                 <label htmlFor="reason">Cancellation reason (optional)</label>
                 <input id="reason" name="reason" />
               </div>
-              <button className="button button-danger" type="submit" disabled={busy}>
-                Cancel Order
-              </button>
-            </Form>
+            </OrderActionForm>
           )}
           {unavailable.length > 0 && (
             <div>
