@@ -54,6 +54,21 @@ const UPLOAD_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/web
  * and never rewritten with other content, so they are cached for a year. Anything that is not
  * one plain file name (a slash, `..`, an encoded separator) falls through to the 404 page.
  */
+/** For a missing `<name>-<w>x<h>.webp`, the stored original `<name>.<ext>` it is made from. */
+async function originalOfMissingVariant(storage: UploadStorage, name: string): Promise<string | null> {
+  const base = /^([a-f0-9]{32})-\d+x\d+\.webp$/.exec(name)?.[1];
+  if (!base) return null;
+  for (const ext of ['jpg', 'png', 'webp', 'gif']) {
+    const candidate = `${base}.${ext}`;
+    const found = await storage.get(candidate);
+    if (found) {
+      found.body.destroy();
+      return candidate;
+    }
+  }
+  return null;
+}
+
 export function serveUploads(storage: UploadStorage): Middleware {
   return async (ctx, next) => {
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || !ctx.path.startsWith(UPLOADS_PREFIX))
@@ -62,7 +77,15 @@ export function serveUploads(storage: UploadStorage): Middleware {
     const type = mime.lookup(name);
     if (!type || !UPLOAD_TYPES.has(type)) return next();
     const object = await storage.get(name);
-    if (!object) return next();
+    if (!object) {
+      const original = await originalOfMissingVariant(storage, name);
+      if (!original) return next();
+      // Pages ask for the variant as soon as an upload is used; the worker may not have made it yet.
+      ctx.set('Cache-Control', 'no-store');
+      ctx.redirect(`${UPLOADS_PREFIX}${original}`);
+      ctx.status = 307;
+      return;
+    }
     const headOnly = ctx.method === 'HEAD';
     if (headOnly) {
       object.body.destroy();
