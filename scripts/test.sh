@@ -6,6 +6,8 @@ cd "$(dirname "$0")/.."
 need=()
 [ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ] || need+=(chromium)
 command -v redis-server >/dev/null 2>&1 || [ -n "${REDIS_URL:-}" ] || need+=(redis-server)
+# The Nu HTML Checker (npm vnu-jar) runs on Java.
+command -v java >/dev/null 2>&1 || need+=(default-jre-headless)
 command -v pg_dump >/dev/null 2>&1 || true
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
