@@ -130,7 +130,10 @@ describe('with S3 upload storage', () => {
     expect(Buffer.from(await original.arrayBuffer()).equals(png)).toBe(true);
 
     const variantUrl = `${c.url}${url.replace(/\.png$/, '-800x400.webp')}`;
-    await expect.poll(async () => (await fetch(variantUrl)).status, { timeout: 15_000 }).toBe(200);
+    // Until the worker has made it, the variant redirects to the original: wait for the variant itself.
+    await expect
+      .poll(async () => (await fetch(variantUrl, { redirect: 'manual' })).status, { timeout: 15_000 })
+      .toBe(200);
     const meta = await sharp(Buffer.from(await (await fetch(variantUrl)).arrayBuffer())).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['webp', 800, 400]);
   });
