@@ -30,11 +30,13 @@ function discardRest(req: IncomingMessage, budget: number): void {
   let left = budget;
   const onData = (chunk: Buffer) => {
     left -= chunk.length;
-    if (left > 0) return;
+    // A body that ends within the budget (exactly at it, too) leaves the connection open for reuse.
+    if (left >= 0) return;
     req.off('data', onData);
     cut();
   };
   req.on('data', onData);
+  req.once('end', () => req.off('data', onData));
   req.resume();
 }
 

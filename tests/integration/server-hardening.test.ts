@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 
@@ -25,4 +26,27 @@ it('warns once when a proxy speaks to it and TRUST_PROXY is off', async () => {
 it('limits how long a client may take to send a request', () => {
   expect(app.web.server.headersTimeout).toBe(20_000);
   expect(app.web.server.requestTimeout).toBe(120_000);
+});
+
+it('keeps a keep-alive connection open after refusing a body that was sent whole', async () => {
+  const socket = net.connect(app.web.port, '127.0.0.1');
+  const received: Buffer[] = [];
+  socket.on('data', (chunk) => received.push(chunk));
+  const answered = async (count: number) => {
+    await expect
+      .poll(() => Buffer.concat(received).toString('latin1').split('HTTP/1.1 ').length - 1)
+      .toBe(count);
+  };
+  const body = 'x'.repeat(600_000);
+  socket.write(
+    `POST /api/cart?action=add HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+  );
+  await answered(1);
+  expect(Buffer.concat(received).toString('latin1')).toMatch(/^HTTP\/1\.1 413 /);
+  // Past the linger time given to abusive clients: a mistake's connection must still be open.
+  await new Promise((resolve) => setTimeout(resolve, 2_500));
+  socket.write('GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+  await answered(2);
+  expect(Buffer.concat(received).toString('latin1')).toMatch(/HTTP\/1\.1 200 /);
+  socket.destroy();
 });
