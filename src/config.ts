@@ -47,6 +47,15 @@ const EnvSchema = z.object({
   METRICS_TOKEN: z.string().min(16).optional(),
   PAGE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(3600).optional(),
   PAGE_CACHE_STALE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_\w+$/, 'a Stripe secret key (sk_… or rk_…)')
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_\w+$/, 'a Stripe webhook signing secret (whsec_…)')
+    .optional(),
+  STRIPE_API_URL: optionalUrl(['http:', 'https:']),
   CHECKOUT_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(20),
   SESSION_IDLE_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   S3_BUCKET: z
@@ -101,6 +110,8 @@ export type Config = {
   pageCacheStaleSeconds: number;
   /** Checkouts per client IP per minute. */
   checkoutRateLimit: number;
+  /** Stripe Checkout when set; manual payment (the writer's instructions) when not. */
+  stripe: { secretKey: string; webhookSecret: string; apiUrl: string | undefined } | undefined;
   /** A signed-in session unused this long ends; each use moves the deadline (sliding expiry). */
   sessionIdleMs: number;
   /** Uploads go to this bucket when set, else to uploadsDir. */
@@ -181,6 +192,16 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       "Invalid environment variable ADMIN_EMAIL: with COGNITO_USER_POOL_ID, admins are the members of the pool's 'admin' group",
     );
   }
+  if (Boolean(env.STRIPE_SECRET_KEY) !== Boolean(env.STRIPE_WEBHOOK_SECRET)) {
+    throw new ConfigError(
+      'Invalid environment variable STRIPE_WEBHOOK_SECRET: STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET must be set together',
+    );
+  }
+  if (env.STRIPE_API_URL && env.NODE_ENV === 'production') {
+    throw new ConfigError(
+      'Invalid environment variable STRIPE_API_URL: it points the payments at a Stripe stand-in for tests and development; not allowed with NODE_ENV=production',
+    );
+  }
   const dataDir = path.resolve(env.DATA_DIR);
   return {
     env: env.NODE_ENV,
@@ -218,6 +239,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     pageCacheTtlSeconds: env.PAGE_CACHE_TTL_SECONDS ?? (env.NODE_ENV === 'test' ? 0 : 10),
     pageCacheStaleSeconds: env.PAGE_CACHE_STALE_SECONDS,
     checkoutRateLimit: env.CHECKOUT_RATE_LIMIT,
+    stripe:
+      env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET
+        ? {
+            secretKey: env.STRIPE_SECRET_KEY,
+            webhookSecret: env.STRIPE_WEBHOOK_SECRET,
+            apiUrl: env.STRIPE_API_URL,
+          }
+        : undefined,
     sessionIdleMs: env.SESSION_IDLE_DAYS * 24 * 60 * 60 * 1000,
     s3: env.S3_BUCKET ? s3Config(env, env.S3_BUCKET) : undefined,
   };

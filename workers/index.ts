@@ -3,7 +3,9 @@ import { publishDuePosts, publishScheduledPost } from '../src/blog/scheduling.ts
 import { applyViews, sweepViewLog } from '../src/blog/views.ts';
 import { jobSchemas } from '../src/jobs/names.ts';
 import { relayOutbox } from '../src/jobs/outbox.ts';
-import { sendOrderConfirmation } from '../src/orders/confirmation.ts';
+import { orderLink } from '../src/orders/access-key.ts';
+import { sendOrderConfirmation, sendOrderMail } from '../src/orders/confirmation.ts';
+import { expireDueOrders, expireOrder, paymentGuidance } from '../src/orders/payments.ts';
 import { sweepExpiredRateLimits } from '../src/server/rate-limit.ts';
 import type { AppServices } from '../src/server/services.ts';
 import { sendLowStockAlert } from '../src/shop/low-stock-alert.ts';
@@ -15,6 +17,8 @@ const OUTBOX_POLL_MS = 500;
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
 /** Scheduled posts missed while no worker ran are published by this sweep. */
 const PUBLISH_SWEEP_EVERY_MS = 60 * 1000;
+/** Unpaid orders whose expiry job was lost are expired by this sweep. */
+const EXPIRY_SWEEP_EVERY_MS = 60 * 1000;
 
 /** Starts one BullMQ worker per queue plus the outbox relay and periodic sweeps. */
 export function startWorkers(services: AppServices): Workers {
@@ -53,9 +57,24 @@ export function startWorkers(services: AppServices): Workers {
     }),
     queues.createWorker('media', mediaProcessor(services), { concurrency: 1 }),
     queues.createWorker('orders', async (job) => {
-      const { orderId } = jobSchemas['orders.send-confirmation'].parse(job.data);
-      const outcome = await sendOrderConfirmation(db, mailer, orderId);
-      log.info({ orderId, outcome }, 'order confirmation');
+      if (job.name === 'orders.send-confirmation') {
+        const { orderId } = jobSchemas['orders.send-confirmation'].parse(job.data);
+        const outcome = await sendOrderConfirmation(db, mailer, orderId, () =>
+          paymentGuidance(services, orderId),
+        );
+        log.info({ orderId, outcome }, 'order confirmation');
+      } else if (job.name === 'orders.send-mail') {
+        const mail = jobSchemas['orders.send-mail'].parse(job.data);
+        const url = await orderLink(db, services.publicUrl, mail.orderId);
+        const outcome = await sendOrderMail(db, mailer, mail, url);
+        log.info({ ...mail, outcome }, 'order mail');
+      } else if (job.name === 'orders.expire') {
+        const { orderId } = jobSchemas['orders.expire'].parse(job.data);
+        if (await expireOrder(db, orderId)) log.info({ orderId }, 'order expired');
+      } else if (job.name === 'orders.expire-due') {
+        const expired = await expireDueOrders(db);
+        if (expired > 0) log.info({ expired }, 'orders expired by the sweep');
+      }
     }),
   ];
   for (const worker of workers) {
@@ -91,12 +110,16 @@ export function startWorkers(services: AppServices): Workers {
   const publishDue = () => queues.enqueue('maintenance.publish-due', {}).catch(() => {});
   publishDue();
   const publishTimer = setInterval(publishDue, PUBLISH_SWEEP_EVERY_MS);
+  const expireDue = () => queues.enqueue('orders.expire-due', {}).catch(() => {});
+  expireDue();
+  const expiryTimer = setInterval(expireDue, EXPIRY_SWEEP_EVERY_MS);
 
   return {
     async close() {
       clearInterval(relayTimer);
       clearInterval(sweepTimer);
       clearInterval(publishTimer);
+      clearInterval(expiryTimer);
       await Promise.allSettled(workers.map((w) => w.close()));
     },
   };

@@ -8,6 +8,8 @@ import { healthRouter } from './health.ts';
 import { newsletterRouter } from './newsletter.ts';
 import { newsletterAdminRouter } from './newsletter-admin.ts';
 import { ordersRouter } from './orders.ts';
+import { ordersAdminRouter } from './orders-admin.ts';
+import { paymentsRouter } from './payments.ts';
 import { postsRouter } from './posts.ts';
 import { postsAdminRouter } from './posts-admin.ts';
 import { productsRouter } from './products.ts';
@@ -27,7 +29,9 @@ export function apiRouter(services: AppServices): Router {
     newsletterAdminRouter(services),
     postsAdminRouter(services),
     settingsAdminRouter(services),
+    ordersAdminRouter(services),
     adminRouter(services),
+    paymentsRouter(services),
     uploadsRouter(services),
     postsRouter(services),
     commentsRouter(services),

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
+import { paymentNextStep } from '../orders/payments.ts';
 import { IDEMPOTENCY_KEY_PATTERN, listMyOrders } from '../orders/service.ts';
 import { HttpError } from '../server/middleware.ts';
 import type { AppServices } from '../server/services.ts';
@@ -26,8 +27,9 @@ export function ordersRouter(services: AppServices): Router {
     if (key !== null && !IDEMPOTENCY_KEY_PATTERN.test(key))
       throw new HttpError(400, 'Idempotency-Key must be 8 to 100 letters, digits, "-" or "_".');
     const { order, created } = await checkout(services, ctx.state, parsed.data, key);
+    const next = await paymentNextStep(services, order);
     ctx.status = created ? 201 : 200;
-    ctx.body = order;
+    ctx.body = { ...order, ...next };
   }
 
   router.post('/orders', async (ctx) => {

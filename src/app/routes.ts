@@ -41,5 +41,6 @@ export default [
   route('cart', 'routes/cart.tsx'),
   route('checkout', 'routes/checkout.tsx'),
   route('orders/lookup', 'routes/orders.lookup.tsx'),
+  route('orders/:id', 'routes/orders.detail.tsx'),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig;

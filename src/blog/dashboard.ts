@@ -8,7 +8,8 @@ export type DashboardData = {
   stats: {
     posts: { total: number; published: number; drafts: number };
     products: { total: number; active: number; inactive: number };
-    orders: { total: number; pending: number };
+    /** refundNeeded: paid after they ended, with their items gone (the money must go back). */
+    orders: { total: number; pending: number; refundNeeded: number };
     revenue: { cents: number; formatted: string };
     users: { total: number };
     comments: { pending: number };
@@ -30,7 +31,7 @@ export async function dashboardStats(db: Db): Promise<DashboardData['stats']> {
   return {
     posts: { total: posts.total, published: posts.published, drafts: posts.drafts },
     products,
-    orders: { total: orders.total, pending: orders.pending },
+    orders: { total: orders.total, pending: orders.pending, refundNeeded: orders.refundNeeded },
     revenue: { cents: orders.revenueCents, formatted: formatPrice(orders.revenueCents) },
     users: { total: users },
     comments: { pending },

@@ -31,6 +31,16 @@ export const jobSchemas = {
     level: z.enum(['low', 'out']),
   }),
   'orders.send-confirmation': z.object({ orderId: z.number().int().positive() }),
+  /** A mail after the confirmation (payment received, expired, refund), once per key. */
+  'orders.send-mail': z.object({
+    orderId: z.number().int().positive(),
+    kind: z.enum(['payment-received', 'order-expired', 'refund-issued']),
+    key: z.string().min(1).max(100),
+  }),
+  /** Ends an unpaid order's stock hold at its deadline (a delayed job per order). */
+  'orders.expire': z.object({ orderId: z.number().int().positive() }),
+  /** Expires every unpaid order past its hold: catches a lost or late expiry job. */
+  'orders.expire-due': z.object({}),
 } as const;
 
 export type JobName = keyof typeof jobSchemas;

@@ -14,25 +14,41 @@ export async function writeOutbox<N extends JobName>(
   name: N,
   data: JobData<N>,
   jobId: string,
+  /** The job waits in the queue until then (a delayed job). */
+  runAt?: Date,
 ): Promise<void> {
   const payload = jobSchemas[name].parse(data);
-  await trx('outbox').insert({ queue: queueOf(name), job_name: name, payload, job_id: jobId });
+  await trx('outbox').insert({
+    queue: queueOf(name),
+    job_name: name,
+    payload,
+    job_id: jobId,
+    run_at: runAt ?? null,
+  });
 }
 
 /** Moves committed outbox rows to the queue. Safe to run from several processes at once. */
 export async function relayOutbox(db: Db, queues: Queues, batch = 100): Promise<number> {
   return db.transaction(async (trx) => {
-    const rows: { id: number; job_name: JobName; payload: unknown; job_id: string | null }[] = await trx(
-      'outbox',
-    )
-      .select('id', 'job_name', 'payload', 'job_id')
+    const rows: {
+      id: number;
+      job_name: JobName;
+      payload: unknown;
+      job_id: string | null;
+      run_at: Date | null;
+    }[] = await trx('outbox')
+      .select('id', 'job_name', 'payload', 'job_id', 'run_at')
       .whereNull('relayed_at')
       .orderBy('id')
       .limit(batch)
       .forUpdate()
       .skipLocked();
     for (const row of rows) {
-      await queues.enqueue(row.job_name, row.payload as never, row.job_id ? { jobId: row.job_id } : {});
+      const delay = row.run_at ? Math.max(0, row.run_at.getTime() - Date.now()) : 0;
+      await queues.enqueue(row.job_name, row.payload as never, {
+        ...(row.job_id ? { jobId: row.job_id } : {}),
+        ...(delay ? { delay } : {}),
+      });
     }
     if (rows.length) {
       await trx('outbox')

@@ -1,8 +1,14 @@
 import type { Db } from '../db/knex.ts';
 import type { Mail, Mailer } from '../jobs/mailer.ts';
 import { formatPrice } from '../shop/price.ts';
-import { decide, type OrderPlacedData } from './domain.ts';
-import { ConcurrencyError, commitEvents, loadStream, stateOf } from './store.ts';
+import {
+  decide,
+  type OrderCommand,
+  type OrderMailKind,
+  type OrderPlacedData,
+  type OrderState,
+} from './domain.ts';
+import { ConcurrencyError, commitEvents, loadStream, type StoredEvent, stateOf } from './store.ts';
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -48,32 +54,61 @@ export function confirmationMail(orderId: number, order: OrderPlacedData, placed
   };
 }
 
+/** How the customer pays an unpaid order, as the confirmation says it. */
+export type PaymentGuidance =
+  | { mode: 'stripe'; orderUrl: string }
+  | { mode: 'manual'; instructions: string; orderUrl: string };
+
+/** The confirmation of an order still to be paid: the pay link (Stripe) or the writer's instructions. */
+export function confirmationWithPayment(mail: Mail, orderId: number, guidance: PaymentGuidance): Mail {
+  if (guidance.mode === 'stripe') {
+    const text = `Your order is reserved for you until you pay. Complete your payment here:\n${guidance.orderUrl}`;
+    return {
+      ...mail,
+      subject: `Order #${orderId} received — complete your payment`,
+      text: `${text}\n\n${mail.text}`,
+      html: `<p>Your order is reserved for you until you pay. <a href="${escapeHtml(guidance.orderUrl)}">Complete your payment</a>.</p>${mail.html ?? ''}`,
+    };
+  }
+  const instructions = guidance.instructions.trim() || 'We will contact you about the payment.';
+  return {
+    ...mail,
+    text: `How to pay:\n${instructions}\n\nYour order: ${guidance.orderUrl}\n\n${mail.text}`,
+    html: `<p><strong>How to pay</strong></p><p>${escapeHtml(instructions).replace(/\n/g, '<br>')}</p><p><a href="${escapeHtml(guidance.orderUrl)}">Your order</a></p>${mail.html ?? ''}`,
+  };
+}
+
 /**
- * Sends the confirmation of one order exactly once, as far as SMTP allows:
- * - An advisory lock per order serializes concurrent runs of the job (a redelivered or
- *   duplicated job waits, then finds ConfirmationEmailSent and sends nothing).
- * - ConfirmationEmailSent is appended in the same transaction, right after the SMTP server
+ * Sends one mail of an order exactly once, as far as SMTP allows:
+ * - An advisory lock per order and mail serializes concurrent runs of the job (a redelivered or
+ *   duplicated job waits, then finds the mail recorded and sends nothing).
+ * - The mail's event is appended in the same transaction, right after the SMTP server
  *   accepted the message (its 250 reply to DATA). A worker killed before that reply never had
  *   the message accepted: its transaction rolls back, the job is retried and sends it once.
  * - Only a crash in the instant between the server's 250 and our commit can send it again;
  *   that attempt carries the same Message-ID (idempotencyKey), so receivers that deduplicate
  *   on it (most mailbox providers do) still show one mail.
  */
-export async function sendOrderConfirmation(
+async function sendOnce(
   db: Db,
   mailer: Mailer,
   orderId: number,
+  lockName: string,
+  compose: (
+    state: OrderState,
+    stream: StoredEvent[],
+  ) => Promise<{ mail: Mail; record: OrderCommand } | 'already-sent'>,
 ): Promise<'sent' | 'already-sent' | 'no-order'> {
   try {
     return await db.transaction(async (trx) => {
-      await trx.raw("SELECT pg_advisory_xact_lock(hashtext('order-confirmation'), ?)", [orderId]);
+      await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?), ?)', [lockName, orderId]);
       const stream = await loadStream(trx, orderId);
       const state = stateOf(stream);
       if (!state.placed) return 'no-order';
-      if (state.confirmationSent) return 'already-sent';
-      await mailer.send(confirmationMail(orderId, state.placed, stream[0].createdAt));
-      const events = decide(state, { type: 'RecordConfirmationSent', to: state.placed.email });
-      await commitEvents(trx, orderId, state, events, { by: 'worker' });
+      const composed = await compose(state, stream);
+      if (composed === 'already-sent') return 'already-sent';
+      await mailer.send(composed.mail);
+      await commitEvents(trx, orderId, state, decide(state, composed.record), { by: 'worker' });
       return 'sent';
     });
   } catch (error) {
@@ -81,4 +116,67 @@ export async function sendOrderConfirmation(
     if (error instanceof ConcurrencyError) return 'already-sent';
     throw error;
   }
+}
+
+export async function sendOrderConfirmation(
+  db: Db,
+  mailer: Mailer,
+  orderId: number,
+  guidance: (state: OrderState) => Promise<PaymentGuidance | null> = async () => null,
+): Promise<'sent' | 'already-sent' | 'no-order'> {
+  return sendOnce(db, mailer, orderId, 'order-confirmation', async (state, stream) => {
+    const placed = state.placed;
+    if (!placed || state.confirmationSent) return 'already-sent';
+    const plain = confirmationMail(orderId, placed, stream[0].createdAt);
+    const how = state.paymentStatus === 'unpaid' && state.status === 'pending' ? await guidance(state) : null;
+    return {
+      mail: how ? confirmationWithPayment(plain, orderId, how) : plain,
+      record: { type: 'RecordConfirmationSent', to: placed.email },
+    };
+  });
+}
+
+const MAIL_SUBJECTS: Record<OrderMailKind, (orderId: number) => string> = {
+  'payment-received': (id) => `Payment received for order #${id}`,
+  'order-expired': (id) => `Order #${id} expired`,
+  'refund-issued': (id) => `Refund issued for order #${id}`,
+};
+
+function mailText(kind: OrderMailKind, orderId: number, state: OrderState, refundAmount: number): string {
+  switch (kind) {
+    case 'payment-received':
+      return `Payment received: ${formatPrice(state.paidAmount)} for your order #${orderId}. Thank you! We will let you know when it ships.`;
+    case 'order-expired':
+      return `Your order #${orderId} was not paid within the time we could hold it, so it has expired and nothing will be charged. You are welcome to order again.`;
+    case 'refund-issued':
+      return `We have refunded ${formatPrice(refundAmount)} of your order #${orderId}. It can take a few days to reach your account.`;
+  }
+}
+
+/** A payment, expiry or refund mail of an order, once per key (a refund's key names its event). */
+export async function sendOrderMail(
+  db: Db,
+  mailer: Mailer,
+  job: { orderId: number; kind: OrderMailKind; key: string },
+  orderUrl: string,
+): Promise<'sent' | 'already-sent' | 'no-order'> {
+  const { orderId, kind, key } = job;
+  return sendOnce(db, mailer, orderId, `order-mail-${key}`, async (state, stream) => {
+    const placed = state.placed;
+    if (!placed || state.mailsSent.includes(key)) return 'already-sent';
+    const refund = stream.find((e) => `refund-${e.version}` === key && e.type === 'RefundIssued');
+    const refundAmount = refund?.type === 'RefundIssued' ? refund.data.amount : 0;
+    const name = [placed.firstName, placed.lastName].filter(Boolean).join(' ');
+    const body = mailText(kind, orderId, state, refundAmount);
+    return {
+      mail: {
+        to: placed.email,
+        subject: MAIL_SUBJECTS[kind](orderId),
+        text: `Hello ${name},\n\n${body}\n\nYour order: ${orderUrl}`,
+        html: `<p>Hello ${escapeHtml(name)},</p><p>${escapeHtml(body)}</p><p><a href="${escapeHtml(orderUrl)}">Your order</a></p>`,
+        idempotencyKey: `order-${orderId}-${key}.${stream[0].createdAt.getTime()}`,
+      },
+      record: { type: 'RecordMailSent', kind, key, to: placed.email },
+    };
+  });
 }

@@ -1,10 +1,13 @@
+import { formatPrice, SHOP_CURRENCY } from '../shop/price.ts';
+
 /**
  * The order's rules as pure functions: decide(state, command) → events, evolve(state, event).
  * No I/O here; the store folds events with evolve and asks decide what may happen next.
  */
 
-export type OrderStatus = 'pending' | 'processing' | 'shipped' | 'delivered' | 'cancelled';
-export type PaymentStatus = 'unpaid' | 'paid' | 'refunded';
+export type OrderStatus = 'pending' | 'processing' | 'shipped' | 'delivered' | 'cancelled' | 'expired';
+export type PaymentStatus = 'unpaid' | 'paid' | 'partially_refunded' | 'refunded';
+export type PaymentMethod = 'stripe' | 'manual' | 'free';
 
 export type OrderLine = {
   /** The projection's order_items id, fixed when the order is placed so a rebuild reproduces it. */
@@ -32,11 +35,41 @@ export type OrderPlacedData = {
   idempotencyKey: string | null;
   items: OrderLine[];
   totalAmount: number;
+  /** ISO time until which the unpaid order holds its stock; absent on orders placed before payments. */
+  holdUntil?: string | null;
 };
+
+export type PaymentSucceededData = {
+  method: PaymentMethod;
+  amount: number;
+  currency: string;
+  /** Stripe's payment intent id, or the reference the admin typed (a bank transfer's). */
+  reference: string | null;
+  /** A payment for an order that had expired: re-opened when its stock was still there, else to refund. */
+  afterExpiry?: 'reopened' | 'refund-needed';
+};
+
+export type RefundIssuedData = {
+  amount: number;
+  restock: boolean;
+  /** Stripe's refund id; null for a refund recorded by hand or made in Stripe's dashboard. */
+  refundId: string | null;
+  reason: string | null;
+};
+
+/** The mails an order sends after its confirmation; a refund's key carries its event version. */
+export type OrderMailKind = 'payment-received' | 'order-expired' | 'refund-issued';
 
 export type OrderEvent =
   | { type: 'OrderPlaced'; data: OrderPlacedData }
+  /** The seed's payment event, before payments existed: still folded for old streams. */
   | { type: 'PaymentRecorded'; data: Record<string, never> }
+  | { type: 'PaymentRequested'; data: { checkoutSessionId: string; expiresAt: string } }
+  | { type: 'PaymentSucceeded'; data: PaymentSucceededData }
+  | { type: 'PaymentFailed'; data: { reason: string } }
+  | { type: 'OrderExpired'; data: Record<string, never> }
+  | { type: 'RefundIssued'; data: RefundIssuedData }
+  | { type: 'OrderMailSent'; data: { kind: OrderMailKind; key: string; to: string } }
   | { type: 'OrderShipped'; data: { trackingNumber: string } }
   | { type: 'OrderDelivered'; data: Record<string, never> }
   | { type: 'OrderCancelled'; data: { reason: string | null; refunded: boolean } }
@@ -46,7 +79,22 @@ export type OrderEventType = OrderEvent['type'];
 
 export type OrderCommand =
   | { type: 'PlaceOrder'; order: OrderPlacedData }
-  | { type: 'RecordPayment' }
+  | {
+      type: 'RecordPayment';
+      /** Manual (the admin's 'Mark as paid') when absent. */
+      method?: PaymentMethod;
+      /** The order's total when absent. */
+      amount?: number;
+      currency?: string;
+      reference?: string | null;
+      /** For a payment on an expired order: whether its stock could be reserved again. */
+      stockReserved?: boolean;
+    }
+  | { type: 'RequestPayment'; checkoutSessionId: string; expiresAt: string }
+  | { type: 'FailPayment'; reason: string }
+  | { type: 'ExpireOrder'; now: Date }
+  | { type: 'IssueRefund'; amount: number; restock: boolean; refundId: string | null; reason?: string }
+  | { type: 'RecordMailSent'; kind: OrderMailKind; key: string; to: string }
   | { type: 'ShipOrder'; trackingNumber: string }
   | { type: 'MarkDelivered' }
   | { type: 'CancelOrder'; reason?: string }
@@ -55,7 +103,7 @@ export type OrderCommand =
 /** The commands the admin area may send. */
 export type AdminOrderCommand = Extract<
   OrderCommand,
-  { type: 'RecordPayment' | 'ShipOrder' | 'MarkDelivered' | 'CancelOrder' }
+  { type: 'RecordPayment' | 'ShipOrder' | 'MarkDelivered' | 'CancelOrder' | 'IssueRefund' }
 >;
 
 export type OrderState = {
@@ -66,6 +114,17 @@ export type OrderState = {
   trackingNumber: string | null;
   confirmationSent: boolean;
   cancelReason: string | null;
+  paymentMethod: PaymentMethod | null;
+  paymentReference: string | null;
+  paidAmount: number;
+  refundedAmount: number;
+  checkoutSessionId: string | null;
+  /** Paid after it expired with its stock gone: the money must go back. */
+  refundNeeded: boolean;
+  /** Keys of the mails already sent (OrderMailSent). */
+  mailsSent: string[];
+  /** The order's units went back to stock (cancelled, expired or restocked by a refund). */
+  stockReleased: boolean;
 };
 
 export const initialOrderState: OrderState = {
@@ -76,6 +135,14 @@ export const initialOrderState: OrderState = {
   trackingNumber: null,
   confirmationSent: false,
   cancelReason: null,
+  paymentMethod: null,
+  paymentReference: null,
+  paidAmount: 0,
+  refundedAmount: 0,
+  checkoutSessionId: null,
+  refundNeeded: false,
+  mailsSent: [],
+  stockReleased: false,
 };
 
 /** A command the rules refuse: 409 when the order's state forbids it, 422 when the input is unusable. */
@@ -93,7 +160,49 @@ export function evolve(state: OrderState, event: OrderEvent): OrderState {
     case 'OrderPlaced':
       return { ...initialOrderState, version, placed: event.data };
     case 'PaymentRecorded':
-      return { ...state, version, paymentStatus: 'paid', status: 'processing' };
+      return {
+        ...state,
+        version,
+        paymentStatus: 'paid',
+        status: 'processing',
+        paymentMethod: 'manual',
+        paidAmount: state.placed?.totalAmount ?? 0,
+      };
+    case 'PaymentRequested':
+      return { ...state, version, checkoutSessionId: event.data.checkoutSessionId };
+    case 'PaymentSucceeded': {
+      const refundNeeded = event.data.afterExpiry === 'refund-needed';
+      return {
+        ...state,
+        version,
+        paymentStatus: 'paid',
+        status: refundNeeded ? state.status : 'processing',
+        paymentMethod: event.data.method,
+        paymentReference: event.data.reference,
+        paidAmount: event.data.amount,
+        refundNeeded,
+        // Re-opened: its units were taken from stock again.
+        stockReleased: event.data.afterExpiry === 'reopened' ? false : state.stockReleased,
+      };
+    }
+    case 'PaymentFailed':
+      return { ...state, version };
+    case 'OrderExpired':
+      return { ...state, version, status: 'expired', stockReleased: true };
+    case 'RefundIssued': {
+      const refundedAmount = state.refundedAmount + event.data.amount;
+      const full = refundedAmount >= state.paidAmount;
+      return {
+        ...state,
+        version,
+        refundedAmount,
+        paymentStatus: full ? 'refunded' : 'partially_refunded',
+        refundNeeded: full ? false : state.refundNeeded,
+        stockReleased: state.stockReleased || event.data.restock,
+      };
+    }
+    case 'OrderMailSent':
+      return { ...state, version, mailsSent: [...state.mailsSent, event.data.key] };
     case 'OrderShipped':
       return { ...state, version, status: 'shipped', trackingNumber: event.data.trackingNumber };
     case 'OrderDelivered':
@@ -104,6 +213,8 @@ export function evolve(state: OrderState, event: OrderEvent): OrderState {
         version,
         status: 'cancelled',
         paymentStatus: event.data.refunded ? 'refunded' : state.paymentStatus,
+        refundedAmount: event.data.refunded ? state.paidAmount : state.refundedAmount,
+        stockReleased: true,
         cancelReason: event.data.reason,
       };
     case 'ConfirmationEmailSent':
@@ -126,12 +237,78 @@ export function decide(state: OrderState, command: OrderCommand): OrderEvent[] {
   }
   if (!state.placed) throw new OrderRuleError(404, 'Order not found');
   switch (command.type) {
-    case 'RecordPayment':
-      if (state.status === 'cancelled') throw new OrderRuleError(409, 'A cancelled order cannot be paid.');
+    case 'RecordPayment': {
+      // A card payment arrives whatever we decided meanwhile: it is recorded, to be refunded.
+      if (state.status === 'cancelled' && command.method !== 'stripe')
+        throw new OrderRuleError(409, 'A cancelled order cannot be paid.');
       if (state.paymentStatus !== 'unpaid')
         throw new OrderRuleError(409, 'Payment has already been recorded.');
-      return [{ type: 'PaymentRecorded', data: {} }];
+      const amount = command.amount ?? state.placed.totalAmount;
+      if (!Number.isInteger(amount) || amount < 0)
+        throw new OrderRuleError(422, 'The amount paid must be a whole number of cents.');
+      const data: PaymentSucceededData = {
+        method: command.method ?? 'manual',
+        amount,
+        currency: command.currency ?? SHOP_CURRENCY,
+        reference: command.reference?.trim().slice(0, 200) || null,
+      };
+      // The money is real even when the order had expired: keep it, and say what happens to it.
+      if (state.status === 'expired') data.afterExpiry = command.stockReserved ? 'reopened' : 'refund-needed';
+      if (state.status === 'cancelled') data.afterExpiry = 'refund-needed';
+      return [{ type: 'PaymentSucceeded', data }];
+    }
+    case 'RequestPayment':
+      if (state.status !== 'pending' || state.paymentStatus !== 'unpaid')
+        throw new OrderRuleError(409, 'This order is not waiting for payment.');
+      return [
+        {
+          type: 'PaymentRequested',
+          data: { checkoutSessionId: command.checkoutSessionId, expiresAt: command.expiresAt },
+        },
+      ];
+    case 'FailPayment':
+      if (state.paymentStatus !== 'unpaid')
+        throw new OrderRuleError(409, 'Payment has already been recorded.');
+      return [{ type: 'PaymentFailed', data: { reason: command.reason } }];
+    case 'ExpireOrder': {
+      if (state.status !== 'pending' || state.paymentStatus !== 'unpaid')
+        throw new OrderRuleError(409, 'Only an unpaid pending order can expire.');
+      const holdUntil = state.placed.holdUntil;
+      if (!holdUntil || Date.parse(holdUntil) > command.now.getTime())
+        throw new OrderRuleError(409, 'This order is still within its payment hold.');
+      return [{ type: 'OrderExpired', data: {} }];
+    }
+    case 'IssueRefund': {
+      const refundable = state.paidAmount - state.refundedAmount;
+      if (state.paymentStatus === 'unpaid') throw new OrderRuleError(409, 'This order has not been paid.');
+      if (!Number.isInteger(command.amount) || command.amount < 1)
+        throw new OrderRuleError(422, 'Enter a refund amount of at least 1 cent.');
+      if (refundable <= 0) throw new OrderRuleError(409, 'This order has already been refunded in full.');
+      if (command.amount > refundable)
+        throw new OrderRuleError(
+          422,
+          `A refund cannot be more than what is left of the payment (${formatPrice(refundable)}).`,
+        );
+      return [
+        {
+          type: 'RefundIssued',
+          data: {
+            amount: command.amount,
+            // The order's units go back once, whatever the number of refunds.
+            restock: command.restock && !state.stockReleased,
+            refundId: command.refundId,
+            reason: command.reason?.trim() || null,
+          },
+        },
+      ];
+    }
+    case 'RecordMailSent':
+      if (state.mailsSent.includes(command.key))
+        throw new OrderRuleError(409, 'This mail has already been sent.');
+      return [{ type: 'OrderMailSent', data: { kind: command.kind, key: command.key, to: command.to } }];
     case 'ShipOrder': {
+      if (state.refundNeeded)
+        throw new OrderRuleError(409, 'This payment came after the order expired: refund it.');
       const trackingNumber = command.trackingNumber.trim();
       if (!trackingNumber) throw new OrderRuleError(422, 'A tracking number is required to ship an order.');
       if (state.status !== 'processing')
@@ -150,10 +327,16 @@ export function decide(state: OrderState, command: OrderCommand): OrderEvent[] {
     case 'CancelOrder':
       if (state.status !== 'pending' && state.status !== 'processing')
         throw new OrderRuleError(409, `An order that is ${state.status} cannot be cancelled.`);
+      if (state.paymentMethod === 'stripe' && state.paymentStatus !== 'refunded')
+        throw new OrderRuleError(409, 'Refund the card payment before cancelling the order.');
       return [
         {
           type: 'OrderCancelled',
-          data: { reason: command.reason?.trim() || null, refunded: state.paymentStatus === 'paid' },
+          data: {
+            reason: command.reason?.trim() || null,
+            // A manual or free payment is given back outside Penstand: the cancellation records it.
+            refunded: state.paymentStatus === 'paid' || state.paymentStatus === 'partially_refunded',
+          },
         },
       ];
     case 'RecordConfirmationSent':
@@ -168,6 +351,7 @@ export type CommandOption = { allowed: true } | { allowed: false; reason: string
 /** Each admin command with a representative input: what decide() is asked about. */
 const ADMIN_COMMAND_SAMPLES: AdminOrderCommand[] = [
   { type: 'RecordPayment' },
+  { type: 'IssueRefund', amount: 1, restock: false, refundId: null },
   // Any non-empty tracking number: the question is whether the order's state allows shipping.
   { type: 'ShipOrder', trackingNumber: 'sample' },
   { type: 'MarkDelivered' },

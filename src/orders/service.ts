@@ -5,24 +5,30 @@ import { HttpError } from '../server/middleware.ts';
 import type { CartOwner } from '../shop/cart.ts';
 import { type CheckoutInput, splitName } from '../shop/checkout-schema.ts';
 import { noLongerAvailable, SHOP_MESSAGES, stockLimitMessage } from '../shop/messages.ts';
+import { SHOP_CURRENCY } from '../shop/price.ts';
 import {
   type AdminOrderCommand,
   adminCommandOptions,
   decide,
   initialOrderState,
   type OrderCommand,
+  type OrderEvent,
   type OrderLine,
+  type OrderMailKind,
   OrderRuleError,
   type OrderState,
   type OrderStatus,
+  type PaymentMethod,
   type PaymentStatus,
 } from './domain.ts';
+import { paymentSettings } from './payment-settings.ts';
 import { ConcurrencyError, commitEvents, loadStream, type StoredEvent, stateOf } from './store.ts';
 
 export type OrderSummary = {
   id: number;
   totalAmount: number;
   status: OrderStatus;
+  paymentStatus: PaymentStatus;
   customerName: string;
   customerEmail: string;
 };
@@ -45,6 +51,14 @@ export type OrderView = {
   trackingNumber: string | null;
   notes: string | null;
   confirmationSent: boolean;
+  paymentMethod: PaymentMethod | null;
+  /** Stripe's payment intent id, or the admin's reference for a manual payment. */
+  paymentReference: string | null;
+  paidAmount: number;
+  refundedAmount: number;
+  /** Until when an unpaid order holds its stock; null when it never expires. */
+  holdUntil: string | null;
+  refundNeeded: boolean;
   version: number;
   createdAt: string;
   updatedAt: string;
@@ -84,6 +98,12 @@ type OrderRow = {
   tracking_number: string | null;
   notes: string | null;
   confirmation_sent: boolean;
+  payment_method: PaymentMethod | null;
+  payment_reference: string | null;
+  paid_amount: number;
+  refunded_amount: number;
+  hold_until: Date | null;
+  refund_needed: boolean;
   version: number;
   session_id: string | null;
   created_at: Date;
@@ -109,6 +129,12 @@ const ORDER_COLUMNS = [
   'tracking_number',
   'notes',
   'confirmation_sent',
+  'payment_method',
+  'payment_reference',
+  'paid_amount',
+  'refunded_amount',
+  'hold_until',
+  'refund_needed',
   'version',
   'created_at',
   'updated_at',
@@ -133,6 +159,12 @@ export function presentOrder(row: OrderRow): OrderView {
     trackingNumber: row.tracking_number,
     notes: row.notes,
     confirmationSent: row.confirmation_sent,
+    paymentMethod: row.payment_method,
+    paymentReference: row.payment_reference,
+    paidAmount: row.paid_amount,
+    refundedAmount: row.refunded_amount,
+    holdUntil: row.hold_until ? row.hold_until.toISOString() : null,
+    refundNeeded: row.refund_needed,
     version: row.version,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
@@ -140,12 +172,16 @@ export function presentOrder(row: OrderRow): OrderView {
 }
 
 export function summarize(
-  order: Pick<OrderView, 'id' | 'totalAmount' | 'status' | 'firstName' | 'lastName' | 'email'>,
+  order: Pick<
+    OrderView,
+    'id' | 'totalAmount' | 'status' | 'paymentStatus' | 'firstName' | 'lastName' | 'email'
+  >,
 ): OrderSummary {
   return {
     id: order.id,
     totalAmount: order.totalAmount,
     status: order.status,
+    paymentStatus: order.paymentStatus,
     customerName: [order.firstName, order.lastName].filter(Boolean).join(' '),
     customerEmail: order.email,
   };
@@ -157,6 +193,8 @@ export type PlaceOrderInput = {
   /** One per checkout form (or the API's Idempotency-Key header): a retry returns the same order. */
   idempotencyKey: string | null;
   metadata?: Record<string, unknown>;
+  /** How long the unpaid order holds its stock; the Payments setting when absent. */
+  holdMs?: number;
 };
 
 export const IDEMPOTENCY_KEY_PATTERN = /^[\w-]{8,100}$/;
@@ -184,7 +222,8 @@ export async function placeOrder(
     if (existing) return { order: existing, created: false };
   }
   try {
-    const order = await db.transaction((trx) => placeOrderIn(trx, input));
+    const holdMs = input.holdMs ?? (await paymentSettings(db)).holdMinutes * 60_000;
+    const order = await db.transaction((trx) => placeOrderIn(trx, { ...input, holdMs }));
     return { order, created: true };
   } catch (error) {
     // The same key submitted twice at once: the loser returns the winner's order.
@@ -197,7 +236,10 @@ export async function placeOrder(
   }
 }
 
-async function placeOrderIn(trx: Knex.Transaction, input: PlaceOrderInput): Promise<OrderSummary> {
+async function placeOrderIn(
+  trx: Knex.Transaction,
+  input: PlaceOrderInput & { holdMs: number },
+): Promise<OrderSummary> {
   const { owner, checkout } = input;
   const where = owner.userId
     ? { 'c.user_id': owner.userId }
@@ -244,6 +286,8 @@ async function placeOrderIn(trx: Knex.Transaction, input: PlaceOrderInput): Prom
   }
 
   const [{ id: orderId }] = (await trx.raw("SELECT nextval('order_ids')::int AS id")).rows;
+  const totalAmount = items.reduce((n, i) => n + i.quantity * i.priceAtTime, 0);
+  const holdUntil = totalAmount > 0 ? new Date(Date.now() + input.holdMs) : null;
   const { firstName, lastName } = splitName(checkout.customerName);
   const command: OrderCommand = {
     type: 'PlaceOrder',
@@ -262,16 +306,30 @@ async function placeOrderIn(trx: Knex.Transaction, input: PlaceOrderInput): Prom
       notes: null,
       idempotencyKey: input.idempotencyKey,
       items,
-      totalAmount: items.reduce((n, i) => n + i.quantity * i.priceAtTime, 0),
+      totalAmount,
+      holdUntil: holdUntil?.toISOString() ?? null,
     },
   };
-  const state = await commitEvents(
+  let state = await commitEvents(
     trx,
     orderId,
     initialOrderState,
     decide(initialOrderState, command),
     input.metadata ?? {},
   );
+  if (totalAmount === 0) {
+    // Nothing to pay: a free order is paid the moment it is placed, in either payment mode.
+    const payment: OrderCommand = {
+      type: 'RecordPayment',
+      method: 'free',
+      amount: 0,
+      currency: SHOP_CURRENCY,
+      reference: null,
+    };
+    state = await commitEvents(trx, orderId, state, decide(state, payment), input.metadata ?? {});
+  } else if (holdUntil) {
+    await writeOutbox(trx, 'orders.expire', { orderId }, `order-expire-${orderId}`, holdUntil);
+  }
   await writeOutbox(trx, 'orders.send-confirmation', { orderId }, `order-confirmation-${orderId}`);
   await trx('cart_items').where({ cart_id: lines[0].cart_id }).delete();
   const placed = state.placed;
@@ -280,6 +338,7 @@ async function placeOrderIn(trx: Knex.Transaction, input: PlaceOrderInput): Prom
     id: orderId,
     totalAmount: placed.totalAmount,
     status: state.status,
+    paymentStatus: state.paymentStatus,
     firstName,
     lastName,
     email: placed.email,
@@ -288,27 +347,34 @@ async function placeOrderIn(trx: Knex.Transaction, input: PlaceOrderInput): Prom
 
 const MAX_ATTEMPTS = 3;
 
+/** Decides the events of one change from the order's current state (may do I/O in the transaction). */
+export type OrderDecision = (
+  trx: Knex.Transaction,
+  state: OrderState,
+) => Promise<OrderEvent[]> | OrderEvent[];
+
 /**
- * Runs one command against an order: load, decide, append with the expected version, project.
- * A concurrent writer makes the append fail; the command is then decided again on the new state.
+ * Runs one change against an order: load, decide, append with the expected version, project,
+ * and the change's consequences (stock, mails) in the same transaction. A concurrent writer
+ * makes the append fail; the change is then decided again on the new state.
  */
-export async function executeOrderCommand(
+export async function changeOrder(
   db: Db,
   orderId: number,
-  command: AdminOrderCommand,
+  decision: OrderDecision,
   metadata: Record<string, unknown> = {},
-): Promise<OrderView> {
+  lock?: string,
+): Promise<OrderState> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await db.transaction(async (trx) => {
-        const events = await loadStream(trx, orderId);
-        const state = stateOf(events);
-        const next = await commitEvents(trx, orderId, state, decide(state, command), metadata);
-        if (command.type === 'CancelOrder') await releaseStock(trx, next);
+      return await db.transaction(async (trx) => {
+        if (lock) await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?), ?)', [lock, orderId]);
+        const state = stateOf(await loadStream(trx, orderId));
+        const events = await decision(trx, state);
+        const next = await commitEvents(trx, orderId, state, events, metadata);
+        await applyConsequences(trx, orderId, state, next, events);
+        return next;
       });
-      const order = await getOrder(db, orderId);
-      if (!order) throw new HttpError(404, 'Order not found');
-      return order;
     } catch (error) {
       if (error instanceof OrderRuleError) throw new HttpError(error.status, error.message);
       if (error instanceof ConcurrencyError && attempt < MAX_ATTEMPTS) continue;
@@ -319,7 +385,41 @@ export async function executeOrderCommand(
   }
 }
 
-/** Cancelling gives the reserved units back (unlimited stock stays unlimited). */
+/** What the committed events mean outside the stream: stock back, mails to the customer. */
+async function applyConsequences(
+  trx: Knex.Transaction,
+  orderId: number,
+  before: OrderState,
+  after: OrderState,
+  events: OrderEvent[],
+): Promise<void> {
+  if (after.stockReleased && !before.stockReleased) await releaseStock(trx, after);
+  let version = before.version;
+  for (const event of events) {
+    version++;
+    const mail = (kind: OrderMailKind, key: string) =>
+      writeOutbox(trx, 'orders.send-mail', { orderId, kind, key }, `order-${orderId}-${key}`);
+    if (event.type === 'PaymentSucceeded' && event.data.method !== 'free')
+      await mail('payment-received', 'payment-received');
+    if (event.type === 'OrderExpired') await mail('order-expired', 'order-expired');
+    if (event.type === 'RefundIssued') await mail('refund-issued', `refund-${version}`);
+  }
+}
+
+/** An admin's command on an order: the order service decides what is allowed and says why not. */
+export async function executeOrderCommand(
+  db: Db,
+  orderId: number,
+  command: AdminOrderCommand,
+  metadata: Record<string, unknown> = {},
+): Promise<OrderView> {
+  await changeOrder(db, orderId, (_trx, state) => decide(state, command), metadata);
+  const order = await getOrder(db, orderId);
+  if (!order) throw new HttpError(404, 'Order not found');
+  return order;
+}
+
+/** Gives the order's reserved units back (unlimited stock stays unlimited). */
 async function releaseStock(trx: Knex.Transaction, state: OrderState): Promise<void> {
   for (const line of state.placed?.items ?? []) {
     if (line.productId === null) continue;
@@ -329,6 +429,34 @@ async function releaseStock(trx: Knex.Transaction, state: OrderState): Promise<v
       .update({ stock: trx.raw('stock + ?', [line.quantity]), updated_at: trx.fn.now() });
   }
 }
+
+/**
+ * Takes an expired order's units from stock again, all or none (a savepoint undoes a partial
+ * reservation). Products with unlimited stock always succeed; a deleted or inactive one never does.
+ */
+export async function reserveStockAgain(trx: Knex.Transaction, state: OrderState): Promise<boolean> {
+  try {
+    await trx.transaction(async (sp) => {
+      for (const line of state.placed?.items ?? []) {
+        if (line.productId === null) throw new StockGone();
+        const taken = await sp('products')
+          .where({ id: line.productId, status: 'active' })
+          .where((w) => w.whereNull('stock').orWhere('stock', '>=', line.quantity))
+          .update({
+            stock: sp.raw('CASE WHEN stock IS NULL THEN NULL ELSE stock - ? END', [line.quantity]),
+            updated_at: sp.fn.now(),
+          });
+        if (taken === 0) throw new StockGone();
+      }
+    });
+    return true;
+  } catch (error) {
+    if (error instanceof StockGone) return false;
+    throw error;
+  }
+}
+
+class StockGone extends Error {}
 
 export async function getOrder(db: Db, id: number): Promise<OrderView | null> {
   const row: OrderRow | undefined = await db('orders').where({ id }).first(ORDER_COLUMNS);
@@ -378,7 +506,13 @@ export async function getOrderWithHistory(
 
 export async function listOrders(
   db: Db,
-  query: { status?: OrderStatus | 'all' | null; search?: string | null; page?: number; limit?: number },
+  query: {
+    status?: OrderStatus | 'all' | null;
+    paymentStatus?: PaymentStatus | 'all' | null;
+    search?: string | null;
+    page?: number;
+    limit?: number;
+  },
 ): Promise<{
   orders: OrderView[];
   pagination: { page: number; limit: number; total: number; pages: number };
@@ -387,6 +521,7 @@ export async function listOrders(
   const page = Math.max(Math.trunc(query.page ?? 1), 1);
   const base = db('orders');
   if (query.status && query.status !== 'all') base.where('status', query.status);
+  if (query.paymentStatus && query.paymentStatus !== 'all') base.where('payment_status', query.paymentStatus);
   const search = query.search?.trim();
   if (search) {
     const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

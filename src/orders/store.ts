@@ -119,6 +119,7 @@ export async function projectEvent(
       notes: o.notes,
       idempotency_key: o.idempotencyKey,
       confirmation_sent: state.confirmationSent,
+      ...paymentColumns(state),
       version: event.version,
       created_at: event.createdAt,
       updated_at: event.createdAt,
@@ -140,14 +141,29 @@ export async function projectEvent(
     );
     return;
   }
-  await trx('orders').where({ id: event.orderId }).update({
-    status: state.status,
-    payment_status: state.paymentStatus,
-    tracking_number: state.trackingNumber,
-    confirmation_sent: state.confirmationSent,
-    version: event.version,
-    updated_at: event.createdAt,
-  });
+  await trx('orders')
+    .where({ id: event.orderId })
+    .update({
+      status: state.status,
+      payment_status: state.paymentStatus,
+      tracking_number: state.trackingNumber,
+      confirmation_sent: state.confirmationSent,
+      ...paymentColumns(state),
+      version: event.version,
+      updated_at: event.createdAt,
+    });
+}
+
+function paymentColumns(state: OrderState) {
+  return {
+    payment_method: state.paymentMethod,
+    payment_reference: state.paymentReference,
+    paid_amount: state.paidAmount,
+    refunded_amount: state.refundedAmount,
+    hold_until: state.placed?.holdUntil ?? null,
+    checkout_session_id: state.checkoutSessionId,
+    refund_needed: state.refundNeeded,
+  };
 }
 
 /** Appends and projects in the caller's transaction; returns the new state. */

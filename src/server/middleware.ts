@@ -4,6 +4,7 @@ import type { Context, Middleware } from 'koa';
 import compress from 'koa-compress';
 import type { Config } from '../config.ts';
 import { isConnectionError, isPoolTimeout } from '../db/availability.ts';
+import { paymentPageOrigin } from '../payments/stripe.ts';
 import type { Logger } from './logger.ts';
 import type { RequestState } from './request-state.ts';
 
@@ -70,7 +71,8 @@ export function buildCsp(config: Config, scriptSources: string[]): string {
     'frame-src https://www.youtube-nocookie.com',
     "object-src 'none'",
     "base-uri 'self'",
-    "form-action 'self'",
+    // Without JavaScript the checkout form is answered with a redirect to Stripe's payment page.
+    `form-action 'self'${paymentPageOrigin(config) ? ` ${paymentPageOrigin(config)}` : ''}`,
     "frame-ancestors 'none'",
   ].join('; ');
 }

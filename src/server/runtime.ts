@@ -7,6 +7,7 @@ import { migrateLatest } from '../db/migrate.ts';
 import { createMailer } from '../jobs/mailer.ts';
 import { Queues } from '../jobs/queues.ts';
 import { createUploadStorage } from '../media/storage.ts';
+import { createStripeClient } from '../payments/stripe.ts';
 import { JsonCache } from './json-cache.ts';
 import type { Logger } from './logger.ts';
 import { Metrics } from './metrics.ts';
@@ -90,6 +91,7 @@ export async function startRuntime(
     jsonCache,
     publicUrl,
     uploads,
+    stripe: createStripeClient(config),
   };
   return {
     services,

@@ -1,3 +1,4 @@
+import type Stripe from 'stripe';
 import type { ViewRecorder } from '../blog/views.ts';
 import type { Config } from '../config.ts';
 import type { DatabaseAvailability } from '../db/availability.ts';
@@ -29,4 +30,6 @@ export type AppServices = {
   views: ViewRecorder;
   /** Resolved public origin, e.g. http://localhost:3000 */
   publicUrl: string;
+  /** Stripe's SDK when card payments are configured; manual payment otherwise. */
+  stripe: Stripe | undefined;
 };

@@ -11,12 +11,15 @@ export async function productStats(db: Db): Promise<{ total: number; active: num
   return rows[0];
 }
 
-/** Orders and revenue; revenue counts every order that was not cancelled, in cents. */
-export async function orderStats(db: Db): Promise<{ total: number; pending: number; revenueCents: number }> {
+/** Orders and revenue: the money received minus the money refunded, in cents. */
+export async function orderStats(
+  db: Db,
+): Promise<{ total: number; pending: number; revenueCents: number; refundNeeded: number }> {
   const { rows } = await db.raw(`
     SELECT count(*)::int AS total,
            count(*) FILTER (WHERE status = 'pending')::int AS pending,
-           coalesce(sum(total_amount) FILTER (WHERE status <> 'cancelled'), 0)::bigint AS "revenueCents"
+           coalesce(sum(paid_amount - refunded_amount), 0)::bigint AS "revenueCents",
+           count(*) FILTER (WHERE refund_needed)::int AS "refundNeeded"
     FROM orders`);
   return { ...rows[0], revenueCents: Number(rows[0].revenueCents) };
 }

@@ -31,7 +31,7 @@ it('limits how long a client may take to send a request', () => {
 it('keeps a keep-alive connection open after refusing a body that was sent whole', async () => {
   const socket = net.connect(app.web.port, '127.0.0.1');
   const received: Buffer[] = [];
-  socket.on('data', (chunk) => received.push(chunk));
+  socket.on('data', (chunk: Buffer) => received.push(chunk));
   const answered = async (count: number) => {
     await expect
       .poll(() => Buffer.concat(received).toString('latin1').split('HTTP/1.1 ').length - 1)

@@ -248,8 +248,12 @@ describe('orders API', () => {
       id: expect.any(Number),
       totalAmount: 9000,
       status: 'pending',
+      paymentStatus: 'unpaid',
       customerName: 'Ada Lovelace',
       customerEmail: 'ada@example.com',
+      // Manual payment (no Stripe keys): the order's own page and the writer's instructions (none set).
+      orderUrl: expect.stringMatching(new RegExp(`^${app.url}/orders/${first.body.id}\\?key=[\\w-]{32}$`)),
+      paymentInstructions: '',
     });
     const again = await guest.checkout(validCheckout, 'key-aaaaaaaa-1');
     expect(again.status).toBe(200);

@@ -57,7 +57,7 @@ describe('order commands for the admin area', () => {
     const history = await getOrderWithHistory(db, orderId);
     expect(history?.events.map((e) => e.type)).toEqual([
       'OrderPlaced',
-      'PaymentRecorded',
+      'PaymentSucceeded',
       'OrderShipped',
       'OrderDelivered',
     ]);
@@ -102,7 +102,7 @@ describe('order commands for the admin area', () => {
       expect((o as PromiseRejectedResult).reason).toBeInstanceOf(HttpError);
       expect((o as PromiseRejectedResult).reason.status).toBe(409);
     }
-    expect(await db('order_events').where({ order_id: orderId, type: 'PaymentRecorded' })).toHaveLength(1);
+    expect(await db('order_events').where({ order_id: orderId, type: 'PaymentSucceeded' })).toHaveLength(1);
   });
 
   it('lists orders with status and search filters', async () => {

@@ -43,6 +43,16 @@ export const API_ACCESS: AccessRow[] = [
   { method: 'PUT', path: '/api/settings', access: 'admin' },
   { method: 'GET', path: '/api/admin', access: 'admin' },
   { method: 'GET', path: '/api/admin-test', access: 'admin' },
+  { method: 'GET', path: '/api/admin/orders', access: 'admin', sample: '/api/admin/orders?paymentStatus=paid' },
+  { method: 'GET', path: '/api/admin/orders/:id', access: 'admin', sample: '/api/admin/orders/999999' },
+  {
+    method: 'POST',
+    path: '/api/admin/orders/:id',
+    access: 'admin',
+    sample: '/api/admin/orders/999999?action=mark-paid',
+  },
+  // Stripe's signed events; without keys (this table's app) the endpoint answers 404.
+  { method: 'POST', path: '/api/payments/stripe/webhook', access: 'public' },
   { method: 'POST', path: '/api/uploads', access: 'admin' },
   { method: 'GET', path: '/api/products', access: 'public' },
   { method: 'GET', path: '/api/products/:id', access: 'public', sample: '/api/products/1' },
@@ -120,5 +130,7 @@ export const PAGE_ACCESS: { path: string; access: Access; sample?: string }[] = 
   { path: '/cart', access: 'public' },
   { path: '/checkout', access: 'public' },
   { path: '/orders/lookup', access: 'public' },
+  // Anyone may ask; only the order's session, account or link key sees it (others get 404: tests/integration/payments.test.ts).
+  { path: '/orders/:id', access: 'public', sample: '/orders/999999' },
   { path: '/*', access: 'public', sample: '/no-such-page' },
 ];

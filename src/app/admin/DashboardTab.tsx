@@ -36,6 +36,11 @@ export function DashboardTab({ dashboard }: { dashboard: DashboardData | null })
           <h2 id="stat-orders">Orders</h2>
           <p className="admin-stat-value">{stats.orders.total}</p>
           <p className="muted">{stats.orders.pending} pending</p>
+          {stats.orders.refundNeeded > 0 && (
+            <p className="field-error">
+              <a href="/admin?tab=orders">{stats.orders.refundNeeded} to refund</a>: paid after they expired
+            </p>
+          )}
         </section>
         <section className="card admin-stat" aria-labelledby="stat-revenue">
           <h2 id="stat-revenue">Revenue</h2>

@@ -10,8 +10,17 @@ export const ORDER_STATUS_FILTERS = [
   'shipped',
   'delivered',
   'cancelled',
+  'expired',
 ] as const;
-type Filters = { q: string; status: (typeof ORDER_STATUS_FILTERS)[number] };
+export const PAYMENT_STATUS_FILTERS = ['all', 'unpaid', 'paid', 'partially_refunded', 'refunded'] as const;
+type Filters = {
+  q: string;
+  status: (typeof ORDER_STATUS_FILTERS)[number];
+  payment: (typeof PAYMENT_STATUS_FILTERS)[number];
+};
+
+const label = (value: string) =>
+  value === 'all' ? 'All' : value[0].toUpperCase() + value.slice(1).replace('_', ' ');
 
 export function OrdersTab({ orders, filters }: { orders: OrderView[]; filters: Filters }) {
   return (
@@ -27,7 +36,17 @@ export function OrdersTab({ orders, filters }: { orders: OrderView[]; filters: F
           <select id="order-status" name="status" defaultValue={filters.status}>
             {ORDER_STATUS_FILTERS.map((s) => (
               <option key={s} value={s}>
-                {s === 'all' ? 'All' : s[0].toUpperCase() + s.slice(1)}
+                {label(s)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="order-payment">Payment</label>
+          <select id="order-payment" name="payment" defaultValue={filters.payment}>
+            {PAYMENT_STATUS_FILTERS.map((s) => (
+              <option key={s} value={s}>
+                {label(s)}
               </option>
             ))}
           </select>
@@ -48,7 +67,8 @@ export function OrdersTab({ orders, filters }: { orders: OrderView[]; filters: F
                 </h3>
                 <span>
                   <span className={`badge badge-order-${order.status}`}>{order.status}</span>{' '}
-                  <span className="badge">{order.paymentStatus}</span>
+                  <span className="badge">{order.paymentStatus.replace('_', ' ')}</span>
+                  {order.refundNeeded ? <span className="badge badge-order-cancelled">to refund</span> : null}
                 </span>
               </div>
               <p className="muted admin-meta">

@@ -2,10 +2,12 @@ import { useRef } from 'react';
 import { Form, Link, useNavigation } from 'react-router';
 import type { BlogSettings } from '../../blog/settings.ts';
 import { IMAGE_VARIANTS } from '../../media/messages.ts';
+import type { PaymentSettings } from '../../orders/payment-settings.ts';
 import { FormErrorsAtButton, useFocusFirstError } from '../components/FormErrors.tsx';
 
 type Props = {
   settings: BlogSettings;
+  payments: PaymentSettings & { cardPayments: boolean };
   apiUrl: string;
   environment: string;
   fieldErrors?: Record<string, string>;
@@ -52,12 +54,13 @@ function TextField(props: {
   );
 }
 
-export function SettingsTab({ settings, apiUrl, environment, fieldErrors: errors }: Props) {
+export function SettingsTab({ settings, payments, apiUrl, environment, fieldErrors: errors }: Props) {
   const navigation = useNavigation();
   const fieldErrors = errors ?? {};
   const formRef = useRef<HTMLFormElement>(null);
   useFocusFirstError(formRef, errors);
   const saving = navigation.formData?.get('intent') === 'save-settings';
+  const savingPayments = navigation.formData?.get('intent') === 'save-payments';
   const clearing = navigation.formData?.get('intent') === 'clear-cache';
   return (
     <div className="admin-stack">
@@ -135,6 +138,33 @@ export function SettingsTab({ settings, apiUrl, environment, fieldErrors: errors
         </Form>
       </section>
 
+      <section className="card" aria-labelledby="payment-settings">
+        <h2 id="payment-settings">Payments</h2>
+        <p className="muted">
+          {payments.cardPayments
+            ? 'Card payments through Stripe Checkout are on (STRIPE_SECRET_KEY is set). Customers pay on Stripe’s page; unpaid orders release their items when the hold ends.'
+            : 'Manual payment: customers see the instructions below after checkout and in their confirmation email, and you mark each order paid when the money arrives. Set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET to take cards.'}
+        </p>
+        <Form method="post" className="admin-form">
+          <input type="hidden" name="intent" value="save-payments" />
+          <TextField
+            name="paymentInstructions"
+            label="Payment instructions (bank details, cash on delivery…)"
+            defaultValue={payments.instructions}
+            error={fieldErrors.paymentInstructions}
+            multiline
+          />
+          <TextField
+            name="paymentHoldMinutes"
+            label="Hold unpaid orders for (minutes, 30 to 43200)"
+            defaultValue={String(payments.holdMinutes)}
+            error={fieldErrors.paymentHoldMinutes}
+          />
+          <button className="button" type="submit" disabled={savingPayments}>
+            {savingPayments ? 'Saving...' : 'Save Payment Settings'}
+          </button>
+        </Form>
+      </section>
       <section className="card" aria-labelledby="image-optimization">
         <h2 id="image-optimization">Image Optimization</h2>
         <h3>Recommended sizes</h3>

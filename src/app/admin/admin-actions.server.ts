@@ -4,6 +4,11 @@ import { deletePost } from '../../blog/post-editor.ts';
 import { POST_MESSAGES } from '../../blog/post-messages.ts';
 import { updateBlogSettings } from '../../blog/settings.ts';
 import { blogSettingsSchema, SETTINGS_MESSAGES } from '../../blog/settings-schema.ts';
+import {
+  PAYMENT_SETTINGS_MESSAGES,
+  paymentSettingsSchema,
+  updatePaymentSettings,
+} from '../../orders/payment-settings.ts';
 import type { RequestState } from '../../server/request-state.ts';
 import type { AppServices } from '../../server/services.ts';
 import { PRODUCT_ADMIN_MESSAGES } from '../../shop/product-admin-messages.ts';
@@ -77,6 +82,19 @@ export async function runAdminAction(
         }
         await updateBlogSettings(db, parsed.data);
         return { ok: true, title: SETTINGS_MESSAGES.saved };
+      }
+      case 'save-payments': {
+        const parsed = paymentSettingsSchema.safeParse({
+          paymentInstructions: String(form.get('paymentInstructions') ?? ''),
+          paymentHoldMinutes: String(form.get('paymentHoldMinutes') ?? ''),
+        });
+        if (!parsed.success) {
+          const fieldErrors: Record<string, string> = {};
+          for (const issue of parsed.error.issues) fieldErrors[String(issue.path.at(-1))] ??= issue.message;
+          return { ok: false, title: 'Error', message: parsed.error.issues[0].message, fieldErrors };
+        }
+        await updatePaymentSettings(db, parsed.data);
+        return { ok: true, title: PAYMENT_SETTINGS_MESSAGES.saved };
       }
       case 'clear-cache':
         await services.queues.enqueue('maintenance.refresh-cache', { reason: 'admin' });

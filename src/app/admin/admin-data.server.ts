@@ -8,9 +8,11 @@ import {
 } from '../../blog/moderation.ts';
 import { listAdminPosts } from '../../blog/post-editor.ts';
 import { getBlogSettings } from '../../blog/settings.ts';
+import { paymentSettings } from '../../orders/payment-settings.ts';
 import { listOrders } from '../../orders/service.ts';
 import type { AppServices } from '../../server/services.ts';
 import { listProducts } from '../../shop/products.ts';
+import { ORDER_STATUS_FILTERS, PAYMENT_STATUS_FILTERS } from './OrdersTab.tsx';
 import type { AdminTab } from './tabs.ts';
 
 const postFilters = z.object({
@@ -56,7 +58,8 @@ const productFilters = z.object({
 });
 const orderFilters = z.object({
   q: z.string().max(200).catch(''),
-  status: z.enum(['all', 'pending', 'processing', 'shipped', 'delivered', 'cancelled']).catch('all'),
+  status: z.enum(ORDER_STATUS_FILTERS).catch('all'),
+  payment: z.enum(PAYMENT_STATUS_FILTERS).catch('all'),
 });
 
 async function productsTab(services: AppServices, params: URLSearchParams) {
@@ -70,8 +73,17 @@ async function productsTab(services: AppServices, params: URLSearchParams) {
 }
 
 async function ordersTab(services: AppServices, params: URLSearchParams) {
-  const filters = orderFilters.parse({ q: params.get('q') ?? '', status: params.get('status') ?? 'all' });
-  const { orders } = await listOrders(services.db, { search: filters.q, status: filters.status, limit: 100 });
+  const filters = orderFilters.parse({
+    q: params.get('q') ?? '',
+    status: params.get('status') ?? 'all',
+    payment: params.get('payment') ?? 'all',
+  });
+  const { orders } = await listOrders(services.db, {
+    search: filters.q,
+    status: filters.status,
+    paymentStatus: filters.payment,
+    limit: 100,
+  });
   return { tab: 'orders' as const, filters, orders };
 }
 
@@ -79,6 +91,7 @@ async function settingsTab(services: AppServices) {
   return {
     tab: 'settings' as const,
     settings: await getBlogSettings(services.db),
+    payments: { ...(await paymentSettings(services.db)), cardPayments: Boolean(services.stripe) },
     apiUrl: services.publicUrl,
     environment: services.config.env,
   };

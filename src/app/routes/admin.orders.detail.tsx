@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { data, Form, Link, useNavigation } from 'react-router';
 import type { AdminOrderCommand } from '../../orders/domain.ts';
+import { markOrderPaid, refundOrder } from '../../orders/payments.ts';
 import { executeOrderCommand, getOrderWithHistory, type OrderHistoryEvent } from '../../orders/service.ts';
 import { HttpError } from '../../server/middleware.ts';
 import { formatPrice } from '../../shop/price.ts';
@@ -32,7 +33,8 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 }
 
 const DONE: Record<AdminOrderCommand['type'], string> = {
-  RecordPayment: 'Payment recorded',
+  RecordPayment: 'Marked as paid',
+  IssueRefund: 'Refund issued',
   ShipOrder: 'Order shipped',
   MarkDelivered: 'Order marked delivered',
   CancelOrder: 'Order cancelled',
@@ -41,7 +43,18 @@ const DONE: Record<AdminOrderCommand['type'], string> = {
 function commandFrom(form: FormData): AdminOrderCommand | null {
   switch (form.get('intent')) {
     case 'record-payment':
-      return { type: 'RecordPayment' };
+      return { type: 'RecordPayment', reference: String(form.get('reference') ?? '').slice(0, 200) || null };
+    case 'refund': {
+      const raw = String(form.get('amount') ?? '').trim();
+      return {
+        type: 'IssueRefund',
+        // Not a whole number of cents: 0, which the rules refuse with their own message.
+        amount: /^\d{1,9}$/.test(raw) ? Number(raw) : 0,
+        restock: form.get('restock') === 'on',
+        refundId: null,
+        reason: String(form.get('reason') ?? '').slice(0, 500) || undefined,
+      };
+    }
     case 'ship':
       return { type: 'ShipOrder', trackingNumber: String(form.get('trackingNumber') ?? '') };
     case 'deliver':
@@ -59,8 +72,13 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const { services } = getApp(context);
   const command = commandFrom(await request.formData());
   if (!command) return { ok: false as const, title: 'Error', message: 'Unknown action' };
+  const id = orderId(params.id);
+  const metadata = { actor: 'admin', userId: user.id };
   try {
-    await executeOrderCommand(services.db, orderId(params.id), command, { actor: 'admin', userId: user.id });
+    if (command.type === 'RecordPayment')
+      await markOrderPaid(services.db, id, command.reference ?? null, metadata);
+    else if (command.type === 'IssueRefund') await refundOrder(services, id, command, metadata);
+    else await executeOrderCommand(services.db, id, command, metadata);
     return { ok: true as const, title: DONE[command.type] };
   } catch (err) {
     if (err instanceof HttpError && err.status < 500)
@@ -70,7 +88,8 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 }
 
 const ACTION_LABELS: Record<AdminOrderCommand['type'], string> = {
-  RecordPayment: 'Record Payment',
+  RecordPayment: 'Mark as paid',
+  IssueRefund: 'Refund',
   ShipOrder: 'Ship Order',
   MarkDelivered: 'Mark Delivered',
   CancelOrder: 'Cancel Order',
@@ -79,6 +98,12 @@ const ACTION_LABELS: Record<AdminOrderCommand['type'], string> = {
 const EVENT_LABELS: Record<string, string> = {
   OrderPlaced: 'Order placed',
   PaymentRecorded: 'Payment recorded',
+  PaymentRequested: 'Payment page opened',
+  PaymentSucceeded: 'Payment received',
+  PaymentFailed: 'Payment failed',
+  OrderExpired: 'Expired unpaid',
+  RefundIssued: 'Refund issued',
+  OrderMailSent: 'Email sent',
   OrderShipped: 'Shipped',
   OrderDelivered: 'Delivered',
   OrderCancelled: 'Cancelled',
@@ -95,6 +120,27 @@ function eventDetail(event: OrderHistoryEvent): string | null {
         .join('. ') || null
     );
   if (event.type === 'ConfirmationEmailSent') return `To ${String(d.to)}`;
+  if (event.type === 'OrderMailSent') return `${String(d.kind)} to ${String(d.to)}`;
+  if (event.type === 'PaymentRequested') return `Checkout Session ${String(d.checkoutSessionId)}`;
+  if (event.type === 'PaymentFailed') return String(d.reason);
+  if (event.type === 'PaymentSucceeded')
+    return [
+      `${formatPrice(Number(d.amount))} by ${String(d.method)}`,
+      d.reference ? `reference ${String(d.reference)}` : null,
+      d.afterExpiry === 'refund-needed' ? 'arrived after the order ended: refund it' : null,
+      d.afterExpiry === 'reopened' ? 'arrived after expiry: order re-opened' : null,
+    ]
+      .filter(Boolean)
+      .join(', ');
+  if (event.type === 'RefundIssued')
+    return [
+      formatPrice(Number(d.amount)),
+      d.restock ? 'restocked' : null,
+      d.refundId ? `Stripe refund ${String(d.refundId)}` : null,
+      d.reason ? String(d.reason) : null,
+    ]
+      .filter(Boolean)
+      .join(', ');
   return null;
 }
 
@@ -147,6 +193,36 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
         <span className="badge">{order.paymentStatus}</span>
         {order.trackingNumber ? <span className="muted"> Tracking: {order.trackingNumber}</span> : null}
       </p>
+      {order.refundNeeded && (
+        <Notice
+          result={{
+            ok: false,
+            title: 'Refund needed',
+            message: 'This payment arrived after the order had ended and its items were gone: refund it.',
+          }}
+        />
+      )}
+      <section className="card" aria-labelledby="order-payment">
+        <h2 id="order-payment">Payment</h2>
+        <dl className="admin-facts">
+          <dt>Status</dt>
+          <dd>{order.paymentStatus}</dd>
+          <dt>Method</dt>
+          <dd>{order.paymentMethod ?? '—'}</dd>
+          <dt>Reference</dt>
+          <dd>{order.paymentReference ?? '—'}</dd>
+          <dt>Paid</dt>
+          <dd>{formatPrice(order.paidAmount)}</dd>
+          <dt>Refunded</dt>
+          <dd>{formatPrice(order.refundedAmount)}</dd>
+          {order.holdUntil && order.status === 'pending' && order.paymentStatus === 'unpaid' ? (
+            <>
+              <dt>Stock held until</dt>
+              <dd>{formatDateTime(order.holdUntil)}</dd>
+            </>
+          ) : null}
+        </dl>
+      </section>
       <div className="admin-columns">
         <section className="card" aria-labelledby="order-lines">
           <h2 id="order-lines">Items</h2>
@@ -192,7 +268,37 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
         <h2 id="order-actions">Actions</h2>
         <div className="admin-stack">
           {actions.RecordPayment.allowed && (
-            <OrderActionForm intent="record-payment" label="Record Payment" busy={busy} />
+            <OrderActionForm intent="record-payment" label="Mark as paid" busy={busy}>
+              <div className="field">
+                <label htmlFor="reference">Payment reference (optional)</label>
+                <input
+                  id="reference"
+                  name="reference"
+                  maxLength={200}
+                  placeholder="Bank transfer reference"
+                />
+              </div>
+            </OrderActionForm>
+          )}
+          {actions.IssueRefund.allowed && (
+            <OrderActionForm intent="refund" label="Refund" busy={busy} danger>
+              <div className="field">
+                <label htmlFor="amount">Refund amount (cents)</label>
+                <input
+                  id="amount"
+                  name="amount"
+                  inputMode="numeric"
+                  pattern="[0-9]*"
+                  required
+                  defaultValue={order.paidAmount - order.refundedAmount}
+                />
+              </div>
+              <div className="field">
+                <label>
+                  <input type="checkbox" name="restock" /> Put the items back in stock
+                </label>
+              </div>
+            </OrderActionForm>
           )}
           {actions.ShipOrder.allowed && (
             <OrderActionForm intent="ship" label="Ship Order" busy={busy}>

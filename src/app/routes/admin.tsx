@@ -93,6 +93,7 @@ function TabContent({ loaderData, actionData }: Pick<Route.ComponentProps, 'load
       return (
         <SettingsTab
           settings={data.settings}
+          payments={data.payments}
           apiUrl={data.apiUrl}
           environment={data.environment}
           fieldErrors={actionData && !actionData.ok ? actionData.fieldErrors : undefined}

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
-import { Form, Link, useActionData, useNavigation } from 'react-router';
+import { Form, Link, redirect, useActionData, useNavigation } from 'react-router';
+import { paymentNextStep } from '../../orders/payments.ts';
 import type { OrderSummary } from '../../orders/service.ts';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../orders/service.ts';
 import { HttpError } from '../../server/middleware.ts';
@@ -37,7 +38,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 type Errors = Partial<Record<CheckoutField, string>>;
 type Values = Partial<Record<CheckoutField, string>>;
 type ActionResult =
-  | { status: 'confirmed'; order: OrderSummary }
+  | { status: 'confirmed'; order: OrderSummary; payment: ConfirmationPayment }
   | { status: 'invalid'; errors: Errors; values: Values }
   | { status: 'empty'; values: Values }
   | { status: 'failed'; message: string; values: Values };
@@ -62,7 +63,10 @@ function echoed(values: Values): Values {
   );
 }
 
-export async function action({ request, context }: Route.ActionArgs): Promise<ActionResult> {
+/** What the confirmation says about paying: the writer's instructions, or why the card payment did not start. */
+type ConfirmationPayment = { orderPath: string; instructions: string | null; error: string | null };
+
+export async function action({ request, context }: Route.ActionArgs): Promise<ActionResult | Response> {
   const app = getApp(context);
   const form = await request.formData();
   const values = valuesOf(form);
@@ -77,7 +81,19 @@ export async function action({ request, context }: Route.ActionArgs): Promise<Ac
       parsed.data,
       IDEMPOTENCY_KEY_PATTERN.test(key) ? key : null,
     );
-    return { status: 'confirmed', order };
+    const next = await paymentNextStep(app.services, order);
+    // Card payments: on to Stripe's page (a 303 the browser follows, with or without JavaScript).
+    if (next.paymentUrl) return redirect(next.paymentUrl, 303);
+    const { pathname, search } = new URL(next.orderUrl);
+    return {
+      status: 'confirmed',
+      order,
+      payment: {
+        orderPath: `${pathname}${search}`,
+        instructions: next.paymentInstructions ?? null,
+        error: next.paymentError ?? null,
+      },
+    };
   } catch (error) {
     if (
       error instanceof HttpError &&
@@ -96,7 +112,9 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   if (result?.status === 'confirmed')
-    return <Confirmation order={result.order} emailDelivers={loaderData.emailDelivers} />;
+    return (
+      <Confirmation order={result.order} payment={result.payment} emailDelivers={loaderData.emailDelivers} />
+    );
   return (
     <div className="container checkout-page">
       <h1>Checkout</h1>
@@ -234,7 +252,15 @@ function CheckoutForm({
   );
 }
 
-function Confirmation({ order, emailDelivers }: { order: OrderSummary; emailDelivers: boolean }) {
+function Confirmation({
+  order,
+  payment,
+  emailDelivers,
+}: {
+  order: OrderSummary;
+  payment: ConfirmationPayment;
+  emailDelivers: boolean;
+}) {
   const total = formatPrice(order.totalAmount);
   return (
     <div className="container checkout-page">
@@ -267,6 +293,22 @@ function Confirmation({ order, emailDelivers }: { order: OrderSummary; emailDeli
             <dd>{order.customerEmail}</dd>
           </div>
         </dl>
+        {payment.error && (
+          <Notice tone="error" title="Payment could not be started" description={payment.error} />
+        )}
+        {payment.instructions !== null && (
+          <section aria-labelledby="how-to-pay">
+            <h2 id="how-to-pay">How to pay</h2>
+            <p className="payment-instructions">
+              {payment.instructions || 'We will contact you about the payment.'}
+            </p>
+          </section>
+        )}
+        <p>
+          <Link to={payment.orderPath}>
+            {payment.error ? 'Pay now from your order page' : 'View your order'}
+          </Link>
+        </p>
         {!emailDelivers && <p className="muted">{SHOP_MESSAGES.emailLoggedNote}</p>}
         <p className="muted">
           Keep your order number: you can <Link to="/orders/lookup">look up this order</Link> with it and your

@@ -1,0 +1,53 @@
+import Router from '@koa/router';
+import type Stripe from 'stripe';
+import { applyStripeEvent } from '../orders/payments.ts';
+import { WEBHOOK_TOLERANCE_SECONDS } from '../payments/stripe.ts';
+import { readBody } from '../server/body.ts';
+import { HttpError } from '../server/middleware.ts';
+import type { AppServices } from '../server/services.ts';
+
+/** Stripe's events are small; anything near this is not one. */
+const WEBHOOK_BODY_LIMIT = 512 * 1024;
+
+/**
+ * POST /api/payments/stripe/webhook: Stripe's events, verified on the raw body with the SDK.
+ * It carries no cookie, so neither sessions nor the CSRF check apply to it.
+ */
+export function paymentsRouter(services: AppServices): Router {
+  const router = new Router();
+  router.post('/payments/stripe/webhook', async (ctx) => {
+    const { stripe, config } = services;
+    if (!stripe || !config.stripe) throw new HttpError(404, 'Card payments are not set up on this shop.');
+    const signature = ctx.get('stripe-signature');
+    const raw = await readBody(ctx, WEBHOOK_BODY_LIMIT);
+    if (!signature) throw new HttpError(400, 'Missing Stripe-Signature header.');
+    let event: Stripe.Event;
+    try {
+      event = stripe.webhooks.constructEvent(
+        raw,
+        signature,
+        config.stripe.webhookSecret,
+        WEBHOOK_TOLERANCE_SECONDS,
+      );
+    } catch {
+      throw new HttpError(400, 'Invalid Stripe signature.');
+    }
+    try {
+      const outcome = await applyStripeEvent(services, event);
+      ctx.state.log.info({ eventId: event.id, type: event.type, outcome }, 'stripe event');
+      ctx.body = { received: true, outcome };
+    } catch (error) {
+      // A refusal of our own rules will not change on a retry: acknowledge it, and log it for the admin.
+      if (error instanceof HttpError && error.status < 500) {
+        ctx.state.log.warn(
+          { eventId: event.id, type: event.type, err: error.message },
+          'stripe event refused',
+        );
+        ctx.body = { received: true, outcome: 'refused', message: error.message };
+        return;
+      }
+      throw error;
+    }
+  });
+  return router;
+}

@@ -1,0 +1,143 @@
+import { data, Form, Link, redirect, useNavigation } from 'react-router';
+import { isOrderAccessKey, orderAccessKey } from '../../orders/access-key.ts';
+import { isAwaitingPayment, paymentStateLabel } from '../../orders/payment-labels.ts';
+import { paymentSettings } from '../../orders/payment-settings.ts';
+import { stripePaymentUrl } from '../../orders/payments.ts';
+import { getOrder, getOrderItems } from '../../orders/service.ts';
+import { HttpError } from '../../server/middleware.ts';
+import { SHOP_MESSAGES } from '../../shop/messages.ts';
+import { formatPrice } from '../../shop/price.ts';
+import { Notice } from '../components/shop/Notice.tsx';
+import { type AppContext, getApp } from '../context.ts';
+import '../styles/shop.css';
+import type { Route } from './+types/orders.detail';
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: `Order #${loaderData?.order.id ?? ''} — Penstand` },
+  { name: 'robots', content: 'noindex' },
+];
+
+export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'no-store' });
+
+/** The order, to whoever holds its link (the key) or placed it in this session or account. */
+async function visibleOrder(app: AppContext, rawId: string, key: string | null) {
+  const id = /^\d{1,9}$/.test(rawId) ? Number(rawId) : 0;
+  const order = id ? await getOrder(app.services.db, id) : null;
+  if (!order) throw data('Order not found', 404);
+  const { session } = app.state;
+  const owner =
+    (session.user && order.userId === session.user.id) ||
+    (session.id !== null &&
+      (await app.services.db('orders').where({ id, session_id: session.id }).first('id')));
+  if (!owner && !(await isOrderAccessKey(app.services.db, id, key))) throw data('Order not found', 404);
+  return order;
+}
+
+export async function loader({ context, request, params }: Route.LoaderArgs) {
+  const app = getApp(context);
+  const url = new URL(request.url);
+  const order = await visibleOrder(app, params.id, url.searchParams.get('key'));
+  const { services } = app;
+  const awaiting = isAwaitingPayment(order);
+  return {
+    order,
+    items: await getOrderItems(services.db, order.id),
+    key: await orderAccessKey(services.db, order.id),
+    cardPayments: Boolean(services.stripe),
+    instructions: awaiting && !services.stripe ? (await paymentSettings(services.db)).instructions : null,
+    returnedFromPayment: url.searchParams.get('payment') === 'done',
+    cancelledPayment: url.searchParams.get('payment') === 'cancelled',
+  };
+}
+
+/** 'Pay now': the open Stripe payment page of the order, or a new one. */
+export async function action({ context, request, params }: Route.ActionArgs) {
+  const app = getApp(context);
+  const form = await request.formData();
+  const order = await visibleOrder(app, params.id, String(form.get('key') ?? ''));
+  try {
+    return redirect(await stripePaymentUrl(app.services, order.id), 303);
+  } catch (error) {
+    if (error instanceof HttpError && error.status !== 500) return { message: error.message };
+    throw error;
+  }
+}
+
+export default function OrderPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { order, items, key, cardPayments, instructions, returnedFromPayment, cancelledPayment } = loaderData;
+  const navigation = useNavigation();
+  const awaiting = isAwaitingPayment(order);
+  const paid = order.paymentStatus !== 'unpaid';
+  return (
+    <div className="container lookup-page">
+      <h1>Order #{order.id}</h1>
+      {paid && returnedFromPayment && (
+        <Notice
+          tone="success"
+          title="Payment received"
+          description="Thank you! A receipt is on its way to your inbox."
+        />
+      )}
+      {awaiting && cancelledPayment && (
+        <Notice
+          tone="info"
+          title="Payment not completed"
+          description="Your order is still reserved: you can pay now."
+        />
+      )}
+      {actionData?.message && (
+        <Notice tone="error" title="Payment could not be started" description={actionData.message} />
+      )}
+      <section className="card" aria-labelledby="order-payment">
+        <h2 id="order-payment">Payment</h2>
+        <p>
+          <strong data-testid="payment-state">{paymentStateLabel(order, returnedFromPayment)}</strong>
+        </p>
+        {awaiting && order.holdUntil && (
+          <p className="muted">
+            Your items are reserved until{' '}
+            <time dateTime={order.holdUntil}>{new Date(order.holdUntil).toUTCString()}</time>.
+          </p>
+        )}
+        {awaiting && cardPayments && (
+          <Form method="post">
+            <input type="hidden" name="key" value={key} />
+            <button type="submit" className="button" disabled={navigation.state === 'submitting'}>
+              {navigation.state === 'submitting' ? 'Opening the payment page…' : 'Pay now'}
+            </button>
+          </Form>
+        )}
+        {instructions !== null && (
+          <div>
+            <h3>How to pay</h3>
+            <p className="payment-instructions">{instructions || 'We will contact you about the payment.'}</p>
+          </div>
+        )}
+      </section>
+      <section className="card" aria-labelledby="order-lines">
+        <h2 id="order-lines">Items</h2>
+        <p>
+          Status: <strong>{order.status}</strong>
+          {order.trackingNumber ? ` · Tracking: ${order.trackingNumber}` : ''}
+        </p>
+        <ul className="checkout-lines">
+          {items.map((item) => (
+            <li key={item.id} className="checkout-line">
+              <span>
+                {item.quantity} × {item.productName}
+              </span>
+              <span>{formatPrice(item.quantity * item.priceAtTime)}</span>
+            </li>
+          ))}
+        </ul>
+        <p className="summary-row summary-total">
+          <span>Total</span>
+          <span>{formatPrice(order.totalAmount)}</span>
+        </p>
+      </section>
+      <p>
+        <Link to="/shop">{SHOP_MESSAGES.continueShopping}</Link>
+      </p>
+    </div>
+  );
+}

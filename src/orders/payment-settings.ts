@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { DEFAULT_SETTINGS } from '../blog/settings.ts';
+import type { Db } from '../db/knex.ts';
+
+export type PaymentSettings = {
+  /** What a customer reads to pay by hand (manual mode): bank details, cash on delivery… */
+  instructions: string;
+  /** How long an unpaid order holds its stock. */
+  holdMinutes: number;
+};
+
+export const DEFAULT_HOLD_MINUTES = 60;
+/** Stripe Checkout sessions live at least 30 minutes; a bank transfer may need days. */
+export const HOLD_MINUTES_RANGE = { min: 30, max: 43_200 } as const;
+
+export async function paymentSettings(db: Db): Promise<PaymentSettings> {
+  const row = await db('blog_settings')
+    .where({ id: 1 })
+    .first('payment_instructions', 'payment_hold_minutes');
+  return {
+    instructions: row?.payment_instructions ?? '',
+    holdMinutes: row?.payment_hold_minutes ?? DEFAULT_HOLD_MINUTES,
+  };
+}
+
+export const PAYMENT_SETTINGS_MESSAGES = {
+  saved: 'Payment settings saved',
+  holdMinutes: `Hold time must be a whole number of minutes from ${HOLD_MINUTES_RANGE.min} to ${HOLD_MINUTES_RANGE.max} (30 days)`,
+  instructions: 'Payment instructions must be at most 2000 characters',
+} as const;
+
+/** The one schema of the Payments settings form. */
+export const paymentSettingsSchema = z.object({
+  paymentInstructions: z.string().trim().max(2000, PAYMENT_SETTINGS_MESSAGES.instructions),
+  paymentHoldMinutes: z
+    .string()
+    .trim()
+    .regex(/^\d{1,6}$/, PAYMENT_SETTINGS_MESSAGES.holdMinutes)
+    .transform(Number)
+    .refine(
+      (n) => n >= HOLD_MINUTES_RANGE.min && n <= HOLD_MINUTES_RANGE.max,
+      PAYMENT_SETTINGS_MESSAGES.holdMinutes,
+    ),
+});
+
+export async function updatePaymentSettings(
+  db: Db,
+  input: z.output<typeof paymentSettingsSchema>,
+): Promise<void> {
+  const row = {
+    payment_instructions: input.paymentInstructions,
+    payment_hold_minutes: input.paymentHoldMinutes,
+  };
+  // The settings row may not exist yet: its other columns take the blog's defaults.
+  const updated = await db('blog_settings')
+    .where({ id: 1 })
+    .update({ ...row, updated_at: db.fn.now() });
+  if (updated === 0) {
+    await db('blog_settings')
+      .insert({
+        id: 1,
+        title: DEFAULT_SETTINGS.title,
+        description: DEFAULT_SETTINGS.description,
+        author_name: DEFAULT_SETTINGS.authorName,
+        author_bio: DEFAULT_SETTINGS.authorBio,
+        ...row,
+      })
+      .onConflict('id')
+      .merge(row);
+  }
+}

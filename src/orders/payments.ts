@@ -1,0 +1,334 @@
+import type Stripe from 'stripe';
+import type { Db } from '../db/knex.ts';
+import { HttpError } from '../server/middleware.ts';
+import type { AppServices } from '../server/services.ts';
+import { SHOP_CURRENCY } from '../shop/price.ts';
+import { orderLink } from './access-key.ts';
+import type { PaymentGuidance } from './confirmation.ts';
+import { decide, type OrderEvent, type OrderState } from './domain.ts';
+import { isAwaitingPayment } from './payment-labels.ts';
+import { paymentSettings } from './payment-settings.ts';
+import { changeOrder, reserveStockAgain } from './service.ts';
+import { loadStream, stateOf } from './store.ts';
+
+/** Payment changes (webhooks, refunds) of one order run one at a time: a refund waits on Stripe inside it. */
+const PAYMENT_LOCK = 'order-payment';
+
+/** Stripe keeps a Checkout Session open between 30 minutes and 24 hours. */
+const SESSION_MIN_MS = 31 * 60_000;
+const SESSION_MAX_MS = 23.5 * 60 * 60_000;
+
+/** Stripe's error in words for the admin, or a plain network failure. */
+function stripeFailure(error: unknown, doing: string): HttpError {
+  const e = error as { type?: string; message?: string; statusCode?: number };
+  if (e.type === 'StripeInvalidRequestError' || e.type === 'StripeCardError')
+    return new HttpError(409, `Stripe refused ${doing}: ${e.message ?? 'no reason given'}`);
+  return new HttpError(502, `Could not reach Stripe to ${doing}. Nothing was changed; please try again.`);
+}
+
+/**
+ * The URL of a Stripe payment page for an unpaid order: its open Checkout Session, or a new one
+ * for exactly its lines (names, cents, quantities from the order itself, never from the client).
+ */
+export async function stripePaymentUrl(services: AppServices, orderId: number): Promise<string> {
+  const stripe = services.stripe;
+  if (!stripe) throw new HttpError(409, 'Card payments are not set up on this shop.');
+  const state = stateOf(await loadStream(services.db, orderId));
+  if (!state.placed) throw new HttpError(404, 'Order not found');
+  if (!isAwaitingPayment(state)) throw new HttpError(409, 'This order is not waiting for payment.');
+  if (state.checkoutSessionId) {
+    try {
+      const open = await stripe.checkout.sessions.retrieve(state.checkoutSessionId);
+      if (open.status === 'open' && open.url) return open.url;
+    } catch (error) {
+      services.log.warn({ orderId, err: (error as Error).message }, 'could not read the Checkout Session');
+    }
+  }
+  const placed = state.placed;
+  const link = await orderLink(services.db, services.publicUrl, orderId);
+  const holdEnds = placed.holdUntil ? Date.parse(placed.holdUntil) : Date.now() + SESSION_MAX_MS;
+  const expiresAt = Math.min(Math.max(holdEnds, Date.now() + SESSION_MIN_MS), Date.now() + SESSION_MAX_MS);
+  let session: Stripe.Checkout.Session;
+  try {
+    session = await stripe.checkout.sessions.create(
+      {
+        mode: 'payment',
+        line_items: placed.items.map((line) => ({
+          quantity: line.quantity,
+          price_data: {
+            currency: SHOP_CURRENCY,
+            unit_amount: line.priceAtTime,
+            product_data: { name: line.productName },
+          },
+        })),
+        client_reference_id: String(orderId),
+        customer_email: placed.email,
+        expires_at: Math.floor(expiresAt / 1000),
+        success_url: `${link}&payment=done`,
+        cancel_url: `${link}&payment=cancelled`,
+        metadata: { orderId: String(orderId) },
+        payment_intent_data: { metadata: { orderId: String(orderId) } },
+      },
+      // The same order at the same version asks once, however often the customer clicks.
+      { idempotencyKey: `checkout-${orderId}-${state.version}` },
+    );
+  } catch (error) {
+    services.log.warn({ orderId, err: (error as Error).message }, 'could not create a Checkout Session');
+    throw stripeFailure(error, 'to start the payment');
+  }
+  if (!session.url) throw new HttpError(502, 'Stripe answered without a payment page.');
+  await changeOrder(
+    services.db,
+    orderId,
+    (_trx, current) =>
+      isAwaitingPayment(current)
+        ? decide(current, {
+            type: 'RequestPayment',
+            checkoutSessionId: session.id,
+            expiresAt: new Date(expiresAt).toISOString(),
+          })
+        : [],
+    { by: 'checkout' },
+  );
+  return session.url;
+}
+
+/** The admin's 'Mark as paid' (a bank transfer, cash): the order's full total, with a reference. */
+export async function markOrderPaid(
+  db: Db,
+  orderId: number,
+  reference: string | null,
+  metadata: Record<string, unknown>,
+): Promise<OrderState> {
+  return changeOrder(
+    db,
+    orderId,
+    async (trx, state) =>
+      decide(state, {
+        type: 'RecordPayment',
+        method: 'manual',
+        reference,
+        stockReserved: state.status === 'expired' ? await reserveStockAgain(trx, state) : undefined,
+      }),
+    metadata,
+    PAYMENT_LOCK,
+  );
+}
+
+/**
+ * A full or partial refund. Decided on the order's own payment first, then (card payments)
+ * made through Stripe's Refunds API while this order's payment lock is held, so two refunds
+ * racing are decided one after the other and can never exceed what was paid.
+ */
+export async function refundOrder(
+  services: AppServices,
+  orderId: number,
+  input: { amount: number; restock: boolean; reason?: string },
+  metadata: Record<string, unknown>,
+): Promise<OrderState> {
+  return changeOrder(
+    services.db,
+    orderId,
+    async (_trx, state) => {
+      const command = { type: 'IssueRefund' as const, ...input, refundId: null as string | null };
+      decide(state, command); // refuses before any money moves
+      if (state.paymentMethod === 'stripe') {
+        if (!services.stripe || !state.paymentReference)
+          throw new HttpError(409, 'This card payment can only be refunded with Stripe configured.');
+        try {
+          const refund = await services.stripe.refunds.create(
+            {
+              payment_intent: state.paymentReference,
+              amount: input.amount,
+              metadata: { orderId: String(orderId) },
+            },
+            { idempotencyKey: `refund-${orderId}-${state.version}` },
+          );
+          command.refundId = refund.id;
+        } catch (error) {
+          services.log.warn({ orderId, err: (error as Error).message }, 'Stripe refund failed');
+          throw stripeFailure(error, 'the refund');
+        }
+      }
+      return decide(state, command);
+    },
+    metadata,
+    PAYMENT_LOCK,
+  );
+}
+
+/** Ends an unpaid order's hold once its deadline has passed; anything else is left as it is. */
+export async function expireOrder(db: Db, orderId: number, now = new Date()): Promise<boolean> {
+  const state = await changeOrder(
+    db,
+    orderId,
+    (_trx, current): OrderEvent[] => {
+      const due =
+        isAwaitingPayment(current) &&
+        current.placed?.holdUntil &&
+        Date.parse(current.placed.holdUntil) <= now.getTime();
+      return due ? decide(current, { type: 'ExpireOrder', now }) : [];
+    },
+    { by: 'expiry' },
+    PAYMENT_LOCK,
+  );
+  return state.status === 'expired';
+}
+
+/** The sweep behind the per-order jobs: every unpaid order past its hold. */
+export async function expireDueOrders(db: Db, batch = 200): Promise<number> {
+  const due: { id: number }[] = await db('orders')
+    .where({ status: 'pending', payment_status: 'unpaid' })
+    .where('hold_until', '<=', db.fn.now())
+    .orderBy('hold_until')
+    .limit(batch)
+    .select('id');
+  let expired = 0;
+  for (const { id } of due) if (await expireOrder(db, id)) expired++;
+  return expired;
+}
+
+export type WebhookOutcome = 'applied' | 'duplicate' | 'ignored' | 'unknown-order';
+
+/**
+ * Applies one verified Stripe event. Its id is stored in the same transaction as the order
+ * events it causes, so a redelivery changes nothing; a payment already recorded (an older
+ * event arriving late) is not recorded twice.
+ */
+export async function applyStripeEvent(services: AppServices, event: Stripe.Event): Promise<WebhookOutcome> {
+  const { db } = services;
+  const orderId = await orderOfEvent(db, event);
+  if (orderId === null) {
+    const stored = await db('stripe_events')
+      .insert({ id: event.id, type: event.type })
+      .onConflict('id')
+      .ignore()
+      .returning('id');
+    if (stored.length === 0) return 'duplicate';
+    services.log.warn({ eventId: event.id, type: event.type }, 'Stripe event for no known order');
+    return 'unknown-order';
+  }
+  let outcome: WebhookOutcome = 'ignored';
+  await changeOrder(
+    db,
+    orderId,
+    async (trx, state) => {
+      const stored = await trx('stripe_events')
+        .insert({ id: event.id, type: event.type, order_id: orderId })
+        .onConflict('id')
+        .ignore()
+        .returning('id');
+      if (stored.length === 0) {
+        outcome = 'duplicate';
+        return [];
+      }
+      const events = await eventsFor(trx, state, event);
+      outcome = events.length ? 'applied' : 'ignored';
+      return events;
+    },
+    { by: 'stripe', eventId: event.id },
+    PAYMENT_LOCK,
+  );
+  return outcome;
+}
+
+async function orderOfEvent(db: Db, event: Stripe.Event): Promise<number | null> {
+  let id: number | null = null;
+  if (event.type.startsWith('checkout.session.')) {
+    const session = event.data.object as Stripe.Checkout.Session;
+    const ref = session.client_reference_id ?? session.metadata?.orderId ?? '';
+    id = /^\d{1,9}$/.test(ref) ? Number(ref) : null;
+  } else if (event.type === 'charge.refunded') {
+    const charge = event.data.object as Stripe.Charge;
+    const intent =
+      typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
+    if (intent) {
+      const row = await db('orders')
+        .where({ payment_reference: intent, payment_method: 'stripe' })
+        .first('id');
+      id = row?.id ?? null;
+    }
+  }
+  if (id === null) return null;
+  return (await db('orders').where({ id }).first('id')) ? id : null;
+}
+
+async function eventsFor(
+  trx: Parameters<Parameters<typeof changeOrder>[2]>[0],
+  state: OrderState,
+  event: Stripe.Event,
+): Promise<OrderEvent[]> {
+  switch (event.type) {
+    case 'checkout.session.completed':
+    case 'checkout.session.async_payment_succeeded': {
+      const session = event.data.object as Stripe.Checkout.Session;
+      if (session.payment_status !== 'paid' || state.paymentStatus !== 'unpaid') return [];
+      const intent =
+        typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id;
+      return decide(state, {
+        type: 'RecordPayment',
+        method: 'stripe',
+        amount: session.amount_total ?? state.placed?.totalAmount ?? 0,
+        currency: session.currency ?? SHOP_CURRENCY,
+        reference: intent ?? session.id,
+        stockReserved: state.status === 'expired' ? await reserveStockAgain(trx, state) : undefined,
+      });
+    }
+    case 'checkout.session.async_payment_failed':
+      if (state.paymentStatus !== 'unpaid') return [];
+      return decide(state, { type: 'FailPayment', reason: 'The payment method was declined.' });
+    case 'checkout.session.expired':
+      // The page expired; the order keeps its own hold (the customer may pay again until then).
+      return [];
+    case 'charge.refunded': {
+      // A refund made in Stripe's dashboard: record what we do not know of yet.
+      const charge = event.data.object as Stripe.Charge;
+      const missing = Math.min(charge.amount_refunded, state.paidAmount) - state.refundedAmount;
+      if (missing <= 0) return [];
+      return decide(state, {
+        type: 'IssueRefund',
+        amount: missing,
+        restock: false,
+        refundId: null,
+        reason: 'Refunded in Stripe',
+      });
+    }
+    default:
+      return [];
+  }
+}
+
+/** What an unpaid order's confirmation tells the customer to do: pay by card, or the writer's instructions. */
+export async function paymentGuidance(services: AppServices, orderId: number): Promise<PaymentGuidance> {
+  const orderUrl = await orderLink(services.db, services.publicUrl, orderId);
+  if (services.stripe) return { mode: 'stripe', orderUrl };
+  return { mode: 'manual', instructions: (await paymentSettings(services.db)).instructions, orderUrl };
+}
+
+export type PaymentNextStep = {
+  /** The order's own page (its link carries the order's key). */
+  orderUrl: string;
+  /** Stripe's payment page, when the order is to be paid by card. */
+  paymentUrl?: string;
+  /** The writer's instructions, when the order is to be paid by hand. */
+  paymentInstructions?: string;
+  /** The card payment could not be started; the order stands and can be paid from its page. */
+  paymentError?: string;
+};
+
+/** What a customer does after placing an order: nothing (paid or free), pay by card, or follow the instructions. */
+export async function paymentNextStep(
+  services: AppServices,
+  order: { id: number; status: string; paymentStatus: string },
+): Promise<PaymentNextStep> {
+  const orderUrl = await orderLink(services.db, services.publicUrl, order.id);
+  if (!isAwaitingPayment(order as Pick<OrderState, 'status' | 'paymentStatus'>)) return { orderUrl };
+  if (!services.stripe)
+    return { orderUrl, paymentInstructions: (await paymentSettings(services.db)).instructions };
+  try {
+    return { orderUrl, paymentUrl: await stripePaymentUrl(services, order.id) };
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    return { orderUrl, paymentError: error.message };
+  }
+}
