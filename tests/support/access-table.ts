@@ -43,7 +43,12 @@ export const API_ACCESS: AccessRow[] = [
   { method: 'PUT', path: '/api/settings', access: 'admin' },
   { method: 'GET', path: '/api/admin', access: 'admin' },
   { method: 'GET', path: '/api/admin-test', access: 'admin' },
-  { method: 'GET', path: '/api/admin/orders', access: 'admin', sample: '/api/admin/orders?paymentStatus=paid' },
+  {
+    method: 'GET',
+    path: '/api/admin/orders',
+    access: 'admin',
+    sample: '/api/admin/orders?paymentStatus=paid',
+  },
   { method: 'GET', path: '/api/admin/orders/:id', access: 'admin', sample: '/api/admin/orders/999999' },
   {
     method: 'POST',
