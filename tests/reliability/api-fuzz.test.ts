@@ -10,6 +10,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { changedTables, fingerprint, watchedTables } from '../support/db-fingerprint.ts';
 import { validCheckout } from '../support/shop.ts';
+import { type StripeStandIn, startStripeStandIn } from '../support/stripe-stand-in.ts';
 import { recordSummary } from './summary.ts';
 
 type Who = 'anonymous' | 'user' | 'admin';
@@ -18,8 +19,17 @@ type Who = 'anonymous' | 'user' | 'admin';
 let app: TestApp;
 let tables: string[];
 const accounts: Partial<Record<Who, { userId: number; sid: string }>> = {};
+let stripe: StripeStandIn;
 beforeAll(async () => {
-  app = await startTestApp();
+  // Card payments on, so the Stripe webhook and the payment steps of checkout are fuzzed too.
+  stripe = await startStripeStandIn();
+  app = await startTestApp({
+    env: {
+      STRIPE_SECRET_KEY: 'sk_test_fuzz',
+      STRIPE_WEBHOOK_SECRET: 'whsec_fuzz',
+      STRIPE_API_URL: stripe.url,
+    },
+  });
   await ensureAdmin(app.services.db, undefined);
   await seedDemoContent(app.services.db);
   for (const role of ['user', 'admin'] as const) {
@@ -28,7 +38,10 @@ beforeAll(async () => {
   }
   tables = await watchedTables(app.services.db);
 });
-afterAll(() => app?.close());
+afterAll(async () => {
+  await app?.close();
+  await stripe?.close();
+});
 
 /** The account's session, opened again if a fuzzed sign-out or password change closed it. */
 async function headersOf(who: Who): Promise<Record<string, string>> {
@@ -140,6 +153,9 @@ const ACTIONS = [
   'stats',
   'analytics',
   'recent-activity',
+  'mark-paid',
+  'refund',
+  'cancel',
 ];
 const queryKey = fc.constantFrom(
   'action',
@@ -155,6 +171,7 @@ const queryKey = fc.constantFrom(
   'before',
   'q',
   'approved',
+  'paymentStatus',
   'unknown',
   '__proto__',
 );
@@ -218,6 +235,14 @@ const PLAUSIBLE: Record<string, Record<string, unknown>> = {
   '/api/products': { name: 'Fuzzed', description: 'D', category: 'Books', price: 100, stock: 1 },
   '/api/cart': { productId: 1, quantity: 1 },
   '/api/orders': validCheckout,
+  '/api/admin/orders': { amount: 100, restock: true, reference: 'BT-1', reason: 'fuzz' },
+  // Shaped like a Stripe event; without a valid signature it must change nothing.
+  '/api/payments/stripe/webhook': {
+    id: 'evt_fuzz',
+    object: 'event',
+    type: 'checkout.session.completed',
+    data: { object: { client_reference_id: '1', payment_status: 'paid', amount_total: 1 } },
+  },
 };
 function plausibleBody(path: string): Record<string, unknown> {
   const resource = path.replace(/\/(add|items|:id)$/, '');

@@ -293,10 +293,9 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
                   defaultValue={order.paidAmount - order.refundedAmount}
                 />
               </div>
-              <div className="field">
-                <label>
-                  <input type="checkbox" name="restock" /> Put the items back in stock
-                </label>
+              <div className="field admin-checkbox">
+                <input id="restock" name="restock" type="checkbox" />
+                <label htmlFor="restock">Put the items back in stock</label>
               </div>
             </OrderActionForm>
           )}

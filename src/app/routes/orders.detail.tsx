@@ -69,7 +69,7 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
   const awaiting = isAwaitingPayment(order);
   const paid = order.paymentStatus !== 'unpaid';
   return (
-    <div className="container lookup-page">
+    <div className="container lookup-page order-page">
       <h1>Order #{order.id}</h1>
       {paid && returnedFromPayment && (
         <Notice

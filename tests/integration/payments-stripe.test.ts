@@ -1,0 +1,238 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { signedInSession } from '../support/auth.ts';
+import { changedTables, fingerprint, watchedTables } from '../support/db-fingerprint.ts';
+import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
+import { startSmtpServer } from '../support/smtp.ts';
+import { type StripeStandIn, startStripeStandIn } from '../support/stripe-stand-in.ts';
+
+const WEBHOOK_SECRET = 'whsec_penstand_tests';
+let app: TestApp;
+let stripe: StripeStandIn;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+let admin: Record<string, string>;
+beforeAll(async () => {
+  stripe = await startStripeStandIn();
+  smtp = await startSmtpServer();
+  app = await startTestApp({
+    withWorker: true,
+    env: {
+      SMTP_URL: smtp.url,
+      STRIPE_SECRET_KEY: 'sk_test_penstand',
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_URL: stripe.url,
+    },
+  });
+  admin = { ...(await signedInSession(app, { role: 'admin' })).headers, 'content-type': 'application/json' };
+});
+afterAll(async () => {
+  await app?.close();
+  await smtp?.close();
+  await stripe?.close();
+});
+
+async function deliver(
+  delivery: ReturnType<StripeStandIn['event']>,
+  secret = WEBHOOK_SECRET,
+  timestamp?: number,
+) {
+  const res = await fetch(`${app.url}/api/payments/stripe/webhook`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'stripe-signature': delivery.signature(secret, timestamp),
+    },
+    body: delivery.payload,
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+async function placedOrder(quantity = 2) {
+  const product = await createProductRow(app.services.db, { name: 'Field Notes', price: 1250, stock: 10 });
+  const guest = new GuestClient(app);
+  await guest.add(product.id, quantity);
+  const res = await guest.checkout(validCheckout);
+  expect(res.status).toBe(201);
+  return { order: res.body, product, guest };
+}
+
+const sessionOf = (paymentUrl: string) => {
+  const session = stripe.sessions.get(paymentUrl.split('/pay/')[1]);
+  if (!session) throw new Error(`no session behind ${paymentUrl}`);
+  return session;
+};
+
+describe('Stripe Checkout', () => {
+  it('opens a Checkout Session for exactly the order, from the server’s own prices', async () => {
+    const { order } = await placedOrder(2);
+    expect(order.paymentUrl).toMatch(new RegExp(`^${stripe.url}/pay/cs_test_`));
+    const session = sessionOf(order.paymentUrl);
+    expect(session.line_items_sent).toEqual([{ name: 'Field Notes', unit_amount: 1250, quantity: 2 }]);
+    expect(session).toMatchObject({
+      mode: 'payment',
+      currency: 'usd',
+      amount_total: 2500,
+      client_reference_id: String(order.id),
+      customer_email: 'ada@example.com',
+    });
+    expect(session.expires_at).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000) + 30 * 60);
+    expect(session.success_url).toBe(`${order.orderUrl}&payment=done`);
+    expect(session.cancel_url).toBe(`${order.orderUrl}&payment=cancelled`);
+    const create = stripe.requests.find((r) => r.path === '/v1/checkout/sessions');
+    expect(create?.idempotencyKey).toMatch(/^checkout-\d+-\d+$/);
+
+    const mail = await smtp.waitFor(
+      (m) => m.subject === `Order #${order.id} received — complete your payment`,
+    );
+    expect(mail.text).toContain(order.orderUrl);
+    // Back from Stripe without a payment event: the page does not believe the query string.
+    const back = await fetch(`${order.orderUrl}&payment=done`).then((r) => r.text());
+    expect(back).toContain('Waiting for payment confirmation');
+    expect(back).not.toContain('Payment received');
+  });
+
+  it('records a payment once, however often and in whatever order Stripe delivers its events', async () => {
+    const { order } = await placedOrder(1);
+    const paid = stripe.complete(sessionOf(order.paymentUrl).id);
+    const completed = stripe.event('checkout.session.completed', paid);
+    const later = stripe.event('checkout.session.async_payment_succeeded', paid);
+    const stale = stripe.event(
+      'checkout.session.completed',
+      { ...paid, payment_status: 'unpaid' },
+      {
+        created: Math.floor(Date.now() / 1000) - 60,
+      },
+    );
+    const outcomes = [];
+    for (const delivery of [completed, completed, later, completed, stale])
+      outcomes.push(await deliver(delivery));
+    expect(outcomes.map((o) => o.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(outcomes.map((o) => o.body.outcome)).toEqual([
+      'applied',
+      'duplicate',
+      'ignored',
+      'duplicate',
+      'ignored',
+    ]);
+    const { db } = app.services;
+    expect(await db('order_events').where({ order_id: order.id, type: 'PaymentSucceeded' })).toHaveLength(1);
+    expect(
+      await db('orders')
+        .where({ id: order.id })
+        .first('payment_status', 'status', 'payment_reference', 'paid_amount'),
+    ).toEqual({
+      payment_status: 'paid',
+      status: 'processing',
+      payment_reference: paid.payment_intent,
+      paid_amount: 1250,
+    });
+    await smtp.waitFor((m) => m.subject === `Payment received for order #${order.id}`);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(smtp.messages.filter((m) => m.subject === `Payment received for order #${order.id}`)).toHaveLength(
+      1,
+    );
+    expect(await fetch(`${order.orderUrl}&payment=done`).then((r) => r.text())).toContain('Payment received');
+  });
+
+  it('refuses a bad, missing or stale signature with a 400 and changes nothing', async () => {
+    const { order } = await placedOrder(1);
+    const paid = stripe.complete(sessionOf(order.paymentUrl).id);
+    const delivery = stripe.event('checkout.session.completed', paid);
+    const tables = await watchedTables(app.services.db);
+    const before = await fingerprint(app.services.db, tables);
+    expect(await deliver(delivery, 'whsec_someone_else')).toEqual({
+      status: 400,
+      body: { message: 'Invalid Stripe signature.' },
+    });
+    expect((await deliver(delivery, WEBHOOK_SECRET, Math.floor(Date.now() / 1000) - 600)).status).toBe(400);
+    const unsigned = await fetch(`${app.url}/api/payments/stripe/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: delivery.payload,
+    });
+    expect(unsigned.status).toBe(400);
+    expect((await unsigned.json()).message).toBe('Missing Stripe-Signature header.');
+    const tampered = {
+      ...delivery,
+      payload: delivery.payload.replace('"amount_total":1250', '"amount_total":1'),
+    };
+    expect((await deliver({ ...tampered, signature: delivery.signature })).status).toBe(400);
+    expect(changedTables(before, await fingerprint(app.services.db, tables))).toEqual([]);
+    // An event for no order of ours is acknowledged (Stripe would retry it for days) and logged.
+    const stray = stripe.event('checkout.session.completed', { ...paid, client_reference_id: '99999999' });
+    expect((await deliver(stray)).body.outcome).toBe('unknown-order');
+  });
+
+  it('refunds through Stripe’s Refunds API, and records a refund made in Stripe’s dashboard', async () => {
+    const { order } = await placedOrder(2);
+    const paid = stripe.complete(sessionOf(order.paymentUrl).id);
+    await deliver(stripe.event('checkout.session.completed', paid));
+    const refund = await fetch(`${app.url}/api/admin/orders/${order.id}?action=refund`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ amount: 500 }),
+    });
+    expect(refund.status).toBe(200);
+    const sent = stripe.requests.filter((r) => r.path === '/v1/refunds');
+    expect(sent.at(-1)?.body).toMatchObject({ payment_intent: paid.payment_intent, amount: '500' });
+    expect(sent.at(-1)?.idempotencyKey).toMatch(new RegExp(`^refund-${order.id}-\\d+$`));
+    const body = await refund.json();
+    expect(body.order).toMatchObject({ paymentStatus: 'partially_refunded', refundedAmount: 500 });
+    expect(body.events.at(-1)).toMatchObject({
+      type: 'RefundIssued',
+      data: { amount: 500, refundId: expect.stringMatching(/^re_/) },
+    });
+
+    // Stripe reports our own refund back: nothing new. Then one made in its dashboard: recorded.
+    const charge = (amountRefunded: number) => ({
+      id: 'ch_1',
+      object: 'charge',
+      payment_intent: paid.payment_intent,
+      amount: 2500,
+      amount_refunded: amountRefunded,
+    });
+    expect((await deliver(stripe.event('charge.refunded', charge(500)))).body.outcome).toBe('ignored');
+    expect((await deliver(stripe.event('charge.refunded', charge(2500)))).body.outcome).toBe('applied');
+    const { db } = app.services;
+    expect(await db('orders').where({ id: order.id }).first('payment_status', 'refunded_amount')).toEqual({
+      payment_status: 'refunded',
+      refunded_amount: 2500,
+    });
+    const more = await fetch(`${app.url}/api/admin/orders/${order.id}?action=refund`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ amount: 1 }),
+    });
+    expect(more.status).toBe(409);
+    expect((await more.json()).message).toBe('This order has already been refunded in full.');
+  });
+
+  it('offers Pay now on the order page, with a new session once the old one expired', async () => {
+    const { order } = await placedOrder(1);
+    const first = sessionOf(order.paymentUrl);
+    const key = new URL(order.orderUrl).searchParams.get('key') ?? '';
+    const payNow = () =>
+      fetch(`${app.url}/orders/${order.id}`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: app.url },
+        body: new URLSearchParams({ key }),
+      });
+    const same = await payNow();
+    expect(same.status).toBe(303);
+    expect(same.headers.get('location')).toBe(first.url);
+    first.status = 'expired';
+    const renewed = await payNow();
+    expect(renewed.status).toBe(303);
+    expect(renewed.headers.get('location')).not.toBe(first.url);
+    expect(renewed.headers.get('location')).toMatch(new RegExp(`^${stripe.url}/pay/cs_test_`));
+    // Without the key (and not the session that placed it), the order does not exist.
+    const stranger = await fetch(`${app.url}/orders/${order.id}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: app.url },
+      body: new URLSearchParams({ key: 'x'.repeat(32) }),
+    });
+    expect(stranger.status).toBe(404);
+  });
+});
