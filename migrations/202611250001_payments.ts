@@ -32,8 +32,8 @@ export async function up(knex: Knex): Promise<void> {
 
     ALTER TABLE blog_settings
       ADD COLUMN payment_instructions text NOT NULL DEFAULT '',
-      ADD COLUMN payment_hold_minutes integer NOT NULL DEFAULT 60
-        CHECK (payment_hold_minutes BETWEEN 30 AND 43200);
+      -- NULL: the payment mode's default (60 minutes for cards, 3 days for manual payment).
+      ADD COLUMN payment_hold_minutes integer CHECK (payment_hold_minutes BETWEEN 30 AND 43200);
 
     -- A job that must not run before a time (an unpaid order's expiry), relayed with its delay.
     ALTER TABLE outbox ADD COLUMN run_at timestamptz;

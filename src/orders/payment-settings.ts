@@ -9,17 +9,21 @@ export type PaymentSettings = {
   holdMinutes: number;
 };
 
-export const DEFAULT_HOLD_MINUTES = 60;
+/**
+ * Until the writer sets one: an hour for card payments (WooCommerce's default), three days for
+ * manual ones (a bank transfer takes a day or two; an expiry mail after an hour would be wrong).
+ */
+export const DEFAULT_HOLD_MINUTES = { card: 60, manual: 3 * 24 * 60 } as const;
 /** Stripe Checkout sessions live at least 30 minutes; a bank transfer may need days. */
 export const HOLD_MINUTES_RANGE = { min: 30, max: 43_200 } as const;
 
-export async function paymentSettings(db: Db): Promise<PaymentSettings> {
+export async function paymentSettings(db: Db, mode: { cardPayments: boolean }): Promise<PaymentSettings> {
   const row = await db('blog_settings')
     .where({ id: 1 })
     .first('payment_instructions', 'payment_hold_minutes');
   return {
     instructions: row?.payment_instructions ?? '',
-    holdMinutes: row?.payment_hold_minutes ?? DEFAULT_HOLD_MINUTES,
+    holdMinutes: row?.payment_hold_minutes ?? DEFAULT_HOLD_MINUTES[mode.cardPayments ? 'card' : 'manual'],
   };
 }
 

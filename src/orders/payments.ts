@@ -302,7 +302,11 @@ async function eventsFor(
 export async function paymentGuidance(services: AppServices, orderId: number): Promise<PaymentGuidance> {
   const orderUrl = await orderLink(services.db, services.publicUrl, orderId);
   if (services.stripe) return { mode: 'stripe', orderUrl };
-  return { mode: 'manual', instructions: (await paymentSettings(services.db)).instructions, orderUrl };
+  return {
+    mode: 'manual',
+    instructions: (await paymentSettings(services.db, { cardPayments: false })).instructions,
+    orderUrl,
+  };
 }
 
 export type PaymentNextStep = {
@@ -324,7 +328,10 @@ export async function paymentNextStep(
   const orderUrl = await orderLink(services.db, services.publicUrl, order.id);
   if (!isAwaitingPayment(order as Pick<OrderState, 'status' | 'paymentStatus'>)) return { orderUrl };
   if (!services.stripe)
-    return { orderUrl, paymentInstructions: (await paymentSettings(services.db)).instructions };
+    return {
+      orderUrl,
+      paymentInstructions: (await paymentSettings(services.db, { cardPayments: false })).instructions,
+    };
   try {
     return { orderUrl, paymentUrl: await stripePaymentUrl(services, order.id) };
   } catch (error) {

@@ -195,6 +195,8 @@ export type PlaceOrderInput = {
   metadata?: Record<string, unknown>;
   /** How long the unpaid order holds its stock; the Payments setting when absent. */
   holdMs?: number;
+  /** Whether it will be paid by card (Stripe): the hold's default differs. Manual when absent. */
+  cardPayments?: boolean;
 };
 
 export const IDEMPOTENCY_KEY_PATTERN = /^[\w-]{8,100}$/;
@@ -222,7 +224,9 @@ export async function placeOrder(
     if (existing) return { order: existing, created: false };
   }
   try {
-    const holdMs = input.holdMs ?? (await paymentSettings(db)).holdMinutes * 60_000;
+    const holdMs =
+      input.holdMs ??
+      (await paymentSettings(db, { cardPayments: input.cardPayments ?? false })).holdMinutes * 60_000;
     const order = await db.transaction((trx) => placeOrderIn(trx, { ...input, holdMs }));
     return { order, created: true };
   } catch (error) {

@@ -39,6 +39,7 @@ export async function checkout(
     owner: cartOwnerOf(state),
     checkout: input,
     idempotencyKey,
+    cardPayments: Boolean(services.stripe),
     metadata: { requestId: state.requestId, via: state.session.via ?? 'none' },
   });
   state.log.info({ orderId: result.order.id, created: result.created }, 'checkout');

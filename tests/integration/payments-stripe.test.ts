@@ -76,6 +76,9 @@ describe('Stripe Checkout', () => {
       customer_email: 'ada@example.com',
     });
     expect(session.expires_at).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000) + 30 * 60);
+    // No hold set: card payments hold the stock for an hour.
+    const held = await app.services.db('orders').where({ id: order.id }).first('hold_until', 'created_at');
+    expect(held.hold_until.getTime() - held.created_at.getTime()).toBeCloseTo(60 * 60_000, -3);
     expect(session.success_url).toBe(`${order.orderUrl}&payment=done`);
     expect(session.cancel_url).toBe(`${order.orderUrl}&payment=cancelled`);
     const create = stripe.requests.find((r) => r.path === '/v1/checkout/sessions');

@@ -91,7 +91,10 @@ async function settingsTab(services: AppServices) {
   return {
     tab: 'settings' as const,
     settings: await getBlogSettings(services.db),
-    payments: { ...(await paymentSettings(services.db)), cardPayments: Boolean(services.stripe) },
+    payments: {
+      ...(await paymentSettings(services.db, { cardPayments: Boolean(services.stripe) })),
+      cardPayments: Boolean(services.stripe),
+    },
     apiUrl: services.publicUrl,
     environment: services.config.env,
   };

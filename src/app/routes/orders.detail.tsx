@@ -44,7 +44,10 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     items: await getOrderItems(services.db, order.id),
     key: await orderAccessKey(services.db, order.id),
     cardPayments: Boolean(services.stripe),
-    instructions: awaiting && !services.stripe ? (await paymentSettings(services.db)).instructions : null,
+    instructions:
+      awaiting && !services.stripe
+        ? (await paymentSettings(services.db, { cardPayments: false })).instructions
+        : null,
     returnedFromPayment: url.searchParams.get('payment') === 'done',
     cancelledPayment: url.searchParams.get('payment') === 'cancelled',
   };
