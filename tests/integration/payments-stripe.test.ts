@@ -210,6 +210,22 @@ describe('Stripe Checkout', () => {
     expect((await more.json()).message).toBe('This order has already been refunded in full.');
   });
 
+  it('takes no payment for a free order: it is paid the moment it is placed', async () => {
+    const product = await createProductRow(app.services.db, { name: 'Free sampler', price: 0, stock: null });
+    const guest = new GuestClient(app);
+    await guest.add(product.id, 1);
+    const res = await guest.checkout(validCheckout);
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ paymentStatus: 'paid', status: 'processing', totalAmount: 0 });
+    expect(res.body.paymentUrl).toBeUndefined();
+    const row = await app.services
+      .db('orders')
+      .where({ id: res.body.id })
+      .first('payment_method', 'hold_until');
+    expect(row).toEqual({ payment_method: 'free', hold_until: null });
+    expect(stripe.requests.some((r) => r.body.client_reference_id === String(res.body.id))).toBe(false);
+  });
+
   it('offers Pay now on the order page, with a new session once the old one expired', async () => {
     const { order } = await placedOrder(1);
     const first = sessionOf(order.paymentUrl);

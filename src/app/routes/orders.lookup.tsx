@@ -1,5 +1,7 @@
 import { data, Form, Link, useNavigation } from 'react-router';
 import type { Db } from '../../db/knex.ts';
+import { orderLink } from '../../orders/access-key.ts';
+import { isAwaitingPayment } from '../../orders/payment-labels.ts';
 import { lookupOrder } from '../../orders/service.ts';
 import { createRateLimit } from '../../server/rate-limit.ts';
 import { SHOP_MESSAGES } from '../../shop/messages.ts';
@@ -51,6 +53,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return { found: null, orderId: rawId, email };
   }
   const { order, items } = found;
+  const orderUrl = new URL(await orderLink(services.db, services.publicUrl, order.id));
   return {
     orderId: rawId,
     email,
@@ -60,6 +63,9 @@ export async function action({ request, context }: Route.ActionArgs) {
       paymentStatus: order.paymentStatus,
       trackingNumber: order.trackingNumber,
       totalAmount: order.totalAmount,
+      // The order's own page: its payment state, and Pay now while it waits for one.
+      orderPath: `${orderUrl.pathname}${orderUrl.search}`,
+      awaitingPayment: isAwaitingPayment(order),
       createdAt: order.createdAt,
       items: items.map((i) => ({
         id: i.id,
@@ -133,6 +139,11 @@ export default function OrderLookup({ actionData }: Route.ComponentProps) {
           <p className="summary-row summary-total">
             <span>Total</span>
             <span>{formatPrice(found.totalAmount)}</span>
+          </p>
+          <p>
+            <Link to={found.orderPath} className={found.awaitingPayment ? 'button' : undefined}>
+              {found.awaitingPayment ? 'Pay now' : 'View this order'}
+            </Link>
           </p>
         </section>
       )}
