@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { MODERATION_MESSAGES } from '../../blog/comment-moderation-messages.ts';
 import { deleteComment, MODERATION_DECISIONS, moderateComment } from '../../blog/moderation.ts';
 import { deletePost } from '../../blog/post-editor.ts';
@@ -45,6 +46,13 @@ export function settingsFromForm(form: FormData) {
   };
 }
 
+/** A refused form: its first problem as the notice, and each field's first problem beside it. */
+function refusedForm(error: z.ZodError): ActionResult {
+  const fieldErrors: Record<string, string> = {};
+  for (const issue of error.issues) fieldErrors[String(issue.path.at(-1))] ??= issue.message;
+  return { ok: false, title: 'Error', message: error.issues[0].message, fieldErrors };
+}
+
 /** The admin page's mutations, by intent. The caller has already checked the admin role. */
 export async function runAdminAction(
   services: AppServices,
@@ -75,11 +83,7 @@ export async function runAdminAction(
           : { ok: false, title: 'Error', message: MODERATION_MESSAGES.deleteFailed };
       case 'save-settings': {
         const parsed = blogSettingsSchema.safeParse(settingsFromForm(form));
-        if (!parsed.success) {
-          const fieldErrors: Record<string, string> = {};
-          for (const issue of parsed.error.issues) fieldErrors[String(issue.path.at(-1))] ??= issue.message;
-          return { ok: false, title: 'Error', message: parsed.error.issues[0].message, fieldErrors };
-        }
+        if (!parsed.success) return refusedForm(parsed.error);
         await updateBlogSettings(db, parsed.data);
         return { ok: true, title: SETTINGS_MESSAGES.saved };
       }
@@ -88,11 +92,7 @@ export async function runAdminAction(
           paymentInstructions: String(form.get('paymentInstructions') ?? ''),
           paymentHoldMinutes: String(form.get('paymentHoldMinutes') ?? ''),
         });
-        if (!parsed.success) {
-          const fieldErrors: Record<string, string> = {};
-          for (const issue of parsed.error.issues) fieldErrors[String(issue.path.at(-1))] ??= issue.message;
-          return { ok: false, title: 'Error', message: parsed.error.issues[0].message, fieldErrors };
-        }
+        if (!parsed.success) return refusedForm(parsed.error);
         await updatePaymentSettings(db, parsed.data);
         return { ok: true, title: PAYMENT_SETTINGS_MESSAGES.saved };
       }

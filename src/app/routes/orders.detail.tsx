@@ -6,8 +6,8 @@ import { stripePaymentUrl } from '../../orders/payments.ts';
 import { getOrder, getOrderItems } from '../../orders/service.ts';
 import { HttpError } from '../../server/middleware.ts';
 import { SHOP_MESSAGES } from '../../shop/messages.ts';
-import { formatPrice } from '../../shop/price.ts';
 import { Notice } from '../components/shop/Notice.tsx';
+import { OrderLines } from '../components/shop/OrderLines.tsx';
 import { type AppContext, getApp } from '../context.ts';
 import '../styles/shop.css';
 import type { Route } from './+types/orders.detail';
@@ -123,20 +123,15 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
           Status: <strong>{order.status}</strong>
           {order.trackingNumber ? ` · Tracking: ${order.trackingNumber}` : ''}
         </p>
-        <ul className="checkout-lines">
-          {items.map((item) => (
-            <li key={item.id} className="checkout-line">
-              <span>
-                {item.quantity} × {item.productName}
-              </span>
-              <span>{formatPrice(item.quantity * item.priceAtTime)}</span>
-            </li>
-          ))}
-        </ul>
-        <p className="summary-row summary-total">
-          <span>Total</span>
-          <span>{formatPrice(order.totalAmount)}</span>
-        </p>
+        <OrderLines
+          lines={items.map((i) => ({
+            id: i.id,
+            name: i.productName,
+            quantity: i.quantity,
+            unitPrice: i.priceAtTime,
+          }))}
+          total={order.totalAmount}
+        />
       </section>
       <p>
         <Link to="/shop">{SHOP_MESSAGES.continueShopping}</Link>

@@ -5,8 +5,8 @@ import { isAwaitingPayment } from '../../orders/payment-labels.ts';
 import { lookupOrder } from '../../orders/service.ts';
 import { createRateLimit } from '../../server/rate-limit.ts';
 import { SHOP_MESSAGES } from '../../shop/messages.ts';
-import { formatPrice } from '../../shop/price.ts';
 import { Notice } from '../components/shop/Notice.tsx';
+import { OrderLines } from '../components/shop/OrderLines.tsx';
 import { getApp } from '../context.ts';
 import '../styles/shop.css';
 import type { Route } from './+types/orders.lookup';
@@ -126,20 +126,15 @@ export default function OrderLookup({ actionData }: Route.ComponentProps) {
             Status: <strong>{found.status}</strong> · Payment: {found.paymentStatus}
             {found.trackingNumber ? ` · Tracking: ${found.trackingNumber}` : ''}
           </p>
-          <ul className="checkout-lines">
-            {found.items.map((item) => (
-              <li key={item.id} className="checkout-line">
-                <span>
-                  {item.quantity} × {item.name}
-                </span>
-                <span>{formatPrice(item.quantity * item.price)}</span>
-              </li>
-            ))}
-          </ul>
-          <p className="summary-row summary-total">
-            <span>Total</span>
-            <span>{formatPrice(found.totalAmount)}</span>
-          </p>
+          <OrderLines
+            lines={found.items.map((i) => ({
+              id: i.id,
+              name: i.name,
+              quantity: i.quantity,
+              unitPrice: i.price,
+            }))}
+            total={found.totalAmount}
+          />
           <p>
             <Link to={found.orderPath} className={found.awaitingPayment ? 'button' : undefined}>
               {found.awaitingPayment ? 'Pay now' : 'View this order'}

@@ -1,0 +1,25 @@
+import { formatPrice } from '../../../shop/price.ts';
+
+export type OrderLineView = { id: number; name: string; quantity: number; unitPrice: number };
+
+/** An order's lines and total, as the customer sees them (the order page, the look-up). */
+export function OrderLines({ lines, total }: { lines: OrderLineView[]; total: number }) {
+  return (
+    <>
+      <ul className="checkout-lines">
+        {lines.map((line) => (
+          <li key={line.id} className="checkout-line">
+            <span>
+              {line.quantity} × {line.name}
+            </span>
+            <span>{formatPrice(line.quantity * line.unitPrice)}</span>
+          </li>
+        ))}
+      </ul>
+      <p className="summary-row summary-total">
+        <span>Total</span>
+        <span>{formatPrice(total)}</span>
+      </p>
+    </>
+  );
+}
