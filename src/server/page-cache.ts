@@ -331,7 +331,7 @@ export function pageCacheMiddleware(
 
 /**
  * Tees a rendered response into the cache when it is cacheable: a 200 HTML page that sets no
- * cookie. Meta headers (x-page-cache-*) are kept with the entry and removed from the response.
+ * cookie and allows storing. Meta headers (x-page-cache-*) are kept with the entry and removed from the response.
  */
 export function captureForCache(ctx: Context, cache: PageCache, body: Readable): Readable {
   const marker = ctx.state.pageCache;
@@ -347,6 +347,8 @@ export function captureForCache(ctx: Context, cache: PageCache, body: Readable):
     !marker ||
     ctx.status !== 200 ||
     ctx.response.get('set-cookie') ||
+    // A page that says it must not be stored (an order's page, reached by its secret link) is not.
+    /no-store|private/.test(String(ctx.response.get('cache-control'))) ||
     !contentType.startsWith('text/html')
   ) {
     return body;

@@ -2,11 +2,13 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { markOrderPaid } from '../../src/orders/payments.ts';
 import { createLogger } from '../../src/server/logger.ts';
 import { PageCache } from '../../src/server/page-cache.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { launchBrowser, newContext, watchPage } from '../support/browser.ts';
+import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
 
 let app: TestApp;
 let browser: Browser;
@@ -96,6 +98,20 @@ describe('the anonymous page cache', () => {
     const { cookie } = await signedInSession(app);
     const personal = await fetch(url, { headers: { cookie: `${cookie}; theme=dark` } });
     expect(personal.headers.get('x-cache')).toBeNull();
+  });
+
+  it('never stores a page that says no-store: an order opened by its link shows its payment as it is now', async () => {
+    const { db } = app.services;
+    const product = await createProductRow(db, { price: 900 });
+    const guest = new GuestClient(app);
+    await guest.add(product.id);
+    const { body: order } = await guest.checkout(validCheckout);
+    const first = await get(order.orderUrl, { 'user-agent': BROWSER });
+    expect(first.headers.get('cache-control')).toContain('no-store');
+    await markOrderPaid(db, order.id, null, {});
+    const second = await fetch(order.orderUrl, { headers: { 'user-agent': BROWSER } });
+    expect(second.headers.get('x-cache')).toBe('MISS');
+    expect(await second.text()).toContain('Payment received');
   });
 
   it('drops stored pages on invalidation, and a stored page still hydrates in a browser', async () => {
