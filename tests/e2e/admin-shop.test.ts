@@ -88,9 +88,12 @@ describe('admin shop journeys', () => {
     expect(await actions.getByRole('button', { name: 'Ship Order' }).count()).toBe(0);
     expect(await actions.getByRole('button', { name: 'Mark Delivered' }).count()).toBe(0);
     expect(await actions.getByText('Record the payment before shipping the order.').count()).toBe(1);
-    await page.getByRole('button', { name: 'Record Payment' }).click();
-    await expect.poll(() => page.getByRole('status').textContent()).toContain('Payment recorded');
-    await expect.poll(() => actions.getByRole('button', { name: 'Record Payment' }).count()).toBe(0);
+    await page.getByLabel('Payment reference (optional)').fill('BT-2026-11');
+    await page.getByRole('button', { name: 'Mark as paid' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toContain('Marked as paid');
+    await expect.poll(() => actions.getByRole('button', { name: 'Mark as paid' }).count()).toBe(0);
+    const payment = page.getByRole('region', { name: 'Payment' });
+    expect(await payment.getByText('BT-2026-11', { exact: true }).count()).toBe(1);
     await page.getByLabel('Tracking number').fill('1Z999AA10123456784');
     await page.getByRole('button', { name: 'Ship Order' }).click();
     await expect.poll(() => page.getByRole('status').textContent()).toContain('Order shipped');
@@ -101,13 +104,26 @@ describe('admin shop journeys', () => {
       .toBe(true);
     const entries = await timeline.allTextContents();
     expect(entries[0]).toContain('Order placed');
-    expect(entries.some((e) => e.includes('Payment recorded'))).toBe(true);
+    expect(entries.some((e) => e.includes('Payment received') && e.includes('reference BT-2026-11'))).toBe(
+      true,
+    );
     expect(
       entries.some((e) => e.includes('Shipped') && e.includes('Tracking number 1Z999AA10123456784')),
     ).toBe(true);
     expect((await app.services.db('orders').where({ id: order.id }).first()).status).toBe('shipped');
     expect(await actions.getByRole('button', { name: 'Cancel Order' }).count()).toBe(0);
     expect(await actions.getByRole('button', { name: 'Mark Delivered' }).count()).toBe(1);
+
+    // A partial refund (a damaged item), entered in cents; the rest of the payment stays.
+    await page.getByLabel('Refund amount (cents)').fill('150');
+    await page.getByRole('button', { name: 'Refund' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toContain('Refund issued');
+    expect(
+      await app.services.db('orders').where({ id: order.id }).first('payment_status', 'refunded_amount'),
+    ).toEqual({
+      payment_status: 'partially_refunded',
+      refunded_amount: 150,
+    });
 
     // Delete the product from the list, behind its confirmation.
     await hydrated(page, '/admin?tab=products');
