@@ -57,6 +57,7 @@ const EnvSchema = z.object({
     .optional(),
   STRIPE_API_URL: optionalUrl(['http:', 'https:']),
   CHECKOUT_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(20),
+  NEWSLETTER_RATE_PER_SECOND: z.coerce.number().min(0.1).max(1000).default(10),
   SESSION_IDLE_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   S3_BUCKET: z
     .string()
@@ -110,6 +111,8 @@ export type Config = {
   pageCacheStaleSeconds: number;
   /** Checkouts per client IP per minute. */
   checkoutRateLimit: number;
+  /** Newsletter mails per second from one worker process (a mail provider's limit). */
+  newsletterRatePerSecond: number;
   /** Stripe Checkout when set; manual payment (the writer's instructions) when not. */
   stripe: { secretKey: string; webhookSecret: string; apiUrl: string | undefined } | undefined;
   /** A signed-in session unused this long ends; each use moves the deadline (sliding expiry). */
@@ -239,6 +242,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     pageCacheTtlSeconds: env.PAGE_CACHE_TTL_SECONDS ?? (env.NODE_ENV === 'test' ? 0 : 10),
     pageCacheStaleSeconds: env.PAGE_CACHE_STALE_SECONDS,
     checkoutRateLimit: env.CHECKOUT_RATE_LIMIT,
+    newsletterRatePerSecond: env.NEWSLETTER_RATE_PER_SECOND,
     stripe:
       env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET
         ? {

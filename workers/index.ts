@@ -1,4 +1,5 @@
 import type { Worker } from 'bullmq';
+import { sendNewsletterBatch, startDueNewsletters } from '../src/blog/newsletter-delivery.ts';
 import { publishDuePosts, publishScheduledPost } from '../src/blog/scheduling.ts';
 import { applyViews, sweepViewLog } from '../src/blog/views.ts';
 import { jobSchemas } from '../src/jobs/names.ts';
@@ -46,16 +47,45 @@ export function startWorkers(services: AppServices): Workers {
         await relayOutbox(db, queues);
       } else if (job.name === 'maintenance.publish-post') {
         // Readers' cached pages must show the newly published post.
-        if (await publishScheduledPost(db, jobSchemas['maintenance.publish-post'].parse(job.data)))
+        if (await publishScheduledPost(db, jobSchemas['maintenance.publish-post'].parse(job.data))) {
           services.pageCache.invalidate();
+          await queues.enqueue('newsletter.start-due', {});
+        }
       } else if (job.name === 'maintenance.publish-due') {
         if ((await publishDuePosts(db)) > 0) services.pageCache.invalidate();
+        // Also catches a newsletter whose start job was lost.
+        await queues.enqueue('newsletter.start-due', {});
       } else if (job.name === 'maintenance.low-stock-alert') {
         const alert = jobSchemas['maintenance.low-stock-alert'].parse(job.data);
         await sendLowStockAlert(db, queues, alert, String(job.id), services.publicUrl);
       }
     }),
     queues.createWorker('media', mediaProcessor(services), { concurrency: 1 }),
+    // One batch at a time per worker process: the rate limit is a per-process pace.
+    queues.createWorker(
+      'newsletter',
+      async (job) => {
+        if (job.name === 'newsletter.start-due') {
+          const started = await startDueNewsletters(db);
+          if (started > 0) log.info({ started }, 'newsletters started');
+        } else if (job.name === 'newsletter.batch') {
+          const batch = jobSchemas['newsletter.batch'].parse(job.data);
+          const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+          const outcome = await sendNewsletterBatch(
+            {
+              db,
+              mailer,
+              publicUrl: services.publicUrl,
+              ratePerSecond: services.config.newsletterRatePerSecond,
+            },
+            batch,
+            lastAttempt,
+          );
+          log.info({ postId: batch.postId, ...outcome }, 'newsletter batch');
+        }
+      },
+      { concurrency: 1 },
+    ),
     queues.createWorker('orders', async (job) => {
       if (job.name === 'orders.send-confirmation') {
         const { orderId } = jobSchemas['orders.send-confirmation'].parse(job.data);

@@ -19,6 +19,7 @@ export default [
   route('brand-showcase', 'routes/brand-showcase.tsx'),
   route('newsletter', 'routes/newsletter.tsx'),
   route('newsletter/confirm', 'routes/newsletter.confirm.tsx'),
+  route('newsletter/unsubscribe', 'routes/newsletter.unsubscribe.tsx'),
   route('rss.xml', 'routes/rss.xml.ts'),
   route('podcast.xml', 'routes/podcast.xml.ts'),
   route('podcast-cover.png', 'routes/podcast-cover.png.ts'),

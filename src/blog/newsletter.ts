@@ -28,7 +28,16 @@ export async function subscribe(
     .onConflict(db.raw('(lower(email))'))
     .ignore()
     .returning('id');
-  if (!inserted.length) return 'existing';
+  if (!inserted.length) {
+    // Unsubscribed or bounced: coming back takes a new double opt-in, with a new link.
+    const again = await db('newsletter_subscribers')
+      .whereRaw('lower(email) = lower(?)', [email])
+      .whereIn('status', ['unsubscribed', 'bounced'])
+      .update({ status: 'pending', token, confirmed_at: null, unsubscribed_at: null, bounced_at: null })
+      .returning('id');
+    if (!again.length) return 'existing';
+    inserted.push(again[0]);
+  }
   const link = `${publicUrl}/newsletter/confirm?token=${token}`;
   await queues.enqueue(
     'mail.send',
@@ -39,7 +48,7 @@ export async function subscribe(
       html: `<p>Please confirm that you want new posts by email:</p><p><a href="${link}">Confirm my subscription</a></p><p>If you did not ask for this, ignore this mail.</p>`,
       sensitive: true,
     },
-    { jobId: `newsletter-confirm-${inserted[0].id}` },
+    { jobId: `newsletter-confirm-${inserted[0].id}-${token.slice(0, 8)}` },
   );
   return 'created';
 }

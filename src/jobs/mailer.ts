@@ -12,6 +12,10 @@ export type Mail = {
    * (`<key@domain of MAIL_FROM>`), so a receiver that got an earlier attempt sees a duplicate.
    */
   idempotencyKey?: string;
+  /** The sender's display name (the blog's title for newsletters); the address stays MAIL_FROM's. */
+  fromName?: string;
+  /** Extra headers, such as List-Unsubscribe for newsletters. */
+  headers?: Record<string, string>;
 };
 
 export type Mailer = { send(mail: Mail): Promise<void>; delivers: boolean; close(): void };
@@ -42,11 +46,13 @@ export function createMailer(opts: {
   }
   const transport: Transporter = nodemailer.createTransport(opts.smtpUrl);
   const domain = /@([^\s>]+)/.exec(opts.from)?.[1] ?? 'penstand.local';
+  const fromAddress = /<([^>]+)>/.exec(opts.from)?.[1] ?? opts.from.trim();
   return {
     delivers: true,
     async send(mail) {
       await transport.sendMail({
-        from: opts.from,
+        from: mail.fromName ? { name: mail.fromName, address: fromAddress } : opts.from,
+        headers: mail.headers,
         to: mail.to,
         subject: mail.subject,
         text: mail.text,

@@ -41,10 +41,17 @@ export const jobSchemas = {
   'orders.expire': z.object({ orderId: z.number().int().positive() }),
   /** Expires every unpaid order past its hold: catches a lost or late expiry job. */
   'orders.expire-due': z.object({}),
+  /** Starts every requested newsletter whose post is published: recipients fixed, batches queued. */
+  'newsletter.start-due': z.object({}),
+  /** Sends one post to up to 50 subscribers, each at most once. */
+  'newsletter.batch': z.object({
+    postId: z.number().int().positive(),
+    subscriberIds: z.array(z.number().int().positive()).min(1).max(100),
+  }),
 } as const;
 
 export type JobName = keyof typeof jobSchemas;
-export type QueueName = 'mail' | 'views' | 'maintenance' | 'media' | 'orders';
+export type QueueName = 'mail' | 'views' | 'maintenance' | 'media' | 'orders' | 'newsletter';
 
 export function queueOf(job: JobName): QueueName {
   return job.slice(0, job.indexOf('.')) as QueueName;

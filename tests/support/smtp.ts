@@ -1,14 +1,27 @@
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
-export type CapturedMail = { to: string[]; subject: string; text: string; html: string; messageId: string };
+export type CapturedMail = {
+  to: string[];
+  subject: string;
+  text: string;
+  html: string;
+  messageId: string;
+  /** Every header as sent, by lower-case name (the last one when repeated). */
+  headers: Record<string, string>;
+};
+
+export type SmtpOptions = {
+  /** The SMTP reply code to refuse a recipient with (550 unknown user, 451 try later), or null to take it. */
+  refuseRecipient?: (address: string) => number | null;
+};
 
 /**
  * An SMTP server in process that keeps every message it accepts. While stalled, it reads each
  * message to its end but does not answer the DATA command: the sender waits, and a message
  * whose sender disconnects before the answer was never accepted, so it is dropped.
  */
-export async function startSmtpServer(): Promise<{
+export async function startSmtpServer(options: SmtpOptions = {}): Promise<{
   url: string;
   messages: CapturedMail[];
   /** Messages received in full and waiting, unanswered, for the stall to end. */
@@ -24,6 +37,15 @@ export async function startSmtpServer(): Promise<{
     authOptional: true,
     disabledCommands: ['STARTTLS'], // its built-in certificate has expired
     logger: false,
+    onRcptTo(address, _session, callback) {
+      const code = options.refuseRecipient?.(address.address) ?? null;
+      if (code === null) return callback();
+      const error = new Error(code >= 500 ? 'No such user here' : 'Try again later') as Error & {
+        responseCode: number;
+      };
+      error.responseCode = code;
+      callback(error);
+    },
     onData(stream, session, callback) {
       simpleParser(stream)
         .then((parsed: ParsedMail) => {
@@ -34,6 +56,16 @@ export async function startSmtpServer(): Promise<{
             text: parsed.text ?? '',
             html: typeof parsed.html === 'string' ? parsed.html : '',
             messageId: parsed.messageId ?? '',
+            headers: Object.fromEntries(
+              // Unfolded: a long header arrives on several lines.
+              parsed.headerLines.map((h) => [
+                h.key,
+                h.line
+                  .slice(h.line.indexOf(':') + 1)
+                  .replace(/\r?\n[ \t]+/g, ' ')
+                  .trim(),
+              ]),
+            ),
           };
           const accept = () => {
             held.delete(session.id);

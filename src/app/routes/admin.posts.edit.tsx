@@ -1,7 +1,10 @@
 import { data } from 'react-router';
+import { newsletterProgress, requestNewsletter, sendTestNewsletter } from '../../blog/newsletter-delivery.ts';
 import { getEditablePost } from '../../blog/post-editor.ts';
 import { POST_MESSAGES } from '../../blog/post-messages.ts';
+import { HttpError } from '../../server/middleware.ts';
 import { requireAdminUser } from '../admin/guard.server.ts';
+import { NewsletterCard, type NewsletterResult } from '../admin/NewsletterCard.tsx';
 import { PostEditor } from '../admin/PostEditor.tsx';
 import { savePost } from '../admin/post-form.server.ts';
 import { getApp } from '../context.ts';
@@ -21,15 +24,57 @@ function postId(raw: string): number {
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   requireAdminUser(context, request);
-  const post = await getEditablePost(getApp(context).services.db, postId(params.id));
+  const { db } = getApp(context).services;
+  const id = postId(params.id);
+  const post = await getEditablePost(db, id);
   if (!post) throw data(POST_MESSAGES.notFound, 404);
-  return { post };
+  return { post, newsletter: await newsletterProgress(db, id) };
 }
 
-export function action({ context, request, params }: Route.ActionArgs) {
-  return savePost(context, request, postId(params.id));
+/** The newsletter card's two buttons; everything else is the editor's save. */
+async function newsletterAction(
+  context: Route.ActionArgs['context'],
+  request: Request,
+  id: number,
+  intent: string,
+): Promise<{ newsletter: NewsletterResult }> {
+  const user = requireAdminUser(context, request);
+  const { services } = getApp(context);
+  try {
+    if (intent === 'newsletter-test') {
+      await sendTestNewsletter(services.db, services.mailer, services.publicUrl, id, user.email);
+      return { newsletter: { ok: true, title: `Test sent to ${user.email}` } };
+    }
+    await requestNewsletter(services.db, id, user.id);
+    return { newsletter: { ok: true, title: 'Newsletter on its way' } };
+  } catch (error) {
+    if (error instanceof HttpError && error.status < 500)
+      return { newsletter: { ok: false, title: 'Error', message: error.message } };
+    throw error;
+  }
+}
+
+export async function action({ context, request, params }: Route.ActionArgs) {
+  const id = postId(params.id);
+  const intent = String((await request.clone().formData()).get('intent') ?? '');
+  if (intent === 'newsletter-send' || intent === 'newsletter-test')
+    return newsletterAction(context, request, id, intent);
+  return savePost(context, request, id);
 }
 
 export default function EditPost({ loaderData, actionData }: Route.ComponentProps) {
-  return <PostEditor post={loaderData.post} errors={actionData ?? null} />;
+  const newsletterResult = actionData && 'newsletter' in actionData ? actionData.newsletter : null;
+  const editorErrors = actionData && !('newsletter' in actionData) ? actionData : null;
+  return (
+    <>
+      <PostEditor post={loaderData.post} errors={editorErrors} />
+      <div className="container admin">
+        <NewsletterCard
+          progress={loaderData.newsletter}
+          postStatus={loaderData.post.status}
+          result={newsletterResult}
+        />
+      </div>
+    </>
+  );
 }

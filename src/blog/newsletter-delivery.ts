@@ -1,0 +1,360 @@
+import type { Knex } from 'knex';
+import type { Db } from '../db/knex.ts';
+import { isLinkKey, linkKey } from '../db/site-secret.ts';
+import type { Mail, Mailer } from '../jobs/mailer.ts';
+import { writeOutbox } from '../jobs/outbox.ts';
+import { HttpError } from '../server/middleware.ts';
+import { type BlogSettings, getBlogSettings } from './settings.ts';
+
+export const NEWSLETTER_MESSAGES = {
+  alreadySent: 'This post has already been sent by email.',
+  notPublished: 'Only a published or scheduled post can be sent by email.',
+  postNotFound: 'Post not found',
+  notSent: 'This post has not been sent by email.',
+} as const;
+
+const BATCH_SIZE = 50;
+
+export type NewsletterState = 'queued' | 'sending' | 'sent';
+export type NewsletterProgress = {
+  state: NewsletterState | null;
+  total: number;
+  sent: number;
+  failed: number;
+  /** Confirmed subscribers now: whom a send would reach. */
+  subscribers: number;
+};
+
+export async function confirmedSubscriberCount(db: Db): Promise<number> {
+  const [{ count }] = await db('newsletter_subscribers').where({ status: 'confirmed' }).count({ count: '*' });
+  return Number(count);
+}
+
+export async function newsletterProgress(db: Db, postId: number): Promise<NewsletterProgress> {
+  const [row, counts, subscribers] = await Promise.all([
+    db('newsletters').where({ post_id: postId }).first('state', 'total'),
+    db('newsletter_sends')
+      .where({ post_id: postId })
+      .select(
+        db.raw("count(*) FILTER (WHERE status = 'sent')::int AS sent"),
+        db.raw("count(*) FILTER (WHERE status IN ('failed', 'bounced'))::int AS failed"),
+      )
+      .first(),
+    confirmedSubscriberCount(db),
+  ]);
+  return {
+    state: row?.state ?? null,
+    total: row?.total ?? 0,
+    sent: counts?.sent ?? 0,
+    failed: counts?.failed ?? 0,
+    subscribers,
+  };
+}
+
+/**
+ * Asks for a post's newsletter: once per post (the table's key refuses a second). A published
+ * post starts at once (through the outbox); a scheduled one when it is published.
+ */
+export async function requestNewsletter(db: Db, postId: number, userId: number | null): Promise<void> {
+  await db.transaction(async (trx) => {
+    const post = await trx('posts').where({ id: postId }).first('status');
+    if (!post) throw new HttpError(404, NEWSLETTER_MESSAGES.postNotFound);
+    if (post.status !== 'published' && post.status !== 'scheduled')
+      throw new HttpError(409, NEWSLETTER_MESSAGES.notPublished);
+    const inserted = await trx('newsletters')
+      .insert({ post_id: postId, requested_by: userId })
+      .onConflict('post_id')
+      .ignore()
+      .returning('post_id');
+    if (inserted.length === 0) throw new HttpError(409, NEWSLETTER_MESSAGES.alreadySent);
+    if (post.status === 'published')
+      await writeOutbox(trx, 'newsletter.start-due', {}, `newsletter-start-${postId}`);
+  });
+}
+
+/**
+ * Starts every requested newsletter whose post is now published, in one transaction each: the
+ * confirmed subscribers of this moment become its recipients and their batches go to the outbox,
+ * so a crash leaves either nothing started or everything queued.
+ */
+export async function startDueNewsletters(db: Db): Promise<number> {
+  let started = 0;
+  for (;;) {
+    const postId = await db.transaction(async (trx) => {
+      const due = await trx('newsletters as n')
+        .join('posts as p', 'p.id', 'n.post_id')
+        .where({ 'n.state': 'queued', 'p.status': 'published' })
+        .forUpdate('n')
+        .skipLocked()
+        .first('n.post_id');
+      if (!due) return null;
+      await trx.raw(
+        `INSERT INTO newsletter_sends (post_id, subscriber_id)
+         SELECT ?, id FROM newsletter_subscribers WHERE status = 'confirmed' ORDER BY id`,
+        [due.post_id],
+      );
+      const ids: number[] = (
+        await trx('newsletter_sends')
+          .where({ post_id: due.post_id })
+          .orderBy('subscriber_id')
+          .select('subscriber_id')
+      ).map((r: { subscriber_id: number }) => r.subscriber_id);
+      await trx('newsletters')
+        .where({ post_id: due.post_id })
+        .update({
+          state: ids.length ? 'sending' : 'sent',
+          total: ids.length,
+          started_at: trx.fn.now(),
+          ...(ids.length ? {} : { finished_at: trx.fn.now() }),
+        });
+      await queueBatches(trx, due.post_id, ids);
+      return due.post_id as number;
+    });
+    if (postId === null) return started;
+    started++;
+  }
+}
+
+async function queueBatches(trx: Knex.Transaction, postId: number, ids: number[]): Promise<void> {
+  for (let i = 0; i < ids.length; i += BATCH_SIZE) {
+    const batch = ids.slice(i, i + BATCH_SIZE);
+    await writeOutbox(
+      trx,
+      'newsletter.batch',
+      { postId, subscriberIds: batch },
+      `newsletter-${postId}-${batch[0]}`,
+    );
+  }
+}
+
+/** A post as its newsletter shows it. */
+type NewsletterPost = {
+  id: number;
+  title: string;
+  slug: string;
+  excerpt: string;
+  content_html: string;
+  featured_image: string | null;
+  published_at: Date | null;
+};
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * The post's sanitized HTML made fit for mail clients: site-relative links and images absolute,
+ * video and audio players (which no mail client plays) turned into links to the post.
+ */
+export function mailBody(html: string, publicUrl: string, postUrl: string): string {
+  return html
+    .replace(
+      /<div class="video-embed"><iframe src="https:\/\/www\.youtube-nocookie\.com\/embed\/([A-Za-z0-9_-]{11})"[^>]*><\/iframe><\/div>/g,
+      (_, id: string) =>
+        `<p><a href="https://www.youtube.com/watch?v=${id}"><img src="https://i.ytimg.com/vi/${id}/hqdefault.jpg" alt="Watch the video" width="560" style="max-width:100%;height:auto;border-radius:8px"></a></p>`,
+    )
+    .replace(/<iframe[\s\S]*?<\/iframe>/g, `<p><a href="${postUrl}">Watch on the site</a></p>`)
+    .replace(/<audio[\s\S]*?<\/audio>/g, `<p><a href="${postUrl}">Listen to the episode on the site</a></p>`)
+    .replace(/<video[\s\S]*?<\/video>/g, `<p><a href="${postUrl}">Watch on the site</a></p>`)
+    .replace(/(src|href)="\/(?!\/)/g, `$1="${publicUrl}/`)
+    .replace(/<img /g, '<img style="max-width:100%;height:auto" ');
+}
+
+/** Plain text of the post for the text/plain part: paragraphs kept, tags dropped. */
+function plainText(html: string): string {
+  return html
+    .replace(/<(br|\/p|\/h[1-6]|\/li|\/blockquote|\/pre)>/g, '\n')
+    .replace(/<li>/g, '• ')
+    .replace(/<[^>]+>/g, '')
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+export function unsubscribeKey(db: Db, subscriberId: number): Promise<string> {
+  return linkKey(db, `unsubscribe:${subscriberId}`);
+}
+
+/** `<id>.<key>`: opens only this subscriber's unsubscribe, and cannot be made for another. */
+export async function unsubscribeToken(db: Db, subscriberId: number): Promise<string> {
+  return `${subscriberId}.${await unsubscribeKey(db, subscriberId)}`;
+}
+
+/** Unsubscribes the token's address; repeating it changes nothing. False for a token we did not make. */
+export async function unsubscribeByToken(db: Db, token: string): Promise<boolean> {
+  const match = /^(\d{1,9})\.([\w-]{32})$/.exec(token);
+  if (!match) return false;
+  const id = Number(match[1]);
+  if (!(await isLinkKey(db, `unsubscribe:${id}`, match[2]))) return false;
+  const row = await db('newsletter_subscribers').where({ id }).first('id');
+  if (!row) return false;
+  await db('newsletter_subscribers')
+    .where({ id })
+    .whereIn('status', ['pending', 'confirmed'])
+    .update({ status: 'unsubscribed', unsubscribed_at: db.fn.now() });
+  return true;
+}
+
+export async function newsletterMail(
+  db: Db,
+  post: NewsletterPost,
+  settings: BlogSettings,
+  publicUrl: string,
+  to: { id: number; email: string } | { test: string },
+): Promise<Mail> {
+  const postUrl = `${publicUrl}/post/${post.slug}`;
+  const unsubscribeUrl =
+    'id' in to ? `${publicUrl}/newsletter/unsubscribe?token=${await unsubscribeToken(db, to.id)}` : null;
+  const date = (post.published_at ?? new Date()).toLocaleDateString('en-US', {
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+    timeZone: 'UTC',
+  });
+  const image = post.featured_image
+    ? `<img src="${escapeHtml(post.featured_image.startsWith('/') ? `${publicUrl}${post.featured_image}` : post.featured_image)}" alt="" width="600" style="max-width:100%;height:auto;border-radius:8px;margin:0 0 16px">`
+    : '';
+  const footer = unsubscribeUrl
+    ? `<p style="font-size:13px;color:#6b7280">You get this because you subscribed to ${escapeHtml(settings.title)}. <a href="${unsubscribeUrl}" style="color:#6b7280">Unsubscribe</a></p>`
+    : '<p style="font-size:13px;color:#6b7280">A test of this newsletter: subscribers get their own unsubscribe link here.</p>';
+  const html = `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><meta name="color-scheme" content="light dark"><meta name="supported-color-schemes" content="light dark"><title>${escapeHtml(post.title)}</title></head>
+<body style="margin:0;padding:0;background:#f3f4f6">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f3f4f6"><tr><td align="center" style="padding:24px 12px">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:600px;background:#ffffff;color:#111827;border-radius:12px;font-family:Georgia,'Times New Roman',serif;font-size:17px;line-height:1.6"><tr><td style="padding:28px">
+<p style="margin:0 0 8px;font-family:Arial,sans-serif;font-size:14px;color:#6b7280">${escapeHtml(settings.title)}</p>
+<h1 style="margin:0 0 8px;font-size:28px;line-height:1.25"><a href="${postUrl}" style="color:#111827;text-decoration:none">${escapeHtml(post.title)}</a></h1>
+<p style="margin:0 0 20px;font-family:Arial,sans-serif;font-size:14px;color:#6b7280">${escapeHtml(settings.authorName)} · ${date}</p>
+${image}
+${mailBody(post.content_html, publicUrl, postUrl)}
+<p style="margin:24px 0"><a href="${postUrl}" style="display:inline-block;background:#1d4ed8;color:#ffffff;padding:10px 18px;border-radius:8px;text-decoration:none;font-family:Arial,sans-serif">Read on the site</a></p>
+${footer}
+</td></tr></table></td></tr></table></body></html>`;
+  const text = [
+    post.title,
+    `${settings.authorName} · ${date}`,
+    '',
+    plainText(post.content_html),
+    '',
+    `Read on the site: ${postUrl}`,
+    ...(unsubscribeUrl ? ['', `Unsubscribe: ${unsubscribeUrl}`] : []),
+  ].join('\n');
+  return {
+    to: 'email' in to ? to.email : to.test,
+    subject: 'id' in to ? post.title : `[Test] ${post.title}`,
+    fromName: settings.title,
+    text,
+    html,
+    ...(unsubscribeUrl && 'id' in to
+      ? {
+          // RFC 8058 one-click: mailbox providers POST "List-Unsubscribe=One-Click" to the https URL.
+          headers: {
+            // The mailto goes to the writer's contact address, read by a person: only when there is one.
+            'List-Unsubscribe': settings.contactEmail
+              ? `<${unsubscribeUrl}>, <mailto:${settings.contactEmail}?subject=${encodeURIComponent(`Unsubscribe ${to.email}`)}>`
+              : `<${unsubscribeUrl}>`,
+            'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+          },
+          idempotencyKey: `newsletter-${post.id}-${to.id}`,
+        }
+      : {}),
+  };
+}
+
+async function loadPost(db: Db, postId: number): Promise<NewsletterPost | undefined> {
+  return db('posts')
+    .where({ id: postId })
+    .first('id', 'title', 'slug', 'excerpt', 'content_html', 'featured_image', 'published_at');
+}
+
+/** 'Send a test to me': only to the signed-in admin, as often as asked, never recorded. */
+export async function sendTestNewsletter(
+  db: Db,
+  mailer: Mailer,
+  publicUrl: string,
+  postId: number,
+  email: string,
+): Promise<void> {
+  const post = await loadPost(db, postId);
+  if (!post) throw new HttpError(404, NEWSLETTER_MESSAGES.postNotFound);
+  await mailer.send(await newsletterMail(db, post, await getBlogSettings(db), publicUrl, { test: email }));
+}
+
+/** An SMTP answer in the 5xx range: the address will not take mail (unknown user, rejected). */
+function isPermanentFailure(error: unknown): boolean {
+  const code = (error as { responseCode?: number }).responseCode;
+  return typeof code === 'number' && code >= 500 && code < 600;
+}
+
+/**
+ * Sends one batch: each recipient still 'queued' is locked, mailed and marked in one transaction,
+ * so a retried or duplicated batch never mails anyone twice. A 5xx answer marks the address
+ * bounced (and it is never mailed again); any other failure fails the job, which is retried
+ * with back-off, unless this is its last attempt, when the recipient is marked failed.
+ */
+export async function sendNewsletterBatch(
+  services: { db: Db; mailer: Mailer; publicUrl: string; ratePerSecond: number },
+  job: { postId: number; subscriberIds: number[] },
+  lastAttempt: boolean,
+): Promise<{ sent: number; bounced: number; failed: number; skipped: number }> {
+  const { db, mailer, publicUrl } = services;
+  const outcome = { sent: 0, bounced: 0, failed: 0, skipped: 0 };
+  const post = await loadPost(db, job.postId);
+  if (!post) return outcome;
+  const settings = await getBlogSettings(db);
+  const pause = 1000 / services.ratePerSecond;
+  for (const subscriberId of job.subscriberIds) {
+    const started = Date.now();
+    const result = await db.transaction(async (trx) => {
+      const row = await trx('newsletter_sends')
+        .where({ post_id: job.postId, subscriber_id: subscriberId, status: 'queued' })
+        .forUpdate()
+        .first('subscriber_id');
+      if (!row) return null;
+      const mark = (status: string, error: string | null = null) =>
+        trx('newsletter_sends')
+          .where({ post_id: job.postId, subscriber_id: subscriberId })
+          .update({ status, error, sent_at: status === 'sent' ? trx.fn.now() : null });
+      const subscriber = await trx('newsletter_subscribers')
+        .where({ id: subscriberId })
+        .first('email', 'status');
+      if (subscriber?.status !== 'confirmed') {
+        await mark('skipped');
+        return 'skipped' as const;
+      }
+      try {
+        await mailer.send(
+          await newsletterMail(db, post, settings, publicUrl, { id: subscriberId, email: subscriber.email }),
+        );
+      } catch (error) {
+        const message = String((error as Error).message).slice(0, 500);
+        if (isPermanentFailure(error)) {
+          await mark('bounced', message);
+          await trx('newsletter_subscribers')
+            .where({ id: subscriberId })
+            .update({ status: 'bounced', bounced_at: trx.fn.now() });
+          return 'bounced' as const;
+        }
+        if (!lastAttempt) throw error;
+        await mark('failed', message);
+        return 'failed' as const;
+      }
+      await mark('sent');
+      return 'sent' as const;
+    });
+    if (result === null) continue;
+    outcome[result]++;
+    if (result === 'sent') {
+      const wait = pause - (Date.now() - started);
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+  await db('newsletters')
+    .where({ post_id: job.postId, state: 'sending' })
+    .whereNotExists(db('newsletter_sends').where({ post_id: job.postId, status: 'queued' }))
+    .update({ state: 'sent', finished_at: db.fn.now() });
+  return outcome;
+}

@@ -1,0 +1,222 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { signedInSession } from '../support/auth.ts';
+import { seedDemo } from '../support/blog.ts';
+import { type CapturedMail, startSmtpServer } from '../support/smtp.ts';
+
+const BOUNCES = 'gone@example.com';
+const FLAKY = 'later@example.com';
+let app: TestApp;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+let admin: { headers: Record<string, string>; email: string };
+let flakyRefusals = 0;
+beforeAll(async () => {
+  smtp = await startSmtpServer({
+    refuseRecipient: (address) => {
+      if (address === BOUNCES) return 550;
+      // A greylisting server: the first try is told to come back later.
+      if (address === FLAKY && flakyRefusals++ === 0) return 451;
+      return null;
+    },
+  });
+  app = await startTestApp({
+    withWorker: true,
+    env: { SMTP_URL: smtp.url, NEWSLETTER_RATE_PER_SECOND: '200' },
+  });
+  await seedDemo(app);
+  const session = await signedInSession(app, { role: 'admin' });
+  admin = { headers: { ...session.headers, 'content-type': 'application/json' }, email: session.user.email };
+});
+afterAll(async () => {
+  await app?.close();
+  await smtp?.close();
+});
+
+async function addSubscribers(rows: { email: string; status: string }[]) {
+  await app.services
+    .db('newsletter_subscribers')
+    .insert(rows.map((r, i) => ({ ...r, token: `token-${r.email.replace(/\W/g, '')}-${i}-xxxxxxxxxxxx` })));
+}
+
+async function newPost(title: string, status: 'published' | 'draft' | 'scheduled' = 'published') {
+  const [post] = await app.services
+    .db('posts')
+    .insert({
+      title,
+      slug: title.toLowerCase().replace(/\W+/g, '-'),
+      content: 'Body',
+      content_html:
+        '<p>First paragraph with <a href="/post/other">a link</a>.</p><div class="video-embed"><iframe src="https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ" title="YouTube video" allowfullscreen></iframe></div><p><img src="/uploads/picture.jpg" alt="A picture"></p>',
+      excerpt: 'Excerpt',
+      category: 'Technology',
+      status,
+      published_at: status === 'published' ? new Date() : null,
+      publish_at: status === 'scheduled' ? new Date(Date.now() + 3_600_000) : null,
+    })
+    .returning(['id', 'title', 'slug']);
+  return post as { id: number; title: string; slug: string };
+}
+
+const call = async (method: string, path: string) => {
+  const res = await fetch(`${app.url}${path}`, { method, headers: admin.headers });
+  return { status: res.status, body: await res.json() };
+};
+
+const mailsTo = (address: string, subject: string) =>
+  smtp.messages.filter((m) => m.to.includes(address) && m.subject === subject);
+
+describe('sending a post as a newsletter', () => {
+  it('mails each confirmed subscriber once, with one-click unsubscribe, and never twice', async () => {
+    await addSubscribers([
+      { email: 'ann@example.com', status: 'confirmed' },
+      { email: 'bob@example.com', status: 'confirmed' },
+      { email: 'cat@example.com', status: 'confirmed' },
+      { email: 'pending@example.com', status: 'pending' },
+      { email: 'left@example.com', status: 'unsubscribed' },
+    ]);
+    const post = await newPost('Letters from the desk');
+    const before = await call('GET', `/api/admin/posts/${post.id}/newsletter`);
+    expect(before).toEqual({
+      status: 200,
+      body: { state: null, total: 0, sent: 0, failed: 0, subscribers: 3 },
+    });
+
+    // A test first: only the admin gets it, and it does not count as the send.
+    expect((await call('POST', `/api/admin/posts/${post.id}/newsletter?test=1`)).status).toBe(200);
+    const test = await smtp.waitFor((m) => m.subject === `[Test] ${post.title}`);
+    expect(test.to).toEqual([admin.email]);
+
+    const sent = await call('POST', `/api/admin/posts/${post.id}/newsletter`);
+    expect(sent.status).toBe(202);
+    const again = await call('POST', `/api/admin/posts/${post.id}/newsletter`);
+    expect(again).toEqual({ status: 409, body: { message: 'This post has already been sent by email.' } });
+
+    await expect
+      .poll(async () => (await call('GET', `/api/admin/posts/${post.id}/newsletter`)).body, {
+        timeout: 20_000,
+      })
+      .toMatchObject({ state: 'sent', total: 3, sent: 3, failed: 0 });
+    const received = smtp.messages.filter((m) => m.subject === post.title);
+    expect(received.map((m) => m.to[0]).sort()).toEqual([
+      'ann@example.com',
+      'bob@example.com',
+      'cat@example.com',
+    ]);
+
+    const others = [
+      'ann@example.com',
+      'bob@example.com',
+      'cat@example.com',
+      'pending@example.com',
+      'left@example.com',
+    ];
+    for (const mail of received) {
+      const raw = JSON.stringify([mail.text, mail.html, mail.headers]);
+      for (const other of others.filter((o) => o !== mail.to[0])) expect(raw).not.toContain(other);
+      expect(mail.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
+      expect(mail.headers['list-unsubscribe']).toMatch(
+        /^<http:\/\/127\.0\.0\.1:\d+\/newsletter\/unsubscribe\?token=\d+\.[\w-]{32}>(, <mailto:[^>]+>)?$/,
+      );
+      expect(mail.text).toContain(`Read on the site: ${app.url}/post/${post.slug}`);
+      // Mail clients play no video: the player is a linked thumbnail; site links are absolute.
+      expect(mail.html).toContain('https://www.youtube.com/watch?v=dQw4w9WgXcQ');
+      expect(mail.html).not.toContain('<iframe');
+      expect(mail.html).toContain(`src="${app.url}/uploads/picture.jpg"`);
+      expect(Buffer.byteLength(mail.html)).toBeLessThan(100_000);
+    }
+
+    // The one-click POST a mailbox provider sends, twice (idempotent); then a second post skips her.
+    const ann = received.find((m) => m.to[0] === 'ann@example.com') as CapturedMail;
+    const url = /<(http[^>]+)>/.exec(ann.headers['list-unsubscribe'])?.[1] ?? '';
+    for (let i = 0; i < 2; i++) {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'List-Unsubscribe=One-Click',
+      });
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain('You are unsubscribed');
+    }
+    expect(
+      (await app.services.db('newsletter_subscribers').where({ email: 'ann@example.com' }).first()).status,
+    ).toBe('unsubscribed');
+    // Opening the link alone (a mail scanner) changes nothing; a forged token is refused.
+    const bob = received.find((m) => m.to[0] === 'bob@example.com') as CapturedMail;
+    const bobUrl = /<(http[^>]+)>/.exec(bob.headers['list-unsubscribe'])?.[1] ?? '';
+    expect((await fetch(bobUrl)).status).toBe(200);
+    const bobId = Number(/token=(\d+)\./.exec(bobUrl)?.[1]);
+    const forged = url.replace(/token=\d+\./, `token=${bobId}.`);
+    const refused = await fetch(forged, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
+    expect(await refused.text()).toContain('Link not valid');
+    expect((await app.services.db('newsletter_subscribers').where({ id: bobId }).first()).status).toBe(
+      'confirmed',
+    );
+
+    const next = await newPost('A second letter');
+    expect((await call('POST', `/api/admin/posts/${next.id}/newsletter`)).status).toBe(202);
+    await expect
+      .poll(async () => (await call('GET', `/api/admin/posts/${next.id}/newsletter`)).body.state, {
+        timeout: 20_000,
+      })
+      .toBe('sent');
+    expect(mailsTo('ann@example.com', next.title)).toHaveLength(0);
+    expect(mailsTo('bob@example.com', next.title)).toHaveLength(1);
+  });
+
+  it('marks a 550 address bounced, retries a 451, and delivers the rest', async () => {
+    await addSubscribers([
+      { email: BOUNCES, status: 'confirmed' },
+      { email: FLAKY, status: 'confirmed' },
+    ]);
+    const post = await newPost('Third letter');
+    expect((await call('POST', `/api/admin/posts/${post.id}/newsletter`)).status).toBe(202);
+    await expect
+      .poll(async () => (await call('GET', `/api/admin/posts/${post.id}/newsletter`)).body, {
+        timeout: 30_000,
+      })
+      .toMatchObject({ state: 'sent', failed: 1 });
+    expect(mailsTo(FLAKY, post.title)).toHaveLength(1);
+    expect(flakyRefusals).toBeGreaterThanOrEqual(2);
+    expect(mailsTo(BOUNCES, post.title)).toHaveLength(0);
+    expect((await app.services.db('newsletter_subscribers').where({ email: BOUNCES }).first()).status).toBe(
+      'bounced',
+    );
+    expect(mailsTo('bob@example.com', post.title)).toHaveLength(1);
+  });
+
+  it('refuses a draft, waits for a scheduled post to be published, and lets an unsubscribed reader opt in again', async () => {
+    const draft = await newPost('Draft letter', 'draft');
+    expect(await call('POST', `/api/admin/posts/${draft.id}/newsletter`)).toEqual({
+      status: 409,
+      body: { message: 'Only a published or scheduled post can be sent by email.' },
+    });
+    const scheduled = await newPost('Scheduled letter', 'scheduled');
+    expect((await call('POST', `/api/admin/posts/${scheduled.id}/newsletter`)).body.state).toBe('queued');
+    await app.services
+      .db('posts')
+      .where({ id: scheduled.id })
+      .update({ publish_at: new Date(Date.now() - 1000) });
+    await app.services.queues.enqueue('maintenance.publish-due', {});
+    await expect
+      .poll(async () => (await call('GET', `/api/admin/posts/${scheduled.id}/newsletter`)).body.state, {
+        timeout: 20_000,
+      })
+      .toBe('sent');
+    expect(mailsTo('bob@example.com', scheduled.title)).toHaveLength(1);
+
+    const res = await fetch(`${app.url}/api/newsletter`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: app.url },
+      body: JSON.stringify({ email: 'ann@example.com' }),
+    });
+    expect(res.status).toBeLessThan(300);
+    expect(
+      (await app.services.db('newsletter_subscribers').where({ email: 'ann@example.com' }).first()).status,
+    ).toBe('pending');
+    await smtp.waitFor((m) => m.to.includes('ann@example.com') && m.subject === 'Confirm your subscription');
+  });
+});
