@@ -66,6 +66,33 @@ describe('loadConfig', () => {
     );
   });
 
+  it('takes Stripe keys together, keeps the stand-in out of production, and never prints a secret', () => {
+    const keys = { STRIPE_SECRET_KEY: 'sk_test_abc123', STRIPE_WEBHOOK_SECRET: 'whsec_abc123' };
+    expect(loadConfig(keys).stripe).toEqual({
+      secretKey: 'sk_test_abc123',
+      webhookSecret: 'whsec_abc123',
+      apiUrl: undefined,
+    });
+    expect(loadConfig({}).stripe).toBeUndefined();
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_test_abc123' })).toThrow(
+      /STRIPE_WEBHOOK_SECRET: .* set together/,
+    );
+    expect(() => loadConfig({ ...keys, STRIPE_API_URL: 'http://127.0.0.1:12111' })).toThrow(
+      /STRIPE_API_URL: .*not allowed with NODE_ENV=production/,
+    );
+    expect(
+      loadConfig({ ...keys, NODE_ENV: 'test', STRIPE_API_URL: 'http://127.0.0.1:12111' }).stripe?.apiUrl,
+    ).toBe('http://127.0.0.1:12111');
+    let message = '';
+    try {
+      loadConfig({ STRIPE_SECRET_KEY: 'pk_live_leaked_value', STRIPE_WEBHOOK_SECRET: 'whsec_abc123' });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/^Invalid environment variable STRIPE_SECRET_KEY: expected a Stripe secret key/);
+    expect(message).not.toContain('pk_live_leaked_value');
+  });
+
   it('does not seed demo content on an external database unless asked', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://u:p@h/db' }).seedDemo).toBe(false);
     expect(loadConfig({ DATABASE_URL: 'postgres://u:p@h/db', SEED_DEMO: 'true' }).seedDemo).toBe(true);

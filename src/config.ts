@@ -133,6 +133,9 @@ export type S3Config = {
 export class ConfigError extends Error {}
 
 /** Reads and validates the environment. The only reader of process.env in the app. */
+/** Variables whose values must not be printed, even when they are wrong. */
+const SECRET_NAME = /SECRET|PASSWORD|TOKEN|_KEY/;
+
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const entries = Object.fromEntries(
     Object.keys(EnvSchema.shape).flatMap((key) => {
@@ -145,7 +148,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     const issue = parsed.error.issues[0];
     const name = String(issue.path[0]);
     throw new ConfigError(
-      `Invalid environment variable ${name}: expected ${describe(issue)} (got "${source[name]}")`,
+      `Invalid environment variable ${name}: expected ${describe(issue)} (got ${SECRET_NAME.test(name) ? 'a value not shown here, since it is a secret' : `"${source[name]}"`})`,
     );
   }
   const env = parsed.data;
