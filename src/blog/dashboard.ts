@@ -2,6 +2,7 @@ import type { Db } from '../db/knex.ts';
 import { formatPrice } from '../shop/price.ts';
 import { lowStockProducts, orderStats, productStats } from '../shop/stats.ts';
 import { pendingCommentCount, popularPosts, postStats, userCount, viewsByCategory } from './stats.ts';
+import { subscriberGrowth } from './subscribers.ts';
 
 /** SPEC §3 'Dashboard response', from plain queries on the areas' tables. */
 export type DashboardData = {
@@ -13,6 +14,8 @@ export type DashboardData = {
     revenue: { cents: number; formatted: string };
     users: { total: number };
     comments: { pending: number };
+    /** Confirmed subscribers, and how many of them confirmed in the last 30 days. */
+    subscribers: { confirmed: number; last30Days: number };
   };
   recentActivity: {
     popularPosts: { id: number; title: string; viewCount: number }[];
@@ -21,12 +24,13 @@ export type DashboardData = {
 };
 
 export async function dashboardStats(db: Db): Promise<DashboardData['stats']> {
-  const [posts, products, orders, users, pending] = await Promise.all([
+  const [posts, products, orders, users, pending, subscribers] = await Promise.all([
     postStats(db),
     productStats(db),
     orderStats(db),
     userCount(db),
     pendingCommentCount(db),
+    subscriberGrowth(db),
   ]);
   return {
     posts: { total: posts.total, published: posts.published, drafts: posts.drafts },
@@ -35,6 +39,7 @@ export async function dashboardStats(db: Db): Promise<DashboardData['stats']> {
     revenue: { cents: orders.revenueCents, formatted: formatPrice(orders.revenueCents) },
     users: { total: users },
     comments: { pending },
+    subscribers,
   };
 }
 

@@ -220,3 +220,63 @@ describe('sending a post as a newsletter', () => {
     await smtp.waitFor((m) => m.to.includes('ann@example.com') && m.subject === 'Confirm your subscription');
   });
 });
+
+describe('the Subscribers tab', () => {
+  const adminForm = async (fields: Record<string, string | Blob>) => {
+    const form = new FormData();
+    for (const [key, value] of Object.entries(fields)) form.append(key, value);
+    const res = await fetch(`${app.url}/admin?tab=subscribers`, {
+      method: 'POST',
+      headers: { cookie: admin.headers.cookie, origin: app.url },
+      body: form,
+    });
+    return { status: res.status, html: await res.text() };
+  };
+
+  it('imports confirmed readers with consent, names bad lines, merges duplicates and respects opt-outs', async () => {
+    const csv = [
+      'Email,Name',
+      'new-one@example.com,New',
+      'NEW-ONE@example.com,Dup',
+      'not an address,X',
+      'pending@example.com,P',
+      'gone@example.com,B',
+      '',
+    ].join('\n');
+    const file = new Blob([csv], { type: 'text/csv' });
+    const refused = await adminForm({ intent: 'import-subscribers', csv: file });
+    expect(refused.html).toContain('Confirm that these readers agreed to receive your newsletter');
+    expect(
+      await app.services.db('newsletter_subscribers').where({ email: 'new-one@example.com' }).first(),
+    ).toBeUndefined();
+
+    const imported = await adminForm({ intent: 'import-subscribers', csv: file, consent: 'on' });
+    expect(imported.status).toBe(200);
+    expect(imported.html).toContain('1 added, 2 already subscribed');
+    expect(imported.html).toContain('line 4');
+    const status = async (email: string) =>
+      (await app.services.db('newsletter_subscribers').whereRaw('lower(email) = ?', [email]).first('status'))
+        ?.status;
+    expect(await status('new-one@example.com')).toBe('confirmed');
+    expect(await status('pending@example.com')).toBe('confirmed');
+    expect(await status(BOUNCES)).toBe('bounced');
+  });
+
+  it('erases a subscriber with everything sent to them', async () => {
+    const { db } = app.services;
+    const bob = await db('newsletter_subscribers').where({ email: 'bob@example.com' }).first('id');
+    expect(await db('newsletter_sends').where({ subscriber_id: bob.id }).count({ n: '*' })).not.toEqual([
+      { n: '0' },
+    ]);
+    const res = await adminForm({ intent: 'delete-subscriber', id: String(bob.id) });
+    expect(res.html).toContain('Subscriber deleted');
+    expect(await db('newsletter_subscribers').where({ id: bob.id }).first()).toBeUndefined();
+    expect(await db('newsletter_sends').where({ subscriber_id: bob.id })).toEqual([]);
+    const page = await fetch(`${app.url}/admin?tab=subscribers&status=bounced`, {
+      headers: { cookie: admin.headers.cookie },
+    });
+    const html = await page.text();
+    expect(html).toContain(BOUNCES);
+    expect(html).not.toContain('ann@example.com');
+  });
+});

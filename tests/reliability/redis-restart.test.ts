@@ -75,8 +75,9 @@ it.skipIf(!redisServerInstalled())('loses no queued job when Redis is SIGKILLed 
   const orderIds: number[] = [];
   for (let i = 0; i < 8; i++) orderIds.push(await placeOrder(base, product.id));
   queues = new Queues({ kind: 'redis', url: redis.url });
-  expect(await relayOutbox(db, queues)).toBe(8);
-  expect(await queues.queue('orders').getJobCounts('waiting')).toEqual({ waiting: 8 });
+  // Each order's confirmation, and its stock hold's expiry (delayed by the hold time).
+  expect(await relayOutbox(db, queues)).toBe(16);
+  expect(await queues.queue('orders').getJobCounts('waiting', 'delayed')).toEqual({ waiting: 8, delayed: 8 });
   await queues.close();
   queues = undefined;
 

@@ -42,6 +42,13 @@ export function DashboardTab({ dashboard }: { dashboard: DashboardData | null })
             </p>
           )}
         </section>
+        <section className="card admin-stat" aria-labelledby="stat-subscribers">
+          <h2 id="stat-subscribers">Subscribers</h2>
+          <p className="admin-stat-value">{stats.subscribers.confirmed}</p>
+          <p className="muted">
+            <a href="/admin?tab=subscribers">+{stats.subscribers.last30Days} in the last 30 days</a>
+          </p>
+        </section>
         <section className="card admin-stat" aria-labelledby="stat-revenue">
           <h2 id="stat-revenue">Revenue</h2>
           <p className="admin-stat-value">{stats.revenue.formatted}</p>

@@ -18,7 +18,8 @@ export function NewsletterCard({
   const navigation = useNavigation();
   const revalidator = useRevalidator();
   const intent = navigation.formData?.get('intent');
-  const sending = progress.state === 'sending';
+  // A published post's queued newsletter starts within seconds; a scheduled one waits for its time.
+  const sending = progress.state === 'sending' || (progress.state === 'queued' && postStatus === 'published');
   // Live progress while it goes out: the counts are read again every few seconds.
   useEffect(() => {
     if (!sending) return;

@@ -5,6 +5,7 @@ import { deletePost } from '../../blog/post-editor.ts';
 import { POST_MESSAGES } from '../../blog/post-messages.ts';
 import { updateBlogSettings } from '../../blog/settings.ts';
 import { blogSettingsSchema, SETTINGS_MESSAGES } from '../../blog/settings-schema.ts';
+import { deleteSubscriber, importSubscribers, SUBSCRIBER_MESSAGES } from '../../blog/subscribers.ts';
 import {
   PAYMENT_SETTINGS_MESSAGES,
   paymentSettingsSchema,
@@ -95,6 +96,32 @@ export async function runAdminAction(
         if (!parsed.success) return refusedForm(parsed.error);
         await updatePaymentSettings(db, parsed.data);
         return { ok: true, title: PAYMENT_SETTINGS_MESSAGES.saved };
+      }
+      case 'delete-subscriber':
+        return (await deleteSubscriber(db, idOf(form)))
+          ? { ok: true, title: SUBSCRIBER_MESSAGES.deleted }
+          : { ok: false, title: 'Error', message: SUBSCRIBER_MESSAGES.notFound };
+      case 'import-subscribers': {
+        if (form.get('consent') !== 'on')
+          return { ok: false, title: 'Error', message: SUBSCRIBER_MESSAGES.consentRequired };
+        const file = form.get('csv');
+        if (!(file instanceof File) || file.size === 0)
+          return { ok: false, title: 'Error', message: SUBSCRIBER_MESSAGES.fileRequired };
+        try {
+          const report = await importSubscribers(db, await file.text());
+          const invalid = report.invalid.length
+            ? ` Not imported (not an email address): ${report.invalid
+                .slice(0, 20)
+                .map((r) => `line ${r.line}`)
+                .join(', ')}${report.invalid.length > 20 ? ` and ${report.invalid.length - 20} more` : ''}.`
+            : '';
+          const title = `${report.added} added, ${report.merged} already subscribed`;
+          // Rows that were not addresses are named by line, so the writer can fix the file.
+          return invalid ? { ok: false, title, message: invalid.trim() } : { ok: true, title };
+        } catch (error) {
+          if (error instanceof RangeError) return { ok: false, title: 'Error', message: error.message };
+          throw error;
+        }
       }
       case 'clear-cache':
         await services.queues.enqueue('maintenance.refresh-cache', { reason: 'admin' });

@@ -8,11 +8,13 @@ import {
 } from '../../blog/moderation.ts';
 import { listAdminPosts } from '../../blog/post-editor.ts';
 import { getBlogSettings } from '../../blog/settings.ts';
+import { listSubscribers, recentNewsletters, subscriberCounts } from '../../blog/subscribers.ts';
 import { paymentSettings } from '../../orders/payment-settings.ts';
 import { listOrders } from '../../orders/service.ts';
 import type { AppServices } from '../../server/services.ts';
 import { listProducts } from '../../shop/products.ts';
 import { ORDER_STATUS_FILTERS, PAYMENT_STATUS_FILTERS } from './OrdersTab.tsx';
+import { SUBSCRIBER_FILTERS } from './SubscribersTab.tsx';
 import type { AdminTab } from './tabs.ts';
 
 const postFilters = z.object({
@@ -87,6 +89,32 @@ async function ordersTab(services: AppServices, params: URLSearchParams) {
   return { tab: 'orders' as const, filters, orders };
 }
 
+const subscriberFilters = z.object({
+  q: z.string().max(200).catch(''),
+  status: z.enum(SUBSCRIBER_FILTERS).catch('all'),
+  page: z.coerce.number().int().min(1).max(100_000).catch(1),
+});
+
+async function subscribersTab(services: AppServices, params: URLSearchParams) {
+  const filters = subscriberFilters.parse({
+    q: params.get('q') ?? '',
+    status: params.get('status') ?? 'all',
+    page: params.get('page') ?? 1,
+  });
+  const [list, counts, newsletters] = await Promise.all([
+    listSubscribers(services.db, { search: filters.q, status: filters.status, page: filters.page }),
+    subscriberCounts(services.db),
+    recentNewsletters(services.db),
+  ]);
+  return {
+    tab: 'subscribers' as const,
+    filters: { q: filters.q, status: filters.status },
+    counts,
+    newsletters,
+    ...list,
+  };
+}
+
 async function settingsTab(services: AppServices) {
   return {
     tab: 'settings' as const,
@@ -113,6 +141,8 @@ export async function loadTab(services: AppServices, tab: AdminTab, params: URLS
       return productsTab(services, params);
     case 'orders':
       return ordersTab(services, params);
+    case 'subscribers':
+      return subscribersTab(services, params);
     case 'settings':
       return settingsTab(services);
   }

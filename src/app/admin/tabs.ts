@@ -5,6 +5,7 @@ export const ADMIN_TABS = [
   { id: 'products', label: 'Products' },
   { id: 'comments', label: 'Comments' },
   { id: 'orders', label: 'Orders' },
+  { id: 'subscribers', label: 'Subscribers' },
   { id: 'settings', label: 'Settings' },
 ] as const;
 

@@ -11,6 +11,7 @@ import { OrdersTab } from '../admin/OrdersTab.tsx';
 import { PostsTab } from '../admin/PostsTab.tsx';
 import { ProductsTab } from '../admin/ProductsTab.tsx';
 import { SettingsTab } from '../admin/SettingsTab.tsx';
+import { SubscribersTab } from '../admin/SubscribersTab.tsx';
 import { ADMIN_TABS, parseNotice, parseTab } from '../admin/tabs.ts';
 import { getApp } from '../context.ts';
 import { redirectPastLastPage } from '../pagination.server.ts';
@@ -87,6 +88,16 @@ function TabContent({ loaderData, actionData }: Pick<Route.ComponentProps, 'load
           comments={data.comments}
           pagination={data.pagination}
           filters={data.filters}
+        />
+      );
+    case 'subscribers':
+      return (
+        <SubscribersTab
+          subscribers={data.subscribers}
+          counts={data.counts}
+          newsletters={data.newsletters}
+          filters={data.filters}
+          pagination={data.pagination}
         />
       );
     case 'settings':

@@ -1,0 +1,144 @@
+import { Form, Link, useNavigation } from 'react-router';
+import type { SubscriberRow, SubscriberStatus } from '../../blog/subscribers.ts';
+import { formatDate } from './format.ts';
+
+export const SUBSCRIBER_FILTERS = ['all', 'pending', 'confirmed', 'unsubscribed', 'bounced'] as const;
+
+type Props = {
+  subscribers: SubscriberRow[];
+  counts: Record<SubscriberStatus, number>;
+  newsletters: {
+    postId: number;
+    title: string;
+    state: string;
+    total: number;
+    sent: number;
+    failed: number;
+  }[];
+  filters: { q: string; status: (typeof SUBSCRIBER_FILTERS)[number] };
+  pagination: { page: number; pages: number; total: number };
+};
+
+const label = (s: string) => s[0].toUpperCase() + s.slice(1);
+
+/** Subscribers (search, status, delete, import, export) and the newsletters sent to them. */
+export function SubscribersTab({ subscribers, counts, newsletters, filters, pagination }: Props) {
+  const navigation = useNavigation();
+  const busy = navigation.state === 'submitting';
+  const pageLink = (page: number) =>
+    `/admin?tab=subscribers&q=${encodeURIComponent(filters.q)}&status=${filters.status}&page=${page}`;
+  return (
+    <div className="admin-stack">
+      <p className="admin-meta">
+        {(['confirmed', 'pending', 'unsubscribed', 'bounced'] as const).map((s) => (
+          <span key={s} className="badge">
+            {label(s)}: {counts[s]}
+          </span>
+        ))}
+      </p>
+      <div className="admin-toolbar">
+        <Form method="get" className="admin-filters" role="search">
+          <input type="hidden" name="tab" value="subscribers" />
+          <div className="field">
+            <label htmlFor="subscriber-search">Search by email</label>
+            <input id="subscriber-search" name="q" type="search" defaultValue={filters.q} />
+          </div>
+          <div className="field">
+            <label htmlFor="subscriber-status">Status</label>
+            <select id="subscriber-status" name="status" defaultValue={filters.status}>
+              {SUBSCRIBER_FILTERS.map((s) => (
+                <option key={s} value={s}>
+                  {label(s)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <button className="button button-secondary" type="submit">
+            Filter
+          </button>
+        </Form>
+        <a className="button button-secondary" href="/api/newsletter?action=export">
+          Export CSV
+        </a>
+      </div>
+      {subscribers.length === 0 ? (
+        <p className="empty-state">No subscribers found</p>
+      ) : (
+        <ul className="admin-items">
+          {subscribers.map((s) => (
+            <li key={s.id} className="card admin-item">
+              <div className="admin-item-head">
+                <h3>{s.email}</h3>
+                <span className="badge">{s.status}</span>
+              </div>
+              <p className="muted admin-meta">
+                <span>Subscribed {formatDate(s.createdAt)}</span>
+                {s.confirmedAt ? <span>Confirmed {formatDate(s.confirmedAt)}</span> : null}
+              </p>
+              <Form
+                method="post"
+                onSubmit={(event) => {
+                  if (!window.confirm(`Erase ${s.email} and every record of what was sent to it?`))
+                    event.preventDefault();
+                }}
+              >
+                <input type="hidden" name="intent" value="delete-subscriber" />
+                <input type="hidden" name="id" value={s.id} />
+                <button className="button button-small button-danger" type="submit" disabled={busy}>
+                  Delete<span className="visually-hidden"> {s.email}</span>
+                </button>
+              </Form>
+            </li>
+          ))}
+        </ul>
+      )}
+      {pagination.pages > 1 && (
+        <nav aria-label="Subscriber pages" className="admin-meta">
+          {pagination.page > 1 && <Link to={pageLink(pagination.page - 1)}>Previous</Link>}
+          <span>
+            Page {pagination.page} of {pagination.pages}
+          </span>
+          {pagination.page < pagination.pages && <Link to={pageLink(pagination.page + 1)}>Next</Link>}
+        </nav>
+      )}
+      <section className="card" aria-labelledby="import-subscribers">
+        <h2 id="import-subscribers">Import subscribers</h2>
+        <p className="muted">
+          A CSV from another platform: one address per line, or a column headed “email”. Addresses already
+          here are merged; those who unsubscribed stay unsubscribed.
+        </p>
+        <Form method="post" encType="multipart/form-data" className="admin-form">
+          <input type="hidden" name="intent" value="import-subscribers" />
+          <div className="field">
+            <label htmlFor="subscribers-csv">CSV file</label>
+            <input id="subscribers-csv" name="csv" type="file" accept=".csv,text/csv" required />
+          </div>
+          <div className="field admin-checkbox">
+            <input id="subscribers-consent" name="consent" type="checkbox" required />
+            <label htmlFor="subscribers-consent">These readers agreed to receive my newsletter</label>
+          </div>
+          <button className="button" type="submit" disabled={busy}>
+            Import
+          </button>
+        </Form>
+      </section>
+      <section className="card" aria-labelledby="newsletters-sent">
+        <h2 id="newsletters-sent">Newsletters</h2>
+        {newsletters.length === 0 ? (
+          <p className="muted">No post has been sent by email yet.</p>
+        ) : (
+          <ul className="admin-list">
+            {newsletters.map((n) => (
+              <li key={n.postId}>
+                <Link to={`/admin/posts/${n.postId}`}>{n.title}</Link>
+                <span className="muted">
+                  {n.state}: {n.sent} of {n.total} sent{n.failed ? `, ${n.failed} failed` : ''}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}

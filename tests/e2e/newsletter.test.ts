@@ -1,0 +1,93 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { addSessionCookie, signedInSession } from '../support/auth.ts';
+import { seedDemo } from '../support/blog.ts';
+import { launchBrowser, newContext, watchPage } from '../support/browser.ts';
+import { startSmtpServer } from '../support/smtp.ts';
+
+const READER = 'letter-reader@example.com';
+let app: TestApp;
+let browser: Browser;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  [app, browser] = await Promise.all([
+    startTestApp({ withWorker: true, env: { SMTP_URL: smtp.url, NEWSLETTER_RATE_PER_SECOND: '100' } }),
+    launchBrowser(),
+  ]);
+  await seedDemo(app);
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+  await smtp?.close();
+});
+
+describe('the newsletter, from the footer to the inbox and out again', () => {
+  it('subscribes, confirms, receives a post sent from the editor, unsubscribes and gets no more', {
+    timeout: 90_000,
+  }, async () => {
+    const reader = await (await newContext(browser, app.url)).newPage();
+    const readerProblems = await watchPage(reader);
+    await reader.goto('/about');
+    await reader.waitForSelector('html[data-hydrated]');
+    const footer = reader.locator('footer');
+    await footer.getByLabel('Email address').fill(READER);
+    await footer.getByRole('button', { name: 'Subscribe' }).click();
+    await footer.getByRole('status').waitFor();
+    const confirm = await smtp.waitFor(
+      (m) => m.to.includes(READER) && m.subject === 'Confirm your subscription',
+    );
+    await reader.goto(/(http\S+\/newsletter\/confirm\?token=\S+)/.exec(confirm.text)?.[1] ?? '');
+    await reader.getByRole('heading', { name: 'Subscription confirmed' }).waitFor();
+
+    const { db } = app.services;
+    const [first, second] = await db('posts')
+      .where({ status: 'published' })
+      .orderBy('id')
+      .limit(2)
+      .select('id', 'title');
+    const { sid } = await signedInSession(app, { role: 'admin' });
+    const adminContext = await newContext(browser, app.url);
+    await addSessionCookie(adminContext, app.url, sid);
+    const admin = await adminContext.newPage();
+    const adminProblems = await watchPage(admin);
+    const sendFromEditor = async (postId: number) => {
+      await admin.goto(`/admin/posts/${postId}`);
+      await admin.waitForSelector('html[data-hydrated]');
+      const card = admin.getByRole('region', { name: 'Newsletter' });
+      const subscribers = await db('newsletter_subscribers').where({ status: 'confirmed' }).count({ n: '*' });
+      const n = Number(subscribers[0].n);
+      const button = card.getByRole('button', {
+        name: `Send by email to ${n} ${n === 1 ? 'subscriber' : 'subscribers'}`,
+      });
+      // The confirmation tick is required: without it nothing is sent.
+      await button.click();
+      expect(await db('newsletters').where({ post_id: postId }).first()).toBeUndefined();
+      await card.getByRole('checkbox').check();
+      await button.click();
+      await expect
+        .poll(() => card.getByTestId('newsletter-progress').textContent(), { timeout: 20_000 })
+        .toMatch(/^Sent: /);
+      return card;
+    };
+
+    const card = await sendFromEditor(first.id);
+    expect(await card.getByTestId('newsletter-progress').textContent()).toMatch(
+      /^Sent: \d+ of \d+ delivered\.$/,
+    );
+    const letter = await smtp.waitFor((m) => m.to.includes(READER) && m.subject === first.title);
+    expect(letter.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
+
+    await reader.goto(/Unsubscribe: (\S+)/.exec(letter.text)?.[1] ?? '');
+    await reader.getByRole('button', { name: 'Unsubscribe' }).click();
+    await reader.getByRole('heading', { name: 'You are unsubscribed' }).waitFor();
+
+    await sendFromEditor(second.id);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(smtp.messages.filter((m) => m.to.includes(READER) && m.subject === second.title)).toHaveLength(0);
+    expect(readerProblems).toEqual([]);
+    expect(adminProblems).toEqual([]);
+  });
+});
