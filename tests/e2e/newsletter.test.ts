@@ -84,7 +84,14 @@ describe('the newsletter, from the footer to the inbox and out again', () => {
     await reader.getByRole('button', { name: 'Unsubscribe' }).click();
     await reader.getByRole('heading', { name: 'You are unsubscribed' }).waitFor();
 
+    // Another reader is still subscribed: the next post goes out, but not to the one who left.
+    await db('newsletter_subscribers').insert({
+      email: 'still-here@example.com',
+      status: 'confirmed',
+      token: 'still-here-token-xxxxxxxxxxxxxxxx',
+    });
     await sendFromEditor(second.id);
+    await smtp.waitFor((m) => m.to.includes('still-here@example.com') && m.subject === second.title);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(smtp.messages.filter((m) => m.to.includes(READER) && m.subject === second.title)).toHaveLength(0);
     expect(readerProblems).toEqual([]);

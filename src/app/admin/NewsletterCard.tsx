@@ -33,8 +33,12 @@ export function NewsletterCard({
       <h2 id="newsletter-heading">Newsletter</h2>
       <Notice result={result} />
       {progress.state === null ? (
-        sendable ? (
-          <Form method="post" className="admin-stack">
+        sendable && n === 0 ? (
+          <p className="muted">
+            No confirmed subscribers yet: readers subscribe from the footer and confirm by email.
+          </p>
+        ) : sendable ? (
+          <Form method="post">
             <input type="hidden" name="intent" value="newsletter-send" />
             <div className="field admin-checkbox">
               <input id="newsletter-confirm" name="confirm" type="checkbox" required />
