@@ -120,8 +120,8 @@ while ((await db('newsletters').where({ post_id: post.id }).first('state')).stat
   await new Promise((r) => setTimeout(r, 500));
 }
 const seconds = (Date.now() - started) / 1000;
-console.log(
-  JSON.stringify(
+process.stdout.write(
+  `${JSON.stringify(
     {
       subscribers: N,
       configuredRate: RATE,
@@ -133,7 +133,7 @@ console.log(
     },
     null,
     2,
-  ),
+  )}\n`,
 );
 server.kill('SIGTERM');
 worker.kill('SIGTERM');
