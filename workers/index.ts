@@ -7,6 +7,7 @@ import { relayOutbox } from '../src/jobs/outbox.ts';
 import { orderLink } from '../src/orders/access-key.ts';
 import { sendOrderConfirmation, sendOrderMail } from '../src/orders/confirmation.ts';
 import { expireDueOrders, expireOrder, paymentGuidance } from '../src/orders/payments.ts';
+import { sweepAuditLog } from '../src/server/audit.ts';
 import { sweepExpiredRateLimits } from '../src/server/rate-limit.ts';
 import type { AppServices } from '../src/server/services.ts';
 import { sendLowStockAlert } from '../src/shop/low-stock-alert.ts';
@@ -43,6 +44,7 @@ export function startWorkers(services: AppServices): Workers {
         await db('sessions').where('expire', '<', db.fn.now()).delete();
         await sweepViewLog(db);
         await sweepExpiredRateLimits(db);
+        await sweepAuditLog(db);
       } else if (job.name === 'maintenance.relay-outbox') {
         await relayOutbox(db, queues);
       } else if (job.name === 'maintenance.publish-post') {

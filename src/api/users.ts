@@ -10,6 +10,7 @@ import {
   signUpSchema,
 } from '../identity/schemas.ts';
 import { authLimits, identityProvider, signIn, signOut } from '../identity/service.ts';
+import { endOtherSessions } from '../identity/sessions.ts';
 import type { AppServices } from '../server/services.ts';
 import { parseOr400, readJsonBody, SMALL_BODY } from './http.ts';
 
@@ -55,6 +56,8 @@ export function usersRouter(services: AppServices): Router {
         const input = parseOr400(changePasswordSchema, body);
         await limits.resets.consume(`user|${user.id}`);
         await provider().changePassword(user, input);
+        // Whoever knew the old password is signed out everywhere but here.
+        await endOtherSessions(services.db, user.id, ctx.state.session.id);
         ctx.body = { message: 'Password changed' };
         return;
       }

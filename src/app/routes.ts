@@ -25,6 +25,7 @@ export default [
   route('podcast-cover.png', 'routes/podcast-cover.png.ts'),
   route('sitemap.xml', 'routes/sitemap.xml.ts'),
   route('robots.txt', 'routes/robots.txt.ts'),
+  route('account', 'routes/account.tsx'),
   route('login', 'routes/login.tsx'),
   route('logout', 'routes/logout.tsx'),
   route('amplify-login', 'routes/amplify-login.tsx'),

@@ -2,7 +2,7 @@ import type { Db } from '../db/knex.ts';
 import { formatPrice } from '../shop/price.ts';
 import { lowStockProducts, orderStats, productStats } from '../shop/stats.ts';
 import { pendingCommentCount, popularPosts, postStats, userCount, viewsByCategory } from './stats.ts';
-import { subscriberGrowth } from './subscribers.ts';
+import { recentNewsletters, subscriberGrowth } from './subscribers.ts';
 
 /** SPEC §3 'Dashboard response', from plain queries on the areas' tables. */
 export type DashboardData = {
@@ -20,6 +20,8 @@ export type DashboardData = {
   recentActivity: {
     popularPosts: { id: number; title: string; viewCount: number }[];
     lowStockProducts: { id: number; name: string; price: number; stock: number }[];
+    /** The latest posts sent by email, with their counts. */
+    newsletters: Awaited<ReturnType<typeof recentNewsletters>>;
   };
 };
 
@@ -44,8 +46,12 @@ export async function dashboardStats(db: Db): Promise<DashboardData['stats']> {
 }
 
 export async function recentActivity(db: Db): Promise<DashboardData['recentActivity']> {
-  const [popular, lowStock] = await Promise.all([popularPosts(db), lowStockProducts(db)]);
-  return { popularPosts: popular, lowStockProducts: lowStock };
+  const [popular, lowStock, newsletters] = await Promise.all([
+    popularPosts(db),
+    lowStockProducts(db),
+    recentNewsletters(db, 5),
+  ]);
+  return { popularPosts: popular, lowStockProducts: lowStock, newsletters };
 }
 
 export async function dashboard(db: Db): Promise<DashboardData> {

@@ -78,7 +78,7 @@ export function sessionMiddleware(services: AppServices): Middleware {
       },
       async rotate(userId, data = {}) {
         const previous = session.id;
-        session.id = await createSession(db, userId, data);
+        session.id = await createSession(db, userId, data, undefined, ctx.get('user-agent'));
         session.data = data;
         if (userId !== null)
           await db('sessions')

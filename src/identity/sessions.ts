@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../db/knex.ts';
 
 export const SESSION_COOKIE = 'sid';
@@ -46,6 +46,7 @@ export async function createSession(
   userId: number | null,
   data: Record<string, unknown> = {},
   clientChosenSid?: string,
+  userAgent?: string,
 ): Promise<string> {
   const sid = userId === null && clientChosenSid ? clientChosenSid : newSessionId();
   const inserted = await db('sessions')
@@ -54,11 +55,12 @@ export async function createSession(
       sess: JSON.stringify(data),
       expire: new Date(Date.now() + SESSION_TTL_MS),
       user_id: userId,
+      user_agent: userAgent?.slice(0, 300) || null,
     })
     .onConflict('sid')
     .ignore()
     .returning('sid');
-  return inserted.length ? sid : createSession(db, userId, data);
+  return inserted.length ? sid : createSession(db, userId, data, undefined, userAgent);
 }
 
 /** The session and its user, or null when unknown or expired. */
@@ -110,8 +112,57 @@ export async function slideSessionExpiry(db: Db, session: SessionRecord, idleMs:
   if (Math.abs(session.expiresAt.getTime() - due) <= SLIDE_SLACK_MS) return;
   await db('sessions')
     .where({ sid: session.id })
-    .update({ expire: new Date(due) });
+    .update({ expire: new Date(due), last_seen_at: new Date(now) });
   session.expiresAt = new Date(due);
+}
+
+/** A session's handle on the Account page: never the session id itself, which is a credential. */
+export function sessionHandle(sid: string): string {
+  return createHash('sha256').update(sid).digest('base64url').slice(0, 16);
+}
+
+export type UserSessionView = {
+  handle: string;
+  current: boolean;
+  userAgent: string | null;
+  createdAt: string;
+  lastSeenAt: string;
+};
+
+/** The user's signed-in sessions that have not expired, the most recently used first. */
+export async function listUserSessions(
+  db: Db,
+  userId: number,
+  currentSid: string | null,
+): Promise<UserSessionView[]> {
+  const rows = await db('sessions')
+    .where({ user_id: userId })
+    .where('expire', '>', db.fn.now())
+    .orderBy('last_seen_at', 'desc')
+    .select('sid', 'user_agent', 'created_at', 'last_seen_at');
+  return rows.map((r) => ({
+    handle: sessionHandle(r.sid),
+    current: r.sid === currentSid,
+    userAgent: r.user_agent,
+    createdAt: r.created_at.toISOString(),
+    lastSeenAt: r.last_seen_at.toISOString(),
+  }));
+}
+
+/** Ends one of the user's own sessions, named by its handle. */
+export async function endUserSession(db: Db, userId: number, handle: string): Promise<boolean> {
+  const rows = await db('sessions').where({ user_id: userId }).select('sid');
+  const match = rows.find((r) => sessionHandle(r.sid) === handle);
+  if (!match) return false;
+  await db('sessions').where({ sid: match.sid, user_id: userId }).delete();
+  return true;
+}
+
+/** Every session of the user but this one: 'Sign out everywhere else', and after a password change. */
+export async function endOtherSessions(db: Db, userId: number, keepSid: string | null): Promise<number> {
+  const query = db('sessions').where({ user_id: userId });
+  if (keepSid) query.whereNot({ sid: keepSid });
+  return query.delete();
 }
 
 export async function destroySession(db: Db, sid: string): Promise<void> {

@@ -3,6 +3,7 @@ import Koa from 'koa';
 import type { ServerBuild } from 'react-router';
 import { apiRouter } from '../api/index.ts';
 import { sessionMiddleware } from '../identity/session-middleware.ts';
+import { auditLog } from './audit.ts';
 import { csrfProtection } from './csrf.ts';
 import { metricsEndpoint, metricsMiddleware } from './metrics.ts';
 import {
@@ -52,6 +53,7 @@ export function createApp(services: AppServices, pages: PageHandler): Koa {
   app.use(sessionMiddleware(services));
   app.use(privateForSessions());
   app.use(csrfProtection());
+  app.use(auditLog(services));
   app.use(invalidateOnAdminWrites(services.pageCache));
   const api = apiRouter(services);
   app.use(api.routes());

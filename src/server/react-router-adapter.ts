@@ -60,9 +60,9 @@ export function reactRouterMiddleware(
 
 const PAGE_METHODS = 'GET, HEAD, POST';
 const FORM_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data']);
-/** Page forms have a few fields; files go to /api/uploads, never through a page action. */
+/** Page forms have a few fields; images go to /api/uploads, never through a page action. */
 export const PAGE_FORM_BODY = 64 * 1024;
-/** The admin editors post a whole post (content up to 200,000 characters, form-encoded). */
+/** The admin editors post a whole post (content up to 200,000 characters), or a subscribers CSV. */
 export const ADMIN_FORM_BODY = 4 * 1024 * 1024;
 
 /**
@@ -74,7 +74,8 @@ async function pageFormBody(ctx: Context): Promise<Buffer | undefined> {
   if (ctx.method === 'GET' || ctx.method === 'HEAD') return undefined;
   if (ctx.method !== 'POST')
     throw new HttpError(405, 'This page does not accept that request method.', { Allow: PAGE_METHODS });
-  const admin = ctx.state.session?.user?.role === 'admin' && ctx.path.startsWith('/admin/');
+  const admin =
+    ctx.state.session?.user?.role === 'admin' && (ctx.path === '/admin' || ctx.path.startsWith('/admin/'));
   const body = await readBody(ctx, admin ? ADMIN_FORM_BODY : PAGE_FORM_BODY);
   const type = ctx.get('content-type').split(';')[0].trim().toLowerCase();
   if (body.length === 0 && !type) return body;
@@ -83,7 +84,18 @@ async function pageFormBody(ctx: Context): Promise<Buffer | undefined> {
       415,
       'Forms must be sent as application/x-www-form-urlencoded or multipart/form-data.',
     );
+  ctx.state.formIntent = formIntent(body, type);
   return body;
+}
+
+/** The form's `intent` field (which of a page's actions it asks for), for the audit log. */
+function formIntent(body: Buffer, type: string): string | null {
+  const text = body.subarray(0, 64 * 1024).toString('latin1');
+  const value =
+    type === 'multipart/form-data'
+      ? /name="intent"\r\n\r\n([^\r]*)/.exec(text)?.[1]
+      : new URLSearchParams(text).get('intent');
+  return value ? value.slice(0, 60) : null;
 }
 
 /** A multipart body that cannot be parsed (no boundary, cut short) is the client's error. */

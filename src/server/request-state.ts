@@ -18,4 +18,6 @@ export interface RequestState {
   pageCacheStoring?: boolean;
   /** The matched page route pattern, for metrics labels. */
   routePattern?: string;
+  /** A page form's `intent` field, read with its body (the audit log names the action by it). */
+  formIntent?: string | null;
 }

@@ -262,6 +262,24 @@ describe('the Subscribers tab', () => {
     expect(await status(BOUNCES)).toBe('bounced');
   });
 
+  it('shows subscribers, their growth and each newsletter’s counts on the dashboard', async () => {
+    const { body } = await call('GET', '/api/admin');
+    const confirmed = await app.services
+      .db('newsletter_subscribers')
+      .where({ status: 'confirmed' })
+      .count({ n: '*' });
+    expect(body.stats.subscribers).toEqual({
+      confirmed: Number(confirmed[0].n),
+      last30Days: expect.any(Number),
+    });
+    const letter = body.recentActivity.newsletters.find(
+      (n: { title: string }) => n.title === 'Letters from the desk',
+    );
+    expect(letter).toMatchObject({ state: 'sent', total: 3, sent: 3, failed: 0 });
+    const third = body.recentActivity.newsletters.find((n: { title: string }) => n.title === 'Third letter');
+    expect(third).toMatchObject({ failed: 1 });
+  });
+
   it('erases a subscriber with everything sent to them', async () => {
     const { db } = app.services;
     const bob = await db('newsletter_subscribers').where({ email: 'bob@example.com' }).first('id');

@@ -55,6 +55,7 @@ export const API_ACCESS: AccessRow[] = [
   { method: 'PUT', path: '/api/settings', access: 'admin' },
   { method: 'GET', path: '/api/admin', access: 'admin' },
   { method: 'GET', path: '/api/admin-test', access: 'admin' },
+  { method: 'GET', path: '/api/admin/audit', access: 'admin' },
   {
     method: 'GET',
     path: '/api/admin/orders',
@@ -131,6 +132,7 @@ export const PAGE_ACCESS: { path: string; access: Access; sample?: string }[] = 
   { path: '/podcast-cover.png', access: 'public' },
   { path: '/sitemap.xml', access: 'public' },
   { path: '/robots.txt', access: 'public' },
+  { path: '/account', access: 'user' },
   { path: '/login', access: 'public' },
   { path: '/logout', access: 'public' },
   { path: '/amplify-login', access: 'public' },

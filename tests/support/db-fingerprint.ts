@@ -2,9 +2,10 @@ import type { Db } from '../../src/db/knex.ts';
 
 /**
  * Tables that move on their own for any request, accepted or not: session expiry (and the
- * guest session a request may open), rate-limit counters, and the one-off demo marker.
+ * guest session a request may open), rate-limit counters, the one-off demo marker, and the
+ * audit log (which records an admin's refused attempts too).
  */
-const VOLATILE = new Set(['sessions', 'rate_limits', 'app_meta']);
+const VOLATILE = new Set(['sessions', 'rate_limits', 'app_meta', 'audit_log']);
 
 /** Every table of the public schema except knex's bookkeeping and the volatile ones. */
 export async function watchedTables(db: Db): Promise<string[]> {

@@ -90,6 +90,23 @@ export function DashboardTab({ dashboard }: { dashboard: DashboardData | null })
             </ul>
           )}
         </section>
+        <section className="card" aria-labelledby="recent-newsletters">
+          <h2 id="recent-newsletters">Newsletters</h2>
+          {recentActivity.newsletters.length === 0 ? (
+            <p className="muted">No post has been sent by email yet.</p>
+          ) : (
+            <ul className="admin-list">
+              {recentActivity.newsletters.map((n) => (
+                <li key={n.postId}>
+                  <span>{n.title}</span>
+                  <span className="muted">
+                    {n.sent} of {n.total} sent{n.failed ? `, ${n.failed} failed` : ''}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
       </div>
     </div>
   );

@@ -11,6 +11,7 @@ import { getBlogSettings } from '../../blog/settings.ts';
 import { listSubscribers, recentNewsletters, subscriberCounts } from '../../blog/subscribers.ts';
 import { paymentSettings } from '../../orders/payment-settings.ts';
 import { listOrders } from '../../orders/service.ts';
+import { listAudit } from '../../server/audit.ts';
 import type { AppServices } from '../../server/services.ts';
 import { listProducts } from '../../shop/products.ts';
 import { ORDER_STATUS_FILTERS, PAYMENT_STATUS_FILTERS } from './OrdersTab.tsx';
@@ -143,6 +144,14 @@ export async function loadTab(services: AppServices, tab: AdminTab, params: URLS
       return ordersTab(services, params);
     case 'subscribers':
       return subscribersTab(services, params);
+    case 'activity': {
+      const filters = {
+        actor: (params.get('actor') ?? '').slice(0, 200),
+        action: (params.get('action') ?? '').slice(0, 200),
+      };
+      const page = Math.min(Math.max(Number(params.get('page')) || 1, 1), 100_000);
+      return { tab, filters, ...(await listAudit(services.db, { ...filters, page })) };
+    }
     case 'settings':
       return settingsTab(services);
   }

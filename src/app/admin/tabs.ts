@@ -6,6 +6,7 @@ export const ADMIN_TABS = [
   { id: 'comments', label: 'Comments' },
   { id: 'orders', label: 'Orders' },
   { id: 'subscribers', label: 'Subscribers' },
+  { id: 'activity', label: 'Activity' },
   { id: 'settings', label: 'Settings' },
 ] as const;
 

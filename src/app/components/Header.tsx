@@ -96,6 +96,9 @@ export function Header({
               </summary>
               <div className="user-menu-panel card">
                 <p className="muted user-menu-email">{user.email || 'User'}</p>
+                <Link to="/account" className="button button-small button-secondary">
+                  Your account
+                </Link>
                 <Form method="post" action="/logout">
                   <button type="submit" className="button button-small">
                     Log out

@@ -1,5 +1,6 @@
 import { isRouteErrorResponse, useSearchParams } from 'react-router';
 import { MODERATION_MESSAGES } from '../../blog/comment-moderation-messages.ts';
+import { ActivityTab } from '../admin/ActivityTab.tsx';
 import { AdminTabs, panelId, tabId } from '../admin/AdminTabs.tsx';
 import { runAdminAction } from '../admin/admin-actions.server.ts';
 import { loadTab } from '../admin/admin-data.server.ts';
@@ -90,6 +91,8 @@ function TabContent({ loaderData, actionData }: Pick<Route.ComponentProps, 'load
           filters={data.filters}
         />
       );
+    case 'activity':
+      return <ActivityTab entries={data.entries} filters={data.filters} pagination={data.pagination} />;
     case 'subscribers':
       return (
         <SubscribersTab

@@ -1,0 +1,69 @@
+import { Form, Link } from 'react-router';
+import type { AuditRow } from '../../server/audit.ts';
+import { formatDateTime } from './format.ts';
+
+type Props = {
+  entries: AuditRow[];
+  filters: { actor: string; action: string };
+  pagination: { page: number; pages: number; total: number };
+};
+
+/** The audit log: who changed what, and every sign-in, newest first. */
+export function ActivityTab({ entries, filters, pagination }: Props) {
+  const query = `actor=${encodeURIComponent(filters.actor)}&action=${encodeURIComponent(filters.action)}`;
+  return (
+    <div className="admin-stack">
+      <div className="admin-toolbar">
+        <Form method="get" className="admin-filters" role="search">
+          <input type="hidden" name="tab" value="activity" />
+          <div className="field">
+            <label htmlFor="activity-actor">Who (email)</label>
+            <input id="activity-actor" name="actor" type="search" defaultValue={filters.actor} />
+          </div>
+          <div className="field">
+            <label htmlFor="activity-action">What</label>
+            <input id="activity-action" name="action" type="search" defaultValue={filters.action} />
+          </div>
+          <button className="button button-secondary" type="submit">
+            Filter
+          </button>
+        </Form>
+        <a className="button button-secondary" href={`/api/admin/audit?format=csv&${query}`}>
+          Export CSV
+        </a>
+      </div>
+      {entries.length === 0 ? (
+        <p className="empty-state">No activity recorded</p>
+      ) : (
+        <ul className="admin-list">
+          {entries.map((e) => (
+            <li key={e.id}>
+              <span>
+                <strong>{e.action}</strong>
+                {e.target ? <span className="muted"> #{e.target}</span> : null}
+                <br />
+                <span className="muted">
+                  {e.actorEmail ?? 'unknown'} · {e.clientIp ?? '—'} · {e.status}
+                </span>
+              </span>
+              <span className="muted">{formatDateTime(e.at)}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {pagination.pages > 1 && (
+        <nav aria-label="Activity pages" className="admin-meta">
+          {pagination.page > 1 && (
+            <Link to={`/admin?tab=activity&${query}&page=${pagination.page - 1}`}>Previous</Link>
+          )}
+          <span>
+            Page {pagination.page} of {pagination.pages}
+          </span>
+          {pagination.page < pagination.pages && (
+            <Link to={`/admin?tab=activity&${query}&page=${pagination.page + 1}`}>Next</Link>
+          )}
+        </nav>
+      )}
+    </div>
+  );
+}

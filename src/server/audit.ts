@@ -1,0 +1,146 @@
+import type { Middleware } from 'koa';
+import type { Db } from '../db/knex.ts';
+import type { SessionUser } from '../identity/sessions.ts';
+import type { AppServices } from './services.ts';
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function isSignIn(method: string, path: string, action: unknown): boolean {
+  if (method !== 'POST') return false;
+  return path === '/login' || path === '/amplify-login' || (path === '/api/users' && action === 'login');
+}
+
+/** What an admin's request did, in a line: the method and path, and the API action or form intent. */
+function describe(method: string, path: string, action: unknown, intent: string | null | undefined): string {
+  const what = typeof action === 'string' ? action : intent;
+  return `${method} ${path}${what ? ` (${what.slice(0, 60)})` : ''}`;
+}
+
+/** The record's target: the id in the path or the query, when there is one. */
+function targetOf(path: string, query: Record<string, unknown>): string | null {
+  const id =
+    /\/(\d{1,9})(?:\/|$)/.exec(path)?.[1] ?? (typeof query.id === 'string' ? query.id.slice(0, 20) : null);
+  return id ?? null;
+}
+
+/**
+ * The audit log: every write an admin makes (API and admin pages alike, whatever it was) and every
+ * sign-in, successful or not, with who, what, when, the request id and the client's address.
+ * Recorded after the answer is decided, with its status; the log has no update or delete path.
+ */
+export function auditLog(services: Pick<AppServices, 'db'>): Middleware {
+  return async (ctx, next) => {
+    if (!UNSAFE.has(ctx.method)) return next();
+    const before: SessionUser | null = ctx.state.session?.user ?? null;
+    let status = 500;
+    try {
+      await next();
+      status = ctx.status;
+    } catch (error) {
+      status = (error as { status?: number }).status ?? 500;
+      throw error;
+    } finally {
+      const signIn = isSignIn(ctx.method, ctx.path, ctx.query.action);
+      if (signIn || before?.role === 'admin') {
+        const after: SessionUser | null = ctx.state.session?.user ?? null;
+        const signedIn = signIn && after !== null && after.id !== before?.id;
+        const actor = signIn ? (signedIn ? after : null) : before;
+        await recordAudit(services.db, {
+          actorId: actor?.id ?? null,
+          actorEmail: actor?.email ?? null,
+          action: signIn
+            ? signedIn
+              ? 'sign-in'
+              : 'sign-in failed'
+            : describe(ctx.method, ctx.path, ctx.query.action, ctx.state.formIntent),
+          target: signIn ? null : targetOf(ctx.path, ctx.query),
+          status,
+          requestId: ctx.state.requestId ?? null,
+          clientIp: ctx.state.clientIp ?? ctx.ip,
+        }).catch((err: Error) => ctx.state.log?.error({ err }, 'audit log write failed'));
+      }
+    }
+  };
+}
+
+export type AuditEntry = {
+  actorId: number | null;
+  actorEmail: string | null;
+  action: string;
+  target: string | null;
+  status: number;
+  requestId: string | null;
+  clientIp: string | null;
+};
+
+export async function recordAudit(db: Db, entry: AuditEntry): Promise<void> {
+  await db('audit_log').insert({
+    actor_id: entry.actorId,
+    actor_email: entry.actorEmail,
+    action: entry.action.slice(0, 300),
+    target: entry.target,
+    status: entry.status,
+    request_id: entry.requestId,
+    client_ip: entry.clientIp,
+  });
+}
+
+export type AuditRow = AuditEntry & { id: number; at: string };
+
+/** The log, newest first, filtered by who and what (a part of the action's words). */
+export async function listAudit(
+  db: Db,
+  filter: { actor?: string; action?: string; page?: number; limit?: number },
+): Promise<{ entries: AuditRow[]; pagination: { page: number; pages: number; total: number } }> {
+  const limit = Math.min(Math.max(filter.limit ?? 50, 1), 10_000);
+  const page = Math.max(filter.page ?? 1, 1);
+  const base = db('audit_log');
+  const like = (v: string) => `%${v.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  if (filter.actor?.trim()) base.whereILike('actor_email', like(filter.actor.trim()));
+  if (filter.action?.trim()) base.whereILike('action', like(filter.action.trim()));
+  const [{ count }] = await base.clone().count({ count: '*' });
+  const rows = await base
+    .clone()
+    .orderBy([
+      { column: 'at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(limit)
+    .offset((page - 1) * limit)
+    .select('*');
+  const total = Number(count);
+  return {
+    entries: rows.map((r) => ({
+      id: Number(r.id),
+      at: r.at.toISOString(),
+      actorId: r.actor_id,
+      actorEmail: r.actor_email,
+      action: r.action,
+      target: r.target,
+      status: r.status,
+      requestId: r.request_id,
+      clientIp: r.client_ip,
+    })),
+    pagination: { page, pages: Math.max(1, Math.ceil(total / limit)), total },
+  };
+}
+
+/** Entries past the 90 days kept (the one delete the database allows). */
+export async function sweepAuditLog(db: Db): Promise<number> {
+  return db('audit_log').where('at', '<', db.raw("now() - interval '90 days'")).delete();
+}
+
+const csvCell = (value: unknown) => {
+  const text = value === null || value === undefined ? '' : String(value);
+  // Leading = + - @ would run as a formula in a spreadsheet.
+  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+};
+
+export function auditCsv(entries: AuditRow[]): string {
+  const header = ['at', 'actor', 'action', 'target', 'status', 'request_id', 'client_ip'];
+  const lines = entries.map((e) =>
+    [e.at, e.actorEmail, e.action, e.target, e.status, e.requestId, e.clientIp].map(csvCell).join(','),
+  );
+  return `${[header.join(','), ...lines].join('\n')}\n`;
+}

@@ -1,0 +1,182 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { createUser, signedInSession } from '../support/auth.ts';
+import { seedDemo } from '../support/blog.ts';
+import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+  await seedDemo(app);
+});
+afterAll(() => app?.close());
+
+const json = { 'content-type': 'application/json' };
+
+async function signIn(username: string, password: string, userAgent: string) {
+  const res = await fetch(`${app.url}/api/users?action=login`, {
+    method: 'POST',
+    headers: { ...json, 'user-agent': userAgent },
+    body: JSON.stringify({ username, password }),
+  });
+  return { status: res.status, token: (await res.json()).token as string | undefined };
+}
+
+const me = async (token: string) =>
+  (await fetch(`${app.url}/api/users?action=me`, { headers: { authorization: `Bearer ${token}` } })).status;
+
+describe('sessions', () => {
+  it('lists where an account is signed in and signs out everywhere else', async () => {
+    const user = await createUser(app, { username: 'traveller' });
+    const phone = await signIn(
+      'traveller',
+      user.password,
+      'Mozilla/5.0 (Linux; Android 14) Chrome/130.0 Mobile Safari/537.36',
+    );
+    const laptop = await signIn(
+      'traveller',
+      user.password,
+      'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) Firefox/131.0',
+    );
+    if (!phone.token || !laptop.token) throw new Error('sign-in failed');
+    const page = await fetch(`${app.url}/account`, { headers: { cookie: `sid=${laptop.token}` } });
+    const html = await page.text();
+    expect(html).toContain('Chrome on Android (mobile)');
+    expect(html).toContain('Firefox on macOS (desktop)');
+    expect(html).toContain('This device');
+    // The page never shows a session id: it is a credential.
+    expect(html).not.toContain(phone.token);
+    expect(html).not.toContain(laptop.token);
+
+    const ended = await fetch(`${app.url}/account`, {
+      method: 'POST',
+      headers: {
+        cookie: `sid=${laptop.token}`,
+        origin: app.url,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: 'intent=end-others',
+    });
+    expect(await ended.text()).toContain('Signed out of 1 other session.');
+    expect(await me(phone.token)).toBe(401);
+    expect(await me(laptop.token)).toBe(200);
+    const anonymous = await fetch(`${app.url}/account`, { redirect: 'manual' });
+    expect(anonymous.status).toBe(302);
+    expect(anonymous.headers.get('location')).toBe('/login?redirectTo=%2Faccount');
+  });
+
+  it('ends every other session when the password changes', async () => {
+    const user = await createUser(app, { username: 'careful' });
+    const a = await signIn('careful', user.password, 'A');
+    const b = await signIn('careful', user.password, 'B');
+    const changed = await fetch(`${app.url}/api/users?action=change-password`, {
+      method: 'POST',
+      headers: { ...json, authorization: `Bearer ${a.token}` },
+      body: JSON.stringify({ currentPassword: user.password, newPassword: 'N3w!passWord' }),
+    });
+    expect(changed.status).toBe(200);
+    expect(await me(b.token ?? '')).toBe(401);
+    expect(await me(a.token ?? '')).toBe(200);
+  });
+});
+
+describe('the audit log', () => {
+  it('records each admin write and every sign-in, and cannot be changed', async () => {
+    const { db } = app.services;
+    const admin = await signedInSession(app, { role: 'admin' });
+    const headers = { ...admin.headers, ...json };
+    const post = await fetch(`${app.url}/api/posts`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        title: 'Audited',
+        content: 'Body text',
+        excerpt: 'E',
+        category: 'Technology',
+        status: 'draft',
+      }),
+    });
+    expect(post.status).toBe(201);
+    await post.arrayBuffer();
+    const comment = await db('comments').where({ approved: false }).first('id');
+    await fetch(`${app.url}/api/comments?id=${comment.id}&action=moderate`, {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify({ approved: true }),
+    });
+    const product = await createProductRow(db, { price: 1000 });
+    const guest = new GuestClient(app);
+    await guest.add(product.id);
+    const order = (await guest.checkout(validCheckout)).body;
+    await fetch(`${app.url}/api/admin/orders/${order.id}?action=mark-paid`, {
+      method: 'POST',
+      headers,
+      body: '{}',
+    });
+    await fetch(`${app.url}/api/admin/orders/${order.id}?action=refund`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ amount: 100 }),
+    });
+    const cleared = await fetch(`${app.url}/admin`, {
+      method: 'POST',
+      headers: { ...admin.headers, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'intent=clear-cache',
+    });
+    expect(cleared.status).toBe(200);
+    const user = await createUser(app, { username: 'auditee' });
+    expect((await signIn('auditee', 'wrong-password-1', 'X')).status).toBe(401);
+    expect((await signIn('auditee', user.password, 'X')).status).toBe(200);
+
+    const log = await fetch(`${app.url}/api/admin/audit?actor=${encodeURIComponent(admin.user.email)}`, {
+      headers: admin.headers,
+    });
+    const { entries } = await log.json();
+    const actions = entries.map((e: { action: string }) => e.action);
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        'POST /api/posts',
+        'PUT /api/comments (moderate)',
+        `POST /api/admin/orders/${order.id} (mark-paid)`,
+        `POST /api/admin/orders/${order.id} (refund)`,
+        'POST /admin (clear-cache)',
+      ]),
+    );
+    const created = entries.find((e: { action: string }) => e.action === 'POST /api/posts');
+    expect(created).toMatchObject({
+      actorEmail: admin.user.email,
+      status: 201,
+      clientIp: expect.any(String),
+    });
+    expect(created.requestId).toMatch(/^[\w-]{8,}$/);
+    expect(entries.find((e: { action: string }) => e.action.includes('(refund)'))).toMatchObject({
+      target: String(order.id),
+    });
+
+    const signIns = (
+      await (await fetch(`${app.url}/api/admin/audit?action=sign-in`, { headers: admin.headers })).json()
+    ).entries;
+    expect(
+      signIns.map((e: { action: string; actorEmail: string | null }) => [e.action, e.actorEmail]),
+    ).toEqual(
+      expect.arrayContaining([
+        ['sign-in failed', null],
+        ['sign-in', user.email],
+      ]),
+    );
+
+    const csv = await (
+      await fetch(`${app.url}/api/admin/audit?format=csv`, { headers: admin.headers })
+    ).text();
+    expect(csv.split('\n')[0]).toBe('at,actor,action,target,status,request_id,client_ip');
+    expect(csv).toContain('POST /admin (clear-cache)');
+
+    // Append-only in the database itself: no update, no delete of a recent entry.
+    await expect(db('audit_log').update({ action: 'nothing happened' })).rejects.toThrow(/append-only/);
+    await expect(db('audit_log').delete()).rejects.toThrow(/append-only/);
+    const users = await fetch(`${app.url}/api/admin/audit`, {
+      headers: (await signedInSession(app)).headers,
+    });
+    expect(users.status).toBe(403);
+  });
+});
