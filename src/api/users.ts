@@ -9,6 +9,7 @@ import {
   signInSchema,
   signUpSchema,
 } from '../identity/schemas.ts';
+import { mailPasswordReset, mailSecurityNotice } from '../identity/security-mail.ts';
 import { authLimits, identityProvider, signIn, signOut } from '../identity/service.ts';
 import { endOtherSessions } from '../identity/sessions.ts';
 import type { AppServices } from '../server/services.ts';
@@ -58,6 +59,15 @@ export function usersRouter(services: AppServices): Router {
         await provider().changePassword(user, input);
         // Whoever knew the old password is signed out everywhere but here.
         await endOtherSessions(services.db, user.id, ctx.state.session.id);
+        await mailSecurityNotice(
+          services.queues,
+          user.email,
+          'Your Penstand password was changed',
+          [
+            `The password of your account was changed at ${new Date().toUTCString()}; your other sessions were signed out.`,
+          ],
+          services.publicUrl,
+        );
         ctx.body = { message: 'Password changed' };
         return;
       }
@@ -87,6 +97,7 @@ export function usersRouter(services: AppServices): Router {
           `${ctx.ip}|${('username' in input ? input.username : input.email).toLowerCase()}`,
         );
         await provider().confirmNewPassword(input);
+        await mailPasswordReset(services.db, services.queues, input, services.publicUrl);
         ctx.body = { message: 'Password reset successful' };
         return;
       }

@@ -6,6 +6,7 @@ import { mergeGuestCart } from '../shop/cart-merge.ts';
 import { lazyCognitoProvider } from './lazy-cognito.ts';
 import { LocalIdentityProvider } from './local.ts';
 import type { IdentityProvider, SignInInput, SignInResult } from './provider.ts';
+import { noteSignInDevice } from './security-mail.ts';
 import type { SessionUser } from './sessions.ts';
 
 const providers = new WeakMap<Db, IdentityProvider>();
@@ -104,6 +105,11 @@ export async function signIn(
   }
   const token = await state.session.rotate(user.id, signedIn.session);
   state.log.info({ userId: user.id }, 'signed in');
+  await noteSignInDevice(services.db, services.queues, user, {
+    userAgent: state.userAgent ?? null,
+    clientIp: state.clientIp,
+    publicUrl: services.publicUrl,
+  }).catch((err: Error) => state.log.warn({ err: err.message }, 'sign-in device not noted'));
   return { user, token };
 }
 

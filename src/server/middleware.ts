@@ -16,6 +16,7 @@ export function requestContext(log: Logger, trustProxy: boolean): Middleware {
     ctx.state.requestId = requestId;
     ctx.state.log = log.child({ requestId });
     ctx.state.clientIp = ctx.ip;
+    ctx.state.userAgent = ctx.get('user-agent').slice(0, 300);
     const theme = ctx.cookies.get('theme');
     ctx.state.theme = theme === 'light' || theme === 'dark' ? theme : 'system';
     ctx.set('X-Request-Id', requestId);

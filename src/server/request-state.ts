@@ -10,6 +10,8 @@ export interface RequestState {
   /** The theme preference cookie: 'light', 'dark' or 'system'. */
   theme: 'light' | 'dark' | 'system';
   clientIp: string;
+  /** The User-Agent header, as sent (the Account page names sessions by it). */
+  userAgent?: string;
   /** The visitor's session (guest or signed in); see identity/session-middleware.ts. */
   session: RequestSession;
   /** Set on a cacheable miss: the response is stored under this key (see page-cache.ts). */

@@ -3,13 +3,19 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { createUser, signedInSession } from '../support/auth.ts';
 import { seedDemo } from '../support/blog.ts';
 import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
+import { startSmtpServer } from '../support/smtp.ts';
 
 let app: TestApp;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 beforeAll(async () => {
-  app = await startTestApp();
+  smtp = await startSmtpServer();
+  app = await startTestApp({ withWorker: true, env: { SMTP_URL: smtp.url } });
   await seedDemo(app);
 });
-afterAll(() => app?.close());
+afterAll(async () => {
+  await app?.close();
+  await smtp?.close();
+});
 
 const json = { 'content-type': 'application/json' };
 
@@ -77,6 +83,34 @@ describe('sessions', () => {
     expect(changed.status).toBe(200);
     expect(await me(b.token ?? '')).toBe(401);
     expect(await me(a.token ?? '')).toBe(200);
+  });
+});
+
+describe('security notices', () => {
+  it('mails the owner on a sign-in from a new browser and on a password change, not on a known one', async () => {
+    const user = await createUser(app, { username: 'noticed' });
+    const mac = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) Firefox/131.0';
+    const android = 'Mozilla/5.0 (Linux; Android 14) Chrome/130.0 Mobile Safari/537.36';
+    await signIn('noticed', user.password, mac);
+    await signIn('noticed', user.password, mac);
+    const fromPhone = await signIn('noticed', user.password, android);
+    const notice = await smtp.waitFor(
+      (m) => m.to.includes(user.email) && m.subject === 'New sign-in to your Penstand account',
+    );
+    expect(notice.text).toContain('Chrome on Android (mobile)');
+    expect(notice.text).toContain(`${app.url}/account`);
+    await fetch(`${app.url}/api/users?action=change-password`, {
+      method: 'POST',
+      headers: { ...json, authorization: `Bearer ${fromPhone.token}` },
+      body: JSON.stringify({ currentPassword: user.password, newPassword: 'N3w!passWord' }),
+    });
+    await smtp.waitFor(
+      (m) => m.to.includes(user.email) && m.subject === 'Your Penstand password was changed',
+    );
+    // The first sign-in and the second from the same browser sent nothing.
+    expect(
+      smtp.messages.filter((m) => m.to.includes(user.email) && m.subject.startsWith('New sign-in')),
+    ).toHaveLength(1);
   });
 });
 

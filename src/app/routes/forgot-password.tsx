@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { data, Form, Link, useLocation, useNavigation } from 'react-router';
 import { AUTH_MESSAGES, passwordMeetsRules } from '../../identity/messages.ts';
 import { forgotSchema, resetSchema } from '../../identity/schemas.ts';
+import { mailPasswordReset } from '../../identity/security-mail.ts';
 import { authLimits, identityProvider } from '../../identity/service.ts';
 import { HttpError } from '../../server/middleware.ts';
 import { formError } from '../auth-actions.server.ts';
@@ -71,6 +72,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         unlessUnknownAccount(error);
         throw new HttpError(400, AUTH_MESSAGES.codeMismatch);
       });
+    await mailPasswordReset(services.db, services.queues, parsed.data, services.publicUrl);
   } catch (error) {
     const answer = formError(
       error,
