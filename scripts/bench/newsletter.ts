@@ -63,6 +63,7 @@ let received = 0;
 const sink = new SMTPServer({
   authOptional: true,
   disabledCommands: ['STARTTLS'],
+  disableReverseLookup: true,
   logger: false,
   onData(stream, _session, callback) {
     stream.resume();
@@ -135,8 +136,10 @@ process.stdout.write(
     2,
   )}\n`,
 );
+const exited = (child: ReturnType<typeof spawn>) => new Promise((resolve) => child.once('exit', resolve));
 server.kill('SIGTERM');
 worker.kill('SIGTERM');
+await Promise.all([exited(server), exited(worker)]);
 sink.close();
 await db.destroy();
 await pg.stop();

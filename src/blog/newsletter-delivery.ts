@@ -283,6 +283,22 @@ export async function sendTestNewsletter(
   await mailer.send(await newsletterMail(db, post, await getBlogSettings(db), publicUrl, { test: email }));
 }
 
+/** When this process may send its next newsletter mail (see waitForSendSlot). */
+let nextSendSlot = 0;
+
+/**
+ * Paces this process's newsletter mails at the configured rate on one schedule across batches,
+ * so the time spent between two batches is made up (by at most a second's worth of mails at once)
+ * and the rate holds over a whole send.
+ */
+async function waitForSendSlot(pauseMs: number): Promise<void> {
+  const now = Date.now();
+  nextSendSlot = Math.max(nextSendSlot, now - 1000);
+  const wait = nextSendSlot - now;
+  nextSendSlot += pauseMs;
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+}
+
 /** An SMTP answer in the 5xx range: the address will not take mail (unknown user, rejected). */
 function isPermanentFailure(error: unknown): boolean {
   const code = (error as { responseCode?: number }).responseCode;
@@ -307,7 +323,7 @@ export async function sendNewsletterBatch(
   const settings = await getBlogSettings(db);
   const pause = 1000 / services.ratePerSecond;
   for (const subscriberId of job.subscriberIds) {
-    const started = Date.now();
+    await waitForSendSlot(pause);
     const result = await db.transaction(async (trx) => {
       const row = await trx('newsletter_sends')
         .where({ post_id: job.postId, subscriber_id: subscriberId, status: 'queued' })
@@ -345,12 +361,7 @@ export async function sendNewsletterBatch(
       await mark('sent');
       return 'sent' as const;
     });
-    if (result === null) continue;
-    outcome[result]++;
-    if (result === 'sent') {
-      const wait = pause - (Date.now() - started);
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    }
+    if (result !== null) outcome[result]++;
   }
   await db('newsletters')
     .where({ post_id: job.postId, state: 'sending' })

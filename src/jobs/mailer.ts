@@ -44,7 +44,11 @@ export function createMailer(opts: {
       close() {},
     };
   }
-  const transport: Transporter = nodemailer.createTransport(opts.smtpUrl);
+  // Pooled: connections are kept and reused (a newsletter sends thousands of mails), unless the
+  // URL says otherwise (?pool=false).
+  const url = new URL(opts.smtpUrl);
+  if (!url.searchParams.has('pool')) url.searchParams.set('pool', 'true');
+  const transport: Transporter = nodemailer.createTransport(url.toString());
   const domain = /@([^\s>]+)/.exec(opts.from)?.[1] ?? 'penstand.local';
   const fromAddress = /<([^>]+)>/.exec(opts.from)?.[1] ?? opts.from.trim();
   return {
