@@ -8,6 +8,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import pg from 'pg';
 import { openBenchDatabase } from './bench/database.ts';
+import { freePort } from './free-port.ts';
 
 /**
  * `npm run lighthouse`: Lighthouse (mobile) on home, a post, /shop and a product of the demo
@@ -19,14 +20,6 @@ import { openBenchDatabase } from './bench/database.ts';
 const { values } = parseArgs({
   options: { bench: { type: 'boolean', default: false }, reports: { type: 'string' } },
 });
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = http.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const port = await freePort();
 const pgPort = await freePort();

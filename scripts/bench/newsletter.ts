@@ -9,6 +9,7 @@ import { requestNewsletter } from '../../src/blog/newsletter-delivery.ts';
 import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
 import { createDb } from '../../src/db/knex.ts';
 import { migrateLatest } from '../../src/db/migrate.ts';
+import { freePort } from '../free-port.ts';
 import { startWebCommand } from '../start-web-command.ts';
 
 /**
@@ -24,14 +25,6 @@ const RATE = Number(values.rate);
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 if (spawnSync('npx', ['react-router', 'build'], { cwd: root, stdio: 'inherit' }).status !== 0)
   process.exit(1);
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = http.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 
 const dataDir = path.resolve('.bench-data-newsletter');
 const pg = await startEmbeddedPostgres({ dataDir, port: 55442, database: 'penstand_newsletter' });

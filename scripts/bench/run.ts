@@ -1,12 +1,13 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import http from 'node:http';
+import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
+import { freePort } from '../free-port.ts';
 import { startWebCommand } from '../start-web-command.ts';
 import { BENCH_DATA_DIR, openBenchDatabase } from './database.ts';
 
@@ -46,15 +47,6 @@ type Row = {
   /** The web process's peak resident memory during this target's run (MB). */
   webRssMb: number;
 };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = http.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitForHttp(url: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -8,6 +8,7 @@ import { type RunningProcess, startProcess, startWebProcess } from '../support/p
 import { redisServerInstalled, startRedisServer } from '../support/redis-server.ts';
 import { createProductRow, validCheckout } from '../support/shop.ts';
 import { startSmtpServer } from '../support/smtp.ts';
+import { until } from '../support/until.ts';
 import { recordMailFault } from './summary.ts';
 
 type Redis = NonNullable<Awaited<ReturnType<typeof startRedisServer>>>;
@@ -28,14 +29,6 @@ afterAll(async () => {
   await database?.drop();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
-
-async function until(done: () => boolean | Promise<boolean>, what: string, timeoutMs = 90_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function placeOrder(base: string, productId: number): Promise<number> {
   const added = await fetch(`${base}/api/cart?action=add`, {

@@ -4,6 +4,7 @@ import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { type RunningProcess, startProcess } from '../support/process.ts';
 import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
 import { startSmtpServer } from '../support/smtp.ts';
+import { until } from '../support/until.ts';
 import { recordMailFault } from './summary.ts';
 
 const ORDERS = 6;
@@ -18,14 +19,6 @@ afterAll(async () => {
   await smtp?.close();
   await database?.drop();
 });
-
-async function until(done: () => boolean | Promise<boolean>, what: string, timeoutMs = 90_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 it('sends each order confirmation exactly once when the worker is SIGKILLed in the middle of sending it', async () => {
   smtp = await startSmtpServer();

@@ -4,6 +4,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { type RunningProcess, startProcess } from '../support/process.ts';
 import { startSmtpServer } from '../support/smtp.ts';
+import { until } from '../support/until.ts';
 import { recordMailFault } from './summary.ts';
 
 const SUBSCRIBERS = 500;
@@ -18,14 +19,6 @@ afterAll(async () => {
   await smtp?.close();
   await database?.drop();
 });
-
-async function until(done: () => boolean | Promise<boolean>, what: string, timeoutMs = 120_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 it('mails each of 500 subscribers exactly once when the worker is SIGKILLed in the middle of the send', async () => {
   smtp = await startSmtpServer();
@@ -58,10 +51,10 @@ it('mails each of 500 subscribers exactly once when the worker is SIGKILLed in t
     NEWSLETTER_RATE_PER_SECOND: '1000',
   };
   worker = startProcess('workers/main.ts', [], env);
-  await until(() => (smtp?.messages.length ?? 0) >= 150, 'a third of the newsletter going out');
+  await until(() => (smtp?.messages.length ?? 0) >= 150, 'a third of the newsletter going out', 120_000);
   // The next mail is held in DATA (not yet accepted) when the worker dies.
   smtp.stall(true);
-  await until(() => (smtp?.stalled.length ?? 0) >= 1, 'a mail held in DATA');
+  await until(() => (smtp?.stalled.length ?? 0) >= 1, 'a mail held in DATA', 120_000);
   worker.child.kill('SIGKILL');
   await worker.exited;
   await until(() => smtp?.stalled.length === 0, 'the held connection closing');
