@@ -1,5 +1,4 @@
 import { spawn, spawnSync } from 'node:child_process';
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';

@@ -8,10 +8,18 @@ import {
   resetSchema,
   signInSchema,
   signUpSchema,
+  twoFactorCodeSchema,
+  twoFactorLoginSchema,
 } from '../identity/schemas.ts';
 import { mailPasswordReset, mailSecurityNotice } from '../identity/security-mail.ts';
-import { authLimits, identityProvider, signIn, signOut } from '../identity/service.ts';
+import { authLimits, identityProvider, signIn, signInWithCode, signOut } from '../identity/service.ts';
 import { endOtherSessions } from '../identity/sessions.ts';
+import {
+  beginTwoFactorSetup,
+  disableTwoFactor,
+  enableTwoFactor,
+  TwoFactorRequired,
+} from '../identity/two-factor.ts';
 import type { AppServices } from '../server/services.ts';
 import { parseOr400, readJsonBody, SMALL_BODY } from './http.ts';
 
@@ -43,9 +51,61 @@ export function usersRouter(services: AppServices): Router {
     const body = await readJsonBody(ctx, SMALL_BODY);
     switch (action) {
       case 'login': {
-        const { user, token } = await signIn(services, ctx.state, parseOr400(signInSchema, body));
+        ctx.set('Cache-Control', 'no-store');
+        try {
+          const { user, token } = await signIn(services, ctx.state, parseOr400(signInSchema, body));
+          ctx.body = { token, user };
+        } catch (error) {
+          if (!(error instanceof TwoFactorRequired)) throw error;
+          // The password was right: the second call (action=login-2fa) brings the code.
+          ctx.status = 401;
+          ctx.body = { message: error.message, challenge: 'totp', challengeId: error.challengeId };
+        }
+        return;
+      }
+      case 'login-2fa': {
+        const input = parseOr400(twoFactorLoginSchema, body);
+        const { user, token } = await signInWithCode(services, ctx.state, input.challengeId, input.code);
         ctx.set('Cache-Control', 'no-store');
         ctx.body = { token, user };
+        return;
+      }
+      case '2fa-setup': {
+        const user = requireUser(ctx.state);
+        const { secret, otpauthUrl } = await beginTwoFactorSetup(services.db, user);
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = { secret, otpauthUrl };
+        return;
+      }
+      case '2fa-enable': {
+        const user = requireUser(ctx.state);
+        const { code } = parseOr400(twoFactorCodeSchema, body);
+        await limits.resets.consume(`user|${user.id}`);
+        const recoveryCodes = await enableTwoFactor(services.db, user, code);
+        await mailSecurityNotice(
+          services.queues,
+          user.email,
+          'Two-factor sign-in is on for your Penstand account',
+          [`Two-factor sign-in was turned on at ${new Date().toUTCString()}.`],
+          services.publicUrl,
+        );
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = { recoveryCodes };
+        return;
+      }
+      case '2fa-disable': {
+        const user = requireUser(ctx.state);
+        const { code } = parseOr400(twoFactorCodeSchema, body);
+        await limits.resets.consume(`user|${user.id}`);
+        await disableTwoFactor(services.db, user.id, code);
+        await mailSecurityNotice(
+          services.queues,
+          user.email,
+          'Two-factor sign-in is off for your Penstand account',
+          [`Two-factor sign-in was turned off at ${new Date().toUTCString()}.`],
+          services.publicUrl,
+        );
+        ctx.body = { message: 'Two-factor sign-in is off' };
         return;
       }
       case 'logout':

@@ -1,13 +1,16 @@
 import { data, type RouterContextProvider } from 'react-router';
 import { AUTH_MESSAGES } from '../identity/messages.ts';
 import { signInSchema } from '../identity/schemas.ts';
-import { signIn } from '../identity/service.ts';
+import { signIn, signInWithCode } from '../identity/service.ts';
+import { TWO_FACTOR_MESSAGES, TwoFactorRequired } from '../identity/two-factor.ts';
 import { safeRedirect } from './auth.server.ts';
 import { getApp } from './context.ts';
 import { redirectWithToast } from './toast.server.ts';
 
 /** A refused form: its message, and for sign-in what was typed as the identifier. */
 export type FormError = { error: string; identifier?: string };
+/** A sign-in form's answer: an error, or the second step's challenge (two-factor accounts). */
+export type SignInStep = { error?: string; identifier?: string; challengeId?: string };
 
 /**
  * Turns a thrown HttpError into the form's error message (with `extra` fields, such as what was
@@ -49,17 +52,36 @@ export async function signInAction(
 ) {
   const { services, state } = getApp(context);
   const form = await request.formData();
+  const welcome = (role: string) =>
+    redirectWithToast(signInDestination(role, form.get('redirectTo')), {
+      ...AUTH_MESSAGES.welcomeBack,
+      type: 'success',
+    });
+  if (form.get('intent') === 'totp') {
+    // The second step: the challenge of a right password, and the authenticator's code.
+    const challengeId = String(form.get('challengeId') ?? '').slice(0, 100);
+    try {
+      const { user } = await signInWithCode(
+        services,
+        state,
+        challengeId,
+        String(form.get('code') ?? '').slice(0, 20),
+      );
+      return welcome(user.role);
+    } catch (error) {
+      const expired = (error as Error).message === TWO_FACTOR_MESSAGES.challengeExpired;
+      return formError(error, TWO_FACTOR_MESSAGES.codeWrong, expired ? {} : { challengeId });
+    }
+  }
   const identifier = String(form.get(by) ?? '').slice(0, 254);
   const parsed = signInSchema.safeParse({ [by]: form.get(by) ?? '', password: form.get('password') ?? '' });
   if (!parsed.success)
     return data({ error: parsed.error.issues[0].message, identifier } satisfies FormError, { status: 400 });
   try {
     const { user } = await signIn(services, state, parsed.data);
-    return redirectWithToast(signInDestination(user.role, form.get('redirectTo')), {
-      ...AUTH_MESSAGES.welcomeBack,
-      type: 'success',
-    });
+    return welcome(user.role);
   } catch (error) {
+    if (error instanceof TwoFactorRequired) return { challengeId: error.challengeId, identifier };
     return formError(error, AUTH_MESSAGES.signInFailed, { identifier });
   }
 }

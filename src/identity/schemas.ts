@@ -37,3 +37,15 @@ export const resetSchema = z.union([
   z.object({ username, code, password: newPassword }),
   z.object({ email, code, password: newPassword }),
 ]);
+
+/** An authenticator's 6 digits or a recovery code ('ab12c-3de45'). */
+const secondFactor = z
+  .string({ error: 'Enter the 6-digit code from your authenticator app, or a recovery code.' })
+  .trim()
+  .min(6, 'Enter the 6-digit code from your authenticator app, or a recovery code.')
+  .max(20, 'That code is not right, or it was already used. Try the next one.');
+export const twoFactorCodeSchema = z.object({ code: secondFactor });
+export const twoFactorLoginSchema = z.object({
+  challengeId: z.string({ error: 'challengeId is required' }).min(1, 'challengeId is required').max(100),
+  code: secondFactor,
+});

@@ -6,8 +6,10 @@ import { mergeGuestCart } from '../shop/cart-merge.ts';
 import { lazyCognitoProvider } from './lazy-cognito.ts';
 import { LocalIdentityProvider } from './local.ts';
 import type { IdentityProvider, SignInInput, SignInResult } from './provider.ts';
+import { presentUser } from './provider.ts';
 import { noteSignInDevice } from './security-mail.ts';
 import type { SessionUser } from './sessions.ts';
+import { answerChallenge, createChallenge, TwoFactorRequired, twoFactorEnabled } from './two-factor.ts';
 
 const providers = new WeakMap<Db, IdentityProvider>();
 
@@ -99,11 +101,51 @@ export async function signIn(
     throw error;
   }
   const { user } = signedIn;
+  // The password was right; with two-factor on, the session opens only after the code.
+  if (await twoFactorEnabled(services.db, user.id))
+    throw new TwoFactorRequired(await createChallenge(services.db, user.id, signedIn.session));
+  return finishSignIn(services, state, user, signedIn.session);
+}
+
+/**
+ * The second step of a two-factor sign-in: the challenge and a code (authenticator or recovery).
+ * Wrong codes count against the same limits as wrong passwords.
+ */
+export async function signInWithCode(
+  services: AppServices,
+  state: RequestState,
+  challengeId: string,
+  code: string,
+): Promise<{ user: SessionUser; token: string }> {
+  const limits = authLimits(services.db);
+  await limits.ipFailures.check(state.clientIp);
+  const pending = await services.db('login_challenges').where({ id: challengeId }).first('user_id');
+  if (pending) await limits.accountFailures.check(`user:${pending.user_id}`);
+  let answered: { userId: number; session: Record<string, unknown> };
+  try {
+    answered = await answerChallenge(services.db, challengeId, code);
+  } catch (error) {
+    if ((error as { status?: number }).status === 401) {
+      if (pending) await limits.accountFailures.consume(`user:${pending.user_id}`).catch(() => {});
+      await limits.ipFailures.consume(state.clientIp).catch(() => {});
+    }
+    throw error;
+  }
+  const row = await services.db('users').where({ id: answered.userId }).first();
+  return finishSignIn(services, state, presentUser(row), answered.session as SignInResult['session']);
+}
+
+async function finishSignIn(
+  services: AppServices,
+  state: RequestState,
+  user: SessionUser,
+  providerSession: SignInResult['session'],
+): Promise<{ user: SessionUser; token: string }> {
   const guestSession = state.session.id;
   if (guestSession && !state.session.user) {
     await services.db.transaction((trx) => mergeGuestCart(trx, guestSession, user.id));
   }
-  const token = await state.session.rotate(user.id, signedIn.session);
+  const token = await state.session.rotate(user.id, providerSession);
   state.log.info({ userId: user.id }, 'signed in');
   await noteSignInDevice(services.db, services.queues, user, {
     userAgent: state.userAgent ?? null,

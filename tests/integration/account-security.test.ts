@@ -1,3 +1,4 @@
+import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { createUser, signedInSession } from '../support/auth.ts';
@@ -83,6 +84,61 @@ describe('sessions', () => {
     expect(changed.status).toBe(200);
     expect(await me(b.token ?? '')).toBe(401);
     expect(await me(a.token ?? '')).toBe(200);
+  });
+});
+
+describe('two-factor sign-in through the API', () => {
+  it('answers a challenge after the password, takes each code once, and turns off only with a code', async () => {
+    const user = await createUser(app, { username: 'twofactor' });
+    const first = await signIn('twofactor', user.password, 'X');
+    const auth = { ...json, authorization: `Bearer ${first.token}` };
+    const post = async (action: string, body: unknown, headers: Record<string, string> = auth) => {
+      const res = await fetch(`${app.url}/api/users?action=${action}`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, body: await res.json() };
+    };
+    const setup = await post('2fa-setup', {});
+    expect(setup.body.otpauthUrl).toMatch(/^otpauth:\/\/totp\/Penstand:/);
+    const code = (offset = 0) =>
+      new TOTP({ secret: Secret.fromBase32(setup.body.secret), digits: 6, period: 30 }).generate({
+        timestamp: Date.now() + offset * 30_000,
+      });
+    expect((await post('2fa-enable', { code: '123456' === code() ? '654321' : '123456' })).status).toBe(400);
+    const enabled = await post('2fa-enable', { code: code() });
+    expect(enabled.body.recoveryCodes).toHaveLength(10);
+
+    const challenged = await post('login', { username: 'twofactor', password: user.password }, json);
+    expect(challenged).toMatchObject({
+      status: 401,
+      body: { challenge: 'totp', challengeId: expect.any(String) },
+    });
+    expect(challenged.body.token).toBeUndefined();
+    const finished = await post(
+      'login-2fa',
+      { challengeId: challenged.body.challengeId, code: code(1) },
+      json,
+    );
+    expect(finished.status).toBe(200);
+    expect(await me(finished.body.token)).toBe(200);
+    const again = await post('login', { username: 'twofactor', password: user.password }, json);
+    expect(
+      (await post('login-2fa', { challengeId: again.body.challengeId, code: code(1) }, json)).status,
+    ).toBe(401);
+    // A wrong password never reaches the second step.
+    expect(
+      (await post('login', { username: 'twofactor', password: 'Wr0ng!pass' }, json)).body.challengeId,
+    ).toBeUndefined();
+
+    const owner = { ...json, authorization: `Bearer ${finished.body.token}` };
+    expect((await post('2fa-disable', {}, owner)).status).toBe(400);
+    expect((await post('2fa-disable', { code: enabled.body.recoveryCodes[0] }, owner)).status).toBe(200);
+    expect((await signIn('twofactor', user.password, 'X')).token).toBeDefined();
+    await smtp.waitFor(
+      (m) => m.to.includes(user.email) && m.subject === 'Two-factor sign-in is off for your Penstand account',
+    );
   });
 });
 

@@ -141,6 +141,16 @@ describe('Stripe Checkout', () => {
     const { order } = await placedOrder(1);
     const paid = stripe.complete(sessionOf(order.paymentUrl).id);
     const delivery = stripe.event('checkout.session.completed', paid);
+    // The worker finishes with the new order first (outbox relayed, confirmation sent): only the
+    // webhook could change anything after this.
+    const { db } = app.services;
+    await expect
+      .poll(async () => {
+        const pending = await db('outbox').whereNull('relayed_at').count({ n: '*' }).first();
+        const row = await db('orders').where({ id: order.id }).first('confirmation_sent');
+        return Number(pending?.n) === 0 && row.confirmation_sent;
+      })
+      .toBe(true);
     const tables = await watchedTables(app.services.db);
     const before = await fingerprint(app.services.db, tables);
     expect(await deliver(delivery, 'whsec_someone_else')).toEqual({

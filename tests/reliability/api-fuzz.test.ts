@@ -156,6 +156,10 @@ const ACTIONS = [
   'mark-paid',
   'refund',
   'cancel',
+  'login-2fa',
+  '2fa-setup',
+  '2fa-enable',
+  '2fa-disable',
 ];
 const queryKey = fc.constantFrom(
   'action',

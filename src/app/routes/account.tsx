@@ -1,6 +1,15 @@
 import { Form, redirect, useNavigation } from 'react-router';
+import { mailSecurityNotice } from '../../identity/security-mail.ts';
 import { endOtherSessions, endUserSession, listUserSessions } from '../../identity/sessions.ts';
+import {
+  beginTwoFactorSetup,
+  disableTwoFactor,
+  enableTwoFactor,
+  setupOf,
+  type TwoFactorSetup,
+} from '../../identity/two-factor.ts';
 import { describeUserAgent } from '../../identity/user-agent.ts';
+import { HttpError } from '../../server/middleware.ts';
 import { formatDateTime } from '../admin/format.ts';
 import { Notice } from '../components/shop/Notice.tsx';
 import { type AppContext, getApp } from '../context.ts';
@@ -22,11 +31,57 @@ function signedInUser(app: AppContext) {
 export async function loader({ context }: Route.LoaderArgs) {
   const app = getApp(context);
   const user = signedInUser(app);
-  const sessions = await listUserSessions(app.services.db, user.id, app.state.session.id);
+  const { db } = app.services;
+  const [sessions, account] = await Promise.all([
+    listUserSessions(db, user.id, app.state.session.id),
+    db('users').where({ id: user.id }).first('provider', 'totp_enabled_at'),
+  ]);
   return {
     email: user.email,
     sessions: sessions.map((s) => ({ ...s, device: describeUserAgent(s.userAgent) })),
+    twoFactor: { available: account?.provider === 'local', enabled: Boolean(account?.totp_enabled_at) },
   };
+}
+
+type TwoFactorAnswer =
+  | { ok: true; message: string; setup?: TwoFactorSetup; recoveryCodes?: string[] }
+  | { ok: false; message: string; setup?: TwoFactorSetup };
+
+/** Two-factor on the Account page: set up (a QR code to scan), confirm with a first code, turn off. */
+async function twoFactorAction(app: AppContext, intent: string, form: FormData): Promise<TwoFactorAnswer> {
+  const user = signedInUser(app);
+  const { db, queues, publicUrl } = app.services;
+  const code = String(form.get('code') ?? '').slice(0, 20);
+  const notify = (subject: string, line: string) =>
+    mailSecurityNotice(queues, user.email, subject, [`${line} at ${new Date().toUTCString()}.`], publicUrl);
+  try {
+    if (intent === '2fa-setup')
+      return {
+        ok: true,
+        message: 'Scan the code, then enter the first 6 digits it shows.',
+        setup: await beginTwoFactorSetup(db, user),
+      };
+    if (intent === '2fa-enable') {
+      const recoveryCodes = await enableTwoFactor(db, user, code);
+      await notify('Two-factor sign-in is on for your Penstand account', 'Two-factor sign-in was turned on');
+      return { ok: true, message: 'Two-factor sign-in is on.', recoveryCodes };
+    }
+    await disableTwoFactor(db, user.id, code);
+    await notify('Two-factor sign-in is off for your Penstand account', 'Two-factor sign-in was turned off');
+    return { ok: true, message: 'Two-factor sign-in is off.' };
+  } catch (error) {
+    if (!(error instanceof HttpError) || error.status >= 500) throw error;
+    // A wrong first code keeps the setup on screen (the pending secret stands).
+    const pending =
+      intent === '2fa-enable' ? await db('users').where({ id: user.id }).first('totp_pending_secret') : null;
+    return {
+      ok: false,
+      message: error.message,
+      ...(pending?.totp_pending_secret
+        ? { setup: await setupOf(user.email, pending.totp_pending_secret) }
+        : {}),
+    };
+  }
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
@@ -34,6 +89,9 @@ export async function action({ context, request }: Route.ActionArgs) {
   const user = signedInUser(app);
   const form = await request.formData();
   const { db } = app.services;
+  const intent = String(form.get('intent') ?? '');
+  if (intent === '2fa-setup' || intent === '2fa-enable' || intent === '2fa-disable')
+    return twoFactorAction(app, intent, form);
   if (form.get('intent') === 'end-others') {
     const ended = await endOtherSessions(db, user.id, app.state.session.id);
     return { ok: true, message: `Signed out of ${ended} other ${ended === 1 ? 'session' : 'sessions'}.` };
@@ -60,6 +118,13 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
           tone={actionData.ok ? 'success' : 'error'}
           title={actionData.ok ? 'Done' : 'Error'}
           description={actionData.message}
+        />
+      )}
+      {loaderData.twoFactor.available && (
+        <TwoFactorCard
+          enabled={loaderData.twoFactor.enabled}
+          answer={(actionData as TwoFactorAnswer | undefined) ?? null}
+          busy={busy}
         />
       )}
       <section className="card" aria-labelledby="sessions-heading">
@@ -96,5 +161,93 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
         )}
       </section>
     </div>
+  );
+}
+
+function TwoFactorCard({
+  enabled,
+  answer,
+  busy,
+}: {
+  enabled: boolean;
+  answer: TwoFactorAnswer | null;
+  busy: boolean;
+}) {
+  const setup = answer?.setup;
+  return (
+    <section className="card" aria-labelledby="two-factor-heading">
+      <h2 id="two-factor-heading">Two-factor sign-in</h2>
+      {answer?.ok && answer.recoveryCodes ? (
+        <div>
+          <p>
+            Keep these recovery codes somewhere safe: each one signs you in once if you lose your phone. They
+            are shown only now.
+          </p>
+          <ul className="recovery-codes" data-testid="recovery-codes">
+            {answer.recoveryCodes.map((c) => (
+              <li key={c}>
+                <code>{c}</code>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {enabled ? (
+        <Form method="post">
+          <p>On: signing in asks for a code from your authenticator app after the password.</p>
+          <input type="hidden" name="intent" value="2fa-disable" />
+          <div className="field">
+            <label htmlFor="two-factor-off-code">Current code (to turn it off)</label>
+            <input
+              id="two-factor-off-code"
+              name="code"
+              autoComplete="one-time-code"
+              maxLength={20}
+              required
+            />
+          </div>
+          <button type="submit" className="button button-secondary" disabled={busy}>
+            Turn off two-factor
+          </button>
+        </Form>
+      ) : setup ? (
+        <Form method="post">
+          <p>Scan this code with an authenticator app (or type the key), then enter the 6 digits it shows.</p>
+          <img
+            className="qr-code"
+            src={`data:image/svg+xml;base64,${btoa(setup.qrSvg)}`}
+            alt="QR code of the authenticator key"
+            width={192}
+            height={192}
+          />
+          <p>
+            Key: <code data-testid="totp-secret">{setup.secret}</code>
+          </p>
+          <input type="hidden" name="intent" value="2fa-enable" />
+          <div className="field">
+            <label htmlFor="two-factor-code">Code from the app</label>
+            <input
+              id="two-factor-code"
+              name="code"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={20}
+              required
+            />
+          </div>
+          <button type="submit" className="button" disabled={busy}>
+            Turn on two-factor
+          </button>
+        </Form>
+      ) : (
+        <Form method="post">
+          <p>Off. With it on, a stolen password is not enough to sign in.</p>
+          <input type="hidden" name="intent" value="2fa-setup" />
+          <button type="submit" className="button" disabled={busy}>
+            Set up two-factor
+          </button>
+        </Form>
+      )}
+    </section>
   );
 }

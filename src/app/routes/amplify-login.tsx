@@ -1,8 +1,9 @@
 import { Link, redirect, useFetcher } from 'react-router';
 import { safeRedirect } from '../auth.server.ts';
-import { type FormError, signInAction } from '../auth-actions.server.ts';
+import { type SignInStep, signInAction } from '../auth-actions.server.ts';
 import { AuthCard } from '../components/auth/AuthCard.tsx';
 import { PasswordField } from '../components/auth/PasswordField.tsx';
+import { TwoFactorStep } from '../components/auth/TwoFactorStep.tsx';
 import { getApp } from '../context.ts';
 import '../styles/auth.css';
 import type { Route } from './+types/amplify-login';
@@ -24,12 +25,25 @@ export function action({ request, context }: Route.ActionArgs) {
 
 /** Username sign-in; an unconfirmed account gets a link to confirm its email. */
 export default function AmplifyLogin({ loaderData, actionData }: Route.ComponentProps) {
-  const fetcher = useFetcher<FormError>();
+  const fetcher = useFetcher<SignInStep>();
   // Without JavaScript the form posts normally and the answer comes back as actionData.
-  const answer = fetcher.data ?? (actionData as FormError | undefined);
+  const answer = fetcher.data ?? (actionData as SignInStep | undefined);
   const error = answer?.error;
   const pending = fetcher.state !== 'idle';
   const username = answer?.identifier ?? '';
+  if (answer?.challengeId)
+    return (
+      <AuthCard title="Sign in">
+        <TwoFactorStep
+          Form={fetcher.Form}
+          challengeId={answer.challengeId}
+          redirectTo={loaderData.redirectTo || undefined}
+          idPrefix="amplify"
+          error={error}
+          pending={pending}
+        />
+      </AuthCard>
+    );
   return (
     <AuthCard title="Sign in" footer={<Link to="/amplify-signup">Create an account</Link>}>
       <fetcher.Form method="post" className="auth-form" noValidate>

@@ -1,6 +1,6 @@
 import { redirect } from 'react-router';
 import { safeRedirect } from '../auth.server.ts';
-import { signInAction } from '../auth-actions.server.ts';
+import { type SignInStep, signInAction } from '../auth-actions.server.ts';
 import { AuthCard } from '../components/auth/AuthCard.tsx';
 import { SignInForm } from '../components/auth/SignInForm.tsx';
 import { getApp } from '../context.ts';
@@ -30,7 +30,8 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         idPrefix="login"
         redirectTo={loaderData.redirectTo || undefined}
         forgotHref="/forgot-password"
-        serverError={(actionData as { error?: string } | undefined)?.error}
+        serverError={(actionData as SignInStep | undefined)?.error}
+        serverChallenge={(actionData as SignInStep | undefined)?.challengeId}
       />
     </AuthCard>
   );

@@ -1,5 +1,6 @@
 import { Link, useFetcher } from 'react-router';
 import { PasswordField } from './PasswordField.tsx';
+import { TwoFactorStep } from './TwoFactorStep.tsx';
 
 /**
  * Email (or username) and password, posted to /login or /amplify-login. Works as a plain form
@@ -11,6 +12,7 @@ export function SignInForm({
   redirectTo,
   forgotHref,
   serverError,
+  serverChallenge,
 }: {
   by: 'email' | 'username';
   idPrefix: string;
@@ -18,10 +20,25 @@ export function SignInForm({
   forgotHref: string;
   /** The error of a form posted without JavaScript. */
   serverError?: string;
+  /** The second step's challenge of a form posted without JavaScript. */
+  serverChallenge?: string;
 }) {
-  const fetcher = useFetcher<{ error?: string }>();
+  const fetcher = useFetcher<{ error?: string; challengeId?: string }>();
   const pending = fetcher.state !== 'idle';
   const error = fetcher.data?.error ?? serverError;
+  const challengeId = fetcher.data ? fetcher.data.challengeId : serverChallenge;
+  if (challengeId)
+    return (
+      <TwoFactorStep
+        Form={fetcher.Form}
+        action={by === 'email' ? '/login' : '/amplify-login'}
+        challengeId={challengeId}
+        redirectTo={redirectTo}
+        idPrefix={idPrefix}
+        error={error}
+        pending={pending}
+      />
+    );
   return (
     <fetcher.Form
       method="post"
