@@ -40,7 +40,9 @@ export function auditLog(services: Pick<AppServices, 'db'>): Middleware {
       status = (error as { status?: number }).status ?? 500;
       throw error;
     } finally {
-      const signIn = isSignIn(ctx.method, ctx.path, ctx.query.action);
+      // A hydrated page posts its forms to <path>.data (React Router's single fetch): the same action.
+      const path = ctx.path === '/_root.data' ? '/' : ctx.path.replace(/\.data$/, '');
+      const signIn = isSignIn(ctx.method, path, ctx.query.action);
       if (signIn || before?.role === 'admin') {
         const after: SessionUser | null = ctx.state.session?.user ?? null;
         const signedIn = signIn && after !== null && after.id !== before?.id;
@@ -52,8 +54,8 @@ export function auditLog(services: Pick<AppServices, 'db'>): Middleware {
             ? signedIn
               ? 'sign-in'
               : 'sign-in failed'
-            : describe(ctx.method, ctx.path, ctx.query.action, ctx.state.formIntent),
-          target: signIn ? null : targetOf(ctx.path, ctx.query),
+            : describe(ctx.method, path, ctx.query.action, ctx.state.formIntent),
+          target: signIn ? null : targetOf(path, ctx.query),
           status,
           requestId: ctx.state.requestId ?? null,
           clientIp: ctx.state.clientIp ?? ctx.ip,

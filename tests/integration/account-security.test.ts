@@ -218,6 +218,20 @@ describe('the audit log', () => {
     expect((await signIn('auditee', 'wrong-password-1', 'X')).status).toBe(401);
     expect((await signIn('auditee', user.password, 'X')).status).toBe(200);
 
+    // A hydrated sign-in form posts to /login.data (React Router's single fetch): audited the same.
+    const formUser = await createUser(app);
+    const viaPage = await fetch(`${app.url}/login.data`, {
+      method: 'POST',
+      headers: { origin: app.url, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ email: formUser.email, password: formUser.password }),
+    });
+    expect(viaPage.status).toBeLessThan(400);
+    await viaPage.arrayBuffer();
+    const formSignIn = await db('audit_log')
+      .where({ actor_email: formUser.email, action: 'sign-in' })
+      .first();
+    expect(formSignIn).toBeDefined();
+
     const log = await fetch(`${app.url}/api/admin/audit?actor=${encodeURIComponent(admin.user.email)}`, {
       headers: admin.headers,
     });

@@ -13,6 +13,7 @@ import { HttpError } from '../../server/middleware.ts';
 import { formatDateTime } from '../admin/format.ts';
 import { Notice } from '../components/shop/Notice.tsx';
 import { type AppContext, getApp } from '../context.ts';
+import '../styles/shop.css';
 import type { Route } from './+types/account';
 
 export const meta: Route.MetaFunction = () => [
@@ -110,7 +111,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
   const busy = navigation.state === 'submitting';
   const others = loaderData.sessions.filter((s) => !s.current);
   return (
-    <div className="container narrow-page">
+    <div className="container narrow-page order-page">
       <h1>Your account</h1>
       <p className="muted">Signed in as {loaderData.email}</p>
       {actionData && (
