@@ -144,21 +144,42 @@ function escapeHtml(text: string): string {
 
 /**
  * The post's sanitized HTML made fit for mail clients: site-relative links and images absolute,
- * video and audio players (which no mail client plays) turned into links to the post.
+ * video and audio players (which no mail client plays) turned into linked thumbnails of the
+ * video, or of the podcast's cover, that open the post.
  */
 export function mailBody(html: string, publicUrl: string, postUrl: string): string {
   return html
+    .replace(/(src|href)="\/(?!\/)/g, `$1="${publicUrl}/`)
+    .replace(/<img /g, '<img style="max-width:100%;height:auto" ')
     .replace(
       /<div class="video-embed"><iframe src="https:\/\/www\.youtube-nocookie\.com\/embed\/([A-Za-z0-9_-]{11})"[^>]*><\/iframe><\/div>/g,
       (_, id: string) =>
         `<p><a href="https://www.youtube.com/watch?v=${id}"><img src="https://i.ytimg.com/vi/${id}/hqdefault.jpg" alt="Watch the video" width="560" style="max-width:100%;height:auto;border-radius:8px"></a></p>`,
     )
     .replace(/<iframe[\s\S]*?<\/iframe>/g, `<p><a href="${postUrl}">Watch on the site</a></p>`)
-    .replace(/<audio[\s\S]*?<\/audio>/g, `<p><a href="${postUrl}">Listen to the episode on the site</a></p>`)
-    .replace(/<video[\s\S]*?<\/video>/g, `<p><a href="${postUrl}">Watch on the site</a></p>`)
-    .replace(/(src|href)="\/(?!\/)/g, `$1="${publicUrl}/`)
-    .replace(/<img /g, '<img style="max-width:100%;height:auto" ');
+    .replace(
+      /<audio[\s\S]*?<\/audio>/g,
+      `<table role="presentation" class="nl-media" cellpadding="0" cellspacing="0" style="margin:16px 0;border:1px solid #e5e7eb;border-radius:8px"><tr><td style="padding:12px"><a href="${postUrl}"><img src="${publicUrl}/podcast-cover.png" alt="Podcast cover" width="96" height="96" style="display:block;border-radius:6px"></a></td><td style="padding:12px 16px 12px 4px;font-family:Arial,sans-serif;font-size:16px"><a href="${postUrl}" style="color:#1d4ed8;font-weight:bold;text-decoration:none">&#9654; Listen on the site</a></td></tr></table>`,
+    )
+    .replace(/<video[\s\S]*?<\/video>/g, `<p><a href="${postUrl}">Watch on the site</a></p>`);
 }
+
+/**
+ * Dark-mode clients that honour prefers-color-scheme (Apple Mail, iOS, Outlook for Mac) get
+ * these colours over the inline light ones (hence !important); the others invert by themselves.
+ */
+const DARK_MODE_STYLE = `<style>
+:root{color-scheme:light dark;supported-color-schemes:light dark}
+@media (prefers-color-scheme: dark){
+.nl-page{background:#111827 !important}
+.nl-card{background:#1f2937 !important;color:#f3f4f6 !important}
+.nl-card a{color:#93c5fd !important}
+.nl-card h1 a{color:#f9fafb !important}
+.nl-muted,.nl-card .nl-muted a{color:#d1d5db !important}
+.nl-card a.nl-button{background:#3b82f6 !important;color:#ffffff !important}
+.nl-media{border-color:#4b5563 !important}
+}
+</style>`;
 
 /** Plain text of the post for the text/plain part: paragraphs kept, tags dropped. */
 function plainText(html: string): string {
@@ -199,13 +220,23 @@ export async function unsubscribeByToken(db: Db, token: string): Promise<boolean
   return true;
 }
 
+/**
+ * The List-Unsubscribe mailto, for clients that unsubscribe by mail. Penstand does not read
+ * that mailbox: whoever does finds the reader's address in the subject and their own
+ * unsubscribe link in the body, and opens it.
+ */
+function unsubscribeMailto(mailbox: string, reader: string, unsubscribeUrl: string): string {
+  return `mailto:${mailbox}?subject=${encodeURIComponent(`Unsubscribe ${reader}`)}&body=${encodeURIComponent(`Please unsubscribe me: ${unsubscribeUrl}`)}`;
+}
+
 export async function newsletterMail(
   db: Db,
   post: NewsletterPost,
   settings: BlogSettings,
-  publicUrl: string,
+  site: { publicUrl: string; fromAddress: string },
   to: { id: number; email: string } | { test: string },
 ): Promise<Mail> {
+  const { publicUrl } = site;
   const postUrl = `${publicUrl}/post/${post.slug}`;
   const unsubscribeUrl =
     'id' in to ? `${publicUrl}/newsletter/unsubscribe?token=${await unsubscribeToken(db, to.id)}` : null;
@@ -219,18 +250,18 @@ export async function newsletterMail(
     ? `<img src="${escapeHtml(post.featured_image.startsWith('/') ? `${publicUrl}${post.featured_image}` : post.featured_image)}" alt="" width="600" style="max-width:100%;height:auto;border-radius:8px;margin:0 0 16px">`
     : '';
   const footer = unsubscribeUrl
-    ? `<p style="font-size:13px;color:#6b7280">You get this because you subscribed to ${escapeHtml(settings.title)}. <a href="${unsubscribeUrl}" style="color:#6b7280">Unsubscribe</a></p>`
-    : '<p style="font-size:13px;color:#6b7280">A test of this newsletter: subscribers get their own unsubscribe link here.</p>';
-  const html = `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><meta name="color-scheme" content="light dark"><meta name="supported-color-schemes" content="light dark"><title>${escapeHtml(post.title)}</title></head>
-<body style="margin:0;padding:0;background:#f3f4f6">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f3f4f6"><tr><td align="center" style="padding:24px 12px">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:600px;background:#ffffff;color:#111827;border-radius:12px;font-family:Georgia,'Times New Roman',serif;font-size:17px;line-height:1.6"><tr><td style="padding:28px">
-<p style="margin:0 0 8px;font-family:Arial,sans-serif;font-size:14px;color:#6b7280">${escapeHtml(settings.title)}</p>
+    ? `<p class="nl-muted" style="font-size:13px;color:#6b7280">You get this because you subscribed to ${escapeHtml(settings.title)}. <a href="${unsubscribeUrl}" style="color:#6b7280">Unsubscribe</a></p>`
+    : '<p class="nl-muted" style="font-size:13px;color:#6b7280">A test of this newsletter: subscribers get their own unsubscribe link here.</p>';
+  const html = `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><meta name="color-scheme" content="light dark"><meta name="supported-color-schemes" content="light dark"><title>${escapeHtml(post.title)}</title>${DARK_MODE_STYLE}</head>
+<body class="nl-page" style="margin:0;padding:0;background:#f3f4f6">
+<table role="presentation" class="nl-page" width="100%" cellpadding="0" cellspacing="0" style="background:#f3f4f6"><tr><td align="center" style="padding:24px 12px">
+<table role="presentation" class="nl-card" width="100%" cellpadding="0" cellspacing="0" style="max-width:600px;background:#ffffff;color:#111827;border-radius:12px;font-family:Georgia,'Times New Roman',serif;font-size:17px;line-height:1.6"><tr><td style="padding:28px">
+<p class="nl-muted" style="margin:0 0 8px;font-family:Arial,sans-serif;font-size:14px;color:#6b7280">${escapeHtml(settings.title)}</p>
 <h1 style="margin:0 0 8px;font-size:28px;line-height:1.25"><a href="${postUrl}" style="color:#111827;text-decoration:none">${escapeHtml(post.title)}</a></h1>
-<p style="margin:0 0 20px;font-family:Arial,sans-serif;font-size:14px;color:#6b7280">${escapeHtml(settings.authorName)} · ${date}</p>
+<p class="nl-muted" style="margin:0 0 20px;font-family:Arial,sans-serif;font-size:14px;color:#6b7280">${escapeHtml(settings.authorName)} · ${date}</p>
 ${image}
 ${mailBody(post.content_html, publicUrl, postUrl)}
-<p style="margin:24px 0"><a href="${postUrl}" style="display:inline-block;background:#1d4ed8;color:#ffffff;padding:10px 18px;border-radius:8px;text-decoration:none;font-family:Arial,sans-serif">Read on the site</a></p>
+<p style="margin:24px 0"><a href="${postUrl}" class="nl-button" style="display:inline-block;background:#1d4ed8;color:#ffffff;padding:10px 18px;border-radius:8px;text-decoration:none;font-family:Arial,sans-serif">Read on the site</a></p>
 ${footer}
 </td></tr></table></td></tr></table></body></html>`;
   const text = [
@@ -252,10 +283,7 @@ ${footer}
       ? {
           // RFC 8058 one-click: mailbox providers POST "List-Unsubscribe=One-Click" to the https URL.
           headers: {
-            // The mailto goes to the writer's contact address, read by a person: only when there is one.
-            'List-Unsubscribe': settings.contactEmail
-              ? `<${unsubscribeUrl}>, <mailto:${settings.contactEmail}?subject=${encodeURIComponent(`Unsubscribe ${to.email}`)}>`
-              : `<${unsubscribeUrl}>`,
+            'List-Unsubscribe': `<${unsubscribeUrl}>, <${unsubscribeMailto(settings.contactEmail || site.fromAddress, to.email, unsubscribeUrl)}>`,
             'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
           },
           idempotencyKey: `newsletter-${post.id}-${to.id}`,
@@ -280,7 +308,15 @@ export async function sendTestNewsletter(
 ): Promise<void> {
   const post = await loadPost(db, postId);
   if (!post) throw new HttpError(404, NEWSLETTER_MESSAGES.postNotFound);
-  await mailer.send(await newsletterMail(db, post, await getBlogSettings(db), publicUrl, { test: email }));
+  await mailer.send(
+    await newsletterMail(
+      db,
+      post,
+      await getBlogSettings(db),
+      { publicUrl, fromAddress: mailer.fromAddress },
+      { test: email },
+    ),
+  );
 }
 
 /** When this process may send its next newsletter mail (see waitForSendSlot). */
@@ -307,7 +343,11 @@ function isPermanentFailure(error: unknown): boolean {
 
 /**
  * Sends one batch: each recipient still 'queued' is locked, mailed and marked in one transaction,
- * so a retried or duplicated batch never mails anyone twice. A 5xx answer marks the address
+ * so a retried or duplicated batch never mails anyone twice. The one window left: a worker that
+ * dies after the SMTP server accepted a mail but before the commit leaves the row 'queued', and
+ * the retry sends that mail again under the same Message-ID (the mailer's idempotency key), which
+ * receivers can recognise as a duplicate. An 'attempting' row written first would not close it:
+ * the retry could not tell whether that mail had gone. A 5xx answer marks the address
  * bounced (and it is never mailed again); any other failure fails the job, which is retried
  * with back-off, unless this is its last attempt, when the recipient is marked failed.
  */
@@ -343,7 +383,13 @@ export async function sendNewsletterBatch(
       }
       try {
         await mailer.send(
-          await newsletterMail(db, post, settings, publicUrl, { id: subscriberId, email: subscriber.email }),
+          await newsletterMail(
+            db,
+            post,
+            settings,
+            { publicUrl, fromAddress: mailer.fromAddress },
+            { id: subscriberId, email: subscriber.email },
+          ),
         );
       } catch (error) {
         const message = String((error as Error).message).slice(0, 500);

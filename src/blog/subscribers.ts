@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Db } from '../db/knex.ts';
+import { parseCsv } from '../server/csv.ts';
 
 export const SUBSCRIBER_STATUSES = ['pending', 'confirmed', 'unsubscribed', 'bounced'] as const;
 export type SubscriberStatus = (typeof SUBSCRIBER_STATUSES)[number];
@@ -76,22 +77,17 @@ export type ImportReport = { added: number; merged: number; invalid: { line: num
  * pending one becomes confirmed, one that unsubscribed or bounced stays so (their choice stands).
  */
 export async function importSubscribers(db: Db, csv: string): Promise<ImportReport> {
-  const lines = csv.replace(/^\uFEFF/, '').split(/\r?\n/);
-  if (lines.length > MAX_LINES) throw new RangeError(SUBSCRIBER_MESSAGES.tooLarge);
-  const header = lines[0]
-    ?.toLowerCase()
-    .split(',')
-    .map((c) => c.trim().replace(/^"|"$/g, ''));
+  const records = parseCsv(csv);
+  if (records.length > MAX_LINES) throw new RangeError(SUBSCRIBER_MESSAGES.tooLarge);
+  const header = records[0]?.fields.map((c) => c.trim().toLowerCase());
   const column = header ? header.findIndex((c) => c === 'email' || c === 'email address') : -1;
-  const start = column >= 0 ? 1 : 0;
-  const at = Math.max(column, 0);
   const report: ImportReport = { added: 0, merged: 0, invalid: [] };
   const valid = new Map<string, string>();
-  for (let i = start; i < lines.length; i++) {
-    const raw = lines[i].split(',')[at]?.trim().replace(/^"|"$/g, '') ?? '';
-    if (!raw && !lines[i].trim()) continue;
+  for (const record of records.slice(column >= 0 ? 1 : 0)) {
+    const raw = record.fields[Math.max(column, 0)]?.trim() ?? '';
+    if (!raw && record.fields.every((f) => !f.trim())) continue;
     if (raw.length > 254 || !email.safeParse(raw).success) {
-      report.invalid.push({ line: i + 1, value: raw.slice(0, 100) });
+      report.invalid.push({ line: record.line, value: raw.slice(0, 100) });
       continue;
     }
     valid.set(raw.toLowerCase(), raw);

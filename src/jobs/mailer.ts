@@ -18,7 +18,13 @@ export type Mail = {
   headers?: Record<string, string>;
 };
 
-export type Mailer = { send(mail: Mail): Promise<void>; delivers: boolean; close(): void };
+export type Mailer = {
+  send(mail: Mail): Promise<void>;
+  delivers: boolean;
+  /** MAIL_FROM's bare address, where replies to our mails arrive. */
+  fromAddress: string;
+  close(): void;
+};
 
 /**
  * SMTP when configured. Otherwise the mail is written to the log: in the embedded mode
@@ -31,9 +37,11 @@ export function createMailer(opts: {
   /** Called after each mail is handed over (counted by the metrics, whichever job sent it). */
   onSent: () => void;
 }): Mailer {
+  const fromAddress = /<([^>]+)>/.exec(opts.from)?.[1] ?? opts.from.trim();
   if (!opts.smtpUrl) {
     return {
       delivers: false,
+      fromAddress,
       async send(mail) {
         opts.log.info(
           { mail: { to: mail.to, subject: mail.subject, text: mail.text } },
@@ -50,9 +58,9 @@ export function createMailer(opts: {
   if (!url.searchParams.has('pool')) url.searchParams.set('pool', 'true');
   const transport: Transporter = nodemailer.createTransport(url.toString());
   const domain = /@([^\s>]+)/.exec(opts.from)?.[1] ?? 'penstand.local';
-  const fromAddress = /<([^>]+)>/.exec(opts.from)?.[1] ?? opts.from.trim();
   return {
     delivers: true,
+    fromAddress,
     async send(mail) {
       await transport.sendMail({
         from: mail.fromName ? { name: mail.fromName, address: fromAddress } : opts.from,

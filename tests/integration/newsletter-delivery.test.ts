@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadTab } from '../../src/app/admin/admin-data.server.ts';
+import { sendNewsletterBatch } from '../../src/blog/newsletter-delivery.ts';
+import type { Mailer } from '../../src/jobs/mailer.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { seedDemo } from '../support/blog.ts';
@@ -6,6 +9,7 @@ import { type CapturedMail, startSmtpServer } from '../support/smtp.ts';
 
 const BOUNCES = 'gone@example.com';
 const FLAKY = 'later@example.com';
+const MAIL_FROM = 'letters@example.org';
 let app: TestApp;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let admin: { headers: Record<string, string>; email: string };
@@ -21,7 +25,7 @@ beforeAll(async () => {
   });
   app = await startTestApp({
     withWorker: true,
-    env: { SMTP_URL: smtp.url, NEWSLETTER_RATE_PER_SECOND: '200' },
+    env: { SMTP_URL: smtp.url, NEWSLETTER_RATE_PER_SECOND: '200', MAIL_FROM: `Penstand <${MAIL_FROM}>` },
   });
   await seedDemo(app);
   const session = await signedInSession(app, { role: 'admin' });
@@ -46,7 +50,7 @@ async function newPost(title: string, status: 'published' | 'draft' | 'scheduled
       slug: title.toLowerCase().replace(/\W+/g, '-'),
       content: 'Body',
       content_html:
-        '<p>First paragraph with <a href="/post/other">a link</a>.</p><div class="video-embed"><iframe src="https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ" title="YouTube video" allowfullscreen></iframe></div><p><img src="/uploads/picture.jpg" alt="A picture"></p>',
+        '<p>First paragraph with <a href="/post/other">a link</a>.</p><div class="video-embed"><iframe src="https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ" title="YouTube video" allowfullscreen></iframe></div><p><img src="/uploads/picture.jpg" alt="A picture"></p><div class="audio-embed"><audio controls preload="none" src="/uploads/episode.mp3"></audio></div>',
       excerpt: 'Excerpt',
       category: 'Technology',
       status,
@@ -114,16 +118,51 @@ describe('sending a post as a newsletter', () => {
       const raw = JSON.stringify([mail.text, mail.html, mail.headers]);
       for (const other of others.filter((o) => o !== mail.to[0])) expect(raw).not.toContain(other);
       expect(mail.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
-      expect(mail.headers['list-unsubscribe']).toMatch(
-        /^<http:\/\/127\.0\.0\.1:\d+\/newsletter\/unsubscribe\?token=\d+\.[\w-]{32}>(, <mailto:[^>]+>)?$/,
-      );
+      // Both forms, always: with no contact email in Settings the mailto goes to MAIL_FROM's
+      // mailbox, naming the reader and carrying their own link for whoever reads it.
+      const [, https, mailto] =
+        /^<(http:\/\/127\.0\.0\.1:\d+\/newsletter\/unsubscribe\?token=\d+\.[\w-]{32})>, <(mailto:[^>]+)>$/.exec(
+          mail.headers['list-unsubscribe'],
+        ) ?? [];
+      expect(https).toBeDefined();
+      const mailtoUrl = new URL(mailto);
+      expect(mailtoUrl.pathname).toBe(MAIL_FROM);
+      expect(mailtoUrl.searchParams.get('subject')).toBe(`Unsubscribe ${mail.to[0]}`);
+      expect(mailtoUrl.searchParams.get('body')).toBe(`Please unsubscribe me: ${https}`);
+      // Every attempt at this mail carries one Message-ID, so a receiver can drop a repeat.
+      const subscriber = await app.services
+        .db('newsletter_subscribers')
+        .where({ email: mail.to[0] })
+        .first('id');
+      expect(mail.messageId).toBe(`<newsletter-${post.id}-${subscriber.id}@example.org>`);
       expect(mail.text).toContain(`Read on the site: ${app.url}/post/${post.slug}`);
       // Mail clients play no video: the player is a linked thumbnail; site links are absolute.
       expect(mail.html).toContain('https://www.youtube.com/watch?v=dQw4w9WgXcQ');
       expect(mail.html).not.toContain('<iframe');
       expect(mail.html).toContain(`src="${app.url}/uploads/picture.jpg"`);
+      // The podcast player is a linked cover with 'Listen on the site', opening the post.
+      expect(mail.html).not.toContain('<audio');
+      expect(mail.html).toContain(
+        `<a href="${app.url}/post/${post.slug}"><img src="${app.url}/podcast-cover.png" alt="Podcast cover"`,
+      );
+      expect(mail.html).toMatch(
+        new RegExp(`<a href="${app.url}/post/${post.slug}"[^>]*>&#9654; Listen on the site</a>`),
+      );
+      // Dark-mode clients: the metas, and colours for text, links and the page under the media query.
+      expect(mail.html).toContain('<meta name="color-scheme" content="light dark">');
+      expect(mail.html).toContain('<meta name="supported-color-schemes" content="light dark">');
+      const dark = /@media \(prefers-color-scheme: dark\)\{([\s\S]*?)\n\}/.exec(mail.html)?.[1] ?? '';
+      expect(dark).toMatch(/\.nl-card\{background:#1f2937 !important;color:#f3f4f6 !important\}/);
+      expect(dark).toMatch(/\.nl-card a\{color:#93c5fd !important\}/);
+      expect(dark).toMatch(/\.nl-page\{background:#111827 !important\}/);
+      for (const cls of ['nl-page', 'nl-card', 'nl-muted', 'nl-button'])
+        expect(mail.html).toContain(`class="${cls}"`);
       expect(Buffer.byteLength(mail.html)).toBeLessThan(100_000);
     }
+
+    const cover = await fetch(`${app.url}/podcast-cover.png`);
+    expect(cover.status).toBe(200);
+    expect(cover.headers.get('content-type')).toBe('image/png');
 
     // The one-click POST a mailbox provider sends, twice (idempotent); then a second post skips her.
     const ann = received.find((m) => m.to[0] === 'ann@example.com') as CapturedMail;
@@ -219,6 +258,44 @@ describe('sending a post as a newsletter', () => {
     ).toBe('pending');
     await smtp.waitFor((m) => m.to.includes('ann@example.com') && m.subject === 'Confirm your subscription');
   });
+
+  it('re-sends a mail whose send record was lost under the same Message-ID, then never again', async () => {
+    const { db, mailer, publicUrl } = app.services;
+    await addSubscribers([{ email: 'twice@example.com', status: 'confirmed' }]);
+    const reader = await db('newsletter_subscribers').where({ email: 'twice@example.com' }).first('id');
+    const post = await newPost('The letter that went twice');
+    await db('newsletters').insert({ post_id: post.id, state: 'sending', total: 1 });
+    await db('newsletter_sends').insert({ post_id: post.id, subscriber_id: reader.id });
+    const batch = { postId: post.id, subscriberIds: [reader.id] };
+    // The SMTP server accepts the mail, then the batch dies before its commit, as a worker killed
+    // at that moment would: the transaction is rolled back and the row stays 'queued'.
+    const dying: Mailer = {
+      ...mailer,
+      async send(mail) {
+        await mailer.send(mail);
+        throw new Error('killed after the SMTP server accepted the mail');
+      },
+    };
+    const services = { db, publicUrl, ratePerSecond: 1000 };
+    await expect(sendNewsletterBatch({ ...services, mailer: dying }, batch, false)).rejects.toThrow('killed');
+    expect(await db('newsletter_sends').where({ post_id: post.id }).first('status')).toEqual({
+      status: 'queued',
+    });
+
+    expect(await sendNewsletterBatch({ ...services, mailer }, batch, false)).toMatchObject({ sent: 1 });
+    // A duplicated job finds the row sent.
+    expect(await sendNewsletterBatch({ ...services, mailer }, batch, false)).toMatchObject({ sent: 0 });
+    const copies = mailsTo('twice@example.com', post.title);
+    expect(copies.map((m) => m.messageId)).toEqual([
+      `<newsletter-${post.id}-${reader.id}@example.org>`,
+      `<newsletter-${post.id}-${reader.id}@example.org>`,
+    ]);
+    expect((await call('GET', `/api/admin/posts/${post.id}/newsletter`)).body).toMatchObject({
+      state: 'sent',
+      total: 1,
+      sent: 1,
+    });
+  });
 });
 
 describe('the Subscribers tab', () => {
@@ -234,15 +311,19 @@ describe('the Subscribers tab', () => {
   };
 
   it('imports confirmed readers with consent, names bad lines, merges duplicates and respects opt-outs', async () => {
+    // As spreadsheets write it: a BOM, CRLF, quoted fields with commas, doubled quotes and a line break.
     const csv = [
-      'Email,Name',
-      'new-one@example.com,New',
-      'NEW-ONE@example.com,Dup',
-      'not an address,X',
-      'pending@example.com,P',
-      'gone@example.com,B',
+      '\uFEFF"Name, in full",Email',
+      '"Doe, Jane ""JD""",quoted@example.com',
+      'New,new-one@example.com',
+      'Dup,NEW-ONE@example.com',
+      '"Two',
+      'lines",not an address',
+      'X,"bad, address@example.com"',
+      'P,pending@example.com',
+      'B,gone@example.com',
       '',
-    ].join('\n');
+    ].join('\r\n');
     const file = new Blob([csv], { type: 'text/csv' });
     const refused = await adminForm({ intent: 'import-subscribers', csv: file });
     expect(refused.html).toContain('Confirm that these readers agreed to receive your newsletter');
@@ -252,14 +333,72 @@ describe('the Subscribers tab', () => {
 
     const imported = await adminForm({ intent: 'import-subscribers', csv: file, consent: 'on' });
     expect(imported.status).toBe(200);
-    expect(imported.html).toContain('1 added, 2 already subscribed');
-    expect(imported.html).toContain('line 4');
+    expect(imported.html).toContain('2 added, 2 already subscribed');
+    expect(imported.html).toContain('Not imported (not an email address): line 5, line 7.');
     const status = async (email: string) =>
       (await app.services.db('newsletter_subscribers').whereRaw('lower(email) = ?', [email]).first('status'))
         ?.status;
     expect(await status('new-one@example.com')).toBe('confirmed');
+    expect(await status('quoted@example.com')).toBe('confirmed');
     expect(await status('pending@example.com')).toBe('confirmed');
     expect(await status(BOUNCES)).toBe('bounced');
+  });
+
+  it('counts subscribers by status and searches them by address, in the loader and on the page', async () => {
+    const load = async (query: string) =>
+      (await loadTab(app.services, 'subscribers', new URLSearchParams(query))) as {
+        counts: Record<string, number>;
+        subscribers: { email: string }[];
+        pagination: { total: number };
+        filters: { q: string; status: string };
+      };
+    const before = await load('');
+    const added = { pending: 2, confirmed: 3, unsubscribed: 1, bounced: 4 };
+    await addSubscribers(
+      Object.entries(added).flatMap(([status, n]) =>
+        Array.from({ length: n }, (_, i) => ({ email: `${status}${i}@counts.example`, status })),
+      ),
+    );
+    await addSubscribers([{ email: 'a_b@counts.example', status: 'confirmed' }]);
+    const after = await load('');
+    expect(after.counts).toEqual({
+      pending: before.counts.pending + 2,
+      confirmed: before.counts.confirmed + 4,
+      unsubscribed: before.counts.unsubscribed + 1,
+      bounced: before.counts.bounced + 4,
+    });
+
+    const found = async (query: string) => {
+      const data = await load(query);
+      expect(data.pagination.total).toBe(data.subscribers.length);
+      return data.subscribers.map((s) => s.email).sort();
+    };
+    // Any part of the address, in any case; the status narrows it.
+    expect(await found('q=COUNTS.example')).toHaveLength(11);
+    expect(await found('q=counts.example&status=bounced')).toEqual([
+      'bounced0@counts.example',
+      'bounced1@counts.example',
+      'bounced2@counts.example',
+      'bounced3@counts.example',
+    ]);
+    expect(await found('q=pending1@counts&status=pending')).toEqual(['pending1@counts.example']);
+    expect(await found('q=pending1@counts&status=confirmed')).toEqual([]);
+    // _ and % are letters here, not patterns.
+    expect(await found('q=a_b')).toEqual(['a_b@counts.example']);
+    expect(await found('q=%25@counts')).toEqual([]);
+    // A status that does not exist shows all; an over-long search is dropped, not an error.
+    expect((await load('status=nonsense')).filters).toEqual({ q: '', status: 'all' });
+    expect((await load(`q=${'x'.repeat(201)}`)).filters).toEqual({ q: '', status: 'all' });
+
+    const page = await fetch(`${app.url}/admin?tab=subscribers&q=counts.example&status=unsubscribed`, {
+      headers: { cookie: admin.headers.cookie },
+    });
+    expect(page.status).toBe(200);
+    const html = (await page.text()).replaceAll('<!-- -->', '');
+    for (const [status, n] of Object.entries(after.counts))
+      expect(html).toContain(`${status[0].toUpperCase()}${status.slice(1)}: ${n}</span>`);
+    expect(html).toContain('unsubscribed0@counts.example');
+    expect(html).not.toContain('bounced0@counts.example');
   });
 
   it('shows subscribers, their growth and each newsletter’s counts on the dashboard', async () => {
