@@ -79,6 +79,8 @@ describe('sending a post as a newsletter', () => {
       { email: 'left@example.com', status: 'unsubscribed' },
     ]);
     const post = await newPost('Letters from the desk');
+    // No contact email in Settings: the mailto falls back to MAIL_FROM's mailbox.
+    await app.services.db('blog_settings').where({ id: 1 }).update({ contact_email: null });
     const before = await call('GET', `/api/admin/posts/${post.id}/newsletter`);
     expect(before).toEqual({
       status: 200,
@@ -118,8 +120,8 @@ describe('sending a post as a newsletter', () => {
       const raw = JSON.stringify([mail.text, mail.html, mail.headers]);
       for (const other of others.filter((o) => o !== mail.to[0])) expect(raw).not.toContain(other);
       expect(mail.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
-      // Both forms, always: with no contact email in Settings the mailto goes to MAIL_FROM's
-      // mailbox, naming the reader and carrying their own link for whoever reads it.
+      // Both forms, always; the mailto names the reader and carries their own link for whoever
+      // reads that mailbox.
       const [, https, mailto] =
         /^<(http:\/\/127\.0\.0\.1:\d+\/newsletter\/unsubscribe\?token=\d+\.[\w-]{32})>, <(mailto:[^>]+)>$/.exec(
           mail.headers['list-unsubscribe'],
@@ -267,6 +269,8 @@ describe('sending a post as a newsletter', () => {
     await db('newsletters').insert({ post_id: post.id, state: 'sending', total: 1 });
     await db('newsletter_sends').insert({ post_id: post.id, subscriber_id: reader.id });
     const batch = { postId: post.id, subscriberIds: [reader.id] };
+    // With a contact email in Settings, the mailto goes there (a person reads it).
+    await db('blog_settings').where({ id: 1 }).update({ contact_email: 'desk@example.com' });
     // The SMTP server accepts the mail, then the batch dies before its commit, as a worker killed
     // at that moment would: the transaction is rolled back and the row stays 'queued'.
     const dying: Mailer = {
@@ -286,6 +290,7 @@ describe('sending a post as a newsletter', () => {
     // A duplicated job finds the row sent.
     expect(await sendNewsletterBatch({ ...services, mailer }, batch, false)).toMatchObject({ sent: 0 });
     const copies = mailsTo('twice@example.com', post.title);
+    expect(copies[0].headers['list-unsubscribe']).toContain(', <mailto:desk@example.com?subject=');
     expect(copies.map((m) => m.messageId)).toEqual([
       `<newsletter-${post.id}-${reader.id}@example.org>`,
       `<newsletter-${post.id}-${reader.id}@example.org>`,
