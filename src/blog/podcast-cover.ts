@@ -11,7 +11,21 @@ function xml(text: string): string {
  * The podcast's cover: the brand mark and the blog's title on the brand gradient, drawn as SVG
  * and rasterized to a PNG podcast apps accept (the author picture may be an SVG or off-site).
  */
-export async function podcastCoverPng(title: string): Promise<Buffer> {
+export function podcastCoverPng(title: string): Promise<Buffer> {
+  // Rasterizing takes tens of milliseconds and every newsletter reader's mail client fetches it:
+  // draw once per title.
+  if (drawn?.title === title) return drawn.png;
+  const png = drawCover(title);
+  drawn = { title, png };
+  png.catch(() => {
+    if (drawn?.png === png) drawn = undefined;
+  });
+  return png;
+}
+
+let drawn: { title: string; png: Promise<Buffer> } | undefined;
+
+function drawCover(title: string): Promise<Buffer> {
   const size = PODCAST_COVER_SIZE;
   const label = title.length > 28 ? `${title.slice(0, 27)}…` : title;
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 1400 1400">
