@@ -15,6 +15,11 @@ import { mailSecurityNotice } from './security-mail.ts';
 
 const CHALLENGE_MS = 5 * 60_000;
 const RP_NAME = 'Penstand';
+/**
+ * EdDSA, ES256 and RS256: what authenticators use. Named here because the library's default
+ * probes Node's experimental ML-DSA support, which prints a warning on every process.
+ */
+const ALGORITHMS = [-8, -7, -257];
 
 type PasskeyServices = Pick<AppServices, 'db' | 'queues' | 'publicUrl' | 'config'>;
 
@@ -124,6 +129,7 @@ export async function passkeyRegistrationOptions(
     // The same authenticator twice would be one passkey under two names.
     excludeCredentials: existing.map((p) => ({ id: p.id, transports: p.transports })),
     authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
+    supportedAlgorithmIDs: ALGORITHMS,
   });
   await storeChallenge(services.db, options.challenge, user.id);
   return options;
@@ -147,6 +153,7 @@ export async function registerPasskey(
       expectedRPID: rpID,
       // It stands in for the password and the second factor: the authenticator must verify its user.
       requireUserVerification: true,
+      supportedAlgorithmIDs: ALGORITHMS,
     }),
   );
   const { credential } = result.registrationInfo;
