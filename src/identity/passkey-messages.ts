@@ -1,6 +1,6 @@
 /**
  * Passkey strings, shared by the API, the Account page, the sign-in forms and the tests.
- * Free of zod: the sign-in button ships them to every page.
+ * Free of zod: the browser's passkey ceremony imports them.
  */
 export const PASSKEY_MESSAGES = {
   localOnly: 'Passkeys are for local accounts; Cognito accounts sign in through the pool.',
@@ -16,5 +16,4 @@ export const PASSKEY_MESSAGES = {
   added: 'Passkey added.',
   removed: 'Passkey removed.',
   cancelled: 'The passkey request was cancelled or timed out.',
-  needsBrowser: 'Adding a passkey needs JavaScript and a browser that supports passkeys.',
 } as const;

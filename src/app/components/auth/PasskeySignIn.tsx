@@ -1,7 +1,6 @@
-import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import { useEffect, useState } from 'react';
 import type { FetcherSubmitFunction } from 'react-router';
-import { loadWebAuthn, passkeyErrorMessage, passkeyOptions, webAuthnSupported } from './passkey-client.ts';
+import { passkeyAnswer, webAuthnSupported } from './passkey-client.ts';
 
 /**
  * 'Sign in with a passkey': the browser offers the passkeys it holds for this site (no account
@@ -30,17 +29,13 @@ export function PasskeySignIn({
     setError('');
     setWorking(true);
     try {
-      const [{ startAuthentication }, optionsJSON] = await Promise.all([
-        loadWebAuthn(),
-        passkeyOptions<PublicKeyCredentialRequestOptionsJSON>('passkey-login-options'),
-      ]);
-      const response = await startAuthentication({ optionsJSON });
+      const response = await passkeyAnswer('sign-in');
       await submit(
-        { intent: 'passkey', response: JSON.stringify(response), ...(redirectTo ? { redirectTo } : {}) },
+        { intent: 'passkey', response, ...(redirectTo ? { redirectTo } : {}) },
         { method: 'post', action },
       );
     } catch (caught) {
-      setError(passkeyErrorMessage(caught));
+      setError((caught as Error).message);
     } finally {
       setWorking(false);
     }

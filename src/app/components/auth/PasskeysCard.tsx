@@ -1,9 +1,7 @@
-import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Form, useSubmit } from 'react-router';
-import { PASSKEY_MESSAGES } from '../../../identity/passkey-messages.ts';
 import { formatDateTime } from '../../admin/format.ts';
-import { loadWebAuthn, passkeyErrorMessage, passkeyOptions, webAuthnSupported } from './passkey-client.ts';
+import { passkeyAnswer, webAuthnSupported } from './passkey-client.ts';
 
 type PasskeyItem = { id: string; name: string; createdAt: string; lastUsedAt: string | null };
 
@@ -51,38 +49,41 @@ function AddPasskey({ busy }: { busy: boolean }) {
   const [working, setWorking] = useState(false);
   const [error, setError] = useState('');
   useEffect(() => setSupported(webAuthnSupported()), []);
-  if (!supported) return <p className="muted">{PASSKEY_MESSAGES.needsBrowser}</p>;
+  if (!supported)
+    return <p className="muted">Adding a passkey needs JavaScript and a browser that supports passkeys.</p>;
 
   async function add(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
     const name = String(new FormData(form).get('name') ?? '').trim();
     setError('');
-    if (!name) return setError(PASSKEY_MESSAGES.nameNeeded);
     setWorking(true);
     try {
-      const [{ startRegistration }, optionsJSON] = await Promise.all([
-        loadWebAuthn(),
-        passkeyOptions<PublicKeyCredentialCreationOptionsJSON>('passkey-register-options'),
-      ]);
-      const response = await startRegistration({ optionsJSON });
-      await submit(
-        { intent: 'passkey-register', name, response: JSON.stringify(response) },
-        { method: 'post' },
-      );
+      const response = await passkeyAnswer('register');
+      await submit({ intent: 'passkey-register', name, response }, { method: 'post' });
       form.reset();
     } catch (caught) {
-      setError(passkeyErrorMessage(caught));
+      setError((caught as Error).message);
     } finally {
       setWorking(false);
     }
   }
 
   return (
-    <form onSubmit={add} noValidate>
+    // The browser checks the name before the prompt: a refused name would leave the new passkey
+    // on the authenticator and not here.
+    <form onSubmit={add}>
       <div className="field">
         <label htmlFor="passkey-name">Name of the new passkey</label>
-        <input id="passkey-name" name="name" maxLength={60} placeholder="e.g. Work laptop" required />
+        <input
+          id="passkey-name"
+          name="name"
+          maxLength={60}
+          pattern=".*\S.*"
+          title="Give the passkey a name."
+          placeholder="e.g. Work laptop"
+          required
+        />
       </div>
       {error && (
         <p className="form-status error" role="alert">
