@@ -13,6 +13,7 @@ export const PASSKEY_MESSAGES = {
   notFound: 'That passkey was not found.',
   nameNeeded: 'Give the passkey a name.',
   nameTooLong: 'Keep the passkey’s name under 60 characters.',
+  nameInvalid: 'Use letters, digits, spaces and punctuation in the passkey’s name.',
   added: 'Passkey added.',
   removed: 'Passkey removed.',
   cancelled: 'The passkey request was cancelled or timed out.',

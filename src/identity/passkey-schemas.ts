@@ -61,7 +61,9 @@ const passkeyName = z
   .string({ error: PASSKEY_MESSAGES.nameNeeded })
   .trim()
   .min(1, PASSKEY_MESSAGES.nameNeeded)
-  .max(60, PASSKEY_MESSAGES.nameTooLong);
+  .max(60, PASSKEY_MESSAGES.nameTooLong)
+  // Control characters (NUL above all: PostgreSQL text cannot hold it) are no part of a name.
+  .regex(/^\P{Cc}+$/u, PASSKEY_MESSAGES.nameInvalid);
 
 export const passkeyRegisterSchema = z.object({ name: passkeyName, response: registrationResponseSchema });
 export const passkeyLoginSchema = z.object({ response: authenticationResponseSchema });

@@ -188,6 +188,7 @@ export async function registerPasskey(
 
 /** Removes one of the user's own passkeys; another account's is not found. */
 export async function deletePasskey(db: Db, userId: number, id: string): Promise<void> {
+  if (!/^[A-Za-z0-9_-]{1,1400}$/.test(id)) throw new HttpError(404, PASSKEY_MESSAGES.notFound);
   const deleted = await db('passkeys').where({ id, user_id: userId }).delete();
   if (deleted === 0) throw new HttpError(404, PASSKEY_MESSAGES.notFound);
 }

@@ -107,6 +107,10 @@ describe('registering a passkey', () => {
       PASSKEY_MESSAGES.nameTooLong,
     );
     await refused(
+      { name: 'Key\u0007', response: authenticator.register(options) },
+      PASSKEY_MESSAGES.nameInvalid,
+    );
+    await refused(
       { name: 'Key', response: { ...authenticator.register(options), type: 'password' } },
       PASSKEY_MESSAGES.malformed,
     );
@@ -257,5 +261,55 @@ describe('removing a passkey', () => {
       response: owner.authenticator.authenticate(await loginOptions()),
     });
     expect(answer).toEqual({ status: 400, body: { message: PASSKEY_MESSAGES.unknown } });
+  });
+});
+
+describe('the Account page and the sign-in page', () => {
+  const form = async (path: string, fields: Record<string, string>, cookie?: string) => {
+    const res = await fetch(`${app.url}${path}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: {
+        origin: app.url,
+        'content-type': 'application/x-www-form-urlencoded',
+        ...(cookie ? { cookie } : {}),
+      },
+      body: new URLSearchParams(fields).toString(),
+    });
+    return { status: res.status, location: res.headers.get('location'), text: await res.text() };
+  };
+
+  it('adds and removes a passkey through the forms, and refuses bad fields with their message', async () => {
+    const { cookie, headers } = await signedInSession(app);
+    const authenticator = new SoftAuthenticator(app.url);
+    const options = (await post('passkey-register-options', {}, headers)).body.options;
+    const response = JSON.stringify(authenticator.register(options));
+    const nul = await form('/account', { intent: 'passkey-register', name: 'Key\u0000', response }, cookie);
+    expect(nul.status).toBe(200);
+    expect(nul.text).toContain(PASSKEY_MESSAGES.nameInvalid);
+    expect(
+      (await form('/account', { intent: 'passkey-register', name: 'Key', response: '{' }, cookie)).text,
+    ).toContain('missing or malformed');
+    const added = await form('/account', { intent: 'passkey-register', name: 'Phone', response }, cookie);
+    expect(added.text).toContain(PASSKEY_MESSAGES.added);
+    const page = await fetch(`${app.url}/account`, { headers: { cookie } });
+    expect(await page.text()).toContain('Phone');
+    const bad = await form('/account', { intent: 'passkey-delete', id: 'x\u0000' }, cookie);
+    expect(bad.status).toBe(200);
+    expect(bad.text).toContain(PASSKEY_MESSAGES.notFound);
+    const removed = await form('/account', { intent: 'passkey-delete', id: authenticator.id }, cookie);
+    expect(removed.text).toContain(PASSKEY_MESSAGES.removed);
+  });
+
+  it('signs in on /login with the passkey’s answer and no password, to where the visitor was going', async () => {
+    const { authenticator, user } = await accountWithPasskey();
+    const bad = await form('/login', { intent: 'passkey', response: 'not json' });
+    expect(bad.status).toBe(400);
+    const answer = JSON.stringify(authenticator.authenticate(await loginOptions()));
+    const signedIn = await form('/login', { intent: 'passkey', response: answer, redirectTo: '/shop' });
+    expect(signedIn.status).toBe(302);
+    expect(signedIn.location).toBe('/shop');
+    const audit = await app.services.db('audit_log').where({ actor_id: user.id, action: 'sign-in' });
+    expect(audit).toHaveLength(1);
   });
 });
