@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PASSKEY_MESSAGES } from '../../src/identity/passkey-messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { createUser } from '../support/auth.ts';
-import { launchBrowser, newContext, watchPage } from '../support/browser.ts';
+import { expectAccessible, launchBrowser, newContext, watchPage } from '../support/browser.ts';
 
 let app: TestApp;
 let browser: Browser;
@@ -73,6 +73,7 @@ it('adds a passkey on the Account page, signs in with it on /login with no passw
   expect(stored).toHaveLength(1);
   expect(stored[0].isResidentCredential).toBe(true);
   expect(stored[0].rpId).toBe('localhost');
+  await expectAccessible(page);
   await signOut(page);
 
   // /login: the passkey button alone, nothing typed.
@@ -81,8 +82,17 @@ it('adds a passkey on the Account page, signs in with it on /login with no passw
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
   await page.waitForURL(`${origin}/`);
   await page.locator('details.user-menu').waitFor();
+  await signOut(page);
+
+  // The header's modal has the button too.
+  await page.goto('/shop');
+  await page.waitForSelector('html[data-hydrated]');
+  await page.locator('header').getByRole('link', { name: 'Log in' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Sign in with a passkey' }).click();
+  await page.locator('details.user-menu').waitFor();
+  expect(page.url()).toBe(`${origin}/shop`);
   const signIns = await app.services.db('audit_log').where({ actor_id: user.id, action: 'sign-in' });
-  expect(signIns.length).toBe(2);
+  expect(signIns.length).toBe(3);
 
   await page.goto('/account');
   await page.waitForSelector('html[data-hydrated]');
