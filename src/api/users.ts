@@ -1,4 +1,17 @@
 import Router from '@koa/router';
+import { PASSKEY_MESSAGES } from '../identity/passkey-messages.ts';
+import {
+  passkeyDeleteSchema,
+  passkeyLoginSchema,
+  passkeyRegisterSchema,
+} from '../identity/passkey-schemas.ts';
+import {
+  deletePasskey,
+  listPasskeys,
+  passkeyRegistrationOptions,
+  passkeySignInOptions,
+  registerPasskey,
+} from '../identity/passkeys.ts';
 import { requireAdmin, requireUser } from '../identity/policy.ts';
 import {
   changePasswordSchema,
@@ -12,7 +25,14 @@ import {
   twoFactorLoginSchema,
 } from '../identity/schemas.ts';
 import { mailPasswordReset, mailSecurityNotice } from '../identity/security-mail.ts';
-import { authLimits, identityProvider, signIn, signInWithCode, signOut } from '../identity/service.ts';
+import {
+  authLimits,
+  identityProvider,
+  signIn,
+  signInWithCode,
+  signInWithPasskey,
+  signOut,
+} from '../identity/service.ts';
 import { endOtherSessions } from '../identity/sessions.ts';
 import {
   beginTwoFactorSetup,
@@ -34,6 +54,12 @@ export function usersRouter(services: AppServices): Router {
       requireUser(ctx.state);
       ctx.set('Cache-Control', 'no-store');
       ctx.body = { user: await provider().currentUser(ctx.state.session.user, ctx.state.session.data) };
+      return;
+    }
+    if (ctx.query.action === 'passkeys') {
+      const user = requireUser(ctx.state);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = { passkeys: await listPasskeys(services.db, user.id) };
       return;
     }
     if (ctx.query.action !== undefined) {
@@ -106,6 +132,40 @@ export function usersRouter(services: AppServices): Router {
           services.publicUrl,
         );
         ctx.body = { message: 'Two-factor sign-in is off' };
+        return;
+      }
+      case 'passkey-register-options': {
+        const user = requireUser(ctx.state);
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = { options: await passkeyRegistrationOptions(services, user) };
+        return;
+      }
+      case 'passkey-register': {
+        const user = requireUser(ctx.state);
+        const { name, response } = parseOr400(passkeyRegisterSchema, body);
+        await limits.resets.consume(`user|${user.id}`);
+        ctx.status = 201;
+        ctx.body = { passkey: await registerPasskey(services, user, name, response) };
+        return;
+      }
+      case 'passkey-delete': {
+        const user = requireUser(ctx.state);
+        const { id } = parseOr400(passkeyDeleteSchema, body);
+        await deletePasskey(services.db, user.id, id);
+        ctx.body = { message: PASSKEY_MESSAGES.removed };
+        return;
+      }
+      case 'passkey-login-options': {
+        await limits.ipFailures.check(ctx.state.clientIp);
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = { options: await passkeySignInOptions(services) };
+        return;
+      }
+      case 'passkey-login': {
+        const { response } = parseOr400(passkeyLoginSchema, body);
+        const { user, token } = await signInWithPasskey(services, ctx.state, response);
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = { token, user };
         return;
       }
       case 'logout':

@@ -1,7 +1,9 @@
 import { data, type RouterContextProvider } from 'react-router';
 import { AUTH_MESSAGES } from '../identity/messages.ts';
+import { PASSKEY_MESSAGES } from '../identity/passkey-messages.ts';
+import { passkeyLoginSchema } from '../identity/passkey-schemas.ts';
 import { signInSchema } from '../identity/schemas.ts';
-import { signIn, signInWithCode } from '../identity/service.ts';
+import { signIn, signInWithCode, signInWithPasskey } from '../identity/service.ts';
 import { TWO_FACTOR_MESSAGES, TwoFactorRequired } from '../identity/two-factor.ts';
 import { safeRedirect } from './auth.server.ts';
 import { getApp } from './context.ts';
@@ -29,6 +31,16 @@ export function formError<Extra extends Record<string, unknown>>(
     return data({ ...extra, error: (error as Error).message || fallback }, init);
   }
   throw error;
+}
+
+/** A form field carrying JSON (a WebAuthn answer): its value, or undefined when it is not JSON. */
+export function parseJsonField(value: FormDataEntryValue | null): unknown {
+  if (typeof value !== 'string' || value.length > 64 * 1024) return undefined;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Where a signed-in user goes: admins to /admin (or the admin page they asked for), others back. */
@@ -71,6 +83,18 @@ export async function signInAction(
     } catch (error) {
       const expired = (error as Error).message === TWO_FACTOR_MESSAGES.challengeExpired;
       return formError(error, TWO_FACTOR_MESSAGES.codeWrong, expired ? {} : { challengeId });
+    }
+  }
+  if (form.get('intent') === 'passkey') {
+    // The browser's answer to the passkey prompt (see PasskeySignIn), as JSON.
+    try {
+      const parsed = passkeyLoginSchema.safeParse({ response: parseJsonField(form.get('response')) });
+      if (!parsed.success)
+        return data({ error: PASSKEY_MESSAGES.malformed } satisfies FormError, { status: 400 });
+      const { user } = await signInWithPasskey(services, state, parsed.data.response);
+      return welcome(user.role);
+    } catch (error) {
+      return formError(error, PASSKEY_MESSAGES.notVerified);
     }
   }
   const identifier = String(form.get(by) ?? '').slice(0, 254);

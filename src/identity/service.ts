@@ -5,6 +5,8 @@ import type { AppServices } from '../server/services.ts';
 import { mergeGuestCart } from '../shop/cart-merge.ts';
 import { lazyCognitoProvider } from './lazy-cognito.ts';
 import { LocalIdentityProvider } from './local.ts';
+import type { AuthenticationResponse } from './passkey-schemas.ts';
+import { verifyPasskeySignIn } from './passkeys.ts';
 import type { IdentityProvider, SignInInput, SignInResult } from './provider.ts';
 import { presentUser } from './provider.ts';
 import { noteSignInDevice } from './security-mail.ts';
@@ -133,6 +135,31 @@ export async function signInWithCode(
   }
   const row = await services.db('users').where({ id: answered.userId }).first();
   return finishSignIn(services, state, presentUser(row), answered.session as SignInResult['session']);
+}
+
+/**
+ * A sign-in with a passkey, no password: the passkey is both factors (the authenticator verified
+ * its user), so no code step follows. A refused answer counts against the address's limit.
+ */
+export async function signInWithPasskey(
+  services: AppServices,
+  state: RequestState,
+  response: AuthenticationResponse,
+): Promise<{ user: SessionUser; token: string }> {
+  const limits = authLimits(services.db);
+  await limits.ipFailures.check(state.clientIp);
+  let userId: number;
+  try {
+    userId = await verifyPasskeySignIn(services, response);
+  } catch (error) {
+    if ((error as { status?: number }).status === 400)
+      await limits.ipFailures.consume(state.clientIp).catch(() => {});
+    throw error;
+  }
+  const user = presentUser(await services.db('users').where({ id: userId }).first());
+  return finishSignIn(services, state, user, {
+    signInDetails: { loginId: user.email, authFlowType: 'WEBAUTHN' },
+  });
 }
 
 async function finishSignIn(

@@ -7,7 +7,11 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 function isSignIn(method: string, path: string, action: unknown): boolean {
   if (method !== 'POST') return false;
-  return path === '/login' || path === '/amplify-login' || (path === '/api/users' && action === 'login');
+  return (
+    path === '/login' ||
+    path === '/amplify-login' ||
+    (path === '/api/users' && (action === 'login' || action === 'passkey-login'))
+  );
 }
 
 /** What an admin's request did, in a line: the method and path, and the API action or form intent. */

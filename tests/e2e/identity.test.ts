@@ -57,7 +57,7 @@ describe('accounts in the browser', () => {
     const modal = page.getByRole('dialog', { name: 'Welcome Back' });
     await modal.getByLabel('Email').fill('jules@example.com');
     await modal.getByLabel('Password', { exact: true }).fill('wrong-password');
-    await modal.getByRole('button', { name: 'Sign In' }).click();
+    await modal.getByRole('button', { name: 'Sign In', exact: true }).click();
     await expect
       .poll(() => modal.getByRole('alert').textContent())
       .toBe('Failed to sign in. Please check your credentials.');
@@ -68,7 +68,7 @@ describe('accounts in the browser', () => {
     expect(await modal.getByRole('alert').count()).toBe(0);
     await modal.getByLabel('Email').fill('jules@example.com');
     await modal.getByLabel('Password', { exact: true }).fill('Garden-path7!');
-    await modal.getByRole('button', { name: 'Sign In' }).click();
+    await modal.getByRole('button', { name: 'Sign In', exact: true }).click();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Welcome back!' }).count()).toBe(1);
     expect(new URL(page.url()).pathname).toBe('/about');
     await expect.poll(() => page.locator('.user-menu summary').textContent()).toContain('jules@example.com');
@@ -111,7 +111,7 @@ describe('accounts in the browser', () => {
       .toContain('Password reset successful');
     await page.locator('main').getByLabel('Username').fill('nora');
     await page.locator('main').getByLabel('Password', { exact: true }).fill('New-secret2!');
-    await page.locator('main').getByRole('button', { name: 'Sign in' }).click();
+    await page.locator('main').getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Welcome back!' }).count()).toBe(1);
     await context.close();
   });
@@ -136,7 +136,7 @@ describe('accounts in the browser', () => {
       await ready(page);
       await page.locator('main').getByLabel('Email').fill(email);
       await page.locator('main').getByLabel('Password', { exact: true }).fill(password);
-      await page.locator('main').getByRole('button', { name: 'Sign In' }).click();
+      await page.locator('main').getByRole('button', { name: 'Sign In', exact: true }).click();
       if (email.startsWith('reader')) {
         await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('403 Forbidden');
         expect((await page.goto('/admin'))?.status()).toBe(403);
@@ -158,7 +158,7 @@ describe('accounts in the browser', () => {
     await page.goto('/login');
     await page.locator('main').getByLabel('Email').fill('plain@example.com');
     await page.locator('main').getByLabel('Password', { exact: true }).fill('Plain-text1!');
-    await page.locator('main').getByRole('button', { name: 'Sign In' }).click();
+    await page.locator('main').getByRole('button', { name: 'Sign In', exact: true }).click();
     await page.waitForLoadState();
     expect(await page.locator('.user-menu summary').textContent()).toContain('plain@example.com');
     await noJs.close();

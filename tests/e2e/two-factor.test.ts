@@ -26,7 +26,7 @@ async function signInWithPassword(page: Page, email: string, password: string) {
   await page.waitForSelector('html[data-hydrated]');
   await page.getByLabel('Email', { exact: true }).fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
 }
 
 async function signOut(page: Page) {

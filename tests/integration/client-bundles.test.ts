@@ -50,6 +50,25 @@ describe('first-load JavaScript of the public pages', () => {
     expect(firstLoadFiles(manifest, routeId).length).toBeLessThanOrEqual(6);
   });
 
+  // A WebAuthn error code that @simplewebauthn/browser keeps as a string.
+  const WEBAUTHN_MARKER = 'ERROR_INVALID_RP_ID';
+
+  it.each(['routes/home', 'routes/shop', 'routes/product', 'routes/login', 'routes/account'])(
+    '%s loads the passkey helpers only when asked (the click on a passkey button)',
+    (routeId) => {
+      const withWebAuthn = firstLoadFiles(manifest, routeId).filter((file) =>
+        readFileSync(path.join(clientDir, file), 'utf8').includes(WEBAUTHN_MARKER),
+      );
+      expect(withWebAuthn).toEqual([]);
+      const assets = readdirSync(path.join(clientDir, 'assets')).filter((name) => name.endsWith('.js'));
+      expect(
+        assets.some((name) =>
+          readFileSync(path.join(clientDir, 'assets', name), 'utf8').includes(WEBAUTHN_MARKER),
+        ),
+      ).toBe(true);
+    },
+  );
+
   it('checkout still validates with the shared schema in the browser (the marker finds zod)', () => {
     expect(filesWithZod(manifest, 'routes/checkout')).not.toEqual([]);
   });

@@ -1,4 +1,5 @@
 import { Form, redirect, useNavigation } from 'react-router';
+import { listPasskeys } from '../../identity/passkeys.ts';
 import { mailSecurityNotice } from '../../identity/security-mail.ts';
 import { endOtherSessions, endUserSession, listUserSessions } from '../../identity/sessions.ts';
 import {
@@ -11,8 +12,10 @@ import {
 import { describeUserAgent } from '../../identity/user-agent.ts';
 import { HttpError } from '../../server/middleware.ts';
 import { formatDateTime } from '../admin/format.ts';
+import { PasskeysCard } from '../components/auth/PasskeysCard.tsx';
 import { Notice } from '../components/shop/Notice.tsx';
 import { type AppContext, getApp } from '../context.ts';
+import { passkeyAccountAction } from '../passkey-actions.server.ts';
 import '../styles/shop.css';
 import type { Route } from './+types/account';
 
@@ -33,11 +36,14 @@ export async function loader({ context }: Route.LoaderArgs) {
   const app = getApp(context);
   const user = signedInUser(app);
   const { db } = app.services;
-  const [sessions, account] = await Promise.all([
+  const [sessions, account, passkeys] = await Promise.all([
     listUserSessions(db, user.id, app.state.session.id),
     db('users').where({ id: user.id }).first('provider', 'totp_enabled_at'),
+    listPasskeys(db, user.id),
   ]);
   return {
+    // Local accounts only: with Cognito the pool signs its users in.
+    passkeys: account?.provider === 'local' && !app.services.config.cognito ? passkeys : null,
     email: user.email,
     sessions: sessions.map((s) => ({ ...s, device: describeUserAgent(s.userAgent) })),
     twoFactor: { available: account?.provider === 'local', enabled: Boolean(account?.totp_enabled_at) },
@@ -93,6 +99,8 @@ export async function action({ context, request }: Route.ActionArgs) {
   const intent = String(form.get('intent') ?? '');
   if (intent === '2fa-setup' || intent === '2fa-enable' || intent === '2fa-disable')
     return twoFactorAction(app, intent, form);
+  if (intent === 'passkey-register' || intent === 'passkey-delete')
+    return passkeyAccountAction(app, user, intent, form);
   if (form.get('intent') === 'end-others') {
     const ended = await endOtherSessions(db, user.id, app.state.session.id);
     return { ok: true, message: `Signed out of ${ended} other ${ended === 1 ? 'session' : 'sessions'}.` };
@@ -128,6 +136,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
           busy={busy}
         />
       )}
+      {loaderData.passkeys && <PasskeysCard passkeys={loaderData.passkeys} busy={busy} />}
       <section className="card" aria-labelledby="sessions-heading">
         <h2 id="sessions-heading">Where you are signed in</h2>
         <ul className="session-list">

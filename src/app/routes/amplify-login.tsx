@@ -2,6 +2,7 @@ import { Link, redirect, useFetcher } from 'react-router';
 import { safeRedirect } from '../auth.server.ts';
 import { type SignInStep, signInAction } from '../auth-actions.server.ts';
 import { AuthCard } from '../components/auth/AuthCard.tsx';
+import { PasskeySignIn } from '../components/auth/PasskeySignIn.tsx';
 import { PasswordField } from '../components/auth/PasswordField.tsx';
 import { TwoFactorStep } from '../components/auth/TwoFactorStep.tsx';
 import { getApp } from '../context.ts';
@@ -81,6 +82,12 @@ export default function AmplifyLogin({ loaderData, actionData }: Route.Component
         <button type="submit" className="button auth-submit" disabled={pending}>
           {pending ? 'Signing in...' : 'Sign in'}
         </button>
+        <PasskeySignIn
+          submit={fetcher.submit}
+          action="/amplify-login"
+          redirectTo={loaderData.redirectTo || undefined}
+          pending={pending}
+        />
         <p className="auth-links">
           <Link to="/amplify-forgot-password">Forgot your password?</Link>
         </p>

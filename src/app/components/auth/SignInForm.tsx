@@ -1,4 +1,5 @@
 import { Link, useFetcher } from 'react-router';
+import { PasskeySignIn } from './PasskeySignIn.tsx';
 import { PasswordField } from './PasswordField.tsx';
 import { TwoFactorStep } from './TwoFactorStep.tsx';
 
@@ -72,6 +73,12 @@ export function SignInForm({
       <button type="submit" className="button auth-submit" disabled={pending}>
         {pending ? 'Signing in...' : by === 'email' ? 'Sign In' : 'Sign in'}
       </button>
+      <PasskeySignIn
+        submit={fetcher.submit}
+        action={by === 'email' ? '/login' : '/amplify-login'}
+        redirectTo={redirectTo}
+        pending={pending}
+      />
       <p className="auth-links">
         <Link to={forgotHref}>Forgot your password?</Link>
       </p>
