@@ -129,6 +129,7 @@ describe.each(['local', 's3'] as const)('uploads with %s storage', (storage) => 
       const product = await createProductRow(app.services.db, { name: `Mug ${storage}`, image: url });
       await updateBlogSettings(app.services.db, {
         ...(await getBlogSettings(app.services.db)),
+        socialLinks: { youtube: '', github: '', twitter: '', linkedin: '' },
         authorProfileImage: url,
       });
       const guest = new GuestClient(app);

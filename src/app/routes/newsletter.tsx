@@ -17,7 +17,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const parsed = newsletterSchema.safeParse({ email: form.get('email') ?? '' });
   if (!parsed.success)
-    return data({ ok: false as const, message: parsed.error.issues[0].message }, { status: 400 });
+    return data(
+      { ok: false as const, message: parsed.error.issues[0].message, field: 'email' as const },
+      { status: 400 },
+    );
   try {
     await createRateLimit(services.db, {
       keyPrefix: 'newsletter-ip',
