@@ -18,13 +18,13 @@ export const meta: Route.MetaFunction = () => [
 ];
 
 /** The field each of the identity provider's refusals is about. */
-const SIGN_UP_ERROR_FIELDS: Record<string, string> = {
-  [AUTH_MESSAGES.usernameTaken]: 'username',
-  [AUTH_MESSAGES.invalidUsername]: 'username',
-  [AUTH_MESSAGES.emailTaken]: 'email',
-  [AUTH_MESSAGES.invalidEmail]: 'email',
-  [AUTH_MESSAGES.weakPassword]: 'password',
-};
+const SIGN_UP_ERROR_FIELDS = new Map<string, string>([
+  [AUTH_MESSAGES.usernameTaken, 'username'],
+  [AUTH_MESSAGES.invalidUsername, 'username'],
+  [AUTH_MESSAGES.emailTaken, 'email'],
+  [AUTH_MESSAGES.invalidEmail, 'email'],
+  [AUTH_MESSAGES.weakPassword, 'password'],
+]);
 
 /** /signup and /amplify-signup: username, email and password; a code by mail confirms the address. */
 export async function action({ request, context }: Route.ActionArgs) {
@@ -47,7 +47,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     await identityProvider(services).signUp(parsed.data);
   } catch (error) {
     return formError(error, AUTH_MESSAGES.signUpFailed, {
-      field: SIGN_UP_ERROR_FIELDS[(error as Error).message],
+      field: SIGN_UP_ERROR_FIELDS.get((error as Error).message),
     });
   }
   const confirm = new URL(request.url).pathname.startsWith('/amplify')
