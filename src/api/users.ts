@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { AUTH_MESSAGES } from '../identity/messages.ts';
 import { PASSKEY_MESSAGES } from '../identity/passkey-messages.ts';
 import {
   passkeyDeleteSchema,
@@ -24,10 +25,12 @@ import {
   twoFactorCodeSchema,
   twoFactorLoginSchema,
 } from '../identity/schemas.ts';
-import { mailPasswordReset, mailSecurityNotice } from '../identity/security-mail.ts';
+import { mailSecurityNotice } from '../identity/security-mail.ts';
 import {
   authLimits,
   identityProvider,
+  resetPassword,
+  sendResetCode,
   signIn,
   signInWithCode,
   signInWithPasskey,
@@ -207,8 +210,8 @@ export function usersRouter(services: AppServices): Router {
       case 'forgot': {
         const input = parseOr400(forgotSchema, body);
         await limits.codes.consume(`${ctx.ip}|${JSON.stringify(input).toLowerCase()}`);
-        await provider().forgotPassword(input);
-        ctx.body = { message: 'A reset code is on its way' };
+        await sendResetCode(services, input);
+        ctx.body = { message: AUTH_MESSAGES.resetCodeMaybeSent('username' in input ? 'username' : 'email') };
         return;
       }
       case 'reset': {
@@ -216,8 +219,7 @@ export function usersRouter(services: AppServices): Router {
         await limits.resets.consume(
           `${ctx.ip}|${('username' in input ? input.username : input.email).toLowerCase()}`,
         );
-        await provider().confirmNewPassword(input);
-        await mailPasswordReset(services.db, services.queues, input, services.publicUrl);
+        await resetPassword(services, input);
         ctx.body = { message: 'Password reset successful' };
         return;
       }

@@ -1,15 +1,17 @@
 import type { Db } from '../db/knex.ts';
+import { HttpError } from '../server/middleware.ts';
 import { createRateLimit } from '../server/rate-limit.ts';
 import type { RequestState } from '../server/request-state.ts';
 import type { AppServices } from '../server/services.ts';
 import { mergeGuestCart } from '../shop/cart-merge.ts';
 import { lazyCognitoProvider } from './lazy-cognito.ts';
 import { LocalIdentityProvider } from './local.ts';
+import { AUTH_MESSAGES } from './messages.ts';
 import type { AuthenticationResponse } from './passkey-schemas.ts';
 import { verifyPasskeySignIn } from './passkeys.ts';
-import type { IdentityProvider, SignInInput, SignInResult } from './provider.ts';
+import type { AccountInput, IdentityProvider, ResetInput, SignInInput, SignInResult } from './provider.ts';
 import { presentUser } from './provider.ts';
-import { noteSignInDevice } from './security-mail.ts';
+import { mailPasswordReset, noteSignInDevice } from './security-mail.ts';
 import type { SessionUser } from './sessions.ts';
 import { answerChallenge, createChallenge, TwoFactorRequired, twoFactorEnabled } from './two-factor.ts';
 
@@ -28,6 +30,33 @@ export function identityProvider(services: Pick<AppServices, 'db' | 'queues' | '
     providers.set(services.db, provider);
   }
   return provider;
+}
+
+/** Swallows the provider's 'no such account' (404); anything else goes on. */
+function unlessUnknownAccount(error: unknown): void {
+  if ((error as { status?: number }).status !== 404) throw error;
+}
+
+type ResetServices = Pick<AppServices, 'db' | 'queues' | 'config' | 'publicUrl'>;
+
+/**
+ * Mails a reset code to an existing account. An unknown account gets nothing mailed and the
+ * same answer as a known one, so the reset form tells no one which accounts exist.
+ */
+export async function sendResetCode(services: ResetServices, input: AccountInput): Promise<void> {
+  await identityProvider(services).forgotPassword(input).catch(unlessUnknownAccount);
+}
+
+/** Sets a new password with a mailed code, and tells the owner. */
+export async function resetPassword(services: ResetServices, input: ResetInput): Promise<void> {
+  await identityProvider(services)
+    .confirmNewPassword(input)
+    .catch((error) => {
+      // For an unknown account the code is as wrong as any other: nothing more is said.
+      unlessUnknownAccount(error);
+      throw new HttpError(400, AUTH_MESSAGES.codeMismatch);
+    });
+  await mailPasswordReset(services.db, services.queues, input, services.publicUrl);
 }
 
 const WINDOW_SECONDS = 15 * 60;

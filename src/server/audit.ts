@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import type { Db } from '../db/knex.ts';
 import type { SessionUser } from '../identity/sessions.ts';
+import { pagePath } from './page-routes.ts';
 import type { AppServices } from './services.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -44,8 +45,7 @@ export function auditLog(services: Pick<AppServices, 'db'>): Middleware {
       status = (error as { status?: number }).status ?? 500;
       throw error;
     } finally {
-      // A hydrated page posts its forms to <path>.data (React Router's single fetch): the same action.
-      const path = ctx.path === '/_root.data' ? '/' : ctx.path.replace(/\.data$/, '');
+      const path = pagePath(ctx.path);
       const signIn = isSignIn(ctx.method, path, ctx.query.action);
       if (signIn || before?.role === 'admin') {
         const after: SessionUser | null = ctx.state.session?.user ?? null;

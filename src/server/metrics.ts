@@ -1,6 +1,5 @@
 import type { Middleware } from 'koa';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import { matchRoutes, type RouteObject, type ServerBuild } from 'react-router';
 import type { Db } from '../db/knex.ts';
 import type { QueueName } from '../jobs/names.ts';
 import type { Queues } from '../jobs/queues.ts';
@@ -123,33 +122,5 @@ export function metricsEndpoint(metrics: Metrics, token: string | undefined): Mi
     ctx.set('Content-Type', metrics.registry.contentType);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = await metrics.registry.metrics();
-  };
-}
-
-type RouteNode = { id: string; path?: string; index?: boolean; children: RouteNode[] };
-
-/** Maps a page path to its route pattern (e.g. /post/:slug) using the build's route tree. */
-export function pageRoutePattern(build: ServerBuild): (pathname: string) => string {
-  const nodes = new Map<string, RouteNode>();
-  for (const route of Object.values(build.routes)) {
-    if (route) nodes.set(route.id, { id: route.id, path: route.path, index: route.index, children: [] });
-  }
-  const roots: RouteNode[] = [];
-  for (const route of Object.values(build.routes)) {
-    if (!route) continue;
-    const node = nodes.get(route.id)!;
-    const parent = route.parentId ? nodes.get(route.parentId) : undefined;
-    (parent ? parent.children : roots).push(node);
-  }
-  return (pathname) => {
-    // Index routes never get children here, so the nodes are valid RouteObjects.
-    const matches = matchRoutes(roots as RouteObject[], pathname);
-    if (!matches) return 'unmatched';
-    const pattern = matches
-      .map((m) => m.route.path)
-      .filter(Boolean)
-      .join('/')
-      .replace(/\/+/g, '/');
-    return `/${pattern}`.replace(/^\/+/, '/');
   };
 }

@@ -4,19 +4,19 @@ import type { Context, Middleware } from 'koa';
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'react-router';
 import type { AppContext } from '../app/context.ts';
 import { readBody } from './body.ts';
-import { pageRoutePattern } from './metrics.ts';
 import { HttpError, respondUnavailable } from './middleware.ts';
 import { captureForCache } from './page-cache.ts';
+import { type PageRoute, pageRouteMatcher } from './page-routes.ts';
 import type { AppServices } from './services.ts';
 
 type BuildWithContext = ServerBuild & { entry: { module: { appContext?: unknown } } };
 
-const patterns = new WeakMap<ServerBuild, (pathname: string) => string>();
-function routePatternOf(build: ServerBuild, pathname: string): string {
-  let match = patterns.get(build);
+const matchers = new WeakMap<ServerBuild, (pathname: string) => PageRoute>();
+function pageRouteOf(build: ServerBuild, pathname: string): PageRoute {
+  let match = matchers.get(build);
   if (!match) {
-    match = pageRoutePattern(build);
-    patterns.set(build, match);
+    match = pageRouteMatcher(build);
+    matchers.set(build, match);
   }
   return match(pathname);
 }
@@ -37,14 +37,15 @@ export function reactRouterMiddleware(
     const loadContext = new RouterContextProvider();
     loadContext.set(appContextKey, { services, state: ctx.state } satisfies AppContext);
 
+    const page = pageRouteOf(build, ctx.path);
     if (ctx.method === 'OPTIONS') {
-      ctx.set('Allow', PAGE_METHODS);
+      ctx.set('Allow', allowedMethods(page));
       ctx.status = 204;
       return;
     }
-    const request = toFetchRequest(ctx, await pageFormBody(ctx));
+    const request = toFetchRequest(ctx, await pageFormBody(ctx, page));
     await refuseUnreadableForm(request);
-    const route = routePatternOf(build, ctx.path);
+    const route = page.pattern;
     ctx.state.routePattern = route;
     const endShell = services.metrics.ssrShell.startTimer({ route });
     const response = await handler(request, loadContext);
@@ -58,7 +59,11 @@ export function reactRouterMiddleware(
   };
 }
 
-const PAGE_METHODS = 'GET, HEAD, POST';
+/** A page takes POST only when its route has an action. */
+function allowedMethods(page: PageRoute): string {
+  return page.hasAction ? 'GET, HEAD, POST' : 'GET, HEAD';
+}
+
 const FORM_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data']);
 /** Page forms have a few fields; images go to /api/uploads, never through a page action. */
 export const PAGE_FORM_BODY = 64 * 1024;
@@ -68,12 +73,15 @@ export const ADMIN_FORM_BODY = 4 * 1024 * 1024;
 /**
  * The body of a page request, read whole within its route's limit before React Router sees it:
  * actions call request.formData(), which would otherwise buffer whatever a client sends.
- * Methods other than GET, HEAD and POST are a 405, bodies that are not forms a 415.
+ * Methods other than GET, HEAD and POST (POST only where the route has an action) are a 405,
+ * bodies that are not forms a 415.
  */
-async function pageFormBody(ctx: Context): Promise<Buffer | undefined> {
+async function pageFormBody(ctx: Context, page: PageRoute): Promise<Buffer | undefined> {
   if (ctx.method === 'GET' || ctx.method === 'HEAD') return undefined;
-  if (ctx.method !== 'POST')
-    throw new HttpError(405, 'This page does not accept that request method.', { Allow: PAGE_METHODS });
+  if (ctx.method !== 'POST' || !page.hasAction)
+    throw new HttpError(405, 'This page does not accept that request method.', {
+      Allow: allowedMethods(page),
+    });
   const admin =
     ctx.state.session?.user?.role === 'admin' && (ctx.path === '/admin' || ctx.path.startsWith('/admin/'));
   const body = await readBody(ctx, admin ? ADMIN_FORM_BODY : PAGE_FORM_BODY);

@@ -93,4 +93,33 @@ describe('the demo content as a new writer finds it', () => {
     await page.getByLabel('Featured image URL').fill('https://example.com/photo.png');
     await expect.poll(() => page.locator('#featuredImage-error').count()).toBe(0);
   });
+
+  /** Submits a form with one bad field and checks that focus, scroll and the note at the button follow. */
+  async function refusedAt(fieldId: string, submit: string) {
+    await page.getByRole('button', { name: submit }).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe(fieldId);
+    await expect.poll(() => page.locator(`#${fieldId}`).getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator(`#${fieldId}-error`).isVisible()).toBe(true);
+    await expect.poll(() => page.getByText(FORM_HAS_ERRORS).isVisible()).toBe(true);
+    const inView = await page.locator(`#${fieldId}`).evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      return box.top >= 0 && box.bottom <= window.innerHeight;
+    });
+    expect(inView).toBe(true);
+  }
+
+  it('does the same in the product editor and the settings', async () => {
+    const product = await app.services.db('products').first('id');
+    await open(`/admin/products/${product.id}`);
+    await page.getByLabel('Image URL').fill('javascript:alert(1)');
+    // From the button at the bottom: the field in error is out of view until focus brings it back.
+    await page.getByRole('button', { name: 'Update Product' }).scrollIntoViewIfNeeded();
+    await refusedAt('image', 'Update Product');
+
+    await open('/admin?tab=settings');
+    await page.getByLabel('LinkedIn').fill('not a web address');
+    await page.getByLabel('Author profile image URL').fill('javascript:alert(1)');
+    await refusedAt('settings-authorProfileImage', 'Save Settings');
+    expect(await page.locator('#settings-linkedin-error').isVisible()).toBe(true);
+  });
 });

@@ -149,6 +149,9 @@ describe('comments with JavaScript', () => {
     await page.locator('#leave-comment').getByLabel('Comment').fill('Hydrated remark.');
     await page.locator('#leave-comment').getByRole('button', { name: 'Post Comment' }).click();
     await expect.poll(() => page.getByText(BLOG_MESSAGES.invalidEmail.description).count()).toBe(1);
+    // The field the refusal is about is marked and has the focus.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('comment-email');
+    expect(await page.locator('#comment-email').getAttribute('aria-invalid')).toBe('true');
     await page.locator('#leave-comment').getByLabel('Email').fill('ada@example.com');
     await page.locator('#leave-comment').getByRole('button', { name: 'Post Comment' }).click();
     await expect.poll(() => page.getByText(BLOG_MESSAGES.commentPending.description).count()).toBe(1);

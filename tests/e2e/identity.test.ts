@@ -83,6 +83,25 @@ describe('accounts in the browser', () => {
     await context.close();
   });
 
+  it('moves focus to the field a refused sign-up is about', async () => {
+    const taken = await createUser(app, { username: 'taken-name' });
+    const context = await newContext(browser, app.url);
+    const page = await context.newPage();
+    await page.goto('/signup');
+    await ready(page);
+    const main = page.locator('main');
+    await main.getByLabel('Username').fill(taken.username ?? '');
+    await main.getByLabel('Email').fill('someone-new@example.com');
+    await main.getByLabel('Password', { exact: true }).fill('Garden-path7!');
+    await main.getByLabel('Confirm password').fill('Garden-path7!');
+    await main.getByRole('button', { name: 'Create account' }).click();
+    await expect.poll(() => page.getByText(AUTH_MESSAGES.usernameTaken).count()).toBe(1);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('signup-username');
+    expect(await page.locator('#signup-username').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('#signup-username').getAttribute('aria-describedby')).toBe('signup-status');
+    await context.close();
+  });
+
   it('resets a forgotten password and signs in with the new one', async () => {
     await createUser(app, { username: 'nora', email: 'nora@example.com', password: 'Old-secret1!' });
     const context = await newContext(browser, app.url);

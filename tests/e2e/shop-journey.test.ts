@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FORM_HAS_ERRORS } from '../../src/app/components/FormErrors.tsx';
 import { SHOP_MESSAGES } from '../../src/shop/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { expectAccessible, launchBrowser, newContext, watchPage } from '../support/browser.ts';
@@ -108,6 +109,8 @@ describe('a guest shopping journey', () => {
     ]) {
       await text(page, message).waitFor();
     }
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('checkout-customerName');
+    await text(page, FORM_HAS_ERRORS).waitFor();
     // Re-validated on change once submitted.
     await page.getByLabel('Full name').fill('Grace Brewster Hopper');
     await expect.poll(() => text(page, 'Name must be at least 2 characters').count()).toBe(0);

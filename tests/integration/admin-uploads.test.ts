@@ -4,10 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getBlogSettings, updateBlogSettings } from '../../src/blog/settings.ts';
 import { MAX_UPLOAD_BYTES, UPLOAD_MESSAGES } from '../../src/media/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { type S3Server, startS3Server } from '../support/s3.ts';
+import { createProductRow, GuestClient } from '../support/shop.ts';
 
 let s3: S3Server;
 let png: Buffer;
@@ -117,6 +119,31 @@ describe.each(['local', 's3'] as const)('uploads with %s storage', (storage) => 
       expect(early.status).toBe(307);
       expect(early.headers.get('location')).toBe(url);
       expect(early.headers.get('cache-control')).toBe('no-store');
+    });
+
+    it('shows an uploaded product image and author portrait through their WebP variants', async () => {
+      const res = await upload(new Blob([new Uint8Array(png)], { type: 'image/png' }), 'mug.png');
+      expect(res.status).toBe(201);
+      const { url } = (await res.json()) as { url: string };
+      const base = url.slice('/uploads/'.length, -'.png'.length);
+      const product = await createProductRow(app.services.db, { name: `Mug ${storage}`, image: url });
+      await updateBlogSettings(app.services.db, {
+        ...(await getBlogSettings(app.services.db)),
+        socialLinks: { youtube: '', github: '', twitter: '', linkedin: '' },
+        authorProfileImage: url,
+      });
+      const guest = new GuestClient(app);
+      expect((await guest.add(product.id)).status).toBe(201);
+      const html = async (path: string, cookie?: string) =>
+        (await fetch(`${app.url}${path}`, { headers: cookie ? { cookie } : {} })).text();
+      const picture = (variant: string, width: number, height: number) =>
+        new RegExp(
+          `<picture><source type="image/webp" srcSet="/uploads/${base}-${variant}.webp" width="\\d+" height="\\d+"/><img [^>]*src="${url}"[^>]* width="${width}" height="${height}"[^>]*/></picture>`,
+        );
+      expect(await html('/shop')).toMatch(picture('800x400', 400, 300));
+      expect(await html(`/product/${product.id}`)).toMatch(picture('1200x630', 640, 480));
+      expect(await html('/cart', `sid=${guest.sid}`)).toMatch(picture('800x400', 96, 96));
+      expect(await html('/about')).toMatch(picture('800x400', 160, 160));
     });
 
     it('publishes a photo without its EXIF metadata (GPS position included), upright', async () => {

@@ -1,10 +1,13 @@
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import vnuJar from 'vnu-jar';
+import { unsubscribeToken } from '../../src/blog/newsletter-delivery.ts';
+import { orderLink } from '../../src/orders/access-key.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { publishedPost, seedDemo } from '../support/blog.ts';
@@ -27,6 +30,8 @@ afterAll(async () => {
 });
 
 type VnuMessage = { type: string; url: string; message: string; extract?: string; lastLine?: number };
+/** A page to check: fetched with GET, or the page a form post answers with (its other states). */
+type Page = string | { url: string; form: Record<string, string> };
 
 /** Every page type as each kind of visitor sees it, checked in one run of the Nu HTML Checker. */
 it('serves valid HTML on every page type, signed out, signed in and as an admin', {
@@ -39,10 +44,15 @@ it('serves valid HTML on every page type, signed out, signed in and as an admin'
   await guest.add(product.id);
   const order = await guest.checkout();
   expect(order.status).toBe(201);
+  const orderPage = new URL(await orderLink(db, app.services.publicUrl, order.body.id));
   const reader = await signedInSession(app);
   const admin = await signedInSession(app, { role: 'admin' });
+  const [subscriber] = await db('newsletter_subscribers')
+    .insert({ email: 'reader@example.com', token: randomBytes(24).toString('base64url') })
+    .returning(['id', 'token']);
+  const unsubscribe = `/newsletter/unsubscribe?token=${await unsubscribeToken(db, subscriber.id)}`;
 
-  const pages: Record<string, string[]> = {
+  const pages: Record<string, Page[]> = {
     anonymous: [
       '/',
       `/post/${post.slug}`,
@@ -54,15 +64,32 @@ it('serves valid HTML on every page type, signed out, signed in and as an admin'
       '/login',
       '/signup',
       '/amplify-login',
+      '/amplify-signup',
       '/forgot-password',
+      { url: '/forgot-password', form: { intent: 'send', email: 'someone@example.com' } },
+      '/amplify-forgot-password',
       '/confirm-email',
       '/about',
       '/brand-showcase',
       '/orders/lookup',
+      '/newsletter',
+      { url: '/newsletter', form: { email: 'new-reader@example.com' } },
+      { url: '/newsletter', form: { email: 'not-an-address' } },
+      `/newsletter/confirm?token=${subscriber.token}`,
+      '/newsletter/confirm?token=not-a-token',
+      unsubscribe,
+      { url: unsubscribe, form: {} },
       '/no-such-page',
     ],
-    guest: ['/cart', '/checkout'],
-    reader: ['/', `/post/${post.slug}`, '/amplify-demo', '/cart'],
+    guest: ['/cart', '/checkout', `${orderPage.pathname}${orderPage.search}`],
+    reader: [
+      '/',
+      `/post/${post.slug}`,
+      '/amplify-demo',
+      '/cart',
+      '/account',
+      { url: '/account', form: { intent: '2fa-setup' } },
+    ],
     admin: [
       '/admin',
       '/admin?tab=posts',
@@ -70,6 +97,8 @@ it('serves valid HTML on every page type, signed out, signed in and as an admin'
       '/admin?tab=comments&view=all',
       '/admin?tab=products',
       '/admin?tab=orders',
+      '/admin?tab=subscribers',
+      '/admin?tab=activity',
       '/admin?tab=settings',
       '/admin/posts/new',
       `/admin/posts/${post.id}`,
@@ -77,6 +106,7 @@ it('serves valid HTML on every page type, signed out, signed in and as an admin'
       `/admin/products/${product.id}`,
       `/admin/orders/${order.body.id}`,
       '/admin-debug',
+      '/account',
     ],
   };
   const cookies: Record<string, string> = {
@@ -86,24 +116,45 @@ it('serves valid HTML on every page type, signed out, signed in and as an admin'
     admin: admin.cookie,
   };
   const files: string[] = [];
-  for (const [who, urls] of Object.entries(pages)) {
-    for (const url of urls) {
-      const headers: Record<string, string> = { 'user-agent': BROWSER };
+  for (const [who, list] of Object.entries(pages)) {
+    for (const page of list) {
+      const { url, form } = typeof page === 'string' ? { url: page, form: undefined } : page;
+      const headers: Record<string, string> = { 'user-agent': BROWSER, origin: app.url };
       if (cookies[who]) headers.cookie = cookies[who];
-      const res = await fetch(`${app.url}${url}`, { headers });
-      expect(res.headers.get('content-type'), `${who} ${url}`).toContain('text/html');
-      const file = path.join(dir, `${who}${url.replace(/[^\w]+/g, '_')}.html`);
-      await writeFile(file, await res.text());
+      if (form) headers['content-type'] = 'application/x-www-form-urlencoded';
+      const res = await fetch(`${app.url}${url}`, {
+        method: form ? 'POST' : 'GET',
+        headers,
+        body: form && new URLSearchParams(form).toString(),
+        redirect: 'manual',
+      });
+      const name = `${who} ${form ? 'POST ' : ''}${url}`;
+      const html = await res.text();
+      // The page meant, not a redirect or a refusal (a bad address on a form is a 400, a missing page a 404).
+      expect([200, 400, 404], `${name}: ${res.status} ${res.headers.get('location') ?? ''}`).toContain(
+        res.status,
+      );
+      expect(res.headers.get('content-type'), name).toContain('text/html');
+      const file = path.join(dir, `${files.length}-${name.replace(/[^\w]+/g, '_').slice(0, 80)}.html`);
+      await writeFile(file, html);
       files.push(file);
     }
   }
 
-  const result = await run('java', ['-jar', vnuJar, '--format', 'json', '--errors-only', ...files], {
+  const { stderr } = await run('java', ['-jar', vnuJar, '--format', 'json', '--errors-only', ...files], {
     maxBuffer: 16 * 1024 * 1024,
-  }).catch((error: { stderr?: string }) => ({ stderr: error.stderr ?? '' }));
-  const { messages } = JSON.parse(result.stderr || '{"messages":[]}') as { messages: VnuMessage[] };
-  const errors = messages
-    .filter((m) => m.type === 'error')
-    .map((m) => `${path.basename(m.url)}:${m.lastLine}: ${m.message} ${m.extract ?? ''}`.trim());
+  }).catch((error: { code?: unknown; stderr?: string }) => {
+    // The checker exits with 1 when it found errors, its report on stderr as ever; anything else
+    // (no java, a crash) means nothing was checked, and the test must not pass.
+    if (error.code !== 1) throw error;
+    return { stderr: error.stderr ?? '' };
+  });
+  // An empty or garbled report fails here too: only a report that lists its messages counts.
+  const { messages } = JSON.parse(stderr) as { messages: VnuMessage[] };
+  expect(Array.isArray(messages)).toBe(true);
+  // With --errors-only every message is an error, or a document the checker could not read.
+  const errors = messages.map((m) =>
+    `${m.type} ${path.basename(m.url ?? '')}:${m.lastLine}: ${m.message} ${m.extract ?? ''}`.trim(),
+  );
   expect(errors).toEqual([]);
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { createUser, signedInSession } from '../support/auth.ts';
 import { startSmtpServer } from '../support/smtp.ts';
+import { until } from '../support/until.ts';
 
 let app: TestApp;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
@@ -94,9 +95,37 @@ describe('accounts through the API', () => {
       ).status,
     ).toBe(401);
     expect((await post('login', { username: 'forgetful', password: 'Brand-new9!' })).status).toBe(200);
-    expect((await post('forgot', { username: 'nobody-here' })).body.message).toBe(
-      'User not found. Please check your username or sign up again.',
+  });
+
+  it('answers a reset request for an unknown account as for a known one, and mails nothing', async () => {
+    await createUser(app, { username: 'known-one', email: 'known-one@example.com' });
+    const unknown = await post('forgot', { email: 'nobody-here@example.com' });
+    const known = await post('forgot', { email: 'known-one@example.com' });
+    expect(known).toMatchObject({
+      status: 200,
+      body: { message: 'If an account exists for that address, a code is on its way' },
+    });
+    expect({ status: unknown.status, body: unknown.body }).toEqual({
+      status: known.status,
+      body: known.body,
+    });
+    const byName = await post('forgot', { username: 'known-one' });
+    expect(await post('forgot', { username: 'nobody-here' })).toMatchObject({
+      status: byName.status,
+      body: byName.body,
+    });
+    // The known account's mails were queued after the unknown's request: once they arrive, nothing else came.
+    await until(
+      () => smtp.messages.filter((m) => m.to.includes('known-one@example.com')).length === 2,
+      'both reset mails to the known account',
     );
+    expect(smtp.messages.filter((m) => m.to.some((to) => to.includes('nobody-here')))).toEqual([]);
+    expect(
+      await post('reset', { email: 'nobody-here@example.com', code: '123456', password: 'Brand-new9!' }),
+    ).toMatchObject({
+      status: 400,
+      body: { message: 'Invalid verification code. Please check the code and try again.' },
+    });
   });
 
   it('lists users for admins only', async () => {

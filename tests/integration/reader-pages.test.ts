@@ -38,3 +38,18 @@ it('draws placeholders as icons, not emoji, and writes to the contact address of
   expect(about).not.toContain('hello@');
   expect(await page('/')).toContain(`© ${new Date().getFullYear()} `);
 });
+
+it("draws a video post's carousel thumbnail on / as the video icon, like the other placeholders", async () => {
+  await app.services.db('posts').where({ slug: 'video-refactoring-a-legacy-checkout-live' }).update({
+    featured_image: null,
+    featured_image_file: null,
+    published_at: new Date(),
+  });
+  // Written straight to the table: the admin's own writes would empty the page cache.
+  app.services.pageCache.invalidate();
+  const home = await page('/');
+  const thumbs = /<ul class="carousel-thumbs">(.*?)<\/ul>/s.exec(home)?.[1] ?? '';
+  expect(thumbs).toMatch(
+    /<button [^>]*aria-label="Video: show Refactoring a Legacy Checkout Live"[^>]*><span class="media-placeholder"><svg[^>]*><path d="M8 5.5v13l11-6.5z"[^>]*><\/path><\/svg><span>Video<\/span><\/span><\/button>/,
+  );
+});

@@ -50,3 +50,22 @@ it('keeps a keep-alive connection open after refusing a body that was sent whole
   expect(Buffer.concat(received).toString('latin1')).toMatch(/HTTP\/1\.1 200 /);
   socket.destroy();
 });
+
+it("lists only a page route's own methods in Allow", async () => {
+  const allow = async (method: string, path: string, body?: string) => {
+    const res = await fetch(`${app.url}${path}`, {
+      method,
+      headers: { origin: app.url, 'content-type': 'application/x-www-form-urlencoded' },
+      body,
+    });
+    await res.arrayBuffer();
+    return [res.status, res.headers.get('allow')];
+  };
+  expect(await allow('OPTIONS', '/about')).toEqual([204, 'GET, HEAD']);
+  expect(await allow('OPTIONS', '/login')).toEqual([204, 'GET, HEAD, POST']);
+  expect(await allow('POST', '/about', 'name=x')).toEqual([405, 'GET, HEAD']);
+  expect(await allow('POST', '/blog.data', 'name=x')).toEqual([405, 'GET, HEAD']);
+  expect(await allow('DELETE', '/shop')).toEqual([405, 'GET, HEAD']);
+  expect(await allow('DELETE', '/login')).toEqual([405, 'GET, HEAD, POST']);
+  expect(await allow('PUT', '/post/any-slug')).toEqual([405, 'GET, HEAD, POST']);
+});

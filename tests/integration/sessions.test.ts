@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { signedInSession } from '../support/auth.ts';
+import { createUser, signedInSession } from '../support/auth.ts';
 import { publishedPost, seedDemo } from '../support/blog.ts';
 import { createProductRow } from '../support/shop.ts';
 
@@ -59,6 +59,38 @@ it('keeps a guest API client in the session it chose itself, and never lets that
   const { sid } = await signedInSession(app);
   const me = await fetch(`${app.url}/api/users?action=me`, { headers: { 'x-session-id': sid } });
   expect(me.status).toBe(401);
+});
+
+it('rotates a client-chosen session id at sign-in, and its cart moves to the new session', async () => {
+  const product = await createProductRow(app.services.db, { stock: null });
+  const user = await createUser(app);
+  const chosen = randomBytes(24).toString('base64url');
+  const headers = { 'content-type': 'application/json', 'x-session-id': chosen };
+  const added = await fetch(`${app.url}/api/cart?action=add`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ productId: product.id, quantity: 2 }),
+  });
+  expect(added.status).toBe(201);
+  const login = await fetch(`${app.url}/api/users?action=login`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ email: user.email, password: user.password }),
+  });
+  expect(login.status).toBe(200);
+  const { token } = (await login.json()) as { token: string };
+  expect(token).toMatch(/^[\w-]{32,}$/);
+  expect(token).not.toBe(chosen);
+  expect(await app.services.db('sessions').where({ sid: chosen }).first()).toBeUndefined();
+  const signedIn = { authorization: `Bearer ${token}` };
+  const cart = await (await fetch(`${app.url}/api/cart`, { headers: signedIn })).json();
+  expect(
+    cart.cart.items.map((i: { productId: number; quantity: number }) => [i.productId, i.quantity]),
+  ).toEqual([[product.id, 2]]);
+  // The chosen id is nobody's now: it names no signed-in session and holds no cart.
+  expect((await fetch(`${app.url}/api/users?action=me`, { headers })).status).toBe(401);
+  const stale = await (await fetch(`${app.url}/api/cart`, { headers })).json();
+  expect(stale.cart.items).toEqual([]);
 });
 
 it('echoes a session id only to the guest it was made for', async () => {

@@ -4,7 +4,7 @@ import { identityProvider } from '../../src/identity/service.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { createUser } from '../support/auth.ts';
 import { seedDemo } from '../support/blog.ts';
-import { createProductRow, GuestClient } from '../support/shop.ts';
+import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -76,8 +76,36 @@ it('limits order look-ups from one address', async () => {
       body: new URLSearchParams({ orderId, email }).toString(),
     });
   for (let i = 0; i < 20; i++)
-    expect((await lookup(String(order.body.id + 1000 + i), 'guess@example.com')).status).toBe(200);
+    expect((await lookup(String(order.body.id + 1000 + i), `guess-${i}@example.com`)).status).toBe(200);
   const limited = await lookup(String(order.body.id), order.body.customerEmail ?? order.body.email);
   expect(limited.status).toBe(429);
   expect(await limited.text()).toContain('Too many order look-ups from your network');
+});
+
+it('limits order look-ups for one email, from however many addresses', async () => {
+  // The address limit of the test before is not what this one is about.
+  await app.services.db('rate_limits').where('key', 'like', 'order-lookup-%').delete();
+  const guest = new GuestClient(app);
+  await guest.add((await createProductRow(app.services.db, { stock: 5 })).id);
+  const order = await guest.checkout();
+  expect(order.status).toBe(201);
+  const email: string = order.body.customerEmail ?? order.body.email;
+  const lookup = (orderId: number, as: string) =>
+    fetch(`${app.url}/orders/lookup`, {
+      method: 'POST',
+      headers: { origin: app.url, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ orderId: String(orderId), email: as }).toString(),
+    });
+  for (let i = 1; i <= 10; i++) expect((await lookup(order.body.id + 1000 + i, email)).status).toBe(200);
+  // The same address typed differently is the same customer.
+  const limited = await lookup(order.body.id, email.toUpperCase());
+  expect(limited.status).toBe(429);
+  expect(await limited.text()).toContain('Too many order look-ups for this email address');
+  // Only the address that was guessed at is held: another customer still finds an order.
+  const other = new GuestClient(app);
+  await other.add((await createProductRow(app.services.db, { stock: 5 })).id);
+  const theirs = await other.checkout({ ...validCheckout, customerEmail: 'someone-else@example.com' });
+  const found = await lookup(theirs.body.id, 'someone-else@example.com');
+  expect(found.status).toBe(200);
+  expect(await found.text()).not.toContain('Order not found');
 });

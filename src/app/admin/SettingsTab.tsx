@@ -66,7 +66,8 @@ export function SettingsTab({ settings, payments, apiUrl, environment, fieldErro
     <div className="admin-stack">
       <section className="card" aria-labelledby="blog-settings">
         <h2 id="blog-settings">Blog Settings</h2>
-        <Form method="post" className="admin-form" ref={formRef}>
+        {/* The server checks every field: its answer marks them all, where the browser's stops at one. */}
+        <Form method="post" className="admin-form" noValidate ref={formRef}>
           <input type="hidden" name="intent" value="save-settings" />
           <TextField
             name="title"

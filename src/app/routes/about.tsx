@@ -1,4 +1,5 @@
 import { getBlogSettings } from '../../blog/settings.ts';
+import { UploadedImage } from '../components/UploadedImage.tsx';
 import { getApp } from '../context.ts';
 import '../styles/blog.css';
 import type { Route } from './+types/about';
@@ -34,9 +35,10 @@ export default function About({ loaderData }: Route.ComponentProps) {
   return (
     <section className="container about-page">
       <header className="about-header">
-        <img
+        <UploadedImage
           className="about-avatar"
           src={settings.authorProfileImage ?? '/favicon.svg'}
+          variant="card"
           alt={`Portrait of ${settings.authorName}`}
           width={160}
           height={160}

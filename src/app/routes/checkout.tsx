@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import { Form, Link, redirect, useActionData, useNavigation } from 'react-router';
 import { paymentNextStep } from '../../orders/payments.ts';
 import type { OrderSummary } from '../../orders/service.ts';
@@ -14,6 +14,7 @@ import {
 } from '../../shop/checkout-schema.ts';
 import { orderPlacedMessage, SHOP_MESSAGES } from '../../shop/messages.ts';
 import { formatPrice } from '../../shop/price.ts';
+import { FormErrorsAtButton, useFocusFirstError } from '../components/FormErrors.tsx';
 import { Notice } from '../components/shop/Notice.tsx';
 import { getApp } from '../context.ts';
 import '../styles/shop.css';
@@ -144,6 +145,11 @@ function CheckoutForm({
   const processing = navigation.state === 'submitting';
   const [clientErrors, setClientErrors] = useState<Errors | null>(null);
   const [submitted, setSubmitted] = useState(false);
+  // Each refusal, the browser's own check or the server's answer, moves focus to the first error.
+  const [refusal, setRefusal] = useState<object | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusFirstError(formRef, refusal);
+  useFocusFirstError(formRef, result?.status === 'invalid' ? result : null);
   const errors = clientErrors ?? (result?.status === 'invalid' ? result.errors : {});
   const values = result?.values ?? {};
   const empty = cart.cart.items.length === 0;
@@ -158,8 +164,7 @@ function CheckoutForm({
     setClientErrors(found);
     if (Object.keys(found).length > 0) {
       event.preventDefault();
-      const first = FIELDS.find((f) => found[f.name]);
-      if (first) event.currentTarget.querySelector<HTMLInputElement>(`[name="${first.name}"]`)?.focus();
+      setRefusal({});
     }
   };
   const onChange = (event: FormEvent<HTMLFormElement>) => {
@@ -217,7 +222,14 @@ function CheckoutForm({
             description={result.message || SHOP_MESSAGES.orderFailedFallback}
           />
         )}
-        <Form method="post" noValidate onSubmit={onSubmit} onChange={onChange} className="checkout-form">
+        <Form
+          method="post"
+          noValidate
+          onSubmit={onSubmit}
+          onChange={onChange}
+          className="checkout-form"
+          ref={formRef}
+        >
           <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
           {FIELDS.map((field) => {
             const error = errors[field.name];
@@ -243,6 +255,7 @@ function CheckoutForm({
               </div>
             );
           })}
+          <FormErrorsAtButton show={Object.keys(errors).length > 0 && !processing} />
           <button type="submit" className="button button-block" disabled={processing || empty}>
             {processing ? 'Processing...' : 'Place Order'}
           </button>

@@ -2,9 +2,7 @@ import { useState } from 'react';
 import { data, Form, Link, useLocation, useNavigation } from 'react-router';
 import { AUTH_MESSAGES, passwordMeetsRules } from '../../identity/messages.ts';
 import { forgotSchema, resetSchema } from '../../identity/schemas.ts';
-import { mailPasswordReset } from '../../identity/security-mail.ts';
-import { authLimits, identityProvider } from '../../identity/service.ts';
-import { HttpError } from '../../server/middleware.ts';
+import { authLimits, resetPassword, sendResetCode } from '../../identity/service.ts';
 import { formError } from '../auth-actions.server.ts';
 import { AuthCard } from '../components/auth/AuthCard.tsx';
 import { CodeField } from '../components/auth/CodeField.tsx';
@@ -19,11 +17,6 @@ export const meta: Route.MetaFunction = () => [
   { title: 'Reset password — Penstand' },
   { name: 'robots', content: 'noindex' },
 ];
-
-/** Swallows the provider's 'no such account' (404); anything else goes on. */
-function unlessUnknownAccount(error: unknown): void {
-  if ((error as { status?: number }).status !== 404) throw error;
-}
 
 type Step =
   | { step: 'reset'; identifier: string; error?: string; resent?: boolean }
@@ -44,8 +37,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (!parsed.success)
         return data<Step>({ step: 'request', error: parsed.error.issues[0].message }, { status: 400 });
       await limits.codes.consume(`${state.clientIp}|${identifier.toLowerCase()}`);
-      // An unknown account gets nothing mailed and the same answer as a known one.
-      await identityProvider(services).forgotPassword(parsed.data).catch(unlessUnknownAccount);
+      await sendResetCode(services, parsed.data);
       return data<Step>({ step: 'reset', identifier, resent: intent === 'resend' });
     }
     if (form.get('password') !== form.get('confirmPassword')) {
@@ -65,14 +57,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         { status: 400 },
       );
     await limits.resets.consume(`${state.clientIp}|${identifier.toLowerCase()}`);
-    await identityProvider(services)
-      .confirmNewPassword(parsed.data)
-      .catch((error) => {
-        // For an unknown account the code is as wrong as any other: nothing more is said.
-        unlessUnknownAccount(error);
-        throw new HttpError(400, AUTH_MESSAGES.codeMismatch);
-      });
-    await mailPasswordReset(services.db, services.queues, parsed.data, services.publicUrl);
+    await resetPassword(services, parsed.data);
   } catch (error) {
     const answer = formError(
       error,

@@ -1,7 +1,8 @@
-import { data, Link, redirect } from 'react-router';
+import { data, Link } from 'react-router';
 import { BLOG_MESSAGES } from '../../blog/messages.ts';
 import { newsletterSchema, subscribe } from '../../blog/newsletter.ts';
 import { createRateLimit } from '../../server/rate-limit.ts';
+import { NewsletterForm } from '../components/blog/NewsletterForm.tsx';
 import { getApp } from '../context.ts';
 import type { Route } from './+types/newsletter';
 
@@ -10,17 +11,16 @@ export const meta: Route.MetaFunction = () => [
   { name: 'robots', content: 'noindex' },
 ];
 
-export function loader() {
-  return redirect('/');
-}
-
 /** The footer and home forms post here; with JavaScript the answer shows in place, without it on this page. */
 export async function action({ request, context }: Route.ActionArgs) {
   const { services, state } = getApp(context);
   const form = await request.formData();
   const parsed = newsletterSchema.safeParse({ email: form.get('email') ?? '' });
   if (!parsed.success)
-    return data({ ok: false as const, message: parsed.error.issues[0].message }, { status: 400 });
+    return data(
+      { ok: false as const, message: parsed.error.issues[0].message, field: 'email' as const },
+      { status: 400 },
+    );
   try {
     await createRateLimit(services.db, {
       keyPrefix: 'newsletter-ip',
@@ -35,10 +35,22 @@ export async function action({ request, context }: Route.ActionArgs) {
   return { ok: true as const };
 }
 
+/**
+ * Without JavaScript a form's answer shows here: React Router runs a page's loaders after its
+ * action, so a loader that sent visits home would send the answer home too. A visit gets the form.
+ */
 export default function Newsletter({ actionData }: Route.ComponentProps) {
+  if (!actionData)
+    return (
+      <section className="container narrow-page">
+        <h1>Newsletter</h1>
+        <p>New posts in your inbox, and nothing else. Unsubscribe at any time.</p>
+        <NewsletterForm id="newsletter-page-email" />
+      </section>
+    );
   return (
     <section className="container narrow-page">
-      {actionData?.ok ? (
+      {actionData.ok ? (
         <div role="status">
           <h1>{BLOG_MESSAGES.subscribed.title}</h1>
           <p>{BLOG_MESSAGES.subscribed.description} Please confirm with the link we just mailed you.</p>
@@ -46,7 +58,7 @@ export default function Newsletter({ actionData }: Route.ComponentProps) {
       ) : (
         <div role="alert">
           <h1>Newsletter</h1>
-          <p>{actionData?.message ?? BLOG_MESSAGES.invalidEmail.description}</p>
+          <p>{actionData.message}</p>
         </div>
       )}
       <Link className="button" to="/">

@@ -17,16 +17,25 @@ export const meta: Route.MetaFunction = () => [
 ];
 
 /**
- * Misses per address, like failed sign-ins: order numbers are sequential, so without a limit a
- * known email would let anyone walk through a customer's orders.
+ * Misses per network address and per email, like failed sign-ins per address and per account:
+ * order numbers are sequential, so without a limit a known email would let anyone walk through a
+ * customer's orders, and the email's own limit holds when the guesses come from many addresses.
  */
 function lookupMisses(db: Db) {
-  return createRateLimit(db, {
-    keyPrefix: 'order-lookup-ip',
-    points: 20,
-    durationSeconds: 15 * 60,
-    message: 'Too many order look-ups from your network. Please wait 15 minutes and try again.',
-  });
+  return {
+    byAddress: createRateLimit(db, {
+      keyPrefix: 'order-lookup-ip',
+      points: 20,
+      durationSeconds: 15 * 60,
+      message: 'Too many order look-ups from your network. Please wait 15 minutes and try again.',
+    }),
+    byEmail: createRateLimit(db, {
+      keyPrefix: 'order-lookup-email',
+      points: 10,
+      durationSeconds: 15 * 60,
+      message: 'Too many order look-ups for this email address. Please wait 15 minutes and try again.',
+    }),
+  };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -40,8 +49,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     .trim()
     .slice(0, 254);
   const misses = lookupMisses(services.db);
+  const emailKey = email.toLowerCase();
   try {
-    await misses.check(state.clientIp);
+    await misses.byAddress.check(state.clientIp);
+    if (emailKey) await misses.byEmail.check(emailKey);
   } catch (error) {
     return data({ found: null, orderId: rawId, email, limited: (error as Error).message }, { status: 429 });
   }
@@ -49,7 +60,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const found =
     /^\d{1,9}$/.test(rawId) && email ? await lookupOrder(services.db, Number(rawId), email) : null;
   if (!found) {
-    await misses.consume(state.clientIp).catch(() => {});
+    await misses.byAddress.consume(state.clientIp).catch(() => {});
+    if (emailKey) await misses.byEmail.consume(emailKey).catch(() => {});
     return { found: null, orderId: rawId, email };
   }
   const { order, items } = found;

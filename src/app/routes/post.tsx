@@ -95,13 +95,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   // form token of the first render, so the 2-second trap keeps counting from when the reader came.
   const values = commentValues(form);
   const submittedToken = String(form.get('formToken') ?? '');
-  const fail = (title: string, description: string, status = 400, formToken?: string) =>
-    data({ ok: false as const, title, description, values, formToken }, { status });
+  const fail = (title: string, description: string, status = 400, formToken?: string, field?: string) =>
+    data({ ok: false as const, title, description, values, formToken, field }, { status });
   const parsed = commentSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success) {
-    const message = parsed.error.issues[0].message;
+    const [issue] = parsed.error.issues;
     const tokenKept = (await checkFormToken(db, submittedToken)) === 'invalid' ? undefined : submittedToken;
-    return fail(commentErrorTitle(message), message, 400, tokenKept);
+    return fail(commentErrorTitle(issue.message), issue.message, 400, tokenKept, String(issue.path[0]));
   }
   const tokenCheck = await checkFormToken(db, submittedToken);
   if (tokenCheck === 'invalid')

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { data, Form, Link, redirect, useLocation, useNavigation } from 'react-router';
 import { AUTH_MESSAGES, passwordMeetsRules } from '../../identity/messages.ts';
 import { signUpSchema } from '../../identity/schemas.ts';
@@ -7,6 +7,7 @@ import { formError } from '../auth-actions.server.ts';
 import { AuthCard } from '../components/auth/AuthCard.tsx';
 import { PasswordChecklist } from '../components/auth/PasswordChecklist.tsx';
 import { PasswordField } from '../components/auth/PasswordField.tsx';
+import { useFocusFirstError } from '../components/FormErrors.tsx';
 import { getApp } from '../context.ts';
 import '../styles/auth.css';
 import type { Route } from './+types/signup';
@@ -16,24 +17,38 @@ export const meta: Route.MetaFunction = () => [
   { name: 'robots', content: 'noindex' },
 ];
 
+/** The field each of the identity provider's refusals is about. */
+const SIGN_UP_ERROR_FIELDS = new Map<string, string>([
+  [AUTH_MESSAGES.usernameTaken, 'username'],
+  [AUTH_MESSAGES.invalidUsername, 'username'],
+  [AUTH_MESSAGES.emailTaken, 'email'],
+  [AUTH_MESSAGES.invalidEmail, 'email'],
+  [AUTH_MESSAGES.weakPassword, 'password'],
+]);
+
 /** /signup and /amplify-signup: username, email and password; a code by mail confirms the address. */
 export async function action({ request, context }: Route.ActionArgs) {
   const { services, state } = getApp(context);
   const form = await request.formData();
   if (form.get('password') !== form.get('confirmPassword')) {
-    return data({ error: AUTH_MESSAGES.passwordsDoNotMatch }, { status: 400 });
+    return data({ error: AUTH_MESSAGES.passwordsDoNotMatch, field: 'confirmPassword' }, { status: 400 });
   }
   const parsed = signUpSchema.safeParse({
     username: form.get('username'),
     email: form.get('email'),
     password: form.get('password'),
   });
-  if (!parsed.success) return data({ error: parsed.error.issues[0].message }, { status: 400 });
+  if (!parsed.success) {
+    const [issue] = parsed.error.issues;
+    return data({ error: issue.message, field: String(issue.path[0]) }, { status: 400 });
+  }
   try {
     await authLimits(services.db).signUps.consume(state.clientIp);
     await identityProvider(services).signUp(parsed.data);
   } catch (error) {
-    return formError(error, AUTH_MESSAGES.signUpFailed);
+    return formError(error, AUTH_MESSAGES.signUpFailed, {
+      field: SIGN_UP_ERROR_FIELDS.get((error as Error).message),
+    });
   }
   const confirm = new URL(request.url).pathname.startsWith('/amplify')
     ? '/amplify-confirm-email'
@@ -48,12 +63,18 @@ export default function SignUp({ actionData }: Route.ComponentProps) {
   const [confirmation, setConfirmation] = useState('');
   const amplify = pathname.startsWith('/amplify');
   const valid = passwordMeetsRules(password) && password === confirmation;
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusFirstError(formRef, actionData);
+  // The field a refusal is about is marked, and described by the refusal's message.
+  const invalid = (name: string) => actionData?.field === name;
+  const described = (name: string, hint?: string) =>
+    [hint, invalid(name) && 'signup-status'].filter(Boolean).join(' ') || undefined;
   return (
     <AuthCard
       title="Create an account"
       footer={<Link to={amplify ? '/amplify-login' : '/login'}>Already have an account? Sign in</Link>}
     >
-      <Form method="post" className="auth-form">
+      <Form method="post" className="auth-form" ref={formRef}>
         <div className="field">
           <label htmlFor="signup-username">Username</label>
           <input
@@ -63,11 +84,22 @@ export default function SignUp({ actionData }: Route.ComponentProps) {
             required
             maxLength={64}
             pattern="[A-Za-z0-9_\-]+"
+            aria-invalid={invalid('username') || undefined}
+            aria-describedby={described('username')}
           />
         </div>
         <div className="field">
           <label htmlFor="signup-email">Email</label>
-          <input id="signup-email" name="email" type="email" autoComplete="email" required maxLength={254} />
+          <input
+            id="signup-email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            maxLength={254}
+            aria-invalid={invalid('email') || undefined}
+            aria-describedby={described('email')}
+          />
         </div>
         <PasswordField
           id="signup-password"
@@ -76,7 +108,8 @@ export default function SignUp({ actionData }: Route.ComponentProps) {
           autoComplete="new-password"
           value={password}
           onChange={setPassword}
-          describedBy="signup-rules"
+          describedBy={described('password', 'signup-rules')}
+          invalid={invalid('password')}
         />
         <PasswordField
           id="signup-confirm"
@@ -85,10 +118,12 @@ export default function SignUp({ actionData }: Route.ComponentProps) {
           autoComplete="new-password"
           value={confirmation}
           onChange={setConfirmation}
+          describedBy={described('confirmPassword')}
+          invalid={invalid('confirmPassword')}
         />
         <PasswordChecklist id="signup-rules" password={password} confirmation={confirmation} />
         {actionData?.error && (
-          <p className="form-status error" role="alert">
+          <p id="signup-status" className="form-status error" role="alert">
             {actionData.error}
           </p>
         )}

@@ -9,6 +9,7 @@ export function PasswordField({
   value,
   onChange,
   describedBy,
+  invalid,
 }: {
   id: string;
   name: string;
@@ -17,6 +18,8 @@ export function PasswordField({
   value?: string;
   onChange?: (value: string) => void;
   describedBy?: string;
+  /** Marked when a refused form's message is about this field. */
+  invalid?: boolean;
 }) {
   const [visible, setVisible] = useState(false);
   return (
@@ -33,6 +36,7 @@ export function PasswordField({
           value={value}
           onChange={onChange ? (e) => onChange(e.currentTarget.value) : undefined}
           aria-describedby={describedBy}
+          aria-invalid={invalid || undefined}
         />
         <button
           type="button"

@@ -112,15 +112,19 @@ export function Carousel({ posts }: { posts: PostSummary[] }) {
       <ul className="carousel-thumbs">
         {posts.slice(0, 4).map((post, i) => {
           const thumb = cardMedia(post);
+          const type = postType(post);
           return (
             <li key={post.id}>
               <button
                 type="button"
                 className={i === index ? 'thumb active' : 'thumb'}
                 onClick={() => go(i)}
-                // Names the post; a thumbnail without an image shows its type, so the name starts with it.
+                // Names the post; a thumbnail without an image shows its type, so the name starts with it
+                // (once: a title like 'Video: …' does not say it twice).
                 aria-label={
-                  thumb.kind === 'image' ? `Show ${post.title}` : `${postType(post)}: show ${post.title}`
+                  thumb.kind === 'image'
+                    ? `Show ${post.title}`
+                    : `${type}: show ${post.title.replace(new RegExp(`^${type}:\\s*`, 'i'), '')}`
                 }
               >
                 {thumb.kind === 'image' ? (
@@ -133,7 +137,7 @@ export function Carousel({ posts }: { posts: PostSummary[] }) {
                     loading="lazy"
                   />
                 ) : (
-                  <MediaPlaceholder kind={postType(post)} />
+                  <MediaPlaceholder kind={type} />
                 )}
               </button>
             </li>

@@ -3,13 +3,22 @@ import { Link, useFetcher, useLocation } from 'react-router';
 import type { CommentPage, PublicComment } from '../../../blog/comments.ts';
 import { COMMENT_LIMITS } from '../../../blog/messages.ts';
 import { formatDate } from '../../../blog/reading.ts';
+import { useFocusFirstError } from '../FormErrors.tsx';
 
 export type CommentValues = { author: string; email: string; content: string };
 
 /** The action's answer; `formToken` is the one of the first render, kept through re-renders. */
 export type CommentResult =
   | { ok: true; title: string; description: string; formToken?: string }
-  | { ok: false; title: string; description: string; values?: CommentValues; formToken?: string };
+  | {
+      ok: false;
+      title: string;
+      description: string;
+      values?: CommentValues;
+      formToken?: string;
+      /** The field the refusal is about, when it is about one. */
+      field?: string;
+    };
 
 function LikeButton({ comment }: { comment: PublicComment }) {
   const fetcher = useFetcher<{ likes?: number }>();
@@ -94,7 +103,15 @@ export function Comments({
   const fetcher = useFetcher<CommentResult>();
   const form = useRef<HTMLFormElement>(null);
   const shown = fetcher.data ?? result;
-  const refusedValues = shown && !shown.ok ? shown.values : undefined;
+  const refused = shown && !shown.ok ? shown : undefined;
+  const refusedValues = refused?.values;
+  useFocusFirstError(form, refused);
+  // The field a refusal is about is marked, and described by the refusal's message.
+  const invalid = (name: keyof CommentValues, hint?: string) => ({
+    'aria-invalid': refused?.field === name ? true : undefined,
+    'aria-describedby':
+      [hint, refused?.field === name && 'comment-status'].filter(Boolean).join(' ') || undefined,
+  });
   // The token of the first render: a revalidation after a refusal must not restart the clock.
   const [firstToken] = useState(formToken);
   // Sent as a plain form, the answer opens at the form, where its result is shown.
@@ -124,6 +141,7 @@ export function Comments({
               defaultValue={refusedValues?.author}
               maxLength={COMMENT_LIMITS.author}
               required
+              {...invalid('author')}
             />
           </div>
           <div className="field">
@@ -136,7 +154,7 @@ export function Comments({
               defaultValue={refusedValues?.email}
               maxLength={COMMENT_LIMITS.email}
               required
-              aria-describedby="comment-email-hint"
+              {...invalid('email', 'comment-email-hint')}
             />
             <p id="comment-email-hint" className="muted field-hint">
               Your email is never published.
@@ -151,11 +169,13 @@ export function Comments({
               defaultValue={refusedValues?.content}
               maxLength={COMMENT_LIMITS.content}
               required
+              {...invalid('content')}
             />
           </div>
           <div aria-live="polite">
             {shown && (
               <div
+                id="comment-status"
                 className={shown.ok ? 'form-status success' : 'form-status error'}
                 role={shown.ok ? 'status' : 'alert'}
               >

@@ -1,8 +1,9 @@
 import { type FormEvent, useEffect, useRef } from 'react';
 import { useFetcher } from 'react-router';
 import { BLOG_MESSAGES } from '../../../blog/messages.ts';
+import { useFocusFirstError } from '../FormErrors.tsx';
 
-type Result = { ok: true } | { ok: false; message: string };
+type Result = { ok: true } | { ok: false; message: string; field?: 'email' };
 
 /**
  * The one newsletter form, in the footer of every page and in the home box. It subscribes
@@ -16,6 +17,8 @@ export function NewsletterForm({ id }: { id: string }) {
   useEffect(() => {
     if (result?.ok) form.current?.reset();
   }, [result]);
+  const refused = result && !result.ok ? result : undefined;
+  useFocusFirstError(form, refused);
   const skipEmpty = (event: FormEvent<HTMLFormElement>) => {
     const email = new FormData(event.currentTarget).get('email');
     if (typeof email !== 'string' || email.trim() === '') event.preventDefault();
@@ -39,6 +42,8 @@ export function NewsletterForm({ id }: { id: string }) {
           autoComplete="email"
           placeholder="you@example.com"
           maxLength={254}
+          aria-invalid={refused?.field === 'email' ? true : undefined}
+          aria-describedby={refused ? `${id}-status` : undefined}
         />
         <button type="submit" className="button" disabled={fetcher.state !== 'idle'}>
           {fetcher.state !== 'idle' ? 'Subscribing...' : 'Subscribe'}
@@ -50,9 +55,9 @@ export function NewsletterForm({ id }: { id: string }) {
             <strong>{BLOG_MESSAGES.subscribed.title}</strong> {BLOG_MESSAGES.subscribed.description}
           </p>
         )}
-        {result && !result.ok && (
-          <p className="form-status error" role="alert">
-            {result.message}
+        {refused && (
+          <p id={`${id}-status`} className="form-status error" role="alert">
+            {refused.message}
           </p>
         )}
       </div>

@@ -1,4 +1,6 @@
-/** A product's image, or a neutral placeholder when it has none. */
+import { UploadedImage } from '../UploadedImage.tsx';
+
+/** A product's image (an upload as its WebP variant), or a neutral placeholder when it has none. */
 export function ProductImage({
   src,
   alt,
@@ -26,10 +28,12 @@ export function ProductImage({
     );
   }
   return (
-    <img
+    <UploadedImage
       className={`product-image product-image-${size} ${className ?? ''}`}
       src={src}
       alt={alt}
+      // The product page's image is shown large; cards and cart lines take the smaller variant.
+      variant={size === 'large' ? 'featured' : 'card'}
       width={dims}
       height={size === 'thumb' ? dims : Math.round(dims * 0.75)}
       // The large size is a product page's main image, its largest paint: load it first.
