@@ -12,7 +12,14 @@ import {
   twoFactorLoginSchema,
 } from '../identity/schemas.ts';
 import { mailPasswordReset, mailSecurityNotice } from '../identity/security-mail.ts';
-import { authLimits, identityProvider, signIn, signInWithCode, signOut } from '../identity/service.ts';
+import {
+  authLimits,
+  identityProvider,
+  signIn,
+  signInWithCode,
+  signOut,
+  twoFactorChanged,
+} from '../identity/service.ts';
 import { endOtherSessions } from '../identity/sessions.ts';
 import {
   beginTwoFactorSetup,
@@ -82,15 +89,9 @@ export function usersRouter(services: AppServices): Router {
         const { code } = parseOr400(twoFactorCodeSchema, body);
         await limits.resets.consume(`user|${user.id}`);
         const recoveryCodes = await enableTwoFactor(services.db, user, code);
-        await mailSecurityNotice(
-          services.queues,
-          user.email,
-          'Two-factor sign-in is on for your Penstand account',
-          [`Two-factor sign-in was turned on at ${new Date().toUTCString()}.`],
-          services.publicUrl,
-        );
+        const token = await twoFactorChanged(services, ctx.state, user, true);
         ctx.set('Cache-Control', 'no-store');
-        ctx.body = { recoveryCodes };
+        ctx.body = { recoveryCodes, token };
         return;
       }
       case '2fa-disable': {
@@ -98,14 +99,9 @@ export function usersRouter(services: AppServices): Router {
         const { code } = parseOr400(twoFactorCodeSchema, body);
         await limits.resets.consume(`user|${user.id}`);
         await disableTwoFactor(services.db, user.id, code);
-        await mailSecurityNotice(
-          services.queues,
-          user.email,
-          'Two-factor sign-in is off for your Penstand account',
-          [`Two-factor sign-in was turned off at ${new Date().toUTCString()}.`],
-          services.publicUrl,
-        );
-        ctx.body = { message: 'Two-factor sign-in is off' };
+        const token = await twoFactorChanged(services, ctx.state, user, false);
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = { message: 'Two-factor sign-in is off', token };
         return;
       }
       case 'logout':

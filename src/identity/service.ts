@@ -7,7 +7,7 @@ import { lazyCognitoProvider } from './lazy-cognito.ts';
 import { LocalIdentityProvider } from './local.ts';
 import type { IdentityProvider, SignInInput, SignInResult } from './provider.ts';
 import { presentUser } from './provider.ts';
-import { noteSignInDevice } from './security-mail.ts';
+import { mailSecurityNotice, noteSignInDevice } from './security-mail.ts';
 import type { SessionUser } from './sessions.ts';
 import { answerChallenge, createChallenge, TwoFactorRequired, twoFactorEnabled } from './two-factor.ts';
 
@@ -153,6 +153,28 @@ async function finishSignIn(
     publicUrl: services.publicUrl,
   }).catch((err: Error) => state.log.warn({ err: err.message }, 'sign-in device not noted'));
   return { user, token };
+}
+
+/**
+ * After two-factor was turned on or off: a privilege change, so the session id rotates (the
+ * answer is the new one); the account's owner hears of it by mail.
+ */
+export async function twoFactorChanged(
+  services: AppServices,
+  state: RequestState,
+  user: SessionUser,
+  on: boolean,
+): Promise<string> {
+  const token = await state.session.rotate(user.id, state.session.data);
+  const now = on ? 'on' : 'off';
+  await mailSecurityNotice(
+    services.queues,
+    user.email,
+    `Two-factor sign-in is ${now} for your Penstand account`,
+    [`Two-factor sign-in was turned ${now} at ${new Date().toUTCString()}.`],
+    services.publicUrl,
+  );
+  return token;
 }
 
 /** Ends the session: a new anonymous id replaces it, so the old one is worthless. */
