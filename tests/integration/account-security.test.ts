@@ -1,5 +1,7 @@
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getBlogSettings } from '../../src/blog/settings.ts';
+import { twoFactorEnabled } from '../../src/identity/two-factor.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { createUser, signedInSession } from '../support/auth.ts';
 import { seedDemo } from '../support/blog.ts';
@@ -109,6 +111,14 @@ describe('two-factor sign-in through the API', () => {
     expect((await post('2fa-enable', { code: '123456' === code() ? '654321' : '123456' })).status).toBe(400);
     const enabled = await post('2fa-enable', { code: code() });
     expect(enabled.body.recoveryCodes).toHaveLength(10);
+    const on = await smtp.waitFor(
+      (m) => m.to.includes(user.email) && m.subject === 'Two-factor sign-in is on for your Penstand account',
+    );
+    expect(on.text).toContain('Two-factor sign-in was turned on at');
+    expect(on.text).toContain(`${app.url}/account`);
+    // Turning it on is a privilege change: the session id rotated, the old one is worthless.
+    expect(await me(first.token ?? '')).toBe(401);
+    expect(await me(enabled.body.token)).toBe(200);
 
     const challenged = await post('login', { username: 'twofactor', password: user.password }, json);
     expect(challenged).toMatchObject({
@@ -139,6 +149,100 @@ describe('two-factor sign-in through the API', () => {
     await smtp.waitFor(
       (m) => m.to.includes(user.email) && m.subject === 'Two-factor sign-in is off for your Penstand account',
     );
+  });
+});
+
+/** Turns two-factor on through the API for the session `token`; answers the rotated token and the key. */
+async function enableTwoFactorByApi(token: string): Promise<{ token: string; secret: string }> {
+  const call = async (action: string, body: unknown) =>
+    (
+      await fetch(`${app.url}/api/users?action=${action}`, {
+        method: 'POST',
+        headers: { ...json, authorization: `Bearer ${token}` },
+        body: JSON.stringify(body),
+      })
+    ).json();
+  const { secret } = await call('2fa-setup', {});
+  const code = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate();
+  const enabled = await call('2fa-enable', { code });
+  return { token: enabled.token, secret };
+}
+
+describe("'Require two-factor for admins'", () => {
+  it('refuses the admin API to an admin without two-factor, naming the setting, until it is on', async () => {
+    const admin = await signedInSession(app, { role: 'admin' });
+    const as = (token: string) => ({ ...json, authorization: `Bearer ${token}` });
+    const settings = {
+      title: 'Penstand',
+      description: 'Desc',
+      authorName: 'Ada',
+      authorBio: 'Bio',
+      shopRequiresSignIn: false,
+    };
+    const put = (token: string, body: object) =>
+      fetch(`${app.url}/api/settings`, { method: 'PUT', headers: as(token), body: JSON.stringify(body) });
+    const turnedOn = await put(admin.sid, { ...settings, requireAdminTwoFactor: true });
+    expect(turnedOn.status).toBe(200);
+    expect((await turnedOn.json()).settings.requireAdminTwoFactor).toBe(true);
+
+    for (const [method, path] of [
+      ['GET', '/api/admin/audit'],
+      ['GET', '/api/users'],
+      ['PUT', '/api/settings'],
+    ]) {
+      const refused = await fetch(`${app.url}${path}`, {
+        method,
+        headers: as(admin.sid),
+        body: method === 'GET' ? undefined : JSON.stringify({ ...settings, requireAdminTwoFactor: false }),
+      });
+      expect(refused.status, path).toBe(403);
+      expect((await refused.json()).message).toContain('‘Require two-factor for admins’ is on');
+    }
+    // The admin pages send this admin to the Account page's setup instead.
+    const page = await fetch(`${app.url}/admin?tab=settings`, { headers: admin.headers, redirect: 'manual' });
+    expect([page.status, page.headers.get('location')]).toEqual([302, '/account']);
+    // Signed-in users who are not admins are not affected, and reading still works.
+    const reader = await signedInSession(app);
+    expect(
+      (await fetch(`${app.url}/api/users?action=me`, { headers: { authorization: `Bearer ${reader.sid}` } }))
+        .status,
+    ).toBe(200);
+
+    const { token } = await enableTwoFactorByApi(admin.sid);
+    expect((await fetch(`${app.url}/api/admin/audit`, { headers: as(token) })).status).toBe(200);
+    // A save that leaves the setting out keeps it; only an explicit false turns it off.
+    await put(token, settings);
+    expect((await getBlogSettings(app.services.db)).requireAdminTwoFactor).toBe(true);
+    expect((await put(token, { ...settings, requireAdminTwoFactor: false })).status).toBe(200);
+    expect((await getBlogSettings(app.services.db)).requireAdminTwoFactor).toBe(false);
+  });
+});
+
+describe('two-factor on the Account page', () => {
+  it('counts code guesses against the same limit as the API, so the right code waits too', async () => {
+    const user = await signedInSession(app);
+    const { token, secret } = await enableTwoFactorByApi(user.sid);
+    const turnOff = async (code: string) =>
+      (
+        await fetch(`${app.url}/account`, {
+          method: 'POST',
+          headers: {
+            cookie: `sid=${token}`,
+            origin: app.url,
+            'content-type': 'application/x-www-form-urlencoded',
+          },
+          body: new URLSearchParams({ intent: '2fa-disable', code }),
+        })
+      ).text();
+    // Ten attempts in 15 minutes, the API's 2fa-enable above included.
+    for (let i = 0; i < 9; i++)
+      expect(await turnOff('not-a-code')).toContain('That code is not right, or it was already used.');
+    expect(await turnOff('not-a-code')).toContain('Too many password reset attempts.');
+    const right = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate({
+      timestamp: Date.now() + 30_000,
+    });
+    expect(await turnOff(right)).toContain('Too many password reset attempts.');
+    expect(await twoFactorEnabled(app.services.db, user.user.id)).toBe(true);
   });
 });
 
