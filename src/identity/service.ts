@@ -102,8 +102,10 @@ export async function signIn(
   }
   const { user } = signedIn;
   // The password was right; with two-factor on, the session opens only after the code.
-  if (await twoFactorEnabled(services.db, user.id))
+  if (await twoFactorEnabled(services.db, user.id)) {
+    state.signInChallenged = user;
     throw new TwoFactorRequired(await createChallenge(services.db, user.id, signedIn.session));
+  }
   return finishSignIn(services, state, user, signedIn.session);
 }
 

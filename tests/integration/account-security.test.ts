@@ -275,6 +275,54 @@ describe('security notices', () => {
 });
 
 describe('the audit log', () => {
+  it("records every user's two-factor changes and both steps of a two-factor sign-in", async () => {
+    const { db } = app.services;
+    const since = Number((await db('audit_log').max({ id: 'id' }).first())?.id ?? 0);
+    const user = await createUser(app, { username: 'audited2fa' });
+    const first = await signIn('audited2fa', user.password, 'X');
+    const { token, secret } = await enableTwoFactorByApi(first.token ?? '');
+    const post = (action: string, body: unknown) =>
+      fetch(`${app.url}/api/users?action=${action}`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify(body),
+      }).then(async (res) => ({ status: res.status, body: await res.json() }));
+    const challenged = await post('login', { username: 'audited2fa', password: user.password });
+    expect(challenged.status).toBe(401);
+    expect(
+      (await post('login-2fa', { challengeId: challenged.body.challengeId, code: 'nope-nope' })).status,
+    ).toBe(401);
+    const code = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate({
+      timestamp: Date.now() + 30_000,
+    });
+    expect((await post('login-2fa', { challengeId: challenged.body.challengeId, code })).status).toBe(200);
+    const off = await fetch(`${app.url}/account`, {
+      method: 'POST',
+      headers: {
+        cookie: `sid=${token}`,
+        origin: app.url,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({ intent: '2fa-disable', code: 'not-a-code' }),
+    });
+    await off.arrayBuffer();
+
+    const rows = await db('audit_log')
+      .where('id', '>', since)
+      .orderBy('id')
+      .select('action', 'actor_email', 'status');
+    expect(rows.map((r) => [r.action, r.actor_email, r.status])).toEqual([
+      ['sign-in', user.email, 200],
+      ['POST /api/users (2fa-setup)', user.email, 200],
+      ['POST /api/users (2fa-enable)', user.email, 200],
+      // The password was right: not a failed sign-in, but a sign-in waiting for its code.
+      ['sign-in awaiting two-factor code', user.email, 401],
+      ['sign-in failed', null, 401],
+      ['sign-in', user.email, 200],
+      ['POST /account (2fa-disable)', user.email, 200],
+    ]);
+  });
+
   it('records each admin write and every sign-in, and cannot be changed', async () => {
     const { db } = app.services;
     const admin = await signedInSession(app, { role: 'admin' });
@@ -291,7 +339,31 @@ describe('the audit log', () => {
       }),
     });
     expect(post.status).toBe(201);
-    await post.arrayBuffer();
+    const draft = (await post.json()).post;
+    const published = await fetch(`${app.url}/api/posts?id=${draft.id}`, {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify({
+        title: 'Audited',
+        content: 'Body text',
+        excerpt: 'E',
+        category: 'Technology',
+        status: 'published',
+      }),
+    });
+    expect(published.status).toBe(200);
+    const saved = await fetch(`${app.url}/admin?tab=settings`, {
+      method: 'POST',
+      headers: { ...admin.headers, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        intent: 'save-settings',
+        title: 'Audited blog',
+        description: 'D',
+        authorName: 'A',
+        authorBio: 'B',
+      }),
+    });
+    expect(await saved.text()).toContain('Settings saved');
     const comment = await db('comments').where({ approved: false }).first('id');
     await fetch(`${app.url}/api/comments?id=${comment.id}&action=moderate`, {
       method: 'PUT',
@@ -344,6 +416,8 @@ describe('the audit log', () => {
     expect(actions).toEqual(
       expect.arrayContaining([
         'POST /api/posts',
+        'PUT /api/posts',
+        'POST /admin (save-settings)',
         'PUT /api/comments (moderate)',
         `POST /api/admin/orders/${order.id} (mark-paid)`,
         `POST /api/admin/orders/${order.id} (refund)`,
@@ -359,6 +433,10 @@ describe('the audit log', () => {
     expect(created.requestId).toMatch(/^[\w-]{8,}$/);
     expect(entries.find((e: { action: string }) => e.action.includes('(refund)'))).toMatchObject({
       target: String(order.id),
+    });
+    expect(entries.find((e: { action: string }) => e.action === 'PUT /api/posts')).toMatchObject({
+      target: String(draft.id),
+      status: 200,
     });
 
     const signIns = (
@@ -378,6 +456,19 @@ describe('the audit log', () => {
     ).text();
     expect(csv.split('\n')[0]).toBe('at,actor,action,target,status,request_id,client_ip');
     expect(csv).toContain('POST /admin (clear-cache)');
+    const subscribers = await fetch(`${app.url}/api/newsletter?action=export`, { headers: admin.headers });
+    expect(subscribers.status).toBe(200);
+    await subscribers.arrayBuffer();
+    // Downloads of exports are recorded too (an export carries readers' addresses).
+    const exports = (
+      await (await fetch(`${app.url}/api/admin/audit?action=export`, { headers: admin.headers })).json()
+    ).entries;
+    expect(exports.map((e: { action: string; actorEmail: string }) => [e.action, e.actorEmail])).toEqual(
+      expect.arrayContaining([
+        ['GET /api/admin/audit (export)', admin.user.email],
+        ['GET /api/newsletter (export)', admin.user.email],
+      ]),
+    );
 
     // Append-only in the database itself: no update, no delete of a recent entry.
     await expect(db('audit_log').update({ action: 'nothing happened' })).rejects.toThrow(/append-only/);
