@@ -14,19 +14,16 @@ import {
 import { mailPasswordReset, mailSecurityNotice } from '../identity/security-mail.ts';
 import {
   authLimits,
+  finishTwoFactorSetup,
   identityProvider,
   signIn,
   signInWithCode,
   signOut,
+  startTwoFactorSetup,
   twoFactorChanged,
 } from '../identity/service.ts';
 import { endOtherSessions } from '../identity/sessions.ts';
-import {
-  beginTwoFactorSetup,
-  disableTwoFactor,
-  enableTwoFactor,
-  TwoFactorRequired,
-} from '../identity/two-factor.ts';
+import { disableTwoFactor, TwoFactorRequired } from '../identity/two-factor.ts';
 import type { AppServices } from '../server/services.ts';
 import { parseOr400, readJsonBody, SMALL_BODY } from './http.ts';
 
@@ -79,7 +76,7 @@ export function usersRouter(services: AppServices): Router {
       }
       case '2fa-setup': {
         const user = requireUser(ctx.state);
-        const { secret, otpauthUrl } = await beginTwoFactorSetup(services.db, user);
+        const { secret, otpauthUrl } = await startTwoFactorSetup(services, ctx.state, user);
         ctx.set('Cache-Control', 'no-store');
         ctx.body = { secret, otpauthUrl };
         return;
@@ -88,7 +85,7 @@ export function usersRouter(services: AppServices): Router {
         const user = requireUser(ctx.state);
         const { code } = parseOr400(twoFactorCodeSchema, body);
         await limits.resets.consume(`user|${user.id}`);
-        const recoveryCodes = await enableTwoFactor(services.db, user, code);
+        const recoveryCodes = await finishTwoFactorSetup(services, ctx.state, user, code);
         const token = await twoFactorChanged(services, ctx.state, user, true);
         ctx.set('Cache-Control', 'no-store');
         ctx.body = { recoveryCodes, token };

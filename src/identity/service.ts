@@ -1,15 +1,27 @@
 import type { Db } from '../db/knex.ts';
+import { HttpError } from '../server/middleware.ts';
 import { createRateLimit } from '../server/rate-limit.ts';
 import type { RequestState } from '../server/request-state.ts';
 import type { AppServices } from '../server/services.ts';
 import { mergeGuestCart } from '../shop/cart-merge.ts';
 import { lazyCognitoProvider } from './lazy-cognito.ts';
 import { LocalIdentityProvider } from './local.ts';
-import type { IdentityProvider, SignInInput, SignInResult } from './provider.ts';
-import { presentUser } from './provider.ts';
+import { AUTH_MESSAGES } from './messages.ts';
+import type { IdentityProvider, PendingChallenge, SignInInput, SignInResult } from './provider.ts';
+import { ProviderChallenge, presentUser } from './provider.ts';
 import { mailSecurityNotice, noteSignInDevice } from './security-mail.ts';
 import type { SessionUser } from './sessions.ts';
-import { answerChallenge, createChallenge, TwoFactorRequired, twoFactorEnabled } from './two-factor.ts';
+import {
+  answerChallenge,
+  beginTwoFactorSetup,
+  createChallenge,
+  enableTwoFactor,
+  setupOf,
+  TwoFactorRequired,
+  type TwoFactorSetup,
+  twoFactorEnabled,
+  verifySecondFactor,
+} from './two-factor.ts';
 
 const providers = new WeakMap<Db, IdentityProvider>();
 
@@ -94,6 +106,7 @@ export async function signIn(
   try {
     signedIn = await identityProvider(services).signIn(input);
   } catch (error) {
+    if (error instanceof ProviderChallenge) throw await providerChallenge(services, state, error.pending);
     if ((error as { status?: number }).status === 401) {
       await limits.accountFailures.consume(accountKey).catch(() => {});
       await limits.ipFailures.consume(state.clientIp).catch(() => {});
@@ -107,6 +120,25 @@ export async function signIn(
     throw new TwoFactorRequired(await createChallenge(services.db, user.id, signedIn.session));
   }
   return finishSignIn(services, state, user, signedIn.session);
+}
+
+/**
+ * The identity service asked for an authenticator code (Cognito's own MFA): the sign-in waits in
+ * a challenge as a local one does, holding what answering takes. An account never mirrored here
+ * has no row to hold it, and that step is one this app does not take.
+ */
+async function providerChallenge(
+  services: AppServices,
+  state: RequestState,
+  pending: PendingChallenge,
+): Promise<HttpError> {
+  const row = await services
+    .db('users')
+    .where({ provider: identityProvider(services).name, username: pending.username })
+    .first();
+  if (!row) return new HttpError(403, AUTH_MESSAGES.additionalSteps);
+  state.signInChallenged = presentUser(row);
+  return new TwoFactorRequired(await createChallenge(services.db, row.id, { pending }));
 }
 
 /**
@@ -125,7 +157,12 @@ export async function signInWithCode(
   if (pending) await limits.accountFailures.check(`user:${pending.user_id}`);
   let answered: { userId: number; session: Record<string, unknown> };
   try {
-    answered = await answerChallenge(services.db, challengeId, code);
+    answered = await answerChallenge(services.db, challengeId, async (userId, stored) => {
+      const pending = stored.pending as PendingChallenge | undefined;
+      if (!pending) return (await verifySecondFactor(services.db, userId, code)) ? stored : null;
+      const result = await identityProvider(services).answerChallenge?.(pending, code);
+      return result?.session ?? null;
+    });
   } catch (error) {
     if ((error as { status?: number }).status === 401) {
       if (pending) await limits.accountFailures.consume(`user:${pending.user_id}`).catch(() => {});
@@ -155,6 +192,40 @@ async function finishSignIn(
     publicUrl: services.publicUrl,
   }).catch((err: Error) => state.log.warn({ err: err.message }, 'sign-in device not noted'));
   return { user, token };
+}
+
+/** The provider whose own MFA serves this account (a Cognito one), or null for this app's. */
+async function mfaProvider(services: AppServices, userId: number): Promise<IdentityProvider | null> {
+  const row = await services.db('users').where({ id: userId }).first('provider');
+  const provider = identityProvider(services);
+  return row && row.provider !== 'local' && row.provider === provider.name ? provider : null;
+}
+
+/** Starts authenticator setup: this app's own key, or the pool's (AssociateSoftwareToken) for a Cognito account. */
+export async function startTwoFactorSetup(
+  services: AppServices,
+  state: RequestState,
+  user: SessionUser,
+): Promise<TwoFactorSetup> {
+  const provider = await mfaProvider(services, user.id);
+  if (!provider?.associateTotp) return beginTwoFactorSetup(services.db, user);
+  return setupOf(user.email, await provider.associateTotp(state.session.data));
+}
+
+/**
+ * Turns the app on with its first code; answers the recovery codes to show once (none for a
+ * Cognito account, whose pool has no such thing: VerifySoftwareToken, then the MFA preference).
+ */
+export async function finishTwoFactorSetup(
+  services: AppServices,
+  state: RequestState,
+  user: SessionUser,
+  code: string,
+): Promise<string[]> {
+  const provider = await mfaProvider(services, user.id);
+  if (!provider?.verifyTotp) return enableTwoFactor(services.db, user, code);
+  await provider.verifyTotp(state.session.data, code);
+  return [];
 }
 
 /**

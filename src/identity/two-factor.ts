@@ -111,11 +111,15 @@ export async function verifySecondFactor(db: Db, userId: number, rawCode: string
   });
 }
 
-/** The second step of a sign-in: the challenge's account when the code is right, else an error. */
+/**
+ * The second step of a sign-in: `check` decides the code (this app's authenticator check, or the
+ * identity service's for a challenge it set) and answers the session to open, or null when the
+ * code is wrong. Answers the challenge's account and that session, else an error.
+ */
 export async function answerChallenge(
   db: Db,
   challengeId: string,
-  code: string,
+  check: (userId: number, stored: Record<string, unknown>) => Promise<Record<string, unknown> | null>,
 ): Promise<{ userId: number; session: Record<string, unknown> }> {
   if (!/^[\w-]{20,64}$/.test(challengeId)) throw new HttpError(400, TWO_FACTOR_MESSAGES.challengeExpired);
   const challenge = await db('login_challenges')
@@ -124,12 +128,13 @@ export async function answerChallenge(
     .where('attempts', '<', CHALLENGE_ATTEMPTS)
     .first('user_id', 'session');
   if (!challenge) throw new HttpError(400, TWO_FACTOR_MESSAGES.challengeExpired);
-  if (!(await verifySecondFactor(db, challenge.user_id, code))) {
+  const session = await check(challenge.user_id, challenge.session ?? {});
+  if (!session) {
     await db('login_challenges').where({ id: challengeId }).increment('attempts', 1);
     throw new HttpError(401, TWO_FACTOR_MESSAGES.codeWrong);
   }
   await db('login_challenges').where({ id: challengeId }).delete();
-  return { userId: challenge.user_id, session: challenge.session ?? {} };
+  return { userId: challenge.user_id, session };
 }
 
 export type TwoFactorSetup = { secret: string; otpauthUrl: string; qrSvg: string };

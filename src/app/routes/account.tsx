@@ -1,10 +1,13 @@
 import { Form, redirect, useNavigation } from 'react-router';
-import { authLimits, twoFactorChanged } from '../../identity/service.ts';
+import {
+  authLimits,
+  finishTwoFactorSetup,
+  startTwoFactorSetup,
+  twoFactorChanged,
+} from '../../identity/service.ts';
 import { endOtherSessions, endUserSession, listUserSessions } from '../../identity/sessions.ts';
 import {
-  beginTwoFactorSetup,
   disableTwoFactor,
-  enableTwoFactor,
   setupOf,
   TWO_FACTOR_MESSAGES,
   type TwoFactorSetup,
@@ -62,12 +65,12 @@ async function twoFactorAction(app: AppContext, intent: string, form: FormData):
       return {
         ok: true,
         message: 'Scan the code, then enter the first 6 digits it shows.',
-        setup: await beginTwoFactorSetup(db, user),
+        setup: await startTwoFactorSetup(app.services, app.state, user),
       };
     // Guessing codes here counts against the same limit as the API's 2fa-enable and 2fa-disable.
     await authLimits(db).resets.consume(`user|${user.id}`);
     if (intent === '2fa-enable') {
-      const recoveryCodes = await enableTwoFactor(db, user, code);
+      const recoveryCodes = await finishTwoFactorSetup(app.services, app.state, user, code);
       await twoFactorChanged(app.services, app.state, user, true);
       return { ok: true, message: 'Two-factor sign-in is on.', recoveryCodes };
     }
@@ -188,7 +191,7 @@ function TwoFactorCard({
   return (
     <section className="card" aria-labelledby="two-factor-heading">
       <h2 id="two-factor-heading">Two-factor sign-in</h2>
-      {answer?.ok && answer.recoveryCodes ? (
+      {answer?.ok && answer.recoveryCodes?.length ? (
         <div>
           <p>
             Keep these recovery codes somewhere safe: each one signs you in once if you lose your phone. They
