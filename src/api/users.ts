@@ -20,10 +20,11 @@ import {
   signInWithCode,
   signOut,
   startTwoFactorSetup,
+  turnOffTwoFactor,
   twoFactorChanged,
 } from '../identity/service.ts';
 import { endOtherSessions } from '../identity/sessions.ts';
-import { disableTwoFactor, TwoFactorRequired } from '../identity/two-factor.ts';
+import { TwoFactorRequired } from '../identity/two-factor.ts';
 import type { AppServices } from '../server/services.ts';
 import { parseOr400, readJsonBody, SMALL_BODY } from './http.ts';
 
@@ -95,7 +96,7 @@ export function usersRouter(services: AppServices): Router {
         const user = requireUser(ctx.state);
         const { code } = parseOr400(twoFactorCodeSchema, body);
         await limits.resets.consume(`user|${user.id}`);
-        await disableTwoFactor(services.db, user.id, code);
+        await turnOffTwoFactor(services, user, code);
         const token = await twoFactorChanged(services, ctx.state, user, false);
         ctx.set('Cache-Control', 'no-store');
         ctx.body = { message: 'Two-factor sign-in is off', token };

@@ -15,8 +15,10 @@ import {
   answerChallenge,
   beginTwoFactorSetup,
   createChallenge,
+  disableTwoFactor,
   enableTwoFactor,
   setupOf,
+  TWO_FACTOR_MESSAGES,
   TwoFactorRequired,
   type TwoFactorSetup,
   twoFactorEnabled,
@@ -226,6 +228,16 @@ export async function finishTwoFactorSetup(
   if (!provider?.verifyTotp) return enableTwoFactor(services.db, user, code);
   await provider.verifyTotp(state.session.data, code);
   return [];
+}
+
+/** Turns this app's two-factor off with a current code; a Cognito account's MFA is turned off in the pool. */
+export async function turnOffTwoFactor(
+  services: AppServices,
+  user: SessionUser,
+  code: string,
+): Promise<void> {
+  if (await mfaProvider(services, user.id)) throw new HttpError(409, TWO_FACTOR_MESSAGES.localOnly);
+  await disableTwoFactor(services.db, user.id, code);
 }
 
 /**

@@ -155,7 +155,12 @@ describe.each(['local', 'cognito'] as const)('the %s provider', (kind) => {
     expect(enabled.status).toBe(200);
     // Cognito keeps no recovery codes; local accounts get ten.
     expect(enabled.body.recoveryCodes).toHaveLength(kind === 'local' ? 10 : 0);
-    return { account, secret: setup.body.secret as string, token: enabled.body.token as string };
+    return {
+      account,
+      secret: setup.body.secret as string,
+      token: enabled.body.token as string,
+      recoveryCodes: enabled.body.recoveryCodes as string[],
+    };
   }
 
   it(`is the ${kind} provider`, () => {
@@ -318,7 +323,7 @@ describe.each(['local', 'cognito'] as const)('the %s provider', (kind) => {
   });
 
   contract('sets up an authenticator app, then signs in with the password and a code', async () => {
-    const { account, secret } = await accountWithAuthenticator();
+    const { account, secret, recoveryCodes } = await accountWithAuthenticator();
     const challenged = await api('login', { username: account.username, password: PASSWORD });
     expect(challenged).toEqual({
       status: 401,
@@ -341,6 +346,11 @@ describe.each(['local', 'cognito'] as const)('the %s provider', (kind) => {
     expect((await api('login-2fa', { challengeId, code: totp(secret, 1) })).body).toEqual({
       message: TWO_FACTOR_MESSAGES.challengeExpired,
     });
+    // Off with a code (this step's is used: a recovery code); a Cognito account's MFA is the pool's to turn off.
+    const off = await api('2fa-disable', { code: recoveryCodes[0] ?? totp(secret) }, finished.body.token);
+    expect(off).toMatchObject(
+      kind === 'local' ? { status: 200 } : { status: 409, body: { message: TWO_FACTOR_MESSAGES.localOnly } },
+    );
   });
 
   contract('takes each authenticator code once', async () => {

@@ -3,15 +3,11 @@ import {
   authLimits,
   finishTwoFactorSetup,
   startTwoFactorSetup,
+  turnOffTwoFactor,
   twoFactorChanged,
 } from '../../identity/service.ts';
 import { endOtherSessions, endUserSession, listUserSessions } from '../../identity/sessions.ts';
-import {
-  disableTwoFactor,
-  setupOf,
-  TWO_FACTOR_MESSAGES,
-  type TwoFactorSetup,
-} from '../../identity/two-factor.ts';
+import { setupOf, TWO_FACTOR_MESSAGES, type TwoFactorSetup } from '../../identity/two-factor.ts';
 import { describeUserAgent } from '../../identity/user-agent.ts';
 import { HttpError } from '../../server/middleware.ts';
 import { formatDateTime } from '../admin/format.ts';
@@ -74,7 +70,7 @@ async function twoFactorAction(app: AppContext, intent: string, form: FormData):
       await twoFactorChanged(app.services, app.state, user, true);
       return { ok: true, message: 'Two-factor sign-in is on.', recoveryCodes };
     }
-    await disableTwoFactor(db, user.id, code);
+    await turnOffTwoFactor(app.services, user, code);
     await twoFactorChanged(app.services, app.state, user, false);
     return { ok: true, message: 'Two-factor sign-in is off.' };
   } catch (error) {
