@@ -28,6 +28,7 @@ import {
 import { mailSecurityNotice } from '../identity/security-mail.ts';
 import {
   authLimits,
+  finishTwoFactorSetup,
   identityProvider,
   resetPassword,
   sendResetCode,
@@ -35,14 +36,12 @@ import {
   signInWithCode,
   signInWithPasskey,
   signOut,
+  startTwoFactorSetup,
+  turnOffTwoFactor,
+  twoFactorChanged,
 } from '../identity/service.ts';
 import { endOtherSessions } from '../identity/sessions.ts';
-import {
-  beginTwoFactorSetup,
-  disableTwoFactor,
-  enableTwoFactor,
-  TwoFactorRequired,
-} from '../identity/two-factor.ts';
+import { TwoFactorRequired } from '../identity/two-factor.ts';
 import type { AppServices } from '../server/services.ts';
 import { parseOr400, readJsonBody, SMALL_BODY } from './http.ts';
 
@@ -101,7 +100,7 @@ export function usersRouter(services: AppServices): Router {
       }
       case '2fa-setup': {
         const user = requireUser(ctx.state);
-        const { secret, otpauthUrl } = await beginTwoFactorSetup(services.db, user);
+        const { secret, otpauthUrl } = await startTwoFactorSetup(services, ctx.state, user);
         ctx.set('Cache-Control', 'no-store');
         ctx.body = { secret, otpauthUrl };
         return;
@@ -110,31 +109,20 @@ export function usersRouter(services: AppServices): Router {
         const user = requireUser(ctx.state);
         const { code } = parseOr400(twoFactorCodeSchema, body);
         await limits.resets.consume(`user|${user.id}`);
-        const recoveryCodes = await enableTwoFactor(services.db, user, code);
-        await mailSecurityNotice(
-          services.queues,
-          user.email,
-          'Two-factor sign-in is on for your Penstand account',
-          [`Two-factor sign-in was turned on at ${new Date().toUTCString()}.`],
-          services.publicUrl,
-        );
+        const recoveryCodes = await finishTwoFactorSetup(services, ctx.state, user, code);
+        const token = await twoFactorChanged(services, ctx.state, user, true);
         ctx.set('Cache-Control', 'no-store');
-        ctx.body = { recoveryCodes };
+        ctx.body = { recoveryCodes, token };
         return;
       }
       case '2fa-disable': {
         const user = requireUser(ctx.state);
         const { code } = parseOr400(twoFactorCodeSchema, body);
         await limits.resets.consume(`user|${user.id}`);
-        await disableTwoFactor(services.db, user.id, code);
-        await mailSecurityNotice(
-          services.queues,
-          user.email,
-          'Two-factor sign-in is off for your Penstand account',
-          [`Two-factor sign-in was turned off at ${new Date().toUTCString()}.`],
-          services.publicUrl,
-        );
-        ctx.body = { message: 'Two-factor sign-in is off' };
+        await turnOffTwoFactor(services, user, code);
+        const token = await twoFactorChanged(services, ctx.state, user, false);
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = { message: 'Two-factor sign-in is off', token };
         return;
       }
       case 'passkey-register-options': {

@@ -41,6 +41,8 @@ export const blogSettingsSchema = z.object({
     .transform((v) => v || null)
     .refine((v) => v === null || z.email().safeParse(v).success, SETTINGS_MESSAGES.contactEmail),
   shopRequiresSignIn: z.boolean().default(false),
+  // Left out (an API client that predates it), it stays as it is: a save never lowers it by omission.
+  requireAdminTwoFactor: z.boolean().optional(),
 });
 
 export type BlogSettingsInput = z.output<typeof blogSettingsSchema>;

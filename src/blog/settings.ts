@@ -13,6 +13,8 @@ export type BlogSettings = {
   /** Where the About page's 'Get In Touch' writes to; null hides it. */
   contactEmail: string | null;
   shopRequiresSignIn: boolean;
+  /** 'Require two-factor for admins': the admin opens only to admins with a second factor. */
+  requireAdminTwoFactor: boolean;
 };
 
 export const DEFAULT_SETTINGS: BlogSettings = {
@@ -24,6 +26,7 @@ export const DEFAULT_SETTINGS: BlogSettings = {
   socialLinks: {},
   contactEmail: null,
   shopRequiresSignIn: false,
+  requireAdminTwoFactor: false,
 };
 
 /** The blog settings row, with the defaults for anything not set yet. */
@@ -39,6 +42,7 @@ export async function getBlogSettings(db: Db): Promise<BlogSettings> {
     socialLinks: pickSocialLinks(row.social_links),
     contactEmail: row.contact_email || null,
     shopRequiresSignIn: row.shop_requires_sign_in,
+    requireAdminTwoFactor: row.require_admin_two_factor,
   };
 }
 
@@ -64,6 +68,9 @@ export async function updateBlogSettings(db: Db, input: BlogSettingsInput): Prom
     social_links: JSON.stringify(socialLinks),
     contact_email: input.contactEmail,
     shop_requires_sign_in: input.shopRequiresSignIn,
+    ...(input.requireAdminTwoFactor === undefined
+      ? {}
+      : { require_admin_two_factor: input.requireAdminTwoFactor }),
     updated_at: db.fn.now(),
   };
   await db('blog_settings')

@@ -48,6 +48,24 @@ describe('Cognito errors in the words of SPEC §8', () => {
     ],
     ['InvalidPasswordException', 'signIn', 401, 'Failed to sign in. Please check your credentials.'],
     ['PasswordResetRequiredException', 'signIn', 403, 'Sign in requires additional steps'],
+    [
+      'NotAuthorizedException',
+      'answerChallenge',
+      400,
+      'The sign-in took too long. Please enter your password again.',
+    ],
+    [
+      'EnableSoftwareTokenMFAException',
+      'verifyTotp',
+      400,
+      'That code is not right, or it was already used. Try the next one.',
+    ],
+    [
+      'CodeMismatchException',
+      'verifyTotp',
+      400,
+      'That code is not right, or it was already used. Try the next one.',
+    ],
   ] as const)('%s during %s → %i', (code, operation, status, message) => {
     expect(answer(cognitoError(serviceError(code), operation))).toMatchObject({ status, message });
   });

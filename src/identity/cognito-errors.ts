@@ -1,5 +1,6 @@
 import { HttpError } from '../server/middleware.ts';
 import { AUTH_MESSAGES } from './messages.ts';
+import { TWO_FACTOR_MESSAGES } from './two-factor.ts';
 
 /** The identity operations whose errors read differently (a wrong password is not a bad code). */
 export type CognitoOperation =
@@ -10,6 +11,9 @@ export type CognitoOperation =
   | 'forgotPassword'
   | 'confirmNewPassword'
   | 'currentPassword'
+  | 'answerChallenge'
+  | 'associateTotp'
+  | 'verifyTotp'
   | 'changePassword'
   | 'refreshSession';
 
@@ -29,7 +33,13 @@ const tooMany: Answer = {
 export const COGNITO_ERRORS: Record<string, Answer & { [operation in CognitoOperation]?: Answer }> = {
   UsernameExistsException: { status: 409, message: AUTH_MESSAGES.usernameTaken },
   AliasExistsException: { status: 409, message: AUTH_MESSAGES.emailTaken },
-  CodeMismatchException: { status: 400, message: AUTH_MESSAGES.codeMismatch },
+  CodeMismatchException: {
+    status: 400,
+    message: AUTH_MESSAGES.codeMismatch,
+    verifyTotp: { status: 400, message: TWO_FACTOR_MESSAGES.codeWrong },
+  },
+  // Cognito's answer to a wrong first code of an authenticator app (VerifySoftwareToken).
+  EnableSoftwareTokenMFAException: { status: 400, message: TWO_FACTOR_MESSAGES.codeWrong },
   ExpiredCodeException: { status: 400, message: AUTH_MESSAGES.codeExpired },
   UserNotFoundException: {
     status: 404,
@@ -43,6 +53,8 @@ export const COGNITO_ERRORS: Record<string, Answer & { [operation in CognitoOper
     message: AUTH_MESSAGES.invalidCodeNotAuthorized,
     signIn: signInFailed,
     currentPassword: currentPasswordWrong,
+    // The challenge's session ended (Cognito keeps it a few minutes): the password again.
+    answerChallenge: { status: 400, message: TWO_FACTOR_MESSAGES.challengeExpired },
   },
   UserNotConfirmedException: { status: 403, message: AUTH_MESSAGES.confirmFirst },
   InvalidPasswordException: {

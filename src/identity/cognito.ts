@@ -7,6 +7,7 @@ import {
   CognitoUserAttribute,
   CognitoUserPool,
   CognitoUserSession,
+  type IAuthenticationCallback,
   type ICognitoStorage,
   type ISignUpResult,
 } from 'amazon-cognito-identity-js';
@@ -23,6 +24,8 @@ import {
   describeCurrentUser,
   type IdentityProvider,
   listUserRows,
+  type PendingChallenge,
+  ProviderChallenge,
   type ProviderSession,
   presentUser,
   type ResetInput,
@@ -39,6 +42,9 @@ export type CognitoConfig = NonNullable<Config['cognito']>;
 export const COGNITO_ADMIN_GROUP = 'admin';
 
 type Claims = Record<string, unknown>;
+
+/** Where amazon-cognito-identity-js keeps a challenge's session between the steps (not in its types). */
+type WithChallengeSession = { Session: string | null };
 
 /** A throwaway token cache per call: the library's default one is shared by every user of the process. */
 function memoryStorage(): ICognitoStorage {
@@ -99,22 +105,55 @@ export class CognitoIdentityProvider implements IdentityProvider {
 
   async signIn(input: SignInInput): Promise<SignInResult> {
     const username = await this.cognitoUsername(input);
-    const { session } = await this.authenticate(username, input.password, 'signIn');
-    const user = await this.mirror(await this.verifyIdToken(session.getIdToken().getJwtToken()));
-    return {
-      user,
-      session: {
-        signInDetails: {
-          loginId: 'email' in input ? input.email : input.username,
-          authFlowType: this.authFlowType(),
+    const loginId = 'email' in input ? input.email : input.username;
+    const { session } = await this.authenticate(username, input.password, 'signIn', loginId);
+    return this.signedIn(session, loginId);
+  }
+
+  /** The second step of a sign-in Cognito challenged (SOFTWARE_TOKEN_MFA): null on a wrong code. */
+  async answerChallenge(pending: PendingChallenge, code: string): Promise<SignInResult | null> {
+    const cognitoUser = this.user(pending.username);
+    (cognitoUser as unknown as WithChallengeSession).Session = pending.session;
+    const session = await new Promise<CognitoUserSession | null>((resolve, reject) =>
+      cognitoUser.sendMFACode(
+        code.replace(/\s/g, ''),
+        {
+          onSuccess: resolve,
+          onFailure: (error) =>
+            (error as { code?: string }).code === 'CodeMismatchException'
+              ? resolve(null)
+              : reject(cognitoError(error, 'answerChallenge')),
         },
-        cognito: {
-          idToken: session.getIdToken().getJwtToken(),
-          accessToken: session.getAccessToken().getJwtToken(),
-          refreshToken: session.getRefreshToken().getToken(),
-        },
-      },
-    };
+        'SOFTWARE_TOKEN_MFA',
+      ),
+    );
+    return session && this.signedIn(session, pending.loginId);
+  }
+
+  /** A new authenticator key for the signed-in account (AssociateSoftwareToken). */
+  async associateTotp(session: ProviderSession): Promise<string> {
+    const cognitoUser = await this.restoreUser(session);
+    return new Promise((resolve, reject) =>
+      cognitoUser.associateSoftwareToken({
+        associateSecretCode: resolve,
+        onFailure: (error) => reject(cognitoError(error, 'associateTotp')),
+      }),
+    );
+  }
+
+  /** The key's first code (VerifySoftwareToken), then the app becomes the account's MFA. */
+  async verifyTotp(session: ProviderSession, code: string): Promise<void> {
+    const cognitoUser = await this.restoreUser(session);
+    await new Promise<void>((resolve, reject) =>
+      cognitoUser.verifySoftwareToken(code.replace(/\s/g, ''), 'Penstand', {
+        onSuccess: () => resolve(),
+        onFailure: (error) => reject(cognitoError(error, 'verifyTotp')),
+      }),
+    );
+    // A verified app is not asked for at sign-in until it is the account's MFA preference.
+    await call('verifyTotp', (done) =>
+      cognitoUser.setUserMfaPreference(null, { Enabled: true, PreferredMfa: true }, done),
+    );
   }
 
   async forgotPassword(input: AccountInput): Promise<void> {
@@ -158,20 +197,9 @@ export class CognitoIdentityProvider implements IdentityProvider {
    * the visitor's problem: our session ends anyway and the Cognito tokens expire on their own.
    */
   async signOut(session: ProviderSession): Promise<void> {
-    const tokens = session.cognito;
-    if (!tokens) return;
-    const idToken = new CognitoIdToken({ IdToken: tokens.idToken });
-    const restored = new CognitoUserSession({
-      IdToken: idToken,
-      AccessToken: new CognitoAccessToken({ AccessToken: tokens.accessToken }),
-      RefreshToken: new CognitoRefreshToken({ RefreshToken: tokens.refreshToken }),
-    });
-    const user = this.user(String(idToken.payload['cognito:username']));
-    user.setSignInUserSession(restored);
+    if (!session.cognito) return;
     try {
-      if (!restored.isValid()) {
-        await call('refreshSession', (done) => user.refreshSession(restored.getRefreshToken(), done));
-      }
+      const user = await this.restoreUser(session);
       await new Promise<void>((resolve, reject) =>
         user.signOut((error?: Error) => (error ? reject(error) : resolve())),
       );
@@ -186,6 +214,39 @@ export class CognitoIdentityProvider implements IdentityProvider {
 
   listUsers() {
     return listUserRows(this.db, 'cognito');
+  }
+
+  /** The signed-in account of our session, with its Cognito tokens (refreshed when expired). */
+  private async restoreUser(session: ProviderSession): Promise<CognitoUser> {
+    const tokens = session.cognito;
+    if (!tokens) throw new HttpError(401, 'Please sign in first.');
+    const idToken = new CognitoIdToken({ IdToken: tokens.idToken });
+    const restored = new CognitoUserSession({
+      IdToken: idToken,
+      AccessToken: new CognitoAccessToken({ AccessToken: tokens.accessToken }),
+      RefreshToken: new CognitoRefreshToken({ RefreshToken: tokens.refreshToken }),
+    });
+    const user = this.user(String(idToken.payload['cognito:username']));
+    user.setSignInUserSession(restored);
+    if (!restored.isValid())
+      await call('refreshSession', (done) => user.refreshSession(restored.getRefreshToken(), done));
+    return user;
+  }
+
+  /** Our account for a Cognito session: the id token verified and mirrored, the tokens kept. */
+  private async signedIn(session: CognitoUserSession, loginId: string): Promise<SignInResult> {
+    const user = await this.mirror(await this.verifyIdToken(session.getIdToken().getJwtToken()));
+    return {
+      user,
+      session: {
+        signInDetails: { loginId, authFlowType: this.authFlowType() },
+        cognito: {
+          idToken: session.getIdToken().getJwtToken(),
+          accessToken: session.getAccessToken().getJwtToken(),
+          refreshToken: session.getRefreshToken().getToken(),
+        },
+      },
+    };
   }
 
   private user(username: string): CognitoUser {
@@ -209,26 +270,47 @@ export class CognitoIdentityProvider implements IdentityProvider {
     return row?.username ?? input.email;
   }
 
+  /**
+   * The password step. At sign-in, Cognito asking for an authenticator code (SOFTWARE_TOKEN_MFA,
+   * or SELECT_MFA_TYPE offering it, which is answered with it) becomes a ProviderChallenge for
+   * the code's own request; any other step is one this app does not take.
+   */
   private authenticate(
     username: string,
     password: string,
     operation: CognitoOperation,
+    loginId = username,
   ): Promise<{ cognitoUser: CognitoUser; session: CognitoUserSession }> {
     const cognitoUser = this.user(username);
     cognitoUser.setAuthenticationFlowType(this.authFlowType());
     const details = new AuthenticationDetails({ Username: username, Password: password });
     return new Promise((resolve, reject) => {
       const moreSteps = () => reject(new HttpError(403, AUTH_MESSAGES.additionalSteps));
-      cognitoUser.authenticateUser(details, {
+      const codeAsked = (_name: unknown, parameters?: { USER_ID_FOR_SRP?: string }) =>
+        operation === 'signIn'
+          ? reject(
+              new ProviderChallenge({
+                username: parameters?.USER_ID_FOR_SRP ?? username,
+                session: (cognitoUser as unknown as WithChallengeSession).Session ?? '',
+                loginId,
+              }),
+            )
+          : moreSteps();
+      const callbacks: IAuthenticationCallback = {
         onSuccess: (session) => resolve({ cognitoUser, session }),
         onFailure: (error) => reject(cognitoError(error, operation)),
         newPasswordRequired: moreSteps,
         mfaRequired: moreSteps,
-        totpRequired: moreSteps,
+        totpRequired: codeAsked,
         customChallenge: moreSteps,
         mfaSetup: moreSteps,
-        selectMFAType: moreSteps,
-      });
+        // MFAS_CAN_CHOOSE is a JSON list such as ["SMS_MFA","SOFTWARE_TOKEN_MFA"].
+        selectMFAType: (_name, parameters?: { MFAS_CAN_CHOOSE?: string }) =>
+          String(parameters?.MFAS_CAN_CHOOSE ?? '').includes('"SOFTWARE_TOKEN_MFA"')
+            ? cognitoUser.sendMFASelectionAnswer('SOFTWARE_TOKEN_MFA', callbacks)
+            : moreSteps(),
+      };
+      cognitoUser.authenticateUser(details, callbacks);
     });
   }
 

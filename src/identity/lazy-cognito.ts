@@ -1,5 +1,5 @@
 import type { Db } from '../db/knex.ts';
-import type { CognitoConfig } from './cognito.ts';
+import type { CognitoConfig, CognitoIdentityProvider } from './cognito.ts';
 import type { IdentityProvider } from './provider.ts';
 
 /**
@@ -8,7 +8,7 @@ import type { IdentityProvider } from './provider.ts';
  * on Cognito) does not carry them: about 40 MB of memory.
  */
 export function lazyCognitoProvider(db: Db, config: CognitoConfig): IdentityProvider {
-  let loaded: Promise<IdentityProvider> | undefined;
+  let loaded: Promise<CognitoIdentityProvider> | undefined;
   const real = () =>
     (loaded ??= import('./cognito.ts').then(
       ({ CognitoIdentityProvider }) => new CognitoIdentityProvider(db, config),
@@ -25,5 +25,8 @@ export function lazyCognitoProvider(db: Db, config: CognitoConfig): IdentityProv
     signOut: async (session) => (await real()).signOut(session),
     currentUser: async (user, session) => (await real()).currentUser(user, session),
     listUsers: async () => (await real()).listUsers(),
+    answerChallenge: async (pending, code) => (await real()).answerChallenge(pending, code),
+    associateTotp: async (session) => (await real()).associateTotp(session),
+    verifyTotp: async (session, code) => (await real()).verifyTotp(session, code),
   };
 }

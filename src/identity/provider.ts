@@ -23,6 +23,21 @@ export type ProviderSession = {
 
 export type SignInResult = { user: SessionUser; session: ProviderSession };
 
+/**
+ * The identity service's own step after a right password (Cognito's SOFTWARE_TOKEN_MFA): what
+ * answering it takes, kept in the sign-in's challenge row until the code comes.
+ */
+export type PendingChallenge = { username: string; session: string; loginId: string };
+
+/** Thrown by a provider's signIn when the identity service asks for an authenticator code. */
+export class ProviderChallenge extends Error {
+  readonly pending: PendingChallenge;
+  constructor(pending: PendingChallenge) {
+    super('The identity service asks for an authenticator code');
+    this.pending = pending;
+  }
+}
+
 export type CurrentUser = {
   userId: number;
   username: string | null;
@@ -51,6 +66,14 @@ export interface IdentityProvider {
   signOut(session: ProviderSession): Promise<void>;
   currentUser(user: SessionUser | null, session: ProviderSession): Promise<CurrentUser | null>;
   listUsers(): Promise<ListedUser[]>;
+  /**
+   * For a provider with its own MFA: answers its challenge with an authenticator code (the
+   * session on a right code, null on a wrong one), and sets an authenticator app up for the
+   * signed-in account (a new key, then its first code turns it on).
+   */
+  answerChallenge?(pending: PendingChallenge, code: string): Promise<SignInResult | null>;
+  associateTotp?(session: ProviderSession): Promise<string>;
+  verifyTotp?(session: ProviderSession, code: string): Promise<void>;
 }
 
 export type UserRow = {

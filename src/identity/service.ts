@@ -9,11 +9,30 @@ import { LocalIdentityProvider } from './local.ts';
 import { AUTH_MESSAGES } from './messages.ts';
 import type { AuthenticationResponse } from './passkey-schemas.ts';
 import { verifyPasskeySignIn } from './passkeys.ts';
-import type { AccountInput, IdentityProvider, ResetInput, SignInInput, SignInResult } from './provider.ts';
-import { presentUser } from './provider.ts';
-import { mailPasswordReset, noteSignInDevice } from './security-mail.ts';
+import type {
+  AccountInput,
+  IdentityProvider,
+  PendingChallenge,
+  ResetInput,
+  SignInInput,
+  SignInResult,
+} from './provider.ts';
+import { ProviderChallenge, presentUser } from './provider.ts';
+import { mailPasswordReset, mailSecurityNotice, noteSignInDevice } from './security-mail.ts';
 import type { SessionUser } from './sessions.ts';
-import { answerChallenge, createChallenge, TwoFactorRequired, twoFactorEnabled } from './two-factor.ts';
+import {
+  answerChallenge,
+  beginTwoFactorSetup,
+  createChallenge,
+  disableTwoFactor,
+  enableTwoFactor,
+  setupOf,
+  TWO_FACTOR_MESSAGES,
+  TwoFactorRequired,
+  type TwoFactorSetup,
+  twoFactorEnabled,
+  verifySecondFactor,
+} from './two-factor.ts';
 
 const providers = new WeakMap<Db, IdentityProvider>();
 
@@ -125,6 +144,7 @@ export async function signIn(
   try {
     signedIn = await identityProvider(services).signIn(input);
   } catch (error) {
+    if (error instanceof ProviderChallenge) throw await providerChallenge(services, state, error.pending);
     if ((error as { status?: number }).status === 401) {
       await limits.accountFailures.consume(accountKey).catch(() => {});
       await limits.ipFailures.consume(state.clientIp).catch(() => {});
@@ -133,9 +153,30 @@ export async function signIn(
   }
   const { user } = signedIn;
   // The password was right; with two-factor on, the session opens only after the code.
-  if (await twoFactorEnabled(services.db, user.id))
+  if (await twoFactorEnabled(services.db, user.id)) {
+    state.signInChallenged = user;
     throw new TwoFactorRequired(await createChallenge(services.db, user.id, signedIn.session));
+  }
   return finishSignIn(services, state, user, signedIn.session);
+}
+
+/**
+ * The identity service asked for an authenticator code (Cognito's own MFA): the sign-in waits in
+ * a challenge as a local one does, holding what answering takes. An account never mirrored here
+ * has no row to hold it, and that step is one this app does not take.
+ */
+async function providerChallenge(
+  services: AppServices,
+  state: RequestState,
+  pending: PendingChallenge,
+): Promise<HttpError> {
+  const row = await services
+    .db('users')
+    .where({ provider: identityProvider(services).name, username: pending.username })
+    .first();
+  if (!row) return new HttpError(403, AUTH_MESSAGES.additionalSteps);
+  state.signInChallenged = presentUser(row);
+  return new TwoFactorRequired(await createChallenge(services.db, row.id, { pending }));
 }
 
 /**
@@ -154,7 +195,12 @@ export async function signInWithCode(
   if (pending) await limits.accountFailures.check(`user:${pending.user_id}`);
   let answered: { userId: number; session: Record<string, unknown> };
   try {
-    answered = await answerChallenge(services.db, challengeId, code);
+    answered = await answerChallenge(services.db, challengeId, async (userId, stored) => {
+      const pending = stored.pending as PendingChallenge | undefined;
+      if (!pending) return (await verifySecondFactor(services.db, userId, code)) ? stored : null;
+      const result = await identityProvider(services).answerChallenge?.(pending, code);
+      return result?.session ?? null;
+    });
   } catch (error) {
     if ((error as { status?: number }).status === 401) {
       if (pending) await limits.accountFailures.consume(`user:${pending.user_id}`).catch(() => {});
@@ -209,6 +255,72 @@ async function finishSignIn(
     publicUrl: services.publicUrl,
   }).catch((err: Error) => state.log.warn({ err: err.message }, 'sign-in device not noted'));
   return { user, token };
+}
+
+/** The provider whose own MFA serves this account (a Cognito one), or null for this app's. */
+async function mfaProvider(services: AppServices, userId: number): Promise<IdentityProvider | null> {
+  const row = await services.db('users').where({ id: userId }).first('provider');
+  const provider = identityProvider(services);
+  return row && row.provider !== 'local' && row.provider === provider.name ? provider : null;
+}
+
+/** Starts authenticator setup: this app's own key, or the pool's (AssociateSoftwareToken) for a Cognito account. */
+export async function startTwoFactorSetup(
+  services: AppServices,
+  state: RequestState,
+  user: SessionUser,
+): Promise<TwoFactorSetup> {
+  const provider = await mfaProvider(services, user.id);
+  if (!provider?.associateTotp) return beginTwoFactorSetup(services.db, user);
+  return setupOf(user.email, await provider.associateTotp(state.session.data));
+}
+
+/**
+ * Turns the app on with its first code; answers the recovery codes to show once (none for a
+ * Cognito account, whose pool has no such thing: VerifySoftwareToken, then the MFA preference).
+ */
+export async function finishTwoFactorSetup(
+  services: AppServices,
+  state: RequestState,
+  user: SessionUser,
+  code: string,
+): Promise<string[]> {
+  const provider = await mfaProvider(services, user.id);
+  if (!provider?.verifyTotp) return enableTwoFactor(services.db, user, code);
+  await provider.verifyTotp(state.session.data, code);
+  return [];
+}
+
+/** Turns this app's two-factor off with a current code; a Cognito account's MFA is turned off in the pool. */
+export async function turnOffTwoFactor(
+  services: AppServices,
+  user: SessionUser,
+  code: string,
+): Promise<void> {
+  if (await mfaProvider(services, user.id)) throw new HttpError(409, TWO_FACTOR_MESSAGES.localOnly);
+  await disableTwoFactor(services.db, user.id, code);
+}
+
+/**
+ * After two-factor was turned on or off: a privilege change, so the session id rotates (the
+ * answer is the new one); the account's owner hears of it by mail.
+ */
+export async function twoFactorChanged(
+  services: AppServices,
+  state: RequestState,
+  user: SessionUser,
+  on: boolean,
+): Promise<string> {
+  const token = await state.session.rotate(user.id, state.session.data);
+  const now = on ? 'on' : 'off';
+  await mailSecurityNotice(
+    services.queues,
+    user.email,
+    `Two-factor sign-in is ${now} for your Penstand account`,
+    [`Two-factor sign-in was turned ${now} at ${new Date().toUTCString()}.`],
+    services.publicUrl,
+  );
+  return token;
 }
 
 /** Ends the session: a new anonymous id replaces it, so the old one is worthless. */

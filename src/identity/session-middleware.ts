@@ -11,6 +11,7 @@ import {
   type SessionUser,
   slideSessionExpiry,
 } from './sessions.ts';
+import { adminTwoFactorDue } from './two-factor.ts';
 
 export type RequestSession = {
   /** The current session id, or null until one is needed. */
@@ -20,6 +21,8 @@ export type RequestSession = {
   data: ProviderSession;
   /** How the session came: the browser cookie, a Bearer token, or the X-Session-Id header. */
   via: 'cookie' | 'bearer' | 'header' | null;
+  /** An admin who must set up two-factor first ('Require two-factor for admins'): no admin page or API yet. */
+  twoFactorSetupDue: boolean;
   /** Returns the session id, creating a guest session (and its cookie) on first need. */
   ensure: () => Promise<string>;
   /** Replaces the session (sign-in, sign-out): a new id, so a planted id is worthless. */
@@ -69,6 +72,7 @@ export function sessionMiddleware(services: AppServices): Middleware {
       user: found?.user ?? null,
       data: (found?.session.data ?? {}) as ProviderSession,
       via: found ? via : null,
+      twoFactorSetupDue: found?.user ? await adminTwoFactorDue(db, found.user) : false,
       async ensure() {
         if (session.id) return session.id;
         session.id = await createSession(db, null, {}, chosenId);
@@ -88,6 +92,7 @@ export function sessionMiddleware(services: AppServices): Middleware {
         if (session.via !== 'bearer') setSessionCookie(ctx, session.id, secure);
         const loaded = await loadSession(db, session.id);
         session.user = loaded?.user ?? null;
+        session.twoFactorSetupDue = session.user ? await adminTwoFactorDue(db, session.user) : false;
         return session.id;
       },
     };

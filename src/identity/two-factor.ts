@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
+import { getBlogSettings } from '../blog/settings.ts';
 import type { Db } from '../db/knex.ts';
 import { HttpError } from '../server/middleware.ts';
 
@@ -13,6 +14,8 @@ export const TWO_FACTOR_MESSAGES = {
   off: 'Two-factor sign-in is off.',
   localOnly:
     'Two-factor sign-in through Penstand is for local accounts; Cognito accounts use the pool’s own MFA.',
+  adminSetupRequired:
+    'The setting ‘Require two-factor for admins’ is on: turn on two-factor sign-in on your Account page (/account) before using the admin.',
 } as const;
 
 const ISSUER = 'Penstand';
@@ -46,6 +49,22 @@ export class TwoFactorRequired extends HttpError {
 export async function twoFactorEnabled(db: Db, userId: number): Promise<boolean> {
   const row = await db('users').where({ id: userId }).first('totp_enabled_at');
   return Boolean(row?.totp_enabled_at);
+}
+
+/**
+ * Whether the account signs in with more than a password: an authenticator app for a local
+ * account. A Cognito account's MFA is the pool's to require, so it counts as having one.
+ */
+export async function hasSecondFactor(db: Db, userId: number): Promise<boolean> {
+  const row = await db('users').where({ id: userId }).first('provider', 'totp_enabled_at');
+  return row?.provider !== 'local' || Boolean(row.totp_enabled_at);
+}
+
+/** An admin without a second factor while 'Require two-factor for admins' is on: the admin is closed to them. */
+export async function adminTwoFactorDue(db: Db, user: { id: number; role: string }): Promise<boolean> {
+  if (user.role !== 'admin') return false;
+  const { requireAdminTwoFactor } = await getBlogSettings(db);
+  return requireAdminTwoFactor && !(await hasSecondFactor(db, user.id));
 }
 
 export async function createChallenge(db: Db, userId: number, session: object): Promise<string> {
@@ -92,11 +111,15 @@ export async function verifySecondFactor(db: Db, userId: number, rawCode: string
   });
 }
 
-/** The second step of a sign-in: the challenge's account when the code is right, else an error. */
+/**
+ * The second step of a sign-in: `check` decides the code (this app's authenticator check, or the
+ * identity service's for a challenge it set) and answers the session to open, or null when the
+ * code is wrong. Answers the challenge's account and that session, else an error.
+ */
 export async function answerChallenge(
   db: Db,
   challengeId: string,
-  code: string,
+  check: (userId: number, stored: Record<string, unknown>) => Promise<Record<string, unknown> | null>,
 ): Promise<{ userId: number; session: Record<string, unknown> }> {
   if (!/^[\w-]{20,64}$/.test(challengeId)) throw new HttpError(400, TWO_FACTOR_MESSAGES.challengeExpired);
   const challenge = await db('login_challenges')
@@ -105,12 +128,13 @@ export async function answerChallenge(
     .where('attempts', '<', CHALLENGE_ATTEMPTS)
     .first('user_id', 'session');
   if (!challenge) throw new HttpError(400, TWO_FACTOR_MESSAGES.challengeExpired);
-  if (!(await verifySecondFactor(db, challenge.user_id, code))) {
+  const session = await check(challenge.user_id, challenge.session ?? {});
+  if (!session) {
     await db('login_challenges').where({ id: challengeId }).increment('attempts', 1);
     throw new HttpError(401, TWO_FACTOR_MESSAGES.codeWrong);
   }
   await db('login_challenges').where({ id: challengeId }).delete();
-  return { userId: challenge.user_id, session: challenge.session ?? {} };
+  return { userId: challenge.user_id, session };
 }
 
 export type TwoFactorSetup = { secret: string; otpauthUrl: string; qrSvg: string };

@@ -1,4 +1,4 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type { Db } from '../db/knex.ts';
 import type { SessionUser } from '../identity/sessions.ts';
 import { pagePath } from './page-routes.ts';
@@ -6,16 +6,24 @@ import type { AppServices } from './services.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** Every sign-in step: the password (pages and API), the two-factor code (`login-2fa`) and a passkey. */
 function isSignIn(method: string, path: string, action: unknown): boolean {
   if (method !== 'POST') return false;
   return (
     path === '/login' ||
     path === '/amplify-login' ||
-    (path === '/api/users' && (action === 'login' || action === 'passkey-login'))
+    (path === '/api/users' && (action === 'login' || action === 'login-2fa' || action === 'passkey-login'))
   );
 }
 
-/** What an admin's request did, in a line: the method and path, and the API action or form intent. */
+/** Turning two-factor on or off (or starting its setup), by any user: through the API or the Account page. */
+function isTwoFactorChange(method: string, path: string, action: unknown, intent: unknown): boolean {
+  if (method !== 'POST') return false;
+  const what = path === '/api/users' ? action : path === '/account' ? intent : null;
+  return typeof what === 'string' && what.startsWith('2fa-');
+}
+
+/** What a request did, in a line: the method and path, and the API action or form intent. */
 function describe(method: string, path: string, action: unknown, intent: string | null | undefined): string {
   const what = typeof action === 'string' ? action : intent;
   return `${method} ${path}${what ? ` (${what.slice(0, 60)})` : ''}`;
@@ -28,15 +36,47 @@ function targetOf(path: string, query: Record<string, unknown>): string | null {
   return id ?? null;
 }
 
+/** What a sign-in request came to: signed in, a right password awaiting its code, or refused. */
+function signInOutcome(before: SessionUser | null, ctx: Context): Omit<Recorded, 'target'> {
+  const after: SessionUser | null = ctx.state.session?.user ?? null;
+  if (after && after.id !== before?.id) return { action: 'sign-in', actor: after };
+  const challenged: SessionUser | undefined = ctx.state.signInChallenged;
+  if (challenged) return { action: 'sign-in awaiting two-factor code', actor: challenged };
+  return { action: 'sign-in failed', actor: null };
+}
+
+type Recorded = { action: string; actor: SessionUser | null; target: string | null };
+
+/** The entry a finished request leaves in the log, or null when it is not one to record. */
+function entryOf(ctx: Context, before: SessionUser | null): Recorded | null {
+  const path = pagePath(ctx.path);
+  const { action } = ctx.query;
+  const intent: string | null | undefined = ctx.state.formIntent;
+  if (isSignIn(ctx.method, path, action)) return { ...signInOutcome(before, ctx), target: null };
+  if (ctx.method === 'GET')
+    return /^attachment\b/i.test(ctx.response.get('content-disposition'))
+      ? { action: `GET ${path} (export)`, actor: before, target: null }
+      : null;
+  if (before?.role === 'admin' || isTwoFactorChange(ctx.method, path, action, intent))
+    return {
+      action: describe(ctx.method, path, action, intent),
+      actor: before,
+      target: targetOf(path, ctx.query),
+    };
+  return null;
+}
+
 /**
- * The audit log: every write an admin makes (API and admin pages alike, whatever it was) and every
- * sign-in, successful or not, with who, what, when, the request id and the client's address.
- * Recorded after the answer is decided, with its status; the log has no update or delete path.
+ * The audit log: every write an admin makes (API and admin pages alike, whatever it was), every
+ * export an admin downloads, every sign-in step, successful or not, and every user's two-factor
+ * changes, with who, what, when, the request id and the client's address. Recorded after the
+ * answer is decided, with its status; the log has no update or delete path.
  */
 export function auditLog(services: Pick<AppServices, 'db'>): Middleware {
   return async (ctx, next) => {
-    if (!UNSAFE.has(ctx.method)) return next();
     const before: SessionUser | null = ctx.state.session?.user ?? null;
+    // Of reads, only an admin's download of an export (a CSV attachment) is recorded.
+    if (!UNSAFE.has(ctx.method) && !(ctx.method === 'GET' && before?.role === 'admin')) return next();
     let status = 500;
     try {
       await next();
@@ -45,26 +85,17 @@ export function auditLog(services: Pick<AppServices, 'db'>): Middleware {
       status = (error as { status?: number }).status ?? 500;
       throw error;
     } finally {
-      const path = pagePath(ctx.path);
-      const signIn = isSignIn(ctx.method, path, ctx.query.action);
-      if (signIn || before?.role === 'admin') {
-        const after: SessionUser | null = ctx.state.session?.user ?? null;
-        const signedIn = signIn && after !== null && after.id !== before?.id;
-        const actor = signIn ? (signedIn ? after : null) : before;
+      const entry = entryOf(ctx, before);
+      if (entry)
         await recordAudit(services.db, {
-          actorId: actor?.id ?? null,
-          actorEmail: actor?.email ?? null,
-          action: signIn
-            ? signedIn
-              ? 'sign-in'
-              : 'sign-in failed'
-            : describe(ctx.method, path, ctx.query.action, ctx.state.formIntent),
-          target: signIn ? null : targetOf(path, ctx.query),
+          actorId: entry.actor?.id ?? null,
+          actorEmail: entry.actor?.email ?? null,
+          action: entry.action,
+          target: entry.target,
           status,
           requestId: ctx.state.requestId ?? null,
           clientIp: ctx.state.clientIp ?? ctx.ip,
         }).catch((err: Error) => ctx.state.log?.error({ err }, 'audit log write failed'));
-      }
     }
   };
 }

@@ -1,4 +1,5 @@
 import type { RequestSession } from '../identity/session-middleware.ts';
+import type { SessionUser } from '../identity/sessions.ts';
 import type { Logger } from './logger.ts';
 
 /** What middleware learns about a request; passed to API handlers and route loaders alike. */
@@ -22,4 +23,6 @@ export interface RequestState {
   routePattern?: string;
   /** A page form's `intent` field, read with its body (the audit log names the action by it). */
   formIntent?: string | null;
+  /** Set when a right password was answered with a two-factor challenge (the audit log says so). */
+  signInChallenged?: SessionUser;
 }

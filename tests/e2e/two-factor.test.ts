@@ -85,3 +85,49 @@ it('turns on TOTP, then asks for a code after the password: a used code is refus
   await page.getByText('That code is not right, or it was already used. Try the next one.').waitFor();
   expect(problems.filter((p) => !p.includes('401'))).toEqual([]);
 });
+
+it("'Require two-factor for admins' sends an admin without it to set it up before the admin opens", {
+  timeout: 90_000,
+}, async () => {
+  const admin = await createUser(app, { role: 'admin' });
+  const page = await (await newContext(browser, app.url)).newPage();
+  const problems = await watchPage(page);
+  await signInWithPassword(page, admin.email, admin.password);
+  await page.waitForURL(`${app.url}/admin`);
+
+  await page.goto('/admin?tab=settings');
+  await page.waitForSelector('html[data-hydrated]');
+  await page.getByLabel('Require two-factor for admins').check();
+  await page.getByRole('button', { name: 'Save Settings' }).click();
+  // From now on this admin has no second factor: the admin closes at once.
+  await page.waitForURL(`${app.url}/account`);
+  await page.goto('/admin?tab=posts');
+  await page.waitForURL(`${app.url}/account`);
+  await signOut(page);
+
+  // The next sign-in lands on the Account page's setup, not the admin.
+  await signInWithPassword(page, admin.email, admin.password);
+  await page.waitForURL(`${app.url}/account`);
+  await page.waitForSelector('html[data-hydrated]');
+  await page.getByText('‘Require two-factor for admins’ is on').waitFor();
+  await page.getByRole('button', { name: 'Set up two-factor' }).click();
+  const secret = (await page.getByTestId('totp-secret').textContent()) ?? '';
+  await page.getByLabel('Code from the app').fill(codeFor(secret));
+  await page.getByRole('button', { name: 'Turn on two-factor' }).click();
+  await expect.poll(() => page.getByTestId('recovery-codes').locator('code').count()).toBe(10);
+  await page.getByRole('link', { name: 'Continue to the admin' }).click();
+  await page.waitForURL(`${app.url}/admin`);
+  await page.getByRole('tab', { name: 'Dashboard' }).waitFor();
+  await signOut(page);
+
+  // With two-factor on, the code step leads to the admin.
+  await signInWithPassword(page, admin.email, admin.password);
+  await page.getByLabel('Authentication code').fill(codeFor(secret, 1));
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await page.waitForURL(`${app.url}/admin`);
+  expect(
+    (await app.services.db('blog_settings').where({ id: 1 }).first('require_admin_two_factor'))
+      ?.require_admin_two_factor,
+  ).toBe(true);
+  expect(problems.filter((p) => !p.includes('401'))).toEqual([]);
+});

@@ -1,5 +1,7 @@
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getBlogSettings } from '../../src/blog/settings.ts';
+import { twoFactorEnabled } from '../../src/identity/two-factor.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { createUser, signedInSession } from '../support/auth.ts';
 import { seedDemo } from '../support/blog.ts';
@@ -109,6 +111,14 @@ describe('two-factor sign-in through the API', () => {
     expect((await post('2fa-enable', { code: '123456' === code() ? '654321' : '123456' })).status).toBe(400);
     const enabled = await post('2fa-enable', { code: code() });
     expect(enabled.body.recoveryCodes).toHaveLength(10);
+    const on = await smtp.waitFor(
+      (m) => m.to.includes(user.email) && m.subject === 'Two-factor sign-in is on for your Penstand account',
+    );
+    expect(on.text).toContain('Two-factor sign-in was turned on at');
+    expect(on.text).toContain(`${app.url}/account`);
+    // Turning it on is a privilege change: the session id rotated, the old one is worthless.
+    expect(await me(first.token ?? '')).toBe(401);
+    expect(await me(enabled.body.token)).toBe(200);
 
     const challenged = await post('login', { username: 'twofactor', password: user.password }, json);
     expect(challenged).toMatchObject({
@@ -142,6 +152,100 @@ describe('two-factor sign-in through the API', () => {
   });
 });
 
+/** Turns two-factor on through the API for the session `token`; answers the rotated token and the key. */
+async function enableTwoFactorByApi(token: string): Promise<{ token: string; secret: string }> {
+  const call = async (action: string, body: unknown) =>
+    (
+      await fetch(`${app.url}/api/users?action=${action}`, {
+        method: 'POST',
+        headers: { ...json, authorization: `Bearer ${token}` },
+        body: JSON.stringify(body),
+      })
+    ).json();
+  const { secret } = await call('2fa-setup', {});
+  const code = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate();
+  const enabled = await call('2fa-enable', { code });
+  return { token: enabled.token, secret };
+}
+
+describe("'Require two-factor for admins'", () => {
+  it('refuses the admin API to an admin without two-factor, naming the setting, until it is on', async () => {
+    const admin = await signedInSession(app, { role: 'admin' });
+    const as = (token: string) => ({ ...json, authorization: `Bearer ${token}` });
+    const settings = {
+      title: 'Penstand',
+      description: 'Desc',
+      authorName: 'Ada',
+      authorBio: 'Bio',
+      shopRequiresSignIn: false,
+    };
+    const put = (token: string, body: object) =>
+      fetch(`${app.url}/api/settings`, { method: 'PUT', headers: as(token), body: JSON.stringify(body) });
+    const turnedOn = await put(admin.sid, { ...settings, requireAdminTwoFactor: true });
+    expect(turnedOn.status).toBe(200);
+    expect((await turnedOn.json()).settings.requireAdminTwoFactor).toBe(true);
+
+    for (const [method, path] of [
+      ['GET', '/api/admin/audit'],
+      ['GET', '/api/users'],
+      ['PUT', '/api/settings'],
+    ]) {
+      const refused = await fetch(`${app.url}${path}`, {
+        method,
+        headers: as(admin.sid),
+        body: method === 'GET' ? undefined : JSON.stringify({ ...settings, requireAdminTwoFactor: false }),
+      });
+      expect(refused.status, path).toBe(403);
+      expect((await refused.json()).message).toContain('‘Require two-factor for admins’ is on');
+    }
+    // The admin pages send this admin to the Account page's setup instead.
+    const page = await fetch(`${app.url}/admin?tab=settings`, { headers: admin.headers, redirect: 'manual' });
+    expect([page.status, page.headers.get('location')]).toEqual([302, '/account']);
+    // Signed-in users who are not admins are not affected, and reading still works.
+    const reader = await signedInSession(app);
+    expect(
+      (await fetch(`${app.url}/api/users?action=me`, { headers: { authorization: `Bearer ${reader.sid}` } }))
+        .status,
+    ).toBe(200);
+
+    const { token } = await enableTwoFactorByApi(admin.sid);
+    expect((await fetch(`${app.url}/api/admin/audit`, { headers: as(token) })).status).toBe(200);
+    // A save that leaves the setting out keeps it; only an explicit false turns it off.
+    await put(token, settings);
+    expect((await getBlogSettings(app.services.db)).requireAdminTwoFactor).toBe(true);
+    expect((await put(token, { ...settings, requireAdminTwoFactor: false })).status).toBe(200);
+    expect((await getBlogSettings(app.services.db)).requireAdminTwoFactor).toBe(false);
+  });
+});
+
+describe('two-factor on the Account page', () => {
+  it('counts code guesses against the same limit as the API, so the right code waits too', async () => {
+    const user = await signedInSession(app);
+    const { token, secret } = await enableTwoFactorByApi(user.sid);
+    const turnOff = async (code: string) =>
+      (
+        await fetch(`${app.url}/account`, {
+          method: 'POST',
+          headers: {
+            cookie: `sid=${token}`,
+            origin: app.url,
+            'content-type': 'application/x-www-form-urlencoded',
+          },
+          body: new URLSearchParams({ intent: '2fa-disable', code }),
+        })
+      ).text();
+    // Ten attempts in 15 minutes, the API's 2fa-enable above included.
+    for (let i = 0; i < 9; i++)
+      expect(await turnOff('not-a-code')).toContain('That code is not right, or it was already used.');
+    expect(await turnOff('not-a-code')).toContain('Too many password reset attempts.');
+    const right = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate({
+      timestamp: Date.now() + 30_000,
+    });
+    expect(await turnOff(right)).toContain('Too many password reset attempts.');
+    expect(await twoFactorEnabled(app.services.db, user.user.id)).toBe(true);
+  });
+});
+
 describe('security notices', () => {
   it('mails the owner on a sign-in from a new browser and on a password change, not on a known one', async () => {
     const user = await createUser(app, { username: 'noticed' });
@@ -171,6 +275,54 @@ describe('security notices', () => {
 });
 
 describe('the audit log', () => {
+  it("records every user's two-factor changes and both steps of a two-factor sign-in", async () => {
+    const { db } = app.services;
+    const since = Number((await db('audit_log').max({ id: 'id' }).first())?.id ?? 0);
+    const user = await createUser(app, { username: 'audited2fa' });
+    const first = await signIn('audited2fa', user.password, 'X');
+    const { token, secret } = await enableTwoFactorByApi(first.token ?? '');
+    const post = (action: string, body: unknown) =>
+      fetch(`${app.url}/api/users?action=${action}`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify(body),
+      }).then(async (res) => ({ status: res.status, body: await res.json() }));
+    const challenged = await post('login', { username: 'audited2fa', password: user.password });
+    expect(challenged.status).toBe(401);
+    expect(
+      (await post('login-2fa', { challengeId: challenged.body.challengeId, code: 'nope-nope' })).status,
+    ).toBe(401);
+    const code = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate({
+      timestamp: Date.now() + 30_000,
+    });
+    expect((await post('login-2fa', { challengeId: challenged.body.challengeId, code })).status).toBe(200);
+    const off = await fetch(`${app.url}/account`, {
+      method: 'POST',
+      headers: {
+        cookie: `sid=${token}`,
+        origin: app.url,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({ intent: '2fa-disable', code: 'not-a-code' }),
+    });
+    await off.arrayBuffer();
+
+    const rows = await db('audit_log')
+      .where('id', '>', since)
+      .orderBy('id')
+      .select('action', 'actor_email', 'status');
+    expect(rows.map((r) => [r.action, r.actor_email, r.status])).toEqual([
+      ['sign-in', user.email, 200],
+      ['POST /api/users (2fa-setup)', user.email, 200],
+      ['POST /api/users (2fa-enable)', user.email, 200],
+      // The password was right: not a failed sign-in, but a sign-in waiting for its code.
+      ['sign-in awaiting two-factor code', user.email, 401],
+      ['sign-in failed', null, 401],
+      ['sign-in', user.email, 200],
+      ['POST /account (2fa-disable)', user.email, 200],
+    ]);
+  });
+
   it('records each admin write and every sign-in, and cannot be changed', async () => {
     const { db } = app.services;
     const admin = await signedInSession(app, { role: 'admin' });
@@ -187,7 +339,31 @@ describe('the audit log', () => {
       }),
     });
     expect(post.status).toBe(201);
-    await post.arrayBuffer();
+    const draft = (await post.json()).post;
+    const published = await fetch(`${app.url}/api/posts?id=${draft.id}`, {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify({
+        title: 'Audited',
+        content: 'Body text',
+        excerpt: 'E',
+        category: 'Technology',
+        status: 'published',
+      }),
+    });
+    expect(published.status).toBe(200);
+    const saved = await fetch(`${app.url}/admin?tab=settings`, {
+      method: 'POST',
+      headers: { ...admin.headers, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        intent: 'save-settings',
+        title: 'Audited blog',
+        description: 'D',
+        authorName: 'A',
+        authorBio: 'B',
+      }),
+    });
+    expect(await saved.text()).toContain('Settings saved');
     const comment = await db('comments').where({ approved: false }).first('id');
     await fetch(`${app.url}/api/comments?id=${comment.id}&action=moderate`, {
       method: 'PUT',
@@ -240,6 +416,8 @@ describe('the audit log', () => {
     expect(actions).toEqual(
       expect.arrayContaining([
         'POST /api/posts',
+        'PUT /api/posts',
+        'POST /admin (save-settings)',
         'PUT /api/comments (moderate)',
         `POST /api/admin/orders/${order.id} (mark-paid)`,
         `POST /api/admin/orders/${order.id} (refund)`,
@@ -255,6 +433,10 @@ describe('the audit log', () => {
     expect(created.requestId).toMatch(/^[\w-]{8,}$/);
     expect(entries.find((e: { action: string }) => e.action.includes('(refund)'))).toMatchObject({
       target: String(order.id),
+    });
+    expect(entries.find((e: { action: string }) => e.action === 'PUT /api/posts')).toMatchObject({
+      target: String(draft.id),
+      status: 200,
     });
 
     const signIns = (
@@ -274,6 +456,19 @@ describe('the audit log', () => {
     ).text();
     expect(csv.split('\n')[0]).toBe('at,actor,action,target,status,request_id,client_ip');
     expect(csv).toContain('POST /admin (clear-cache)');
+    const subscribers = await fetch(`${app.url}/api/newsletter?action=export`, { headers: admin.headers });
+    expect(subscribers.status).toBe(200);
+    await subscribers.arrayBuffer();
+    // Downloads of exports are recorded too (an export carries readers' addresses).
+    const exports = (
+      await (await fetch(`${app.url}/api/admin/audit?action=export`, { headers: admin.headers })).json()
+    ).entries;
+    expect(exports.map((e: { action: string; actorEmail: string }) => [e.action, e.actorEmail])).toEqual(
+      expect.arrayContaining([
+        ['GET /api/admin/audit (export)', admin.user.email],
+        ['GET /api/newsletter (export)', admin.user.email],
+      ]),
+    );
 
     // Append-only in the database itself: no update, no delete of a recent entry.
     await expect(db('audit_log').update({ action: 'nothing happened' })).rejects.toThrow(/append-only/);

@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
+import { AdminGetUserCommand, SetUserMFAPreferenceCommand } from '@aws-sdk/client-cognito-identity-provider';
+import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CognitoIdentityProvider } from '../../src/identity/cognito.ts';
 import { AUTH_MESSAGES } from '../../src/identity/messages.ts';
 import type { IdentityProvider } from '../../src/identity/provider.ts';
 import { identityProvider } from '../../src/identity/service.ts';
 import { createSession } from '../../src/identity/sessions.ts';
+import { TWO_FACTOR_MESSAGES } from '../../src/identity/two-factor.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { startCognitoLocal } from '../support/cognito-local.ts';
+import { type CognitoLocal, startCognitoLocal } from '../support/cognito-local.ts';
 import { startSmtpServer } from '../support/smtp.ts';
 
 /**
@@ -21,6 +24,8 @@ type Harness = {
   code: (account: { username: string; email: string }, after: number) => Promise<string>;
   makeAdmin: (username: string) => Promise<void>;
   close: () => Promise<void>;
+  /** The emulator, on the Cognito run. */
+  emulator?: CognitoLocal;
 };
 
 async function localHarness(): Promise<Harness> {
@@ -55,6 +60,7 @@ async function cognitoHarness(): Promise<Harness> {
     mark: () => 0,
     code: async () => emulator.code,
     makeAdmin: (username) => emulator.addToGroup(username, 'admin'),
+    emulator,
     async close() {
       await app.close();
       await emulator.stop();
@@ -76,6 +82,8 @@ const COGNITO_LOCAL_GAPS: Record<string, string> = {
     'cognito-local has no sign-in by email alias; Penstand maps an email to the username once the account has signed in',
   'answers confirming an unknown account with the user-not-found message':
     'cognito-local answers NotAuthorizedException where Cognito answers UserNotFoundException',
+  'takes each authenticator code once':
+    'cognito-local accepts a code again within its 30 seconds (Cognito refuses a code already used)',
 };
 
 const PASSWORD = 'Sunny-day1!';
@@ -113,6 +121,46 @@ describe.each(['local', 'cognito'] as const)('the %s provider', (kind) => {
     await h.provider.signUp(account);
     await h.provider.confirmSignUp({ username: account.username, code: await h.code(account, mark) });
     return account;
+  }
+
+  /** One call of /api/users, with the session `token` when given. */
+  const api = (action: string, body: object, token?: string) =>
+    fetch(`${h.app.url}/api/users?action=${action}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: JSON.stringify(body),
+    }).then(async (res) => ({ status: res.status, body: await res.json() }));
+
+  /** The authenticator app's code, `offset` steps from now. */
+  const totp = (secret: string, offset = 0) =>
+    new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate({
+      timestamp: Date.now() + offset * 30_000,
+    });
+
+  /** A confirmed account that turned an authenticator app on through the API (a wrong first code refused). */
+  async function accountWithAuthenticator() {
+    const account = await confirmedAccount();
+    const login = await api('login', { username: account.username, password: PASSWORD });
+    const setup = await api('2fa-setup', {}, login.body.token);
+    expect(setup.status).toBe(200);
+    expect(setup.body.otpauthUrl).toMatch(/^otpauth:\/\/totp\/Penstand:/);
+    const wrong = totp(setup.body.secret) === '123456' ? '654321' : '123456';
+    expect((await api('2fa-enable', { code: wrong }, login.body.token)).body).toEqual({
+      message: TWO_FACTOR_MESSAGES.codeWrong,
+    });
+    const enabled = await api('2fa-enable', { code: totp(setup.body.secret) }, login.body.token);
+    expect(enabled.status).toBe(200);
+    // Cognito keeps no recovery codes; local accounts get ten.
+    expect(enabled.body.recoveryCodes).toHaveLength(kind === 'local' ? 10 : 0);
+    return {
+      account,
+      secret: setup.body.secret as string,
+      token: enabled.body.token as string,
+      recoveryCodes: enabled.body.recoveryCodes as string[],
+    };
   }
 
   it(`is the ${kind} provider`, () => {
@@ -273,6 +321,70 @@ describe.each(['local', 'cognito'] as const)('the %s provider', (kind) => {
     expect(listed.find((u) => u.username === other.username)).toMatchObject({ role: 'user' });
     expect(JSON.stringify(listed)).not.toMatch(/password|argon2|Token/);
   });
+
+  contract('sets up an authenticator app, then signs in with the password and a code', async () => {
+    const { account, secret, recoveryCodes } = await accountWithAuthenticator();
+    const challenged = await api('login', { username: account.username, password: PASSWORD });
+    expect(challenged).toEqual({
+      status: 401,
+      body: { message: TWO_FACTOR_MESSAGES.codeNeeded, challenge: 'totp', challengeId: expect.any(String) },
+    });
+    const { challengeId } = challenged.body;
+    const wrong = totp(secret, 1) === '000000' ? '111111' : '000000';
+    expect(await api('login-2fa', { challengeId, code: wrong })).toEqual({
+      status: 401,
+      body: { message: TWO_FACTOR_MESSAGES.codeWrong },
+    });
+    const finished = await api('login-2fa', { challengeId, code: totp(secret, 1) });
+    expect(finished.status).toBe(200);
+    expect(finished.body.user).toMatchObject({ username: account.username, email: account.email });
+    const me = await fetch(`${h.app.url}/api/users?action=me`, {
+      headers: { authorization: `Bearer ${finished.body.token}` },
+    });
+    expect((await me.json()).user).toMatchObject({ username: account.username });
+    // A finished challenge is gone.
+    expect((await api('login-2fa', { challengeId, code: totp(secret, 1) })).body).toEqual({
+      message: TWO_FACTOR_MESSAGES.challengeExpired,
+    });
+    // Off with a code (this step's is used: a recovery code); a Cognito account's MFA is the pool's to turn off.
+    const off = await api('2fa-disable', { code: recoveryCodes[0] ?? totp(secret) }, finished.body.token);
+    expect(off).toMatchObject(
+      kind === 'local' ? { status: 200 } : { status: 409, body: { message: TWO_FACTOR_MESSAGES.localOnly } },
+    );
+  });
+
+  contract('takes each authenticator code once', async () => {
+    const { account, secret } = await accountWithAuthenticator();
+    const code = totp(secret, 1);
+    const first = await api('login', { username: account.username, password: PASSWORD });
+    expect((await api('login-2fa', { challengeId: first.body.challengeId, code })).status).toBe(200);
+    const again = await api('login', { username: account.username, password: PASSWORD });
+    expect((await api('login-2fa', { challengeId: again.body.challengeId, code })).status).toBe(401);
+  });
+
+  if (kind === 'cognito')
+    it('answers SELECT_MFA_TYPE with the authenticator app when the account also has SMS', async () => {
+      const { account, secret, token } = await accountWithAuthenticator();
+      const stored = await h.app.services.db('sessions').where({ sid: token }).first();
+      await h.emulator?.admin.send(
+        new SetUserMFAPreferenceCommand({
+          AccessToken: stored.sess.cognito.accessToken,
+          SMSMfaSettings: { Enabled: true },
+        }),
+      );
+      const listed = await h.emulator?.admin.send(
+        new AdminGetUserCommand({ UserPoolId: h.emulator.userPoolId, Username: account.username }),
+      );
+      expect(listed?.UserMFASettingList?.sort()).toEqual(['SMS_MFA', 'SOFTWARE_TOKEN_MFA']);
+      // Cognito asks which one (SELECT_MFA_TYPE); the sign-in picks the app and asks for its code.
+      const challenged = await api('login', { username: account.username, password: PASSWORD });
+      expect(challenged.body).toMatchObject({ challenge: 'totp' });
+      const finished = await api('login-2fa', {
+        challengeId: challenged.body.challengeId,
+        code: totp(secret, 1),
+      });
+      expect(finished.status).toBe(200);
+    });
 
   if (kind === 'cognito')
     it('refuses a sign-in whose id token does not come from the configured issuer', async () => {

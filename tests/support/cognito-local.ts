@@ -29,7 +29,7 @@ const CONFIRMATION_CODE = '424242';
 
 /**
  * cognito-local on a free loopback port, in a temporary working directory, with a
- * username pool (confirmation codes by email), an app client and the `admin` group.
+ * username pool (confirmation codes by email, MFA optional), an app client and the `admin` group.
  */
 export async function startCognitoLocal(): Promise<CognitoLocal> {
   const dir = await mkdtemp(path.join(tmpdir(), 'cognito-local-'));
@@ -72,7 +72,12 @@ export async function startCognitoLocal(): Promise<CognitoLocal> {
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
   const pool = await admin.send(
-    new CreateUserPoolCommand({ PoolName: 'penstand-test', AutoVerifiedAttributes: ['email'] }),
+    // MFA optional, as a pool whose users may turn an authenticator app on.
+    new CreateUserPoolCommand({
+      PoolName: 'penstand-test',
+      AutoVerifiedAttributes: ['email'],
+      MfaConfiguration: 'OPTIONAL',
+    }),
   );
   const userPoolId = pool.UserPool?.Id ?? '';
   const client = await admin.send(

@@ -2,36 +2,53 @@ import type { Db } from '../../src/db/knex.ts';
 
 /**
  * Tables that move on their own for any request, accepted or not: session expiry (and the
- * guest session a request may open), rate-limit counters, the one-off demo marker, and the
- * audit log (which records an admin's refused attempts too).
+ * guest session a request may open), rate-limit counters and the one-off demo marker.
  */
-const VOLATILE = new Set(['sessions', 'rate_limits', 'app_meta', 'audit_log']);
+const VOLATILE = new Set(['sessions', 'rate_limits', 'app_meta']);
 
-/** Every table of the public schema except knex's bookkeeping and the volatile ones. */
-export async function watchedTables(db: Db): Promise<string[]> {
+/**
+ * Tables whose rows may only be added (the audit log records refused attempts too). Watched on
+ * request (`appendOnly`): their fingerprint covers the rows that existed before, so a new row is
+ * fine and a changed or removed one shows. Each has a growing integer `id`.
+ */
+const APPEND_ONLY = new Set(['audit_log']);
+
+export const isAppendOnly = (table: string) => APPEND_ONLY.has(table);
+
+/** Every table of the public schema except knex's bookkeeping, the volatile ones and (unless asked) the append-only ones. */
+export async function watchedTables(db: Db, opts: { appendOnly?: boolean } = {}): Promise<string[]> {
   const rows: { relname: string }[] = await db('pg_class as c')
     .join('pg_namespace as s', 's.oid', 'c.relnamespace')
     .where({ 's.nspname': 'public', 'c.relkind': 'r' })
     .whereNot('c.relname', 'like', 'knex%')
     .orderBy('c.relname')
     .select('c.relname');
-  return rows.map((r) => r.relname).filter((name) => !VOLATILE.has(name));
+  return rows
+    .map((r) => r.relname)
+    .filter((name) => !VOLATILE.has(name) && (opts.appendOnly || !APPEND_ONLY.has(name)));
 }
 
 export type Fingerprint = Record<string, string>;
 
+const rowsHash = (t: string, where = '') =>
+  `count(*)::text || ':' || coalesce(md5(string_agg(md5(x::text), '' ORDER BY md5(x::text))), '') AS f FROM "${t}" x${where}`;
+
 /**
  * Per table: its row count and a hash of every row's full content (order-independent), so an
- * insert, update or delete anywhere shows, not only a change in counts.
+ * insert, update or delete anywhere shows, not only a change in counts. An append-only table is
+ * hashed up to its last id at `since` (the fingerprint taken before), so only its old rows count.
  */
-export async function fingerprint(db: Db, tables: string[]): Promise<Fingerprint> {
-  const sql = tables
-    .map(
-      (t) =>
-        `SELECT '${t}' AS t, count(*)::text || ':' || coalesce(md5(string_agg(md5(x::text), '' ORDER BY md5(x::text))), '') AS f FROM "${t}" x`,
-    )
-    .join(' UNION ALL ');
-  const { rows } = await db.raw(sql);
+export async function fingerprint(db: Db, tables: string[], since?: Fingerprint): Promise<Fingerprint> {
+  const parts = await Promise.all(
+    tables.map(async (t) => {
+      if (!APPEND_ONLY.has(t)) return `SELECT '${t}' AS t, ${rowsHash(t)}`;
+      const bound = since?.[t]
+        ? Number(since[t].split('|')[0])
+        : Number((await db(t).max({ id: 'id' }).first())?.id ?? 0);
+      return `SELECT '${t}' AS t, '${bound}|' || ${rowsHash(t, ` WHERE x.id <= ${bound}`)}`;
+    }),
+  );
+  const { rows } = await db.raw(parts.join(' UNION ALL '));
   return Object.fromEntries((rows as { t: string; f: string }[]).map((r) => [r.t, r.f]));
 }
 

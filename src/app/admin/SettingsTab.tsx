@@ -132,6 +132,15 @@ export function SettingsTab({ settings, payments, apiUrl, environment, fieldErro
             />
             <label htmlFor="settings-shopRequiresSignIn">Show the shop to signed-in visitors only</label>
           </div>
+          <div className="field admin-checkbox">
+            <input
+              id="settings-requireAdminTwoFactor"
+              name="requireAdminTwoFactor"
+              type="checkbox"
+              defaultChecked={settings.requireAdminTwoFactor}
+            />
+            <label htmlFor="settings-requireAdminTwoFactor">Require two-factor for admins</label>
+          </div>
           <FormErrorsAtButton show={Boolean(errors) && !saving} />
           <button className="button" type="submit" disabled={saving}>
             {saving ? 'Saving...' : 'Save Settings'}

@@ -44,6 +44,7 @@ export function settingsFromForm(form: FormData) {
     },
     contactEmail: text('contactEmail'),
     shopRequiresSignIn: form.get('shopRequiresSignIn') === 'on',
+    requireAdminTwoFactor: form.get('requireAdminTwoFactor') === 'on',
   };
 }
 

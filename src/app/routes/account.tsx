@@ -1,14 +1,14 @@
 import { Form, redirect, useNavigation } from 'react-router';
 import { listPasskeys } from '../../identity/passkeys.ts';
-import { mailSecurityNotice } from '../../identity/security-mail.ts';
-import { endOtherSessions, endUserSession, listUserSessions } from '../../identity/sessions.ts';
 import {
-  beginTwoFactorSetup,
-  disableTwoFactor,
-  enableTwoFactor,
-  setupOf,
-  type TwoFactorSetup,
-} from '../../identity/two-factor.ts';
+  authLimits,
+  finishTwoFactorSetup,
+  startTwoFactorSetup,
+  turnOffTwoFactor,
+  twoFactorChanged,
+} from '../../identity/service.ts';
+import { endOtherSessions, endUserSession, listUserSessions } from '../../identity/sessions.ts';
+import { setupOf, TWO_FACTOR_MESSAGES, type TwoFactorSetup } from '../../identity/two-factor.ts';
 import { describeUserAgent } from '../../identity/user-agent.ts';
 import { HttpError } from '../../server/middleware.ts';
 import { formatDateTime } from '../admin/format.ts';
@@ -47,6 +47,9 @@ export async function loader({ context }: Route.LoaderArgs) {
     email: user.email,
     sessions: sessions.map((s) => ({ ...s, device: describeUserAgent(s.userAgent) })),
     twoFactor: { available: account?.provider === 'local', enabled: Boolean(account?.totp_enabled_at) },
+    isAdmin: user.role === 'admin',
+    // 'Require two-factor for admins' sent this admin here from the admin.
+    adminNotice: app.state.session.twoFactorSetupDue ? TWO_FACTOR_MESSAGES.adminSetupRequired : null,
   };
 }
 
@@ -57,24 +60,24 @@ type TwoFactorAnswer =
 /** Two-factor on the Account page: set up (a QR code to scan), confirm with a first code, turn off. */
 async function twoFactorAction(app: AppContext, intent: string, form: FormData): Promise<TwoFactorAnswer> {
   const user = signedInUser(app);
-  const { db, queues, publicUrl } = app.services;
+  const { db } = app.services;
   const code = String(form.get('code') ?? '').slice(0, 20);
-  const notify = (subject: string, line: string) =>
-    mailSecurityNotice(queues, user.email, subject, [`${line} at ${new Date().toUTCString()}.`], publicUrl);
   try {
     if (intent === '2fa-setup')
       return {
         ok: true,
         message: 'Scan the code, then enter the first 6 digits it shows.',
-        setup: await beginTwoFactorSetup(db, user),
+        setup: await startTwoFactorSetup(app.services, app.state, user),
       };
+    // Guessing codes here counts against the same limit as the API's 2fa-enable and 2fa-disable.
+    await authLimits(db).resets.consume(`user|${user.id}`);
     if (intent === '2fa-enable') {
-      const recoveryCodes = await enableTwoFactor(db, user, code);
-      await notify('Two-factor sign-in is on for your Penstand account', 'Two-factor sign-in was turned on');
+      const recoveryCodes = await finishTwoFactorSetup(app.services, app.state, user, code);
+      await twoFactorChanged(app.services, app.state, user, true);
       return { ok: true, message: 'Two-factor sign-in is on.', recoveryCodes };
     }
-    await disableTwoFactor(db, user.id, code);
-    await notify('Two-factor sign-in is off for your Penstand account', 'Two-factor sign-in was turned off');
+    await turnOffTwoFactor(app.services, user, code);
+    await twoFactorChanged(app.services, app.state, user, false);
     return { ok: true, message: 'Two-factor sign-in is off.' };
   } catch (error) {
     if (!(error instanceof HttpError) || error.status >= 500) throw error;
@@ -129,8 +132,12 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
           description={actionData.message}
         />
       )}
+      {loaderData.adminNotice && (
+        <Notice tone="info" title="Set up two-factor" description={loaderData.adminNotice} />
+      )}
       {loaderData.twoFactor.available && (
         <TwoFactorCard
+          isAdmin={loaderData.isAdmin}
           enabled={loaderData.twoFactor.enabled}
           answer={(actionData as TwoFactorAnswer | undefined) ?? null}
           busy={busy}
@@ -175,10 +182,12 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
 }
 
 function TwoFactorCard({
+  isAdmin,
   enabled,
   answer,
   busy,
 }: {
+  isAdmin: boolean;
   enabled: boolean;
   answer: TwoFactorAnswer | null;
   busy: boolean;
@@ -187,7 +196,7 @@ function TwoFactorCard({
   return (
     <section className="card" aria-labelledby="two-factor-heading">
       <h2 id="two-factor-heading">Two-factor sign-in</h2>
-      {answer?.ok && answer.recoveryCodes ? (
+      {answer?.ok && answer.recoveryCodes?.length ? (
         <div>
           <p>
             Keep these recovery codes somewhere safe: each one signs you in once if you lose your phone. They
@@ -200,6 +209,7 @@ function TwoFactorCard({
               </li>
             ))}
           </ul>
+          {isAdmin && <a href="/admin">Continue to the admin</a>}
         </div>
       ) : null}
       {enabled ? (
