@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Db } from '../db/knex.ts';
 import type { Mail, Mailer } from '../jobs/mailer.ts';
 import { formatPrice } from '../shop/price.ts';
@@ -99,22 +100,41 @@ async function sendOnce(
     stream: StoredEvent[],
   ) => Promise<{ mail: Mail; record: OrderCommand } | 'already-sent'>,
 ): Promise<'sent' | 'already-sent' | 'no-order'> {
-  try {
-    return await db.transaction(async (trx) => {
-      await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?), ?)', [lockName, orderId]);
-      const stream = await loadStream(trx, orderId);
-      const state = stateOf(stream);
-      if (!state.placed) return 'no-order';
-      const composed = await compose(state, stream);
-      if (composed === 'already-sent') return 'already-sent';
-      await mailer.send(composed.mail);
-      await commitEvents(trx, orderId, state, decide(state, composed.record), { by: 'worker' });
-      return 'sent';
-    });
-  } catch (error) {
-    // Someone else recorded it between our read and our append: it is sent.
-    if (error instanceof ConcurrencyError) return 'already-sent';
-    throw error;
+  return db.transaction(async (trx) => {
+    await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?), ?)', [lockName, orderId]);
+    const stream = await loadStream(trx, orderId);
+    const state = stateOf(stream);
+    if (!state.placed) return 'no-order';
+    const composed = await compose(state, stream);
+    if (composed === 'already-sent') return 'already-sent';
+    await mailer.send(composed.mail);
+    await recordSent(trx, orderId, state, composed.record);
+    return 'sent';
+  });
+}
+
+const RECORD_ATTEMPTS = 5;
+
+/**
+ * Records a mail that went out. Another writer's event meanwhile (a payment, a refund: they do
+ * not take this mail's lock) moves the order's version; the record is then decided again on the
+ * stream as it now is, in the same transaction (the failed append only rolled back its savepoint).
+ */
+async function recordSent(
+  trx: Knex.Transaction,
+  orderId: number,
+  state: OrderState,
+  record: OrderCommand,
+): Promise<void> {
+  let current = state;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await commitEvents(trx, orderId, current, decide(current, record), { by: 'worker' });
+      return;
+    } catch (error) {
+      if (!(error instanceof ConcurrencyError) || attempt === RECORD_ATTEMPTS) throw error;
+      current = stateOf(await loadStream(trx, orderId));
+    }
   }
 }
 

@@ -126,11 +126,20 @@ export async function refundOrder(
   input: { amount: number; restock: boolean; reason?: string },
   metadata: Record<string, unknown>,
 ): Promise<OrderState> {
+  // Kept across changeOrder's attempts: a write without the payment lock (a mail recorded) only
+  // makes the append retry, and the retry must record this refund, not ask Stripe for another.
+  let made: { refundId: string; refundedBefore: number } | null = null;
   return changeOrder(
     services.db,
     orderId,
     async (_trx, state) => {
       const command = { type: 'IssueRefund' as const, ...input, refundId: null as string | null };
+      if (made) {
+        // A refund recorded between the attempts took the payment lock first: Stripe's own
+        // report (charge.refunded, the charge's refunded total) records this one too.
+        if (state.refundedAmount !== made.refundedBefore) return [];
+        return decide(state, { ...command, refundId: made.refundId });
+      }
       decide(state, command); // refuses before any money moves
       if (state.paymentMethod === 'stripe') {
         if (!services.stripe || !state.paymentReference)
@@ -142,8 +151,11 @@ export async function refundOrder(
               amount: input.amount,
               metadata: { orderId: String(orderId) },
             },
-            { idempotencyKey: `refund-${orderId}-${state.version}` },
+            // Names this refund by what was refunded before it: asked again after a failure we
+            // never heard back from, Stripe answers with the same refund instead of a second one.
+            { idempotencyKey: `refund-${orderId}-${state.refundedAmount}-${input.amount}` },
           );
+          made = { refundId: refund.id, refundedBefore: state.refundedAmount };
           command.refundId = refund.id;
         } catch (error) {
           services.log.warn({ orderId, err: (error as Error).message }, 'Stripe refund failed');
