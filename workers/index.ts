@@ -59,7 +59,10 @@ export function startWorkers(services: AppServices): Workers {
         await queues.enqueue('newsletter.start-due', {});
       } else if (job.name === 'maintenance.low-stock-alert') {
         const alert = jobSchemas['maintenance.low-stock-alert'].parse(job.data);
-        await sendLowStockAlert(db, queues, alert, String(job.id), services.publicUrl);
+        await sendLowStockAlert(db, queues, alert, String(job.id), {
+          baseUrl: services.publicUrl,
+          currency: services.config.currency,
+        });
       }
     }),
     queues.createWorker('media', mediaProcessor(services), { concurrency: 1 }),

@@ -2,10 +2,9 @@ import type Stripe from 'stripe';
 import type { Db } from '../db/knex.ts';
 import { HttpError } from '../server/middleware.ts';
 import type { AppServices } from '../server/services.ts';
-import { SHOP_CURRENCY } from '../shop/price.ts';
 import { orderLink } from './access-key.ts';
 import type { PaymentGuidance } from './confirmation.ts';
-import { decide, type OrderEvent, type OrderState } from './domain.ts';
+import { decide, type OrderEvent, type OrderState, orderCurrency } from './domain.ts';
 import { isAwaitingPayment } from './payment-labels.ts';
 import { paymentSettings } from './payment-settings.ts';
 import { changeOrder, reserveStockAgain } from './service.ts';
@@ -56,7 +55,7 @@ export async function stripePaymentUrl(services: AppServices, orderId: number): 
         line_items: placed.items.map((line) => ({
           quantity: line.quantity,
           price_data: {
-            currency: SHOP_CURRENCY,
+            currency: orderCurrency(state),
             unit_amount: line.priceAtTime,
             product_data: { name: line.productName },
           },
@@ -281,7 +280,7 @@ async function eventsFor(
         type: 'RecordPayment',
         method: 'stripe',
         amount: session.amount_total ?? state.placed?.totalAmount ?? 0,
-        currency: session.currency ?? SHOP_CURRENCY,
+        currency: session.currency ?? orderCurrency(state),
         reference: intent ?? session.id,
         stockReserved: state.status === 'expired' ? await reserveStockAgain(trx, state) : undefined,
       });

@@ -167,6 +167,7 @@ describe('stock holds', () => {
       owner,
       checkout: validCheckout,
       idempotencyKey: null,
+      currency: 'usd',
       holdMs: 1_500,
     });
     expect(await stockOf(product.id)).toBe(1);
@@ -201,6 +202,7 @@ describe('stock holds', () => {
       owner: { userId: null, sessionId: guest.sid },
       checkout: validCheckout,
       idempotencyKey: null,
+      currency: 'usd',
       holdMs: 500,
     });
     await markOrderPaid(db, paid.id, null, {});
@@ -215,6 +217,7 @@ describe('stock holds', () => {
       owner: { userId: null, sessionId: guest.sid },
       checkout: validCheckout,
       idempotencyKey: null,
+      currency: 'usd',
       holdMs: 300,
     });
     await new Promise((resolve) => setTimeout(resolve, 400));

@@ -1,6 +1,7 @@
 import { Form, Link } from 'react-router';
 import type { OrderView } from '../../orders/service.ts';
 import { formatPrice } from '../../shop/price.ts';
+import { useCurrency } from '../currency.ts';
 import { formatDate } from './format.ts';
 
 export const ORDER_STATUS_FILTERS = [
@@ -23,6 +24,7 @@ const label = (value: string) =>
   value === 'all' ? 'All' : value[0].toUpperCase() + value.slice(1).replace('_', ' ');
 
 export function OrdersTab({ orders, filters }: { orders: OrderView[]; filters: Filters }) {
+  const currency = useCurrency();
   return (
     <div className="admin-stack">
       <Form method="get" className="admin-filters" role="search">
@@ -76,7 +78,7 @@ export function OrdersTab({ orders, filters }: { orders: OrderView[]; filters: F
                   {order.firstName} {order.lastName}
                 </span>
                 <span>{order.email}</span>
-                <span>{formatPrice(order.totalAmount)}</span>
+                <span>{formatPrice(order.totalAmount, currency)}</span>
                 <span>{formatDate(order.createdAt)}</span>
               </p>
             </li>
