@@ -168,10 +168,39 @@ export async function refundOrder(
   );
 }
 
+/** What expiring and cancelling need: the database, and Stripe to close the payment page. */
+type OrderEnding = Pick<AppServices, 'db' | 'stripe' | 'log'>;
+
+/**
+ * Closes the Stripe payment page of an order that can no longer be paid there (expired,
+ * cancelled). A session already completed or expired is Stripe's 400: there is nothing to close.
+ * Stripe out of reach is only logged: the page closes by itself at its expires_at, and a payment
+ * made on it meanwhile is still recorded (re-opening the order, or flagging it for a refund).
+ */
+async function closeCheckoutSession(
+  services: OrderEnding,
+  orderId: number,
+  state: OrderState,
+): Promise<void> {
+  if (!services.stripe || !state.checkoutSessionId || state.paymentStatus !== 'unpaid') return;
+  try {
+    await services.stripe.checkout.sessions.expire(state.checkoutSessionId);
+  } catch (error) {
+    const e = error as { type?: string; message?: string };
+    if (e.type === 'StripeInvalidRequestError')
+      services.log.info({ orderId, err: e.message }, 'Checkout Session already closed');
+    else services.log.warn({ orderId, err: e.message }, 'could not expire the Checkout Session');
+  }
+}
+
 /** Ends an unpaid order's hold once its deadline has passed; anything else is left as it is. */
-export async function expireOrder(db: Db, orderId: number, now = new Date()): Promise<boolean> {
+export async function expireOrder(
+  services: OrderEnding,
+  orderId: number,
+  now = new Date(),
+): Promise<boolean> {
   const state = await changeOrder(
-    db,
+    services.db,
     orderId,
     (_trx, current): OrderEvent[] => {
       const due =
@@ -183,19 +212,39 @@ export async function expireOrder(db: Db, orderId: number, now = new Date()): Pr
     { by: 'expiry' },
     PAYMENT_LOCK,
   );
-  return state.status === 'expired';
+  if (state.status !== 'expired') return false;
+  await closeCheckoutSession(services, orderId, state);
+  return true;
+}
+
+/** The admin's cancel; with Stripe, the order's open payment page closes with it. */
+export async function cancelOrder(
+  services: OrderEnding,
+  orderId: number,
+  reason: string | undefined,
+  metadata: Record<string, unknown>,
+): Promise<void> {
+  const state = await changeOrder(
+    services.db,
+    orderId,
+    (_trx, current) => decide(current, { type: 'CancelOrder', reason }),
+    metadata,
+    PAYMENT_LOCK,
+  );
+  await closeCheckoutSession(services, orderId, state);
 }
 
 /** The sweep behind the per-order jobs: every unpaid order past its hold. */
-export async function expireDueOrders(db: Db, batch = 200): Promise<number> {
-  const due: { id: number }[] = await db('orders')
+export async function expireDueOrders(services: OrderEnding, batch = 200): Promise<number> {
+  const due: { id: number }[] = await services
+    .db('orders')
     .where({ status: 'pending', payment_status: 'unpaid' })
-    .where('hold_until', '<=', db.fn.now())
+    .where('hold_until', '<=', services.db.fn.now())
     .orderBy('hold_until')
     .limit(batch)
     .select('id');
   let expired = 0;
-  for (const { id } of due) if (await expireOrder(db, id)) expired++;
+  for (const { id } of due) if (await expireOrder(services, id)) expired++;
   return expired;
 }
 

@@ -171,10 +171,13 @@ describe('stock holds', () => {
       holdMs: 1_500,
     });
     expect(await stockOf(product.id)).toBe(1);
-    expect(await expireOrder(db, order.id)).toBe(false); // not yet
+    expect(await expireOrder(app.services, order.id)).toBe(false); // not yet
     // The worker's delayed job and five sweeps run at the deadline.
     await new Promise((resolve) => setTimeout(resolve, 1_600));
-    await Promise.all([...Array.from({ length: 5 }, () => expireDueOrders(db)), expireOrder(db, order.id)]);
+    await Promise.all([
+      ...Array.from({ length: 5 }, () => expireDueOrders(app.services)),
+      expireOrder(app.services, order.id),
+    ]);
     const row = await db('orders').where({ id: order.id }).first('status', 'payment_status');
     expect(row).toEqual({ status: 'expired', payment_status: 'unpaid' });
     expect(await stockOf(product.id)).toBe(4);
@@ -207,8 +210,8 @@ describe('stock holds', () => {
     });
     await markOrderPaid(db, paid.id, null, {});
     await new Promise((resolve) => setTimeout(resolve, 600));
-    expect(await expireDueOrders(db)).toBe(0);
-    expect(await expireOrder(db, paid.id)).toBe(false);
+    expect(await expireDueOrders(app.services)).toBe(0);
+    expect(await expireOrder(app.services, paid.id)).toBe(false);
     expect((await db('orders').where({ id: paid.id }).first('status')).status).toBe('processing');
 
     await db('products').where({ id: product.id }).update({ stock: 2 });
@@ -221,7 +224,7 @@ describe('stock holds', () => {
       holdMs: 300,
     });
     await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(await expireOrder(db, late.id)).toBe(true);
+    expect(await expireOrder(app.services, late.id)).toBe(true);
     await db('products').where({ id: product.id }).update({ stock: 0 }); // sold elsewhere meanwhile
     await markOrderPaid(db, late.id, null, {});
     expect(

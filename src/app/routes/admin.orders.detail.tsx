@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { data, Form, Link, useNavigation } from 'react-router';
 import type { AdminOrderCommand } from '../../orders/domain.ts';
-import { markOrderPaid, refundOrder } from '../../orders/payments.ts';
+import { cancelOrder, markOrderPaid, refundOrder } from '../../orders/payments.ts';
 import { executeOrderCommand, getOrderWithHistory, type OrderHistoryEvent } from '../../orders/service.ts';
 import { HttpError } from '../../server/middleware.ts';
 import { formatPrice } from '../../shop/price.ts';
@@ -78,6 +78,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     if (command.type === 'RecordPayment')
       await markOrderPaid(services.db, id, command.reference ?? null, metadata);
     else if (command.type === 'IssueRefund') await refundOrder(services, id, command, metadata);
+    else if (command.type === 'CancelOrder') await cancelOrder(services, id, command.reason, metadata);
     else await executeOrderCommand(services.db, id, command, metadata);
     return { ok: true as const, title: DONE[command.type] };
   } catch (err) {
