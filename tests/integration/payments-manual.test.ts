@@ -259,6 +259,62 @@ describe('stock holds', () => {
   });
 });
 
+describe('the admin orders API', () => {
+  it('lists orders by status, search and page, and cancels an unpaid one', async () => {
+    const { db } = app.services;
+    const product = await createProductRow(db, { price: 700, stock: null });
+    const domain = `list${product.id}.example.org`;
+    const ids: number[] = [];
+    for (let i = 0; i < 22; i++) {
+      const guest = new GuestClient(app);
+      await guest.add(product.id, 1);
+      const { order } = await placeOrder(db, {
+        owner: { userId: null, sessionId: guest.sid },
+        checkout: { ...validCheckout, customerEmail: `buyer${i}@${domain}` },
+        idempotencyKey: null,
+        currency: 'usd',
+      });
+      ids.push(order.id);
+    }
+    const newestFirst = [...ids].reverse();
+    const page1 = await adminCall('GET', `/api/admin/orders?search=${domain}`);
+    expect(page1.body.pagination).toEqual({ page: 1, limit: 20, total: 22, pages: 2 });
+    expect(page1.body.orders.map((o: { id: number }) => o.id)).toEqual(newestFirst.slice(0, 20));
+    const page2 = await adminCall('GET', `/api/admin/orders?search=${domain}&page=2`);
+    expect(page2.body.orders.map((o: { id: number }) => o.id)).toEqual(newestFirst.slice(20));
+    const one = await adminCall('GET', `/api/admin/orders?search=BUYER7@${domain.toUpperCase()}`);
+    expect(one.body.orders.map((o: { id: number }) => o.id)).toEqual([ids[7]]);
+    const byNumber = await adminCall('GET', `/api/admin/orders?search=${ids[3]}`);
+    expect(byNumber.body.orders.map((o: { id: number }) => o.id)).toContain(ids[3]);
+
+    const cancelled = await adminCall('POST', `/api/admin/orders/${ids[0]}?action=cancel`, {
+      reason: 'Ordered twice',
+    });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.order).toMatchObject({ status: 'cancelled', paymentStatus: 'unpaid' });
+    expect(cancelled.body.events.at(-1)).toMatchObject({
+      type: 'OrderCancelled',
+      data: { reason: 'Ordered twice', refunded: false },
+    });
+    const again = await adminCall('POST', `/api/admin/orders/${ids[0]}?action=cancel`, {});
+    expect(again).toMatchObject({
+      status: 409,
+      body: { message: 'An order that is cancelled cannot be cancelled.' },
+    });
+    const byStatus = await adminCall('GET', `/api/admin/orders?search=${domain}&status=cancelled`);
+    expect(byStatus.body.orders.map((o: { id: number }) => o.id)).toEqual([ids[0]]);
+    const pending = await adminCall('GET', `/api/admin/orders?search=${domain}&status=pending`);
+    expect(pending.body.pagination.total).toBe(21);
+
+    expect((await adminCall('GET', '/api/admin/orders?status=lost')).status).toBe(400);
+    expect((await adminCall('GET', '/api/admin/orders?page=0')).status).toBe(400);
+    expect((await adminCall('GET', '/api/admin/orders?status=pending&status=paid')).status).toBe(400);
+    expect((await adminCall('POST', `/api/admin/orders/${ids[1]}?action=archive`, {})).body.message).toBe(
+      'Unknown action: use mark-paid, refund or cancel',
+    );
+  });
+});
+
 describe('the settings form', () => {
   it('refuses a hold shorter than Stripe allows, with the field named', async () => {
     const form = new URLSearchParams({

@@ -1,4 +1,5 @@
 import { Form, Link } from 'react-router';
+import { PAYMENT_METHOD_LABELS, paymentStatusLabel } from '../../orders/payment-labels.ts';
 import type { OrderView } from '../../orders/service.ts';
 import { formatPrice } from '../../shop/price.ts';
 import { useCurrency } from '../currency.ts';
@@ -69,7 +70,7 @@ export function OrdersTab({ orders, filters }: { orders: OrderView[]; filters: F
                 </h3>
                 <span>
                   <span className={`badge badge-order-${order.status}`}>{order.status}</span>{' '}
-                  <span className="badge">{order.paymentStatus.replace('_', ' ')}</span>
+                  <span className="badge">{paymentStatusLabel(order.paymentStatus)}</span>
                   {order.refundNeeded ? <span className="badge badge-order-cancelled">to refund</span> : null}
                 </span>
               </div>
@@ -79,6 +80,7 @@ export function OrdersTab({ orders, filters }: { orders: OrderView[]; filters: F
                 </span>
                 <span>{order.email}</span>
                 <span>{formatPrice(order.totalAmount, currency)}</span>
+                {order.paymentMethod ? <span>{PAYMENT_METHOD_LABELS[order.paymentMethod]}</span> : null}
                 <span>{formatDate(order.createdAt)}</span>
               </p>
             </li>

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { data, Form, Link, useNavigation } from 'react-router';
 import type { AdminOrderCommand } from '../../orders/domain.ts';
+import { PAYMENT_METHOD_LABELS, paymentStatusLabel } from '../../orders/payment-labels.ts';
 import { cancelOrder, markOrderPaid, refundOrder } from '../../orders/payments.ts';
 import { executeOrderCommand, getOrderWithHistory, type OrderHistoryEvent } from '../../orders/service.ts';
 import { HttpError } from '../../server/middleware.ts';
@@ -207,9 +208,9 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
         <h2 id="order-payment">Payment</h2>
         <dl className="admin-facts">
           <dt>Status</dt>
-          <dd>{order.paymentStatus}</dd>
+          <dd>{paymentStatusLabel(order.paymentStatus)}</dd>
           <dt>Method</dt>
-          <dd>{order.paymentMethod ?? '—'}</dd>
+          <dd>{order.paymentMethod ? PAYMENT_METHOD_LABELS[order.paymentMethod] : '—'}</dd>
           <dt>Reference</dt>
           <dd>{order.paymentReference ?? '—'}</dd>
           <dt>Paid</dt>
