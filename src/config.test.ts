@@ -93,6 +93,15 @@ describe('loadConfig', () => {
     expect(message).not.toContain('pk_live_leaked_value');
   });
 
+  it('takes the shop’s currency from CURRENCY, usd by default, as Stripe writes it', () => {
+    expect(loadConfig({}).currency).toBe('usd');
+    expect(loadConfig({ CURRENCY: 'eur' }).currency).toBe('eur');
+    for (const wrong of ['EUR', 'euro', 'xyz', 'jpy'])
+      expect(() => loadConfig({ CURRENCY: wrong })).toThrow(
+        `Invalid environment variable CURRENCY: expected a lowercase ISO 4217 currency code with cents, such as usd, eur or gbp (got "${wrong}")`,
+      );
+  });
+
   it('does not seed demo content on an external database unless asked', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://u:p@h/db' }).seedDemo).toBe(false);
     expect(loadConfig({ DATABASE_URL: 'postgres://u:p@h/db', SEED_DEMO: 'true' }).seedDemo).toBe(true);

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_CURRENCY, isCentsCurrency } from './shop/price.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -56,6 +57,10 @@ const EnvSchema = z.object({
     .regex(/^whsec_\w+$/, 'a Stripe webhook signing secret (whsec_…)')
     .optional(),
   STRIPE_API_URL: optionalUrl(['http:', 'https:']),
+  CURRENCY: z
+    .string()
+    .refine(isCentsCurrency, 'a lowercase ISO 4217 currency code with cents, such as usd, eur or gbp')
+    .default(DEFAULT_CURRENCY),
   CHECKOUT_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(20),
   NEWSLETTER_RATE_PER_SECOND: z.coerce.number().min(0.1).max(1000).default(10),
   SESSION_IDLE_DAYS: z.coerce.number().int().min(1).max(365).default(30),
@@ -113,6 +118,8 @@ export type Config = {
   checkoutRateLimit: number;
   /** Newsletter mails per second from one worker process (a mail provider's limit). */
   newsletterRatePerSecond: number;
+  /** The shop's currency (ISO 4217, lowercase as Stripe writes it): prices are its cents. */
+  currency: string;
   /** Stripe Checkout when set; manual payment (the writer's instructions) when not. */
   stripe: { secretKey: string; webhookSecret: string; apiUrl: string | undefined } | undefined;
   /** A signed-in session unused this long ends; each use moves the deadline (sliding expiry). */
@@ -246,6 +253,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     pageCacheStaleSeconds: env.PAGE_CACHE_STALE_SECONDS,
     checkoutRateLimit: env.CHECKOUT_RATE_LIMIT,
     newsletterRatePerSecond: env.NEWSLETTER_RATE_PER_SECOND,
+    currency: env.CURRENCY,
     stripe:
       env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET
         ? {

@@ -59,7 +59,10 @@ export function startWorkers(services: AppServices): Workers {
         await queues.enqueue('newsletter.start-due', {});
       } else if (job.name === 'maintenance.low-stock-alert') {
         const alert = jobSchemas['maintenance.low-stock-alert'].parse(job.data);
-        await sendLowStockAlert(db, queues, alert, String(job.id), services.publicUrl);
+        await sendLowStockAlert(db, queues, alert, String(job.id), {
+          baseUrl: services.publicUrl,
+          currency: services.config.currency,
+        });
       }
     }),
     queues.createWorker('media', mediaProcessor(services), { concurrency: 1 }),
@@ -102,9 +105,9 @@ export function startWorkers(services: AppServices): Workers {
         log.info({ ...mail, outcome }, 'order mail');
       } else if (job.name === 'orders.expire') {
         const { orderId } = jobSchemas['orders.expire'].parse(job.data);
-        if (await expireOrder(db, orderId)) log.info({ orderId }, 'order expired');
+        if (await expireOrder(services, orderId)) log.info({ orderId }, 'order expired');
       } else if (job.name === 'orders.expire-due') {
-        const expired = await expireDueOrders(db);
+        const expired = await expireDueOrders(services);
         if (expired > 0) log.info({ expired }, 'orders expired by the sweep');
       }
     }),

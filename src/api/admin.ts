@@ -13,8 +13,8 @@ export function adminRouter(services: AppServices): Router {
     requireAdmin(ctx.state);
     ctx.set('Cache-Control', 'no-store');
     const action = ctx.query.action;
-    if (action === undefined) ctx.body = await dashboard(db);
-    else if (action === 'stats') ctx.body = { stats: await dashboardStats(db) };
+    if (action === undefined) ctx.body = await dashboard(db, services.config.currency);
+    else if (action === 'stats') ctx.body = { stats: await dashboardStats(db, services.config.currency) };
     else if (action === 'analytics') ctx.body = await analytics(db);
     else if (action === 'recent-activity') ctx.body = { recentActivity: await recentActivity(db) };
     else throw new HttpError(400, 'Unknown action: use stats, analytics or recent-activity');

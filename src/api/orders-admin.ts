@@ -3,8 +3,8 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import { requireAdmin } from '../identity/policy.ts';
 import type { OrderStatus, PaymentStatus } from '../orders/domain.ts';
-import { markOrderPaid, refundOrder } from '../orders/payments.ts';
-import { executeOrderCommand, getOrder, getOrderWithHistory, listOrders } from '../orders/service.ts';
+import { cancelOrder, markOrderPaid, refundOrder } from '../orders/payments.ts';
+import { getOrder, getOrderWithHistory, listOrders } from '../orders/service.ts';
 import { HttpError } from '../server/middleware.ts';
 import type { AppServices } from '../server/services.ts';
 import { parseOr400, readJsonBody, SMALL_BODY } from './http.ts';
@@ -95,7 +95,7 @@ export function ordersAdminRouter(services: AppServices): Router {
       await refundOrder(services, id, input, metadata);
     } else if (action === 'cancel') {
       const { reason } = parseOr400(cancelBody, body);
-      await executeOrderCommand(db, id, { type: 'CancelOrder', reason }, metadata);
+      await cancelOrder(services, id, reason, metadata);
     } else {
       throw new HttpError(400, 'Unknown action: use mark-paid, refund or cancel');
     }

@@ -57,6 +57,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       user: user ? { email: user.email, username: user.username, isAdmin: user.role === 'admin' } : null,
       cartCount,
       toast,
+      // Every price on the page is shown in it (formatPrice, shared with the server).
+      currency: services.config.currency,
     },
     clear ? { headers: { 'Set-Cookie': clear } } : undefined,
   );

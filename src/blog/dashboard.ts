@@ -25,7 +25,8 @@ export type DashboardData = {
   };
 };
 
-export async function dashboardStats(db: Db): Promise<DashboardData['stats']> {
+/** currency: the shop's (CURRENCY), in which the revenue is shown. */
+export async function dashboardStats(db: Db, currency: string): Promise<DashboardData['stats']> {
   const [posts, products, orders, users, pending, subscribers] = await Promise.all([
     postStats(db),
     productStats(db),
@@ -38,7 +39,7 @@ export async function dashboardStats(db: Db): Promise<DashboardData['stats']> {
     posts: { total: posts.total, published: posts.published, drafts: posts.drafts },
     products,
     orders: { total: orders.total, pending: orders.pending, refundNeeded: orders.refundNeeded },
-    revenue: { cents: orders.revenueCents, formatted: formatPrice(orders.revenueCents) },
+    revenue: { cents: orders.revenueCents, formatted: formatPrice(orders.revenueCents, currency) },
     users: { total: users },
     comments: { pending },
     subscribers,
@@ -54,8 +55,8 @@ export async function recentActivity(db: Db): Promise<DashboardData['recentActiv
   return { popularPosts: popular, lowStockProducts: lowStock, newsletters };
 }
 
-export async function dashboard(db: Db): Promise<DashboardData> {
-  const [stats, activity] = await Promise.all([dashboardStats(db), recentActivity(db)]);
+export async function dashboard(db: Db, currency: string): Promise<DashboardData> {
+  const [stats, activity] = await Promise.all([dashboardStats(db, currency), recentActivity(db)]);
   return { stats, recentActivity: activity };
 }
 

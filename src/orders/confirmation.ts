@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Db } from '../db/knex.ts';
 import type { Mail, Mailer } from '../jobs/mailer.ts';
 import { formatPrice } from '../shop/price.ts';
@@ -7,6 +8,7 @@ import {
   type OrderMailKind,
   type OrderPlacedData,
   type OrderState,
+  orderCurrency,
 } from './domain.ts';
 import { ConcurrencyError, commitEvents, loadStream, type StoredEvent, stateOf } from './store.ts';
 
@@ -16,10 +18,11 @@ function escapeHtml(text: string): string {
 
 /** placedAt (the OrderPlaced event's time) keeps the key unique across installations and databases. */
 export function confirmationMail(orderId: number, order: OrderPlacedData, placedAt: Date): Mail {
+  const price = (cents: number) => formatPrice(cents, orderCurrency({ placed: order }));
   const name = [order.firstName, order.lastName].filter(Boolean).join(' ');
   const lines = order.items.map(
     (i) =>
-      `${i.quantity} × ${i.productName} — ${formatPrice(i.priceAtTime)} each — ${formatPrice(i.quantity * i.priceAtTime)}`,
+      `${i.quantity} × ${i.productName} — ${price(i.priceAtTime)} each — ${price(i.quantity * i.priceAtTime)}`,
   );
   const address = [order.address, `${order.postalCode} ${order.city}`, order.country];
   const text = [
@@ -29,7 +32,7 @@ export function confirmationMail(orderId: number, order: OrderPlacedData, placed
     '',
     ...lines,
     '',
-    `Total: ${formatPrice(order.totalAmount)}`,
+    `Total: ${price(order.totalAmount)}`,
     '',
     'Shipping to:',
     name,
@@ -40,10 +43,10 @@ export function confirmationMail(orderId: number, order: OrderPlacedData, placed
 <table>${order.items
     .map(
       (i) =>
-        `<tr><td>${i.quantity} × ${escapeHtml(i.productName)}</td><td>${formatPrice(i.priceAtTime)} each</td><td>${formatPrice(i.quantity * i.priceAtTime)}</td></tr>`,
+        `<tr><td>${i.quantity} × ${escapeHtml(i.productName)}</td><td>${price(i.priceAtTime)} each</td><td>${price(i.quantity * i.priceAtTime)}</td></tr>`,
     )
     .join('')}</table>
-<p><strong>Total: ${formatPrice(order.totalAmount)}</strong></p>
+<p><strong>Total: ${price(order.totalAmount)}</strong></p>
 <p>Shipping to:<br>${[name, ...address].map(escapeHtml).join('<br>')}</p>`;
   return {
     to: order.email,
@@ -99,22 +102,41 @@ async function sendOnce(
     stream: StoredEvent[],
   ) => Promise<{ mail: Mail; record: OrderCommand } | 'already-sent'>,
 ): Promise<'sent' | 'already-sent' | 'no-order'> {
-  try {
-    return await db.transaction(async (trx) => {
-      await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?), ?)', [lockName, orderId]);
-      const stream = await loadStream(trx, orderId);
-      const state = stateOf(stream);
-      if (!state.placed) return 'no-order';
-      const composed = await compose(state, stream);
-      if (composed === 'already-sent') return 'already-sent';
-      await mailer.send(composed.mail);
-      await commitEvents(trx, orderId, state, decide(state, composed.record), { by: 'worker' });
-      return 'sent';
-    });
-  } catch (error) {
-    // Someone else recorded it between our read and our append: it is sent.
-    if (error instanceof ConcurrencyError) return 'already-sent';
-    throw error;
+  return db.transaction(async (trx) => {
+    await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?), ?)', [lockName, orderId]);
+    const stream = await loadStream(trx, orderId);
+    const state = stateOf(stream);
+    if (!state.placed) return 'no-order';
+    const composed = await compose(state, stream);
+    if (composed === 'already-sent') return 'already-sent';
+    await mailer.send(composed.mail);
+    await recordSent(trx, orderId, state, composed.record);
+    return 'sent';
+  });
+}
+
+const RECORD_ATTEMPTS = 5;
+
+/**
+ * Records a mail that went out. Another writer's event meanwhile (a payment, a refund: they do
+ * not take this mail's lock) moves the order's version; the record is then decided again on the
+ * stream as it now is, in the same transaction (the failed append only rolled back its savepoint).
+ */
+async function recordSent(
+  trx: Knex.Transaction,
+  orderId: number,
+  state: OrderState,
+  record: OrderCommand,
+): Promise<void> {
+  let current = state;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await commitEvents(trx, orderId, current, decide(current, record), { by: 'worker' });
+      return;
+    } catch (error) {
+      if (!(error instanceof ConcurrencyError) || attempt === RECORD_ATTEMPTS) throw error;
+      current = stateOf(await loadStream(trx, orderId));
+    }
   }
 }
 
@@ -145,11 +167,11 @@ const MAIL_SUBJECTS: Record<OrderMailKind, (orderId: number) => string> = {
 function mailText(kind: OrderMailKind, orderId: number, state: OrderState, refundAmount: number): string {
   switch (kind) {
     case 'payment-received':
-      return `Payment received: ${formatPrice(state.paidAmount)} for your order #${orderId}. Thank you! We will let you know when it ships.`;
+      return `Payment received: ${formatPrice(state.paidAmount, orderCurrency(state))} for your order #${orderId}. Thank you! We will let you know when it ships.`;
     case 'order-expired':
       return `Your order #${orderId} was not paid within the time we could hold it, so it has expired and nothing will be charged. You are welcome to order again.`;
     case 'refund-issued':
-      return `We have refunded ${formatPrice(refundAmount)} of your order #${orderId}. It can take a few days to reach your account.`;
+      return `We have refunded ${formatPrice(refundAmount, orderCurrency(state))} of your order #${orderId}. It can take a few days to reach your account.`;
   }
 }
 

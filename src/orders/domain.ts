@@ -1,4 +1,4 @@
-import { formatPrice, SHOP_CURRENCY } from '../shop/price.ts';
+import { DEFAULT_CURRENCY, formatPrice } from '../shop/price.ts';
 
 /**
  * The order's rules as pure functions: decide(state, command) → events, evolve(state, event).
@@ -37,6 +37,8 @@ export type OrderPlacedData = {
   totalAmount: number;
   /** ISO time until which the unpaid order holds its stock; absent on orders placed before payments. */
   holdUntil?: string | null;
+  /** The shop's currency when it was placed (CURRENCY); absent on orders placed before it: usd. */
+  currency?: string;
 };
 
 export type PaymentSucceededData = {
@@ -85,6 +87,7 @@ export type OrderCommand =
       method?: PaymentMethod;
       /** The order's total when absent. */
       amount?: number;
+      /** The order's currency when absent. */
       currency?: string;
       reference?: string | null;
       /** For a payment on an expired order: whether its stock could be reserved again. */
@@ -152,6 +155,11 @@ export class OrderRuleError extends Error {
     super(message);
     this.status = status;
   }
+}
+
+/** The currency of the order's amounts: the one it was placed in. */
+export function orderCurrency(state: Pick<OrderState, 'placed'>): string {
+  return state.placed?.currency ?? DEFAULT_CURRENCY;
 }
 
 export function evolve(state: OrderState, event: OrderEvent): OrderState {
@@ -249,7 +257,7 @@ export function decide(state: OrderState, command: OrderCommand): OrderEvent[] {
       const data: PaymentSucceededData = {
         method: command.method ?? 'manual',
         amount,
-        currency: command.currency ?? SHOP_CURRENCY,
+        currency: command.currency ?? orderCurrency(state),
         reference: command.reference?.trim().slice(0, 200) || null,
       };
       // The money is real even when the order had expired: keep it, and say what happens to it.
@@ -287,7 +295,7 @@ export function decide(state: OrderState, command: OrderCommand): OrderEvent[] {
       if (command.amount > refundable)
         throw new OrderRuleError(
           422,
-          `A refund cannot be more than what is left of the payment (${formatPrice(refundable)}).`,
+          `A refund cannot be more than what is left of the payment (${formatPrice(refundable, orderCurrency(state))}).`,
         );
       return [
         {

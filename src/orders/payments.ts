@@ -2,10 +2,9 @@ import type Stripe from 'stripe';
 import type { Db } from '../db/knex.ts';
 import { HttpError } from '../server/middleware.ts';
 import type { AppServices } from '../server/services.ts';
-import { SHOP_CURRENCY } from '../shop/price.ts';
 import { orderLink } from './access-key.ts';
 import type { PaymentGuidance } from './confirmation.ts';
-import { decide, type OrderEvent, type OrderState } from './domain.ts';
+import { decide, type OrderEvent, type OrderState, orderCurrency } from './domain.ts';
 import { isAwaitingPayment } from './payment-labels.ts';
 import { paymentSettings } from './payment-settings.ts';
 import { changeOrder, reserveStockAgain } from './service.ts';
@@ -56,7 +55,7 @@ export async function stripePaymentUrl(services: AppServices, orderId: number): 
         line_items: placed.items.map((line) => ({
           quantity: line.quantity,
           price_data: {
-            currency: SHOP_CURRENCY,
+            currency: orderCurrency(state),
             unit_amount: line.priceAtTime,
             product_data: { name: line.productName },
           },
@@ -126,11 +125,20 @@ export async function refundOrder(
   input: { amount: number; restock: boolean; reason?: string },
   metadata: Record<string, unknown>,
 ): Promise<OrderState> {
+  // Kept across changeOrder's attempts: a write without the payment lock (a mail recorded) only
+  // makes the append retry, and the retry must record this refund, not ask Stripe for another.
+  let made: { refundId: string; refundedBefore: number } | null = null;
   return changeOrder(
     services.db,
     orderId,
     async (_trx, state) => {
       const command = { type: 'IssueRefund' as const, ...input, refundId: null as string | null };
+      if (made) {
+        // A refund recorded between the attempts took the payment lock first: Stripe's own
+        // report (charge.refunded, the charge's refunded total) records this one too.
+        if (state.refundedAmount !== made.refundedBefore) return [];
+        return decide(state, { ...command, refundId: made.refundId });
+      }
       decide(state, command); // refuses before any money moves
       if (state.paymentMethod === 'stripe') {
         if (!services.stripe || !state.paymentReference)
@@ -142,8 +150,11 @@ export async function refundOrder(
               amount: input.amount,
               metadata: { orderId: String(orderId) },
             },
-            { idempotencyKey: `refund-${orderId}-${state.version}` },
+            // Names this refund by what was refunded before it: asked again after a failure we
+            // never heard back from, Stripe answers with the same refund instead of a second one.
+            { idempotencyKey: `refund-${orderId}-${state.refundedAmount}-${input.amount}` },
           );
+          made = { refundId: refund.id, refundedBefore: state.refundedAmount };
           command.refundId = refund.id;
         } catch (error) {
           services.log.warn({ orderId, err: (error as Error).message }, 'Stripe refund failed');
@@ -157,10 +168,39 @@ export async function refundOrder(
   );
 }
 
+/** What expiring and cancelling need: the database, and Stripe to close the payment page. */
+type OrderEnding = Pick<AppServices, 'db' | 'stripe' | 'log'>;
+
+/**
+ * Closes the Stripe payment page of an order that can no longer be paid there (expired,
+ * cancelled). A session already completed or expired is Stripe's 400: there is nothing to close.
+ * Stripe out of reach is only logged: the page closes by itself at its expires_at, and a payment
+ * made on it meanwhile is still recorded (re-opening the order, or flagging it for a refund).
+ */
+async function closeCheckoutSession(
+  services: OrderEnding,
+  orderId: number,
+  state: OrderState,
+): Promise<void> {
+  if (!services.stripe || !state.checkoutSessionId || state.paymentStatus !== 'unpaid') return;
+  try {
+    await services.stripe.checkout.sessions.expire(state.checkoutSessionId);
+  } catch (error) {
+    const e = error as { type?: string; message?: string };
+    if (e.type === 'StripeInvalidRequestError')
+      services.log.info({ orderId, err: e.message }, 'Checkout Session already closed');
+    else services.log.warn({ orderId, err: e.message }, 'could not expire the Checkout Session');
+  }
+}
+
 /** Ends an unpaid order's hold once its deadline has passed; anything else is left as it is. */
-export async function expireOrder(db: Db, orderId: number, now = new Date()): Promise<boolean> {
+export async function expireOrder(
+  services: OrderEnding,
+  orderId: number,
+  now = new Date(),
+): Promise<boolean> {
   const state = await changeOrder(
-    db,
+    services.db,
     orderId,
     (_trx, current): OrderEvent[] => {
       const due =
@@ -172,19 +212,39 @@ export async function expireOrder(db: Db, orderId: number, now = new Date()): Pr
     { by: 'expiry' },
     PAYMENT_LOCK,
   );
-  return state.status === 'expired';
+  if (state.status !== 'expired') return false;
+  await closeCheckoutSession(services, orderId, state);
+  return true;
+}
+
+/** The admin's cancel; with Stripe, the order's open payment page closes with it. */
+export async function cancelOrder(
+  services: OrderEnding,
+  orderId: number,
+  reason: string | undefined,
+  metadata: Record<string, unknown>,
+): Promise<void> {
+  const state = await changeOrder(
+    services.db,
+    orderId,
+    (_trx, current) => decide(current, { type: 'CancelOrder', reason }),
+    metadata,
+    PAYMENT_LOCK,
+  );
+  await closeCheckoutSession(services, orderId, state);
 }
 
 /** The sweep behind the per-order jobs: every unpaid order past its hold. */
-export async function expireDueOrders(db: Db, batch = 200): Promise<number> {
-  const due: { id: number }[] = await db('orders')
+export async function expireDueOrders(services: OrderEnding, batch = 200): Promise<number> {
+  const due: { id: number }[] = await services
+    .db('orders')
     .where({ status: 'pending', payment_status: 'unpaid' })
-    .where('hold_until', '<=', db.fn.now())
+    .where('hold_until', '<=', services.db.fn.now())
     .orderBy('hold_until')
     .limit(batch)
     .select('id');
   let expired = 0;
-  for (const { id } of due) if (await expireOrder(db, id)) expired++;
+  for (const { id } of due) if (await expireOrder(services, id)) expired++;
   return expired;
 }
 
@@ -269,7 +329,7 @@ async function eventsFor(
         type: 'RecordPayment',
         method: 'stripe',
         amount: session.amount_total ?? state.placed?.totalAmount ?? 0,
-        currency: session.currency ?? SHOP_CURRENCY,
+        currency: session.currency ?? orderCurrency(state),
         reference: intent ?? session.id,
         stockReserved: state.status === 'expired' ? await reserveStockAgain(trx, state) : undefined,
       });

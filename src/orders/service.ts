@@ -5,7 +5,6 @@ import { HttpError } from '../server/middleware.ts';
 import type { CartOwner } from '../shop/cart.ts';
 import { type CheckoutInput, splitName } from '../shop/checkout-schema.ts';
 import { noLongerAvailable, SHOP_MESSAGES, stockLimitMessage } from '../shop/messages.ts';
-import { SHOP_CURRENCY } from '../shop/price.ts';
 import {
   type AdminOrderCommand,
   adminCommandOptions,
@@ -18,6 +17,7 @@ import {
   OrderRuleError,
   type OrderState,
   type OrderStatus,
+  orderCurrency,
   type PaymentMethod,
   type PaymentStatus,
 } from './domain.ts';
@@ -197,6 +197,8 @@ export type PlaceOrderInput = {
   holdMs?: number;
   /** Whether it will be paid by card (Stripe): the hold's default differs. Manual when absent. */
   cardPayments?: boolean;
+  /** The shop's currency (CURRENCY): the order's amounts are in it for good. */
+  currency: string;
 };
 
 export const IDEMPOTENCY_KEY_PATTERN = /^[\w-]{8,100}$/;
@@ -312,6 +314,7 @@ async function placeOrderIn(
       items,
       totalAmount,
       holdUntil: holdUntil?.toISOString() ?? null,
+      currency: input.currency,
     },
   };
   let state = await commitEvents(
@@ -327,7 +330,6 @@ async function placeOrderIn(
       type: 'RecordPayment',
       method: 'free',
       amount: 0,
-      currency: SHOP_CURRENCY,
       reference: null,
     };
     state = await commitEvents(trx, orderId, state, decide(state, payment), input.metadata ?? {});
@@ -489,15 +491,19 @@ export async function getOrderWithHistory(
   items: OrderItemView[];
   events: OrderHistoryEvent[];
   actions: ReturnType<typeof adminCommandOptions>;
+  /** The currency the order was placed in. */
+  currency: string;
 } | null> {
   const order = await getOrder(db, id);
   if (!order) return null;
   const [items, events] = await Promise.all([getOrderItems(db, id), loadStream(db, id)]);
+  const state = stateOf(events);
   return {
     order,
     items,
     // Decided on the event stream, as the commands themselves are.
-    actions: adminCommandOptions(stateOf(events)),
+    actions: adminCommandOptions(state),
+    currency: orderCurrency(state),
     events: events.map((e) => ({
       version: e.version,
       type: e.type,

@@ -40,6 +40,7 @@ export async function checkout(
     checkout: input,
     idempotencyKey,
     cardPayments: Boolean(services.stripe),
+    currency: services.config.currency,
     metadata: { requestId: state.requestId, via: state.session.via ?? 'none' },
   });
   state.log.info({ orderId: result.order.id, created: result.created }, 'checkout');

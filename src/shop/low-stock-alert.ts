@@ -13,7 +13,7 @@ export async function sendLowStockAlert(
   queues: Queues,
   alert: LowStockAlert,
   alertId: string,
-  baseUrl: string,
+  shop: { baseUrl: string; currency: string },
 ) {
   const product = await db('products').where({ id: alert.productId }).first('id', 'name', 'price', 'stock');
   if (!product) return 0;
@@ -28,8 +28,8 @@ export async function sendLowStockAlert(
     alert.level === 'out'
       ? `${product.name} has sold out.`
       : `${product.name} is running low: ${alert.stock} left in stock.`,
-    `Price: ${formatPrice(product.price)}. Stock now: ${product.stock ?? 'unlimited'}.`,
-    `Restock it in the admin area: ${baseUrl}/admin?tab=products`,
+    `Price: ${formatPrice(product.price, shop.currency)}. Stock now: ${product.stock ?? 'unlimited'}.`,
+    `Restock it in the admin area: ${shop.baseUrl}/admin?tab=products`,
   ].join('\n\n');
   for (const admin of admins) {
     await queues.enqueue(

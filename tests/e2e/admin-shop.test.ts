@@ -94,6 +94,7 @@ describe('admin shop journeys', () => {
     await expect.poll(() => actions.getByRole('button', { name: 'Mark as paid' }).count()).toBe(0);
     const payment = page.getByRole('region', { name: 'Payment' });
     expect(await payment.getByText('BT-2026-11', { exact: true }).count()).toBe(1);
+    expect(await payment.getByText('Manual', { exact: true }).count()).toBe(1);
     await page.getByLabel('Tracking number').fill('1Z999AA10123456784');
     await page.getByRole('button', { name: 'Ship Order' }).click();
     await expect.poll(() => page.getByRole('status').textContent()).toContain('Order shipped');
@@ -124,6 +125,11 @@ describe('admin shop journeys', () => {
       payment_status: 'partially_refunded',
       refunded_amount: 150,
     });
+    // The Orders tab says where the payment stands and how it was made.
+    await hydrated(page, '/admin?tab=orders&q=grace%40example.com');
+    const listed = page.getByRole('listitem').filter({ hasText: `Order #${order.id}` });
+    expect(await listed.getByText('Partially refunded', { exact: true }).count()).toBe(1);
+    expect(await listed.getByText('Manual', { exact: true }).count()).toBe(1);
 
     // Delete the product from the list, behind its confirmation.
     await hydrated(page, '/admin?tab=products');

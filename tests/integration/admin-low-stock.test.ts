@@ -59,7 +59,7 @@ describe('low-stock alerts', () => {
         zipCode: '22201',
         country: 'United States',
       };
-      return (await placeOrder(db, { owner, checkout, idempotencyKey: null })).order;
+      return (await placeOrder(db, { owner, checkout, idempotencyKey: null, currency: 'usd' })).order;
     };
     const alerts = () =>
       smtp.messages

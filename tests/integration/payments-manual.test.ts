@@ -167,13 +167,17 @@ describe('stock holds', () => {
       owner,
       checkout: validCheckout,
       idempotencyKey: null,
+      currency: 'usd',
       holdMs: 1_500,
     });
     expect(await stockOf(product.id)).toBe(1);
-    expect(await expireOrder(db, order.id)).toBe(false); // not yet
+    expect(await expireOrder(app.services, order.id)).toBe(false); // not yet
     // The worker's delayed job and five sweeps run at the deadline.
     await new Promise((resolve) => setTimeout(resolve, 1_600));
-    await Promise.all([...Array.from({ length: 5 }, () => expireDueOrders(db)), expireOrder(db, order.id)]);
+    await Promise.all([
+      ...Array.from({ length: 5 }, () => expireDueOrders(app.services)),
+      expireOrder(app.services, order.id),
+    ]);
     const row = await db('orders').where({ id: order.id }).first('status', 'payment_status');
     expect(row).toEqual({ status: 'expired', payment_status: 'unpaid' });
     expect(await stockOf(product.id)).toBe(4);
@@ -201,12 +205,13 @@ describe('stock holds', () => {
       owner: { userId: null, sessionId: guest.sid },
       checkout: validCheckout,
       idempotencyKey: null,
+      currency: 'usd',
       holdMs: 500,
     });
     await markOrderPaid(db, paid.id, null, {});
     await new Promise((resolve) => setTimeout(resolve, 600));
-    expect(await expireDueOrders(db)).toBe(0);
-    expect(await expireOrder(db, paid.id)).toBe(false);
+    expect(await expireDueOrders(app.services)).toBe(0);
+    expect(await expireOrder(app.services, paid.id)).toBe(false);
     expect((await db('orders').where({ id: paid.id }).first('status')).status).toBe('processing');
 
     await db('products').where({ id: product.id }).update({ stock: 2 });
@@ -215,10 +220,11 @@ describe('stock holds', () => {
       owner: { userId: null, sessionId: guest.sid },
       checkout: validCheckout,
       idempotencyKey: null,
+      currency: 'usd',
       holdMs: 300,
     });
     await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(await expireOrder(db, late.id)).toBe(true);
+    expect(await expireOrder(app.services, late.id)).toBe(true);
     await db('products').where({ id: product.id }).update({ stock: 0 }); // sold elsewhere meanwhile
     await markOrderPaid(db, late.id, null, {});
     expect(
@@ -250,6 +256,62 @@ describe('stock holds', () => {
     expect(before.length).toBeGreaterThan(3);
     await rebuildProjections(db);
     expect(await db('orders').orderBy('id').select(columns)).toEqual(before);
+  });
+});
+
+describe('the admin orders API', () => {
+  it('lists orders by status, search and page, and cancels an unpaid one', async () => {
+    const { db } = app.services;
+    const product = await createProductRow(db, { price: 700, stock: null });
+    const domain = `list${product.id}.example.org`;
+    const ids: number[] = [];
+    for (let i = 0; i < 22; i++) {
+      const guest = new GuestClient(app);
+      await guest.add(product.id, 1);
+      const { order } = await placeOrder(db, {
+        owner: { userId: null, sessionId: guest.sid },
+        checkout: { ...validCheckout, customerEmail: `buyer${i}@${domain}` },
+        idempotencyKey: null,
+        currency: 'usd',
+      });
+      ids.push(order.id);
+    }
+    const newestFirst = [...ids].reverse();
+    const page1 = await adminCall('GET', `/api/admin/orders?search=${domain}`);
+    expect(page1.body.pagination).toEqual({ page: 1, limit: 20, total: 22, pages: 2 });
+    expect(page1.body.orders.map((o: { id: number }) => o.id)).toEqual(newestFirst.slice(0, 20));
+    const page2 = await adminCall('GET', `/api/admin/orders?search=${domain}&page=2`);
+    expect(page2.body.orders.map((o: { id: number }) => o.id)).toEqual(newestFirst.slice(20));
+    const one = await adminCall('GET', `/api/admin/orders?search=BUYER7@${domain.toUpperCase()}`);
+    expect(one.body.orders.map((o: { id: number }) => o.id)).toEqual([ids[7]]);
+    const byNumber = await adminCall('GET', `/api/admin/orders?search=${ids[3]}`);
+    expect(byNumber.body.orders.map((o: { id: number }) => o.id)).toContain(ids[3]);
+
+    const cancelled = await adminCall('POST', `/api/admin/orders/${ids[0]}?action=cancel`, {
+      reason: 'Ordered twice',
+    });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.order).toMatchObject({ status: 'cancelled', paymentStatus: 'unpaid' });
+    expect(cancelled.body.events.at(-1)).toMatchObject({
+      type: 'OrderCancelled',
+      data: { reason: 'Ordered twice', refunded: false },
+    });
+    const again = await adminCall('POST', `/api/admin/orders/${ids[0]}?action=cancel`, {});
+    expect(again).toMatchObject({
+      status: 409,
+      body: { message: 'An order that is cancelled cannot be cancelled.' },
+    });
+    const byStatus = await adminCall('GET', `/api/admin/orders?search=${domain}&status=cancelled`);
+    expect(byStatus.body.orders.map((o: { id: number }) => o.id)).toEqual([ids[0]]);
+    const pending = await adminCall('GET', `/api/admin/orders?search=${domain}&status=pending`);
+    expect(pending.body.pagination.total).toBe(21);
+
+    expect((await adminCall('GET', '/api/admin/orders?status=lost')).status).toBe(400);
+    expect((await adminCall('GET', '/api/admin/orders?page=0')).status).toBe(400);
+    expect((await adminCall('GET', '/api/admin/orders?status=pending&status=paid')).status).toBe(400);
+    expect((await adminCall('POST', `/api/admin/orders/${ids[1]}?action=archive`, {})).body.message).toBe(
+      'Unknown action: use mark-paid, refund or cancel',
+    );
   });
 });
 

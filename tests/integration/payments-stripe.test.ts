@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expireOrder } from '../../src/orders/payments.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { changedTables, fingerprint, watchedTables } from '../support/db-fingerprint.ts';
@@ -75,10 +76,10 @@ describe('Stripe Checkout', () => {
       client_reference_id: String(order.id),
       customer_email: 'ada@example.com',
     });
-    expect(session.expires_at).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000) + 30 * 60);
-    // No hold set: card payments hold the stock for an hour.
+    // No hold set: card payments hold the stock for an hour, and Stripe's page closes with it.
     const held = await app.services.db('orders').where({ id: order.id }).first('hold_until', 'created_at');
     expect(held.hold_until.getTime() - held.created_at.getTime()).toBeCloseTo(60 * 60_000, -3);
+    expect(session.expires_at).toBe(Math.floor(held.hold_until.getTime() / 1000));
     expect(session.success_url).toBe(`${order.orderUrl}&payment=done`);
     expect(session.cancel_url).toBe(`${order.orderUrl}&payment=cancelled`);
     const create = stripe.requests.find((r) => r.path === '/v1/checkout/sessions');
@@ -188,7 +189,7 @@ describe('Stripe Checkout', () => {
     expect(refund.status).toBe(200);
     const sent = stripe.requests.filter((r) => r.path === '/v1/refunds');
     expect(sent.at(-1)?.body).toMatchObject({ payment_intent: paid.payment_intent, amount: '500' });
-    expect(sent.at(-1)?.idempotencyKey).toMatch(new RegExp(`^refund-${order.id}-\\d+$`));
+    expect(sent.at(-1)?.idempotencyKey).toBe(`refund-${order.id}-0-500`);
     const body = await refund.json();
     expect(body.order).toMatchObject({ paymentStatus: 'partially_refunded', refundedAmount: 500 });
     expect(body.events.at(-1)).toMatchObject({
@@ -263,5 +264,89 @@ describe('Stripe Checkout', () => {
       body: new URLSearchParams({ key: 'x'.repeat(32) }),
     });
     expect(stranger.status).toBe(404);
+  });
+
+  it('closes the payment page when the order is cancelled or expires, one already closed included', async () => {
+    const { db } = app.services;
+    const { order: cancelled, product } = await placedOrder(2);
+    const res = await fetch(`${app.url}/api/admin/orders/${cancelled.id}?action=cancel`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ reason: 'Customer asked' }),
+    });
+    expect(res.status).toBe(200);
+    expect((await res.json()).order).toMatchObject({ status: 'cancelled', paymentStatus: 'unpaid' });
+    const first = sessionOf(cancelled.paymentUrl);
+    expect(first.status).toBe('expired');
+    expect(stripe.requests.filter((r) => r.path === `/v1/checkout/sessions/${first.id}/expire`)).toHaveLength(
+      1,
+    );
+    expect((await db('products').where({ id: product.id }).first('stock')).stock).toBe(10);
+
+    const { order: lapsed } = await placedOrder(1);
+    expect(await expireOrder(app.services, lapsed.id, new Date(Date.now() + 2 * 60 * 60_000))).toBe(true);
+    expect(sessionOf(lapsed.paymentUrl).status).toBe('expired');
+
+    // The customer paid on Stripe's page as the hold ran out: Stripe refuses to expire it, the
+    // order expires all the same, and the payment is recorded when its event arrives.
+    const { order: late } = await placedOrder(1);
+    stripe.complete(sessionOf(late.paymentUrl).id);
+    expect(await expireOrder(app.services, late.id, new Date(Date.now() + 2 * 60 * 60_000))).toBe(true);
+    expect((await db('orders').where({ id: late.id }).first('status')).status).toBe('expired');
+    expect(app.logs.some((l) => l.orderId === late.id && l.msg === 'Checkout Session already closed')).toBe(
+      true,
+    );
+  });
+
+  it('keeps a payment that arrives after expiry: the order re-opens while its stock is there, else it is flagged', async () => {
+    const { db } = app.services;
+    const later = new Date(Date.now() + 2 * 60 * 60_000);
+    const { order: reopened, product } = await placedOrder(2);
+    const paid = stripe.complete(sessionOf(reopened.paymentUrl).id);
+    expect(await expireOrder(app.services, reopened.id, later)).toBe(true);
+    expect((await db('products').where({ id: product.id }).first('stock')).stock).toBe(10);
+    expect((await deliver(stripe.event('checkout.session.completed', paid))).body.outcome).toBe('applied');
+    expect(
+      await db('orders').where({ id: reopened.id }).first('status', 'payment_status', 'refund_needed'),
+    ).toEqual({ status: 'processing', payment_status: 'paid', refund_needed: false });
+    expect((await db('products').where({ id: product.id }).first('stock')).stock).toBe(8);
+
+    const { order: flagged, product: soldOut } = await placedOrder(2);
+    const paidLate = stripe.complete(sessionOf(flagged.paymentUrl).id);
+    expect(await expireOrder(app.services, flagged.id, later)).toBe(true);
+    await db('products').where({ id: soldOut.id }).update({ stock: 1 }); // sold elsewhere meanwhile
+    expect((await deliver(stripe.event('checkout.session.completed', paidLate))).body.outcome).toBe(
+      'applied',
+    );
+    expect(
+      await db('orders')
+        .where({ id: flagged.id })
+        .first('status', 'payment_status', 'paid_amount', 'refund_needed'),
+    ).toEqual({ status: 'expired', payment_status: 'paid', paid_amount: 2500, refund_needed: true });
+    expect((await db('products').where({ id: soldOut.id }).first('stock')).stock).toBe(1);
+    const stats = await fetch(`${app.url}/api/admin?action=stats`, { headers: admin }).then((r) => r.json());
+    expect(stats.stats.orders.refundNeeded).toBeGreaterThanOrEqual(1);
+  });
+
+  it('records a failed delayed payment, and lets an expired payment page leave the order its own hold', async () => {
+    const { db } = app.services;
+    const { order, product } = await placedOrder(1);
+    const session = sessionOf(order.paymentUrl);
+    const failed = await deliver(
+      stripe.event('checkout.session.async_payment_failed', { ...session, status: 'complete' }),
+    );
+    expect(failed).toEqual({ status: 200, body: { received: true, outcome: 'applied' } });
+    const failure = await db('order_events').where({ order_id: order.id, type: 'PaymentFailed' });
+    expect(failure.map((e) => e.data)).toEqual([{ reason: 'The payment method was declined.' }]);
+
+    session.status = 'expired';
+    const expired = await deliver(stripe.event('checkout.session.expired', { ...session }));
+    expect(expired.body.outcome).toBe('ignored');
+    expect(await db('orders').where({ id: order.id }).first('status', 'payment_status')).toEqual({
+      status: 'pending',
+      payment_status: 'unpaid',
+    });
+    expect((await db('products').where({ id: product.id }).first('stock')).stock).toBe(9);
+    expect(await db('order_events').where({ order_id: order.id, type: 'OrderExpired' })).toHaveLength(0);
   });
 });

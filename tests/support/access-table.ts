@@ -167,7 +167,7 @@ export const PAGE_ACCESS: { path: string; access: Access; sample?: string }[] = 
   { path: '/cart', access: 'public' },
   { path: '/checkout', access: 'public' },
   { path: '/orders/lookup', access: 'public' },
-  // Anyone may ask; only the order's session, account or link key sees it (others get 404: tests/integration/payments.test.ts).
+  // Anyone may ask; only the order's session, account or link key sees it (others get 404: tests/integration/payments-manual.test.ts).
   { path: '/orders/:id', access: 'public', sample: '/orders/999999' },
   { path: '/*', access: 'public', sample: '/no-such-page' },
 ];

@@ -7,7 +7,7 @@ import Stripe from 'stripe';
  * A Stripe-compatible HTTP server for the tests (Stripe has no emulator): the official SDK,
  * pointed at it with STRIPE_API_URL, talks to it in Stripe's wire format — form-encoded
  * requests with bracketed keys, JSON objects back, Stripe's error body and Idempotency-Key
- * replay. Only what Penstand calls: Checkout Sessions and Refunds.
+ * replay. Only what Penstand calls: Checkout Sessions (create, retrieve, expire) and Refunds.
  */
 export type StandInSession = {
   id: string;
@@ -28,10 +28,30 @@ export type StandInSession = {
   line_items_sent: { name: string; unit_amount: number; quantity: number }[];
 };
 
+export type StandInRefund = {
+  id: string;
+  object: 'refund';
+  amount: number;
+  currency: string;
+  payment_intent: string;
+  status: 'succeeded';
+};
+
+type StandInRequest = {
+  method: string;
+  path: string;
+  body: Record<string, unknown>;
+  idempotencyKey?: string;
+};
+
 export type StripeStandIn = {
   url: string;
-  requests: { method: string; path: string; body: Record<string, unknown>; idempotencyKey?: string }[];
+  requests: StandInRequest[];
   sessions: Map<string, StandInSession>;
+  /** Every refund made (an idempotent replay makes none). */
+  refunds: StandInRefund[];
+  /** Awaited before a request is answered: a test holds a call there to race another writer against it. */
+  beforeAnswer: ((request: StandInRequest) => Promise<void>) | null;
   /** The customer paid on the hosted page: the session completes with a payment intent. */
   complete: (sessionId: string) => StandInSession;
   /** A signed webhook delivery: the event's JSON and its Stripe-Signature header. */
@@ -65,7 +85,7 @@ function decodeForm(text: string): Record<string, unknown> {
   return root;
 }
 
-function stripeError(res: http.ServerResponse, status: number, code: string, message: string) {
+function stripeError(res: http.ServerResponse, status: number, code: string | undefined, message: string) {
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify({ error: { type: 'invalid_request_error', code, message } }));
 }
@@ -73,6 +93,7 @@ function stripeError(res: http.ServerResponse, status: number, code: string, mes
 export async function startStripeStandIn(): Promise<StripeStandIn> {
   const requests: StripeStandIn['requests'] = [];
   const sessions = new Map<string, StandInSession>();
+  const refunds: StandInRefund[] = [];
   const captured = new Map<string, { amount: number; refunded: number; currency: string }>();
   const replays = new Map<string, string>();
   let url = '';
@@ -112,7 +133,17 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       const session = sessions.get(found[1]);
       if (!session)
         return [404, { code: 'resource_missing', message: `No such checkout.session: '${found[1]}'` }];
-      if (found[2] && method === 'POST') session.status = 'expired';
+      if (found[2] && method === 'POST') {
+        // Stripe's answer for a session already completed or expired (no error code).
+        if (session.status !== 'open')
+          return [
+            400,
+            {
+              message: `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of \`${session.status}\`.`,
+            },
+          ];
+        session.status = 'expired';
+      }
       return [200, session];
     }
     if (method === 'POST' && path === '/v1/refunds') {
@@ -132,17 +163,16 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
           },
         ];
       charge.refunded += amount;
-      return [
-        200,
-        {
-          id: id('re'),
-          object: 'refund',
-          amount,
-          currency: charge.currency,
-          payment_intent: intent,
-          status: 'succeeded',
-        },
-      ];
+      const refund: StandInRefund = {
+        id: id('re'),
+        object: 'refund',
+        amount,
+        currency: charge.currency,
+        payment_intent: intent,
+        status: 'succeeded',
+      };
+      refunds.push(refund);
+      return [200, refund];
     }
     return [404, { code: 'resource_missing', message: `Unrecognized request URL (${method}: ${path})` }];
   }
@@ -150,7 +180,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
+    req.on('end', async () => {
       const path = (req.url ?? '').split('?')[0];
       if (req.method === 'GET' && path.startsWith('/pay/')) {
         res.writeHead(200, { 'content-type': 'text/html' });
@@ -163,7 +193,9 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         return stripeError(res, 401, 'api_key_invalid', 'Invalid API Key provided.');
       const body = decodeForm(Buffer.concat(chunks).toString('utf8'));
       const key = req.headers['idempotency-key'] as string | undefined;
-      requests.push({ method: req.method ?? '', path, body, idempotencyKey: key });
+      const request = { method: req.method ?? '', path, body, idempotencyKey: key };
+      requests.push(request);
+      await standIn.beforeAnswer?.(request);
       const replay = key && req.method === 'POST' ? replays.get(`${path} ${key}`) : undefined;
       if (replay) {
         res.writeHead(200, { 'content-type': 'application/json', 'idempotent-replayed': 'true' });
@@ -172,7 +204,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       }
       const [status, object] = answer(req.method ?? '', path, body);
       if (status >= 400) {
-        const { code, message } = object as { code: string; message: string };
+        const { code, message } = object as { code?: string; message: string };
         return stripeError(res, status, code, message);
       }
       const text = JSON.stringify(object);
@@ -184,10 +216,12 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  return {
+  const standIn: StripeStandIn = {
     url,
     requests,
     sessions,
+    refunds,
+    beforeAnswer: null,
     complete(sessionId) {
       const session = sessions.get(sessionId);
       if (!session) throw new Error(`no session ${sessionId}`);
@@ -227,4 +261,5 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         server.closeAllConnections();
       }),
   };
+  return standIn;
 }

@@ -1,8 +1,10 @@
 import { Link } from 'react-router';
 import type { DashboardData } from '../../blog/dashboard.ts';
 import { formatPrice } from '../../shop/price.ts';
+import { useCurrency } from '../currency.ts';
 
 export function DashboardTab({ dashboard }: { dashboard: DashboardData | null }) {
+  const currency = useCurrency();
   if (!dashboard) return <p className="empty-state">No dashboard data available</p>;
   const { stats, recentActivity } = dashboard;
   return (
@@ -80,7 +82,7 @@ export function DashboardTab({ dashboard }: { dashboard: DashboardData | null })
               {recentActivity.lowStockProducts.map((product) => (
                 <li key={product.id}>
                   <span>
-                    {product.name} <span className="muted">{formatPrice(product.price)}</span>
+                    {product.name} <span className="muted">{formatPrice(product.price, currency)}</span>
                   </span>
                   <span className={product.stock === 0 ? 'badge badge-destructive' : 'badge'}>
                     {product.stock} left

@@ -1,6 +1,8 @@
 import { Form, Link } from 'react-router';
+import { PAYMENT_METHOD_LABELS, paymentStatusLabel } from '../../orders/payment-labels.ts';
 import type { OrderView } from '../../orders/service.ts';
 import { formatPrice } from '../../shop/price.ts';
+import { useCurrency } from '../currency.ts';
 import { formatDate } from './format.ts';
 
 export const ORDER_STATUS_FILTERS = [
@@ -23,6 +25,7 @@ const label = (value: string) =>
   value === 'all' ? 'All' : value[0].toUpperCase() + value.slice(1).replace('_', ' ');
 
 export function OrdersTab({ orders, filters }: { orders: OrderView[]; filters: Filters }) {
+  const currency = useCurrency();
   return (
     <div className="admin-stack">
       <Form method="get" className="admin-filters" role="search">
@@ -67,7 +70,7 @@ export function OrdersTab({ orders, filters }: { orders: OrderView[]; filters: F
                 </h3>
                 <span>
                   <span className={`badge badge-order-${order.status}`}>{order.status}</span>{' '}
-                  <span className="badge">{order.paymentStatus.replace('_', ' ')}</span>
+                  <span className="badge">{paymentStatusLabel(order.paymentStatus)}</span>
                   {order.refundNeeded ? <span className="badge badge-order-cancelled">to refund</span> : null}
                 </span>
               </div>
@@ -76,7 +79,8 @@ export function OrdersTab({ orders, filters }: { orders: OrderView[]; filters: F
                   {order.firstName} {order.lastName}
                 </span>
                 <span>{order.email}</span>
-                <span>{formatPrice(order.totalAmount)}</span>
+                <span>{formatPrice(order.totalAmount, currency)}</span>
+                {order.paymentMethod ? <span>{PAYMENT_METHOD_LABELS[order.paymentMethod]}</span> : null}
                 <span>{formatDate(order.createdAt)}</span>
               </p>
             </li>

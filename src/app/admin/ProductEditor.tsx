@@ -5,6 +5,7 @@ import { CATEGORY_LABELS } from '../../shop/product-admin-messages.ts';
 import { PRODUCT_CATEGORIES } from '../../shop/product-enums.ts';
 import type { Product } from '../../shop/products.ts';
 import { FormErrorsAtButton, useFieldErrors, useFocusFirstError } from '../components/FormErrors.tsx';
+import { useCurrency } from '../currency.ts';
 import { Notice } from './Notice.tsx';
 import type { ProductFormErrors } from './product-form.server.ts';
 import { useImageUpload } from './upload.ts';
@@ -12,6 +13,7 @@ import { useImageUpload } from './upload.ts';
 type Props = { product: Product | null; errors: ProductFormErrors | null };
 
 export function ProductEditor({ product, errors }: Props) {
+  const currency = useCurrency();
   const navigation = useNavigation();
   const saving = navigation.state === 'submitting';
   const [price, setPrice] = useState(product ? String(product.price) : '');
@@ -77,7 +79,7 @@ export function ProductEditor({ product, errors }: Props) {
               aria-describedby={described('price', 'price-hint')}
             />
             <output htmlFor="price" className="admin-price-preview" aria-live="polite">
-              {formatPrice(cents)}
+              {formatPrice(cents, currency)}
             </output>
           </div>
           <p id="price-hint" className="muted">

@@ -2,6 +2,7 @@ import { Form, Link, useNavigation } from 'react-router';
 import { formatPrice } from '../../shop/price.ts';
 import { PRODUCT_ADMIN_MESSAGES as M } from '../../shop/product-admin-messages.ts';
 import type { Product } from '../../shop/products.ts';
+import { useCurrency } from '../currency.ts';
 import { formatDate } from './format.ts';
 
 type Filters = { q: string; status: 'all' | 'active' | 'inactive' };
@@ -13,6 +14,7 @@ export function stockLabel(stock: number | null): string {
 }
 
 function ProductCard({ product }: { product: Product }) {
+  const currency = useCurrency();
   const navigation = useNavigation();
   const deleting = navigation.formData?.get('id') === String(product.id);
   return (
@@ -29,7 +31,7 @@ function ProductCard({ product }: { product: Product }) {
       <p>{product.description}</p>
       <p className="muted admin-meta">
         <span>{product.category}</span>
-        <span>{formatPrice(product.price)}</span>
+        <span>{formatPrice(product.price, currency)}</span>
         <span>Stock: {stockLabel(product.stock)}</span>
         <span>Created {formatDate(product.createdAt)}</span>
       </p>

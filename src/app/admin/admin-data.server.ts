@@ -133,7 +133,7 @@ async function settingsTab(services: AppServices) {
 export async function loadTab(services: AppServices, tab: AdminTab, params: URLSearchParams) {
   switch (tab) {
     case 'dashboard':
-      return { tab, dashboard: await dashboard(services.db) };
+      return { tab, dashboard: await dashboard(services.db, services.config.currency) };
     case 'posts':
       return postsTab(services, params);
     case 'comments':

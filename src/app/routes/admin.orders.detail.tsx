@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
 import { data, Form, Link, useNavigation } from 'react-router';
 import type { AdminOrderCommand } from '../../orders/domain.ts';
-import { markOrderPaid, refundOrder } from '../../orders/payments.ts';
+import { PAYMENT_METHOD_LABELS, paymentStatusLabel } from '../../orders/payment-labels.ts';
+import { cancelOrder, markOrderPaid, refundOrder } from '../../orders/payments.ts';
 import { executeOrderCommand, getOrderWithHistory, type OrderHistoryEvent } from '../../orders/service.ts';
 import { HttpError } from '../../server/middleware.ts';
 import { formatPrice } from '../../shop/price.ts';
@@ -78,6 +79,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     if (command.type === 'RecordPayment')
       await markOrderPaid(services.db, id, command.reference ?? null, metadata);
     else if (command.type === 'IssueRefund') await refundOrder(services, id, command, metadata);
+    else if (command.type === 'CancelOrder') await cancelOrder(services, id, command.reason, metadata);
     else await executeOrderCommand(services.db, id, command, metadata);
     return { ok: true as const, title: DONE[command.type] };
   } catch (err) {
@@ -110,7 +112,7 @@ const EVENT_LABELS: Record<string, string> = {
   ConfirmationEmailSent: 'Confirmation email sent',
 };
 
-function eventDetail(event: OrderHistoryEvent): string | null {
+function eventDetail(event: OrderHistoryEvent, currency: string): string | null {
   const d = (event.data ?? {}) as Record<string, unknown>;
   if (event.type === 'OrderShipped') return `Tracking number ${String(d.trackingNumber)}`;
   if (event.type === 'OrderCancelled')
@@ -125,7 +127,7 @@ function eventDetail(event: OrderHistoryEvent): string | null {
   if (event.type === 'PaymentFailed') return String(d.reason);
   if (event.type === 'PaymentSucceeded')
     return [
-      `${formatPrice(Number(d.amount))} by ${String(d.method)}`,
+      `${formatPrice(Number(d.amount), String(d.currency ?? currency))} by ${String(d.method)}`,
       d.reference ? `reference ${String(d.reference)}` : null,
       d.afterExpiry === 'refund-needed' ? 'arrived after the order ended: refund it' : null,
       d.afterExpiry === 'reopened' ? 'arrived after expiry: order re-opened' : null,
@@ -134,7 +136,7 @@ function eventDetail(event: OrderHistoryEvent): string | null {
       .join(', ');
   if (event.type === 'RefundIssued')
     return [
-      formatPrice(Number(d.amount)),
+      formatPrice(Number(d.amount), currency),
       d.restock ? 'restocked' : null,
       d.refundId ? `Stripe refund ${String(d.refundId)}` : null,
       d.reason ? String(d.reason) : null,
@@ -174,7 +176,7 @@ function OrderActionForm({
 }
 
 export default function AdminOrder({ loaderData, actionData }: Route.ComponentProps) {
-  const { order, items, events, actions } = loaderData;
+  const { order, items, events, actions, currency } = loaderData;
   const unavailable = (Object.keys(actions) as AdminOrderCommand['type'][]).flatMap((type) => {
     const option = actions[type];
     return option.allowed ? [] : [[type, option.reason] as const];
@@ -206,15 +208,15 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
         <h2 id="order-payment">Payment</h2>
         <dl className="admin-facts">
           <dt>Status</dt>
-          <dd>{order.paymentStatus}</dd>
+          <dd>{paymentStatusLabel(order.paymentStatus)}</dd>
           <dt>Method</dt>
-          <dd>{order.paymentMethod ?? '—'}</dd>
+          <dd>{order.paymentMethod ? PAYMENT_METHOD_LABELS[order.paymentMethod] : '—'}</dd>
           <dt>Reference</dt>
           <dd>{order.paymentReference ?? '—'}</dd>
           <dt>Paid</dt>
-          <dd>{formatPrice(order.paidAmount)}</dd>
+          <dd>{formatPrice(order.paidAmount, currency)}</dd>
           <dt>Refunded</dt>
-          <dd>{formatPrice(order.refundedAmount)}</dd>
+          <dd>{formatPrice(order.refundedAmount, currency)}</dd>
           {order.holdUntil && order.status === 'pending' && order.paymentStatus === 'unpaid' ? (
             <>
               <dt>Stock held until</dt>
@@ -232,12 +234,12 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
                 <span>
                   {item.productName} × {item.quantity}
                 </span>
-                <span>{formatPrice(item.priceAtTime * item.quantity)}</span>
+                <span>{formatPrice(item.priceAtTime * item.quantity, currency)}</span>
               </li>
             ))}
             <li>
               <strong>Total</strong>
-              <strong>{formatPrice(order.totalAmount)}</strong>
+              <strong>{formatPrice(order.totalAmount, currency)}</strong>
             </li>
           </ul>
         </section>
@@ -339,7 +341,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
             <li key={event.version}>
               <strong>{EVENT_LABELS[event.type] ?? event.type}</strong>{' '}
               <span className="muted">{formatDateTime(event.createdAt)}</span>
-              {eventDetail(event) ? <p>{eventDetail(event)}</p> : null}
+              {eventDetail(event, currency) ? <p>{eventDetail(event, currency)}</p> : null}
             </li>
           ))}
         </ol>

@@ -16,6 +16,7 @@ import { formatPrice } from '../../shop/price.ts';
 import { Notice } from '../components/shop/Notice.tsx';
 import { ProductImage } from '../components/shop/ProductImage.tsx';
 import { getApp } from '../context.ts';
+import { useCurrency } from '../currency.ts';
 import '../styles/shop.css';
 import type { Route } from './+types/cart';
 
@@ -105,6 +106,7 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
 }
 
 function CartContents({ cart, confirmClear }: { cart: CartView; confirmClear: boolean }) {
+  const currency = useCurrency();
   const fetcher = useFetcher<typeof action>({ key: 'cart' });
   const pending = fetcher.state !== 'idle';
   const dialogRef = useRef<HTMLDialogElement>(null);
@@ -198,7 +200,7 @@ function CartContents({ cart, confirmClear }: { cart: CartView; confirmClear: bo
           <dl>
             <div className="summary-row">
               <dt>Items ({cart.summary.totalItems})</dt>
-              <dd>{formatPrice(cart.summary.totalPrice)}</dd>
+              <dd>{formatPrice(cart.summary.totalPrice, currency)}</dd>
             </div>
             <div className="summary-row muted">
               <dt>{SHOP_MESSAGES.shippingNote}</dt>
@@ -206,7 +208,7 @@ function CartContents({ cart, confirmClear }: { cart: CartView; confirmClear: bo
             </div>
             <div className="summary-row summary-total">
               <dt>Total</dt>
-              <dd>{formatPrice(cart.summary.totalPrice)}</dd>
+              <dd>{formatPrice(cart.summary.totalPrice, currency)}</dd>
             </div>
           </dl>
           <Link to="/checkout" className="button button-block">
@@ -222,6 +224,7 @@ function CartContents({ cart, confirmClear }: { cart: CartView; confirmClear: bo
 }
 
 function CartLineRow({ line, pending }: { line: CartLine; pending: boolean }) {
+  const currency = useCurrency();
   const fetcher = useFetcher<typeof action>({ key: 'cart' });
   const [typed, setTyped] = useState(String(line.quantity));
   // A refused change (over stock) leaves the line as it was: show its real quantity again.
@@ -239,7 +242,7 @@ function CartLineRow({ line, pending }: { line: CartLine; pending: boolean }) {
           <Link to={`/product/${line.productId}`}>{line.product.name}</Link>
         </h3>
         <p className="muted">Category: {line.product.category}</p>
-        <p>{formatPrice(line.product.price)}</p>
+        <p>{formatPrice(line.product.price, currency)}</p>
         {stock !== null && stock <= 10 && <p className="stock-note">{cartLowStockNote(stock)}</p>}
       </div>
       <div className="cart-line-controls">
@@ -291,7 +294,7 @@ function CartLineRow({ line, pending }: { line: CartLine; pending: boolean }) {
             +
           </button>
         </fetcher.Form>
-        <p className="cart-line-subtotal">{formatPrice(line.product.price * line.quantity)}</p>
+        <p className="cart-line-subtotal">{formatPrice(line.product.price * line.quantity, currency)}</p>
         <fetcher.Form method="post" action="/cart">
           <input type="hidden" name="intent" value="remove" />
           <input type="hidden" name="lineId" value={line.id} />

@@ -17,6 +17,7 @@ import { formatPrice } from '../../shop/price.ts';
 import { FormErrorsAtButton, useFocusFirstError } from '../components/FormErrors.tsx';
 import { Notice } from '../components/shop/Notice.tsx';
 import { getApp } from '../context.ts';
+import { useCurrency } from '../currency.ts';
 import '../styles/shop.css';
 import type { Route } from './+types/checkout';
 
@@ -142,6 +143,7 @@ function CheckoutForm({
   result: Exclude<ActionResult, { status: 'confirmed' }> | undefined;
 }) {
   const navigation = useNavigation();
+  const currency = useCurrency();
   const processing = navigation.state === 'submitting';
   const [clientErrors, setClientErrors] = useState<Errors | null>(null);
   const [submitted, setSubmitted] = useState(false);
@@ -192,16 +194,18 @@ function CheckoutForm({
                   <div>
                     <p className="checkout-line-name">{line.product.name}</p>
                     <p className="muted">
-                      Quantity: {line.quantity} × {formatPrice(line.product.price)}
+                      Quantity: {line.quantity} × {formatPrice(line.product.price, currency)}
                     </p>
                   </div>
-                  <p className="checkout-line-total">{formatPrice(line.quantity * line.product.price)}</p>
+                  <p className="checkout-line-total">
+                    {formatPrice(line.quantity * line.product.price, currency)}
+                  </p>
                 </li>
               ))}
             </ul>
             <p className="summary-row summary-total">
               <span>Total</span>
-              <span>{formatPrice(cart.summary.totalPrice)}</span>
+              <span>{formatPrice(cart.summary.totalPrice, currency)}</span>
             </p>
           </>
         )}
@@ -274,7 +278,8 @@ function Confirmation({
   payment: ConfirmationPayment;
   emailDelivers: boolean;
 }) {
-  const total = formatPrice(order.totalAmount);
+  const currency = useCurrency();
+  const total = formatPrice(order.totalAmount, currency);
   return (
     <div className="container checkout-page">
       <div className="card confirmation">

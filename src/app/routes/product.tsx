@@ -9,6 +9,7 @@ import { getPublicProduct, parseProductId } from '../../shop/products.ts';
 import { Notice } from '../components/shop/Notice.tsx';
 import { ProductImage } from '../components/shop/ProductImage.tsx';
 import { getApp } from '../context.ts';
+import { useCurrency } from '../currency.ts';
 import '../styles/shop.css';
 import type { Route } from './+types/product';
 
@@ -54,6 +55,7 @@ export async function action({ request, params, context }: Route.ActionArgs): Pr
 }
 
 export default function ProductPage({ loaderData }: Route.ComponentProps) {
+  const currency = useCurrency();
   const { product } = loaderData;
   const fetcher = useFetcher<typeof action>();
   // Without JavaScript the form posts natively and the answer arrives as action data.
@@ -96,7 +98,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
             )}
           </div>
           <h1>{product.name}</h1>
-          <p className="product-price product-price-large">{formatPrice(product.price)}</p>
+          <p className="product-price product-price-large">{formatPrice(product.price, currency)}</p>
           <p>{product.description}</p>
           {outOfStock ? (
             <p className="stock-note stock-out">{SHOP_MESSAGES.outOfStockNote}</p>
@@ -142,7 +144,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
                   </div>
                 </div>
                 <p className="line-total">
-                  Total: <strong>{formatPrice(product.price * quantity)}</strong>
+                  Total: <strong>{formatPrice(product.price * quantity, currency)}</strong>
                 </p>
               </>
             )}

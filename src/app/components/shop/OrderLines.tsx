@@ -1,9 +1,11 @@
 import { formatPrice } from '../../../shop/price.ts';
+import { useCurrency } from '../../currency.ts';
 
 export type OrderLineView = { id: number; name: string; quantity: number; unitPrice: number };
 
 /** An order's lines and total, as the customer sees them (the order page, the look-up). */
 export function OrderLines({ lines, total }: { lines: OrderLineView[]; total: number }) {
+  const currency = useCurrency();
   return (
     <>
       <ul className="checkout-lines">
@@ -12,13 +14,13 @@ export function OrderLines({ lines, total }: { lines: OrderLineView[]; total: nu
             <span>
               {line.quantity} × {line.name}
             </span>
-            <span>{formatPrice(line.quantity * line.unitPrice)}</span>
+            <span>{formatPrice(line.quantity * line.unitPrice, currency)}</span>
           </li>
         ))}
       </ul>
       <p className="summary-row summary-total">
         <span>Total</span>
-        <span>{formatPrice(total)}</span>
+        <span>{formatPrice(total, currency)}</span>
       </p>
     </>
   );

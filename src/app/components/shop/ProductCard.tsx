@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { formatPrice } from '../../../shop/price.ts';
 import type { Product } from '../../../shop/products.ts';
+import { useCurrency } from '../../currency.ts';
 import { ProductImage } from './ProductImage.tsx';
 
 export type ProductCardData = Pick<
@@ -15,6 +16,7 @@ export function ProductCard({
   product: ProductCardData;
   headingLevel?: 'h2' | 'h3';
 }) {
+  const currency = useCurrency();
   const Heading = headingLevel;
   return (
     <li className="card product-card">
@@ -29,7 +31,7 @@ export function ProductCard({
           <Link to={`/product/${product.id}`}>{product.name}</Link>
         </Heading>
         <p className="muted product-card-description">{product.description}</p>
-        <p className="product-price">{formatPrice(product.price)}</p>
+        <p className="product-price">{formatPrice(product.price, currency)}</p>
         <Link
           to={`/product/${product.id}`}
           className="button button-small button-secondary"
