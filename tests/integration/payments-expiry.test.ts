@@ -60,14 +60,15 @@ describe('payments with the worker running', () => {
     expect(await stockOf(product.id)).toBe(1);
     const { hold_until: deadline } = await db('orders').where({ id: order.id }).first('hold_until');
 
+    // The job logs once expireOrder has returned (after the order's row and its Stripe session).
     await until(
-      async () => (await db('orders').where({ id: order.id }).first('status')).status === 'expired',
+      () => app.logs.some((l) => l.msg === 'order expired' && l.orderId === order.id),
       'the expiry job',
       30_000,
     );
     expect(Date.now()).toBeGreaterThanOrEqual(deadline.getTime());
+    expect((await db('orders').where({ id: order.id }).first('status')).status).toBe('expired');
     // The order's own job expired it; the sweep (once at start, then each minute) found nothing.
-    expect(app.logs.some((l) => l.msg === 'order expired' && l.orderId === order.id)).toBe(true);
     expect(app.logs.some((l) => l.msg === 'orders expired by the sweep')).toBe(false);
     expect(await stockOf(product.id)).toBe(3);
     expect(await db('order_events').where({ order_id: order.id, type: 'OrderExpired' })).toHaveLength(1);
