@@ -1,0 +1,61 @@
+import '../server/production-by-default.ts';
+import { parseArgs } from 'node:util';
+import { loadConfigOrExit, processLogger } from '../server/boot.ts';
+import { startRuntime } from '../server/runtime.ts';
+import { type ImportReport, runImport } from './import.ts';
+import { ImportFileError } from './types.ts';
+
+const USAGE = 'Usage: npm run import -- <file.xml|file.json> [--dry-run]';
+
+/** The report as a writer reads it: counts first, then what was skipped and why, then warnings. */
+export function formatReport(report: ImportReport): string {
+  const reasons = new Map<string, number>();
+  for (const s of report.skipped) reasons.set(s.reason, (reasons.get(s.reason) ?? 0) + 1);
+  return [
+    `${report.dryRun ? 'Dry run (nothing saved): ' : ''}${report.format === 'wordpress' ? 'WordPress' : 'Ghost'} export, ${report.total} items`,
+    `created: ${report.created}`,
+    `updated: ${report.updated}`,
+    `unchanged: ${report.unchanged}`,
+    `skipped: ${report.skipped.length}`,
+    ...[...reasons].map(([reason, n]) => `  ${n} × ${reason}`),
+    `comments created: ${report.comments.created}, unchanged: ${report.comments.unchanged}`,
+    `warnings: ${report.warnings.length}`,
+    ...report.warnings.map((w) => `  ${w}`),
+  ].join('\n');
+}
+
+let args: ReturnType<typeof parse>;
+function parse() {
+  return parseArgs({ allowPositionals: true, options: { 'dry-run': { type: 'boolean' } } });
+}
+try {
+  args = parse();
+} catch (error) {
+  console.error(`${(error as Error).message}\n${USAGE}`);
+  process.exit(2);
+}
+const [file] = args.positionals;
+if (!file || args.positionals.length > 1) {
+  console.error(USAGE);
+  process.exit(2);
+}
+
+const config = loadConfigOrExit();
+const log = processLogger(config);
+const runtime = await startRuntime(config, log);
+try {
+  const report = await runImport(runtime.services, file, {
+    dryRun: args.values['dry-run'],
+    onProgress: (done, total) => {
+      if (process.stderr.isTTY) process.stderr.write(`\r${done}/${total}`);
+    },
+  });
+  if (process.stderr.isTTY) process.stderr.write('\n');
+  console.log(formatReport(report));
+} catch (error) {
+  if (!(error instanceof ImportFileError)) throw error;
+  console.error(error.message);
+  process.exitCode = 1;
+} finally {
+  await runtime.close();
+}

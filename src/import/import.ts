@@ -1,0 +1,230 @@
+import { open } from 'node:fs/promises';
+import type { Knex } from 'knex';
+import { renderMarkdown } from '../blog/markdown.ts';
+import { schedulePublish, uniqueSlug } from '../blog/post-editor.ts';
+import { normalizeTags, POST_CATEGORIES } from '../blog/post-schema.ts';
+import { oldPathKey } from '../blog/posts.ts';
+import { preview } from '../blog/reading.ts';
+import type { Db } from '../db/knex.ts';
+import type { Queues } from '../jobs/queues.ts';
+import { emptyNotes, htmlToMarkdown, htmlToText } from './content.ts';
+import { ghostData, readGhost, readJsonFile } from './ghost.ts';
+import { ImportFileError, type ImportItem, type ReaderEvent } from './types.ts';
+import { readWxr, scanWxr } from './wxr.ts';
+
+export type ImportOptions = {
+  dryRun?: boolean;
+  /** Old category name (case-insensitive) → Penstand category; unmapped ones fall to defaultCategory. */
+  categoryMap?: Record<string, string>;
+  defaultCategory?: string;
+  onProgress?: (done: number, total: number) => void;
+};
+
+export type ImportReport = {
+  format: 'wordpress' | 'ghost';
+  dryRun: boolean;
+  /** Items (posts, pages and everything else) in the file. */
+  total: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+  skipped: { sourceId: string; title: string; reason: string }[];
+  comments: { created: number; unchanged: number };
+  warnings: string[];
+};
+
+/** Rolls the dry run's single transaction back once its counts are known. */
+class DryRunDone extends Error {}
+
+async function detectFormat(path: string): Promise<'xml' | 'json'> {
+  const handle = await open(path, 'r').catch(() => {
+    throw new ImportFileError(`The file ${path} cannot be read.`);
+  });
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(512), 0, 512, 0);
+    const head = buffer.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '').trimStart();
+    if (bytesRead === 0) throw new ImportFileError('The file is empty (0 bytes). Nothing was imported.');
+    if (head.startsWith('<')) return 'xml';
+    if (head.startsWith('{')) return 'json';
+    throw new ImportFileError(
+      'The file is neither a WordPress export (XML) nor a Ghost export (JSON). Nothing was imported.',
+    );
+  } finally {
+    await handle.close();
+  }
+}
+
+function categoryFor(item: ImportItem, options: ImportOptions): string {
+  const fallback = options.defaultCategory ?? 'Technology';
+  const known = new Map<string, string>(POST_CATEGORIES.map((c) => [c.toLowerCase(), c]));
+  const mapped = new Map(Object.entries(options.categoryMap ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+  // Pages go to a 'Pages' category when this site has one; otherwise they are mapped like posts.
+  if (item.kind === 'page' && known.has('pages')) return known.get('pages') as string;
+  for (const name of item.categories) {
+    const hit = mapped.get(name.toLowerCase()) ?? known.get(name.toLowerCase());
+    if (hit) return hit;
+  }
+  return fallback;
+}
+
+function columnsOf(item: ImportItem, options: ImportOptions, warnings: string[]) {
+  const notes = emptyNotes();
+  const content = htmlToMarkdown(item.html, notes);
+  const where = `${item.kind} ${item.sourceId} (${item.slug || item.title})`;
+  for (const warning of item.warnings) warnings.push(`${where}: ${warning}`);
+  for (const name of notes.shortcodes) warnings.push(`${where}: unknown shortcode [${name}] kept as text`);
+  if (notes.keptHtml) warnings.push(`${where}: ${notes.keptHtml} block(s) kept as HTML (merged table cells, galleries)`);
+  if (notes.droppedFrames) warnings.push(`${where}: ${notes.droppedFrames} embedded frame(s) other than YouTube dropped`);
+  const title = item.title.trim() || 'Untitled';
+  if (!item.title.trim()) warnings.push(`${where}: no title, imported as 'Untitled'`);
+  const excerpt = item.excerpt || preview(htmlToText(item.html).replace(/\n/g, ' '), 200) || title;
+  return {
+    title,
+    content,
+    content_html: renderMarkdown(content),
+    excerpt,
+    category: categoryFor(item, options),
+    tags: normalizeTags(item.tags),
+    featured_image: item.featuredImage,
+    status: item.status,
+    publish_at: item.status === 'scheduled' ? item.date : null,
+    published_at: item.status === 'published' ? item.date : null,
+    author_name: item.authorName,
+    featured: item.featured,
+  };
+}
+
+type Columns = ReturnType<typeof columnsOf>;
+
+function sameAs(row: Record<string, unknown>, columns: Columns): boolean {
+  return Object.entries(columns).every(([key, value]) => {
+    const stored = row[key];
+    if (value instanceof Date || stored instanceof Date)
+      return new Date(stored as Date).getTime() === new Date(value as Date).getTime();
+    return JSON.stringify(stored ?? null) === JSON.stringify(value ?? null);
+  });
+}
+
+type Outcome = 'created' | 'updated' | 'unchanged';
+
+/** One item in the caller's transaction: the post, its comments and its old addresses. */
+async function importItem(
+  trx: Knex.Transaction,
+  item: ImportItem,
+  options: ImportOptions,
+  report: ImportReport,
+): Promise<{ outcome: Outcome; id: number; status: string; publishAt: Date | null }> {
+  const columns = columnsOf(item, options, report.warnings);
+  const source = { source_system: item.sourceSystem, source_id: item.sourceId };
+  const existing = await trx('posts').where(source).first();
+  let id: number;
+  let outcome: Outcome;
+  if (!existing) {
+    const slug = await uniqueSlug(trx, item.slug || item.title, null);
+    if (item.slug && slug !== item.slug)
+      report.warnings.push(`${item.kind} ${item.sourceId}: slug ${item.slug} is taken, imported as ${slug}`);
+    const at = item.date ?? new Date();
+    [{ id }] = await trx('posts')
+      .insert({ ...columns, ...source, slug, created_at: at, updated_at: at })
+      .returning('id');
+    outcome = 'created';
+  } else {
+    id = existing.id;
+    outcome = sameAs(existing, columns) ? 'unchanged' : 'updated';
+    if (outcome === 'updated') await trx('posts').where({ id }).update({ ...columns, updated_at: trx.fn.now() });
+  }
+  for (const comment of item.comments) {
+    const commentSource = { source_system: item.sourceSystem, source_id: comment.sourceId };
+    if (await trx('comments').where(commentSource).first('id')) {
+      report.comments.unchanged++;
+      continue;
+    }
+    await trx('comments').insert({
+      ...commentSource,
+      post_id: id,
+      author: comment.author,
+      email: comment.email,
+      content: htmlToText(comment.html),
+      approved: true,
+      created_at: comment.date,
+      updated_at: comment.date,
+    });
+    report.comments.created++;
+  }
+  const keys = [...new Set(item.oldPaths.map(oldPathKey))].filter((key) => key !== '/');
+  if (keys.length)
+    await trx('post_slug_history')
+      .insert(keys.map((slug) => ({ slug, post_id: id })))
+      .onConflict('slug')
+      .ignore();
+  return { outcome, id, status: columns.status, publishAt: columns.publish_at };
+}
+
+async function readerFor(path: string): Promise<{
+  format: ImportReport['format'];
+  total: number;
+  events: AsyncIterable<ReaderEvent> | Iterable<ReaderEvent>;
+}> {
+  if ((await detectFormat(path)) === 'xml') {
+    const index = await scanWxr(path);
+    return { format: 'wordpress', total: index.total, events: readWxr(path, index) };
+  }
+  const document = await readJsonFile(path);
+  const total = ghostData(document)?.posts.length ?? 0;
+  return { format: 'ghost', total, events: readGhost(document) };
+}
+
+/**
+ * Imports a WordPress (WXR) or Ghost (JSON) export file: the one entry point of the CLI and the
+ * job. The whole file is checked before anything is written; each item is then its own
+ * transaction (a dry run uses one, rolled back). Idempotent: items are found again by source id.
+ */
+export async function runImport(
+  services: { db: Db; queues?: Queues },
+  path: string,
+  options: ImportOptions = {},
+): Promise<ImportReport> {
+  const { format, total, events } = await readerFor(path);
+  const report: ImportReport = {
+    format,
+    dryRun: !!options.dryRun,
+    total,
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    skipped: [],
+    comments: { created: 0, unchanged: 0 },
+    warnings: [],
+  };
+  const scheduled: { id: number; status: 'scheduled'; publishAt: string }[] = [];
+  const importAll = async (inTransaction: (work: (trx: Knex.Transaction) => Promise<void>) => Promise<void>) => {
+    let done = 0;
+    for await (const event of events) {
+      if (event.type === 'skip') report.skipped.push({ sourceId: event.sourceId, title: event.title, reason: event.reason });
+      else
+        await inTransaction(async (trx) => {
+          const result = await importItem(trx, event.item, options, report);
+          report[result.outcome]++;
+          if (result.status === 'scheduled' && result.publishAt && result.outcome !== 'unchanged')
+            scheduled.push({ id: result.id, status: 'scheduled', publishAt: result.publishAt.toISOString() });
+        });
+      options.onProgress?.(++done, total);
+    }
+  };
+  if (options.dryRun) {
+    await services.db
+      .transaction(async (trx) => {
+        await importAll((work) => work(trx));
+        throw new DryRunDone();
+      })
+      .catch((error) => {
+        if (!(error instanceof DryRunDone)) throw error;
+      });
+    return report;
+  }
+  await importAll((work) => services.db.transaction(work));
+  if (services.queues) for (const post of scheduled) await schedulePublish(services.queues, post);
+  else if (scheduled.length)
+    report.warnings.push(`${scheduled.length} scheduled post(s): they publish when the worker next starts`);
+  return report;
+}
