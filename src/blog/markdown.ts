@@ -86,7 +86,10 @@ const processor = unified()
   .use(rehypeLazyMedia)
   .use(rehypeStringify);
 
-const htmlSanitizer = unified().use(rehypeParse, { fragment: true }).use(rehypeSanitize, schema).use(rehypeStringify);
+const htmlSanitizer = unified()
+  .use(rehypeParse, { fragment: true })
+  .use(rehypeSanitize, schema)
+  .use(rehypeStringify);
 
 /** An HTML fragment through the editor's allow-list, for HTML kept as is inside Markdown (imports). */
 export function sanitizeHtml(html: string): string {

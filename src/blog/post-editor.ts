@@ -118,7 +118,11 @@ export async function listAdminPosts(
  * A slug that no other post uses now or used before (old slugs keep redirecting to their post).
  * Numbered suffixes settle collisions: my-post, my-post-2, my-post-3…
  */
-export async function uniqueSlug(trx: Knex.Transaction, wanted: string, postId: number | null): Promise<string> {
+export async function uniqueSlug(
+  trx: Knex.Transaction,
+  wanted: string,
+  postId: number | null,
+): Promise<string> {
   const base = slugify(wanted) || 'post';
   for (let n = 1; ; n++) {
     const candidate = n === 1 ? base : `${base}-${n}`;

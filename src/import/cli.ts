@@ -31,12 +31,12 @@ function parse() {
 try {
   args = parse();
 } catch (error) {
-  console.error(`${(error as Error).message}\n${USAGE}`);
+  process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
   process.exit(2);
 }
 const [file] = args.positionals;
 if (!file || args.positionals.length > 1) {
-  console.error(USAGE);
+  process.stderr.write(`${USAGE}\n`);
   process.exit(2);
 }
 
@@ -51,10 +51,10 @@ try {
     },
   });
   if (process.stderr.isTTY) process.stderr.write('\n');
-  console.log(formatReport(report));
+  process.stdout.write(`${formatReport(report)}\n`);
 } catch (error) {
   if (!(error instanceof ImportFileError)) throw error;
-  console.error(error.message);
+  process.stderr.write(`${error.message}\n`);
   process.exitCode = 1;
 } finally {
   await runtime.close();

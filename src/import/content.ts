@@ -20,7 +20,8 @@ function youTubeId(url: string): string | null {
 }
 
 /** A placeholder element turndown turns into a media marker, so the marker's brackets are not escaped. */
-const marker = (text: string) => `<penstand-marker>${text.replace(/[<&]/g, (c) => (c === '<' ? '&lt;' : '&amp;'))}</penstand-marker>`;
+const marker = (text: string) =>
+  `<penstand-marker>${text.replace(/[<&]/g, (c) => (c === '<' ? '&lt;' : '&amp;'))}</penstand-marker>`;
 
 function attribute(attrs: string, name: string): string | null {
   const match = attrs.match(new RegExp(`\\b${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s\\]]+))`, 'i'));
@@ -32,7 +33,7 @@ function preprocess(html: string, notes: ContentNotes): string {
   return (
     html
       .replace(/<!--[\s\S]*?-->/g, '')
-      .replace(/\[embed[^\]]*\]([\s\S]*?)\[\/embed\]/gi, (whole, url: string) => {
+      .replace(/\[embed[^\]]*\]([\s\S]*?)\[\/embed\]/gi, (_whole, url: string) => {
         const id = youTubeId(url.trim());
         return id ? marker(`youtube:${id}`) : `<a href="${url.trim()}">${url.trim()}</a>`;
       })
@@ -77,12 +78,25 @@ function createConverter(notes: { current: ContentNotes }): TurndownService {
     // Kept HTML goes through the editor's sanitizer, on one paragraph: a blank line would end the HTML block.
     keepReplacement: (_content, node) => {
       notes.current.keptHtml++;
-      const html = sanitizeHtml((node as HTMLElement).outerHTML).replace(/\n\s*\n/g, '\n').trim();
+      const html = sanitizeHtml((node as HTMLElement).outerHTML)
+        .replace(/\n\s*\n/g, '\n')
+        .trim();
       return html ? `\n\n${html}\n\n` : '';
     },
   });
   service.use(gfm);
-  service.remove(['script', 'style', 'noscript', 'object', 'embed', 'form', 'button', 'select', 'textarea', 'input']);
+  service.remove([
+    'script',
+    'style',
+    'noscript',
+    'object',
+    'embed',
+    'form',
+    'button',
+    'select',
+    'textarea',
+    'input',
+  ]);
   service.keep((node) => {
     const element = node as HTMLElement;
     return (element.nodeName === 'TABLE' && hasSpanningCell(element)) || isGallery(element);
@@ -119,18 +133,20 @@ function createConverter(notes: { current: ContentNotes }): TurndownService {
   });
   // Links and images whose address is not web, mail or relative (javascript:, data:) lose it.
   service.addRule('unsafeLinks', {
-    filter: (node) => node.nodeName === 'A' && !SAFE_URL.test((node as HTMLElement).getAttribute('href')?.trim() ?? ''),
+    filter: (node) =>
+      node.nodeName === 'A' && !SAFE_URL.test((node as HTMLElement).getAttribute('href')?.trim() ?? ''),
     replacement: (content) => content,
   });
   service.addRule('unsafeImages', {
-    filter: (node) => node.nodeName === 'IMG' && !SAFE_URL.test((node as HTMLElement).getAttribute('src')?.trim() ?? ''),
+    filter: (node) =>
+      node.nodeName === 'IMG' && !SAFE_URL.test((node as HTMLElement).getAttribute('src')?.trim() ?? ''),
     replacement: () => '',
   });
   return service;
 }
 
 const BLOCK_START =
-  /^(?:<\/?(?:p|div|h[1-6]|ul|ol|li|dl|dd|dt|table|thead|tbody|tr|td|th|figure|blockquote|pre|hr|address|section|iframe|audio|video)\b|\u0000)/i;
+  /^(?:<\/?(?:p|div|h[1-6]|ul|ol|li|dl|dd|dt|table|thead|tbody|tr|td|th|figure|blockquote|pre|hr|address|section|iframe|audio|video)\b|\uE000)/i;
 
 /**
  * WordPress's own rule for classic bodies: text separated by blank lines is a paragraph and a
@@ -138,14 +154,14 @@ const BLOCK_START =
  */
 function autop(html: string): string {
   const pres: string[] = [];
-  const guarded = html.replace(/<pre[\s\S]*?<\/pre>/gi, (pre) => `\u0000${pres.push(pre) - 1}\u0000`);
+  const guarded = html.replace(/<pre[\s\S]*?<\/pre>/gi, (pre) => `\uE000${pres.push(pre) - 1}\uE000`);
   return guarded
     .split(/\n\s*\n/)
     .map((block) => block.trim())
     .filter(Boolean)
     .map((block) => (BLOCK_START.test(block) ? block : `<p>${block.replace(/\n/g, '<br>')}</p>`))
     .join('\n')
-    .replace(/\u0000(\d+)\u0000/g, (_, i: string) => pres[Number(i)]);
+    .replace(/\uE000(\d+)\uE000/g, (_, i: string) => pres[Number(i)]);
 }
 
 const notesRef: { current: ContentNotes } = { current: emptyNotes() };
@@ -175,7 +191,8 @@ export function htmlToText(html: string): string {
     if (node.type === 'text') parts.push(node.value);
     else if (node.type === 'element' || node.type === 'root') {
       if (node.type === 'element' && ['script', 'style'].includes((node as Element).tagName)) return;
-      if (node.type === 'element' && ['p', 'br', 'div', 'li'].includes((node as Element).tagName)) parts.push('\n');
+      if (node.type === 'element' && ['p', 'br', 'div', 'li'].includes((node as Element).tagName))
+        parts.push('\n');
       for (const child of node.children) walk(child);
     }
   };

@@ -21,7 +21,9 @@ export async function readJsonFile(path: string): Promise<unknown> {
   try {
     return JSON.parse(await readFile(path, 'utf8'));
   } catch (error) {
-    throw new ImportFileError(`The file is not valid JSON: ${(error as Error).message}. Nothing was imported.`);
+    throw new ImportFileError(
+      `The file is not valid JSON: ${(error as Error).message}. Nothing was imported.`,
+    );
   }
 }
 
@@ -43,7 +45,11 @@ function utc(value: unknown): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-const STATUSES: Record<string, PostStatus> = { published: 'published', scheduled: 'scheduled', draft: 'draft' };
+const STATUSES: Record<string, PostStatus> = {
+  published: 'published',
+  scheduled: 'scheduled',
+  draft: 'draft',
+};
 
 /** Each post and page of a Ghost export as an import item. */
 export function* readGhost(document: unknown): Generator<ReaderEvent> {

@@ -42,7 +42,11 @@ async function detectFormat(path: string): Promise<'xml' | 'json'> {
   });
   try {
     const { buffer, bytesRead } = await handle.read(Buffer.alloc(512), 0, 512, 0);
-    const head = buffer.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '').trimStart();
+    const head = buffer
+      .subarray(0, bytesRead)
+      .toString('utf8')
+      .replace(/^\uFEFF/, '')
+      .trimStart();
     if (bytesRead === 0) throw new ImportFileError('The file is empty (0 bytes). Nothing was imported.');
     if (head.startsWith('<')) return 'xml';
     if (head.startsWith('{')) return 'json';
@@ -73,8 +77,10 @@ function columnsOf(item: ImportItem, options: ImportOptions, warnings: string[])
   const where = `${item.kind} ${item.sourceId} (${item.slug || item.title})`;
   for (const warning of item.warnings) warnings.push(`${where}: ${warning}`);
   for (const name of notes.shortcodes) warnings.push(`${where}: unknown shortcode [${name}] kept as text`);
-  if (notes.keptHtml) warnings.push(`${where}: ${notes.keptHtml} block(s) kept as HTML (merged table cells, galleries)`);
-  if (notes.droppedFrames) warnings.push(`${where}: ${notes.droppedFrames} embedded frame(s) other than YouTube dropped`);
+  if (notes.keptHtml)
+    warnings.push(`${where}: ${notes.keptHtml} block(s) kept as HTML (merged table cells, galleries)`);
+  if (notes.droppedFrames)
+    warnings.push(`${where}: ${notes.droppedFrames} embedded frame(s) other than YouTube dropped`);
   const title = item.title.trim() || 'Untitled';
   if (!item.title.trim()) warnings.push(`${where}: no title, imported as 'Untitled'`);
   const excerpt = item.excerpt || preview(htmlToText(item.html).replace(/\n/g, ' '), 200) || title;
@@ -131,7 +137,10 @@ async function importItem(
   } else {
     id = existing.id;
     outcome = sameAs(existing, columns) ? 'unchanged' : 'updated';
-    if (outcome === 'updated') await trx('posts').where({ id }).update({ ...columns, updated_at: trx.fn.now() });
+    if (outcome === 'updated')
+      await trx('posts')
+        .where({ id })
+        .update({ ...columns, updated_at: trx.fn.now() });
   }
   for (const comment of item.comments) {
     const commentSource = { source_system: item.sourceSystem, source_id: comment.sourceId };
@@ -197,10 +206,13 @@ export async function runImport(
     warnings: [],
   };
   const scheduled: { id: number; status: 'scheduled'; publishAt: string }[] = [];
-  const importAll = async (inTransaction: (work: (trx: Knex.Transaction) => Promise<void>) => Promise<void>) => {
+  const importAll = async (
+    inTransaction: (work: (trx: Knex.Transaction) => Promise<void>) => Promise<void>,
+  ) => {
     let done = 0;
     for await (const event of events) {
-      if (event.type === 'skip') report.skipped.push({ sourceId: event.sourceId, title: event.title, reason: event.reason });
+      if (event.type === 'skip')
+        report.skipped.push({ sourceId: event.sourceId, title: event.title, reason: event.reason });
       else
         await inTransaction(async (trx) => {
           const result = await importItem(trx, event.item, options, report);

@@ -2,11 +2,12 @@ import { createReadStream } from 'node:fs';
 import sax from 'sax';
 import type { PostStatus } from '../blog/post-schema.ts';
 import { htmlToText } from './content.ts';
-import { ImportFileError, type ImportComment, type ReaderEvent } from './types.ts';
+import { type ImportComment, ImportFileError, type ReaderEvent } from './types.ts';
 
 type Node = { name: string; attributes: Record<string, string>; text: string; children: Node[] };
 
-const NOT_WXR = 'The file is not a WordPress export (WXR): its root element must be <rss> with WordPress data.';
+const NOT_WXR =
+  'The file is not a WordPress export (WXR): its root element must be <rss> with WordPress data.';
 
 /**
  * Streams a file through sax and hands over each <item> (with its children) and each channel-level
@@ -26,7 +27,12 @@ async function* elements(path: string): AsyncGenerator<{ node: Node; inItem: boo
       sawRoot = true;
       if (tag.name !== 'rss') throw new ImportFileError(NOT_WXR);
     }
-    stack.push({ name: tag.name, attributes: tag.attributes as Record<string, string>, text: '', children: [] });
+    stack.push({
+      name: tag.name,
+      attributes: tag.attributes as Record<string, string>,
+      text: '',
+      children: [],
+    });
   };
   const addText = (text: string) => {
     const top = stack.at(-1);
@@ -159,7 +165,9 @@ export async function* readWxr(path: string, index: WxrIndex): AsyncGenerator<Re
       const key = child(m, 'wp:meta_key');
       meta.set(key, [...(meta.get(key) ?? []), child(m, 'wp:meta_value')]);
     }
-    const categories = node.children.filter((c) => c.name === 'category' && c.attributes.domain === 'category');
+    const categories = node.children.filter(
+      (c) => c.name === 'category' && c.attributes.domain === 'category',
+    );
     const tags = node.children
       .filter((c) => c.name === 'category' && c.attributes.domain === 'post_tag')
       .map((c) => htmlToText(c.text));
@@ -205,7 +213,9 @@ export async function* readWxr(path: string, index: WxrIndex): AsyncGenerator<Re
           date: gmt(child(node, 'wp:post_date')) ?? date,
           link: child(node, 'link'),
           basePath: index.basePath,
-          category: categories[0] ? categoryPath(categories[0].attributes.nicename ?? '', index.categoryParents) : '',
+          category: categories[0]
+            ? categoryPath(categories[0].attributes.nicename ?? '', index.categoryParents)
+            : '',
         }),
         warnings,
       },

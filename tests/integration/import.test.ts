@@ -25,7 +25,8 @@ const entity = (s: string) =>
     .replace(/&quot;/g, '"')
     .replace(/&amp;/g, '&');
 
-const list = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+const list = <T>(value: T | T[] | undefined): T[] =>
+  value === undefined ? [] : Array.isArray(value) ? value : [value];
 
 function expectedWordPress() {
   const doc = new XMLParser({ ignoreAttributes: false, parseTagValue: false, processEntities: false }).parse(
@@ -83,14 +84,19 @@ describe('import of a WordPress export', () => {
     expect(report.created).toBe(expected.importable);
     expect(report.skipped).toHaveLength(expected.total - expected.importable);
     expect(report.comments.created).toBe(expected.comments);
-    expect(report.warnings).toContainEqual(expect.stringContaining('unknown shortcode [gallery] kept as text'));
+    expect(report.warnings).toContainEqual(
+      expect.stringContaining('unknown shortcode [gallery] kept as text'),
+    );
   });
 
   it('brings every published post and page with its title, slug, date, tags and comments', async () => {
     const { db } = app.services;
     expect(expected.published.length).toBeGreaterThan(45);
     for (const post of expected.published) {
-      const row = await db('posts').where({ source_id: post.id }).whereLike('source_system', 'wordpress%').first();
+      const row = await db('posts')
+        .where({ source_id: post.id })
+        .whereLike('source_system', 'wordpress%')
+        .first();
       expect(row, post.slug).toBeDefined();
       expect({ title: row.title, slug: row.slug, status: row.status, tags: row.tags }).toEqual({
         title: post.title,
@@ -117,9 +123,12 @@ describe('import of a WordPress export', () => {
     );
     expect(video.content).not.toContain('<!-- wp:');
     expect(await db('posts').where({ slug: 'sticky' }).first('featured')).toEqual({ featured: true });
-    const image = await db('posts').where({ slug: 'featured-image-horizontal' }).first('featured_image', 'author_name');
+    const image = await db('posts')
+      .where({ slug: 'featured-image-horizontal' })
+      .first('featured_image', 'author_name');
     expect(image).toEqual({
-      featured_image: 'http://wptest.io/demo/wp-content/uploads/sites/2/2013/03/featured-image-horizontal.jpg',
+      featured_image:
+        'http://wptest.io/demo/wp-content/uploads/sites/2/2013/03/featured-image-horizontal.jpg',
       author_name: 'admin',
     });
     expect((await db('posts').where({ slug: 'scheduled' }).first('status')).status).toBe('scheduled');
@@ -151,7 +160,11 @@ describe('import of a Ghost export', () => {
 
   it('brings every published post with its title, slug, date and tags', async () => {
     const { db } = app.services;
-    expect(reports.ghost).toMatchObject({ format: 'ghost', total: data.posts.length, created: data.posts.length });
+    expect(reports.ghost).toMatchObject({
+      format: 'ghost',
+      total: data.posts.length,
+      created: data.posts.length,
+    });
     const tagNames = new Map(data.tags.map((t: { id: string; name: string }) => [t.id, t.name]));
     for (const post of data.posts.filter((p: { status: string }) => p.status === 'published')) {
       const row = await db('posts').where({ source_system: 'ghost', source_id: post.id }).first();
@@ -166,7 +179,9 @@ describe('import of a Ghost export', () => {
       });
       // The WordPress file's About page came first: the Ghost one gets a suffix.
       expect(row.slug).toBe(post.slug === 'about' ? 'about-2' : post.slug);
-      expect(row.published_at.toISOString()).toBe(new Date(`${post.published_at.replace(' ', 'T')}Z`).toISOString());
+      expect(row.published_at.toISOString()).toBe(
+        new Date(`${post.published_at.replace(' ', 'T')}Z`).toISOString(),
+      );
     }
     const first = await db('posts').where({ slug: 'small-tools-i-use-every-day' }).first();
     expect(first).toMatchObject({

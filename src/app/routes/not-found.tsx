@@ -1,7 +1,7 @@
 import { data, redirect } from 'react-router';
 import { oldPathRedirect } from '../../blog/posts.ts';
-import { getApp } from '../context.ts';
 import { NotFound } from '../components/NotFound.tsx';
+import { getApp } from '../context.ts';
 import type { Route } from './+types/not-found';
 
 export const meta: Route.MetaFunction = () => [
