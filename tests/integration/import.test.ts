@@ -9,6 +9,7 @@ import { type ImportReport, runImport } from '../../src/import/import.ts';
 import { ImportFileError } from '../../src/import/types.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { changedTables, fingerprint, watchedTables } from '../support/db-fingerprint.ts';
+import { startProcess } from '../support/process.ts';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/fixtures/import');
 const WXR = path.join(FIXTURES, 'wordpress-theme-unit-test.xml');
@@ -257,5 +258,28 @@ describe('a bad file', () => {
       expect((error as Error).message, name).toMatch(message);
     }
     expect(changedTables(before, await fingerprint(db, tables))).toEqual([]);
+  });
+});
+
+describe('npm run import', () => {
+  it("prints the report, and a bad file's message with exit code 1", async () => {
+    const env = {
+      NODE_ENV: 'test',
+      DATABASE_URL: app.database.url,
+      LOG_LEVEL: 'warn',
+      DATA_DIR: path.join(dir, 'data'),
+    };
+    const dry = startProcess('src/import/cli.ts', [GHOST, '--dry-run'], env);
+    expect(await dry.exited, dry.output()).toBe(0);
+    expect(dry.output()).toContain('Dry run (nothing saved): Ghost export, 17 items');
+    expect(dry.output()).toContain(`unchanged: ${reports.ghost.created}`);
+    const empty = path.join(dir, 'empty.json');
+    writeFileSync(empty, '');
+    const bad = startProcess('src/import/cli.ts', [empty], env);
+    expect(await bad.exited).toBe(1);
+    expect(bad.output()).toContain('The file is empty (0 bytes). Nothing was imported.');
+    const usage = startProcess('src/import/cli.ts', [], env);
+    expect(await usage.exited).toBe(2);
+    expect(usage.output()).toContain('Usage: npm run import -- <file.xml|file.json> [--dry-run]');
   });
 });
