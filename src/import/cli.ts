@@ -5,6 +5,7 @@ import { startRuntime } from '../server/runtime.ts';
 import { type ImportReport, runImport } from './import.ts';
 import { ImportFileError } from './types.ts';
 
+const FORMAT_NAMES = { wordpress: 'WordPress', ghost: 'Ghost', penstand: 'Penstand' } as const;
 const USAGE = 'Usage: npm run import -- <file.xml|file.json> [--dry-run]';
 
 /** The report as a writer reads it: counts first, then what was skipped and why, then warnings. */
@@ -12,13 +13,18 @@ export function formatReport(report: ImportReport): string {
   const reasons = new Map<string, number>();
   for (const s of report.skipped) reasons.set(s.reason, (reasons.get(s.reason) ?? 0) + 1);
   return [
-    `${report.dryRun ? 'Dry run (nothing saved): ' : ''}${report.format === 'wordpress' ? 'WordPress' : 'Ghost'} export, ${report.total} items`,
+    `${report.dryRun ? 'Dry run (nothing saved): ' : ''}${FORMAT_NAMES[report.format]} export, ${report.total} items`,
     `created: ${report.created}`,
     `updated: ${report.updated}`,
     `unchanged: ${report.unchanged}`,
     `skipped: ${report.skipped.length}`,
     ...[...reasons].map(([reason, n]) => `  ${n} × ${reason}`),
     `comments created: ${report.comments.created}, unchanged: ${report.comments.unchanged}`,
+    ...(report.restored
+      ? [
+          `products: ${report.restored.products}, subscribers: ${report.restored.subscribers}, orders: ${report.restored.orders}`,
+        ]
+      : []),
     `warnings: ${report.warnings.length}`,
     ...report.warnings.map((w) => `  ${w}`),
   ].join('\n');

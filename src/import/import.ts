@@ -9,6 +9,7 @@ import type { Db } from '../db/knex.ts';
 import type { Queues } from '../jobs/queues.ts';
 import { emptyNotes, htmlToMarkdown, htmlToText } from './content.ts';
 import { ghostData, readGhost, readJsonFile } from './ghost.ts';
+import { importPenstand, isPenstandExport, type PenstandExport } from './penstand.ts';
 import { ImportFileError, type ImportItem, type ReaderEvent } from './types.ts';
 import { readWxr, scanWxr } from './wxr.ts';
 
@@ -21,7 +22,7 @@ export type ImportOptions = {
 };
 
 export type ImportReport = {
-  format: 'wordpress' | 'ghost';
+  format: 'wordpress' | 'ghost' | 'penstand';
   dryRun: boolean;
   /** Items (posts, pages and everything else) in the file. */
   total: number;
@@ -30,6 +31,8 @@ export type ImportReport = {
   unchanged: number;
   skipped: { sourceId: string; title: string; reason: string }[];
   comments: { created: number; unchanged: number };
+  /** A Penstand export also brings the shop and the newsletter. */
+  restored?: { products: number; subscribers: number; orders: number };
   warnings: string[];
 };
 
@@ -169,23 +172,26 @@ async function importItem(
   return { outcome, id, status: columns.status, publishAt: columns.publish_at };
 }
 
-async function readerFor(path: string): Promise<{
-  format: ImportReport['format'];
+type Reader = {
+  format: 'wordpress' | 'ghost';
   total: number;
   events: AsyncIterable<ReaderEvent> | Iterable<ReaderEvent>;
-}> {
+};
+
+async function readerFor(path: string): Promise<Reader | { format: 'penstand'; document: PenstandExport }> {
   if ((await detectFormat(path)) === 'xml') {
     const index = await scanWxr(path);
     return { format: 'wordpress', total: index.total, events: readWxr(path, index) };
   }
   const document = await readJsonFile(path);
+  if (isPenstandExport(document)) return { format: 'penstand', document };
   const total = ghostData(document)?.posts.length ?? 0;
   return { format: 'ghost', total, events: readGhost(document) };
 }
 
 /**
- * Imports a WordPress (WXR) or Ghost (JSON) export file: the one entry point of the CLI and the
- * job. The whole file is checked before anything is written; each item is then its own
+ * Imports a WordPress (WXR), Ghost (JSON) or Penstand (JSON, into an empty site) export file: the
+ * one entry point of the CLI and the job. The whole file is checked before anything is written; each item is then its own
  * transaction (a dry run uses one, rolled back). Idempotent: items are found again by source id.
  */
 export async function runImport(
@@ -193,7 +199,23 @@ export async function runImport(
   path: string,
   options: ImportOptions = {},
 ): Promise<ImportReport> {
-  const { format, total, events } = await readerFor(path);
+  const reader = await readerFor(path);
+  if (reader.format === 'penstand') {
+    const counts = await importPenstand(services.db, reader.document, !!options.dryRun);
+    return {
+      format: 'penstand',
+      dryRun: !!options.dryRun,
+      total: counts.posts,
+      created: counts.posts,
+      updated: 0,
+      unchanged: 0,
+      skipped: [],
+      comments: { created: counts.comments, unchanged: 0 },
+      restored: { products: counts.products, subscribers: counts.subscribers, orders: counts.orders },
+      warnings: [],
+    };
+  }
+  const { format, total, events } = reader;
   const report: ImportReport = {
     format,
     dryRun: !!options.dryRun,
