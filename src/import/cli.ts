@@ -49,11 +49,18 @@ if (!file || args.positionals.length > 1) {
 const config = loadConfigOrExit();
 const log = processLogger(config);
 const runtime = await startRuntime(config, log);
+let shownPercent = -5;
 try {
   const report = await runImport(runtime.services, file, {
     dryRun: args.values['dry-run'],
     onProgress: (done, total) => {
-      if (process.stderr.isTTY) process.stderr.write(`\r${done}/${total}`);
+      const percent = Math.floor((done / Math.max(total, 1)) * 100);
+      if (process.stderr.isTTY) process.stderr.write(`\r${done}/${total} items`);
+      // Without a terminal (a log), a line per 5 % instead of a counter rewritten in place.
+      else if (percent >= shownPercent + 5 || done === total) {
+        shownPercent = percent;
+        process.stderr.write(`${done}/${total} items (${percent}%)\n`);
+      }
     },
   });
   if (process.stderr.isTTY) process.stderr.write('\n');
