@@ -11,7 +11,7 @@ import { emptyNotes, htmlToMarkdown, htmlToText } from './content.ts';
 import { ghostData, readGhost, readJsonFile } from './ghost.ts';
 import { importPenstand, isPenstandExport, type PenstandExport } from './penstand.ts';
 import { ImportFileError, type ImportItem, type ReaderEvent } from './types.ts';
-import { readWxr, scanWxr } from './wxr.ts';
+import { detach, readWxr, scanWxr } from './wxr.ts';
 
 export type ImportOptions = {
   dryRun?: boolean;
@@ -78,14 +78,15 @@ function columnsOf(item: ImportItem, options: ImportOptions, warnings: string[])
   const notes = emptyNotes();
   const content = htmlToMarkdown(item.html, notes);
   const where = `${item.kind} ${item.sourceId} (${item.slug || item.title})`;
-  for (const warning of item.warnings) warnings.push(`${where}: ${warning}`);
-  for (const name of notes.shortcodes) warnings.push(`${where}: unknown shortcode [${name}] kept as text`);
+  const warn = (text: string) => warnings.push(detach(text));
+  for (const warning of item.warnings) warn(`${where}: ${warning}`);
+  for (const name of notes.shortcodes) warn(`${where}: unknown shortcode [${name}] kept as text`);
   if (notes.keptHtml)
-    warnings.push(`${where}: ${notes.keptHtml} block(s) kept as HTML (merged table cells, galleries)`);
+    warn(`${where}: ${notes.keptHtml} block(s) kept as HTML (merged table cells, galleries)`);
   if (notes.droppedFrames)
-    warnings.push(`${where}: ${notes.droppedFrames} embedded frame(s) other than YouTube dropped`);
+    warn(`${where}: ${notes.droppedFrames} embedded frame(s) other than YouTube dropped`);
   const title = item.title.trim() || 'Untitled';
-  if (!item.title.trim()) warnings.push(`${where}: no title, imported as 'Untitled'`);
+  if (!item.title.trim()) warn(`${where}: no title, imported as 'Untitled'`);
   const excerpt = item.excerpt || preview(htmlToText(item.html).replace(/\n/g, ' '), 200) || title;
   return {
     title,
@@ -131,7 +132,9 @@ async function importItem(
   if (!existing) {
     const slug = await uniqueSlug(trx, item.slug || item.title, null);
     if (item.slug && slug !== item.slug)
-      report.warnings.push(`${item.kind} ${item.sourceId}: slug ${item.slug} is taken, imported as ${slug}`);
+      report.warnings.push(
+        detach(`${item.kind} ${item.sourceId}: slug ${item.slug} is taken, imported as ${slug}`),
+      );
     const at = item.date ?? new Date();
     [{ id }] = await trx('posts')
       .insert({ ...columns, ...source, slug, created_at: at, updated_at: at })
@@ -234,7 +237,11 @@ export async function runImport(
     let done = 0;
     for await (const event of events) {
       if (event.type === 'skip')
-        report.skipped.push({ sourceId: event.sourceId, title: event.title, reason: event.reason });
+        report.skipped.push({
+          sourceId: detach(event.sourceId),
+          title: detach(event.title),
+          reason: detach(event.reason),
+        });
       else
         await inTransaction(async (trx) => {
           const result = await importItem(trx, event.item, options, report);

@@ -72,6 +72,14 @@ async function* elements(path: string): AsyncGenerator<{ node: Node; inItem: boo
   yield* done.splice(0);
 }
 
+/**
+ * A copy of a string that owns its characters: sax's text is sliced from the 256 KB chunk it
+ * came in, and a slice kept for long (a lookup, the report) keeps the whole chunk alive.
+ */
+export function detach(text: string): string {
+  return Buffer.from(text, 'utf8').toString('utf8');
+}
+
 const child = (node: Node, name: string) => node.children.find((c) => c.name === name)?.text.trim() ?? '';
 const rawChild = (node: Node, name: string) => node.children.find((c) => c.name === name)?.text ?? '';
 
@@ -104,19 +112,22 @@ export async function scanWxr(path: string): Promise<WxrIndex> {
     if (inItem) {
       index.total++;
       if (child(node, 'wp:post_type') === 'attachment')
-        index.attachments.set(child(node, 'wp:post_id'), child(node, 'wp:attachment_url'));
+        index.attachments.set(detach(child(node, 'wp:post_id')), detach(child(node, 'wp:attachment_url')));
     } else if (node.name === 'wp:wxr_version') version = node.text.trim();
     else if (node.name === 'wp:base_site_url') {
       try {
-        index.basePath = new URL(node.text.trim()).pathname.replace(/\/+$/, '');
+        index.basePath = detach(new URL(node.text.trim()).pathname.replace(/\/+$/, ''));
       } catch {
         index.basePath = '';
       }
     } else if (node.name === 'wp:author')
-      index.authors.set(child(node, 'wp:author_login'), child(node, 'wp:author_display_name'));
+      index.authors.set(
+        detach(child(node, 'wp:author_login')),
+        detach(child(node, 'wp:author_display_name')),
+      );
     else if (node.name === 'wp:category') {
       const parent = child(node, 'wp:category_parent');
-      if (parent) index.categoryParents.set(child(node, 'wp:category_nicename'), parent);
+      if (parent) index.categoryParents.set(detach(child(node, 'wp:category_nicename')), detach(parent));
     }
   }
   if (!version) throw new ImportFileError(NOT_WXR);

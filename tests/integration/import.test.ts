@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -257,6 +257,13 @@ describe('a bad file', () => {
       expect(error, name).toBeInstanceOf(ImportFileError);
       expect((error as Error).message, name).toMatch(message);
     }
+    // Over the JSON cap: refused before it is read (a sparse file: no disk is used).
+    const huge = path.join(dir, 'huge.json');
+    writeFileSync(huge, '{');
+    truncateSync(huge, 201 * 1024 * 1024);
+    await expect(runImport(app.services, huge)).rejects.toThrow(
+      'The file is 201 MB; JSON exports over 200 MB are refused.',
+    );
     expect(changedTables(before, await fingerprint(db, tables))).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scriptCommand } from '../../scripts/start-web-command.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { startProcess } from '../support/process.ts';
 
@@ -64,12 +65,14 @@ describe('importing a 100 MB WordPress export', () => {
     const file = path.join(dir, 'large.xml');
     const { posts } = await writeLargeWxr(file);
     expect((await stat(file)).size).toBeGreaterThanOrEqual(TARGET_BYTES);
-    const run = startProcess('src/import/cli.ts', [file], {
-      NODE_ENV: 'test',
-      DATABASE_URL: database.url,
-      LOG_LEVEL: 'warn',
-      DATA_DIR: path.join(dir, 'data'),
-    });
+    // With the heap bounds `npm run import` gives node.
+    const { entry, nodeFlags } = scriptCommand('import');
+    const run = startProcess(
+      entry,
+      [file],
+      { NODE_ENV: 'test', DATABASE_URL: database.url, LOG_LEVEL: 'warn', DATA_DIR: path.join(dir, 'data') },
+      nodeFlags,
+    );
     let peak = 0;
     const sampler = setInterval(async () => {
       const status = await readFile(`/proc/${run.child.pid}/status`, 'utf8').catch(() => '');
