@@ -70,19 +70,21 @@ function isGallery(node: HTMLElement): boolean {
 }
 
 function createConverter(notes: { current: ContentNotes }): TurndownService {
+  // Kept HTML goes through the editor's sanitizer, on one paragraph: a blank line would end the HTML block.
+  const keptHtml = (_content: string, node: TurndownService.Node) => {
+    notes.current.keptHtml++;
+    const html = sanitizeHtml((node as HTMLElement).outerHTML)
+      .replace(/\n\s*\n/g, '\n')
+      .trim();
+    return html ? `\n\n${html}\n\n` : '';
+  };
   const service = new TurndownService({
     headingStyle: 'atx',
     codeBlockStyle: 'fenced',
     bulletListMarker: '-',
     emDelimiter: '*',
-    // Kept HTML goes through the editor's sanitizer, on one paragraph: a blank line would end the HTML block.
-    keepReplacement: (_content, node) => {
-      notes.current.keptHtml++;
-      const html = sanitizeHtml((node as HTMLElement).outerHTML)
-        .replace(/\n\s*\n/g, '\n')
-        .trim();
-      return html ? `\n\n${html}\n\n` : '';
-    },
+    // The GFM plugin keeps tables without a heading row.
+    keepReplacement: keptHtml,
   });
   service.use(gfm);
   service.remove([
@@ -97,9 +99,13 @@ function createConverter(notes: { current: ContentNotes }): TurndownService {
     'textarea',
     'input',
   ]);
-  service.keep((node) => {
-    const element = node as HTMLElement;
-    return (element.nodeName === 'TABLE' && hasSpanningCell(element)) || isGallery(element);
+  // A rule, not keep(): rules added later win over the GFM plugin's table rule.
+  service.addRule('unconvertible', {
+    // A table without rows too: the GFM plugin's table rule fails on one.
+    filter: (node) =>
+      (node.nodeName === 'TABLE' && (!(node as HTMLTableElement).rows?.length || hasSpanningCell(node))) ||
+      isGallery(node),
+    replacement: keptHtml,
   });
   service.addRule('markers', {
     filter: (node) => node.nodeName === 'PENSTAND-MARKER',
@@ -179,7 +185,16 @@ export function htmlToMarkdown(html: string, notes: ContentNotes): string {
   notesRef.current = notes;
   // Block-editor bodies carry their own markup; classic ones rely on WordPress's paragraphs.
   const withParagraphs = html.includes('<!-- wp:') ? html : autop(html);
-  return converter.turndown(preprocess(withParagraphs, notes)).trim();
+  const prepared = preprocess(withParagraphs, notes);
+  try {
+    return converter.turndown(prepared).trim();
+  } catch {
+    // Markup the converter cannot walk is kept whole, as sanitized HTML: an import never fails on a body.
+    notes.keptHtml++;
+    return sanitizeHtml(prepared)
+      .replace(/\n\s*\n/g, '\n')
+      .trim();
+  }
 }
 
 const textParser = unified().use(rehypeParse, { fragment: true });
