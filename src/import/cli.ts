@@ -3,10 +3,11 @@ import { parseArgs } from 'node:util';
 import { loadConfigOrExit, processLogger } from '../server/boot.ts';
 import { startRuntime } from '../server/runtime.ts';
 import { type ImportReport, runImport } from './import.ts';
-import { ImportFileError } from './types.ts';
+import { ImportError } from './types.ts';
 
 const FORMAT_NAMES = { wordpress: 'WordPress', ghost: 'Ghost', penstand: 'Penstand' } as const;
-const USAGE = 'Usage: npm run import -- <file.xml|file.json> [--dry-run]';
+const USAGE =
+  "Usage: npm run import -- <file.xml|file.json> [--dry-run] [--category 'Old name=Penstand category']… [--default-category Technology]";
 
 /** The report as a writer reads it: counts first, then what was skipped and why, then warnings. */
 export function formatReport(report: ImportReport): string {
@@ -20,6 +21,10 @@ export function formatReport(report: ImportReport): string {
     `skipped: ${report.skipped.length}`,
     ...[...reasons].map(([reason, n]) => `  ${n} × ${reason}`),
     `comments created: ${report.comments.created}, unchanged: ${report.comments.unchanged}`,
+    ...(Object.keys(report.categories).length ? ['categories (old → Penstand):'] : []),
+    ...Object.entries(report.categories).map(
+      ([from, { category, posts }]) => `  ${from} → ${category} (${posts} post${posts === 1 ? '' : 's'})`,
+    ),
     ...(report.restored
       ? [
           `products: ${report.restored.products}, subscribers: ${report.restored.subscribers}, orders: ${report.restored.orders}`,
@@ -32,7 +37,14 @@ export function formatReport(report: ImportReport): string {
 
 let args: ReturnType<typeof parse>;
 function parse() {
-  return parseArgs({ allowPositionals: true, options: { 'dry-run': { type: 'boolean' } } });
+  return parseArgs({
+    allowPositionals: true,
+    options: {
+      'dry-run': { type: 'boolean' },
+      category: { type: 'string', multiple: true },
+      'default-category': { type: 'string' },
+    },
+  });
 }
 try {
   args = parse();
@@ -41,10 +53,12 @@ try {
   process.exit(2);
 }
 const [file] = args.positionals;
-if (!file || args.positionals.length > 1) {
+const pairs = (args.values.category ?? []).map((pair) => pair.split('='));
+if (!file || args.positionals.length > 1 || pairs.some((pair) => pair.length !== 2)) {
   process.stderr.write(`${USAGE}\n`);
   process.exit(2);
 }
+const categoryMap = Object.fromEntries(pairs.map(([from, to]) => [from.trim(), to.trim()]));
 
 const config = loadConfigOrExit();
 const log = processLogger(config);
@@ -53,6 +67,8 @@ let shownPercent = -5;
 try {
   const report = await runImport(runtime.services, file, {
     dryRun: args.values['dry-run'],
+    categoryMap,
+    defaultCategory: args.values['default-category'],
     onProgress: (done, total) => {
       const percent = Math.floor((done / Math.max(total, 1)) * 100);
       if (process.stderr.isTTY) process.stderr.write(`\r${done}/${total} items`);
@@ -66,7 +82,7 @@ try {
   if (process.stderr.isTTY) process.stderr.write('\n');
   process.stdout.write(`${formatReport(report)}\n`);
 } catch (error) {
-  if (!(error instanceof ImportFileError)) throw error;
+  if (!(error instanceof ImportError)) throw error;
   process.stderr.write(`${error.message}\n`);
   process.exitCode = 1;
 } finally {

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { PostStatus } from '../blog/post-schema.ts';
 import { htmlToText } from './content.ts';
-import { ImportFileError, type ReaderEvent } from './types.ts';
+import { ImportError, type ReaderEvent } from './types.ts';
 
 /** Ghost writes its export as one JSON document, so it is read whole: within this cap. */
 export const MAX_JSON_BYTES = 200 * 1024 * 1024;
@@ -15,15 +15,13 @@ const NOT_GHOST = 'The file is JSON but not a Ghost export: it has no db[0].data
 export async function readJsonFile(path: string): Promise<unknown> {
   const { size } = await stat(path);
   if (size > MAX_JSON_BYTES)
-    throw new ImportFileError(
+    throw new ImportError(
       `The file is ${Math.round(size / 1024 / 1024)} MB; JSON exports over ${MAX_JSON_BYTES / 1024 / 1024} MB are refused.`,
     );
   try {
     return JSON.parse(await readFile(path, 'utf8'));
   } catch (error) {
-    throw new ImportFileError(
-      `The file is not valid JSON: ${(error as Error).message}. Nothing was imported.`,
-    );
+    throw new ImportError(`The file is not valid JSON: ${(error as Error).message}. Nothing was imported.`);
   }
 }
 
@@ -54,7 +52,7 @@ const STATUSES: Record<string, PostStatus> = {
 /** Each post and page of a Ghost export as an import item. */
 export function* readGhost(document: unknown): Generator<ReaderEvent> {
   const data = ghostData(document);
-  if (!data) throw new ImportFileError(NOT_GHOST);
+  if (!data) throw new ImportError(NOT_GHOST);
   const tags = new Map((data.tags ?? []).map((t) => [text(t.id), t]));
   const users = new Map((data.users ?? []).map((u) => [text(u.id), text(u.name)]));
   const byPost = <T>(rows: Row[] | undefined, pick: (row: Row) => T) => {

@@ -10,7 +10,7 @@ import type { Queues } from '../jobs/queues.ts';
 import { emptyNotes, htmlToMarkdown, htmlToText } from './content.ts';
 import { ghostData, readGhost, readJsonFile } from './ghost.ts';
 import { importPenstand, isPenstandExport, type PenstandExport } from './penstand.ts';
-import { ImportFileError, type ImportItem, type ReaderEvent } from './types.ts';
+import { ImportError, type ImportItem, type ReaderEvent } from './types.ts';
 import { detach, readWxr, scanWxr } from './wxr.ts';
 
 export type ImportOptions = {
@@ -31,6 +31,8 @@ export type ImportReport = {
   unchanged: number;
   skipped: { sourceId: string; title: string; reason: string }[];
   comments: { created: number; unchanged: number };
+  /** Old category (the one that decided) → the Penstand category its posts got, for the writer to confirm. */
+  categories: Record<string, { category: string; posts: number }>;
   /** A Penstand export also brings the shop and the newsletter. */
   restored?: { products: number; subscribers: number; orders: number };
   warnings: string[];
@@ -41,7 +43,7 @@ class DryRunDone extends Error {}
 
 async function detectFormat(path: string): Promise<'xml' | 'json'> {
   const handle = await open(path, 'r').catch(() => {
-    throw new ImportFileError(`The file ${path} cannot be read.`);
+    throw new ImportError(`The file ${path} cannot be read.`);
   });
   try {
     const { buffer, bytesRead } = await handle.read(Buffer.alloc(512), 0, 512, 0);
@@ -50,10 +52,10 @@ async function detectFormat(path: string): Promise<'xml' | 'json'> {
       .toString('utf8')
       .replace(/^\uFEFF/, '')
       .trimStart();
-    if (bytesRead === 0) throw new ImportFileError('The file is empty (0 bytes). Nothing was imported.');
+    if (bytesRead === 0) throw new ImportError('The file is empty (0 bytes). Nothing was imported.');
     if (head.startsWith('<')) return 'xml';
     if (head.startsWith('{')) return 'json';
-    throw new ImportFileError(
+    throw new ImportError(
       'The file is neither a WordPress export (XML) nor a Ghost export (JSON). Nothing was imported.',
     );
   } finally {
@@ -61,20 +63,30 @@ async function detectFormat(path: string): Promise<'xml' | 'json'> {
   }
 }
 
-function categoryFor(item: ImportItem, options: ImportOptions): string {
-  const fallback = options.defaultCategory ?? 'Technology';
+/** The Penstand category of an item, and the old category that decided it. */
+function categoryFor(item: ImportItem, options: ImportOptions): { category: string; from: string } {
   const known = new Map<string, string>(POST_CATEGORIES.map((c) => [c.toLowerCase(), c]));
   const mapped = new Map(Object.entries(options.categoryMap ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
   // Pages go to a 'Pages' category when this site has one; otherwise they are mapped like posts.
-  if (item.kind === 'page' && known.has('pages')) return known.get('pages') as string;
+  if (item.kind === 'page' && known.has('pages'))
+    return { category: known.get('pages') as string, from: '(page)' };
   for (const name of item.categories) {
     const hit = mapped.get(name.toLowerCase()) ?? known.get(name.toLowerCase());
-    if (hit) return hit;
+    if (hit) return { category: hit, from: name };
   }
-  return fallback;
+  return { category: options.defaultCategory ?? 'Technology', from: item.categories[0] ?? '(none)' };
 }
 
-function columnsOf(item: ImportItem, options: ImportOptions, warnings: string[]) {
+/** A mapping onto a category this site does not have is refused before anything is read. */
+function checkCategories(options: ImportOptions): void {
+  const targets = [...Object.values(options.categoryMap ?? {}), options.defaultCategory ?? 'Technology'];
+  const unknown = targets.find((c) => !(POST_CATEGORIES as readonly string[]).includes(c));
+  if (unknown !== undefined)
+    throw new ImportError(`Unknown category '${unknown}': choose one of ${POST_CATEGORIES.join(', ')}.`);
+}
+
+function columnsOf(item: ImportItem, options: ImportOptions, report: ImportReport) {
+  const { warnings } = report;
   const notes = emptyNotes();
   const content = htmlToMarkdown(item.html, notes);
   const where = `${item.kind} ${item.sourceId} (${item.slug || item.title})`;
@@ -87,13 +99,16 @@ function columnsOf(item: ImportItem, options: ImportOptions, warnings: string[])
     warn(`${where}: ${notes.droppedFrames} embedded frame(s) other than YouTube dropped`);
   const title = item.title.trim() || 'Untitled';
   if (!item.title.trim()) warn(`${where}: no title, imported as 'Untitled'`);
+  const { category, from } = categoryFor(item, options);
+  const mapping = (report.categories[from] ??= { category, posts: 0 });
+  mapping.posts++;
   const excerpt = item.excerpt || preview(htmlToText(item.html).replace(/\n/g, ' '), 200) || title;
   return {
     title,
     content,
     content_html: renderMarkdown(content),
     excerpt,
-    category: categoryFor(item, options),
+    category,
     tags: normalizeTags(item.tags),
     featured_image: item.featuredImage,
     status: item.status,
@@ -124,7 +139,7 @@ async function importItem(
   options: ImportOptions,
   report: ImportReport,
 ): Promise<{ outcome: Outcome; id: number; status: string; publishAt: Date | null }> {
-  const columns = columnsOf(item, options, report.warnings);
+  const columns = columnsOf(item, options, report);
   const source = { source_system: item.sourceSystem, source_id: item.sourceId };
   const existing = await trx('posts').where(source).first();
   let id: number;
@@ -202,6 +217,7 @@ export async function runImport(
   path: string,
   options: ImportOptions = {},
 ): Promise<ImportReport> {
+  checkCategories(options);
   const reader = await readerFor(path);
   if (reader.format === 'penstand') {
     const counts = await importPenstand(services.db, reader.document, !!options.dryRun);
@@ -214,6 +230,7 @@ export async function runImport(
       unchanged: 0,
       skipped: [],
       comments: { created: counts.comments, unchanged: 0 },
+      categories: {},
       restored: { products: counts.products, subscribers: counts.subscribers, orders: counts.orders },
       warnings: [],
     };
@@ -228,6 +245,7 @@ export async function runImport(
     unchanged: 0,
     skipped: [],
     comments: { created: 0, unchanged: 0 },
+    categories: {},
     warnings: [],
   };
   const scheduled: { id: number; status: 'scheduled'; publishAt: string }[] = [];

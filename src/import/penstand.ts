@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { renderMarkdown } from '../blog/markdown.ts';
 import type { Db } from '../db/knex.ts';
 import { rebuildProjections } from '../orders/store.ts';
-import { ImportFileError } from './types.ts';
+import { ImportError } from './types.ts';
 
 /** The version of the export document; an importer refuses versions it does not know. */
 export const EXPORT_VERSION = 1;
@@ -125,7 +125,7 @@ async function assertEmpty(trx: Knex.Transaction): Promise<void> {
     'SELECT (SELECT count(*) FROM posts) + (SELECT count(*) FROM products) + (SELECT count(*) FROM order_events) AS n',
   );
   if (Number(rows[0].n) > 0)
-    throw new ImportFileError(
+    throw new ImportError(
       'A Penstand export is imported into an empty site: this one already has posts, products or orders. Nothing was imported.',
     );
 }
@@ -145,7 +145,7 @@ export async function importPenstand(
   dryRun: boolean,
 ): Promise<PenstandImportCounts> {
   if (document.penstand_export !== EXPORT_VERSION || !Array.isArray(document.posts))
-    throw new ImportFileError(
+    throw new ImportError(
       `This Penstand export has version ${String(document.penstand_export)}; this site reads version ${EXPORT_VERSION}. Nothing was imported.`,
     );
   const counts: PenstandImportCounts = { posts: 0, comments: 0, products: 0, subscribers: 0, orders: 0 };

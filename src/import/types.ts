@@ -41,5 +41,5 @@ export type ReaderEvent =
   | { type: 'item'; item: ImportItem }
   | { type: 'skip'; sourceId: string; title: string; reason: string };
 
-/** A file that cannot be imported: the message is shown to the writer as it is. */
-export class ImportFileError extends Error {}
+/** An import that cannot run (a bad file, an unknown category): the message is shown to the writer as it is. */
+export class ImportError extends Error {}

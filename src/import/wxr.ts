@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import sax from 'sax';
 import type { PostStatus } from '../blog/post-schema.ts';
 import { htmlToText } from './content.ts';
-import { type ImportComment, ImportFileError, type ReaderEvent } from './types.ts';
+import { type ImportComment, ImportError, type ReaderEvent } from './types.ts';
 
 type Node = { name: string; attributes: Record<string, string>; text: string; children: Node[] };
 
@@ -25,7 +25,7 @@ async function* elements(path: string): AsyncGenerator<{ node: Node; inItem: boo
   parser.onopentag = (tag) => {
     if (!sawRoot) {
       sawRoot = true;
-      if (tag.name !== 'rss') throw new ImportFileError(NOT_WXR);
+      if (tag.name !== 'rss') throw new ImportError(NOT_WXR);
     }
     stack.push({
       name: tag.name,
@@ -50,10 +50,10 @@ async function* elements(path: string): AsyncGenerator<{ node: Node; inItem: boo
     else parent?.children.push(node);
   };
   const fail = (error: Error): never => {
-    if (error instanceof ImportFileError) throw error;
+    if (error instanceof ImportError) throw error;
     const line = /Line: (\d+)/.exec(error.message)?.[1];
     const reason = error.message.split('\n')[0];
-    throw new ImportFileError(
+    throw new ImportError(
       `The file is not valid XML${line ? ` (line ${Number(line) + 1})` : ''}: ${reason}. Nothing was imported.`,
     );
   };
@@ -68,7 +68,7 @@ async function* elements(path: string): AsyncGenerator<{ node: Node; inItem: boo
     fail(error as Error);
   }
   if (failure) fail(failure);
-  if (!sawRoot) throw new ImportFileError(NOT_WXR);
+  if (!sawRoot) throw new ImportError(NOT_WXR);
   yield* done.splice(0);
 }
 
@@ -130,7 +130,7 @@ export async function scanWxr(path: string): Promise<WxrIndex> {
       if (parent) index.categoryParents.set(detach(child(node, 'wp:category_nicename')), detach(parent));
     }
   }
-  if (!version) throw new ImportFileError(NOT_WXR);
+  if (!version) throw new ImportError(NOT_WXR);
   return index;
 }
 

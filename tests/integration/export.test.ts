@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runImport } from '../../src/import/import.ts';
 import { exportSite } from '../../src/import/penstand.ts';
-import { ImportFileError } from '../../src/import/types.ts';
+import { ImportError } from '../../src/import/types.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { seedDemo } from '../support/blog.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
@@ -102,7 +102,7 @@ describe('export and import of a Penstand site', () => {
     expect(await startProcess('src/import/export-cli.ts', [file], env).exited).toBe(0);
     const before = await empty.db('posts').count({ n: '*' });
     const error = await runImport({ db: empty.db }, file).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ImportFileError);
+    expect(error).toBeInstanceOf(ImportError);
     expect((error as Error).message).toMatch(/imported into an empty site/);
     expect(await empty.db('posts').count({ n: '*' })).toEqual(before);
   });

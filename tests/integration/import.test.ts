@@ -6,7 +6,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizeTags } from '../../src/blog/post-schema.ts';
 import { type ImportReport, runImport } from '../../src/import/import.ts';
-import { ImportFileError } from '../../src/import/types.ts';
+import { ImportError } from '../../src/import/types.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { changedTables, fingerprint, watchedTables } from '../support/db-fingerprint.ts';
 import { startProcess } from '../support/process.ts';
@@ -88,6 +88,10 @@ describe('import of a WordPress export', () => {
     expect(report.warnings).toContainEqual(
       expect.stringContaining('unknown shortcode [gallery] kept as text'),
     );
+    // None of the old categories is a Penstand one: all fall to the default, listed for the writer.
+    expect(report.categories.Uncategorized).toEqual({ category: 'Technology', posts: expect.any(Number) });
+    const mapped = Object.values(report.categories).reduce((sum, c) => sum + c.posts, 0);
+    expect(mapped).toBe(report.created);
   });
 
   it('brings every published post and page with its title, slug, date, tags and comments', async () => {
@@ -254,7 +258,7 @@ describe('a bad file', () => {
       const file = path.join(dir, name);
       writeFileSync(file, content);
       const error = await runImport(app.services, file).catch((e: unknown) => e);
-      expect(error, name).toBeInstanceOf(ImportFileError);
+      expect(error, name).toBeInstanceOf(ImportError);
       expect((error as Error).message, name).toMatch(message);
     }
     // Over the JSON cap: refused before it is read (a sparse file: no disk is used).
@@ -269,6 +273,14 @@ describe('a bad file', () => {
 });
 
 describe('npm run import', () => {
+  const data = JSON.parse(readFileSync(GHOST, 'utf8')).db[0].data;
+  const firstTag = (postId: string) => {
+    const [first] = data.posts_tags
+      .filter((pt: { post_id: string }) => pt.post_id === postId)
+      .sort((a: { sort_order: number }, b: { sort_order: number }) => a.sort_order - b.sort_order);
+    return data.tags.find((t: { id: string }) => t.id === first?.tag_id)?.name;
+  };
+
   it("prints the report, and a bad file's message with exit code 1", async () => {
     const env = {
       NODE_ENV: 'test',
@@ -280,6 +292,14 @@ describe('npm run import', () => {
     expect(await dry.exited, dry.output()).toBe(0);
     expect(dry.output()).toContain('Dry run (nothing saved): Ghost export, 17 items');
     expect(dry.output()).toContain(`unchanged: ${reports.ghost.created}`);
+    const mapped = startProcess('src/import/cli.ts', [GHOST, '--dry-run', '--category', 'Life=Travel'], env);
+    expect(await mapped.exited, mapped.output()).toBe(0);
+    const lives = data.posts.filter((p: { id: string }) => firstTag(p.id) === 'Life').length;
+    expect(mapped.output()).toContain(`  Life → Travel (${lives} posts)`);
+    expect(mapped.output()).toContain(`updated: ${lives}`);
+    const unknown = startProcess('src/import/cli.ts', [GHOST, '--category', 'Life=Pages'], env);
+    expect(await unknown.exited).toBe(1);
+    expect(unknown.output()).toContain("Unknown category 'Pages': choose one of Technology, Design");
     const empty = path.join(dir, 'empty.json');
     writeFileSync(empty, '');
     const bad = startProcess('src/import/cli.ts', [empty], env);
