@@ -100,8 +100,8 @@ function columnsOf(item: ImportItem, options: ImportOptions, report: ImportRepor
   const title = item.title.trim() || 'Untitled';
   if (!item.title.trim()) warn(`${where}: no title, imported as 'Untitled'`);
   const { category, from } = categoryFor(item, options);
-  const mapping = (report.categories[from] ??= { category, posts: 0 });
-  mapping.posts++;
+  report.categories[from] ??= { category, posts: 0 };
+  report.categories[from].posts++;
   const excerpt = item.excerpt || preview(htmlToText(item.html).replace(/\n/g, ' '), 200) || title;
   return {
     title,
