@@ -7,7 +7,7 @@ import { ImportError } from './types.ts';
 
 const FORMAT_NAMES = { wordpress: 'WordPress', ghost: 'Ghost', penstand: 'Penstand' } as const;
 const USAGE =
-  "Usage: npm run import -- <file.xml|file.json> [--dry-run] [--category 'Old name=Penstand category']… [--default-category Technology]";
+  "Usage: npm run import -- <file.xml|file.json> [--dry-run] [--fetch-images] [--category 'Old name=Penstand category']… [--default-category Technology]";
 
 /** The report as a writer reads it: counts first, then what was skipped and why, then warnings. */
 export function formatReport(report: ImportReport): string {
@@ -41,6 +41,7 @@ function parse() {
     allowPositionals: true,
     options: {
       'dry-run': { type: 'boolean' },
+      'fetch-images': { type: 'boolean' },
       category: { type: 'string', multiple: true },
       'default-category': { type: 'string' },
     },
@@ -67,6 +68,7 @@ let shownPercent = -5;
 try {
   const report = await runImport(runtime.services, file, {
     dryRun: args.values['dry-run'],
+    fetchImages: args.values['fetch-images'],
     categoryMap,
     defaultCategory: args.values['default-category'],
     onProgress: (done, total) => {

@@ -7,8 +7,10 @@ import { oldPathKey } from '../blog/posts.ts';
 import { preview } from '../blog/reading.ts';
 import type { Db } from '../db/knex.ts';
 import type { Queues } from '../jobs/queues.ts';
+import type { UploadStorage } from '../media/storage.ts';
 import { emptyNotes, htmlToMarkdown, htmlToText } from './content.ts';
 import { ghostData, readGhost, readJsonFile } from './ghost.ts';
+import { createImageCopier } from './images.ts';
 import { importPenstand, isPenstandExport, type PenstandExport } from './penstand.ts';
 import { ImportError, type ImportItem, type ReaderEvent } from './types.ts';
 import { detach, readWxr, scanWxr } from './wxr.ts';
@@ -18,6 +20,8 @@ export type ImportOptions = {
   /** Old category name (case-insensitive) → Penstand category; unmapped ones fall to defaultCategory. */
   categoryMap?: Record<string, string>;
   defaultCategory?: string;
+  /** Copy the old site's images into this site's storage and point the posts at the copies. */
+  fetchImages?: boolean;
   onProgress?: (done: number, total: number) => void;
 };
 
@@ -111,6 +115,7 @@ function columnsOf(item: ImportItem, options: ImportOptions, report: ImportRepor
     category,
     tags: normalizeTags(item.tags),
     featured_image: item.featuredImage,
+    featured_image_file: null as string | null,
     status: item.status,
     publish_at: item.status === 'scheduled' ? item.date : null,
     published_at: item.status === 'published' ? item.date : null,
@@ -136,10 +141,9 @@ type Outcome = 'created' | 'updated' | 'unchanged';
 async function importItem(
   trx: Knex.Transaction,
   item: ImportItem,
-  options: ImportOptions,
+  columns: Columns,
   report: ImportReport,
 ): Promise<{ outcome: Outcome; id: number; status: string; publishAt: Date | null }> {
-  const columns = columnsOf(item, options, report);
   const source = { source_system: item.sourceSystem, source_id: item.sourceId };
   const existing = await trx('posts').where(source).first();
   let id: number;
@@ -213,7 +217,7 @@ async function readerFor(path: string): Promise<Reader | { format: 'penstand'; d
  * transaction (a dry run uses one, rolled back). Idempotent: items are found again by source id.
  */
 export async function runImport(
-  services: { db: Db; queues?: Queues },
+  services: { db: Db; queues?: Queues; uploads?: UploadStorage },
   path: string,
   options: ImportOptions = {},
 ): Promise<ImportReport> {
@@ -249,6 +253,13 @@ export async function runImport(
     warnings: [],
   };
   const scheduled: { id: number; status: 'scheduled'; publishAt: string }[] = [];
+  if (options.fetchImages && options.dryRun) report.warnings.push('a dry run copies no images');
+  const copier =
+    options.fetchImages && !options.dryRun && services.uploads
+      ? createImageCopier({ uploads: services.uploads, queues: services.queues }, (text) =>
+          report.warnings.push(detach(text)),
+        )
+      : null;
   const importAll = async (
     inTransaction: (work: (trx: Knex.Transaction) => Promise<void>) => Promise<void>,
   ) => {
@@ -260,13 +271,26 @@ export async function runImport(
           title: detach(event.title),
           reason: detach(event.reason),
         });
-      else
+      else {
+        // Images are fetched before the item's transaction opens: no transaction waits on the network.
+        let columns = columnsOf(event.item, options, report);
+        if (copier) {
+          const content = await copier.rewrite(columns.content);
+          const featured = columns.featured_image && (await copier.localize(columns.featured_image));
+          columns = {
+            ...columns,
+            content,
+            content_html: renderMarkdown(content),
+            featured_image_file: featured || null,
+          };
+        }
         await inTransaction(async (trx) => {
-          const result = await importItem(trx, event.item, options, report);
+          const result = await importItem(trx, event.item, columns, report);
           report[result.outcome]++;
           if (result.status === 'scheduled' && result.publishAt && result.outcome !== 'unchanged')
             scheduled.push({ id: result.id, status: 'scheduled', publishAt: result.publishAt.toISOString() });
         });
+      }
       options.onProgress?.(++done, total);
     }
   };

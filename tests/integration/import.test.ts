@@ -1,12 +1,17 @@
+import { once } from 'node:events';
 import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizeTags } from '../../src/blog/post-schema.ts';
 import { type ImportReport, runImport } from '../../src/import/import.ts';
 import { ImportError } from '../../src/import/types.ts';
+import { UPLOAD_MESSAGES } from '../../src/media/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { changedTables, fingerprint, watchedTables } from '../support/db-fingerprint.ts';
 import { startProcess } from '../support/process.ts';
@@ -308,5 +313,73 @@ describe('npm run import', () => {
     const usage = startProcess('src/import/cli.ts', [], env);
     expect(await usage.exited).toBe(2);
     expect(usage.output()).toContain('Usage: npm run import -- <file.xml|file.json> [--dry-run]');
+  });
+});
+
+describe('import with --fetch-images', () => {
+  it('copies reachable images into storage, points the post at them, lists failures, and is idempotent', async () => {
+    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#3366cc' } })
+      .png()
+      .toBuffer();
+    const hits: string[] = [];
+    const server = createServer((req, res) => {
+      hits.push(req.url ?? '');
+      if (req.url === '/a.png' || req.url === '/b.png')
+        res.writeHead(200, { 'content-type': 'image/png' }).end(png);
+      else if (req.url === '/not-image.png') res.writeHead(200, { 'content-type': 'image/png' }).end('hello');
+      else res.writeHead(404).end();
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      // The fixture's header (namespaces, authors) with one attachment and one post of our own.
+      const text = readFileSync(WXR, 'utf8');
+      const header = text
+        .slice(0, text.indexOf('<item>'))
+        .replaceAll('http://wptest.io/demo', 'http://images.example');
+      const file = path.join(dir, 'images.xml');
+      writeFileSync(
+        file,
+        `${header}
+<item><title>Cover</title><wp:post_id>7001</wp:post_id><wp:post_type>attachment</wp:post_type>
+<wp:status>inherit</wp:status><wp:attachment_url>${origin}/b.png</wp:attachment_url></item>
+<item><title>Pictures</title><link>http://images.example/pictures/</link><wp:post_id>7002</wp:post_id>
+<wp:post_name>pictures</wp:post_name><wp:post_type>post</wp:post_type><wp:status>publish</wp:status>
+<wp:post_date_gmt>2020-01-02 03:04:05</wp:post_date_gmt>
+<wp:postmeta><wp:meta_key>_thumbnail_id</wp:meta_key><wp:meta_value>7001</wp:meta_value></wp:postmeta>
+<content:encoded><![CDATA[<p><img src="${origin}/a.png" alt="A"></p><p><img src="${origin}/missing.png" alt="M"></p><p><img src="${origin}/not-image.png" alt="N"></p>]]></content:encoded>
+</item></channel></rss>`,
+      );
+      const { db } = app.services;
+      const report = await runImport(app.services, file, { fetchImages: true });
+      expect(report.created).toBe(1);
+      expect(report.warnings).toEqual(
+        expect.arrayContaining([
+          `image ${origin}/missing.png not copied: HTTP 404`,
+          `image ${origin}/not-image.png not copied: ${UPLOAD_MESSAGES.notImage}`,
+        ]),
+      );
+      const post = await db('posts').where({ slug: 'pictures' }).first();
+      const copied = /!\[A\]\((\/uploads\/[a-f0-9]{32}\.png)\)/.exec(post.content)?.[1];
+      expect(copied, post.content).toBeDefined();
+      expect(post.content).toContain(`![M](${origin}/missing.png)`);
+      expect(post.featured_image).toBe(`${origin}/b.png`);
+      expect(post.featured_image_file).toMatch(/^\/uploads\/[a-f0-9]{32}\.png$/);
+      expect(post.content_html).toContain(`src="${copied}"`);
+      const served = await fetch(`${app.url}${copied}`);
+      expect(served.status).toBe(200);
+      expect(served.headers.get('content-type')).toBe('image/png');
+
+      const tables = await watchedTables(db);
+      const before = await fingerprint(db, tables);
+      const fetched = hits.filter((h) => h === '/a.png').length;
+      const again = await runImport(app.services, file, { fetchImages: true });
+      expect(again).toMatchObject({ created: 0, updated: 0, unchanged: 1 });
+      expect(changedTables(before, await fingerprint(db, tables))).toEqual([]);
+      expect(hits.filter((h) => h === '/a.png')).toHaveLength(fetched);
+    } finally {
+      server.close();
+    }
   });
 });
