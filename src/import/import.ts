@@ -217,7 +217,7 @@ async function readerFor(path: string): Promise<Reader | { format: 'penstand'; d
  * transaction (a dry run uses one, rolled back). Idempotent: items are found again by source id.
  */
 export async function runImport(
-  services: { db: Db; queues?: Queues; uploads?: UploadStorage },
+  services: { db: Db; queues?: Queues; uploads?: UploadStorage; pageCache?: { invalidate(): void } },
   path: string,
   options: ImportOptions = {},
 ): Promise<ImportReport> {
@@ -225,6 +225,7 @@ export async function runImport(
   const reader = await readerFor(path);
   if (reader.format === 'penstand') {
     const counts = await importPenstand(services.db, reader.document, !!options.dryRun);
+    if (!options.dryRun) services.pageCache?.invalidate();
     return {
       format: 'penstand',
       dryRun: !!options.dryRun,
@@ -306,6 +307,8 @@ export async function runImport(
     return report;
   }
   await importAll((work) => services.db.transaction(work));
+  // Stored pages (the home page, lists, a '/?p=' that was not a post yet) show the old content.
+  if (report.created || report.updated || report.comments.created) services.pageCache?.invalidate();
   if (services.queues) for (const post of scheduled) await schedulePublish(services.queues, post);
   else if (scheduled.length)
     report.warnings.push(`${scheduled.length} scheduled post(s): they publish when the worker next starts`);

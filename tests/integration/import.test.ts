@@ -72,7 +72,8 @@ let dir: string;
 const reports: Record<string, ImportReport> = {};
 
 beforeAll(async () => {
-  app = await startTestApp();
+  // With the page cache on: an import must not leave stored pages showing what was there before.
+  app = await startTestApp({ env: { PAGE_CACHE_TTL_SECONDS: '300' } });
   dir = await mkdtemp(path.join(tmpdir(), 'penstand-import-'));
   reports.wordpress = await runImport(app.services, WXR);
   reports.ghost = await runImport(app.services, GHOST);
@@ -352,7 +353,13 @@ describe('import with --fetch-images', () => {
 </item></channel></rss>`,
       );
       const { db } = app.services;
+      // Not a post yet: the home page, stored by the page cache.
+      await fetch(`${app.url}/?p=7002`);
+      expect((await fetch(`${app.url}/?p=7002`)).headers.get('x-cache')).toBe('HIT');
       const report = await runImport(app.services, file, { fetchImages: true });
+      const moved = await fetch(`${app.url}/?p=7002`, { redirect: 'manual' });
+      expect(moved.status).toBe(301);
+      expect(moved.headers.get('location')).toBe('/post/pictures');
       expect(report.created).toBe(1);
       expect(report.warnings).toEqual(
         expect.arrayContaining([
