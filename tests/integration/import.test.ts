@@ -5,6 +5,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { XMLParser } from 'fast-xml-parser';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -249,6 +250,12 @@ describe('a bad file', () => {
     ['truncated.xml', wxr.subarray(0, Math.floor(wxr.length / 2)), /not valid XML/],
     ['other.json', '{"posts": [], "name": "not ghost"}', /not a Ghost export/],
     ['truncated.json', readFileSync(GHOST).subarray(0, 5000), /not valid JSON/],
+    // A zip bomb posing as XML: never inflated, refused by its first bytes.
+    [
+      'archive.xml',
+      gzipSync(Buffer.alloc(20 * 1024 * 1024)),
+      /neither a WordPress export \(XML\) nor a Ghost export/,
+    ],
     [
       'bomb.xml',
       `<?xml version="1.0"?><!DOCTYPE rss [<!ENTITY a "aaaaaaaaaa">${Array.from({ length: 9 }, (_, i) => `<!ENTITY ${'b'.repeat(i + 1)} "${`&${i ? 'b'.repeat(i) : 'a'};`.repeat(10)}">`).join('')}]><rss><channel><wp:wxr_version>1.2</wp:wxr_version><item><title>&bbbbbbbbb;</title></item></channel></rss>`,
