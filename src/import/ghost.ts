@@ -91,12 +91,13 @@ export function* readGhost(document: unknown): Generator<ReaderEvent> {
     const tagNames = publicTags.map((t) => text(t.name));
     const slug = text(post.slug);
     const author = postAuthors.get(id)?.[0] || users.get(text(post.author_id)) || null;
+    const kind = post.type === 'page' || post.page === true || post.page === 1 ? 'page' : 'post';
     yield {
       type: 'item',
       item: {
         sourceSystem: 'ghost',
         sourceId: id,
-        kind: post.type === 'page' || post.page === true || post.page === 1 ? 'page' : 'post',
+        kind,
         title,
         slug,
         status: finalStatus,
@@ -104,7 +105,8 @@ export function* readGhost(document: unknown): Generator<ReaderEvent> {
         html: html.replaceAll('__GHOST_URL__', ''),
         excerpt: htmlToText(text(post.custom_excerpt)),
         authorName: author,
-        categories: tagNames.slice(0, 1),
+        // Pages are placed by the mapping as 'Pages', like WordPress pages.
+        categories: kind === 'page' ? ['Pages'] : tagNames.slice(0, 1),
         tags: tagNames,
         // __GHOST_URL__ stands for the old site's address: the path is kept, relative to this site.
         featuredImage: text(post.feature_image).replace(/^__GHOST_URL__/, '') || null,

@@ -71,9 +71,6 @@ async function detectFormat(path: string): Promise<'xml' | 'json'> {
 function categoryFor(item: ImportItem, options: ImportOptions): { category: string; from: string } {
   const known = new Map<string, string>(POST_CATEGORIES.map((c) => [c.toLowerCase(), c]));
   const mapped = new Map(Object.entries(options.categoryMap ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
-  // Pages go to a 'Pages' category when this site has one; otherwise they are mapped like posts.
-  if (item.kind === 'page' && known.has('pages'))
-    return { category: known.get('pages') as string, from: '(page)' };
   for (const name of item.categories) {
     const hit = mapped.get(name.toLowerCase()) ?? known.get(name.toLowerCase());
     if (hit) return { category: hit, from: name };

@@ -210,7 +210,8 @@ export async function* readWxr(path: string, index: WxrIndex): AsyncGenerator<Re
         html: rawChild(node, 'content:encoded'),
         excerpt: htmlToText(rawChild(node, 'excerpt:encoded')),
         authorName: index.authors.get(login) || login || null,
-        categories: categories.map((c) => htmlToText(c.text)),
+        // Pages have no categories: 'Pages' is theirs, for the mapping to place.
+        categories: type === 'page' ? ['Pages'] : categories.map((c) => htmlToText(c.text)),
         tags,
         featuredImage: (thumbnail && index.attachments.get(thumbnail)) || null,
         featured: child(node, 'wp:is_sticky') === '1',

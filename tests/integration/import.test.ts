@@ -97,6 +97,8 @@ describe('import of a WordPress export', () => {
     );
     // None of the old categories is a Penstand one: all fall to the default, listed for the writer.
     expect(report.categories.Uncategorized).toEqual({ category: 'Technology', posts: expect.any(Number) });
+    const pages = (readFileSync(WXR, 'utf8').match(/<wp:post_type><!\[CDATA\[page\]\]>/g) ?? []).length;
+    expect(report.categories.Pages).toEqual({ category: 'Technology', posts: pages });
     const mapped = Object.values(report.categories).reduce((sum, c) => sum + c.posts, 0);
     expect(mapped).toBe(report.created);
   });
