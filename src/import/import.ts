@@ -149,7 +149,9 @@ async function importItem(
     const slug = await uniqueSlug(trx, item.slug || item.title, null);
     if (item.slug && slug !== item.slug)
       report.warnings.push(
-        detach(`${item.kind} ${item.sourceId}: slug ${item.slug} is taken, imported as ${slug}`),
+        detach(
+          `${item.kind} ${item.sourceId}: slug ${item.slug} imported as ${slug} (taken, or not a plain slug)`,
+        ),
       );
     const at = item.date ?? new Date();
     [{ id }] = await trx('posts')
