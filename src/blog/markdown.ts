@@ -1,4 +1,5 @@
 import type { Element, Root } from 'hast';
+import rehypeParse from 'rehype-parse';
 import rehypeRaw from 'rehype-raw';
 import rehypeSanitize, { defaultSchema, type Options as SanitizeSchema } from 'rehype-sanitize';
 import rehypeSlug from 'rehype-slug';
@@ -84,6 +85,16 @@ const processor = unified()
   .use(rehypeSlug)
   .use(rehypeLazyMedia)
   .use(rehypeStringify);
+
+const htmlSanitizer = unified()
+  .use(rehypeParse, { fragment: true })
+  .use(rehypeSanitize, schema)
+  .use(rehypeStringify);
+
+/** An HTML fragment through the editor's allow-list, for HTML kept as is inside Markdown (imports). */
+export function sanitizeHtml(html: string): string {
+  return String(htmlSanitizer.processSync(html));
+}
 
 /** Markdown with the toolbar's inline HTML and media markers → sanitized HTML. Rendered once, on save. */
 export function renderMarkdown(markdown: string): string {

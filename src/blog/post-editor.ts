@@ -118,7 +118,11 @@ export async function listAdminPosts(
  * A slug that no other post uses now or used before (old slugs keep redirecting to their post).
  * Numbered suffixes settle collisions: my-post, my-post-2, my-post-3…
  */
-async function uniqueSlug(trx: Knex.Transaction, wanted: string, postId: number | null): Promise<string> {
+export async function uniqueSlug(
+  trx: Knex.Transaction,
+  wanted: string,
+  postId: number | null,
+): Promise<string> {
   const base = slugify(wanted) || 'post';
   for (let n = 1; ; n++) {
     const candidate = n === 1 ? base : `${base}-${n}`;
@@ -156,7 +160,10 @@ function columnsOf(input: PostInput) {
 }
 
 /** Enqueues the delayed publish of a scheduled post. jobId per post and time: rescheduling is safe. */
-async function schedulePublish(queues: Queues, post: EditablePost): Promise<void> {
+export async function schedulePublish(
+  queues: Queues,
+  post: Pick<EditablePost, 'id' | 'status' | 'publishAt'>,
+): Promise<void> {
   if (post.status !== 'scheduled' || !post.publishAt) return;
   const at = new Date(post.publishAt);
   await queues.enqueue(

@@ -56,6 +56,7 @@ const SUMMARY_COLUMNS = [
   'u.first_name',
   'u.last_name',
   'u.username',
+  'p.author_name',
 ];
 
 type PostRow = {
@@ -77,6 +78,7 @@ type PostRow = {
   first_name: string | null;
   last_name: string | null;
   username: string | null;
+  author_name: string | null;
   content?: string;
   content_html?: string;
 };
@@ -98,7 +100,8 @@ function presentSummary(row: PostRow): PostSummary {
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
     publishedAt: row.published_at?.toISOString() ?? null,
-    author: { firstName: row.first_name, lastName: row.last_name, username: row.username },
+    // An imported post whose author has no account here keeps the old site's byline.
+    author: { firstName: row.first_name, lastName: row.last_name, username: row.username ?? row.author_name },
   };
 }
 
@@ -289,6 +292,21 @@ export async function slugRedirect(db: Db, slug: string): Promise<string | null>
     .where('p.status', 'published')
     .first('p.slug');
   return row?.slug ?? null;
+}
+
+/**
+ * The key an old site's address is stored under in post_slug_history: its path without the
+ * trailing slash, plus WordPress's ?p= or ?page_id= query. Plain slugs never start with '/'.
+ */
+export function oldPathKey(pathWithQuery: string): string {
+  const [path, query = ''] = pathWithQuery.split('?');
+  const id = /(?:^|&)(p|page_id)=(\d+)(?:&|$)/.exec(query);
+  return `${path.replace(/\/+$/, '') || '/'}${id ? `?${id[1]}=${id[2]}` : ''}`;
+}
+
+/** The slug of the published post an imported site's old address (path and query) now lives at. */
+export async function oldPathRedirect(db: Db, pathWithQuery: string): Promise<string | null> {
+  return slugRedirect(db, oldPathKey(pathWithQuery));
 }
 
 /** Up to 3 published posts of the same category, newest first, without the post itself. */

@@ -73,9 +73,14 @@ export function receiveUpload(req: IncomingMessage, storage: UploadStorage): Pro
   });
 }
 
-async function storeFile(
+/**
+ * Stores an image stream (sniffed, re-encoded without metadata) under a random name, or under
+ * `baseName` plus the detected extension when the caller needs a name it can find again.
+ */
+export async function storeFile(
   stream: Readable & { truncated?: boolean },
   storage: UploadStorage,
+  baseName?: string,
 ): Promise<StoredUpload> {
   const { head, ended } = await readHead(stream);
   const type = detectImageType(head);
@@ -83,7 +88,7 @@ async function storeFile(
     stream.resume();
     throw new HttpError(400, UPLOAD_MESSAGES.notImage);
   }
-  const fileName = randomFileName(type);
+  const fileName = baseName ? `${baseName}.${type.ext}` : randomFileName(type);
   let bytes = head.length;
   let tooLarge = false;
   stream.on('limit', () => {

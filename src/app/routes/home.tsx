@@ -1,6 +1,6 @@
-import { Link } from 'react-router';
+import { Link, redirect } from 'react-router';
 import { BLOG_MESSAGES } from '../../blog/messages.ts';
-import { latestPosts, listPosts } from '../../blog/posts.ts';
+import { latestPosts, listPosts, oldPathRedirect } from '../../blog/posts.ts';
 import { Carousel } from '../components/blog/Carousel.tsx';
 import { NewsletterForm } from '../components/blog/NewsletterForm.tsx';
 import { PostBrowser } from '../components/blog/PostBrowser.tsx';
@@ -22,6 +22,12 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 export async function loader({ context, request }: Route.LoaderArgs) {
   const app = getApp(context);
   const { db } = app.services;
+  // WordPress's default permalinks (/?p=ID, /?page_id=ID) of an imported site land here.
+  const { search } = new URL(request.url);
+  if (/[?&](p|page_id)=\d/.test(search)) {
+    const moved = await oldPathRedirect(db, `/${search}`);
+    if (moved) throw redirect(`/post/${moved}`, 301);
+  }
   const { q, category } = postListQuery(request);
   const [carousel, latest, featuredProducts] = await Promise.all([
     latestPosts(db, 5),

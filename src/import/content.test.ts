@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { XSS_CORPUS } from '../../tests/support/xss-corpus.ts';
+import { renderMarkdown } from '../blog/markdown.ts';
+import { emptyNotes, htmlToMarkdown, htmlToText } from './content.ts';
+
+/** An imported body as readers get it: converted, then rendered by the editor's pipeline. */
+function imported(html: string) {
+  const notes = emptyNotes();
+  const markdown = htmlToMarkdown(html, notes);
+  return { markdown, html: renderMarkdown(markdown), notes };
+}
+
+describe('imported bodies', () => {
+  it('never keep a script, an event handler or a javascript: URL, in Markdown or kept HTML', () => {
+    for (const payload of XSS_CORPUS) {
+      // Once as plain content, once inside a table with merged cells (kept as HTML).
+      for (const body of [payload, `<table><tr><td colspan="2">${payload}</td></tr></table>`]) {
+        const { html } = imported(body);
+        expect(html, body).not.toMatch(/<script/i);
+        expect(html, body).not.toMatch(/\son[a-z]+\s*=/i);
+        // As text ('[click](javascript:…)' shown literally) it is harmless; as an address it is not.
+        expect(html, body).not.toMatch(/(href|src|action|data)\s*=\s*["']?\s*javascript:/i);
+      }
+    }
+  });
+
+  it('keep tables with merged cells and galleries as sanitized HTML', () => {
+    const { markdown, notes } = imported(
+      '<table><tr><th colspan="2" onclick="x()">Both</th></tr><tr><td>a</td><td>b</td></tr></table>',
+    );
+    expect(markdown).toContain('<th colspan="2">Both</th>');
+    expect(markdown).not.toContain('onclick');
+    expect(notes.keptHtml).toBe(1);
+    const simple = imported('<table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2</td></tr></table>');
+    expect(simple.markdown).toBe('| A | B |\n| --- | --- |\n| 1 | 2 |');
+  });
+
+  it('turn YouTube embeds into markers and audio into podcast markers', () => {
+    const cases = [
+      '<iframe src="https://www.youtube.com/embed/dQw4w9WgXcQ"></iframe>',
+      '[embed]https://youtu.be/dQw4w9WgXcQ[/embed]',
+      '<!-- wp:embed {"url":"https://www.youtube.com/watch?v=dQw4w9WgXcQ"} -->\n<figure><div>\nhttps://www.youtube.com/watch?v=dQw4w9WgXcQ\n</div></figure>\n<!-- /wp:embed -->',
+      'Intro\n\nhttps://www.youtube.com/watch?v=dQw4w9WgXcQ\n\nOutro',
+    ];
+    for (const body of cases) expect(imported(body).markdown, body).toContain('[youtube:dQw4w9WgXcQ]');
+    expect(imported('[audio mp3="https://example.com/ep1.mp3"][/audio]').markdown).toBe(
+      '[podcast:https://example.com/ep1.mp3]',
+    );
+    expect(imported('<audio controls><source src="https://example.com/ep2.mp3"></audio>').markdown).toBe(
+      '[podcast:https://example.com/ep2.mp3]',
+    );
+    const other = imported('<iframe src="https://player.vimeo.com/video/1"></iframe>');
+    expect(other.markdown).toBe('');
+    expect(other.notes.droppedFrames).toBe(1);
+  });
+
+  it('keep unknown shortcodes as text and name them', () => {
+    const { markdown, html, notes } = imported('<p>Before [gallery ids="1,2"] after [contact-form]</p>');
+    expect([...notes.shortcodes]).toEqual(['gallery', 'contact-form']);
+    expect(html).toContain('[gallery ids="1,2"]');
+    expect(markdown).toContain('\\[gallery');
+  });
+
+  it('make paragraphs of a classic body and strip block-editor comments', () => {
+    expect(imported('One line\nnext line\n\nSecond paragraph').markdown).toBe(
+      'One line  \nnext line\n\nSecond paragraph',
+    );
+    expect(imported('<!-- wp:paragraph -->\n<p>Hi</p>\n<!-- /wp:paragraph -->').markdown).toBe('Hi');
+  });
+});
+
+describe('htmlToText', () => {
+  it('decodes entities and drops markup', () => {
+    expect(htmlToText('Fish &amp; <em>chips</em> &#8220;ok&#8221;')).toBe('Fish & chips “ok”');
+  });
+});

@@ -1,0 +1,220 @@
+import type { Element, Root, RootContent } from 'hast';
+import rehypeParse from 'rehype-parse';
+import TurndownService from 'turndown';
+import { gfm } from 'turndown-plugin-gfm';
+import { unified } from 'unified';
+import { sanitizeHtml } from '../blog/markdown.ts';
+import { extractYouTubeId, isYouTubeId } from '../blog/youtube.ts';
+
+/** What the conversion of one body noticed, for the import report. */
+export type ContentNotes = { shortcodes: Set<string>; keptHtml: number; droppedFrames: number };
+
+/** Shortcodes this converter understands; any other is kept as text and reported. */
+const KNOWN_SHORTCODES = new Set(['embed', 'audio', 'caption', 'wp_caption']);
+const SHORTCODE = /\[(\/?)([a-z][a-z0-9_-]*)((?:\s[^\]]*)?)\]/gi;
+const YOUTUBE_URL = /https?:\/\/(?:www\.|m\.)?(?:youtube(?:-nocookie)?\.com|youtu\.be)\/[^\s<>"'\]]+/;
+
+function youTubeId(url: string): string | null {
+  const id = extractYouTubeId(url.replace(/&amp;/g, '&'));
+  return isYouTubeId(id) ? id : null;
+}
+
+/** A placeholder element turndown turns into a media marker, so the marker's brackets are not escaped. */
+const marker = (text: string) =>
+  `<penstand-marker>${text.replace(/[<&]/g, (c) => (c === '<' ? '&lt;' : '&amp;'))}</penstand-marker>`;
+
+function attribute(attrs: string, name: string): string | null {
+  const match = attrs.match(new RegExp(`\\b${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s\\]]+))`, 'i'));
+  return match ? (match[1] ?? match[2] ?? match[3]) : null;
+}
+
+/** Block-editor comments, WordPress shortcodes and bare embed URLs → plain HTML and marker placeholders. */
+function preprocess(html: string, notes: ContentNotes): string {
+  return (
+    html
+      .replace(/<!--[\s\S]*?-->/g, '')
+      .replace(/\[embed[^\]]*\]([\s\S]*?)\[\/embed\]/gi, (_whole, url: string) => {
+        const id = youTubeId(url.trim());
+        return id ? marker(`youtube:${id}`) : `<a href="${url.trim()}">${url.trim()}</a>`;
+      })
+      .replace(/\[audio([^\]]*)\](?:\s*\[\/audio\])?/gi, (whole, attrs: string) => {
+        const src = ['src', 'mp3', 'm4a', 'ogg', 'wav'].map((n) => attribute(attrs, n)).find(Boolean);
+        return src && /^https?:\/\//.test(src) ? marker(`podcast:${src}`) : whole;
+      })
+      .replace(/\[\/?(?:wp_)?caption[^\]]*\]/gi, '')
+      // WordPress turns a URL alone on its line into an embed: YouTube ones become markers.
+      .replace(
+        new RegExp(`(^|>|\\n)[ \\t]*(${YOUTUBE_URL.source})[ \\t]*(?=$|<|\\n)`, 'g'),
+        (whole, before: string, url: string) => {
+          const id = youTubeId(url);
+          return id ? `${before}${marker(`youtube:${id}`)}` : whole;
+        },
+      )
+      .replace(SHORTCODE, (whole, _close, name: string) => {
+        if (!KNOWN_SHORTCODES.has(name.toLowerCase())) notes.shortcodes.add(name.toLowerCase());
+        return whole;
+      })
+  );
+}
+
+const SAFE_URL = /^(?:https?:|mailto:|\/|#|\?|\.{0,2}\/|[^:/?#]+(?:[/?#]|$))/i;
+
+function hasSpanningCell(node: HTMLElement): boolean {
+  return Array.from(node.querySelectorAll('td, th')).some(
+    (cell) => Number(cell.getAttribute('colspan') ?? 1) > 1 || Number(cell.getAttribute('rowspan') ?? 1) > 1,
+  );
+}
+
+function isGallery(node: HTMLElement): boolean {
+  return /\b(wp-block-gallery|gallery|tiled-gallery)\b/.test(node.getAttribute('class') ?? '');
+}
+
+function createConverter(notes: { current: ContentNotes }): TurndownService {
+  // Kept HTML goes through the editor's sanitizer, on one paragraph: a blank line would end the HTML block.
+  const keptHtml = (_content: string, node: TurndownService.Node) => {
+    notes.current.keptHtml++;
+    const html = sanitizeHtml((node as HTMLElement).outerHTML)
+      .replace(/\n\s*\n/g, '\n')
+      .trim();
+    return html ? `\n\n${html}\n\n` : '';
+  };
+  const service = new TurndownService({
+    headingStyle: 'atx',
+    codeBlockStyle: 'fenced',
+    bulletListMarker: '-',
+    emDelimiter: '*',
+    // The GFM plugin keeps tables without a heading row.
+    keepReplacement: keptHtml,
+  });
+  service.use(gfm);
+  service.remove([
+    'script',
+    'style',
+    'noscript',
+    'object',
+    'embed',
+    'form',
+    'button',
+    'select',
+    'textarea',
+    'input',
+  ]);
+  // A rule, not keep(): rules added later win over the GFM plugin's table rule.
+  service.addRule('unconvertible', {
+    // A table without rows too: the GFM plugin's table rule fails on one.
+    filter: (node) =>
+      (node.nodeName === 'TABLE' && (!(node as HTMLTableElement).rows?.length || hasSpanningCell(node))) ||
+      isGallery(node),
+    replacement: keptHtml,
+  });
+  service.addRule('markers', {
+    filter: (node) => node.nodeName === 'PENSTAND-MARKER',
+    replacement: (_content, node) => `\n\n[${node.textContent}]\n\n`,
+  });
+  // WordPress's preformatted block is a <pre> without <code>: still a code block.
+  service.addRule('plainPre', {
+    filter: (node) => node.nodeName === 'PRE' && !node.querySelector('code'),
+    replacement: (_content, node) => {
+      const text = (node.textContent ?? '').replace(/\n$/, '');
+      const fence = text.includes('```') ? '~~~' : '```';
+      return `\n\n${fence}\n${text}\n${fence}\n\n`;
+    },
+  });
+  service.addRule('frames', {
+    filter: 'iframe',
+    replacement: (_content, node) => {
+      const id = youTubeId((node as HTMLElement).getAttribute('src') ?? '');
+      if (id) return `\n\n[youtube:${id}]\n\n`;
+      notes.current.droppedFrames++;
+      return '';
+    },
+  });
+  service.addRule('audio', {
+    filter: 'audio',
+    replacement: (_content, node) => {
+      const element = node as HTMLElement;
+      const src = element.getAttribute('src') ?? element.querySelector('source')?.getAttribute('src') ?? '';
+      return /^https?:\/\//.test(src) ? `\n\n[podcast:${src}]\n\n` : '';
+    },
+  });
+  // Links and images whose address is not web, mail or relative (javascript:, data:) lose it.
+  service.addRule('unsafeLinks', {
+    filter: (node) =>
+      node.nodeName === 'A' && !SAFE_URL.test((node as HTMLElement).getAttribute('href')?.trim() ?? ''),
+    replacement: (content) => content,
+  });
+  service.addRule('unsafeImages', {
+    filter: (node) =>
+      node.nodeName === 'IMG' && !SAFE_URL.test((node as HTMLElement).getAttribute('src')?.trim() ?? ''),
+    replacement: () => '',
+  });
+  return service;
+}
+
+const BLOCK_START =
+  /^(?:<\/?(?:p|div|h[1-6]|ul|ol|li|dl|dd|dt|table|thead|tbody|tr|td|th|figure|blockquote|pre|hr|address|section|iframe|audio|video)\b|\uE000)/i;
+
+/**
+ * WordPress's own rule for classic bodies: text separated by blank lines is a paragraph and a
+ * single newline a line break; <pre> blocks are left alone.
+ */
+function autop(html: string): string {
+  const pres: string[] = [];
+  const guarded = html.replace(/<pre[\s\S]*?<\/pre>/gi, (pre) => `\uE000${pres.push(pre) - 1}\uE000`);
+  return guarded
+    .split(/\n\s*\n/)
+    .map((block) => block.trim())
+    .filter(Boolean)
+    .map((block) => (BLOCK_START.test(block) ? block : `<p>${block.replace(/\n/g, '<br>')}</p>`))
+    .join('\n')
+    .replace(/\uE000(\d+)\uE000/g, (_, i: string) => pres[Number(i)]);
+}
+
+const notesRef: { current: ContentNotes } = { current: emptyNotes() };
+const converter = createConverter(notesRef);
+
+export function emptyNotes(): ContentNotes {
+  return { shortcodes: new Set(), keptHtml: 0, droppedFrames: 0 };
+}
+
+/**
+ * An imported body (WordPress classic or block editor, Ghost) → Markdown with the editor's media
+ * markers; what does not convert faithfully stays as sanitized HTML.
+ */
+export function htmlToMarkdown(html: string, notes: ContentNotes): string {
+  notesRef.current = notes;
+  // Block-editor bodies carry their own markup; classic ones rely on WordPress's paragraphs.
+  const withParagraphs = html.includes('<!-- wp:') ? html : autop(html);
+  const prepared = preprocess(withParagraphs, notes);
+  try {
+    return converter.turndown(prepared).trim();
+  } catch {
+    // Markup the converter cannot walk is kept whole, as sanitized HTML: an import never fails on a body.
+    notes.keptHtml++;
+    return sanitizeHtml(prepared)
+      .replace(/\n\s*\n/g, '\n')
+      .trim();
+  }
+}
+
+const textParser = unified().use(rehypeParse, { fragment: true });
+
+/** The text of an HTML fragment, entities decoded and whitespace collapsed (titles, excerpts, comments). */
+export function htmlToText(html: string): string {
+  const parts: string[] = [];
+  const walk = (node: Root | RootContent) => {
+    if (node.type === 'text') parts.push(node.value);
+    else if (node.type === 'element' || node.type === 'root') {
+      if (node.type === 'element' && ['script', 'style'].includes((node as Element).tagName)) return;
+      if (node.type === 'element' && ['p', 'br', 'div', 'li'].includes((node as Element).tagName))
+        parts.push('\n');
+      for (const child of node.children) walk(child);
+    }
+  };
+  walk(textParser.parse(html));
+  return parts
+    .join('')
+    .replace(/[ \t\u00a0]+/g, ' ')
+    .replace(/\s*\n\s*/g, '\n')
+    .trim();
+}

@@ -1,0 +1,219 @@
+import { randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
+import { renderMarkdown } from '../blog/markdown.ts';
+import type { Db } from '../db/knex.ts';
+import { rebuildProjections } from '../orders/store.ts';
+import { ImportError } from './types.ts';
+
+/** The version of the export document; an importer refuses versions it does not know. */
+export const EXPORT_VERSION = 1;
+
+type Json = Record<string, unknown>;
+
+export type PenstandExport = {
+  penstand_export: number;
+  exported_at: string;
+  settings: Json | null;
+  tags: string[];
+  posts: (Json & { comments: Json[]; old_slugs: string[] })[];
+  products: Json[];
+  subscribers: Json[];
+  orders: { id: number; events: Json[] }[];
+};
+
+export function isPenstandExport(document: unknown): document is PenstandExport {
+  return typeof document === 'object' && document !== null && 'penstand_export' in document;
+}
+
+const POST_COLUMNS = [
+  'slug',
+  'title',
+  'content',
+  'excerpt',
+  'category',
+  'tags',
+  'featured_image',
+  'featured_image_file',
+  'youtube_video_id',
+  'podcast_url',
+  'status',
+  'publish_at',
+  'published_at',
+  'featured',
+  'view_count',
+  'created_at',
+  'updated_at',
+];
+const COMMENT_COLUMNS = [
+  'author',
+  'email',
+  'content',
+  'likes',
+  'approved',
+  'rejected',
+  'held_reason',
+  'created_at',
+  'updated_at',
+];
+const PRODUCT_COLUMNS = [
+  'id',
+  'name',
+  'description',
+  'price',
+  'image',
+  'category',
+  'stock',
+  'featured',
+  'status',
+  'created_at',
+  'updated_at',
+];
+const SUBSCRIBER_COLUMNS = ['email', 'status', 'created_at', 'confirmed_at', 'unsubscribed_at', 'bounced_at'];
+
+/**
+ * The whole site as one JSON document: settings, posts (Markdown) with their comments and old
+ * slugs, tags, products, newsletter subscribers and orders as their event streams. Accounts are
+ * not part of it (passwords stay behind): a post's author travels as its byline.
+ */
+export async function exportSite(db: Db): Promise<PenstandExport> {
+  const settingsRow = await db('blog_settings').where({ id: 1 }).first();
+  const settings = settingsRow
+    ? Object.fromEntries(Object.entries(settingsRow).filter(([k]) => !['id', 'updated_at'].includes(k)))
+    : null;
+  const posts = await db('posts as p')
+    .leftJoin('users as u', 'u.id', 'p.author_id')
+    .orderBy('p.id')
+    .select(
+      'p.id',
+      ...POST_COLUMNS.map((c) => `p.${c}`),
+      db.raw(
+        `coalesce(CASE WHEN u.first_name <> '' AND u.last_name <> '' THEN u.first_name || ' ' || u.last_name END, u.username, p.author_name) AS author`,
+      ),
+    );
+  const comments = await db('comments')
+    .orderBy('id')
+    .select('post_id', ...COMMENT_COLUMNS);
+  const history = await db('post_slug_history').orderBy('slug').select('post_id', 'slug');
+  const events = await db('order_events')
+    .orderBy(['order_id', 'version'])
+    .select('order_id', 'version', 'type', 'data', 'metadata', 'created_at');
+  const orders = new Map<number, Json[]>();
+  for (const { order_id, ...event } of events) orders.set(order_id, [...(orders.get(order_id) ?? []), event]);
+  return {
+    penstand_export: EXPORT_VERSION,
+    exported_at: new Date().toISOString(),
+    settings,
+    tags: (await db.raw('SELECT DISTINCT unnest(tags) AS tag FROM posts ORDER BY tag')).rows.map(
+      (r: { tag: string }) => r.tag,
+    ),
+    posts: posts.map(({ id, ...post }) => ({
+      ...post,
+      comments: comments.filter((c) => c.post_id === id).map(({ post_id, ...c }) => c),
+      old_slugs: history.filter((h) => h.post_id === id).map((h) => h.slug),
+    })),
+    products: await db('products').orderBy('id').select(PRODUCT_COLUMNS),
+    subscribers: await db('newsletter_subscribers').orderBy('id').select(SUBSCRIBER_COLUMNS),
+    orders: [...orders].map(([id, list]) => ({ id, events: list })),
+  };
+}
+
+const pick = (row: Json, columns: string[]) => Object.fromEntries(columns.map((c) => [c, row[c] ?? null]));
+
+/** Orders, products and posts keep their references only in an empty site. */
+async function assertEmpty(trx: Knex.Transaction): Promise<void> {
+  const { rows } = await trx.raw(
+    'SELECT (SELECT count(*) FROM posts) + (SELECT count(*) FROM products) + (SELECT count(*) FROM order_events) AS n',
+  );
+  if (Number(rows[0].n) > 0)
+    throw new ImportError(
+      'A Penstand export is imported into an empty site: this one already has posts, products or orders. Nothing was imported.',
+    );
+}
+
+export type PenstandImportCounts = {
+  posts: number;
+  comments: number;
+  products: number;
+  subscribers: number;
+  orders: number;
+};
+
+/** Restores a Penstand export into an empty site in one transaction; the order projections are rebuilt after. */
+export async function importPenstand(
+  db: Db,
+  document: PenstandExport,
+  dryRun: boolean,
+): Promise<PenstandImportCounts> {
+  if (document.penstand_export !== EXPORT_VERSION || !Array.isArray(document.posts))
+    throw new ImportError(
+      `This Penstand export has version ${String(document.penstand_export)}; this site reads version ${EXPORT_VERSION}. Nothing was imported.`,
+    );
+  const counts: PenstandImportCounts = { posts: 0, comments: 0, products: 0, subscribers: 0, orders: 0 };
+  const work = async (trx: Knex.Transaction) => {
+    await assertEmpty(trx);
+    if (document.settings)
+      await trx('blog_settings')
+        .insert({
+          id: 1,
+          ...document.settings,
+          social_links: JSON.stringify(document.settings.social_links ?? {}),
+        })
+        .onConflict('id')
+        .merge();
+    for (const post of document.posts) {
+      const [{ id }] = await trx('posts')
+        .insert({
+          ...pick(post, POST_COLUMNS),
+          content_html: renderMarkdown(String(post.content ?? '')),
+          author_name: post.author ?? null,
+        })
+        .returning('id');
+      counts.posts++;
+      if (post.comments.length)
+        await trx('comments').insert(
+          post.comments.map((c) => ({ ...pick(c, COMMENT_COLUMNS), post_id: id })),
+        );
+      counts.comments += post.comments.length;
+      if (post.old_slugs.length)
+        await trx('post_slug_history').insert(post.old_slugs.map((slug) => ({ slug, post_id: id })));
+    }
+    for (const product of document.products) await trx('products').insert(pick(product, PRODUCT_COLUMNS));
+    counts.products = document.products.length;
+    await trx.raw("SELECT setval('products_id_seq', GREATEST((SELECT max(id) FROM products), 1))");
+    for (const subscriber of document.subscribers)
+      await trx('newsletter_subscribers').insert({
+        ...pick(subscriber, SUBSCRIBER_COLUMNS),
+        token: randomBytes(24).toString('base64url'),
+      });
+    counts.subscribers = document.subscribers.length;
+    for (const order of document.orders) {
+      await trx('order_events').insert(
+        order.events.map((event) => ({
+          order_id: order.id,
+          version: event.version,
+          type: event.type,
+          // Accounts are not exported: an order's buyer is known by the email in its data.
+          data: JSON.stringify(
+            'userId' in (event.data as Json) ? { ...(event.data as Json), userId: null } : event.data,
+          ),
+          metadata: JSON.stringify(event.metadata ?? {}),
+          created_at: event.created_at,
+        })),
+      );
+    }
+    counts.orders = document.orders.length;
+    await trx.raw("SELECT setval('order_ids', GREATEST((SELECT max(order_id) FROM order_events), 1))");
+  };
+  if (dryRun) {
+    const trx = await db.transaction();
+    try {
+      await work(trx);
+    } finally {
+      await trx.rollback();
+    }
+    return counts;
+  }
+  await db.transaction(work);
+  if (counts.orders) await rebuildProjections(db);
+  return counts;
+}

@@ -1,0 +1,109 @@
+import { readFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runImport } from '../../src/import/import.ts';
+import { exportSite } from '../../src/import/penstand.ts';
+import { ImportError } from '../../src/import/types.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { seedDemo } from '../support/blog.ts';
+import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { startProcess } from '../support/process.ts';
+import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
+
+let app: TestApp;
+let empty: TestDatabase;
+let dir: string;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  empty = await createTestDatabase();
+  dir = await mkdtemp(path.join(tmpdir(), 'penstand-export-'));
+  await seedDemo(app);
+  const { db } = app.services;
+  const product = await createProductRow(db, { name: 'Export mug', price: 1250, stock: 5 });
+  for (const email of ['ada@example.com', 'grace@example.com']) {
+    const guest = new GuestClient(app);
+    expect((await guest.add(product.id, 2)).status).toBe(201);
+    expect((await guest.checkout({ ...validCheckout, customerEmail: email })).status).toBe(201);
+  }
+  await db('newsletter_subscribers').insert([
+    { email: 'reader@example.com', status: 'confirmed', token: 'export-test-1', confirmed_at: db.fn.now() },
+    { email: 'later@example.com', status: 'pending', token: 'export-test-2' },
+  ]);
+  const post = await db('posts').where({ status: 'published' }).orderBy('id').first('id', 'slug');
+  await db('post_slug_history').insert({ slug: 'an-older-title', post_id: post.id });
+});
+afterAll(async () => {
+  await app?.close();
+  await empty?.drop();
+});
+
+const withoutRun = (document: Record<string, unknown>) => {
+  const { exported_at, ...rest } = JSON.parse(JSON.stringify(document));
+  expect(Date.parse(exported_at)).not.toBeNaN();
+  return rest;
+};
+
+describe('export and import of a Penstand site', () => {
+  it('round-trips: demo site → export → empty site → export again is the same document', async () => {
+    const file = path.join(dir, 'site.json');
+    const env = {
+      NODE_ENV: 'test',
+      DATABASE_URL: app.database.url,
+      LOG_LEVEL: 'warn',
+      DATA_DIR: path.join(dir, 'data'),
+    };
+    const cli = startProcess('src/import/export-cli.ts', [file], env);
+    expect(await cli.exited, cli.output()).toBe(0);
+    const first = JSON.parse(readFileSync(file, 'utf8'));
+    expect(first.penstand_export).toBe(1);
+    expect(first.orders).toHaveLength(2);
+    expect(first.subscribers.map((s: { status: string }) => s.status)).toEqual(['confirmed', 'pending']);
+    expect(first.posts.some((p: { comments: unknown[] }) => p.comments.length > 0)).toBe(true);
+
+    const report = await runImport({ db: empty.db }, file);
+    expect(report).toMatchObject({
+      format: 'penstand',
+      created: first.posts.length,
+      restored: { products: first.products.length, subscribers: 2, orders: 2 },
+    });
+    const second = await exportSite(empty.db);
+    expect(withoutRun(second as unknown as Record<string, unknown>)).toEqual(withoutRun(first));
+
+    // The order projections are rebuilt from the events: the same orders, lines and totals.
+    const orders = (db: TestDatabase['db']) =>
+      db('orders as o')
+        .join('order_items as i', 'i.order_id', 'o.id')
+        .orderBy(['o.id', 'i.id'])
+        .select(
+          'o.id',
+          'o.email',
+          'o.total_amount',
+          'o.status',
+          'i.product_id',
+          'i.quantity',
+          'i.price_at_time',
+        );
+    expect(await orders(empty.db)).toEqual(await orders(app.services.db));
+    const moved = await empty.db('post_slug_history').where({ slug: 'an-older-title' }).first('slug');
+    expect(moved).toBeDefined();
+  });
+
+  it('refuses to import into a site that has content, and changes nothing', async () => {
+    const file = path.join(dir, 'again.json');
+    const env = {
+      NODE_ENV: 'test',
+      DATABASE_URL: app.database.url,
+      LOG_LEVEL: 'warn',
+      DATA_DIR: path.join(dir, 'data'),
+    };
+    expect(await startProcess('src/import/export-cli.ts', [file], env).exited).toBe(0);
+    const before = await empty.db('posts').count({ n: '*' });
+    const error = await runImport({ db: empty.db }, file).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ImportError);
+    expect((error as Error).message).toMatch(/imported into an empty site/);
+    expect(await empty.db('posts').count({ n: '*' })).toEqual(before);
+  });
+});
