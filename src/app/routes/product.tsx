@@ -26,7 +26,12 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const id = parseProductId(params.id);
   const product = id ? await getPublicProduct(getApp(context).services.db, id) : null;
   if (!product) return data({ product: null }, { status: 404 });
-  return { product };
+  // Tells the page view counter which product this page (stored or not) shows.
+  return data({ product }, { headers: { 'x-page-cache-view-product': String(product.id) } });
+}
+
+export function headers({ loaderHeaders }: Route.HeadersArgs) {
+  return loaderHeaders;
 }
 
 type ActionResult =

@@ -1,0 +1,176 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sweepVisitorHashes } from '../../src/analytics/rollups.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { signedInSession } from '../support/auth.ts';
+import { createProductRow } from '../support/shop.ts';
+import { until } from '../support/until.ts';
+
+const ADDRESS = '203.0.113.77';
+const OTHER_ADDRESS = '198.51.100.9';
+const BROWSER =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.7444.59 Safari/537.36';
+const PHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.6 Mobile/15E148 Safari/604.1';
+const BOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+
+let app: TestApp;
+let post: { id: number; slug: string };
+
+beforeAll(async () => {
+  // The page cache on: stored pages must count like rendered ones.
+  app = await startTestApp({ withWorker: true, env: { TRUST_PROXY: 'true', PAGE_CACHE_TTL_SECONDS: '60' } });
+  [post] = await app.services
+    .db('posts')
+    .insert({
+      title: 'Counted',
+      slug: 'counted',
+      content: 'x',
+      excerpt: 'x',
+      category: 'Life',
+      status: 'published',
+      published_at: new Date(),
+    })
+    .returning(['id', 'slug']);
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+function visit(path: string, headers: Record<string, string>, method = 'GET') {
+  return fetch(`${app.url}${path}`, {
+    method,
+    redirect: 'manual',
+    headers: { 'x-forwarded-for': ADDRESS, 'user-agent': BROWSER, ...headers },
+  });
+}
+
+async function dailyViews(day: string): Promise<{ views: number; visitors: number }> {
+  const row = await app.services.db('analytics_daily').where({ day }).first('views', 'visitors');
+  return row ?? { views: 0, visitors: 0 };
+}
+
+/** Flushes the web process's batch and waits for the worker to roll it up. */
+async function settle(day: string, views: number): Promise<void> {
+  await app.services.pageViews.flush();
+  await until(async () => (await dailyViews(day)).views >= views, `${views} views on ${day}`, 20_000);
+}
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+describe('analytics collection', () => {
+  it('counts browsers (stored pages too) but not bots, admins, prefetches or HEAD; groups referrers; keeps no address or agent', async () => {
+    const { db } = app.services;
+    const product = await createProductRow(db);
+    const admin = await signedInSession(app, { role: 'admin' });
+    const path = `/post/${post.slug}`;
+
+    const first = await visit(path, { referer: 'https://www.google.com/search?q=x', 'cf-ipcountry': 'DE' });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-cache')).toBe('MISS');
+    await first.text();
+    const stored = await visit(path, { referer: 'https://news.ycombinator.com/item?id=1' });
+    expect(stored.headers.get('x-cache')).toBe('HIT');
+    await visit(path, { referer: `${app.url}/` });
+    // Do-Not-Track: a view, not a visitor.
+    await visit(path, { 'x-forwarded-for': OTHER_ADDRESS, 'user-agent': PHONE, dnt: '1' });
+    await visit(`/product/${product.id}`, { 'user-agent': PHONE, 'x-forwarded-for': OTHER_ADDRESS });
+    // Not readers:
+    await visit(path, { 'user-agent': BOT });
+    await visit(path, { cookie: admin.cookie, 'user-agent': 'Admin browser/1.0' });
+    await visit(path, { 'sec-purpose': 'prefetch' });
+    await visit(path, { purpose: 'prefetch' });
+    await visit(path, {}, 'HEAD');
+    await visit('/api/posts', {});
+
+    await settle(today(), 5);
+    // Anything late would have arrived with the same flush.
+    expect(await dailyViews(today())).toEqual({ views: 5, visitors: 2 });
+    const hourly = await db('analytics_hourly').select('path', 'post_id', 'product_id', 'views', 'visitors');
+    expect(hourly.sort((a, b) => a.path.localeCompare(b.path))).toEqual([
+      { path, post_id: post.id, product_id: null, views: 4, visitors: 1 },
+      { path: `/product/${product.id}`, post_id: null, product_id: product.id, views: 1, visitors: 1 },
+    ]);
+    const referrers = await db('analytics_referrers').select('source', 'views');
+    expect(referrers).toEqual(
+      expect.arrayContaining([
+        { source: 'Google', views: 1 },
+        { source: 'news.ycombinator.com', views: 1 },
+        { source: 'internal', views: 1 },
+        { source: 'direct', views: 2 },
+      ]),
+    );
+    expect(referrers).toHaveLength(4);
+    const devices = await db('analytics_devices').select('device', 'views').orderBy('device');
+    expect(devices).toEqual([
+      { device: 'desktop', views: 3 },
+      { device: 'mobile', views: 2 },
+    ]);
+    expect(await db('analytics_countries').select('country', 'views')).toEqual([{ country: 'DE', views: 1 }]);
+    // The public count: the tracked reader once a day, the untracked one each time.
+    await until(
+      async () => (await db('posts').where({ id: post.id }).first('view_count')).view_count === 2,
+      'the public view count',
+      20_000,
+    );
+
+    // No table, in any schema (the queue's too), holds the address or the user agent.
+    const tables: { table_schema: string; table_name: string }[] = await db('information_schema.tables')
+      .select('table_schema', 'table_name')
+      .where({ table_type: 'BASE TABLE' })
+      .whereNotIn('table_schema', ['pg_catalog', 'information_schema']);
+    expect(tables.length).toBeGreaterThan(20);
+    for (const { table_schema, table_name } of tables) {
+      for (const needle of [ADDRESS, OTHER_ADDRESS, BROWSER, PHONE]) {
+        const { rows } = await db.raw(`SELECT count(*)::int AS n FROM ??.?? t WHERE strpos(t::text, ?) > 0`, [
+          table_schema,
+          table_name,
+          needle,
+        ]);
+        expect({ table: `${table_schema}.${table_name}`, needle, n: rows[0].n }).toEqual({
+          table: `${table_schema}.${table_name}`,
+          needle,
+          n: 0,
+        });
+      }
+    }
+  });
+
+  it('counts two addresses as two visitors, the same one once a day, and again on the next day', async () => {
+    const { db, pageViews } = app.services;
+    await db('analytics_daily').delete();
+    await db('analytics_seen').delete();
+    const path = `/post/${post.slug}`;
+    await visit(path, {});
+    await visit(path, { 'x-forwarded-for': OTHER_ADDRESS });
+    await visit(path, {});
+    await settle(today(), 3);
+    expect(await dailyViews(today())).toEqual({ views: 3, visitors: 2 });
+
+    const tomorrow = new Date(Date.now() + 86_400_000);
+    pageViews.clock = () => tomorrow;
+    try {
+      await visit(path, {});
+      await settle(tomorrow.toISOString().slice(0, 10), 1);
+      expect(await dailyViews(tomorrow.toISOString().slice(0, 10))).toEqual({ views: 1, visitors: 1 });
+      // A day past: its salt and hashes are swept, today's stay.
+      const yesterday = new Date(Date.now() - 86_400_000);
+      pageViews.clock = () => yesterday;
+      await visit(path, {});
+      await settle(yesterday.toISOString().slice(0, 10), 1);
+    } finally {
+      pageViews.clock = () => new Date();
+    }
+    const [{ n: old }] = await db('analytics_salts')
+      .count({ n: '*' })
+      .where('day', '<', db.raw('current_date'));
+    expect(Number(old)).toBe(1);
+    await sweepVisitorHashes(db);
+    for (const table of ['analytics_salts', 'analytics_seen']) {
+      const [{ n }] = await db(table).count({ n: '*' }).where('day', '<', db.raw('current_date'));
+      expect(Number(n)).toBe(0);
+    }
+    const [{ n: kept }] = await db('analytics_salts').count({ n: '*' }).where('day', '=', today());
+    expect(Number(kept)).toBe(1);
+  });
+});
