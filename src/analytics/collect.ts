@@ -1,6 +1,7 @@
 import { isbot } from 'isbot';
 import type { Middleware } from 'koa';
 import type { AppServices } from '../server/services.ts';
+import { rememberPostRead } from './attribution.ts';
 import { countryCode, deviceClass, referrerSource } from './classify.ts';
 
 function positiveId(value: string | undefined): number | null {
@@ -27,12 +28,19 @@ export function countPageViews(services: AppServices): Middleware {
       return;
     if (ctx.state.pageCache?.refresh || ctx.state.session?.user?.role === 'admin') return;
     const untracked = ctx.get('dnt') === '1' || ctx.get('sec-gpc') === '1';
+    const postId = positiveId(meta['view-post']);
+    const sessionId: string | null = ctx.state.session?.id ?? null;
+    // For shop attribution; only a visitor who already has a session (a cart, an account) has one.
+    if (postId && sessionId)
+      void rememberPostRead(services.db, sessionId, postId, services.pageViews.clock()).catch((err) =>
+        ctx.state.log.warn({ err: (err as Error).message }, 'last post read not remembered'),
+      );
     services.pageViews.record({
       path: ctx.path.slice(0, 300),
-      postId: positiveId(meta['view-post']),
+      postId,
       productId: positiveId(meta['view-product']),
       visitor: untracked ? null : { address: ctx.ip, userAgent },
-      sessionId: ctx.state.session?.id ?? null,
+      sessionId,
       source: referrerSource(ctx.get('referer'), [new URL(services.publicUrl).hostname, ctx.hostname]),
       device: deviceClass(userAgent),
       country: countryCode(ctx.get(config.analyticsCountryHeader)),

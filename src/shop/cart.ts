@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { countCartAdd } from '../analytics/attribution.ts';
 import type { Db } from '../db/knex.ts';
 import { HttpError } from '../server/middleware.ts';
 import { noLongerAvailable, SHOP_MESSAGES, stockLimitMessage } from './messages.ts';
@@ -165,6 +166,7 @@ export async function addToCart(
       .merge({ quantity: trx.raw('cart_items.quantity + excluded.quantity'), updated_at: trx.fn.now() })
       .returning(['id', 'quantity']);
     await trx('carts').where({ id: cartId }).update({ updated_at: trx.fn.now() });
+    await countCartAdd(trx, productId);
     return { lineId: row.id, quantity: row.quantity };
   });
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepVisitorHashes } from '../../src/analytics/rollups.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
-import { createProductRow } from '../support/shop.ts';
+import { createProductRow, GuestClient } from '../support/shop.ts';
 import { until } from '../support/until.ts';
 
 const ADDRESS = '203.0.113.77';
@@ -172,5 +172,90 @@ describe('analytics collection', () => {
     }
     const [{ n: kept }] = await db('analytics_salts').count({ n: '*' }).where('day', '=', today());
     expect(Number(kept)).toBe(1);
+  });
+
+  it('credits an order to the post its buyer read last, and reports the product funnel', async () => {
+    const { db } = app.services;
+    const product = await createProductRow(db, { price: 2500 });
+    const guest = new GuestClient(app);
+    await visit(`/product/${product.id}`, {});
+    expect((await guest.add(product.id)).status).toBe(201);
+    const read = await visit(`/post/${post.slug}`, { 'x-session-id': guest.sid ?? '' });
+    expect(read.status).toBe(200);
+    await until(async () => {
+      const row = await db('sessions')
+        .where({ sid: guest.sid })
+        .first(db.raw(`sess->'lastPost'->>'id' AS id`));
+      return Number(row?.id) === post.id;
+    }, 'the session remembers the post');
+    const placed = await guest.checkout();
+    expect(placed.status).toBe(201);
+    const admin = await signedInSession(app, { role: 'admin' });
+    const paid = await fetch(`${app.url}/api/admin/orders/${placed.body.id}?action=mark-paid`, {
+      method: 'POST',
+      headers: { ...admin.headers, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(paid.status).toBe(200);
+    await app.services.pageViews.flush();
+    await until(
+      async () => (await db('analytics_hourly').where({ product_id: product.id }).first())?.views === 1,
+      'the product view rolled up',
+      20_000,
+    );
+
+    const day = today();
+    const answer = await fetch(`${app.url}/api/admin/analytics?from=${day}&to=${day}`, {
+      headers: admin.headers,
+    });
+    expect(answer.status).toBe(200);
+    const report = await answer.json();
+    expect(report.totals).toMatchObject({ orders: 1, revenue: 2500 });
+    expect(report.topPosts).toContainEqual(
+      expect.objectContaining({ id: post.id, title: 'Counted', orders: 1, revenue: 2500 }),
+    );
+    expect(report.products).toContainEqual({
+      id: product.id,
+      name: product.name,
+      views: 1,
+      addToCarts: 1,
+      orders: 1,
+      revenue: 2500,
+    });
+    expect(report.series).toEqual([expect.objectContaining({ day, orders: 1, revenue: 2500 })]);
+    expect(report.devices).toContainEqual({ name: 'desktop', views: expect.any(Number) });
+  });
+
+  it('refuses bad ranges in clear words, and anyone but an admin', async () => {
+    const admin = await signedInSession(app, { role: 'admin' });
+    const ask = (query: string, headers = admin.headers) =>
+      fetch(`${app.url}/api/admin/analytics${query}`, { headers }).then(async (r) => ({
+        status: r.status,
+        message: (await r.json()).message,
+      }));
+    expect(await ask('')).toEqual({ status: 400, message: 'from is required, as a date YYYY-MM-DD.' });
+    expect(await ask('?from=2026-1-1&to=2026-01-31')).toEqual({
+      status: 400,
+      message: 'from must be a date as YYYY-MM-DD.',
+    });
+    expect(await ask('?from=2026-02-30&to=2026-03-01')).toEqual({
+      status: 400,
+      message: 'from is not a real date.',
+    });
+    expect(await ask('?from=2026-03-02&to=2026-03-01')).toEqual({
+      status: 400,
+      message: 'from must not be after to.',
+    });
+    expect(await ask('?from=2025-01-01&to=2026-01-02')).toEqual({
+      status: 400,
+      message: 'The range may span at most 366 days.',
+    });
+    expect(await ask('?from=2026-01-01&to=2026-01-02&to=2026-01-03')).toEqual({
+      status: 400,
+      message: 'from and to must be given once.',
+    });
+    expect((await ask('?from=2025-01-01&to=2026-01-01')).status).toBe(200);
+    const reader = await signedInSession(app);
+    expect((await ask('?from=2026-01-01&to=2026-01-02', reader.headers)).status).toBe(403);
   });
 });
