@@ -38,6 +38,21 @@ export function previousRange(range: Range): Range {
   return { from: day(Date.parse(range.from) - days * DAY_MS), to: day(Date.parse(range.from) - DAY_MS) };
 }
 
+export const RANGE_PRESETS = [
+  { id: 'today', label: 'Today', days: 1 },
+  { id: '7d', label: '7 days', days: 7 },
+  { id: '30d', label: '30 days', days: 30 },
+  { id: '12m', label: '12 months', days: 365 },
+] as const;
+
+export type RangePreset = (typeof RANGE_PRESETS)[number]['id'];
+
+/** The last n days up to today (UTC), today included. */
+export function lastDays(days: number, now = new Date()): Range {
+  const to = now.toISOString().slice(0, 10);
+  return { from: new Date(Date.parse(to) - (days - 1) * DAY_MS).toISOString().slice(0, 10), to };
+}
+
 export type Totals = { views: number; visitors: number; orders: number; revenue: number };
 
 export type AnalyticsReport = {

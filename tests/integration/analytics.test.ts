@@ -252,7 +252,7 @@ describe('analytics collection', () => {
     });
     expect(await ask('?from=2026-01-01&to=2026-01-02&to=2026-01-03')).toEqual({
       status: 400,
-      message: 'from and to must be given once.',
+      message: 'Each query parameter must be given once.',
     });
     expect((await ask('?from=2025-01-01&to=2026-01-01')).status).toBe(200);
     const reader = await signedInSession(app);

@@ -1,8 +1,17 @@
 import { Link } from 'react-router';
+import type { AnalyticsReport } from '../../analytics/report.ts';
 import type { DashboardData } from '../../blog/dashboard.ts';
 import { formatPrice } from '../../shop/price.ts';
+import { AnalyticsChart } from './AnalyticsChart.tsx';
 
-export function DashboardTab({ dashboard }: { dashboard: DashboardData | null }) {
+export function DashboardTab({
+  dashboard,
+  recent,
+}: {
+  dashboard: DashboardData | null;
+  /** The last 30 days: the chart and the top 5 posts. */
+  recent: AnalyticsReport;
+}) {
   if (!dashboard) return <p className="empty-state">No dashboard data available</p>;
   const { stats, recentActivity } = dashboard;
   return (
@@ -55,7 +64,33 @@ export function DashboardTab({ dashboard }: { dashboard: DashboardData | null })
           <p className="muted">{stats.users.total} total users</p>
         </section>
       </div>
+      <section className="card" aria-labelledby="recent-chart">
+        <div className="admin-item-head">
+          <h2 id="recent-chart">Views and visitors, last 30 days</h2>
+          <Link className="button button-small" to="/admin?tab=analytics">
+            Analytics
+          </Link>
+        </div>
+        <AnalyticsChart series={recent.series} title="Views and visitors per day, last 30 days" />
+      </section>
       <div className="admin-columns">
+        <section className="card" aria-labelledby="top-posts-30">
+          <h2 id="top-posts-30">Top Posts, last 30 days</h2>
+          {recent.topPosts.length === 0 ? (
+            <p className="muted">No post was read in the last 30 days.</p>
+          ) : (
+            <ol className="admin-list">
+              {recent.topPosts.map((post) => (
+                <li key={post.id}>
+                  <span>{post.title}</span>
+                  <span className="muted">
+                    {post.views} views{post.orders ? `, ${post.orders} orders` : ''}
+                  </span>
+                </li>
+              ))}
+            </ol>
+          )}
+        </section>
         <section className="card" aria-labelledby="popular-posts">
           <h2 id="popular-posts">Popular Posts</h2>
           {recentActivity.popularPosts.length === 0 ? (
