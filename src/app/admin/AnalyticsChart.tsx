@@ -31,44 +31,46 @@ export function AnalyticsChart({ series, title }: { series: AnalyticsReport['ser
   const last = series.at(-1)?.day ?? '';
   const total = views.reduce((a, b) => a + b, 0);
   return (
-    <figure className="analytics-chart">
-      <svg
-        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
-        role="img"
-        aria-labelledby={`${id}-title ${id}-desc`}
-        preserveAspectRatio="none"
-      >
-        <title id={`${id}-title`}>{title}</title>
-        <desc id={`${id}-desc`}>
-          {`${total} views from ${first} to ${last}; at most ${Math.max(0, ...views)} in a day.`}
-        </desc>
-        <line
-          className="chart-axis"
-          x1={PAD.left}
-          y1={HEIGHT - PAD.bottom}
-          x2={WIDTH - PAD.right}
-          y2={HEIGHT - PAD.bottom}
-        />
-        <line className="chart-axis" x1={PAD.left} y1={PAD.top} x2={PAD.left} y2={HEIGHT - PAD.bottom} />
-        <text className="chart-label" x={PAD.left - 6} y={PAD.top + 4} textAnchor="end">
-          {max}
-        </text>
-        <text className="chart-label" x={PAD.left - 6} y={HEIGHT - PAD.bottom} textAnchor="end">
-          0
-        </text>
-        <text className="chart-label" x={PAD.left} y={HEIGHT - 8}>
-          {first}
-        </text>
-        <text className="chart-label" x={WIDTH - PAD.right} y={HEIGHT - 8} textAnchor="end">
-          {last}
-        </text>
-        <polyline className="chart-views" fill="none" points={points(views, max)} />
-        <polyline className="chart-visitors" fill="none" points={points(visitors, max)} />
-      </svg>
-      <figcaption>
-        <span className="chart-key chart-key-views">Views</span>{' '}
-        <span className="chart-key chart-key-visitors">Visitors</span>
-      </figcaption>
+    <div className="analytics-chart">
+      <figure>
+        <svg
+          viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+          role="img"
+          aria-labelledby={`${id}-title ${id}-desc`}
+          preserveAspectRatio="none"
+        >
+          <title id={`${id}-title`}>{title}</title>
+          <desc id={`${id}-desc`}>
+            {`${total} views from ${first} to ${last}; at most ${Math.max(0, ...views)} in a day.`}
+          </desc>
+          <line
+            className="chart-axis"
+            x1={PAD.left}
+            y1={HEIGHT - PAD.bottom}
+            x2={WIDTH - PAD.right}
+            y2={HEIGHT - PAD.bottom}
+          />
+          <line className="chart-axis" x1={PAD.left} y1={PAD.top} x2={PAD.left} y2={HEIGHT - PAD.bottom} />
+          <text className="chart-label" x={PAD.left - 6} y={PAD.top + 4} textAnchor="end">
+            {max}
+          </text>
+          <text className="chart-label" x={PAD.left - 6} y={HEIGHT - PAD.bottom} textAnchor="end">
+            0
+          </text>
+          <text className="chart-label" x={PAD.left} y={HEIGHT - 8}>
+            {first}
+          </text>
+          <text className="chart-label" x={WIDTH - PAD.right} y={HEIGHT - 8} textAnchor="end">
+            {last}
+          </text>
+          <polyline className="chart-views" fill="none" points={points(views, max)} />
+          <polyline className="chart-visitors" fill="none" points={points(visitors, max)} />
+        </svg>
+        <figcaption>
+          <span className="chart-key chart-key-views">Views</span>{' '}
+          <span className="chart-key chart-key-visitors">Visitors</span>
+        </figcaption>
+      </figure>
       <details>
         <summary>Show the chart's data as a table</summary>
         <table className="admin-table">
@@ -91,6 +93,6 @@ export function AnalyticsChart({ series, title }: { series: AnalyticsReport['ser
           </tbody>
         </table>
       </details>
-    </figure>
+    </div>
   );
 }
