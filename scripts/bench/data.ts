@@ -542,7 +542,7 @@ if (counts.orders > 0 && counts.products > 0) {
 // A year of rollups, as the views job would have written them: the hourly rows of the most read
 // posts and products (their share falling with rank), and the daily tables.
 await main.query(
-  `TRUNCATE analytics_hourly, analytics_daily, analytics_referrers, analytics_devices, analytics_countries,
+  `TRUNCATE analytics_hourly, analytics_paths_daily, analytics_daily, analytics_referrers, analytics_devices, analytics_countries,
      analytics_cart_adds, analytics_seen, analytics_salts, order_sources`,
 );
 const readPosts = Math.min(counts.analyticsPaths, counts.posts);
@@ -559,6 +559,11 @@ await main.query(
    CROSS JOIN (SELECT id, row_number() OVER (ORDER BY id) AS rank FROM products ORDER BY id LIMIT $3) p
    CROSS JOIN LATERAL (SELECT greatest(1, ($2::int / 240 / p.rank * (0.5 + random()))::int) AS v) views`,
   [readPosts, counts.viewsPerDay, readProducts],
+);
+await main.query(
+  `INSERT INTO analytics_paths_daily (day, path, post_id, product_id, views, visitors)
+   SELECT (hour AT TIME ZONE 'UTC')::date, path, min(post_id), min(product_id), sum(views), sum(visitors)
+   FROM analytics_hourly GROUP BY 1, 2`,
 );
 const DAYS = `generate_series(current_date - 365, current_date, interval '1 day') AS d`;
 for (const [sql, params] of [

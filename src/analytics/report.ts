@@ -80,8 +80,6 @@ export type AnalyticsReport = {
 // paid less what was refunded, in cents, as on the dashboard.
 const ORDERS_IN_RANGE = `created_at >= CAST(:from AS date)::timestamp AT TIME ZONE 'UTC'
   AND created_at < (CAST(:to AS date) + 1)::timestamp AT TIME ZONE 'UTC'`;
-const HOURS_IN_RANGE = `hour >= CAST(:from AS date)::timestamp AT TIME ZONE 'UTC'
-  AND hour < (CAST(:to AS date) + 1)::timestamp AT TIME ZONE 'UTC'`;
 
 async function totals(db: Db, range: Range): Promise<Totals> {
   const { rows } = await db.raw(
@@ -116,8 +114,8 @@ export async function analyticsReport(db: Db, range: Range, limit = 10): Promise
     ),
     db.raw(
       `WITH viewed AS (
-         SELECT post_id, sum(views)::int AS views FROM analytics_hourly
-         WHERE post_id IS NOT NULL AND ${HOURS_IN_RANGE} GROUP BY post_id
+         SELECT post_id, sum(views)::int AS views FROM analytics_paths_daily
+         WHERE post_id IS NOT NULL AND day BETWEEN :from AND :to GROUP BY post_id
        ), sold AS (
          SELECT s.post_id, count(*)::int AS orders, sum(o.paid_amount - o.refunded_amount)::bigint AS revenue
          FROM order_sources s JOIN orders o ON o.id = s.order_id
@@ -148,8 +146,8 @@ export async function analyticsReport(db: Db, range: Range, limit = 10): Promise
     ),
     db.raw(
       `WITH viewed AS (
-         SELECT product_id, sum(views)::int AS views FROM analytics_hourly
-         WHERE product_id IS NOT NULL AND ${HOURS_IN_RANGE} GROUP BY product_id
+         SELECT product_id, sum(views)::int AS views FROM analytics_paths_daily
+         WHERE product_id IS NOT NULL AND day BETWEEN :from AND :to GROUP BY product_id
        ), added AS (
          SELECT product_id, sum(adds)::int AS adds FROM analytics_cart_adds
          WHERE day BETWEEN :from AND :to GROUP BY product_id

@@ -16,26 +16,34 @@ export async function applyPageViews(db: Db, batch: Batch): Promise<void> {
   await applyViews(db, batch.views);
   await db.transaction(async (trx) => {
     if (batch.hours.length) {
-      await trx.raw(
-        `INSERT INTO analytics_hourly (hour, path, post_id, product_id, views)
-         SELECT h.hour, h.path,
-                (SELECT id FROM posts WHERE id = h.post_id), (SELECT id FROM products WHERE id = h.product_id),
-                h.views
-         FROM jsonb_to_recordset(?::jsonb) AS h(hour timestamptz, path text, post_id int, product_id int, views int)
-         ORDER BY 1, 2
-         ON CONFLICT (hour, path) DO UPDATE SET views = analytics_hourly.views + excluded.views`,
-        [
-          JSON.stringify(
-            batch.hours.map((h) => ({
-              hour: h.hour,
-              path: h.path,
-              post_id: h.postId,
-              product_id: h.productId,
-              views: h.views,
-            })),
-          ),
-        ],
+      const hours = JSON.stringify(
+        batch.hours.map((h) => ({
+          hour: h.hour,
+          day: h.hour.slice(0, 10),
+          path: h.path,
+          post_id: h.postId,
+          product_id: h.productId,
+          views: h.views,
+        })),
       );
+      // The same views per hour and, summed, per day.
+      for (const [table, key] of [
+        ['analytics_hourly', 'hour'],
+        ['analytics_paths_daily', 'day'],
+      ] as const) {
+        await trx.raw(
+          `INSERT INTO ${table} (${key}, path, post_id, product_id, views)
+           SELECT h.${key}, h.path,
+                  (SELECT id FROM posts WHERE id = min(h.post_id)),
+                  (SELECT id FROM products WHERE id = min(h.product_id)),
+                  sum(h.views)
+           FROM jsonb_to_recordset(?::jsonb)
+             AS h(hour timestamptz, day date, path text, post_id int, product_id int, views int)
+           GROUP BY 1, 2 ORDER BY 1, 2
+           ON CONFLICT (${key}, path) DO UPDATE SET views = ${table}.views + excluded.views`,
+          [hours],
+        );
+      }
       const byDay = new Map<string, number>();
       for (const h of batch.hours) {
         const day = h.hour.slice(0, 10);
@@ -66,6 +74,10 @@ export async function applyPageViews(db: Db, batch: Batch): Promise<void> {
            UPDATE analytics_daily d SET visitors = d.visitors + c.n
            FROM (SELECT day, sum(n)::int AS n FROM counted WHERE path = '' GROUP BY 1) c
            WHERE d.day = c.day
+         ), paths AS (
+           UPDATE analytics_paths_daily d SET visitors = d.visitors + c.n
+           FROM (SELECT day, path, sum(n)::int AS n FROM counted WHERE path <> '' GROUP BY 1, 2) c
+           WHERE d.day = c.day AND d.path = c.path
          )
          UPDATE analytics_hourly h SET visitors = h.visitors + c.n
          FROM counted c WHERE c.path <> '' AND h.hour = c.hour AND h.path = c.path`,

@@ -91,6 +91,12 @@ describe('analytics collection', () => {
       { path, post_id: post.id, product_id: null, views: 4, visitors: 1 },
       { path: `/product/${product.id}`, post_id: null, product_id: product.id, views: 1, visitors: 1 },
     ]);
+    // The per-day copy agrees with the hours.
+    const daily = await db('analytics_paths_daily').select('path', 'views', 'visitors').orderBy('path');
+    expect(daily).toEqual([
+      { path, views: 4, visitors: 1 },
+      { path: `/product/${product.id}`, views: 1, visitors: 1 },
+    ]);
     const referrers = await db('analytics_referrers').select('source', 'views');
     expect(referrers).toEqual(
       expect.arrayContaining([
