@@ -187,3 +187,23 @@ export async function analyticsReport(db: Db, range: Range, limit = 10): Promise
     products: products.rows.map(money),
   };
 }
+
+export type DaySeries = { day: string; views: number; visitors: number }[];
+
+/** Views and visitors per day of one post's or product's page(s), for its own admin page. */
+export async function pageSeries(
+  db: Db,
+  page: { postId: number } | { productId: number },
+  range: Range,
+): Promise<DaySeries> {
+  const [column, id] = 'postId' in page ? ['post_id', page.postId] : ['product_id', page.productId];
+  const { rows } = await db.raw(
+    `SELECT to_char(d, 'YYYY-MM-DD') AS day, coalesce(sum(p.views), 0)::int AS views,
+            coalesce(sum(p.visitors), 0)::int AS visitors
+     FROM generate_series(CAST(:from AS date), CAST(:to AS date), interval '1 day') AS d
+     LEFT JOIN analytics_paths_daily p ON p.day = d::date AND p.${column} = :id
+     GROUP BY d ORDER BY d`,
+    { ...range, id },
+  );
+  return rows;
+}

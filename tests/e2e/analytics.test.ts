@@ -110,6 +110,17 @@ describe('analytics', () => {
     expect(
       await adminPage.locator('section[aria-labelledby="top-posts-30"] li').first().textContent(),
     ).toContain(post.title);
+    // The post's own admin page: its chart, with its day's view in the table.
+    await adminPage.goto(`/admin/posts/${post.id}`);
+    const own = adminPage.getByRole('img', { name: 'Views and visitors of this page per day, last 30 days' });
+    expect(await own.isVisible()).toBe(true);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(
+      await adminPage
+        .locator('section[aria-labelledby="page-views"] tbody tr', { hasText: today })
+        .locator('td')
+        .allTextContents(),
+    ).toEqual(['1', '1']);
     await noScript.close();
 
     const withScript = await browser.newContext({ baseURL: app.url });

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { AnalyticsReport } from '../../analytics/report.ts';
+import type { DaySeries } from '../../analytics/report.ts';
 
 const WIDTH = 720;
 const HEIGHT = 220;
@@ -22,7 +22,7 @@ function points(values: number[], max: number): string {
  * Views and visitors per day as an SVG drawn on the server: it shows without JavaScript. Screen
  * readers get its summary, and the numbers themselves in the table below it.
  */
-export function AnalyticsChart({ series, title }: { series: AnalyticsReport['series']; title: string }) {
+export function AnalyticsChart({ series, title }: { series: DaySeries; title: string }) {
   const id = useId();
   const views = series.map((d) => d.views);
   const visitors = series.map((d) => d.visitors);
@@ -94,5 +94,15 @@ export function AnalyticsChart({ series, title }: { series: AnalyticsReport['ser
         </table>
       </details>
     </div>
+  );
+}
+
+/** A post's or product's own views over the last 30 days, on its admin page. */
+export function PageViewsCard({ series }: { series: DaySeries }) {
+  return (
+    <section className="card" aria-labelledby="page-views">
+      <h2 id="page-views">Views and visitors, last 30 days</h2>
+      <AnalyticsChart series={series} title="Views and visitors of this page per day, last 30 days" />
+    </section>
   );
 }
