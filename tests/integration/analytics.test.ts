@@ -184,8 +184,12 @@ describe('analytics collection', () => {
     const { db } = app.services;
     const product = await createProductRow(db, { price: 2500 });
     const guest = new GuestClient(app);
-    await visit(`/product/${product.id}`, {});
+    // A client-side navigation from the shop: React Router fetches the page's data.
+    const navigation = await visit(`/product/${product.id}.data`, { referer: `${app.url}/shop` });
+    expect(navigation.status).toBe(200);
     expect((await guest.add(product.id)).status).toBe(201);
+    // Its data reloaded on the same page after a form: no new view.
+    await visit(`/product/${product.id}.data`, { referer: `${app.url}/product/${product.id}` });
     const read = await visit(`/post/${post.slug}`, { 'x-session-id': guest.sid ?? '' });
     expect(read.status).toBe(200);
     await until(async () => {
