@@ -19,6 +19,8 @@ export type PageView = {
   country: string | null;
 };
 
+const MAX_PENDING = 100_000;
+
 type Batch = z.output<(typeof jobSchemas)['views.record']>;
 type Pending = PageView & { at: Date };
 
@@ -63,6 +65,8 @@ export class PageViewRecorder {
   }
 
   record(view: PageView): void {
+    // While the queue is unreachable the batch is kept, up to a bound: memory matters more than counts.
+    if (this.pending.length >= MAX_PENDING) return;
     this.pending.push({ ...view, at: this.clock() });
     this.timer ??= setTimeout(() => this.flush().catch(() => {}), this.intervalMs);
     this.timer.unref();
