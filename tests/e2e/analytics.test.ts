@@ -96,6 +96,11 @@ describe('analytics', () => {
     const chart = adminPage.getByRole('img', { name: /Views and visitors per day/ });
     expect(await chart.isVisible()).toBe(true);
     expect(await chart.locator('polyline').count()).toBe(2);
+    const revenue = adminPage.getByRole('img', { name: /Revenue per day/ });
+    expect(await revenue.locator('rect').count()).toBe(1);
+    expect(
+      await adminPage.locator('section[aria-labelledby="analytics-revenue"] tbody tr td').allTextContents(),
+    ).toEqual(['1', '$25.00']);
     const csv = await fetch(
       `${app.url}${await adminPage.locator('section[aria-labelledby="analytics-products"] a', { hasText: 'Export CSV' }).getAttribute('href')}`,
       { headers: admin.headers },

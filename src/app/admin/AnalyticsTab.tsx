@@ -6,7 +6,7 @@ import {
   type Totals,
 } from '../../analytics/report.ts';
 import { formatPrice } from '../../shop/price.ts';
-import { AnalyticsChart } from './AnalyticsChart.tsx';
+import { AnalyticsChart, RevenueChart } from './AnalyticsChart.tsx';
 
 export type AnalyticsView = {
   report: AnalyticsReport;
@@ -129,6 +129,10 @@ export function AnalyticsTab({ report, preset, rangeError }: AnalyticsView) {
           series={report.series}
           title={`Views and visitors per day, ${report.from} to ${report.to}`}
         />
+      </section>
+      <section className="card" aria-labelledby="analytics-revenue">
+        <h2 id="analytics-revenue">Revenue per day</h2>
+        <RevenueChart series={report.series} title={`Revenue per day, ${report.from} to ${report.to}`} />
       </section>
       <section className="card" aria-labelledby="analytics-posts">
         <div className="admin-item-head">
