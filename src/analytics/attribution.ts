@@ -15,6 +15,24 @@ export async function rememberPostRead(db: Db, sessionId: string, postId: number
     });
 }
 
+/** A post page's slug, as the product page's add-to-cart form says its reader came from. */
+export const FROM_POST_SLUG = /^[\w-]{1,200}$/;
+
+/**
+ * Remembers the post a reader came from when their session begins at an add-to-cart: reading
+ * creates no session (stored pages set no cookie), so that post could not be remembered earlier.
+ */
+export async function rememberPostBySlug(
+  db: Db,
+  sessionId: string,
+  slug: string,
+  at = new Date(),
+): Promise<void> {
+  if (!FROM_POST_SLUG.test(slug)) return;
+  const post = await db('posts').where({ slug, status: 'published' }).first('id');
+  if (post) await rememberPostRead(db, sessionId, post.id, at);
+}
+
 /** Credits an order to the session's last post read within 24 hours, if any. */
 export async function recordOrderSource(
   db: Db,

@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderMarkdown } from '../../src/blog/markdown.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { addSessionCookie, signedInSession } from '../support/auth.ts';
 import { expectAccessible, launchBrowser, watchPage } from '../support/browser.ts';
@@ -28,28 +29,32 @@ describe('analytics', () => {
     timeout: 60_000,
   }, async () => {
     const { db } = app.services;
+    const product = await createProductRow(db, { name: 'Fountain Pen', price: 2500, stock: null });
+    const content = `Mine is a [Fountain Pen](/product/${product.id}).`;
     const [post] = await db('posts')
       .insert({
         title: 'Why I write with a fountain pen',
         slug: 'fountain-pen',
-        content: 'Ink.',
+        content,
+        content_html: renderMarkdown(content),
         excerpt: 'Ink.',
         category: 'Life',
         status: 'published',
         published_at: new Date(),
       })
       .returning(['id', 'title']);
-    const product = await createProductRow(db, { name: 'Fountain Pen', price: 2500, stock: null });
 
+    // A new reader, with no session: reads the post, follows its link, buys.
     const reader = await browser.newContext({ baseURL: app.url, userAgent: READER_AGENT });
     const page = await reader.newPage();
     const problems = await watchPage(page);
-    await page.goto(`/product/${product.id}`);
+    await page.goto('/post/fountain-pen');
+    await page.getByRole('heading', { name: post.title, level: 1 }).waitFor();
+    expect((await reader.cookies()).map((c) => c.name)).not.toContain('sid');
+    await page.locator('article').getByRole('link', { name: 'Fountain Pen' }).click();
     await page.waitForSelector('html[data-hydrated]');
     await page.getByRole('button', { name: 'Add to Cart' }).click();
     await page.getByText('Item successfully added to your cart', { exact: true }).waitFor();
-    await page.goto('/post/fountain-pen');
-    await page.getByRole('heading', { name: post.title, level: 1 }).waitFor();
     await page.goto('/checkout');
     const fields = {
       'Full name': 'Grace Hopper',
