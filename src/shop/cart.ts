@@ -149,7 +149,7 @@ export async function addToCart(
   productId: number,
   quantity: number,
 ): Promise<{ lineId: number; quantity: number }> {
-  return db.transaction(async (trx) => {
+  const added = await db.transaction(async (trx) => {
     const product = await trx('products').where({ id: productId }).first('id', 'stock', 'status');
     if (product?.status !== 'active') throw new HttpError(404, SHOP_MESSAGES.productNotFound);
     const cartId = await ensureCartId(trx, owner);
@@ -166,9 +166,11 @@ export async function addToCart(
       .merge({ quantity: trx.raw('cart_items.quantity + excluded.quantity'), updated_at: trx.fn.now() })
       .returning(['id', 'quantity']);
     await trx('carts').where({ id: cartId }).update({ updated_at: trx.fn.now() });
-    await countCartAdd(trx, productId);
     return { lineId: row.id, quantity: row.quantity };
   });
+  // After the commit: the day's counter row is shared by every cart, not worth holding with the line.
+  await countCartAdd(db, productId);
+  return added;
 }
 
 /** A line of the owner's own cart, or 404: another cart's line id is not found (no IDOR). */
