@@ -265,6 +265,24 @@ describe('analytics collection', () => {
       message: 'Each query parameter must be given once.',
     });
     expect((await ask('?from=2025-01-01&to=2026-01-01')).status).toBe(200);
+    expect(await ask('?from=2026-01-01&to=2026-01-02&format=xml')).toEqual({
+      status: 400,
+      message: 'format must be csv.',
+    });
+    expect(await ask('?from=2026-01-01&to=2026-01-02&format=csv&table=users')).toEqual({
+      status: 400,
+      message: 'table must be one of series, topPosts, referrers, devices, countries, products.',
+    });
+    const csv = await fetch(
+      `${app.url}/api/admin/analytics?from=2026-01-01&to=2026-01-02&format=csv&table=series`,
+      {
+        headers: admin.headers,
+      },
+    );
+    expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(await csv.text()).toBe(
+      'day,views,visitors,orders,revenue\r\n2026-01-01,0,0,0,0\r\n2026-01-02,0,0,0,0\r\n',
+    );
     const reader = await signedInSession(app);
     expect((await ask('?from=2026-01-01&to=2026-01-02', reader.headers)).status).toBe(403);
   });
