@@ -1,5 +1,5 @@
 import type { Worker } from 'bullmq';
-import { applyPageViews, sweepVisitorHashes } from '../src/analytics/rollups.ts';
+import { applyPageViews, sweepAnalytics } from '../src/analytics/rollups.ts';
 import { sendNewsletterBatch, startDueNewsletters } from '../src/blog/newsletter-delivery.ts';
 import { publishDuePosts, publishScheduledPost } from '../src/blog/scheduling.ts';
 import { sweepViewLog } from '../src/blog/views.ts';
@@ -43,7 +43,7 @@ export function startWorkers(services: AppServices): Workers {
       if (job.name === 'maintenance.sweep-sessions') {
         await db('sessions').where('expire', '<', db.fn.now()).delete();
         await sweepViewLog(db);
-        await sweepVisitorHashes(db);
+        await sweepAnalytics(db);
         await sweepExpiredRateLimits(db);
         await sweepAuditLog(db);
       } else if (job.name === 'maintenance.relay-outbox') {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { Db } from '../db/knex.ts';
 import type { jobSchemas } from '../jobs/names.ts';
@@ -133,6 +133,7 @@ export class PageViewRecorder {
         return { day, name, views };
       });
     return {
+      batchId: randomUUID(),
       views: [...postViews.values()],
       hours: [...hours.values()],
       visitors: [...seen.values()],

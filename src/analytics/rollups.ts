@@ -15,6 +15,14 @@ const DAY_TABLES = {
 export async function applyPageViews(db: Db, batch: Batch): Promise<void> {
   await applyViews(db, batch.views);
   await db.transaction(async (trx) => {
+    if (batch.batchId) {
+      const fresh = await trx('analytics_batches')
+        .insert({ id: batch.batchId })
+        .onConflict('id')
+        .ignore()
+        .returning('id');
+      if (!fresh.length) return;
+    }
     if (batch.hours.length) {
       const hours = JSON.stringify(
         batch.hours.map((h) => ({
@@ -98,8 +106,12 @@ export async function applyPageViews(db: Db, batch: Batch): Promise<void> {
   });
 }
 
-/** Yesterday's salts and visitor hashes go: after that, no hash can be tied to a visitor. */
-export async function sweepVisitorHashes(db: Db): Promise<void> {
+/**
+ * Yesterday's salts and visitor hashes go: after that, no hash can be tied to a visitor. Batch ids
+ * go after two days, long past any retry of their job.
+ */
+export async function sweepAnalytics(db: Db): Promise<void> {
+  await db('analytics_batches').where('applied_at', '<', db.raw(`now() - interval '2 days'`)).delete();
   await db('analytics_seen').where('day', '<', db.raw('current_date')).delete();
   await db('analytics_salts').where('day', '<', db.raw('current_date')).delete();
 }

@@ -14,6 +14,8 @@ export const jobSchemas = {
   }),
   /** A batch of page views, rolled up by the web process (see analytics/recorder.ts). */
   'views.record': z.object({
+    /** Names the batch, so that a job run twice adds its views once. */
+    batchId: z.uuid().optional(),
     /** For the posts' public view counts: each viewer once per post per day. */
     views: z.array(
       z.object({ postId: z.number().int().positive(), viewer: z.string().min(1).max(200), day: z.string() }),

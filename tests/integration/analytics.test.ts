@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sweepVisitorHashes } from '../../src/analytics/rollups.ts';
+import { applyPageViews, sweepAnalytics } from '../../src/analytics/rollups.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { createProductRow, GuestClient } from '../support/shop.ts';
@@ -171,7 +171,7 @@ describe('analytics collection', () => {
       .count({ n: '*' })
       .where('day', '<', db.raw('current_date'));
     expect(Number(old)).toBe(1);
-    await sweepVisitorHashes(db);
+    await sweepAnalytics(db);
     for (const table of ['analytics_salts', 'analytics_seen']) {
       const [{ n }] = await db(table).count({ n: '*' }).where('day', '<', db.raw('current_date'));
       expect(Number(n)).toBe(0);
@@ -234,6 +234,26 @@ describe('analytics collection', () => {
     });
     expect(report.series).toEqual([expect.objectContaining({ day, orders: 1, revenue: 2500 })]);
     expect(report.devices).toContainEqual({ name: 'desktop', views: expect.any(Number) });
+  });
+
+  it('adds a batch run twice (a retried job) once', async () => {
+    const { db } = app.services;
+    const day = '2026-03-01';
+    const batch = {
+      batchId: '6c1f1b9e-8d3a-4a57-9d6e-2f6f0b1c2a10',
+      views: [],
+      hours: [{ hour: `${day}T10:00:00Z`, path: '/about', postId: null, productId: null, views: 3 }],
+      visitors: [],
+      referrers: [{ day, name: 'direct', views: 3 }],
+      devices: [],
+      countries: [],
+    };
+    await applyPageViews(db, batch);
+    await applyPageViews(db, batch);
+    expect(await dailyViews(day)).toEqual({ views: 3, visitors: 0 });
+    expect(await db('analytics_referrers').where({ day }).select('source', 'views')).toEqual([
+      { source: 'direct', views: 3 },
+    ]);
   });
 
   it('refuses bad ranges in clear words, and anyone but an admin', async () => {
