@@ -16,7 +16,7 @@ export async function rememberPostRead(db: Db, sessionId: string, postId: number
 }
 
 /** A post page's slug, as the product page's add-to-cart form says its reader came from. */
-export const FROM_POST_SLUG = /^[\w-]{1,200}$/;
+const FROM_POST_SLUG = /^[\w-]{1,200}$/;
 
 /**
  * Remembers the post a reader came from when their session begins at an add-to-cart: reading

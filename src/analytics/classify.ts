@@ -22,8 +22,8 @@ const NAMED_SOURCES: [RegExp, string][] = [
   [/(^|\.)threads\.(net|com)$/, 'Threads'],
 ];
 
-export const INTERNAL_SOURCE = 'internal';
-export const DIRECT_SOURCE = 'direct';
+const INTERNAL_SOURCE = 'internal';
+const DIRECT_SOURCE = 'direct';
 
 /** The Referer header as a source: a name, the bare host, 'internal' for our own host, 'direct' for none. */
 export function referrerSource(referer: string, ownHosts: string[]): string {

@@ -24,7 +24,7 @@ const MAX_PENDING = 100_000;
 type Batch = z.output<(typeof jobSchemas)['views.record']>;
 type Pending = PageView & { at: Date };
 
-export function utcDay(at: Date): string {
+function utcDay(at: Date): string {
   return at.toISOString().slice(0, 10);
 }
 

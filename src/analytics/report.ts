@@ -27,12 +27,12 @@ export const rangeSchema = z
 
 export type Range = { from: string; to: string };
 
-export function daysIn(range: Range): number {
+function daysIn(range: Range): number {
   return (Date.parse(range.to) - Date.parse(range.from)) / DAY_MS + 1;
 }
 
 /** The range of the same length just before this one. */
-export function previousRange(range: Range): Range {
+function previousRange(range: Range): Range {
   const days = daysIn(range);
   const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
   return { from: day(Date.parse(range.from) - days * DAY_MS), to: day(Date.parse(range.from) - DAY_MS) };
