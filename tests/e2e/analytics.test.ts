@@ -118,7 +118,7 @@ describe('analytics', () => {
       await adminPage.getByRole('img', { name: 'Views and visitors per day, last 30 days' }).isVisible(),
     ).toBe(true);
     expect(
-      await adminPage.locator('section[aria-labelledby="top-posts-30"] li').first().textContent(),
+      await adminPage.locator('section[aria-labelledby="popular-posts"] li').first().textContent(),
     ).toContain(post.title);
     // The post's own admin page: its chart, with its day's view in the table.
     await adminPage.goto(`/admin/posts/${post.id}`);

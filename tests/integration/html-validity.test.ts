@@ -65,6 +65,7 @@ it('serves valid HTML on every page type, signed out, signed in and as an admin'
     reader: ['/', `/post/${post.slug}`, '/amplify-demo', '/cart'],
     admin: [
       '/admin',
+      '/admin?popular=all',
       '/admin?tab=analytics',
       '/admin?tab=analytics&range=custom&from=2026-01-01&to=2026-02-30',
       '/admin?tab=posts',

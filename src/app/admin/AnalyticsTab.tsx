@@ -83,7 +83,7 @@ export function AnalyticsTab({ report, preset, rangeError }: AnalyticsView) {
         {RANGE_PRESETS.map((p) => (
           <a
             key={p.id}
-            className="admin-subtab"
+            className={`admin-subtab${preset === p.id ? ' active' : ''}`}
             href={`/admin?tab=analytics&range=${p.id}`}
             aria-current={preset === p.id ? 'page' : undefined}
           >

@@ -7,10 +7,13 @@ import { AnalyticsChart } from './AnalyticsChart.tsx';
 export function DashboardTab({
   dashboard,
   recent,
+  popular,
 }: {
   dashboard: DashboardData | null;
   /** The last 30 days: the chart and the top 5 posts. */
   recent: AnalyticsReport;
+  /** Which popular posts: the last 30 days' (views in the analytics) or all time's (public counts). */
+  popular: 'recent' | 'all';
 }) {
   if (!dashboard) return <p className="empty-state">No dashboard data available</p>;
   const { stats, recentActivity } = dashboard;
@@ -74,26 +77,40 @@ export function DashboardTab({
         <AnalyticsChart series={recent.series} title="Views and visitors per day, last 30 days" />
       </section>
       <div className="admin-columns">
-        <section className="card" aria-labelledby="top-posts-30">
-          <h2 id="top-posts-30">Top Posts, last 30 days</h2>
-          {recent.topPosts.length === 0 ? (
-            <p className="muted">No post was read in the last 30 days.</p>
-          ) : (
-            <ol className="admin-list">
-              {recent.topPosts.map((post) => (
-                <li key={post.id}>
-                  <span>{post.title}</span>
-                  <span className="muted">
-                    {post.views} views{post.orders ? `, ${post.orders} orders` : ''}
-                  </span>
-                </li>
-              ))}
-            </ol>
-          )}
-        </section>
         <section className="card" aria-labelledby="popular-posts">
           <h2 id="popular-posts">Popular Posts</h2>
-          {recentActivity.popularPosts.length === 0 ? (
+          <nav aria-label="Popular posts over" className="admin-subtabs">
+            <a
+              className={`admin-subtab${popular === 'recent' ? ' active' : ''}`}
+              href="/admin"
+              aria-current={popular === 'recent' ? 'page' : undefined}
+            >
+              Last 30 days
+            </a>
+            <a
+              className={`admin-subtab${popular === 'all' ? ' active' : ''}`}
+              href="/admin?popular=all"
+              aria-current={popular === 'all' ? 'page' : undefined}
+            >
+              All time
+            </a>
+          </nav>
+          {popular === 'recent' ? (
+            recent.topPosts.length === 0 ? (
+              <p className="muted">No post was read in the last 30 days.</p>
+            ) : (
+              <ol className="admin-list">
+                {recent.topPosts.map((post) => (
+                  <li key={post.id}>
+                    <span>{post.title}</span>
+                    <span className="muted">
+                      {post.views} views{post.orders ? `, ${post.orders} orders` : ''}
+                    </span>
+                  </li>
+                ))}
+              </ol>
+            )
+          ) : recentActivity.popularPosts.length === 0 ? (
             <p className="muted">No published posts yet.</p>
           ) : (
             <ol className="admin-list">

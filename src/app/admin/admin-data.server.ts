@@ -163,7 +163,8 @@ export async function loadTab(services: AppServices, tab: AdminTab, params: URLS
         dashboard(services.db),
         analyticsReport(services.db, lastDays(30), 5),
       ]);
-      return { tab, dashboard: all, recent };
+      const popular = params.get('popular') === 'all' ? ('all' as const) : ('recent' as const);
+      return { tab, dashboard: all, recent, popular };
     }
     case 'analytics':
       return analyticsTab(services, params);

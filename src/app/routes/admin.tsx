@@ -76,7 +76,7 @@ function TabContent({ loaderData, actionData }: Pick<Route.ComponentProps, 'load
   }
   switch (data.tab) {
     case 'dashboard':
-      return <DashboardTab dashboard={data.dashboard} recent={data.recent} />;
+      return <DashboardTab dashboard={data.dashboard} recent={data.recent} popular={data.popular} />;
     case 'analytics':
       return <AnalyticsTab report={data.report} preset={data.preset} rangeError={data.rangeError} />;
     case 'posts':
