@@ -63,6 +63,10 @@ const EnvSchema = z.object({
     .default(DEFAULT_CURRENCY),
   CHECKOUT_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(20),
   NEWSLETTER_RATE_PER_SECOND: z.coerce.number().min(0.1).max(1000).default(10),
+  ANALYTICS_COUNTRY_HEADER: z
+    .string()
+    .regex(/^[A-Za-z0-9-]{1,64}$/, 'a header name')
+    .default('CF-IPCountry'),
   SESSION_IDLE_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   S3_BUCKET: z
     .string()
@@ -122,6 +126,8 @@ export type Config = {
   currency: string;
   /** Stripe Checkout when set; manual payment (the writer's instructions) when not. */
   stripe: { secretKey: string; webhookSecret: string; apiUrl: string | undefined } | undefined;
+  /** The header a trusted proxy puts the visitor's country in (analytics count countries by it). */
+  analyticsCountryHeader: string;
   /** A signed-in session unused this long ends; each use moves the deadline (sliding expiry). */
   sessionIdleMs: number;
   /** Uploads go to this bucket when set, else to uploadsDir. */
@@ -262,6 +268,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
             apiUrl: env.STRIPE_API_URL,
           }
         : undefined,
+    analyticsCountryHeader: env.ANALYTICS_COUNTRY_HEADER,
     sessionIdleMs: env.SESSION_IDLE_DAYS * 24 * 60 * 60 * 1000,
     s3: env.S3_BUCKET ? s3Config(env, env.S3_BUCKET) : undefined,
   };

@@ -1,7 +1,8 @@
 import type { Worker } from 'bullmq';
+import { applyPageViews, sweepAnalytics } from '../src/analytics/rollups.ts';
 import { sendNewsletterBatch, startDueNewsletters } from '../src/blog/newsletter-delivery.ts';
 import { publishDuePosts, publishScheduledPost } from '../src/blog/scheduling.ts';
-import { applyViews, sweepViewLog } from '../src/blog/views.ts';
+import { sweepViewLog } from '../src/blog/views.ts';
 import { jobSchemas } from '../src/jobs/names.ts';
 import { relayOutbox } from '../src/jobs/outbox.ts';
 import { orderLink } from '../src/orders/access-key.ts';
@@ -34,8 +35,7 @@ export function startWorkers(services: AppServices): Workers {
     queues.createWorker(
       'views',
       async (job) => {
-        const { views } = jobSchemas['views.record'].parse(job.data);
-        await applyViews(db, views);
+        await applyPageViews(db, jobSchemas['views.record'].parse(job.data));
       },
       { concurrency: 1 },
     ),
@@ -43,6 +43,7 @@ export function startWorkers(services: AppServices): Workers {
       if (job.name === 'maintenance.sweep-sessions') {
         await db('sessions').where('expire', '<', db.fn.now()).delete();
         await sweepViewLog(db);
+        await sweepAnalytics(db);
         await sweepExpiredRateLimits(db);
         await sweepAuditLog(db);
       } else if (job.name === 'maintenance.relay-outbox') {

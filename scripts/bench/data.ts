@@ -26,6 +26,9 @@ const { values } = parseArgs({
     orders: { type: 'string', default: '100000' },
     'hot-post-comments': { type: 'string', default: '2000' },
     'distinct-bodies': { type: 'string', default: '200' },
+    /** A year of analytics rollups: this many posts read every hour, 1 million views a day in all. */
+    'analytics-paths': { type: 'string', default: '500' },
+    'analytics-views-per-day': { type: 'string', default: '1000000' },
   },
 });
 const counts = {
@@ -35,6 +38,8 @@ const counts = {
   orders: Number(values.orders),
   hot: Number(values['hot-post-comments']),
   bodies: Number(values['distinct-bodies']),
+  analyticsPaths: Number(values['analytics-paths']),
+  viewsPerDay: Number(values['analytics-views-per-day']),
 };
 for (const [name, n] of Object.entries(counts)) {
   if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a whole number`);
@@ -533,6 +538,73 @@ if (counts.orders > 0 && counts.products > 0) {
   await db.raw(`SELECT setval('order_items_id_seq', ?)`, [Math.max(itemRows.length, 1)]);
   log(`${counts.orders} orders (${eventRows.length} events, ${itemRows.length} lines)`);
 }
+
+// A year of rollups, as the views job would have written them: the hourly rows of the most read
+// posts and products (their share falling with rank), and the daily tables.
+await main.query(
+  `TRUNCATE analytics_hourly, analytics_paths_daily, analytics_daily, analytics_referrers, analytics_devices, analytics_countries,
+     analytics_cart_adds, analytics_seen, analytics_salts, order_sources`,
+);
+const readPosts = Math.min(counts.analyticsPaths, counts.posts);
+const readProducts = Math.min(Math.ceil(counts.analyticsPaths / 10), counts.products);
+await main.query(
+  `INSERT INTO analytics_hourly (hour, path, post_id, product_id, views, visitors)
+   SELECT h, '/post/' || p.slug, p.id, NULL, v, greatest(1, v * 2 / 3)
+   FROM generate_series(date_trunc('hour', now()) - interval '365 days', date_trunc('hour', now()), interval '1 hour') AS h
+   CROSS JOIN (SELECT id, slug, row_number() OVER (ORDER BY id) AS rank FROM posts ORDER BY id LIMIT $1) p
+   CROSS JOIN LATERAL (SELECT greatest(1, ($2::int / 24 / p.rank * (0.5 + random()))::int / 4) AS v) views
+   UNION ALL
+   SELECT h, '/product/' || p.id, NULL, p.id, v, greatest(1, v * 2 / 3)
+   FROM generate_series(date_trunc('hour', now()) - interval '365 days', date_trunc('hour', now()), interval '1 hour') AS h
+   CROSS JOIN (SELECT id, row_number() OVER (ORDER BY id) AS rank FROM products ORDER BY id LIMIT $3) p
+   CROSS JOIN LATERAL (SELECT greatest(1, ($2::int / 240 / p.rank * (0.5 + random()))::int) AS v) views`,
+  [readPosts, counts.viewsPerDay, readProducts],
+);
+await main.query(
+  `INSERT INTO analytics_paths_daily (day, path, post_id, product_id, views, visitors)
+   SELECT (hour AT TIME ZONE 'UTC')::date, path, min(post_id), min(product_id), sum(views), sum(visitors)
+   FROM analytics_hourly GROUP BY 1, 2`,
+);
+const DAYS = `generate_series(current_date - 365, current_date, interval '1 day') AS d`;
+for (const [sql, params] of [
+  [
+    `INSERT INTO analytics_daily (day, views, visitors)
+     SELECT d, v, v * 2 / 5 FROM ${DAYS}, LATERAL (SELECT ($1::int * (0.8 + random() * 0.4))::int AS v) views`,
+    [counts.viewsPerDay],
+  ],
+  [
+    `INSERT INTO analytics_referrers (day, source, views)
+     SELECT d, s, ($1::int / 8 * random())::int FROM ${DAYS},
+       unnest(ARRAY['direct', 'internal', 'Google', 'Bing', 'DuckDuckGo', 'X', 'Reddit', 'news.ycombinator.com']) AS s`,
+    [counts.viewsPerDay],
+  ],
+  [
+    `INSERT INTO analytics_devices (day, device, views)
+     SELECT d, s, ($1::int / 3 * random())::int FROM ${DAYS}, unnest(ARRAY['mobile', 'tablet', 'desktop']) AS s`,
+    [counts.viewsPerDay],
+  ],
+  [
+    `INSERT INTO analytics_countries (day, country, views)
+     SELECT d, s, ($1::int / 10 * random())::int FROM ${DAYS},
+       unnest(ARRAY['US', 'DE', 'FR', 'GB', 'NL', 'IN', 'BR', 'JP', 'CA', 'ES']) AS s`,
+    [counts.viewsPerDay],
+  ],
+  [
+    `INSERT INTO analytics_cart_adds (day, product_id, adds)
+     SELECT d, p.id, (10 * random())::int + 1 FROM ${DAYS}, (SELECT id FROM products ORDER BY id LIMIT $1) p`,
+    [readProducts],
+  ],
+] as const) {
+  await main.query(sql, [...params]);
+}
+// One order in five credited to one of the most read posts.
+await main.query(
+  `INSERT INTO order_sources (order_id, post_id)
+   SELECT o.id, (SELECT id FROM posts ORDER BY id LIMIT 1 OFFSET (o.id % greatest($1::int, 1)))
+   FROM orders o WHERE o.id % 5 = 0 AND $1::int > 0`,
+  [readPosts],
+);
+log(`a year of analytics rollups (${readPosts} posts and ${readProducts} products read every hour)`);
 
 await restoreIndexes();
 log('indexes rebuilt');

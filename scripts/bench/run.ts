@@ -6,6 +6,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
+import { lastDays } from '../../src/analytics/report.ts';
+import { createSession } from '../../src/identity/sessions.ts';
 import { freePort } from '../free-port.ts';
 import { startWebCommand } from '../start-web-command.ts';
 import { BENCH_DATA_DIR, openBenchDatabase } from './database.ts';
@@ -126,6 +128,10 @@ const product = await bench
   .first('id');
 const anyProduct = await bench.db('products').where({ status: 'active' }).orderBy('id').first('id');
 const postCount = (await bench.db('posts').count({ n: '*' }).first())?.n;
+// The analytics API is for admins: the bench author's session, as an API client sends it.
+const author = await bench.db('users').where({ email: 'bench-author@penstand.local' }).first('id');
+const adminSid = author ? await createSession(bench.db, author.id) : '';
+const year = lastDays(365);
 const dbUrl = bench.url;
 await bench.db.destroy();
 
@@ -181,12 +187,31 @@ function nextShopperAddress(): string {
 }
 const targets: Target[] = [
   { name: 'home', path: '/' },
+  // The same stored page, not counted (a prefetch): the page view path's cost is the difference.
+  {
+    name: 'home, not counted (prefetch)',
+    path: '/',
+    requests: [
+      { method: 'GET' as const, path: '/', headers: { 'sec-purpose': 'prefetch', 'user-agent': BROWSER_UA } },
+    ],
+  },
   { name: 'blog page 50', path: '/blog?page=50' },
   { name: 'post (2,000 comments)', path: `/post/${samplePost?.slug ?? 'missing'}` },
   { name: 'search', path: '/?q=postgres%20index' },
   { name: 'shop page 3, category', path: '/shop?category=Books&page=3' },
   { name: 'product', path: `/product/${anyProduct?.id ?? 1}` },
   { name: 'GET /api/posts', path: '/api/posts?status=published&limit=12' },
+  {
+    name: 'analytics 12 months',
+    path: `/api/admin/analytics?from=${year.from}&to=${year.to}`,
+    requests: [
+      {
+        method: 'GET' as const,
+        path: `/api/admin/analytics?from=${year.from}&to=${year.to}`,
+        headers: { authorization: `Bearer ${adminSid}`, 'user-agent': BROWSER_UA },
+      },
+    ],
+  },
   {
     name: 'cart + checkout',
     path: '/api/cart?action=add → /api/orders',

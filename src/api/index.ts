@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { AppServices } from '../server/services.ts';
 import { adminRouter } from './admin.ts';
+import { analyticsAdminRouter } from './analytics-admin.ts';
 import { cartRouter } from './cart.ts';
 import { commentsRouter } from './comments.ts';
 import { commentsAdminRouter } from './comments-admin.ts';
@@ -31,6 +32,7 @@ export function apiRouter(services: AppServices): Router {
     settingsAdminRouter(services),
     ordersAdminRouter(services),
     adminRouter(services),
+    analyticsAdminRouter(services),
     paymentsRouter(services),
     uploadsRouter(services),
     postsRouter(services),

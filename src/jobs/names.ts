@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+const dayCount = z.object({ day: z.string(), name: z.string().min(1).max(100), views: z.number().int() });
+
 /** Every job: its queue and the schema of its payload. Producers and workers share these. */
 export const jobSchemas = {
   'mail.send': z.object({
@@ -10,10 +12,32 @@ export const jobSchemas = {
     /** Mails whose codes or links must not be logged when SMTP delivers them. */
     sensitive: z.boolean().default(false),
   }),
+  /** A batch of page views, rolled up by the web process (see analytics/recorder.ts). */
   'views.record': z.object({
+    /** Names the batch, so that a job run twice adds its views once. */
+    batchId: z.uuid().optional(),
+    /** For the posts' public view counts: each viewer once per post per day. */
     views: z.array(
       z.object({ postId: z.number().int().positive(), viewer: z.string().min(1).max(200), day: z.string() }),
     ),
+    hours: z
+      .array(
+        z.object({
+          hour: z.string(),
+          path: z.string().min(1).max(300),
+          postId: z.number().int().positive().nullable(),
+          productId: z.number().int().positive().nullable(),
+          views: z.number().int().positive(),
+        }),
+      )
+      .default([]),
+    /** Salted visitor hashes, each once per day and path ('' for the whole site). */
+    visitors: z
+      .array(z.object({ day: z.string(), hour: z.string(), path: z.string().max(300), visitor: z.string() }))
+      .default([]),
+    referrers: z.array(dayCount).default([]),
+    devices: z.array(dayCount).default([]),
+    countries: z.array(dayCount).default([]),
   }),
   'maintenance.sweep-sessions': z.object({}),
   'maintenance.refresh-cache': z.object({ reason: z.string().default('manual') }),

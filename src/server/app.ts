@@ -1,6 +1,7 @@
 import path from 'node:path';
 import Koa from 'koa';
 import type { ServerBuild } from 'react-router';
+import { countPageViews } from '../analytics/collect.ts';
 import { apiRouter } from '../api/index.ts';
 import { sessionMiddleware } from '../identity/session-middleware.ts';
 import { auditLog } from './audit.ts';
@@ -47,6 +48,8 @@ export function createApp(services: AppServices, pages: PageHandler): Koa {
   } else {
     app.use(pages.middleware);
   }
+  // Outside the page cache, so stored pages count too.
+  app.use(countPageViews(services));
   // Anonymous readers get stored pages before any session or database work.
   app.use(pageCacheMiddleware(services.pageCache, (sources) => buildCsp(config, sources)));
   app.use(failFastWhenDatabaseDown(() => services.dbAvailability.isDown));

@@ -60,7 +60,6 @@ export class PageCache {
   private closed = false;
   /** Our own notifications come back to our listener; this tells them apart. */
   private readonly instanceId = randomUUID();
-  onHit: ((ctx: Context, meta: Record<string, string>) => void) | null = null;
 
   constructor(opts: { ttlMs: number; staleMs?: number; maxBytes?: number }) {
     this.ttlMs = opts.ttlMs;
@@ -312,7 +311,7 @@ export function pageCacheMiddleware(
     ctx.set('Cache-Control', 'public, max-age=0, must-revalidate');
     ctx.vary('Cookie');
     ctx.vary('Accept-Encoding');
-    cache.onHit?.(ctx, entry.meta);
+    ctx.state.pageMeta = entry.meta;
     ctx.status = 200;
     if (ctx.fresh) {
       ctx.status = 304;
@@ -342,6 +341,7 @@ export function captureForCache(ctx: Context, cache: PageCache, body: Readable):
       ctx.remove(name);
     }
   }
+  ctx.state.pageMeta = meta;
   const contentType = String(ctx.response.get('content-type'));
   if (
     !marker ||

@@ -19,6 +19,8 @@ export interface RequestState {
   pageCache?: { key: string; version: number; refresh: boolean };
   /** Set once the response is being captured for the cache: storing it ends the fill. */
   pageCacheStoring?: boolean;
+  /** A page's x-page-cache-* headers (stored or rendered): which post or product it shows. */
+  pageMeta?: Record<string, string>;
   /** The matched page route pattern, for metrics labels. */
   routePattern?: string;
   /** A page form's `intent` field, read with its body (the audit log names the action by it). */

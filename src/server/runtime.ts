@@ -1,4 +1,4 @@
-import { anonymousViewer, ViewRecorder } from '../blog/views.ts';
+import { PageViewRecorder } from '../analytics/recorder.ts';
 import type { Config } from '../config.ts';
 import { DatabaseAvailability } from '../db/availability.ts';
 import { EMBEDDED_DATABASE, startEmbeddedPostgres } from '../db/embedded.ts';
@@ -71,15 +71,10 @@ export async function startRuntime(
   });
   if (pageCache.enabled) await pageCache.listen(databaseUrl, log);
   const jsonCache = new JsonCache(pageCache, { ttlMs: config.pageCacheTtlSeconds * 1000 });
-  const views = new ViewRecorder(queues);
+  const pageViews = new PageViewRecorder(db, queues);
   const uploads = createUploadStorage(config);
-  // Pages served from the cache still count their post's view.
-  pageCache.onHit = (ctx, meta) => {
-    const postId = Number(meta['view-post']);
-    if (postId > 0) views.record(postId, anonymousViewer(ctx.ip, ctx.get('user-agent')));
-  };
   const services: AppServices = {
-    views,
+    pageViews,
     config,
     db,
     dbAvailability,
@@ -97,7 +92,7 @@ export async function startRuntime(
     services,
     databaseUrl,
     async close() {
-      await views.flush().catch(() => {});
+      await pageViews.flush().catch(() => {});
       dbAvailability.stop();
       await pageCache.close();
       await queues.close();

@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import type { ViewRecorder } from '../blog/views.ts';
+import type { PageViewRecorder } from '../analytics/recorder.ts';
 import type { Config } from '../config.ts';
 import type { DatabaseAvailability } from '../db/availability.ts';
 import type { Db } from '../db/knex.ts';
@@ -26,8 +26,8 @@ export type AppServices = {
   jsonCache: JsonCache;
   /** Uploaded images and their variants: a local directory or an S3 bucket. */
   uploads: UploadStorage;
-  /** Post views, batched into one queue job per interval. */
-  views: ViewRecorder;
+  /** Page views (and the posts' public counts), batched into one queue job per interval. */
+  pageViews: PageViewRecorder;
   /** Resolved public origin, e.g. http://localhost:3000 */
   publicUrl: string;
   /** Stripe's SDK when card payments are configured; manual payment otherwise. */

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { countCartAdd } from '../analytics/attribution.ts';
 import type { Db } from '../db/knex.ts';
 import { HttpError } from '../server/middleware.ts';
 import { noLongerAvailable, SHOP_MESSAGES, stockLimitMessage } from './messages.ts';
@@ -148,7 +149,7 @@ export async function addToCart(
   productId: number,
   quantity: number,
 ): Promise<{ lineId: number; quantity: number }> {
-  return db.transaction(async (trx) => {
+  const added = await db.transaction(async (trx) => {
     const product = await trx('products').where({ id: productId }).first('id', 'stock', 'status');
     if (product?.status !== 'active') throw new HttpError(404, SHOP_MESSAGES.productNotFound);
     const cartId = await ensureCartId(trx, owner);
@@ -167,6 +168,9 @@ export async function addToCart(
     await trx('carts').where({ id: cartId }).update({ updated_at: trx.fn.now() });
     return { lineId: row.id, quantity: row.quantity };
   });
+  // After the commit: the day's counter row is shared by every cart, not worth holding with the line.
+  await countCartAdd(db, productId);
+  return added;
 }
 
 /** A line of the owner's own cart, or 404: another cart's line id is not found (no IDOR). */

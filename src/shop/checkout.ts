@@ -1,3 +1,4 @@
+import { recordOrderSource } from '../analytics/attribution.ts';
 import { type OrderSummary, placeOrder } from '../orders/service.ts';
 import { createRateLimit, type RateLimit } from '../server/rate-limit.ts';
 import type { RequestState } from '../server/request-state.ts';
@@ -44,6 +45,9 @@ export async function checkout(
     metadata: { requestId: state.requestId, via: state.session.via ?? 'none' },
   });
   state.log.info({ orderId: result.order.id, created: result.created }, 'checkout');
-  if (result.created) services.metrics.ordersPlaced.inc();
+  if (result.created) {
+    services.metrics.ordersPlaced.inc();
+    await recordOrderSource(services.db, result.order.id, state.session.id);
+  }
   return result;
 }

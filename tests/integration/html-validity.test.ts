@@ -92,6 +92,9 @@ it('serves valid HTML on every page type, signed out, signed in and as an admin'
     ],
     admin: [
       '/admin',
+      '/admin?popular=all',
+      '/admin?tab=analytics',
+      '/admin?tab=analytics&range=custom&from=2026-01-01&to=2026-02-30',
       '/admin?tab=posts',
       '/admin?tab=comments',
       '/admin?tab=comments&view=all',

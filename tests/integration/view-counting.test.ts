@@ -1,20 +1,7 @@
 import { describe, expect, inject, it } from 'vitest';
-import { ViewRecorder } from '../../src/blog/views.ts';
+import type { PageView } from '../../src/analytics/recorder.ts';
 import { startTestApp } from '../support/app.ts';
-
-async function waitFor<T>(
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (!done(value) && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 100));
-    value = await read();
-  }
-  return value;
-}
+import { until } from '../support/until.ts';
 
 describe.each(['postgres', 'redis'] as const)('view counting through the %s queue', (queue) => {
   it.skipIf(queue === 'redis' && !inject('redisUrl'))(
@@ -22,7 +9,7 @@ describe.each(['postgres', 'redis'] as const)('view counting through the %s queu
     async () => {
       const app = await startTestApp({ queue, withWorker: true });
       try {
-        const { db } = app.services;
+        const { db, pageViews } = app.services;
         const [post] = await db('posts')
           .insert({
             title: 'Counted',
@@ -33,26 +20,32 @@ describe.each(['postgres', 'redis'] as const)('view counting through the %s queu
             status: 'published',
           })
           .returning('id');
-        const recorder = new ViewRecorder(app.services.queues, 50);
-        recorder.record(post.id, 'session-a');
-        recorder.record(post.id, 'session-a');
-        recorder.record(post.id, 'session-b');
-        await recorder.flush();
-        const counted = await waitFor(
-          async () => (await db('posts').where({ id: post.id }).first('view_count')).view_count as number,
-          (n) => n === 2,
-        );
-        expect(counted).toBe(2);
+        const view = (sessionId: string): PageView => ({
+          path: '/post/counted',
+          postId: post.id,
+          productId: null,
+          visitor: null,
+          sessionId,
+          source: 'direct',
+          device: 'desktop',
+          country: null,
+        });
+        const viewCount = async () =>
+          (await db('posts').where({ id: post.id }).first('view_count')).view_count as number;
+        pageViews.record(view('session-a'));
+        pageViews.record(view('session-a'));
+        pageViews.record(view('session-b'));
+        await pageViews.flush();
+        await until(async () => (await viewCount()) === 2, 'two views counted', 15_000);
 
         // The same viewer on the same day again: not counted; on the next day: counted.
-        recorder.record(post.id, 'session-a');
-        recorder.record(post.id, 'session-a', new Date(Date.now() + 86_400_000));
-        await recorder.flush();
-        const after = await waitFor(
-          async () => (await db('posts').where({ id: post.id }).first('view_count')).view_count as number,
-          (n) => n === 3,
-        );
-        expect(after).toBe(3);
+        pageViews.record(view('session-a'));
+        await pageViews.flush();
+        pageViews.clock = () => new Date(Date.now() + 86_400_000);
+        pageViews.record(view('session-a'));
+        await pageViews.flush();
+        await until(async () => (await viewCount()) === 3, 'the next day counted', 15_000);
+        expect(await viewCount()).toBe(3);
       } finally {
         await app.close();
       }

@@ -176,6 +176,8 @@ const queryKey = fc.constantFrom(
   'q',
   'approved',
   'paymentStatus',
+  'from',
+  'to',
   'unknown',
   '__proto__',
 );

@@ -75,6 +75,12 @@ export const API_ACCESS: AccessRow[] = [
   { method: 'GET', path: '/api/admin/audit', access: 'admin' },
   {
     method: 'GET',
+    path: '/api/admin/analytics',
+    access: 'admin',
+    sample: '/api/admin/analytics?from=2026-01-01&to=2026-01-31',
+  },
+  {
+    method: 'GET',
     path: '/api/admin/orders',
     access: 'admin',
     sample: '/api/admin/orders?paymentStatus=paid',

@@ -1,9 +1,21 @@
 import { Link } from 'react-router';
+import type { AnalyticsReport } from '../../analytics/report.ts';
 import type { DashboardData } from '../../blog/dashboard.ts';
 import { formatPrice } from '../../shop/price.ts';
 import { useCurrency } from '../currency.ts';
+import { AnalyticsChart } from './AnalyticsChart.tsx';
 
-export function DashboardTab({ dashboard }: { dashboard: DashboardData | null }) {
+export function DashboardTab({
+  dashboard,
+  recent,
+  popular,
+}: {
+  dashboard: DashboardData | null;
+  /** The last 30 days: the chart and the top 5 posts. */
+  recent: AnalyticsReport;
+  /** Which popular posts: the last 30 days' (views in the analytics) or all time's (public counts). */
+  popular: 'recent' | 'all';
+}) {
   const currency = useCurrency();
   if (!dashboard) return <p className="empty-state">No dashboard data available</p>;
   const { stats, recentActivity } = dashboard;
@@ -57,10 +69,50 @@ export function DashboardTab({ dashboard }: { dashboard: DashboardData | null })
           <p className="muted">{stats.users.total} total users</p>
         </section>
       </div>
+      <section className="card" aria-labelledby="recent-chart">
+        <div className="admin-item-head">
+          <h2 id="recent-chart">Views and visitors, last 30 days</h2>
+          <Link className="button button-small" to="/admin?tab=analytics">
+            Analytics
+          </Link>
+        </div>
+        <AnalyticsChart series={recent.series} title="Views and visitors per day, last 30 days" />
+      </section>
       <div className="admin-columns">
         <section className="card" aria-labelledby="popular-posts">
           <h2 id="popular-posts">Popular Posts</h2>
-          {recentActivity.popularPosts.length === 0 ? (
+          <nav aria-label="Popular posts over" className="admin-subtabs">
+            <a
+              className={`admin-subtab${popular === 'recent' ? ' active' : ''}`}
+              href="/admin"
+              aria-current={popular === 'recent' ? 'page' : undefined}
+            >
+              Last 30 days
+            </a>
+            <a
+              className={`admin-subtab${popular === 'all' ? ' active' : ''}`}
+              href="/admin?popular=all"
+              aria-current={popular === 'all' ? 'page' : undefined}
+            >
+              All time
+            </a>
+          </nav>
+          {popular === 'recent' ? (
+            recent.topPosts.length === 0 ? (
+              <p className="muted">No post was read in the last 30 days.</p>
+            ) : (
+              <ol className="admin-list">
+                {recent.topPosts.map((post) => (
+                  <li key={post.id}>
+                    <span>{post.title}</span>
+                    <span className="muted">
+                      {post.views} views{post.orders ? `, ${post.orders} orders` : ''}
+                    </span>
+                  </li>
+                ))}
+              </ol>
+            )
+          ) : recentActivity.popularPosts.length === 0 ? (
             <p className="muted">No published posts yet.</p>
           ) : (
             <ol className="admin-list">

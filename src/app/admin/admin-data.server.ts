@@ -1,4 +1,11 @@
 import { z } from 'zod';
+import {
+  analyticsReport,
+  lastDays,
+  RANGE_PRESETS,
+  type RangePreset,
+  rangeSchema,
+} from '../../analytics/report.ts';
 import { dashboard } from '../../blog/dashboard.ts';
 import {
   COMMENT_STATUS_FILTERS,
@@ -129,11 +136,38 @@ async function settingsTab(services: AppServices) {
   };
 }
 
+async function analyticsTab(services: AppServices, params: URLSearchParams) {
+  const named = RANGE_PRESETS.find((p) => p.id === params.get('range'));
+  let preset: RangePreset | 'custom' = named?.id ?? '30d';
+  let range = lastDays(named?.days ?? 30);
+  let rangeError: string | null = null;
+  if (params.get('range') === 'custom') {
+    const custom = rangeSchema.safeParse({
+      from: params.get('from') ?? undefined,
+      to: params.get('to') ?? undefined,
+    });
+    if (custom.success) {
+      preset = 'custom';
+      range = custom.data;
+    } else rangeError = custom.error.issues[0].message;
+  }
+  return { tab: 'analytics' as const, report: await analyticsReport(services.db, range), preset, rangeError };
+}
+
 /** Only the active tab's data is loaded. */
 export async function loadTab(services: AppServices, tab: AdminTab, params: URLSearchParams) {
   switch (tab) {
-    case 'dashboard':
-      return { tab, dashboard: await dashboard(services.db, services.config.currency) };
+    case 'dashboard': {
+      // The last 30 days' chart and top 5 posts beside the all-time figures.
+      const [all, recent] = await Promise.all([
+        dashboard(services.db, services.config.currency),
+        analyticsReport(services.db, lastDays(30), 5),
+      ]);
+      const popular = params.get('popular') === 'all' ? ('all' as const) : ('recent' as const);
+      return { tab, dashboard: all, recent, popular };
+    }
+    case 'analytics':
+      return analyticsTab(services, params);
     case 'posts':
       return postsTab(services, params);
     case 'comments':

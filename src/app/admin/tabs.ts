@@ -1,6 +1,7 @@
 /** The admin tabs, in order; the active one lives in the URL (?tab=). */
 export const ADMIN_TABS = [
   { id: 'dashboard', label: 'Dashboard' },
+  { id: 'analytics', label: 'Analytics' },
   { id: 'posts', label: 'Posts' },
   { id: 'products', label: 'Products' },
   { id: 'comments', label: 'Comments' },

@@ -1,8 +1,10 @@
 import { data } from 'react-router';
+import { lastDays, pageSeries } from '../../analytics/report.ts';
 import { newsletterProgress, requestNewsletter, sendTestNewsletter } from '../../blog/newsletter-delivery.ts';
 import { getEditablePost } from '../../blog/post-editor.ts';
 import { POST_MESSAGES } from '../../blog/post-messages.ts';
 import { HttpError } from '../../server/middleware.ts';
+import { PageViewsCard } from '../admin/AnalyticsChart.tsx';
 import { requireAdminUser } from '../admin/guard.server.ts';
 import { NewsletterCard, type NewsletterResult } from '../admin/NewsletterCard.tsx';
 import { PostEditor } from '../admin/PostEditor.tsx';
@@ -28,7 +30,11 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const id = postId(params.id);
   const post = await getEditablePost(db, id);
   if (!post) throw data(POST_MESSAGES.notFound, 404);
-  return { post, newsletter: await newsletterProgress(db, id) };
+  const [newsletter, views] = await Promise.all([
+    newsletterProgress(db, id),
+    pageSeries(db, { postId: id }, lastDays(30)),
+  ]);
+  return { post, newsletter, views };
 }
 
 /** The newsletter card's two buttons; everything else is the editor's save. */
@@ -74,6 +80,7 @@ export default function EditPost({ loaderData, actionData }: Route.ComponentProp
           postStatus={loaderData.post.status}
           result={newsletterResult}
         />
+        <PageViewsCard series={loaderData.views} />
       </div>
     </>
   );

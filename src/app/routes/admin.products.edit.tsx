@@ -1,5 +1,7 @@
 import { data } from 'react-router';
+import { lastDays, pageSeries } from '../../analytics/report.ts';
 import { getProduct } from '../../shop/products.ts';
+import { PageViewsCard } from '../admin/AnalyticsChart.tsx';
 import { requireAdminUser } from '../admin/guard.server.ts';
 import { ProductEditor } from '../admin/ProductEditor.tsx';
 import { saveProduct } from '../admin/product-form.server.ts';
@@ -20,9 +22,11 @@ function productId(raw: string): number {
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   requireAdminUser(context, request);
-  const product = await getProduct(getApp(context).services.db, productId(params.id));
+  const { db } = getApp(context).services;
+  const id = productId(params.id);
+  const product = await getProduct(db, id);
   if (!product) throw data('Product not found', 404);
-  return { product };
+  return { product, views: await pageSeries(db, { productId: id }, lastDays(30)) };
 }
 
 export function action({ context, request, params }: Route.ActionArgs) {
@@ -30,5 +34,12 @@ export function action({ context, request, params }: Route.ActionArgs) {
 }
 
 export default function EditProduct({ loaderData, actionData }: Route.ComponentProps) {
-  return <ProductEditor product={loaderData.product} errors={actionData ?? null} />;
+  return (
+    <>
+      <ProductEditor product={loaderData.product} errors={actionData ?? null} />
+      <div className="container admin">
+        <PageViewsCard series={loaderData.views} />
+      </div>
+    </>
+  );
 }

@@ -2,6 +2,7 @@ import { isRouteErrorResponse, useSearchParams } from 'react-router';
 import { MODERATION_MESSAGES } from '../../blog/comment-moderation-messages.ts';
 import { ActivityTab } from '../admin/ActivityTab.tsx';
 import { AdminTabs, panelId, tabId } from '../admin/AdminTabs.tsx';
+import { AnalyticsTab } from '../admin/AnalyticsTab.tsx';
 import { runAdminAction } from '../admin/admin-actions.server.ts';
 import { loadTab } from '../admin/admin-data.server.ts';
 import { CommentsTab } from '../admin/CommentsTab.tsx';
@@ -75,7 +76,9 @@ function TabContent({ loaderData, actionData }: Pick<Route.ComponentProps, 'load
   }
   switch (data.tab) {
     case 'dashboard':
-      return <DashboardTab dashboard={data.dashboard} />;
+      return <DashboardTab dashboard={data.dashboard} recent={data.recent} popular={data.popular} />;
+    case 'analytics':
+      return <AnalyticsTab report={data.report} preset={data.preset} rangeError={data.rangeError} />;
     case 'posts':
       return <PostsTab posts={data.posts} filters={data.filters} />;
     case 'products':

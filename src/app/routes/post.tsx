@@ -11,7 +11,6 @@ import { extractHeadings } from '../../blog/markdown.ts';
 import { BLOG_MESSAGES, COMMENT_LIMITS } from '../../blog/messages.ts';
 import { getPost, relatedPosts, slugRedirect } from '../../blog/posts.ts';
 import { authorName, formatDate, preview, readingMinutes, wordCount } from '../../blog/reading.ts';
-import { anonymousViewer } from '../../blog/views.ts';
 import { createRateLimit } from '../../server/rate-limit.ts';
 import { type CommentResult, Comments, type CommentValues } from '../components/blog/Comments.tsx';
 import { getApp } from '../context.ts';
@@ -26,7 +25,7 @@ const COMMENTS_PER_PAGE = 50;
 export const handle: RouteHandle = { hydrate: false };
 
 export async function loader({ params, context, request }: Route.LoaderArgs) {
-  const { services, state } = getApp(context);
+  const { services } = getApp(context);
   const { db } = services;
   const key = params.slug;
   // The carousel and moderation links use ids: send them to the canonical slug.
@@ -40,12 +39,6 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     if (moved) throw redirect(`/post/${moved}`, 301);
     throw data(null, { status: 404 });
   }
-  // A background refresh of a stored page is no reader: the stale copy it replaces counted the view.
-  if (!state.pageCache?.refresh)
-    services.views.record(
-      post.id,
-      state.session.id ?? anonymousViewer(state.clientIp, request.headers.get('user-agent') ?? ''),
-    );
   const before = Number(new URL(request.url).searchParams.get('comments'));
   const commentsBefore = Number.isInteger(before) && before > 0 && before < 2 ** 31 ? before : undefined;
   const [related, formToken, comments] = await Promise.all([
@@ -53,7 +46,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     issueFormToken(db),
     approvedComments(db, post.id, { limit: COMMENTS_PER_PAGE, before: commentsBefore }),
   ]);
-  // Tells the page cache which post a stored copy shows, so cache hits still count as views.
+  // Tells the page view counter which post this page (stored or not) shows.
   const cacheMeta = { 'x-page-cache-view-post': String(post.id) };
   return data(
     {

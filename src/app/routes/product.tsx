@@ -1,5 +1,6 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { data, Link, useActionData, useFetcher } from 'react-router';
+import { rememberPostBySlug } from '../../analytics/attribution.ts';
 import { HttpError } from '../../server/middleware.ts';
 import { addToCart } from '../../shop/cart.ts';
 import { cartOwnerOf } from '../../shop/checkout.ts';
@@ -27,7 +28,12 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const id = parseProductId(params.id);
   const product = id ? await getPublicProduct(getApp(context).services.db, id) : null;
   if (!product) return data({ product: null }, { status: 404 });
-  return { product };
+  // Tells the page view counter which product this page (stored or not) shows.
+  return data({ product }, { headers: { 'x-page-cache-view-product': String(product.id) } });
+}
+
+export function headers({ loaderHeaders }: Route.HeadersArgs) {
+  return loaderHeaders;
 }
 
 type ActionResult =
@@ -41,8 +47,10 @@ export async function action({ request, params, context }: Route.ActionArgs): Pr
   const quantity = Math.max(1, Number.parseInt(String(form.get('quantity') ?? '1'), 10) || 1);
   if (!id) return { ok: false, title: SHOP_MESSAGES.errorTitle, description: SHOP_MESSAGES.productNotFound };
   try {
-    await state.session.ensure();
+    const sessionId = await state.session.ensure();
     await addToCart(services.db, cartOwnerOf(state), id, quantity);
+    const fromPost = form.get('fromPost');
+    if (typeof fromPost === 'string' && fromPost) await rememberPostBySlug(services.db, sessionId, fromPost);
     return { ok: true, title: SHOP_MESSAGES.addedTitle, description: addedMessage(quantity) };
   } catch (error) {
     if (error instanceof HttpError && error.status === 409)
@@ -61,6 +69,18 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
   // Without JavaScript the form posts natively and the answer arrives as action data.
   const actionData = useActionData<typeof action>();
   const [quantity, setQuantity] = useState(1);
+  const [fromPost, setFromPost] = useState('');
+  // The post this page was opened from, for the shop's attribution (analytics): the stored page is
+  // the same for every reader, so only the browser knows it.
+  useEffect(() => {
+    try {
+      const from = new URL(document.referrer);
+      const slug = from.origin === window.location.origin && /^\/post\/([^/]+)$/.exec(from.pathname)?.[1];
+      if (slug) setFromPost(decodeURIComponent(slug));
+    } catch {
+      // No referrer, or not a URL: nothing to remember.
+    }
+  }, []);
   if (!product) {
     return (
       <div className="container empty-state">
@@ -107,6 +127,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
             product.stock <= 10 && <p className="stock-note">{lowStockNote(product.stock)}</p>
           )}
           <fetcher.Form method="post" className="add-to-cart">
+            {fromPost && <input type="hidden" name="fromPost" value={fromPost} />}
             {/* Nothing to choose a quantity of: the stepper and the total only show what can be bought. */}
             {!outOfStock && (
               <>

@@ -1,0 +1,67 @@
+import { isbot } from 'isbot';
+import type { Context, Middleware } from 'koa';
+import type { AppServices } from '../server/services.ts';
+import { rememberPostRead } from './attribution.ts';
+import { countryCode, deviceClass, referrerSource } from './classify.ts';
+
+function positiveId(value: string | undefined): number | null {
+  const id = Number(value);
+  return Number.isInteger(id) && id > 0 && id < 2 ** 31 ? id : null;
+}
+
+/**
+ * The page a request shows: an HTML page, or a client-side navigation's `.data` request to it. The
+ * latter also comes after a form on the same page (React Router reloads its data), which is no new
+ * view: a navigation's Referer is the page it leaves.
+ */
+function pagePath(ctx: Context): string | null {
+  if (!ctx.path.endsWith('.data')) return ctx.response.is('html') ? ctx.path : null;
+  const path = ctx.path.replace(/(\/_)?\.data$/, '') || '/';
+  let from: string | null = null;
+  try {
+    from = new URL(ctx.get('referer')).pathname;
+  } catch {
+    // No Referer: counted as a navigation.
+  }
+  return from === path ? null : path;
+}
+
+/**
+ * Counts the page views of real browsers, stored pages included: a page is an answer of React
+ * Router (pageMeta is set for it, stored or rendered), see pagePath. Bots, prefetches, HEAD, admins and the
+ * page cache's own refreshes are not readers.
+ */
+export function countPageViews(services: AppServices): Middleware {
+  const { config } = services;
+  return async (ctx, next) => {
+    await next();
+    const meta: Record<string, string> | undefined = ctx.state.pageMeta;
+    // 304: a browser's revalidation of a page it shows again is a view too.
+    if (!meta || ctx.method !== 'GET' || (ctx.status !== 200 && ctx.status !== 304)) return;
+    const path = pagePath(ctx);
+    if (!path || path.startsWith('/admin')) return;
+    const userAgent = ctx.get('user-agent');
+    if (!userAgent || isbot(userAgent)) return;
+    if ([ctx.get('purpose'), ctx.get('sec-purpose'), ctx.get('x-moz')].some((v) => /prefetch/i.test(v)))
+      return;
+    if (ctx.state.pageCache?.refresh || ctx.state.session?.user?.role === 'admin') return;
+    const untracked = ctx.get('dnt') === '1' || ctx.get('sec-gpc') === '1';
+    const postId = positiveId(meta['view-post']);
+    const sessionId: string | null = ctx.state.session?.id ?? null;
+    // For shop attribution; only a visitor who already has a session (a cart, an account) has one.
+    if (postId && sessionId)
+      void rememberPostRead(services.db, sessionId, postId, services.pageViews.clock()).catch((err) =>
+        ctx.state.log.warn({ err: (err as Error).message }, 'last post read not remembered'),
+      );
+    services.pageViews.record({
+      path: path.slice(0, 300),
+      postId,
+      productId: positiveId(meta['view-product']),
+      visitor: untracked ? null : { address: ctx.ip, userAgent },
+      sessionId,
+      source: referrerSource(ctx.get('referer'), [new URL(services.publicUrl).hostname, ctx.hostname]),
+      device: deviceClass(userAgent),
+      country: countryCode(ctx.get(config.analyticsCountryHeader)),
+    });
+  };
+}

@@ -1,0 +1,38 @@
+import Router from '@koa/router';
+import { REPORT_TABLES, type ReportTable, reportCsv } from '../analytics/export.ts';
+import { analyticsReport, rangeSchema } from '../analytics/report.ts';
+import { requireAdmin } from '../identity/policy.ts';
+import { HttpError } from '../server/middleware.ts';
+import type { AppServices } from '../server/services.ts';
+
+/**
+ * GET /api/admin/analytics?from=YYYY-MM-DD&to=YYYY-MM-DD (admins): views, visitors and sales of a
+ * range; with format=csv&table=… one of its tables as a CSV file.
+ */
+export function analyticsAdminRouter(services: AppServices): Router {
+  const router = new Router();
+  router.get('/admin/analytics', async (ctx) => {
+    requireAdmin(ctx.state);
+    ctx.set('Cache-Control', 'no-store');
+    const { from, to, format, table } = ctx.query;
+    if ([from, to, format, table].some(Array.isArray))
+      throw new HttpError(400, 'Each query parameter must be given once.');
+    const range = rangeSchema.safeParse({ from, to });
+    if (!range.success) throw new HttpError(400, range.error.issues[0].message);
+    if (format === undefined) {
+      ctx.body = await analyticsReport(services.db, range.data);
+      return;
+    }
+    if (format !== 'csv') throw new HttpError(400, 'format must be csv.');
+    if (!REPORT_TABLES.includes(table as ReportTable))
+      throw new HttpError(400, `table must be one of ${REPORT_TABLES.join(', ')}.`);
+    const report = await analyticsReport(services.db, range.data, 1_000);
+    ctx.set(
+      'Content-Disposition',
+      `attachment; filename="analytics-${table}-${range.data.from}-${range.data.to}.csv"`,
+    );
+    ctx.type = 'text/csv; charset=utf-8';
+    ctx.body = reportCsv(report, table as ReportTable);
+  });
+  return router;
+}

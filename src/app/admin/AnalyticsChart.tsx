@@ -1,0 +1,195 @@
+import { useId } from 'react';
+import type { DaySeries } from '../../analytics/report.ts';
+import { formatPrice } from '../../shop/price.ts';
+import { useCurrency } from '../currency.ts';
+
+const WIDTH = 720;
+const HEIGHT = 220;
+const PAD = { top: 16, right: 16, bottom: 28, left: 48 };
+
+function points(values: number[], max: number): string {
+  const innerW = WIDTH - PAD.left - PAD.right;
+  const innerH = HEIGHT - PAD.top - PAD.bottom;
+  const step = values.length > 1 ? innerW / (values.length - 1) : 0;
+  return values
+    .map((v, i) => {
+      const x = PAD.left + (values.length > 1 ? i * step : innerW / 2);
+      const y = PAD.top + innerH - (max ? (v / max) * innerH : 0);
+      return `${x.toFixed(1)},${y.toFixed(1)}`;
+    })
+    .join(' ');
+}
+
+/**
+ * Views and visitors per day as an SVG drawn on the server: it shows without JavaScript. Screen
+ * readers get its summary, and the numbers themselves in the table below it.
+ */
+export function AnalyticsChart({ series, title }: { series: DaySeries; title: string }) {
+  const id = useId();
+  const views = series.map((d) => d.views);
+  const visitors = series.map((d) => d.visitors);
+  const max = Math.max(1, ...views);
+  const first = series[0]?.day ?? '';
+  const last = series.at(-1)?.day ?? '';
+  const total = views.reduce((a, b) => a + b, 0);
+  return (
+    <div className="analytics-chart">
+      <figure>
+        <svg
+          viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+          role="img"
+          aria-labelledby={`${id}-title ${id}-desc`}
+          preserveAspectRatio="none"
+        >
+          <title id={`${id}-title`}>{title}</title>
+          <desc id={`${id}-desc`}>
+            {`${total} views from ${first} to ${last}; at most ${Math.max(0, ...views)} in a day.`}
+          </desc>
+          <line
+            className="chart-axis"
+            x1={PAD.left}
+            y1={HEIGHT - PAD.bottom}
+            x2={WIDTH - PAD.right}
+            y2={HEIGHT - PAD.bottom}
+          />
+          <line className="chart-axis" x1={PAD.left} y1={PAD.top} x2={PAD.left} y2={HEIGHT - PAD.bottom} />
+          <text className="chart-label" x={PAD.left - 6} y={PAD.top + 4} textAnchor="end">
+            {max}
+          </text>
+          <text className="chart-label" x={PAD.left - 6} y={HEIGHT - PAD.bottom} textAnchor="end">
+            0
+          </text>
+          <text className="chart-label" x={PAD.left} y={HEIGHT - 8}>
+            {first}
+          </text>
+          <text className="chart-label" x={WIDTH - PAD.right} y={HEIGHT - 8} textAnchor="end">
+            {last}
+          </text>
+          <polyline className="chart-views" fill="none" points={points(views, max)} />
+          <polyline className="chart-visitors" fill="none" points={points(visitors, max)} />
+        </svg>
+        <figcaption>
+          <span className="chart-key chart-key-views">Views</span>{' '}
+          <span className="chart-key chart-key-visitors">Visitors</span>
+        </figcaption>
+      </figure>
+      <details>
+        <summary>Show the chart's data as a table</summary>
+        <table className="admin-table">
+          <caption className="visually-hidden">{title}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
+              <th scope="col">Views</th>
+              <th scope="col">Visitors</th>
+            </tr>
+          </thead>
+          <tbody>
+            {series.map((d) => (
+              <tr key={d.day}>
+                <th scope="row">{d.day}</th>
+                <td>{d.views}</td>
+                <td>{d.visitors}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </details>
+    </div>
+  );
+}
+
+/** A post's or product's own views over the last 30 days, on its admin page. */
+export function PageViewsCard({ series }: { series: DaySeries }) {
+  return (
+    <section className="card" aria-labelledby="page-views">
+      <h2 id="page-views">Views and visitors, last 30 days</h2>
+      <AnalyticsChart series={series} title="Views and visitors of this page per day, last 30 days" />
+    </section>
+  );
+}
+
+/** Paid revenue per day as bars, drawn on the server like the views chart, with its table. */
+export function RevenueChart({
+  series,
+  title,
+}: {
+  series: { day: string; orders: number; revenue: number }[];
+  title: string;
+}) {
+  const id = useId();
+  const max = Math.max(1, ...series.map((d) => d.revenue));
+  const currency = useCurrency();
+  const innerW = WIDTH - PAD.left - PAD.right;
+  const innerH = HEIGHT - PAD.top - PAD.bottom;
+  const slot = innerW / Math.max(series.length, 1);
+  const sold = series.filter((d) => d.orders > 0);
+  const total = series.reduce((n, d) => n + d.revenue, 0);
+  return (
+    <div className="analytics-chart">
+      <figure>
+        <svg
+          viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+          role="img"
+          aria-labelledby={`${id}-title ${id}-desc`}
+          preserveAspectRatio="none"
+        >
+          <title id={`${id}-title`}>{title}</title>
+          <desc
+            id={`${id}-desc`}
+          >{`${formatPrice(total, currency)} in ${sold.length} days with orders.`}</desc>
+          <line
+            className="chart-axis"
+            x1={PAD.left}
+            y1={HEIGHT - PAD.bottom}
+            x2={WIDTH - PAD.right}
+            y2={HEIGHT - PAD.bottom}
+          />
+          <text className="chart-label" x={PAD.left - 6} y={PAD.top + 4} textAnchor="end">
+            {formatPrice(max, currency)}
+          </text>
+          <text className="chart-label" x={PAD.left} y={HEIGHT - 8}>
+            {series[0]?.day ?? ''}
+          </text>
+          <text className="chart-label" x={WIDTH - PAD.right} y={HEIGHT - 8} textAnchor="end">
+            {series.at(-1)?.day ?? ''}
+          </text>
+          {series.map((d, i) =>
+            d.revenue > 0 ? (
+              <rect
+                key={d.day}
+                className="chart-bar"
+                x={PAD.left + i * slot + slot * 0.15}
+                width={Math.max(slot * 0.7, 1)}
+                y={PAD.top + innerH - (d.revenue / max) * innerH}
+                height={(d.revenue / max) * innerH}
+              />
+            ) : null,
+          )}
+        </svg>
+      </figure>
+      <details>
+        <summary>Show the days with orders as a table</summary>
+        <table className="admin-table">
+          <caption className="visually-hidden">{title}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
+              <th scope="col">Orders</th>
+              <th scope="col">Revenue</th>
+            </tr>
+          </thead>
+          <tbody>
+            {sold.map((d) => (
+              <tr key={d.day}>
+                <th scope="row">{d.day}</th>
+                <td>{d.orders}</td>
+                <td>{formatPrice(d.revenue, currency)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </details>
+    </div>
+  );
+}
