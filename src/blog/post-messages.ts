@@ -15,4 +15,7 @@ export const POST_MESSAGES = {
     'The podcast URL must start with http:// or https://, or be a file of this site (/uploads/…)',
   invalidImage: 'The image must be a web address (http:// or https://) or an uploaded image',
   publishAtRequired: 'Choose the date and time to publish',
+  changedElsewhere: 'This post was changed elsewhere',
+  revisionNotFound: 'Revision not found',
+  restored: 'Revision restored',
 } as const;

@@ -21,6 +21,8 @@ export type PostSummary = {
   createdAt: string;
   updatedAt: string;
   publishedAt: string | null;
+  /** Moves on with every save and autosave; an editor's save names the one it started from. */
+  version: number;
   author: PostAuthor;
 };
 
@@ -53,6 +55,7 @@ const SUMMARY_COLUMNS = [
   'p.created_at',
   'p.updated_at',
   'p.published_at',
+  'p.version',
   'u.first_name',
   'u.last_name',
   'u.username',
@@ -74,6 +77,7 @@ type PostRow = {
   created_at: Date;
   updated_at: Date;
   published_at: Date | null;
+  version: number;
   first_name: string | null;
   last_name: string | null;
   username: string | null;
@@ -98,6 +102,7 @@ function presentSummary(row: PostRow): PostSummary {
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
     publishedAt: row.published_at?.toISOString() ?? null,
+    version: row.version,
     author: { firstName: row.first_name, lastName: row.last_name, username: row.username },
   };
 }

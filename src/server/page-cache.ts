@@ -376,6 +376,6 @@ export function invalidateOnAdminWrites(cache: PageCache): Middleware {
     const byAdmin = ctx.state.session?.user?.role === 'admin';
     await next();
     const unsafe = ctx.method !== 'GET' && ctx.method !== 'HEAD' && ctx.method !== 'OPTIONS';
-    if (byAdmin && unsafe && ctx.status < 400) cache.invalidate();
+    if (byAdmin && unsafe && ctx.status < 400 && !ctx.state.pagesUnchanged) cache.invalidate();
   };
 }

@@ -22,4 +22,6 @@ export interface RequestState {
   routePattern?: string;
   /** A page form's `intent` field, read with its body (the audit log names the action by it). */
   formIntent?: string | null;
+  /** Set by an admin write that changes no page (an autosave): the page cache is kept. */
+  pagesUnchanged?: boolean;
 }
