@@ -4,7 +4,7 @@ import type { Queues } from '../jobs/queues.ts';
 import { HttpError } from '../server/middleware.ts';
 import { renderMarkdown } from './markdown.ts';
 import { POST_MESSAGES } from './post-messages.ts';
-import { assertVersion, getRevision, recordRevision, type RevisionKind } from './post-revisions.ts';
+import { assertVersion, getRevision, type RevisionKind, recordRevision } from './post-revisions.ts';
 import { type PostInput, type PostStatus, postInputSchema } from './post-schema.ts';
 import { slugify } from './slug.ts';
 

@@ -1,10 +1,22 @@
-import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import {
+  type FormEvent,
+  type KeyboardEvent,
+  type ReactNode,
+  type RefObject,
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+} from 'react';
 import { Form, Link, useFetcher, useNavigation } from 'react-router';
 import type { EditablePost } from '../../blog/post-editor.ts';
+import { POST_MESSAGES } from '../../blog/post-messages.ts';
+import type { PostRevision } from '../../blog/post-revisions.ts';
 import { normalizeTags, POST_CATEGORIES } from '../../blog/post-schema.ts';
 import { slugify } from '../../blog/slug.ts';
 import { extractYouTubeId } from '../../blog/youtube.ts';
 import { FormErrorsAtButton, useFieldErrors, useFocusFirstError } from '../components/FormErrors.tsx';
+import { type AutosaveState, useAutosave } from './autosave.ts';
 import {
   bold,
   colour,
@@ -20,9 +32,15 @@ import {
 } from './markdown-toolbar.ts';
 import { Notice } from './Notice.tsx';
 import type { PostFormErrors } from './post-form.server.ts';
+import { RevisionsPanel } from './RevisionsPanel.tsx';
 import { useImageUpload } from './upload.ts';
 
-type Props = { post: EditablePost | null; errors: PostFormErrors | null };
+type Props = {
+  post: EditablePost | null;
+  /** An autosaved draft newer than the post's last save, offered on opening. */
+  draft?: PostRevision | null;
+  errors: PostFormErrors | null;
+};
 
 /** datetime-local wants the browser's local time; the server gets the offset beside it. */
 function toLocalInput(iso: string | null): string {
@@ -39,7 +57,153 @@ function FieldError({ id, message }: { id: string; message?: string }) {
   ) : null;
 }
 
-export function PostEditor({ post, errors }: Props) {
+/** A revision's fields over the post: what the editor shows after a restore. */
+function withRevision(post: EditablePost, revision: PostRevision): EditablePost {
+  const { settings } = revision;
+  return {
+    ...post,
+    ...settings,
+    category: settings.category,
+    slug: settings.slug ?? post.slug,
+    title: revision.title,
+    excerpt: revision.excerpt,
+    content: revision.content,
+  };
+}
+
+function savedTime(iso: string): string {
+  return new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false });
+}
+
+function AutosaveStatus({ state, postId }: { state: AutosaveState; postId: number }) {
+  let text: ReactNode = null;
+  if (state.kind === 'saving') text = 'Saving…';
+  else if (state.kind === 'saved') text = `Saved at ${savedTime(state.at)}`;
+  else if (state.kind === 'retrying') text = 'Not saved — retrying';
+  else if (state.kind === 'conflict') text = <ConflictHelp postId={postId} />;
+  return (
+    <p className="muted autosave-status" role="status">
+      {text}
+    </p>
+  );
+}
+
+/** Both versions stay reachable: the other one in a new tab, this one in the form. */
+function ConflictHelp({ postId }: { postId: number }) {
+  return (
+    <>
+      <strong>{POST_MESSAGES.changedElsewhere}</strong>. Your text stays here;{' '}
+      <a href={`/admin/posts/${postId}`} target="_blank" rel="noopener">
+        open the saved version in a new tab
+      </a>{' '}
+      to compare.
+    </>
+  );
+}
+
+/**
+ * The editor: the form, and around it what outlives a remount of the form (a restored draft or
+ * revision replaces every field): autosave with its base version, and the Revisions panel.
+ */
+export function PostEditor({ post, draft = null, errors }: Props) {
+  const formRef = useRef<HTMLFormElement>(null);
+  const [shown, setShown] = useState({ post, key: 0 });
+  const [draftOffered, setDraftOffered] = useState(draft !== null);
+  const [showRevisions, setShowRevisions] = useState(false);
+  const read = useCallback(() => (formRef.current ? new FormData(formRef.current) : null), []);
+  const autosave = useAutosave(post?.id ?? null, post?.version ?? 1, read);
+  const show = (next: EditablePost) => setShown((s) => ({ post: next, key: s.key + 1 }));
+  const current = () => {
+    const form = read();
+    return { title: String(form?.get('title') ?? ''), content: String(form?.get('content') ?? '') };
+  };
+  return (
+    <div className="container admin admin-editor">
+      <p>
+        <Link to="/admin?tab=posts">← Back to Admin</Link>
+      </p>
+      <h1>{post ? 'Edit Post' : 'New Post'}</h1>
+      {post ? <AutosaveStatus state={autosave.state} postId={post.id} /> : null}
+      {post && draft && draftOffered ? (
+        <section className="card editor-draft" aria-label="Unsaved draft">
+          <p>An unsaved draft from {savedTime(draft.savedAt)} was kept when the editor closed.</p>
+          <div className="admin-actions">
+            <button
+              type="button"
+              className="button button-small"
+              onClick={() => {
+                show(withRevision(post, draft));
+                setDraftOffered(false);
+              }}
+            >
+              Restore draft
+            </button>
+            <button
+              type="button"
+              className="button button-small button-secondary"
+              onClick={() => setDraftOffered(false)}
+            >
+              Keep the saved version
+            </button>
+          </div>
+        </section>
+      ) : null}
+      {errors?.conflict && post && autosave.state.kind !== 'conflict' ? (
+        <p className="autosave-status">
+          <ConflictHelp postId={post.id} />
+        </p>
+      ) : null}
+      <EditorForm
+        key={shown.key}
+        post={shown.post}
+        isNew={post === null}
+        errors={errors}
+        formRef={formRef}
+        version={autosave.version}
+        onChange={autosave.changed}
+        beforeSubmit={autosave.settle}
+      />
+      {post ? (
+        <div className="editor-revisions">
+          <button
+            type="button"
+            className="button button-small button-secondary"
+            aria-expanded={showRevisions}
+            aria-controls="post-revisions"
+            onClick={() => setShowRevisions((v) => !v)}
+          >
+            {showRevisions ? 'Hide Revisions' : 'Revisions'}
+          </button>
+          {showRevisions ? (
+            <RevisionsPanel
+              key={autosave.version}
+              postId={post.id}
+              version={autosave.version}
+              current={current}
+              onRestored={(restored) => {
+                autosave.rebase(restored.version);
+                show(restored);
+              }}
+            />
+          ) : null}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+type FormProps = {
+  post: EditablePost | null;
+  isNew: boolean;
+  errors: PostFormErrors | null;
+  formRef: RefObject<HTMLFormElement | null>;
+  version: number;
+  onChange: () => void;
+  /** Settles autosave first; resolves once the form may be submitted with the current version. */
+  beforeSubmit: () => Promise<number>;
+};
+
+function EditorForm({ post, isNew, errors, formRef, version, onChange, beforeSubmit }: FormProps) {
   const navigation = useNavigation();
   const saving = navigation.state === 'submitting';
   const preview = useFetcher<{ html: string }>();
@@ -56,8 +220,23 @@ export function PostEditor({ post, errors }: Props) {
   const [tzOffset, setTzOffset] = useState('');
   const [showPreview, setShowPreview] = useState(false);
   const { fields, onInput } = useFieldErrors(errors?.fields);
-  const formRef = useRef<HTMLFormElement>(null);
   useFocusFirstError(formRef, errors);
+  // An autosave under way when Update is pressed: the save waits for the version it makes.
+  const waited = useRef(false);
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    if (waited.current || isNew) {
+      waited.current = false;
+      return;
+    }
+    event.preventDefault();
+    void beforeSubmit().then(() =>
+      // After React has written the new base version into the hidden field.
+      setTimeout(() => {
+        waited.current = true;
+        formRef.current?.requestSubmit();
+      }, 0),
+    );
+  };
 
   useEffect(() => setTzOffset(String(new Date().getTimezoneOffset())), []);
 
@@ -80,6 +259,7 @@ export function PostEditor({ post, errors }: Props) {
     const end = area?.selectionEnd ?? text.length;
     const result = edit(text, start, end);
     setContent(result.text);
+    onChange();
     requestAnimationFrame(() => {
       area?.focus();
       area?.setSelectionRange(result.selectionStart, result.selectionEnd);
@@ -92,11 +272,15 @@ export function PostEditor({ post, errors }: Props) {
   const contentUpload = useImageUpload((url, file) =>
     insertSnippet(image(url, file.name.replace(/\.[^.]+$/, '')), true),
   );
-  const featuredUpload = useImageUpload((url) => setFeaturedImageFile(url));
+  const featuredUpload = useImageUpload((url) => {
+    setFeaturedImageFile(url);
+    onChange();
+  });
 
   const addTag = () => {
     setTags((current) => normalizeTags([...current, tagDraft]));
     setTagDraft('');
+    onChange();
   };
   const onTagKey = (event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key === 'Enter') {
@@ -113,14 +297,21 @@ export function PostEditor({ post, errors }: Props) {
 
   const described = (name: string) => (fields[name] ? `${name}-error` : undefined);
   return (
-    <div className="container admin admin-editor">
-      <p>
-        <Link to="/admin?tab=posts">← Back to Admin</Link>
-      </p>
-      <h1>{post ? 'Edit Post' : 'New Post'}</h1>
+    <>
       <Notice result={errors ? { ok: false, title: errors.title, message: errors.message } : null} />
-      <Form method="post" className="admin-form" noValidate ref={formRef} onInput={onInput}>
+      <Form
+        method="post"
+        className="admin-form"
+        noValidate
+        ref={formRef}
+        onInput={(event) => {
+          onInput(event);
+          onChange();
+        }}
+        onSubmit={onSubmit}
+      >
         <input type="hidden" name="tzOffset" value={tzOffset} />
+        {isNew ? null : <input type="hidden" name="baseVersion" value={version} />}
         <div className="field">
           <label htmlFor="title">Title</label>
           <input
@@ -352,7 +543,10 @@ export function PostEditor({ post, errors }: Props) {
                   type="button"
                   className="editor-tag-remove"
                   aria-label={`Remove tag ${tag}`}
-                  onClick={() => setTags((current) => current.filter((t) => t !== tag))}
+                  onClick={() => {
+                    setTags((current) => current.filter((t) => t !== tag));
+                    onChange();
+                  }}
                 >
                   ×
                 </button>
@@ -453,13 +647,13 @@ export function PostEditor({ post, errors }: Props) {
         <FormErrorsAtButton show={Boolean(errors) && !saving} />
         <div className="admin-actions">
           <button className="button" type="submit" disabled={saving}>
-            {saving ? 'Saving...' : post ? 'Update Post' : 'Create Post'}
+            {saving ? 'Saving...' : isNew ? 'Create Post' : 'Update Post'}
           </button>
           <Link className="button button-secondary" to="/admin?tab=posts">
             Cancel
           </Link>
         </div>
       </Form>
-    </div>
+    </>
   );
 }

@@ -2,6 +2,7 @@ import { data } from 'react-router';
 import { newsletterProgress, requestNewsletter, sendTestNewsletter } from '../../blog/newsletter-delivery.ts';
 import { getEditablePost } from '../../blog/post-editor.ts';
 import { POST_MESSAGES } from '../../blog/post-messages.ts';
+import { unsavedDraft } from '../../blog/post-revisions.ts';
 import { HttpError } from '../../server/middleware.ts';
 import { requireAdminUser } from '../admin/guard.server.ts';
 import { NewsletterCard, type NewsletterResult } from '../admin/NewsletterCard.tsx';
@@ -28,7 +29,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const id = postId(params.id);
   const post = await getEditablePost(db, id);
   if (!post) throw data(POST_MESSAGES.notFound, 404);
-  return { post, newsletter: await newsletterProgress(db, id) };
+  return { post, draft: await unsavedDraft(db, id), newsletter: await newsletterProgress(db, id) };
 }
 
 /** The newsletter card's two buttons; everything else is the editor's save. */
@@ -67,7 +68,7 @@ export default function EditPost({ loaderData, actionData }: Route.ComponentProp
   const editorErrors = actionData && !('newsletter' in actionData) ? actionData : null;
   return (
     <>
-      <PostEditor post={loaderData.post} errors={editorErrors} />
+      <PostEditor post={loaderData.post} draft={loaderData.draft} errors={editorErrors} />
       <div className="container admin">
         <NewsletterCard
           progress={loaderData.newsletter}
