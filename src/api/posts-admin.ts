@@ -3,6 +3,7 @@ import { createPost, deletePost, restoreRevision, updatePost } from '../blog/pos
 import { POST_MESSAGES } from '../blog/post-messages.ts';
 import { autosavePost, listRevisions } from '../blog/post-revisions.ts';
 import { baseVersionSchema, postDraftSchema, postInputSchema } from '../blog/post-schema.ts';
+import { createPreviewLink, revokePreviewLink } from '../blog/preview-links.ts';
 import { requireAdmin } from '../identity/policy.ts';
 import { HttpError } from '../server/middleware.ts';
 import type { AppServices } from '../server/services.ts';
@@ -25,7 +26,7 @@ const autosaveBody = postDraftSchema.extend({ baseVersion: baseVersionSchema });
 
 /**
  * POST /api/posts, PUT /api/posts?id=, DELETE /api/posts?id= (admins), and the editor's
- * autosave, revisions and restore under /api/posts/:id. GET belongs to the blog's router.
+ * autosave, revisions, restore and preview link under /api/posts/:id. GET belongs to the blog's router.
  */
 export function postsAdminRouter(services: AppServices): Router {
   const { db, queues } = services;
@@ -86,6 +87,26 @@ export function postsAdminRouter(services: AppServices): Router {
       baseVersion: optionalBaseVersion(body),
     });
     ctx.body = { message: POST_MESSAGES.restored, post };
+  });
+
+  /** A secret link to the post as saved, for someone without an account; a new one replaces the old. */
+  router.post('/posts/:id/preview-link', async (ctx) => {
+    const user = requireAdmin(ctx.state);
+    const id = pathId(ctx.params.id, POST_MESSAGES.notFound);
+    await readJsonBody(ctx); // no fields; read so a body never lingers on the connection
+    const link = await createPreviewLink(db, services.publicUrl, id, user.id);
+    if (!link) throw new HttpError(404, POST_MESSAGES.notFound);
+    ctx.set('Cache-Control', 'private, no-store');
+    ctx.state.pagesUnchanged = true;
+    ctx.status = 201;
+    ctx.body = link;
+  });
+  router.delete('/posts/:id/preview-link', async (ctx) => {
+    requireAdmin(ctx.state);
+    const id = pathId(ctx.params.id, POST_MESSAGES.notFound);
+    if (!(await revokePreviewLink(db, id))) throw new HttpError(404, POST_MESSAGES.previewLinkNotFound);
+    ctx.state.pagesUnchanged = true;
+    ctx.body = { message: POST_MESSAGES.previewLinkRevoked };
   });
   return router;
 }

@@ -18,4 +18,8 @@ export const POST_MESSAGES = {
   changedElsewhere: 'This post was changed elsewhere',
   revisionNotFound: 'Revision not found',
   restored: 'Revision restored',
+  previewLinkNotFound: 'This post has no preview link',
+  previewLinkRevoked: 'Preview link revoked',
+  previewBanner: 'Preview',
+  previewNotFound: 'This preview link has expired or was revoked',
 } as const;

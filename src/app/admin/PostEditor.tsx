@@ -33,6 +33,7 @@ import {
 import { Notice } from './Notice.tsx';
 import type { PostFormErrors } from './post-form.server.ts';
 import { RevisionsPanel } from './RevisionsPanel.tsx';
+import { SharePreview } from './SharePreview.tsx';
 import { useImageUpload } from './upload.ts';
 
 type Props = {
@@ -163,6 +164,7 @@ export function PostEditor({ post, draft = null, errors }: Props) {
         onChange={autosave.changed}
         beforeSubmit={autosave.settle}
       />
+      {post ? <SharePreview postId={post.id} /> : null}
       {post ? (
         <div className="editor-revisions">
           <button

@@ -10,10 +10,11 @@ import {
 import { extractHeadings } from '../../blog/markdown.ts';
 import { BLOG_MESSAGES, COMMENT_LIMITS } from '../../blog/messages.ts';
 import { getPost, relatedPosts, slugRedirect } from '../../blog/posts.ts';
-import { authorName, formatDate, preview, readingMinutes, wordCount } from '../../blog/reading.ts';
+import { authorName, preview, readingMinutes, wordCount } from '../../blog/reading.ts';
 import { anonymousViewer } from '../../blog/views.ts';
 import { createRateLimit } from '../../server/rate-limit.ts';
 import { type CommentResult, Comments, type CommentValues } from '../components/blog/Comments.tsx';
+import { PostArticle } from '../components/blog/PostArticle.tsx';
 import { getApp } from '../context.ts';
 import type { RouteHandle } from '../plain-page.ts';
 import '../styles/blog.css';
@@ -178,89 +179,8 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 
 export default function PostPage({ loaderData, actionData }: Route.ComponentProps) {
   const { post, related, headings, minutes, formToken } = loaderData;
-  const image = post.featuredImageFile || post.featuredImage;
-  const published = post.publishedAt ?? post.createdAt;
   return (
-    <article className="container post-page">
-      <header className="post-header">
-        <p className="post-badges">
-          <span className="badge">{post.category}</span>
-          {post.tags.map((tag) => (
-            <span key={tag} className="badge badge-tag">
-              #{tag}
-            </span>
-          ))}
-        </p>
-        <h1>{post.title}</h1>
-        <p className="post-excerpt">{post.excerpt}</p>
-        <p className="post-meta muted">
-          By {authorName(post.author)} · <time dateTime={published}>{formatDate(published)}</time> · {minutes}{' '}
-          min read · {post.viewCount.toLocaleString('en-US')} views
-        </p>
-      </header>
-      {image && (
-        <UploadedImage
-          className="post-image"
-          src={image}
-          variant="featured"
-          alt=""
-          width={1200}
-          height={630}
-        />
-      )}
-      {post.youtubeVideoId && (
-        <div className="video-embed">
-          <iframe
-            src={`https://www.youtube-nocookie.com/embed/${post.youtubeVideoId}`}
-            title={/^video\b/i.test(post.title) ? post.title : `Video: ${post.title}`}
-            loading="lazy"
-            allowFullScreen
-            referrerPolicy="strict-origin-when-cross-origin"
-          />
-        </div>
-      )}
-      {post.podcastUrl && (
-        <section className="audio-player card" aria-labelledby="listen-heading">
-          <h2 id="listen-heading">{BLOG_MESSAGES.listen}</h2>
-          {/* biome-ignore lint/a11y/useMediaCaption: episodes come with show notes in the post body */}
-          <audio controls preload="none" src={post.podcastUrl} />
-        </section>
-      )}
-      {headings.length >= 3 && (
-        <nav className="toc card" aria-labelledby="toc-heading">
-          <h2 id="toc-heading">Contents</h2>
-          <ol>
-            {headings.map((h) => (
-              <li key={h.id} className={h.level === 3 ? 'toc-sub' : undefined}>
-                <a href={`#${h.id}`}>{h.text}</a>
-              </li>
-            ))}
-          </ol>
-        </nav>
-      )}
-      {/* Sanitized when the post was saved (src/blog/markdown.ts). */}
-      {/* biome-ignore lint/security/noDangerouslySetInnerHtml: allow-list sanitized HTML */}
-      <div className="prose" dangerouslySetInnerHTML={{ __html: post.contentHtml }} />
-      <footer className="post-footer">
-        {post.tags.length > 0 && (
-          <p>
-            Tags:{' '}
-            {post.tags.map((tag) => (
-              <span key={tag} className="badge badge-tag">
-                #{tag}
-              </span>
-            ))}
-          </p>
-        )}
-        <p className="muted">
-          Published <time dateTime={published}>{formatDate(published)}</time>
-          {post.updatedAt !== post.createdAt && (
-            <>
-              {' · '}Updated <time dateTime={post.updatedAt}>{formatDate(post.updatedAt)}</time>
-            </>
-          )}
-        </p>
-      </footer>
+    <PostArticle post={post} headings={headings} minutes={minutes}>
       {related.length > 0 && (
         <section className="related" aria-labelledby="related-heading">
           <h2 id="related-heading">{BLOG_MESSAGES.relatedPosts}</h2>
@@ -289,7 +209,7 @@ export default function PostPage({ loaderData, actionData }: Route.ComponentProp
         formToken={formToken}
         result={actionData && 'ok' in actionData ? (actionData as CommentResult) : undefined}
       />
-    </article>
+    </PostArticle>
   );
 }
 
