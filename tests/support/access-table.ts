@@ -82,6 +82,18 @@ export const API_ACCESS: AccessRow[] = [
     access: 'admin',
     sample: '/api/posts/999999/revisions/1?action=restore',
   },
+  {
+    method: 'POST',
+    path: '/api/posts/:id/preview-link',
+    access: 'admin',
+    sample: '/api/posts/999999/preview-link',
+  },
+  {
+    method: 'DELETE',
+    path: '/api/posts/:id/preview-link',
+    access: 'admin',
+    sample: '/api/posts/999999/preview-link',
+  },
   { method: 'GET', path: '/api/settings', access: 'public' },
   { method: 'PUT', path: '/api/settings', access: 'admin' },
   { method: 'GET', path: '/api/admin', access: 'admin' },
@@ -153,6 +165,8 @@ export const PAGE_ACCESS: { path: string; access: Access; sample?: string }[] = 
   { path: '/admin-fixed', access: 'public' },
   { path: '/blog', access: 'public' },
   { path: '/post/:slug', access: 'public', sample: '/post/building-a-calm-home-office' },
+  // A well-formed token nobody was given: 404 for everyone, never a sign-in prompt.
+  { path: '/preview/:token', access: 'public', sample: `/preview/${'A'.repeat(43)}` },
   { path: '/about', access: 'public' },
   { path: '/brand-showcase', access: 'public' },
   { path: '/newsletter', access: 'public' },
