@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import vnuJar from 'vnu-jar';
+import { createPreviewLink } from '../../src/blog/preview-links.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { publishedPost, seedDemo } from '../support/blog.ts';
@@ -41,6 +42,7 @@ it('serves valid HTML on every page type, signed out, signed in and as an admin'
   expect(order.status).toBe(201);
   const reader = await signedInSession(app);
   const admin = await signedInSession(app, { role: 'admin' });
+  const preview = await createPreviewLink(db, app.services.publicUrl, post.id, null);
 
   const pages: Record<string, string[]> = {
     anonymous: [
@@ -60,6 +62,7 @@ it('serves valid HTML on every page type, signed out, signed in and as an admin'
       '/brand-showcase',
       '/orders/lookup',
       '/no-such-page',
+      new URL(preview?.url ?? '/').pathname,
     ],
     guest: ['/cart', '/checkout'],
     reader: ['/', `/post/${post.slug}`, '/amplify-demo', '/cart'],
