@@ -20,6 +20,10 @@ export type EditablePost = {
   featuredImageFile: string | null;
   youtubeVideoId: string | null;
   podcastUrl: string | null;
+  metaTitle: string | null;
+  metaDescription: string | null;
+  canonicalUrl: string | null;
+  socialImage: string | null;
   status: PostStatus;
   publishAt: string | null;
   publishedAt: string | null;
@@ -56,6 +60,10 @@ function presentEditable(row: Record<string, unknown>): EditablePost {
     featuredImageFile: (row.featured_image_file as string) ?? null,
     youtubeVideoId: (row.youtube_video_id as string) ?? null,
     podcastUrl: (row.podcast_url as string) ?? null,
+    metaTitle: (row.meta_title as string) ?? null,
+    metaDescription: (row.meta_description as string) ?? null,
+    canonicalUrl: (row.canonical_url as string) ?? null,
+    socialImage: (row.social_image as string) ?? null,
     status: row.status as PostStatus,
     publishAt: iso(row.publish_at as Date | null),
     publishedAt: iso(row.published_at as Date | null),
@@ -155,6 +163,10 @@ function columnsOf(input: PostInput) {
     featured_image_file: input.featuredImageFile,
     youtube_video_id: input.youtubeVideoId,
     podcast_url: input.podcastUrl,
+    meta_title: input.metaTitle,
+    meta_description: input.metaDescription,
+    canonical_url: input.canonicalUrl,
+    social_image: input.socialImage,
     status: input.status,
     publish_at: input.status === 'scheduled' ? input.publishAt : null,
   };

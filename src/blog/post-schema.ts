@@ -40,6 +40,17 @@ const optionalText = (max: number, check?: (v: string) => boolean, message?: str
     .transform((v) => v || null)
     .refine((v) => v === null || !check || check(v), { message });
 
+/** What search results and social cards show before cutting off: the editor's counters. */
+export const SEO_LIMITS = { metaTitle: 60, metaDescription: 160 } as const;
+
+const seoText = (max: number, message: string) =>
+  z
+    .string()
+    .trim()
+    .max(max, message)
+    .nullish()
+    .transform((v) => v || null);
+
 /** Tags: trimmed, empty ones dropped, duplicates removed (first spelling kept). */
 export function normalizeTags(tags: readonly string[]): string[] {
   const seen = new Set<string>();
@@ -72,6 +83,14 @@ const postFields = z.object({
     .transform((v) => (v ? extractYouTubeId(v) : '') || null)
     .refine((v) => v === null || isYouTubeId(v), { message: POST_MESSAGES.invalidYouTube }),
   podcastUrl: optionalText(2_000, isMediaReference, POST_MESSAGES.invalidPodcast),
+  metaTitle: seoText(200, POST_MESSAGES.metaTitleTooLong),
+  metaDescription: seoText(500, POST_MESSAGES.metaDescriptionTooLong),
+  canonicalUrl: optionalText(
+    2_000,
+    (v) => /^https?:\/\/[^\s/]+\S*$/i.test(v),
+    POST_MESSAGES.invalidCanonical,
+  ),
+  socialImage: optionalText(2_000, isMediaReference, POST_MESSAGES.invalidImage),
   status: z.enum(POST_STATUSES).default('draft'),
   publishAt: z
     .union([z.string(), z.date()])
@@ -108,6 +127,8 @@ export const postDraftSchema = postFields.extend({
   featuredImageFile: z.string().max(2_000).nullish(),
   youtubeVideoId: z.string().max(2_000).nullish(),
   podcastUrl: z.string().max(2_000).nullish(),
+  canonicalUrl: z.string().max(2_000).nullish(),
+  socialImage: z.string().max(2_000).nullish(),
 });
 
 /** The version an editor's save was based on: refused with 409 when the post has moved on. */

@@ -26,7 +26,15 @@ export type PostSummary = {
   author: PostAuthor;
 };
 
-export type Post = PostSummary & { content: string; contentHtml: string };
+/** One post: the body, and the optional search and social overrides (null: the defaults). */
+export type Post = PostSummary & {
+  content: string;
+  contentHtml: string;
+  metaTitle: string | null;
+  metaDescription: string | null;
+  canonicalUrl: string | null;
+  socialImage: string | null;
+};
 
 export type Pagination = { page: number; limit: number; total: number; pages: number };
 
@@ -83,6 +91,10 @@ type PostRow = {
   username: string | null;
   content?: string;
   content_html?: string;
+  meta_title?: string | null;
+  meta_description?: string | null;
+  canonical_url?: string | null;
+  social_image?: string | null;
 };
 
 function presentSummary(row: PostRow): PostSummary {
@@ -108,7 +120,15 @@ function presentSummary(row: PostRow): PostSummary {
 }
 
 function present(row: PostRow): Post {
-  return { ...presentSummary(row), content: row.content ?? '', contentHtml: row.content_html ?? '' };
+  return {
+    ...presentSummary(row),
+    content: row.content ?? '',
+    contentHtml: row.content_html ?? '',
+    metaTitle: row.meta_title ?? null,
+    metaDescription: row.meta_description ?? null,
+    canonicalUrl: row.canonical_url ?? null,
+    socialImage: row.social_image ?? null,
+  };
 }
 
 function baseQuery(db: Db | Knex.Transaction): Knex.QueryBuilder {
@@ -278,7 +298,15 @@ export async function getPost(
   by: { id: number } | { slug: string },
   opts: { includeUnpublished?: boolean } = {},
 ) {
-  const query = baseQuery(db).select([...SUMMARY_COLUMNS, 'p.content', 'p.content_html']);
+  const query = baseQuery(db).select([
+    ...SUMMARY_COLUMNS,
+    'p.content',
+    'p.content_html',
+    'p.meta_title',
+    'p.meta_description',
+    'p.canonical_url',
+    'p.social_image',
+  ]);
   if ('id' in by) query.where('p.id', by.id);
   else query.where('p.slug', by.slug);
   if (!opts.includeUnpublished) query.where('p.status', 'published');

@@ -43,6 +43,13 @@ it('serves valid HTML on every page type, signed out, signed in and as an admin'
   const reader = await signedInSession(app);
   const admin = await signedInSession(app, { role: 'admin' });
   const preview = await createPreviewLink(db, app.services.publicUrl, post.id, null);
+  // The post page with every search and social field set.
+  await db('posts').where({ id: post.id }).update({
+    meta_title: 'A "quoted" meta title & more',
+    meta_description: 'A meta description <with> markup-like text',
+    canonical_url: 'https://first.example/original?a=1&b=2',
+    social_image: '/uploads/0123456789abcdef0123456789abcdef.png',
+  });
 
   const pages: Record<string, string[]> = {
     anonymous: [

@@ -33,6 +33,7 @@ import {
 import { Notice } from './Notice.tsx';
 import type { PostFormErrors } from './post-form.server.ts';
 import { RevisionsPanel } from './RevisionsPanel.tsx';
+import { SeoFields } from './SeoFields.tsx';
 import { SharePreview } from './SharePreview.tsx';
 import { useImageUpload } from './upload.ts';
 
@@ -217,6 +218,8 @@ function EditorForm({ post, isNew, errors, formRef, version, onChange, beforeSub
   const [tags, setTags] = useState<string[]>(post?.tags ?? []);
   const [tagDraft, setTagDraft] = useState('');
   const [youtube, setYoutube] = useState(post?.youtubeVideoId ?? '');
+  const [excerpt, setExcerpt] = useState(post?.excerpt ?? '');
+  const [featuredImage, setFeaturedImage] = useState(post?.featuredImage ?? '');
   const [featuredImageFile, setFeaturedImageFile] = useState(post?.featuredImageFile ?? '');
   const [status, setStatus] = useState(post?.status ?? 'draft');
   const [tzOffset, setTzOffset] = useState('');
@@ -491,7 +494,8 @@ function EditorForm({ post, isNew, errors, formRef, version, onChange, beforeSub
             name="excerpt"
             rows={3}
             required
-            defaultValue={post?.excerpt ?? ''}
+            value={excerpt}
+            onChange={(e) => setExcerpt(e.target.value)}
             aria-invalid={fields.excerpt ? true : undefined}
             aria-describedby={described('excerpt')}
           />
@@ -562,7 +566,8 @@ function EditorForm({ post, isNew, errors, formRef, version, onChange, beforeSub
             id="featuredImage"
             name="featuredImage"
             inputMode="url"
-            defaultValue={post?.featuredImage ?? ''}
+            value={featuredImage}
+            onChange={(e) => setFeaturedImage(e.target.value)}
             aria-invalid={fields.featuredImage ? true : undefined}
             aria-describedby={described('featuredImage')}
           />
@@ -618,6 +623,21 @@ function EditorForm({ post, isNew, errors, formRef, version, onChange, beforeSub
           />
           <FieldError id="podcastUrl-error" message={fields.podcastUrl} />
         </div>
+        <SeoFields
+          initial={{
+            metaTitle: post?.metaTitle ?? null,
+            metaDescription: post?.metaDescription ?? null,
+            canonicalUrl: post?.canonicalUrl ?? null,
+            socialImage: post?.socialImage ?? null,
+          }}
+          defaults={{
+            title,
+            excerpt,
+            path: `/post/${slugify(slug || title)}`,
+            image: featuredImageFile || featuredImage,
+          }}
+          fields={fields}
+        />
         <div className="field">
           <label htmlFor="status">Status</label>
           <select

@@ -24,6 +24,10 @@ export function postFromForm(form: FormData): PostInputRaw {
     featuredImageFile: text('featuredImageFile'),
     youtubeVideoId: text('youtubeVideoId'),
     podcastUrl: text('podcastUrl'),
+    metaTitle: text('metaTitle'),
+    metaDescription: text('metaDescription'),
+    canonicalUrl: text('canonicalUrl'),
+    socialImage: text('socialImage'),
     status: (text('status') || 'draft') as PostInputRaw['status'],
     publishAt: publishAtFrom(text('publishAt'), text('tzOffset')),
   };

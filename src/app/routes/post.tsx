@@ -64,8 +64,8 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
       headings: extractHeadings(post.contentHtml),
       minutes: readingMinutes(post.content),
       words: wordCount(post.content),
-      canonical: `${services.publicUrl}/post/${post.slug}`,
-      imageUrl: (post.featuredImageFile || post.featuredImage) ?? null,
+      canonical: post.canonicalUrl ?? `${services.publicUrl}/post/${post.slug}`,
+      imageUrl: (post.socialImage || post.featuredImageFile || post.featuredImage) ?? null,
       publicUrl: services.publicUrl,
       // Awaited, not streamed: comments streamed in sit in a hidden element until a script moves
       // them, and a post page must be whole without JavaScript (one short index read).
@@ -146,25 +146,29 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
     return [{ title: `${BLOG_MESSAGES.postNotFound} — ${site}` }, { name: 'robots', content: 'noindex' }];
   const { post, canonical, imageUrl, words, publicUrl } = loaderData;
   const image = imageUrl ? (imageUrl.startsWith('http') ? imageUrl : `${publicUrl}${imageUrl}`) : undefined;
+  // The writer's search and social overrides, else the post's own title and excerpt.
+  const title = post.metaTitle ?? post.title;
+  const description = post.metaDescription ?? post.excerpt;
   return [
-    { title: `${post.title} — ${site}` },
-    { name: 'description', content: post.excerpt },
+    { title: post.metaTitle ?? `${post.title} — ${site}` },
+    { name: 'description', content: description },
     { name: 'robots', content: 'index, follow' },
     { tagName: 'link', rel: 'canonical', href: canonical },
     { property: 'og:type', content: 'article' },
-    { property: 'og:title', content: post.title },
-    { property: 'og:description', content: post.excerpt },
+    { property: 'og:title', content: title },
+    { property: 'og:description', content: description },
     { property: 'og:url', content: canonical },
     ...(image ? [{ property: 'og:image', content: image }] : []),
     { name: 'twitter:card', content: image ? 'summary_large_image' : 'summary' },
-    { name: 'twitter:title', content: post.title },
-    { name: 'twitter:description', content: post.excerpt },
+    { name: 'twitter:title', content: title },
+    { name: 'twitter:description', content: description },
+    ...(image ? [{ name: 'twitter:image', content: image }] : []),
     {
       'script:ld+json': {
         '@context': 'https://schema.org',
         '@type': 'BlogPosting',
-        headline: post.title,
-        description: post.excerpt,
+        headline: title,
+        description,
         wordCount: words,
         datePublished: post.publishedAt ?? post.createdAt,
         dateModified: post.updatedAt,
