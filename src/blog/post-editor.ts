@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Db } from '../db/knex.ts';
 import type { Queues } from '../jobs/queues.ts';
 import { HttpError } from '../server/middleware.ts';
-import { renderMarkdown } from './markdown.ts';
+import { productIdsIn, renderMarkdown } from './markdown.ts';
 import { POST_MESSAGES } from './post-messages.ts';
 import { assertVersion, getRevision, type RevisionKind, recordRevision } from './post-revisions.ts';
 import { type PostInput, type PostStatus, postInputSchema } from './post-schema.ts';
@@ -172,6 +172,13 @@ function columnsOf(input: PostInput) {
   };
 }
 
+/** Keeps post_products in step with the post's [product:ID] markers. */
+async function syncProducts(trx: Knex.Transaction, postId: number, content: string): Promise<void> {
+  await trx('post_products').where({ post_id: postId }).delete();
+  const ids = productIdsIn(content);
+  if (ids.length) await trx('post_products').insert(ids.map((id) => ({ post_id: postId, product_id: id })));
+}
+
 /** Enqueues the delayed publish of a scheduled post. jobId per post and time: rescheduling is safe. */
 async function schedulePublish(queues: Queues, post: EditablePost): Promise<void> {
   if (post.status !== 'scheduled' || !post.publishAt) return;
@@ -199,6 +206,7 @@ export async function createPost(
         published_at: input.status === 'published' ? trx.fn.now() : null,
       })
       .returning('*');
+    await syncProducts(trx, row.id, input.content);
     await recordRevision(
       trx,
       row.id,
@@ -256,6 +264,7 @@ export async function updatePost(
         version: current.version + 1,
       })
       .returning('*');
+    await syncProducts(trx, id, input.content);
     const kind = opts.kind ?? (input.status === 'published' ? 'publish' : 'save');
     await recordRevision(trx, id, kind, row.version, opts.authorId, input);
     return presentEditable(row);

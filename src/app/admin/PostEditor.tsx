@@ -26,6 +26,7 @@ import {
   insert,
   italic,
   podcastMarker,
+  productMarker,
   TEXT_COLOURS,
   underline,
   youtubeMarker,
@@ -42,7 +43,11 @@ type Props = {
   /** An autosaved draft newer than the post's last save, offered on opening. */
   draft?: PostRevision | null;
   errors: PostFormErrors | null;
+  /** The toolbar's product picker. */
+  products: ProductChoice[];
 };
+
+type ProductChoice = { id: number; name: string; active: boolean };
 
 /** datetime-local wants the browser's local time; the server gets the offset beside it. */
 function toLocalInput(iso: string | null): string {
@@ -107,7 +112,7 @@ function ConflictHelp({ postId }: { postId: number }) {
  * The editor: the form, and around it what outlives a remount of the form (a restored draft or
  * revision replaces every field): autosave with its base version, and the Revisions panel.
  */
-export function PostEditor({ post, draft = null, errors }: Props) {
+export function PostEditor({ post, draft = null, errors, products }: Props) {
   const formRef = useRef<HTMLFormElement>(null);
   const [shown, setShown] = useState({ post, key: 0 });
   const [draftOffered, setDraftOffered] = useState(draft !== null);
@@ -160,6 +165,7 @@ export function PostEditor({ post, draft = null, errors }: Props) {
         post={shown.post}
         isNew={post === null}
         errors={errors}
+        products={products}
         formRef={formRef}
         version={autosave.version}
         onChange={autosave.changed}
@@ -199,6 +205,7 @@ type FormProps = {
   post: EditablePost | null;
   isNew: boolean;
   errors: PostFormErrors | null;
+  products: ProductChoice[];
   formRef: RefObject<HTMLFormElement | null>;
   version: number;
   onChange: () => void;
@@ -206,7 +213,7 @@ type FormProps = {
   beforeSubmit: () => Promise<number>;
 };
 
-function EditorForm({ post, isNew, errors, formRef, version, onChange, beforeSubmit }: FormProps) {
+function EditorForm({ post, isNew, errors, products, formRef, version, onChange, beforeSubmit }: FormProps) {
   const navigation = useNavigation();
   const saving = navigation.state === 'submitting';
   const preview = useFetcher<{ html: string }>();
@@ -440,6 +447,25 @@ function EditorForm({ post, isNew, errors, formRef, version, onChange, beforeSub
             >
               GIF
             </button>
+            <label className="visually-hidden" htmlFor="product-picker">
+              Insert a product card
+            </label>
+            <select
+              id="product-picker"
+              className="editor-colour"
+              value=""
+              onChange={(e) => {
+                const id = e.target.value;
+                if (id) insertSnippet(productMarker(Number(id)), true);
+              }}
+            >
+              <option value="">Product…</option>
+              {products.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.active ? p.name : `${p.name} (inactive)`}
+                </option>
+              ))}
+            </select>
           </div>
           <textarea
             id="content"

@@ -62,3 +62,4 @@ export const colour = (t: string, s: number, e: number, value: string) =>
 export const image = (url: string, alt = 'image') => `![${alt.replace(/[[\]]/g, '')}](${url})`;
 export const youtubeMarker = (id: string) => `[youtube:${id}]`;
 export const podcastMarker = (url: string) => `[podcast:${url}]`;
+export const productMarker = (id: number) => `[product:${id}]`;

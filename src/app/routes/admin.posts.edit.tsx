@@ -4,6 +4,7 @@ import { getEditablePost } from '../../blog/post-editor.ts';
 import { POST_MESSAGES } from '../../blog/post-messages.ts';
 import { unsavedDraft } from '../../blog/post-revisions.ts';
 import { HttpError } from '../../server/middleware.ts';
+import { productChoices } from '../../shop/products.ts';
 import { requireAdminUser } from '../admin/guard.server.ts';
 import { NewsletterCard, type NewsletterResult } from '../admin/NewsletterCard.tsx';
 import { PostEditor } from '../admin/PostEditor.tsx';
@@ -29,7 +30,12 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const id = postId(params.id);
   const post = await getEditablePost(db, id);
   if (!post) throw data(POST_MESSAGES.notFound, 404);
-  return { post, draft: await unsavedDraft(db, id), newsletter: await newsletterProgress(db, id) };
+  const [draft, newsletter, products] = await Promise.all([
+    unsavedDraft(db, id),
+    newsletterProgress(db, id),
+    productChoices(db),
+  ]);
+  return { post, draft, newsletter, products };
 }
 
 /** The newsletter card's two buttons; everything else is the editor's save. */
@@ -68,7 +74,12 @@ export default function EditPost({ loaderData, actionData }: Route.ComponentProp
   const editorErrors = actionData && !('newsletter' in actionData) ? actionData : null;
   return (
     <>
-      <PostEditor post={loaderData.post} draft={loaderData.draft} errors={editorErrors} />
+      <PostEditor
+        post={loaderData.post}
+        draft={loaderData.draft}
+        products={loaderData.products}
+        errors={editorErrors}
+      />
       <div className="container admin">
         <NewsletterCard
           progress={loaderData.newsletter}

@@ -17,6 +17,7 @@ import { type CommentResult, Comments, type CommentValues } from '../components/
 import { PostArticle } from '../components/blog/PostArticle.tsx';
 import { getApp } from '../context.ts';
 import type { RouteHandle } from '../plain-page.ts';
+import { withProductCards } from '../product-cards.server.tsx';
 import '../styles/blog.css';
 import { UploadedImage } from '../components/UploadedImage.tsx';
 import type { Route } from './+types/post';
@@ -49,16 +50,17 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     );
   const before = Number(new URL(request.url).searchParams.get('comments'));
   const commentsBefore = Number.isInteger(before) && before > 0 && before < 2 ** 31 ? before : undefined;
-  const [related, formToken, comments] = await Promise.all([
+  const [related, formToken, comments, contentHtml] = await Promise.all([
     relatedPosts(db, post),
     issueFormToken(db),
     approvedComments(db, post.id, { limit: COMMENTS_PER_PAGE, before: commentsBefore }),
+    withProductCards(db, post.contentHtml),
   ]);
   // Tells the page cache which post a stored copy shows, so cache hits still count as views.
   const cacheMeta = { 'x-page-cache-view-post': String(post.id) };
   return data(
     {
-      post,
+      post: { ...post, contentHtml },
       related,
       formToken,
       headings: extractHeadings(post.contentHtml),

@@ -7,6 +7,7 @@ import { readingMinutes } from '../../blog/reading.ts';
 import { PostArticle } from '../components/blog/PostArticle.tsx';
 import { getApp } from '../context.ts';
 import type { RouteHandle } from '../plain-page.ts';
+import { withProductCards } from '../product-cards.server.tsx';
 import '../styles/blog.css';
 import type { Route } from './+types/preview';
 
@@ -21,8 +22,13 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const postId = await previewPostId(db, params.token);
   const post = postId === null ? null : await getPost(db, { id: postId }, { includeUnpublished: true });
   if (!post) throw data(null, { status: 404, headers: PRIVATE });
+  const contentHtml = await withProductCards(db, post.contentHtml);
   return data(
-    { post, headings: extractHeadings(post.contentHtml), minutes: readingMinutes(post.content) },
+    {
+      post: { ...post, contentHtml },
+      headings: extractHeadings(post.contentHtml),
+      minutes: readingMinutes(post.content),
+    },
     { headers: PRIVATE },
   );
 }
