@@ -44,12 +44,19 @@ it('serves valid HTML on every page type, signed out, signed in and as an admin'
   const admin = await signedInSession(app, { role: 'admin' });
   const preview = await createPreviewLink(db, app.services.publicUrl, post.id, null);
   // The post page with every search and social field set.
-  await db('posts').where({ id: post.id }).update({
-    meta_title: 'A "quoted" meta title & more',
-    meta_description: 'A meta description <with> markup-like text',
-    canonical_url: 'https://first.example/original?a=1&b=2',
-    social_image: '/uploads/0123456789abcdef0123456789abcdef.png',
-  });
+  await db('posts')
+    .where({ id: post.id })
+    .update({
+      meta_title: 'A "quoted" meta title & more',
+      meta_description: 'A meta description <with> markup-like text',
+      canonical_url: 'https://first.example/original?a=1&b=2',
+      social_image: '/uploads/0123456789abcdef0123456789abcdef.png',
+      // A product card in the post, and the post under the product page's 'Featured in'.
+      content_html: db.raw('content_html || ?', [
+        `<div class="product-slot" data-product="${product.id}"></div>`,
+      ]),
+    });
+  await db('post_products').insert({ post_id: post.id, product_id: product.id });
 
   const pages: Record<string, string[]> = {
     anonymous: [
