@@ -18,6 +18,7 @@ export const POST_MESSAGES = {
   metaTitleTooLong: 'The meta title must be at most 200 characters',
   metaDescriptionTooLong: 'The meta description must be at most 500 characters',
   invalidCanonical: 'The canonical URL must start with http:// or https://',
+  leaveUnsaved: 'You have unsaved changes. Leave this page anyway?',
   changedElsewhere: 'This post was changed elsewhere',
   revisionNotFound: 'Revision not found',
   restored: 'Revision restored',

@@ -1,4 +1,5 @@
 import {
+  type ClipboardEvent,
   type FormEvent,
   type KeyboardEvent,
   type ReactNode,
@@ -8,11 +9,12 @@ import {
   useRef,
   useState,
 } from 'react';
-import { Form, Link, useFetcher, useNavigation } from 'react-router';
+import { Form, Link, useBlocker, useFetcher, useNavigation } from 'react-router';
 import type { EditablePost } from '../../blog/post-editor.ts';
 import { POST_MESSAGES } from '../../blog/post-messages.ts';
 import type { PostRevision } from '../../blog/post-revisions.ts';
 import { normalizeTags, POST_CATEGORIES } from '../../blog/post-schema.ts';
+import { readingMinutes, wordCount } from '../../blog/reading.ts';
 import { slugify } from '../../blog/slug.ts';
 import { extractYouTubeId } from '../../blog/youtube.ts';
 import { FormErrorsAtButton, useFieldErrors, useFocusFirstError } from '../components/FormErrors.tsx';
@@ -25,6 +27,7 @@ import {
   image,
   insert,
   italic,
+  link,
   podcastMarker,
   productMarker,
   TEXT_COLOURS,
@@ -108,6 +111,28 @@ function ConflictHelp({ postId }: { postId: number }) {
   );
 }
 
+/** Asks before the page is left (closed, reloaded, or another admin page) with changes stored nowhere. */
+function useLeavePrompt(unstored: () => boolean) {
+  useEffect(() => {
+    const beforeUnload = (event: BeforeUnloadEvent) => {
+      if (!unstored()) return;
+      event.preventDefault();
+      event.returnValue = '';
+    };
+    window.addEventListener('beforeunload', beforeUnload);
+    return () => window.removeEventListener('beforeunload', beforeUnload);
+  }, [unstored]);
+  // Not a save's own redirect: a submission is a POST, and settling it left nothing unstored.
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) => currentLocation.pathname !== nextLocation.pathname && unstored(),
+  );
+  useEffect(() => {
+    if (blocker.state !== 'blocked') return;
+    if (window.confirm(POST_MESSAGES.leaveUnsaved)) blocker.proceed();
+    else blocker.reset();
+  }, [blocker]);
+}
+
 /**
  * The editor: the form, and around it what outlives a remount of the form (a restored draft or
  * revision replaces every field): autosave with its base version, and the Revisions panel.
@@ -120,6 +145,12 @@ export function PostEditor({ post, draft = null, errors, products }: Props) {
   const read = useCallback(() => (formRef.current ? new FormData(formRef.current) : null), []);
   const autosave = useAutosave(post?.id ?? null, post?.version ?? 1, read);
   const show = (next: EditablePost) => setShown((s) => ({ post: next, key: s.key + 1 }));
+  useLeavePrompt(autosave.unstored);
+  // A refused save's text is still the writer's: stored as a draft copy, and asked about on leaving.
+  const { changed } = autosave;
+  useEffect(() => {
+    if (errors) changed();
+  }, [errors, changed]);
   const current = () => {
     const form = read();
     return { title: String(form?.get('title') ?? ''), content: String(form?.get('content') ?? '') };
@@ -238,6 +269,8 @@ function EditorForm({ post, isNew, errors, products, formRef, version, onChange,
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     if (waited.current || isNew) {
       waited.current = false;
+      // Nothing is left to autosave or to ask about on leaving: this save takes it all.
+      void beforeSubmit();
       return;
     }
     event.preventDefault();
@@ -289,6 +322,32 @@ function EditorForm({ post, isNew, errors, products, formRef, version, onChange,
     onChange();
   });
 
+  // Ctrl (or Cmd) + B, I, K in the content; + S anywhere in the form saves.
+  const onContentKey = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (!(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return;
+    const key = event.key.toLowerCase();
+    if (key === 'b' || key === 'i') {
+      event.preventDefault();
+      apply(key === 'b' ? bold : italic);
+    } else if (key === 'k') {
+      event.preventDefault();
+      const url = window.prompt('Link URL')?.trim();
+      if (url && /^(https?:\/\/|\/|mailto:)/i.test(url)) apply((t, s, e) => link(t, s, e, url));
+    }
+  };
+  const onFormKey = (event: KeyboardEvent<HTMLFormElement>) => {
+    if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 's') {
+      event.preventDefault();
+      formRef.current?.requestSubmit();
+    }
+  };
+  const onContentPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+    const images = Array.from(event.clipboardData.files).filter((file) => file.type.startsWith('image/'));
+    if (images.length === 0) return;
+    event.preventDefault();
+    void contentUpload.upload(images);
+  };
+
   const addTag = () => {
     setTags((current) => normalizeTags([...current, tagDraft]));
     setTagDraft('');
@@ -321,6 +380,7 @@ function EditorForm({ post, isNew, errors, products, formRef, version, onChange,
           onChange();
         }}
         onSubmit={onSubmit}
+        onKeyDown={onFormKey}
       >
         <input type="hidden" name="tzOffset" value={tzOffset} />
         {isNew ? null : <input type="hidden" name="baseVersion" value={version} />}
@@ -477,10 +537,16 @@ function EditorForm({ post, isNew, errors, products, formRef, version, onChange,
             aria-invalid={fields.content ? true : undefined}
             aria-describedby={['content-hint', described('content')].filter(Boolean).join(' ')}
             onChange={(e) => setContent(e.target.value)}
+            onKeyDown={onContentKey}
+            onPaste={onContentPaste}
             {...contentUpload.dropTarget}
           />
+          <p className="muted editor-stats">
+            {wordCount(content).toLocaleString('en-US')} words · {readingMinutes(content)} min read
+          </p>
           <p id="content-hint" className="muted">
-            Markdown. Drop an image here to upload it.
+            Markdown. Drop or paste an image here to upload it. Ctrl (⌘ on a Mac) + B bold, I italic, K link,
+            S save.
           </p>
           <FieldError id="content-error" message={fields.content} />
           <div className="editor-upload">

@@ -16,6 +16,7 @@ const RETRY_MS = 5_000;
  * The editor's draft copy, sent a few seconds after typing stops and when the page is left.
  * Each autosave names the version it was based on; the server's answer is the next base. A 409
  * (another tab or admin saved meanwhile) stops autosaving: the writer's text stays in the form.
+ * A new post (no id yet) is only tracked as changed, for the prompt on leaving.
  */
 export function useAutosave(postId: number | null, initialVersion: number, read: () => FormData | null) {
   const [state, setState] = useState<AutosaveState>({ kind: 'idle' });
@@ -23,6 +24,7 @@ export function useAutosave(postId: number | null, initialVersion: number, read:
   const base = useRef(initialVersion);
   const dirty = useRef(false);
   const conflict = useRef(false);
+  const failing = useRef(false);
   const inFlight = useRef<Promise<void> | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
@@ -50,11 +52,13 @@ export function useAutosave(postId: number | null, initialVersion: number, read:
           }
           if (!res.ok) throw new Error(`autosave answered ${res.status}`);
           const saved = (await res.json()) as { version: number; savedAt: string };
+          failing.current = false;
           base.current = saved.version;
           setVersion(saved.version);
           setState({ kind: 'saved', at: saved.savedAt });
         } catch {
           dirty.current = true;
+          failing.current = true;
           setState({ kind: 'retrying' });
         }
       };
@@ -73,8 +77,8 @@ export function useAutosave(postId: number | null, initialVersion: number, read:
   );
 
   const changed = useCallback(() => {
-    if (!postId) return;
     dirty.current = true;
+    if (!postId) return;
     clearTimeout(timer.current);
     timer.current = setTimeout(() => void send(), AUTOSAVE_IDLE_MS);
   }, [postId, send]);
@@ -114,5 +118,11 @@ export function useAutosave(postId: number | null, initialVersion: number, read:
     setState({ kind: 'idle' });
   }, []);
 
-  return { state, version, changed, settle, rebase };
+  /** Whether some change is stored nowhere yet (typed since, under way, failing, or refused). */
+  const unstored = useCallback(
+    () => dirty.current || inFlight.current !== null || failing.current || conflict.current,
+    [],
+  );
+
+  return { state, version, changed, settle, rebase, unstored };
 }
