@@ -5,7 +5,7 @@ import { POST_MESSAGES } from '../../src/blog/post-messages.ts';
 import { postInputSchema } from '../../src/blog/post-schema.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { addSessionCookie, signedInSession } from '../support/auth.ts';
-import { launchBrowser, newContext, watchPage } from '../support/browser.ts';
+import { expectAccessible, launchBrowser, newContext, watchPage } from '../support/browser.ts';
 
 let app: TestApp;
 let browser: Browser;
@@ -135,6 +135,7 @@ describe('the editor keeps the writer’s work', () => {
       .click();
     expect(await panel.locator('del').allTextContents()).toEqual(['readers', 'now']);
     expect(await panel.locator('ins').allTextContents()).toEqual(['editors', 'later']);
+    await expectAccessible(page);
     await panel.getByRole('button', { name: 'Restore' }).click();
     await expect.poll(() => content(page).inputValue()).toBe('The words readers see now.');
     await expect.poll(() => entries.count()).toBe(3);
@@ -143,6 +144,37 @@ describe('the editor keeps the writer’s work', () => {
       'The words readers see now.',
     );
     expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('shares a preview link that an anonymous browser opens, until it is revoked', {
+    timeout: 90_000,
+  }, async () => {
+    const post = await newPost('Shared Draft');
+    const context = await adminContext();
+    const page = await context.newPage();
+    const problems = await watchPage(page);
+    await openEditor(page, post.id);
+    await page.getByRole('button', { name: 'Share preview' }).click();
+    const field = page.getByLabel('Preview link (shows the post as last saved)');
+    await expect.poll(() => field.inputValue()).toMatch(/\/preview\/[A-Za-z0-9_-]{43}$/);
+    const url = await field.inputValue();
+    await expectAccessible(page);
+
+    const stranger = await newContext(browser, app.url);
+    const reader = await stranger.newPage();
+    await reader.goto(url);
+    expect(await reader.locator('.preview-banner strong').textContent()).toBe(POST_MESSAGES.previewBanner);
+    expect(await reader.getByRole('heading', { level: 1 }).textContent()).toBe('Shared Draft');
+
+    await page.getByRole('button', { name: 'Revoke preview link' }).click();
+    await expect
+      .poll(() => page.getByRole('status').allTextContents())
+      .toContain(POST_MESSAGES.previewLinkRevoked);
+    const gone = await reader.goto(url);
+    expect(gone?.status()).toBe(404);
+    expect(problems).toEqual([]);
+    await stranger.close();
     await context.close();
   });
 });
