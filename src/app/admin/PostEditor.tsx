@@ -73,7 +73,6 @@ function withRevision(post: EditablePost, revision: PostRevision): EditablePost 
   return {
     ...post,
     ...settings,
-    category: settings.category,
     slug: settings.slug ?? post.slug,
     title: revision.title,
     excerpt: revision.excerpt,
@@ -241,7 +240,7 @@ type FormProps = {
   version: number;
   onChange: () => void;
   /** Settles autosave first; resolves once the form may be submitted with the current version. */
-  beforeSubmit: () => Promise<number>;
+  beforeSubmit: () => Promise<void>;
 };
 
 function EditorForm({ post, isNew, errors, products, formRef, version, onChange, beforeSubmit }: FormProps) {

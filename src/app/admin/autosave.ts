@@ -105,7 +105,6 @@ export function useAutosave(postId: number | null, initialVersion: number, read:
     clearTimeout(timer.current);
     dirty.current = false;
     await inFlight.current;
-    return base.current;
   }, []);
 
   /** After a restore: the post's new version is the base, and nothing is pending. */
