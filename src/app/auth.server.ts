@@ -1,7 +1,3 @@
-import { data, type RouterContextProvider, redirect } from 'react-router';
-import type { SessionUser } from '../identity/sessions.ts';
-import { getApp } from './context.ts';
-
 /**
  * Only paths on this site: anything else (//evil.com, https://…, javascript:) falls back to the
  * default. Characters outside printable ASCII are percent-encoded: a Location header holds bytes,

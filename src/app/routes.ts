@@ -15,6 +15,7 @@ export default [
   route('admin-fixed', 'routes/admin-redirect.tsx', { id: 'admin-fixed' }),
   route('blog', 'routes/blog.tsx'),
   route('post/:slug', 'routes/post.tsx'),
+  route('preview/:token', 'routes/preview.tsx'),
   route('about', 'routes/about.tsx'),
   route('brand-showcase', 'routes/brand-showcase.tsx'),
   route('newsletter', 'routes/newsletter.tsx'),

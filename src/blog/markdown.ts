@@ -12,6 +12,19 @@ import { unified } from 'unified';
 const YOUTUBE_EMBED = /^https:\/\/www\.youtube-nocookie\.com\/embed\/[A-Za-z0-9_-]{11}$/;
 
 /**
+ * A [product:ID] marker is stored as an empty slot; the card (current price and stock) is put in
+ * when the page is rendered (src/app/product-cards.server.tsx).
+ */
+const PRODUCT_SLOT_CLASS = 'product-slot';
+export const PRODUCT_SLOT = /<div class="product-slot" data-product="(\d{1,9})"><\/div>/g;
+const PRODUCT_MARKER = /\[product:(\d{1,9})\]/g;
+
+/** The product ids a post's Markdown names with [product:ID] markers, each once. */
+export function productIdsIn(markdown: string): number[] {
+  return [...new Set([...markdown.matchAll(PRODUCT_MARKER)].map((m) => Number(m[1])))].filter((id) => id > 0);
+}
+
+/**
  * The allow-list: Markdown's own elements, the editor toolbar's <u> and colour spans, and the
  * embeds our media markers produce (privacy-enhanced YouTube frames and audio players).
  */
@@ -22,7 +35,10 @@ const schema: SanitizeSchema = {
   attributes: {
     ...defaultSchema.attributes,
     span: [['style', /^color:\s*(#[0-9a-fA-F]{3,8}|[a-z]+);?$/]],
-    div: [['className', 'video-embed', 'audio-embed']],
+    div: [
+      ['className', 'video-embed', 'audio-embed', PRODUCT_SLOT_CLASS],
+      ['dataProduct', /^\d{1,9}$/],
+    ],
     img: ['src', 'alt', 'title', 'width', 'height'],
     iframe: [
       ['src', YOUTUBE_EMBED],
@@ -41,9 +57,13 @@ const schema: SanitizeSchema = {
   protocols: { ...defaultSchema.protocols, href: ['http', 'https', 'mailto'], src: ['http', 'https'] },
 };
 
-/** The toolbar's media markers become embeds before parsing: [youtube:ID] and [podcast:URL]. */
+/** The toolbar's markers become embeds before parsing: [youtube:ID], [podcast:URL], [product:ID]. */
 function expandMarkers(markdown: string): string {
   return markdown
+    .replace(
+      PRODUCT_MARKER,
+      (_, id: string) => `\n\n<div class="${PRODUCT_SLOT_CLASS}" data-product="${id}"></div>\n\n`,
+    )
     .replace(
       /\[youtube:([A-Za-z0-9_-]{11})\]/g,
       (_, id: string) =>

@@ -1,8 +1,11 @@
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex.ts';
 import type { Queues } from '../jobs/queues.ts';
-import { renderMarkdown } from './markdown.ts';
-import type { PostInput, PostStatus } from './post-schema.ts';
+import { HttpError } from '../server/middleware.ts';
+import { productIdsIn, renderMarkdown } from './markdown.ts';
+import { POST_MESSAGES } from './post-messages.ts';
+import { assertVersion, getRevision, type RevisionKind, recordRevision } from './post-revisions.ts';
+import { type PostInput, type PostStatus, postInputSchema } from './post-schema.ts';
 import { slugify } from './slug.ts';
 
 export type EditablePost = {
@@ -17,11 +20,16 @@ export type EditablePost = {
   featuredImageFile: string | null;
   youtubeVideoId: string | null;
   podcastUrl: string | null;
+  metaTitle: string | null;
+  metaDescription: string | null;
+  canonicalUrl: string | null;
+  socialImage: string | null;
   status: PostStatus;
   publishAt: string | null;
   publishedAt: string | null;
   createdAt: string;
   updatedAt: string;
+  version: number;
 };
 
 export type AdminPostListItem = {
@@ -52,11 +60,16 @@ function presentEditable(row: Record<string, unknown>): EditablePost {
     featuredImageFile: (row.featured_image_file as string) ?? null,
     youtubeVideoId: (row.youtube_video_id as string) ?? null,
     podcastUrl: (row.podcast_url as string) ?? null,
+    metaTitle: (row.meta_title as string) ?? null,
+    metaDescription: (row.meta_description as string) ?? null,
+    canonicalUrl: (row.canonical_url as string) ?? null,
+    socialImage: (row.social_image as string) ?? null,
     status: row.status as PostStatus,
     publishAt: iso(row.publish_at as Date | null),
     publishedAt: iso(row.published_at as Date | null),
     createdAt: iso(row.created_at as Date) as string,
     updatedAt: iso(row.updated_at as Date) as string,
+    version: row.version as number,
   };
 }
 
@@ -154,9 +167,20 @@ function columnsOf(input: PostInput) {
     featured_image_file: input.featuredImageFile,
     youtube_video_id: input.youtubeVideoId,
     podcast_url: input.podcastUrl,
+    meta_title: input.metaTitle,
+    meta_description: input.metaDescription,
+    canonical_url: input.canonicalUrl,
+    social_image: input.socialImage,
     status: input.status,
     publish_at: input.status === 'scheduled' ? input.publishAt : null,
   };
+}
+
+/** Keeps post_products in step with the post's [product:ID] markers. */
+async function syncProducts(trx: Knex.Transaction, postId: number, content: string): Promise<void> {
+  await trx('post_products').where({ post_id: postId }).delete();
+  const ids = productIdsIn(content);
+  if (ids.length) await trx('post_products').insert(ids.map((id) => ({ post_id: postId, product_id: id })));
 }
 
 /** Enqueues the delayed publish of a scheduled post. jobId per post and time: rescheduling is safe. */
@@ -189,25 +213,46 @@ export async function createPost(
         published_at: input.status === 'published' ? trx.fn.now() : null,
       })
       .returning('*');
+    await syncProducts(trx, row.id, input.content);
+    await recordRevision(
+      trx,
+      row.id,
+      input.status === 'published' ? 'publish' : 'save',
+      row.version,
+      authorId,
+      input,
+    );
     return presentEditable(row);
   });
   await schedulePublish(queues, post);
   return post;
 }
 
+export type SaveOptions = {
+  authorId: number | null;
+  /** The version the editor started from; without it (older API clients) the save is not checked. */
+  baseVersion?: number;
+  kind?: RevisionKind;
+};
+
 /**
- * Saves a post. A new slug (from an edited slug or title) keeps the old one in
- * post_slug_history so old links redirect. published_at is set when first published.
+ * Saves a post and stores it as a revision. A new slug (from an edited slug or title) keeps the
+ * old one in post_slug_history so old links redirect. published_at is set when first published.
  */
 export async function updatePost(
   db: Db,
   queues: Queues,
   id: number,
   input: PostInput,
+  opts: SaveOptions,
 ): Promise<EditablePost | null> {
   const post = await db.transaction(async (trx) => {
-    const current = await trx('posts').where({ id }).forUpdate().first('id', 'slug', 'published_at');
+    const current = await trx('posts')
+      .where({ id })
+      .forUpdate()
+      .first('id', 'slug', 'published_at', 'version');
     if (!current) return null;
+    assertVersion(current.version, opts.baseVersion);
     const slug = await uniqueSlug(trx, input.slug ?? input.title, id);
     if (slug !== current.slug) {
       await trx('post_slug_history')
@@ -223,11 +268,42 @@ export async function updatePost(
         slug,
         published_at: current.published_at ?? (input.status === 'published' ? trx.fn.now() : null),
         updated_at: trx.fn.now(),
+        version: current.version + 1,
       })
       .returning('*');
+    await syncProducts(trx, id, input.content);
+    const kind = opts.kind ?? (input.status === 'published' ? 'publish' : 'save');
+    await recordRevision(trx, id, kind, row.version, opts.authorId, input);
     return presentEditable(row);
   });
   if (post) await schedulePublish(queues, post);
+  return post;
+}
+
+/**
+ * Puts a revision back as the post (for a published post, live at once: restoring is explicit),
+ * recorded as a revision of its own. A revision that no longer passes the editor's checks (an
+ * autosave of a half-written post) is refused with the check's message.
+ */
+export async function restoreRevision(
+  db: Db,
+  queues: Queues,
+  postId: number,
+  revisionId: number,
+  opts: Omit<SaveOptions, 'kind'>,
+): Promise<EditablePost> {
+  const revision = await getRevision(db, postId, revisionId);
+  if (!revision) throw new HttpError(404, POST_MESSAGES.revisionNotFound);
+  const parsed = postInputSchema.safeParse({
+    ...revision.settings,
+    title: revision.title,
+    excerpt: revision.excerpt,
+    content: revision.content,
+  });
+  if (!parsed.success)
+    throw new HttpError(400, parsed.error.issues[0]?.message ?? POST_MESSAGES.requiredFields);
+  const post = await updatePost(db, queues, postId, parsed.data, { ...opts, kind: 'restore' });
+  if (!post) throw new HttpError(404, POST_MESSAGES.notFound);
   return post;
 }
 

@@ -40,6 +40,17 @@ const optionalText = (max: number, check?: (v: string) => boolean, message?: str
     .transform((v) => v || null)
     .refine((v) => v === null || !check || check(v), { message });
 
+/** What search results and social cards show before cutting off: the editor's counters. */
+export const SEO_LIMITS = { metaTitle: 60, metaDescription: 160 } as const;
+
+const seoText = (max: number, message: string) =>
+  z
+    .string()
+    .trim()
+    .max(max, message)
+    .nullish()
+    .transform((v) => v || null);
+
 /** Tags: trimmed, empty ones dropped, duplicates removed (first spelling kept). */
 export function normalizeTags(tags: readonly string[]): string[] {
   const seen = new Set<string>();
@@ -54,46 +65,79 @@ export function normalizeTags(tags: readonly string[]): string[] {
   return out;
 }
 
+const postFields = z.object({
+  title: required.max(200),
+  content: required.max(200_000),
+  excerpt: required.max(1_000),
+  category: z.enum(POST_CATEGORIES, { error: POST_MESSAGES.invalidCategory }),
+  tags: z
+    .array(z.string().max(50))
+    .max(30)
+    .default([])
+    .transform((tags) => normalizeTags(tags)),
+  featuredImage: optionalText(2_000, isMediaReference, POST_MESSAGES.invalidImage),
+  featuredImageFile: optionalText(2_000, isMediaReference, POST_MESSAGES.invalidImage),
+  youtubeVideoId: z
+    .string()
+    .nullish()
+    .transform((v) => (v ? extractYouTubeId(v) : '') || null)
+    .refine((v) => v === null || isYouTubeId(v), { message: POST_MESSAGES.invalidYouTube }),
+  podcastUrl: optionalText(2_000, isMediaReference, POST_MESSAGES.invalidPodcast),
+  metaTitle: seoText(200, POST_MESSAGES.metaTitleTooLong),
+  metaDescription: seoText(500, POST_MESSAGES.metaDescriptionTooLong),
+  canonicalUrl: optionalText(
+    2_000,
+    (v) => /^https?:\/\/[^\s/]+\S*$/i.test(v),
+    POST_MESSAGES.invalidCanonical,
+  ),
+  socialImage: optionalText(2_000, isMediaReference, POST_MESSAGES.invalidImage),
+  status: z.enum(POST_STATUSES).default('draft'),
+  publishAt: z
+    .union([z.string(), z.date()])
+    .nullish()
+    .transform((v) => {
+      if (!v) return null;
+      const date = v instanceof Date ? v : new Date(v);
+      return Number.isNaN(date.getTime()) ? null : date;
+    }),
+  slug: z
+    .string()
+    .trim()
+    .max(200)
+    .nullish()
+    .transform((v) => v || null),
+});
+
 /** The one schema of the post editor: the form action, the API and the client share it. */
-export const postInputSchema = z
-  .object({
-    title: required.max(200),
-    content: required.max(200_000),
-    excerpt: required.max(1_000),
-    category: z.enum(POST_CATEGORIES, { error: POST_MESSAGES.invalidCategory }),
-    tags: z
-      .array(z.string().max(50))
-      .max(30)
-      .default([])
-      .transform((tags) => normalizeTags(tags)),
-    featuredImage: optionalText(2_000, isMediaReference, POST_MESSAGES.invalidImage),
-    featuredImageFile: optionalText(2_000, isMediaReference, POST_MESSAGES.invalidImage),
-    youtubeVideoId: z
-      .string()
-      .nullish()
-      .transform((v) => (v ? extractYouTubeId(v) : '') || null)
-      .refine((v) => v === null || isYouTubeId(v), { message: POST_MESSAGES.invalidYouTube }),
-    podcastUrl: optionalText(2_000, isMediaReference, POST_MESSAGES.invalidPodcast),
-    status: z.enum(POST_STATUSES).default('draft'),
-    publishAt: z
-      .union([z.string(), z.date()])
-      .nullish()
-      .transform((v) => {
-        if (!v) return null;
-        const date = v instanceof Date ? v : new Date(v);
-        return Number.isNaN(date.getTime()) ? null : date;
-      }),
-    slug: z
-      .string()
-      .trim()
-      .max(200)
-      .nullish()
-      .transform((v) => v || null),
-  })
-  .superRefine((post, ctx) => {
-    if (post.status === 'scheduled' && !post.publishAt)
-      ctx.addIssue({ code: 'custom', path: ['publishAt'], message: POST_MESSAGES.publishAtRequired });
-  });
+export const postInputSchema = postFields.superRefine((post, ctx) => {
+  if (post.status === 'scheduled' && !post.publishAt)
+    ctx.addIssue({ code: 'custom', path: ['publishAt'], message: POST_MESSAGES.publishAtRequired });
+});
+
+/**
+ * An autosave: what the editor holds mid-writing, so blank required fields pass (they are
+ * checked by the explicit save). The same limits keep it from growing without bound.
+ */
+export const postDraftSchema = postFields.extend({
+  title: z.string().max(200).default(''),
+  content: z.string().max(200_000).default(''),
+  excerpt: z.string().max(1_000).default(''),
+  category: z.string().trim().max(50).default(''),
+  featuredImage: z.string().max(2_000).nullish(),
+  featuredImageFile: z.string().max(2_000).nullish(),
+  youtubeVideoId: z.string().max(2_000).nullish(),
+  podcastUrl: z.string().max(2_000).nullish(),
+  canonicalUrl: z.string().max(2_000).nullish(),
+  socialImage: z.string().max(2_000).nullish(),
+});
+
+/** The version an editor's save was based on: refused with 409 when the post has moved on. */
+export const baseVersionSchema = z.coerce
+  .number({ error: 'baseVersion must be a positive integer' })
+  .int('baseVersion must be a positive integer')
+  .min(1, 'baseVersion must be a positive integer')
+  .max(2 ** 31 - 1, 'baseVersion must be a positive integer');
 
 export type PostInput = z.output<typeof postInputSchema>;
 export type PostInputRaw = z.input<typeof postInputSchema>;
+export type PostDraft = z.output<typeof postDraftSchema>;

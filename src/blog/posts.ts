@@ -21,10 +21,20 @@ export type PostSummary = {
   createdAt: string;
   updatedAt: string;
   publishedAt: string | null;
+  /** Moves on with every save and autosave; an editor's save names the one it started from. */
+  version: number;
   author: PostAuthor;
 };
 
-export type Post = PostSummary & { content: string; contentHtml: string };
+/** One post: the body, and the optional search and social overrides (null: the defaults). */
+export type Post = PostSummary & {
+  content: string;
+  contentHtml: string;
+  metaTitle: string | null;
+  metaDescription: string | null;
+  canonicalUrl: string | null;
+  socialImage: string | null;
+};
 
 export type Pagination = { page: number; limit: number; total: number; pages: number };
 
@@ -53,6 +63,7 @@ const SUMMARY_COLUMNS = [
   'p.created_at',
   'p.updated_at',
   'p.published_at',
+  'p.version',
   'u.first_name',
   'u.last_name',
   'u.username',
@@ -75,12 +86,17 @@ type PostRow = {
   created_at: Date;
   updated_at: Date;
   published_at: Date | null;
+  version: number;
   first_name: string | null;
   last_name: string | null;
   username: string | null;
   author_name: string | null;
   content?: string;
   content_html?: string;
+  meta_title?: string | null;
+  meta_description?: string | null;
+  canonical_url?: string | null;
+  social_image?: string | null;
 };
 
 function presentSummary(row: PostRow): PostSummary {
@@ -100,13 +116,22 @@ function presentSummary(row: PostRow): PostSummary {
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
     publishedAt: row.published_at?.toISOString() ?? null,
+    version: row.version,
     // An imported post whose author has no account here keeps the old site's byline.
     author: { firstName: row.first_name, lastName: row.last_name, username: row.username ?? row.author_name },
   };
 }
 
 function present(row: PostRow): Post {
-  return { ...presentSummary(row), content: row.content ?? '', contentHtml: row.content_html ?? '' };
+  return {
+    ...presentSummary(row),
+    content: row.content ?? '',
+    contentHtml: row.content_html ?? '',
+    metaTitle: row.meta_title ?? null,
+    metaDescription: row.meta_description ?? null,
+    canonicalUrl: row.canonical_url ?? null,
+    socialImage: row.social_image ?? null,
+  };
 }
 
 function baseQuery(db: Db | Knex.Transaction): Knex.QueryBuilder {
@@ -276,7 +301,15 @@ export async function getPost(
   by: { id: number } | { slug: string },
   opts: { includeUnpublished?: boolean } = {},
 ) {
-  const query = baseQuery(db).select([...SUMMARY_COLUMNS, 'p.content', 'p.content_html']);
+  const query = baseQuery(db).select([
+    ...SUMMARY_COLUMNS,
+    'p.content',
+    'p.content_html',
+    'p.meta_title',
+    'p.meta_description',
+    'p.canonical_url',
+    'p.social_image',
+  ]);
   if ('id' in by) query.where('p.id', by.id);
   else query.where('p.slug', by.slug);
   if (!opts.includeUnpublished) query.where('p.status', 'published');

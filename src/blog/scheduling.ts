@@ -16,6 +16,8 @@ export async function publishScheduledPost(
       status: 'published',
       published_at: db.raw('coalesce(published_at, publish_at)'),
       updated_at: db.fn.now(),
+      // An editor still open on the scheduled post must not save it back to 'scheduled' unawares.
+      version: db.raw('version + 1'),
     });
   return updated > 0;
 }
@@ -29,5 +31,7 @@ export async function publishDuePosts(db: Db): Promise<number> {
       status: 'published',
       published_at: db.raw('coalesce(published_at, publish_at)'),
       updated_at: db.fn.now(),
+      // An editor still open on the scheduled post must not save it back to 'scheduled' unawares.
+      version: db.raw('version + 1'),
     });
 }

@@ -30,7 +30,8 @@ const FILL_WAIT_MS = 5_000;
 /** Headers a route may set to tell the cache something; stripped before the response leaves. */
 export const CACHE_META_PREFIX = 'x-page-cache-';
 
-const PASS_THROUGH_PREFIXES = ['/api', '/assets/', '/uploads/', '/metrics', '/_'];
+/** Never stored: APIs, files, and secret preview links (a draft is not for every visitor). */
+const PASS_THROUGH_PREFIXES = ['/api', '/assets/', '/uploads/', '/metrics', '/_', '/preview/'];
 
 /** The header a background refresh carries: this process's secret, so no one else can send it. */
 const REFRESH_HEADER = 'x-page-cache-refresh';
@@ -376,6 +377,6 @@ export function invalidateOnAdminWrites(cache: PageCache): Middleware {
     const byAdmin = ctx.state.session?.user?.role === 'admin';
     await next();
     const unsafe = ctx.method !== 'GET' && ctx.method !== 'HEAD' && ctx.method !== 'OPTIONS';
-    if (byAdmin && unsafe && ctx.status < 400) cache.invalidate();
+    if (byAdmin && unsafe && ctx.status < 400 && !ctx.state.pagesUnchanged) cache.invalidate();
   };
 }

@@ -27,4 +27,6 @@ export interface RequestState {
   formIntent?: string | null;
   /** Set when a right password was answered with a two-factor challenge (the audit log says so). */
   signInChallenged?: SessionUser;
+  /** Set by an admin write that changes no page (an autosave): the page cache is kept. */
+  pagesUnchanged?: boolean;
 }

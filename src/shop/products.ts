@@ -152,6 +152,25 @@ export async function getProduct(db: Db | Knex.Transaction, id: number): Promise
   return row ? presentProduct(row) : null;
 }
 
+/** The published posts that show a product with a [product:ID] marker, newest first. */
+export async function postsFeaturing(db: Db, productId: number): Promise<{ title: string; slug: string }[]> {
+  return db('post_products as pp')
+    .join('posts as p', 'p.id', 'pp.post_id')
+    .where({ 'pp.product_id': productId, 'p.status': 'published' })
+    .orderBy('p.published_at', 'desc')
+    .limit(20)
+    .select('p.title', 'p.slug');
+}
+
+/** The editor's product picker: every product, active ones first. */
+export async function productChoices(db: Db): Promise<{ id: number; name: string; active: boolean }[]> {
+  const rows = await db('products')
+    .select('id', 'name', 'status')
+    .orderByRaw("status = 'active' DESC, name")
+    .limit(500);
+  return rows.map((r) => ({ id: r.id, name: r.name, active: r.status === 'active' }));
+}
+
 /** A product a visitor may see and buy. */
 export async function getPublicProduct(db: Db, id: number): Promise<Product | null> {
   const product = await getProduct(db, id);

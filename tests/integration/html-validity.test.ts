@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import vnuJar from 'vnu-jar';
 import { unsubscribeToken } from '../../src/blog/newsletter-delivery.ts';
+import { createPreviewLink } from '../../src/blog/preview-links.ts';
 import { orderLink } from '../../src/orders/access-key.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
@@ -51,6 +52,21 @@ it('serves valid HTML on every page type, signed out, signed in and as an admin'
     .insert({ email: 'reader@example.com', token: randomBytes(24).toString('base64url') })
     .returning(['id', 'token']);
   const unsubscribe = `/newsletter/unsubscribe?token=${await unsubscribeToken(db, subscriber.id)}`;
+  const preview = await createPreviewLink(db, app.services.publicUrl, post.id, null);
+  // The post page with every search and social field set.
+  await db('posts')
+    .where({ id: post.id })
+    .update({
+      meta_title: 'A "quoted" meta title & more',
+      meta_description: 'A meta description <with> markup-like text',
+      canonical_url: 'https://first.example/original?a=1&b=2',
+      social_image: '/uploads/0123456789abcdef0123456789abcdef.png',
+      // A product card in the post, and the post under the product page's 'Featured in'.
+      content_html: db.raw('content_html || ?', [
+        `<div class="product-slot" data-product="${product.id}"></div>`,
+      ]),
+    });
+  await db('post_products').insert({ post_id: post.id, product_id: product.id });
 
   const pages: Record<string, Page[]> = {
     anonymous: [
@@ -80,6 +96,7 @@ it('serves valid HTML on every page type, signed out, signed in and as an admin'
       unsubscribe,
       { url: unsubscribe, form: {} },
       '/no-such-page',
+      new URL(preview?.url ?? '/').pathname,
     ],
     guest: ['/cart', '/checkout', `${orderPage.pathname}${orderPage.search}`],
     reader: [

@@ -97,7 +97,7 @@ describe('SQL metacharacters are text: stored and shown as typed, and nothing el
       post = res.body.post;
     });
     expect(changed, changed.join()).toSatisfy(
-      subsetOf(['posts', 'post_counts', 'post_slug_history', 'outbox']),
+      subsetOf(['posts', 'post_counts', 'post_slug_history', 'post_revisions', 'outbox']),
     );
     expect(changed).toContain('posts');
     const row = await app.services.db('posts').where({ id: post.id }).first();

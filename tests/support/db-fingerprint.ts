@@ -54,5 +54,8 @@ export async function fingerprint(db: Db, tables: string[], since?: Fingerprint)
 
 /** The tables whose content differs between two fingerprints. */
 export function changedTables(before: Fingerprint, after: Fingerprint): string[] {
-  return Object.keys({ ...before, ...after }).filter((t) => before[t] !== after[t]);
+  // Sorted: UNION ALL gives no row order, and more tables can make PostgreSQL append in parallel.
+  return Object.keys({ ...before, ...after })
+    .filter((t) => before[t] !== after[t])
+    .sort();
 }

@@ -1,10 +1,24 @@
-import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
-import { Form, Link, useFetcher, useNavigation } from 'react-router';
+import {
+  type ClipboardEvent,
+  type FormEvent,
+  type KeyboardEvent,
+  type ReactNode,
+  type RefObject,
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+} from 'react';
+import { Form, Link, useBlocker, useFetcher, useNavigation } from 'react-router';
 import type { EditablePost } from '../../blog/post-editor.ts';
+import { POST_MESSAGES } from '../../blog/post-messages.ts';
+import type { PostRevision } from '../../blog/post-revisions.ts';
 import { normalizeTags, POST_CATEGORIES } from '../../blog/post-schema.ts';
+import { readingMinutes, wordCount } from '../../blog/reading.ts';
 import { slugify } from '../../blog/slug.ts';
 import { extractYouTubeId } from '../../blog/youtube.ts';
 import { FormErrorsAtButton, useFieldErrors, useFocusFirstError } from '../components/FormErrors.tsx';
+import { type AutosaveState, useAutosave } from './autosave.ts';
 import {
   bold,
   colour,
@@ -13,16 +27,30 @@ import {
   image,
   insert,
   italic,
+  link,
   podcastMarker,
+  productMarker,
   TEXT_COLOURS,
   underline,
   youtubeMarker,
 } from './markdown-toolbar.ts';
 import { Notice } from './Notice.tsx';
 import type { PostFormErrors } from './post-form.server.ts';
+import { RevisionsPanel } from './RevisionsPanel.tsx';
+import { SeoFields } from './SeoFields.tsx';
+import { SharePreview } from './SharePreview.tsx';
 import { useImageUpload } from './upload.ts';
 
-type Props = { post: EditablePost | null; errors: PostFormErrors | null };
+type Props = {
+  post: EditablePost | null;
+  /** An autosaved draft newer than the post's last save, offered on opening. */
+  draft?: PostRevision | null;
+  errors: PostFormErrors | null;
+  /** The toolbar's product picker. */
+  products: ProductChoice[];
+};
+
+type ProductChoice = { id: number; name: string; active: boolean };
 
 /** datetime-local wants the browser's local time; the server gets the offset beside it. */
 function toLocalInput(iso: string | null): string {
@@ -39,7 +67,183 @@ function FieldError({ id, message }: { id: string; message?: string }) {
   ) : null;
 }
 
-export function PostEditor({ post, errors }: Props) {
+/** A revision's fields over the post: what the editor shows after a restore. */
+function withRevision(post: EditablePost, revision: PostRevision): EditablePost {
+  const { settings } = revision;
+  return {
+    ...post,
+    ...settings,
+    slug: settings.slug ?? post.slug,
+    title: revision.title,
+    excerpt: revision.excerpt,
+    content: revision.content,
+  };
+}
+
+function savedTime(iso: string): string {
+  return new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false });
+}
+
+function AutosaveStatus({ state, postId }: { state: AutosaveState; postId: number }) {
+  let text: ReactNode = null;
+  if (state.kind === 'saving') text = 'Saving…';
+  else if (state.kind === 'saved') text = `Saved at ${savedTime(state.at)}`;
+  else if (state.kind === 'retrying') text = 'Not saved — retrying';
+  else if (state.kind === 'conflict') text = <ConflictHelp postId={postId} />;
+  return (
+    <p className="muted autosave-status" role="status">
+      {text}
+    </p>
+  );
+}
+
+/** Both versions stay reachable: the other one in a new tab, this one in the form. */
+function ConflictHelp({ postId }: { postId: number }) {
+  return (
+    <>
+      <strong>{POST_MESSAGES.changedElsewhere}</strong>. Your text stays here;{' '}
+      <a href={`/admin/posts/${postId}`} target="_blank" rel="noopener">
+        open the saved version in a new tab
+      </a>{' '}
+      to compare.
+    </>
+  );
+}
+
+/** Asks before the page is left (closed, reloaded, or another admin page) with changes stored nowhere. */
+function useLeavePrompt(unstored: () => boolean) {
+  useEffect(() => {
+    const beforeUnload = (event: BeforeUnloadEvent) => {
+      if (!unstored()) return;
+      event.preventDefault();
+      event.returnValue = '';
+    };
+    window.addEventListener('beforeunload', beforeUnload);
+    return () => window.removeEventListener('beforeunload', beforeUnload);
+  }, [unstored]);
+  // Not a save's own redirect: a submission is a POST, and settling it left nothing unstored.
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) => currentLocation.pathname !== nextLocation.pathname && unstored(),
+  );
+  useEffect(() => {
+    if (blocker.state !== 'blocked') return;
+    if (window.confirm(POST_MESSAGES.leaveUnsaved)) blocker.proceed();
+    else blocker.reset();
+  }, [blocker]);
+}
+
+/**
+ * The editor: the form, and around it what outlives a remount of the form (a restored draft or
+ * revision replaces every field): autosave with its base version, and the Revisions panel.
+ */
+export function PostEditor({ post, draft = null, errors, products }: Props) {
+  const formRef = useRef<HTMLFormElement>(null);
+  const [shown, setShown] = useState({ post, key: 0 });
+  const [draftOffered, setDraftOffered] = useState(draft !== null);
+  const [showRevisions, setShowRevisions] = useState(false);
+  const read = useCallback(() => (formRef.current ? new FormData(formRef.current) : null), []);
+  const autosave = useAutosave(post?.id ?? null, post?.version ?? 1, read);
+  const show = (next: EditablePost) => setShown((s) => ({ post: next, key: s.key + 1 }));
+  useLeavePrompt(autosave.unstored);
+  // A refused save's text is still the writer's: stored as a draft copy, and asked about on leaving.
+  const { changed } = autosave;
+  useEffect(() => {
+    if (errors) changed();
+  }, [errors, changed]);
+  const current = () => {
+    const form = read();
+    return { title: String(form?.get('title') ?? ''), content: String(form?.get('content') ?? '') };
+  };
+  return (
+    <div className="container admin admin-editor">
+      <p>
+        <Link to="/admin?tab=posts">← Back to Admin</Link>
+      </p>
+      <h1>{post ? 'Edit Post' : 'New Post'}</h1>
+      {post ? <AutosaveStatus state={autosave.state} postId={post.id} /> : null}
+      {post && draft && draftOffered ? (
+        <section className="card editor-draft" aria-label="Unsaved draft">
+          <p>An unsaved draft from {savedTime(draft.savedAt)} was kept when the editor closed.</p>
+          <div className="admin-actions">
+            <button
+              type="button"
+              className="button button-small"
+              onClick={() => {
+                show(withRevision(post, draft));
+                setDraftOffered(false);
+              }}
+            >
+              Restore draft
+            </button>
+            <button
+              type="button"
+              className="button button-small button-secondary"
+              onClick={() => setDraftOffered(false)}
+            >
+              Keep the saved version
+            </button>
+          </div>
+        </section>
+      ) : null}
+      {errors?.conflict && post && autosave.state.kind !== 'conflict' ? (
+        <p className="autosave-status">
+          <ConflictHelp postId={post.id} />
+        </p>
+      ) : null}
+      <EditorForm
+        key={shown.key}
+        post={shown.post}
+        isNew={post === null}
+        errors={errors}
+        products={products}
+        formRef={formRef}
+        version={autosave.version}
+        onChange={autosave.changed}
+        beforeSubmit={autosave.settle}
+      />
+      {post ? <SharePreview postId={post.id} /> : null}
+      {post ? (
+        <div className="editor-revisions">
+          <button
+            type="button"
+            className="button button-small button-secondary"
+            aria-expanded={showRevisions}
+            aria-controls="post-revisions"
+            onClick={() => setShowRevisions((v) => !v)}
+          >
+            {showRevisions ? 'Hide Revisions' : 'Revisions'}
+          </button>
+          {showRevisions ? (
+            <RevisionsPanel
+              key={autosave.version}
+              postId={post.id}
+              version={autosave.version}
+              current={current}
+              onRestored={(restored) => {
+                autosave.rebase(restored.version);
+                show(restored);
+              }}
+            />
+          ) : null}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+type FormProps = {
+  post: EditablePost | null;
+  isNew: boolean;
+  errors: PostFormErrors | null;
+  products: ProductChoice[];
+  formRef: RefObject<HTMLFormElement | null>;
+  version: number;
+  onChange: () => void;
+  /** Settles autosave first; resolves once the form may be submitted with the current version. */
+  beforeSubmit: () => Promise<void>;
+};
+
+function EditorForm({ post, isNew, errors, products, formRef, version, onChange, beforeSubmit }: FormProps) {
   const navigation = useNavigation();
   const saving = navigation.state === 'submitting';
   const preview = useFetcher<{ html: string }>();
@@ -51,13 +255,32 @@ export function PostEditor({ post, errors }: Props) {
   const [tags, setTags] = useState<string[]>(post?.tags ?? []);
   const [tagDraft, setTagDraft] = useState('');
   const [youtube, setYoutube] = useState(post?.youtubeVideoId ?? '');
+  const [excerpt, setExcerpt] = useState(post?.excerpt ?? '');
+  const [featuredImage, setFeaturedImage] = useState(post?.featuredImage ?? '');
   const [featuredImageFile, setFeaturedImageFile] = useState(post?.featuredImageFile ?? '');
   const [status, setStatus] = useState(post?.status ?? 'draft');
   const [tzOffset, setTzOffset] = useState('');
   const [showPreview, setShowPreview] = useState(false);
   const { fields, onInput } = useFieldErrors(errors?.fields);
-  const formRef = useRef<HTMLFormElement>(null);
   useFocusFirstError(formRef, errors);
+  // An autosave under way when Update is pressed: the save waits for the version it makes.
+  const waited = useRef(false);
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    if (waited.current || isNew) {
+      waited.current = false;
+      // Nothing is left to autosave or to ask about on leaving: this save takes it all.
+      void beforeSubmit();
+      return;
+    }
+    event.preventDefault();
+    void beforeSubmit().then(() =>
+      // After React has written the new base version into the hidden field.
+      setTimeout(() => {
+        waited.current = true;
+        formRef.current?.requestSubmit();
+      }, 0),
+    );
+  };
 
   useEffect(() => setTzOffset(String(new Date().getTimezoneOffset())), []);
 
@@ -80,6 +303,7 @@ export function PostEditor({ post, errors }: Props) {
     const end = area?.selectionEnd ?? text.length;
     const result = edit(text, start, end);
     setContent(result.text);
+    onChange();
     requestAnimationFrame(() => {
       area?.focus();
       area?.setSelectionRange(result.selectionStart, result.selectionEnd);
@@ -92,11 +316,41 @@ export function PostEditor({ post, errors }: Props) {
   const contentUpload = useImageUpload((url, file) =>
     insertSnippet(image(url, file.name.replace(/\.[^.]+$/, '')), true),
   );
-  const featuredUpload = useImageUpload((url) => setFeaturedImageFile(url));
+  const featuredUpload = useImageUpload((url) => {
+    setFeaturedImageFile(url);
+    onChange();
+  });
+
+  // Ctrl (or Cmd) + B, I, K in the content; + S anywhere in the form saves.
+  const onContentKey = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (!(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return;
+    const key = event.key.toLowerCase();
+    if (key === 'b' || key === 'i') {
+      event.preventDefault();
+      apply(key === 'b' ? bold : italic);
+    } else if (key === 'k') {
+      event.preventDefault();
+      const url = window.prompt('Link URL')?.trim();
+      if (url && /^(https?:\/\/|\/|mailto:)/i.test(url)) apply((t, s, e) => link(t, s, e, url));
+    }
+  };
+  const onFormKey = (event: KeyboardEvent<HTMLFormElement>) => {
+    if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 's') {
+      event.preventDefault();
+      formRef.current?.requestSubmit();
+    }
+  };
+  const onContentPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+    const images = Array.from(event.clipboardData.files).filter((file) => file.type.startsWith('image/'));
+    if (images.length === 0) return;
+    event.preventDefault();
+    void contentUpload.upload(images);
+  };
 
   const addTag = () => {
     setTags((current) => normalizeTags([...current, tagDraft]));
     setTagDraft('');
+    onChange();
   };
   const onTagKey = (event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key === 'Enter') {
@@ -113,14 +367,22 @@ export function PostEditor({ post, errors }: Props) {
 
   const described = (name: string) => (fields[name] ? `${name}-error` : undefined);
   return (
-    <div className="container admin admin-editor">
-      <p>
-        <Link to="/admin?tab=posts">← Back to Admin</Link>
-      </p>
-      <h1>{post ? 'Edit Post' : 'New Post'}</h1>
+    <>
       <Notice result={errors ? { ok: false, title: errors.title, message: errors.message } : null} />
-      <Form method="post" className="admin-form" noValidate ref={formRef} onInput={onInput}>
+      <Form
+        method="post"
+        className="admin-form"
+        noValidate
+        ref={formRef}
+        onInput={(event) => {
+          onInput(event);
+          onChange();
+        }}
+        onSubmit={onSubmit}
+        onKeyDown={onFormKey}
+      >
         <input type="hidden" name="tzOffset" value={tzOffset} />
+        {isNew ? null : <input type="hidden" name="baseVersion" value={version} />}
         <div className="field">
           <label htmlFor="title">Title</label>
           <input
@@ -244,6 +506,25 @@ export function PostEditor({ post, errors }: Props) {
             >
               GIF
             </button>
+            <label className="visually-hidden" htmlFor="product-picker">
+              Insert a product card
+            </label>
+            <select
+              id="product-picker"
+              className="editor-colour"
+              value=""
+              onChange={(e) => {
+                const id = e.target.value;
+                if (id) insertSnippet(productMarker(Number(id)), true);
+              }}
+            >
+              <option value="">Product…</option>
+              {products.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.active ? p.name : `${p.name} (inactive)`}
+                </option>
+              ))}
+            </select>
           </div>
           <textarea
             id="content"
@@ -255,10 +536,16 @@ export function PostEditor({ post, errors }: Props) {
             aria-invalid={fields.content ? true : undefined}
             aria-describedby={['content-hint', described('content')].filter(Boolean).join(' ')}
             onChange={(e) => setContent(e.target.value)}
+            onKeyDown={onContentKey}
+            onPaste={onContentPaste}
             {...contentUpload.dropTarget}
           />
+          <p className="muted editor-stats">
+            {wordCount(content).toLocaleString('en-US')} words · {readingMinutes(content)} min read
+          </p>
           <p id="content-hint" className="muted">
-            Markdown. Drop an image here to upload it.
+            Markdown. Drop or paste an image here to upload it. Ctrl (⌘ on a Mac) + B bold, I italic, K link,
+            S save.
           </p>
           <FieldError id="content-error" message={fields.content} />
           <div className="editor-upload">
@@ -298,7 +585,8 @@ export function PostEditor({ post, errors }: Props) {
             name="excerpt"
             rows={3}
             required
-            defaultValue={post?.excerpt ?? ''}
+            value={excerpt}
+            onChange={(e) => setExcerpt(e.target.value)}
             aria-invalid={fields.excerpt ? true : undefined}
             aria-describedby={described('excerpt')}
           />
@@ -352,7 +640,10 @@ export function PostEditor({ post, errors }: Props) {
                   type="button"
                   className="editor-tag-remove"
                   aria-label={`Remove tag ${tag}`}
-                  onClick={() => setTags((current) => current.filter((t) => t !== tag))}
+                  onClick={() => {
+                    setTags((current) => current.filter((t) => t !== tag));
+                    onChange();
+                  }}
                 >
                   ×
                 </button>
@@ -366,7 +657,8 @@ export function PostEditor({ post, errors }: Props) {
             id="featuredImage"
             name="featuredImage"
             inputMode="url"
-            defaultValue={post?.featuredImage ?? ''}
+            value={featuredImage}
+            onChange={(e) => setFeaturedImage(e.target.value)}
             aria-invalid={fields.featuredImage ? true : undefined}
             aria-describedby={described('featuredImage')}
           />
@@ -422,6 +714,21 @@ export function PostEditor({ post, errors }: Props) {
           />
           <FieldError id="podcastUrl-error" message={fields.podcastUrl} />
         </div>
+        <SeoFields
+          initial={{
+            metaTitle: post?.metaTitle ?? null,
+            metaDescription: post?.metaDescription ?? null,
+            canonicalUrl: post?.canonicalUrl ?? null,
+            socialImage: post?.socialImage ?? null,
+          }}
+          defaults={{
+            title,
+            excerpt,
+            path: `/post/${slugify(slug || title)}`,
+            image: featuredImageFile || featuredImage,
+          }}
+          fields={fields}
+        />
         <div className="field">
           <label htmlFor="status">Status</label>
           <select
@@ -453,13 +760,13 @@ export function PostEditor({ post, errors }: Props) {
         <FormErrorsAtButton show={Boolean(errors) && !saving} />
         <div className="admin-actions">
           <button className="button" type="submit" disabled={saving}>
-            {saving ? 'Saving...' : post ? 'Update Post' : 'Create Post'}
+            {saving ? 'Saving...' : isNew ? 'Create Post' : 'Update Post'}
           </button>
           <Link className="button button-secondary" to="/admin?tab=posts">
             Cancel
           </Link>
         </div>
       </Form>
-    </div>
+    </>
   );
 }

@@ -62,3 +62,7 @@ export const colour = (t: string, s: number, e: number, value: string) =>
 export const image = (url: string, alt = 'image') => `![${alt.replace(/[[\]]/g, '')}](${url})`;
 export const youtubeMarker = (id: string) => `[youtube:${id}]`;
 export const podcastMarker = (url: string) => `[podcast:${url}]`;
+export const productMarker = (id: number) => `[product:${id}]`;
+/** A Markdown link around the selection (or a placeholder to type over). */
+export const link = (t: string, s: number, e: number, url: string) =>
+  wrap(t, s, e, '[', `](${url.replace(/[()\s]/g, encodeURIComponent)})`, 'link text');

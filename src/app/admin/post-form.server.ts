@@ -1,40 +1,19 @@
 import { data, type RouterContextProvider, redirect } from 'react-router';
 import { createPost, updatePost } from '../../blog/post-editor.ts';
 import { POST_MESSAGES } from '../../blog/post-messages.ts';
-import { type PostInputRaw, postInputSchema } from '../../blog/post-schema.ts';
+import { baseVersionSchema, postInputSchema } from '../../blog/post-schema.ts';
+import { HttpError } from '../../server/middleware.ts';
 import { getApp } from '../context.ts';
 import { requireAdminUser } from './guard.server.ts';
+import { postFromForm } from './post-form.ts';
 
-/**
- * A datetime-local value has no zone: the browser sends its offset beside it (tzOffset, in
- * minutes as getTimezoneOffset gives it); without one the value is read as UTC.
- */
-function publishAtFrom(local: string, tzOffset: string): string | null {
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(local)) return null;
-  const asUtc = Date.parse(`${local.slice(0, 16)}:00Z`);
-  const offset = /^-?\d{1,4}$/.test(tzOffset) ? Number(tzOffset) : 0;
-  return new Date(asUtc + offset * 60_000).toISOString();
-}
-
-export function postFromForm(form: FormData): PostInputRaw {
-  const text = (name: string) => String(form.get(name) ?? '');
-  return {
-    title: text('title'),
-    slug: text('slug'),
-    content: text('content'),
-    excerpt: text('excerpt'),
-    category: text('category') as PostInputRaw['category'],
-    tags: form.getAll('tags').map(String),
-    featuredImage: text('featuredImage'),
-    featuredImageFile: text('featuredImageFile'),
-    youtubeVideoId: text('youtubeVideoId'),
-    podcastUrl: text('podcastUrl'),
-    status: (text('status') || 'draft') as PostInputRaw['status'],
-    publishAt: publishAtFrom(text('publishAt'), text('tzOffset')),
-  };
-}
-
-export type PostFormErrors = { title: string; message: string; fields: Record<string, string> };
+export type PostFormErrors = {
+  title: string;
+  message: string;
+  fields: Record<string, string>;
+  /** The save was based on a version another tab or admin has replaced. */
+  conflict?: boolean;
+};
 
 /** Validates and saves; success goes back to the Posts tab with the SPEC's message. */
 export async function savePost(
@@ -44,7 +23,8 @@ export async function savePost(
 ) {
   const user = requireAdminUser(context, request);
   const { services, state } = getApp(context);
-  const parsed = postInputSchema.safeParse(postFromForm(await request.formData()));
+  const form = await request.formData();
+  const parsed = postInputSchema.safeParse(postFromForm(form));
   if (!parsed.success) {
     const fields: Record<string, string> = {};
     for (const issue of parsed.error.issues) fields[String(issue.path[0])] ??= issue.message;
@@ -60,10 +40,26 @@ export async function savePost(
   }
   try {
     if (id === null) await createPost(services.db, services.queues, parsed.data, user.id);
-    else if (!(await updatePost(services.db, services.queues, id, parsed.data)))
-      throw data(POST_MESSAGES.notFound, 404);
+    else {
+      // The editor always sends the version it opened (or last autosaved): another tab's save wins.
+      const saved = await updatePost(services.db, services.queues, id, parsed.data, {
+        authorId: user.id,
+        baseVersion: baseVersionSchema.safeParse(form.get('baseVersion')).data,
+      });
+      if (!saved) throw data(POST_MESSAGES.notFound, 404);
+    }
   } catch (err) {
     if (err instanceof Response || (err && typeof err === 'object' && 'init' in err)) throw err;
+    if (err instanceof HttpError && err.status === 409)
+      return data(
+        {
+          title: POST_MESSAGES.errorTitle,
+          message: err.message,
+          fields: {},
+          conflict: true,
+        } satisfies PostFormErrors,
+        409,
+      );
     state.log.error({ err }, 'saving a post failed');
     return data(
       {

@@ -3,7 +3,9 @@ import { lastDays, pageSeries } from '../../analytics/report.ts';
 import { newsletterProgress, requestNewsletter, sendTestNewsletter } from '../../blog/newsletter-delivery.ts';
 import { getEditablePost } from '../../blog/post-editor.ts';
 import { POST_MESSAGES } from '../../blog/post-messages.ts';
+import { unsavedDraft } from '../../blog/post-revisions.ts';
 import { HttpError } from '../../server/middleware.ts';
+import { productChoices } from '../../shop/products.ts';
 import { PageViewsCard } from '../admin/AnalyticsChart.tsx';
 import { requireAdminUser } from '../admin/guard.server.ts';
 import { NewsletterCard, type NewsletterResult } from '../admin/NewsletterCard.tsx';
@@ -30,11 +32,13 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const id = postId(params.id);
   const post = await getEditablePost(db, id);
   if (!post) throw data(POST_MESSAGES.notFound, 404);
-  const [newsletter, views] = await Promise.all([
+  const [draft, newsletter, products, views] = await Promise.all([
+    unsavedDraft(db, id),
     newsletterProgress(db, id),
+    productChoices(db),
     pageSeries(db, { postId: id }, lastDays(30)),
   ]);
-  return { post, newsletter, views };
+  return { post, draft, newsletter, products, views };
 }
 
 /** The newsletter card's two buttons; everything else is the editor's save. */
@@ -73,7 +77,12 @@ export default function EditPost({ loaderData, actionData }: Route.ComponentProp
   const editorErrors = actionData && !('newsletter' in actionData) ? actionData : null;
   return (
     <>
-      <PostEditor post={loaderData.post} errors={editorErrors} />
+      <PostEditor
+        post={loaderData.post}
+        draft={loaderData.draft}
+        products={loaderData.products}
+        errors={editorErrors}
+      />
       <div className="container admin">
         <NewsletterCard
           progress={loaderData.newsletter}

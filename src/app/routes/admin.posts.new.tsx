@@ -1,6 +1,8 @@
+import { productChoices } from '../../shop/products.ts';
 import { requireAdminUser } from '../admin/guard.server.ts';
 import { PostEditor } from '../admin/PostEditor.tsx';
 import { savePost } from '../admin/post-form.server.ts';
+import { getApp } from '../context.ts';
 import '../styles/admin.css';
 import type { Route } from './+types/admin.posts.new';
 
@@ -9,15 +11,15 @@ export const meta: Route.MetaFunction = () => [
   { name: 'robots', content: 'noindex' },
 ];
 
-export function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
   requireAdminUser(context, request);
-  return null;
+  return { products: await productChoices(getApp(context).services.db) };
 }
 
 export function action({ context, request }: Route.ActionArgs) {
   return savePost(context, request, null);
 }
 
-export default function NewPost({ actionData }: Route.ComponentProps) {
-  return <PostEditor post={null} errors={actionData ?? null} />;
+export default function NewPost({ loaderData, actionData }: Route.ComponentProps) {
+  return <PostEditor post={null} products={loaderData.products} errors={actionData ?? null} />;
 }

@@ -1,6 +1,8 @@
 import { redirect } from 'react-router';
 import { renderMarkdown } from '../../blog/markdown.ts';
 import { requireAdminUser } from '../admin/guard.server.ts';
+import { getApp } from '../context.ts';
+import { withProductCards } from '../product-cards.server.tsx';
 import type { Route } from './+types/admin.preview';
 
 const MAX_PREVIEW_CHARS = 200_000;
@@ -11,9 +13,13 @@ export function loader({ context, request }: Route.LoaderArgs) {
   return redirect('/admin?tab=posts');
 }
 
-/** The editor's live preview: the same renderMarkdown (and sanitizer) as the public page. */
+/** The editor's live preview: the same renderMarkdown (and sanitizer) and product cards as the public page. */
 export async function action({ context, request }: Route.ActionArgs) {
   requireAdminUser(context, request);
   const content = String((await request.formData()).get('content') ?? '').slice(0, MAX_PREVIEW_CHARS);
-  return { html: renderMarkdown(content) };
+  // Products as readers will see them, and a warning where readers will see nothing.
+  const { db, config } = getApp(context).services;
+  return {
+    html: await withProductCards(db, renderMarkdown(content), config.currency, { forEditor: true }),
+  };
 }

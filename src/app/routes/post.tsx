@@ -10,11 +10,13 @@ import {
 import { extractHeadings } from '../../blog/markdown.ts';
 import { BLOG_MESSAGES, COMMENT_LIMITS } from '../../blog/messages.ts';
 import { getPost, relatedPosts, slugRedirect } from '../../blog/posts.ts';
-import { authorName, formatDate, preview, readingMinutes, wordCount } from '../../blog/reading.ts';
+import { authorName, preview, readingMinutes, wordCount } from '../../blog/reading.ts';
 import { createRateLimit } from '../../server/rate-limit.ts';
 import { type CommentResult, Comments, type CommentValues } from '../components/blog/Comments.tsx';
+import { PostArticle } from '../components/blog/PostArticle.tsx';
 import { getApp } from '../context.ts';
 import type { RouteHandle } from '../plain-page.ts';
+import { withProductCards } from '../product-cards.server.tsx';
 import '../styles/blog.css';
 import { UploadedImage } from '../components/UploadedImage.tsx';
 import type { Route } from './+types/post';
@@ -41,23 +43,24 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   }
   const before = Number(new URL(request.url).searchParams.get('comments'));
   const commentsBefore = Number.isInteger(before) && before > 0 && before < 2 ** 31 ? before : undefined;
-  const [related, formToken, comments] = await Promise.all([
+  const [related, formToken, comments, contentHtml] = await Promise.all([
     relatedPosts(db, post),
     issueFormToken(db),
     approvedComments(db, post.id, { limit: COMMENTS_PER_PAGE, before: commentsBefore }),
+    withProductCards(db, post.contentHtml, services.config.currency),
   ]);
   // Tells the page view counter which post this page (stored or not) shows.
   const cacheMeta = { 'x-page-cache-view-post': String(post.id) };
   return data(
     {
-      post,
+      post: { ...post, contentHtml },
       related,
       formToken,
       headings: extractHeadings(post.contentHtml),
       minutes: readingMinutes(post.content),
       words: wordCount(post.content),
-      canonical: `${services.publicUrl}/post/${post.slug}`,
-      imageUrl: (post.featuredImageFile || post.featuredImage) ?? null,
+      canonical: post.canonicalUrl ?? `${services.publicUrl}/post/${post.slug}`,
+      imageUrl: (post.socialImage || post.featuredImageFile || post.featuredImage) ?? null,
       publicUrl: services.publicUrl,
       // Awaited, not streamed: comments streamed in sit in a hidden element until a script moves
       // them, and a post page must be whole without JavaScript (one short index read).
@@ -138,25 +141,29 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
     return [{ title: `${BLOG_MESSAGES.postNotFound} — ${site}` }, { name: 'robots', content: 'noindex' }];
   const { post, canonical, imageUrl, words, publicUrl } = loaderData;
   const image = imageUrl ? (imageUrl.startsWith('http') ? imageUrl : `${publicUrl}${imageUrl}`) : undefined;
+  // The writer's search and social overrides, else the post's own title and excerpt.
+  const title = post.metaTitle ?? post.title;
+  const description = post.metaDescription ?? post.excerpt;
   return [
-    { title: `${post.title} — ${site}` },
-    { name: 'description', content: post.excerpt },
+    { title: post.metaTitle ?? `${post.title} — ${site}` },
+    { name: 'description', content: description },
     { name: 'robots', content: 'index, follow' },
     { tagName: 'link', rel: 'canonical', href: canonical },
     { property: 'og:type', content: 'article' },
-    { property: 'og:title', content: post.title },
-    { property: 'og:description', content: post.excerpt },
+    { property: 'og:title', content: title },
+    { property: 'og:description', content: description },
     { property: 'og:url', content: canonical },
     ...(image ? [{ property: 'og:image', content: image }] : []),
     { name: 'twitter:card', content: image ? 'summary_large_image' : 'summary' },
-    { name: 'twitter:title', content: post.title },
-    { name: 'twitter:description', content: post.excerpt },
+    { name: 'twitter:title', content: title },
+    { name: 'twitter:description', content: description },
+    ...(image ? [{ name: 'twitter:image', content: image }] : []),
     {
       'script:ld+json': {
         '@context': 'https://schema.org',
         '@type': 'BlogPosting',
-        headline: post.title,
-        description: post.excerpt,
+        headline: title,
+        description,
         wordCount: words,
         datePublished: post.publishedAt ?? post.createdAt,
         dateModified: post.updatedAt,
@@ -171,89 +178,8 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 
 export default function PostPage({ loaderData, actionData }: Route.ComponentProps) {
   const { post, related, headings, minutes, formToken } = loaderData;
-  const image = post.featuredImageFile || post.featuredImage;
-  const published = post.publishedAt ?? post.createdAt;
   return (
-    <article className="container post-page">
-      <header className="post-header">
-        <p className="post-badges">
-          <span className="badge">{post.category}</span>
-          {post.tags.map((tag) => (
-            <span key={tag} className="badge badge-tag">
-              #{tag}
-            </span>
-          ))}
-        </p>
-        <h1>{post.title}</h1>
-        <p className="post-excerpt">{post.excerpt}</p>
-        <p className="post-meta muted">
-          By {authorName(post.author)} · <time dateTime={published}>{formatDate(published)}</time> · {minutes}{' '}
-          min read · {post.viewCount.toLocaleString('en-US')} views
-        </p>
-      </header>
-      {image && (
-        <UploadedImage
-          className="post-image"
-          src={image}
-          variant="featured"
-          alt=""
-          width={1200}
-          height={630}
-        />
-      )}
-      {post.youtubeVideoId && (
-        <div className="video-embed">
-          <iframe
-            src={`https://www.youtube-nocookie.com/embed/${post.youtubeVideoId}`}
-            title={/^video\b/i.test(post.title) ? post.title : `Video: ${post.title}`}
-            loading="lazy"
-            allowFullScreen
-            referrerPolicy="strict-origin-when-cross-origin"
-          />
-        </div>
-      )}
-      {post.podcastUrl && (
-        <section className="audio-player card" aria-labelledby="listen-heading">
-          <h2 id="listen-heading">{BLOG_MESSAGES.listen}</h2>
-          {/* biome-ignore lint/a11y/useMediaCaption: episodes come with show notes in the post body */}
-          <audio controls preload="none" src={post.podcastUrl} />
-        </section>
-      )}
-      {headings.length >= 3 && (
-        <nav className="toc card" aria-labelledby="toc-heading">
-          <h2 id="toc-heading">Contents</h2>
-          <ol>
-            {headings.map((h) => (
-              <li key={h.id} className={h.level === 3 ? 'toc-sub' : undefined}>
-                <a href={`#${h.id}`}>{h.text}</a>
-              </li>
-            ))}
-          </ol>
-        </nav>
-      )}
-      {/* Sanitized when the post was saved (src/blog/markdown.ts). */}
-      {/* biome-ignore lint/security/noDangerouslySetInnerHtml: allow-list sanitized HTML */}
-      <div className="prose" dangerouslySetInnerHTML={{ __html: post.contentHtml }} />
-      <footer className="post-footer">
-        {post.tags.length > 0 && (
-          <p>
-            Tags:{' '}
-            {post.tags.map((tag) => (
-              <span key={tag} className="badge badge-tag">
-                #{tag}
-              </span>
-            ))}
-          </p>
-        )}
-        <p className="muted">
-          Published <time dateTime={published}>{formatDate(published)}</time>
-          {post.updatedAt !== post.createdAt && (
-            <>
-              {' · '}Updated <time dateTime={post.updatedAt}>{formatDate(post.updatedAt)}</time>
-            </>
-          )}
-        </p>
-      </footer>
+    <PostArticle post={post} headings={headings} minutes={minutes}>
       {related.length > 0 && (
         <section className="related" aria-labelledby="related-heading">
           <h2 id="related-heading">{BLOG_MESSAGES.relatedPosts}</h2>
@@ -282,7 +208,7 @@ export default function PostPage({ loaderData, actionData }: Route.ComponentProp
         formToken={formToken}
         result={actionData && 'ok' in actionData ? (actionData as CommentResult) : undefined}
       />
-    </article>
+    </PostArticle>
   );
 }
 

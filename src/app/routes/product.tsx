@@ -6,7 +6,7 @@ import { addToCart } from '../../shop/cart.ts';
 import { cartOwnerOf } from '../../shop/checkout.ts';
 import { addedMessage, inStockLabel, lowStockNote, SHOP_MESSAGES } from '../../shop/messages.ts';
 import { formatPrice } from '../../shop/price.ts';
-import { getPublicProduct, parseProductId } from '../../shop/products.ts';
+import { getPublicProduct, parseProductId, postsFeaturing } from '../../shop/products.ts';
 import { Notice } from '../components/shop/Notice.tsx';
 import { ProductImage } from '../components/shop/ProductImage.tsx';
 import { getApp } from '../context.ts';
@@ -26,10 +26,14 @@ export const meta: Route.MetaFunction = ({ loaderData }) => {
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const id = parseProductId(params.id);
-  const product = id ? await getPublicProduct(getApp(context).services.db, id) : null;
-  if (!product) return data({ product: null }, { status: 404 });
+  const { db } = getApp(context).services;
+  const product = id ? await getPublicProduct(db, id) : null;
+  if (!product) return data({ product: null, featuredIn: [] }, { status: 404 });
   // Tells the page view counter which product this page (stored or not) shows.
-  return data({ product }, { headers: { 'x-page-cache-view-product': String(product.id) } });
+  return data(
+    { product, featuredIn: await postsFeaturing(db, product.id) },
+    { headers: { 'x-page-cache-view-product': String(product.id) } },
+  );
 }
 
 export function headers({ loaderHeaders }: Route.HeadersArgs) {
@@ -64,7 +68,7 @@ export async function action({ request, params, context }: Route.ActionArgs): Pr
 
 export default function ProductPage({ loaderData }: Route.ComponentProps) {
   const currency = useCurrency();
-  const { product } = loaderData;
+  const { product, featuredIn } = loaderData;
   const fetcher = useFetcher<typeof action>();
   // Without JavaScript the form posts natively and the answer arrives as action data.
   const actionData = useActionData<typeof action>();
@@ -187,6 +191,18 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
             <p>
               <Link to="/cart">View cart</Link>
             </p>
+          )}
+          {featuredIn.length > 0 && (
+            <section className="featured-in" aria-labelledby="featured-in-heading">
+              <h2 id="featured-in-heading">Featured in</h2>
+              <ul>
+                {featuredIn.map((post) => (
+                  <li key={post.slug}>
+                    <Link to={`/post/${post.slug}`}>{post.title}</Link>
+                  </li>
+                ))}
+              </ul>
+            </section>
           )}
         </div>
       </div>

@@ -1,0 +1,67 @@
+import { renderToStaticMarkup } from 'react-dom/server';
+import { PRODUCT_SLOT } from '../blog/markdown.ts';
+import type { Db } from '../db/knex.ts';
+import { inStockLabel, lowStockNote, SHOP_MESSAGES } from '../shop/messages.ts';
+import { formatPrice } from '../shop/price.ts';
+import { getProduct, type Product } from '../shop/products.ts';
+import { ProductImage } from './components/shop/ProductImage.tsx';
+
+function stockText(stock: number | null): string {
+  if (stock === null) return 'In stock';
+  if (stock === 0) return SHOP_MESSAGES.outOfStock;
+  return stock <= 10 ? lowStockNote(stock) : inStockLabel(stock);
+}
+
+/** A product inside a post: its 'Add to Cart' is a plain form to the product page's own action. */
+function ProductCard({ product, currency }: { product: Product; currency: string }) {
+  const outOfStock = product.stock === 0;
+  return (
+    <aside className="product-embed card" aria-label={`Product: ${product.name}`}>
+      <ProductImage src={product.image} alt="" size="thumb" />
+      <div className="product-embed-body">
+        <p className="product-embed-name">
+          <a href={`/product/${product.id}`}>{product.name}</a>
+        </p>
+        <p className="product-price">{formatPrice(product.price, currency)}</p>
+        <p className={outOfStock ? 'stock-note stock-out' : 'stock-note'}>{stockText(product.stock)}</p>
+        <form method="post" action={`/product/${product.id}`}>
+          <input type="hidden" name="quantity" value="1" />
+          <button type="submit" className="button button-small" disabled={outOfStock}>
+            {SHOP_MESSAGES.addToCart}
+          </button>
+        </form>
+      </div>
+    </aside>
+  );
+}
+
+function EditorWarning({ id }: { id: number }) {
+  return (
+    <p className="product-embed-warning" role="note">
+      [product:{id}] is not an active product: readers see nothing here.
+    </p>
+  );
+}
+
+/**
+ * Puts the current card of each product into a post's rendered HTML, in the slots its
+ * [product:ID] markers left. An unknown or inactive product leaves nothing for readers, and a
+ * warning in the editor's preview (`forEditor`).
+ */
+export async function withProductCards(
+  db: Db,
+  html: string,
+  currency: string,
+  opts: { forEditor?: boolean } = {},
+): Promise<string> {
+  const ids = [...new Set([...html.matchAll(PRODUCT_SLOT)].map((m) => Number(m[1])))];
+  if (ids.length === 0) return html;
+  const products = new Map<number, Product>();
+  for (const product of await Promise.all(ids.map((id) => getProduct(db, id))))
+    if (product?.status === 'active') products.set(product.id, product);
+  return html.replace(PRODUCT_SLOT, (_, raw: string) => {
+    const product = products.get(Number(raw));
+    if (product) return renderToStaticMarkup(<ProductCard product={product} currency={currency} />);
+    return opts.forEditor ? renderToStaticMarkup(<EditorWarning id={Number(raw)} />) : '';
+  });
+}
