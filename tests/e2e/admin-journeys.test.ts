@@ -298,13 +298,13 @@ describe('admin journeys', () => {
     await hydrated(page, '/admin');
     const dashboard = page.getByRole('tab', { name: 'Dashboard' });
     expect(await dashboard.getAttribute('aria-selected')).toBe('true');
-    expect(await page.getByRole('tab', { name: 'Posts' }).getAttribute('tabindex')).toBe('-1');
+    expect(await page.getByRole('tab', { name: 'Analytics' }).getAttribute('tabindex')).toBe('-1');
     await dashboard.focus();
     await page.keyboard.press('ArrowRight');
-    await page.waitForURL('**/admin?tab=posts');
-    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Posts');
+    await page.waitForURL('**/admin?tab=analytics');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Analytics');
     await expect
-      .poll(() => page.getByRole('tab', { name: 'Posts' }).getAttribute('aria-selected'))
+      .poll(() => page.getByRole('tab', { name: 'Analytics' }).getAttribute('aria-selected'))
       .toBe('true');
     await page.keyboard.press('End');
     await page.waitForURL('**/admin?tab=settings');
