@@ -200,7 +200,15 @@ describe('a visitor reading the blog', () => {
   }, async () => {
     const post = await publishedPost(app);
     for (const colorScheme of ['light', 'dark'] as const) {
-      for (const path of ['/', '/blog', `/post/${post.slug}`, '/about', '/brand-showcase']) {
+      for (const path of [
+        '/',
+        '/blog',
+        `/post/${post.slug}`,
+        '/tag/ui',
+        '/author/admin',
+        '/about',
+        '/brand-showcase',
+      ]) {
         const context = await newContext(browser, app.url, { colorScheme, width: 375 });
         const page = await context.newPage();
         await page.goto(path);

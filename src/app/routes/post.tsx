@@ -14,6 +14,7 @@ import { authorName, formatDate, preview, readingMinutes, wordCount } from '../.
 import { anonymousViewer } from '../../blog/views.ts';
 import { createRateLimit } from '../../server/rate-limit.ts';
 import { type CommentResult, Comments, type CommentValues } from '../components/blog/Comments.tsx';
+import { CategoryLink, TagLink } from '../components/blog/TagLink.tsx';
 import { getApp } from '../context.ts';
 import type { RouteHandle } from '../plain-page.ts';
 import '../styles/blog.css';
@@ -184,11 +185,9 @@ export default function PostPage({ loaderData, actionData }: Route.ComponentProp
     <article className="container post-page">
       <header className="post-header">
         <p className="post-badges">
-          <span className="badge">{post.category}</span>
+          <CategoryLink category={post.category} />
           {post.tags.map((tag) => (
-            <span key={tag} className="badge badge-tag">
-              #{tag}
-            </span>
+            <TagLink key={tag} tag={tag} />
           ))}
         </p>
         <h1>{post.title}</h1>
@@ -246,9 +245,7 @@ export default function PostPage({ loaderData, actionData }: Route.ComponentProp
           <p>
             Tags:{' '}
             {post.tags.map((tag) => (
-              <span key={tag} className="badge badge-tag">
-                #{tag}
-              </span>
+              <TagLink key={tag} tag={tag} />
             ))}
           </p>
         )}
