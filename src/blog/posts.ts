@@ -319,6 +319,39 @@ export async function relatedPosts(
   return (rows as PostRow[]).map(presentSummary);
 }
 
+export type PostLink = { slug: string; title: string };
+
+/**
+ * The published posts just before (older) and after (newer) a post, by publication date then id:
+ * two reads of the date index.
+ */
+export async function adjacentPosts(
+  db: Db,
+  postId: number,
+): Promise<{ previous: PostLink | null; next: PostLink | null }> {
+  // The post's own key from the table: a JavaScript date would drop the microseconds.
+  const key = '(SELECT published_at, id FROM posts WHERE id = ?)';
+  const [previous, next] = await Promise.all([
+    db('posts')
+      .where('status', 'published')
+      .whereRaw(`(published_at, id) < ${key}`, [postId])
+      .orderBy([
+        { column: 'published_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .first('slug', 'title'),
+    db('posts')
+      .where('status', 'published')
+      .whereRaw(`(published_at, id) > ${key}`, [postId])
+      .orderBy([
+        { column: 'published_at', order: 'asc' },
+        { column: 'id', order: 'asc' },
+      ])
+      .first('slug', 'title'),
+  ]);
+  return { previous: previous ?? null, next: next ?? null };
+}
+
 /** Categories that published posts use, alphabetically. */
 export async function postCategories(db: Db): Promise<string[]> {
   const rows = await db('post_counts').where({ status: 'published' }).where('n', '>', 0).orderBy('category');

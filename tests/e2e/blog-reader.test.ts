@@ -171,6 +171,14 @@ describe('a visitor reading the blog', () => {
     expect(
       await page.getByRole('button', { name: 'Like the comment by Plain Liker (1 likes)' }).count(),
     ).toBe(1);
+
+    // Copy link: the inline script shows the button, copies the post's address and says so.
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
+    await page.getByRole('button', { name: 'Copy link' }).click();
+    await page.locator('.toaster .toast', { hasText: 'Link copied' }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+      `${app.services.publicUrl}/post/${post.slug}`,
+    );
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -182,6 +190,16 @@ describe('a visitor reading the blog', () => {
     await page.goto(`/post/${post.slug}`);
     expect(await page.locator('h1').textContent()).toBe('Typography for Developers');
     expect(await page.locator('.prose h2').count()).toBeGreaterThan(1);
+    // The copy button needs a script, so it is not offered; sharing by mail and moving on work.
+    expect(await page.getByRole('button', { name: 'Copy link' }).isVisible()).toBe(false);
+    expect(await page.getByRole('link', { name: 'Email' }).getAttribute('href')).toContain(
+      'mailto:?subject=',
+    );
+    const next = page.getByRole('link', { name: /^Next post/ });
+    const nextHref = await next.getAttribute('href');
+    await next.click();
+    await page.waitForURL(`**${nextHref}`);
+    await page.goto(`/post/${post.slug}`);
     await page.waitForTimeout(2_100);
     await page.getByLabel('Name', { exact: true }).fill('No Script');
     await page.getByLabel('Email', { exact: true }).fill('noscript@example.com');

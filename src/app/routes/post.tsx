@@ -1,4 +1,4 @@
-import { data, isRouteErrorResponse, Link, redirect } from 'react-router';
+import { data, isRouteErrorResponse, Link, redirect, useRouteLoaderData } from 'react-router';
 import { commentErrorTitle, commentSchema } from '../../blog/comment-schema.ts';
 import {
   approvedComments,
@@ -9,11 +9,15 @@ import {
 } from '../../blog/comments.ts';
 import { extractHeadings } from '../../blog/markdown.ts';
 import { BLOG_MESSAGES, COMMENT_LIMITS } from '../../blog/messages.ts';
-import { getPost, relatedPosts, slugRedirect } from '../../blog/posts.ts';
+import { adjacentPosts, getPost, relatedPosts, slugRedirect } from '../../blog/posts.ts';
 import { authorName, formatDate, preview, readingMinutes, wordCount } from '../../blog/reading.ts';
+import type { BlogSettings } from '../../blog/settings.ts';
 import { anonymousViewer } from '../../blog/views.ts';
 import { createRateLimit } from '../../server/rate-limit.ts';
+import { AuthorCard } from '../components/blog/AuthorCard.tsx';
 import { type CommentResult, Comments, type CommentValues } from '../components/blog/Comments.tsx';
+import { PostNav } from '../components/blog/PostNav.tsx';
+import { ShareLinks } from '../components/blog/ShareLinks.tsx';
 import { CategoryLink, TagLink } from '../components/blog/TagLink.tsx';
 import { getApp } from '../context.ts';
 import type { RouteHandle } from '../plain-page.ts';
@@ -49,8 +53,9 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     );
   const before = Number(new URL(request.url).searchParams.get('comments'));
   const commentsBefore = Number.isInteger(before) && before > 0 && before < 2 ** 31 ? before : undefined;
-  const [related, formToken, comments] = await Promise.all([
+  const [related, adjacent, formToken, comments] = await Promise.all([
     relatedPosts(db, post),
+    adjacentPosts(db, post.id),
     issueFormToken(db),
     approvedComments(db, post.id, { limit: COMMENTS_PER_PAGE, before: commentsBefore }),
   ]);
@@ -60,6 +65,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     {
       post,
       related,
+      adjacent,
       formToken,
       headings: extractHeadings(post.contentHtml),
       minutes: readingMinutes(post.content),
@@ -178,7 +184,8 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 };
 
 export default function PostPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { post, related, headings, minutes, formToken } = loaderData;
+  const { post, related, adjacent, headings, minutes, formToken, canonical } = loaderData;
+  const settings = (useRouteLoaderData('root') as { settings: BlogSettings } | undefined)?.settings;
   const image = post.featuredImageFile || post.featuredImage;
   const published = post.publishedAt ?? post.createdAt;
   return (
@@ -258,6 +265,15 @@ export default function PostPage({ loaderData, actionData }: Route.ComponentProp
           )}
         </p>
       </footer>
+      {settings && <ShareLinks link={canonical} title={post.title} social={settings.socialLinks} />}
+      {settings && (
+        <AuthorCard
+          settings={settings}
+          name={authorName(post.author)}
+          href={post.author.username ? `/author/${encodeURIComponent(post.author.username)}` : undefined}
+        />
+      )}
+      <PostNav previous={adjacent.previous} next={adjacent.next} />
       {related.length > 0 && (
         <section className="related" aria-labelledby="related-heading">
           <h2 id="related-heading">{BLOG_MESSAGES.relatedPosts}</h2>
