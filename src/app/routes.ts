@@ -45,6 +45,7 @@ export default [
   route('shop-fixed', 'routes/shop-fixed.tsx'),
   route('product/:id', 'routes/product.tsx'),
   route('cart', 'routes/cart.tsx'),
+  route('cart/add', 'routes/cart.add.ts'),
   route('checkout', 'routes/checkout.tsx'),
   route('orders/lookup', 'routes/orders.lookup.tsx'),
   route('orders/:id', 'routes/orders.detail.tsx'),

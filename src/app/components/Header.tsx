@@ -84,7 +84,11 @@ export function Header({
                 <circle cx="18" cy="20" r="1.5" />
                 <path d="M2 3h3l2.6 12.4a2 2 0 0 0 2 1.6h8.8a2 2 0 0 0 2-1.6L22 7H6" />
               </svg>
-              {cartCount > 0 && <span className="cart-badge">{cartCount}</span>}
+              {cartCount > 0 && (
+                <span className="cart-badge" aria-hidden="true">
+                  {cartCount}
+                </span>
+              )}
             </Link>
           )}
           <ThemeToggle initial={theme} />
