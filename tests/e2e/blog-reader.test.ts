@@ -151,6 +151,20 @@ describe('a visitor reading the blog', () => {
     );
     expect(scripts).toEqual([]);
 
+    // The body is set in the self-hosted reading face, 60 to 75 characters a line.
+    await page.evaluate(() => document.fonts.ready);
+    expect(await page.evaluate(() => document.fonts.check('1rem "Source Serif 4"'))).toBe(true);
+    const perLine = await page.locator('.prose p').first().evaluate((p) => {
+      const probe = document.createElement('span');
+      probe.textContent = 'the quick brown fox jumps over the lazy dog ';
+      p.append(probe);
+      const average = probe.getBoundingClientRect().width / probe.textContent.length;
+      probe.remove();
+      return p.clientWidth / average;
+    });
+    expect(perLine).toBeGreaterThanOrEqual(60);
+    expect(perLine).toBeLessThanOrEqual(75);
+
     // The theme toggle: light → dark → system, stored for the next page, its name kept current.
     const toggle = page.locator('.theme-toggle');
     expect(await toggle.getAttribute('aria-label')).toBe('Theme: System. Switch to light theme');

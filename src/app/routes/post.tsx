@@ -22,10 +22,16 @@ import { CategoryLink, TagLink } from '../components/blog/TagLink.tsx';
 import { getApp } from '../context.ts';
 import type { RouteHandle } from '../plain-page.ts';
 import '../styles/blog.css';
+import readingFont from '@fontsource-variable/source-serif-4/files/source-serif-4-latin-wght-normal.woff2?url';
 import { UploadedImage } from '../components/UploadedImage.tsx';
 import type { Route } from './+types/post';
 
 const COMMENTS_PER_PAGE = 50;
+
+/** The reading face (blog.css) is fetched with the page, not after its CSS: the text swaps in early. */
+export const links: Route.LinksFunction = () => [
+  { rel: 'preload', href: readingFont, as: 'font', type: 'font/woff2', crossOrigin: 'anonymous' },
+];
 
 /** Served as plain HTML: a reader needs no React runtime, and the first-load budget has no room for it. */
 export const handle: RouteHandle = { hydrate: false };
