@@ -154,14 +154,17 @@ describe('a visitor reading the blog', () => {
     // The body is set in the self-hosted reading face, 60 to 75 characters a line.
     await page.evaluate(() => document.fonts.ready);
     expect(await page.evaluate(() => document.fonts.check('1rem "Source Serif 4"'))).toBe(true);
-    const perLine = await page.locator('.prose p').first().evaluate((p) => {
-      const probe = document.createElement('span');
-      probe.textContent = 'the quick brown fox jumps over the lazy dog ';
-      p.append(probe);
-      const average = probe.getBoundingClientRect().width / probe.textContent.length;
-      probe.remove();
-      return p.clientWidth / average;
-    });
+    const perLine = await page
+      .locator('.prose p')
+      .first()
+      .evaluate((p) => {
+        const probe = document.createElement('span');
+        probe.textContent = 'the quick brown fox jumps over the lazy dog ';
+        p.append(probe);
+        const average = probe.getBoundingClientRect().width / probe.textContent.length;
+        probe.remove();
+        return p.clientWidth / average;
+      });
     expect(perLine).toBeGreaterThanOrEqual(60);
     expect(perLine).toBeLessThanOrEqual(75);
 
