@@ -160,6 +160,8 @@ describe('a visitor reading the blog', () => {
       .evaluate((p) => {
         const probe = document.createElement('span');
         probe.textContent = 'the quick brown fox jumps over the lazy dog ';
+        // On one line of its own, so its width is the text's.
+        probe.style.cssText = 'position:absolute;white-space:nowrap;visibility:hidden';
         p.append(probe);
         const average = probe.getBoundingClientRect().width / probe.textContent.length;
         probe.remove();
