@@ -95,6 +95,19 @@ export function Header({
           {user ? (
             <details className="user-menu">
               <summary className="button button-small button-secondary">
+                <svg
+                  className="user-menu-icon"
+                  width="20"
+                  height="20"
+                  viewBox="0 0 24 24"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="2"
+                  aria-hidden="true"
+                >
+                  <circle cx="12" cy="8" r="4" />
+                  <path d="M4 21a8 8 0 0 1 16 0" />
+                </svg>
                 <span className="user-name">{user.email || 'User'}</span>
                 <span className="visually-hidden"> account menu</span>
               </summary>
