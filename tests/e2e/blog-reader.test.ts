@@ -120,6 +120,13 @@ describe('a visitor reading the blog', () => {
     await page.getByRole('heading', { level: 1, name: post.title }).waitFor();
     expect(await skeleton.count()).toBe(0);
     expect(page.url()).toBe(`${app.url}/post/${post.slug}`);
+    // Rendered by React here: its copy button works the same as the plain page's.
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
+    await page.getByRole('button', { name: 'Copy link' }).click();
+    await page.getByRole('status').filter({ hasText: 'Link copied' }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+      `${app.services.publicUrl}/post/${post.slug}`,
+    );
     expect(problems).toEqual([]);
     await context.close();
   });
