@@ -9,14 +9,11 @@ export function AuthorCard({
   settings,
   name,
   href,
-  headingLevel = 2,
 }: {
   settings: Pick<BlogSettings, 'authorName' | 'authorBio' | 'authorProfileImage' | 'socialLinks'>;
   name?: string;
   href?: string;
-  headingLevel?: 1 | 2;
 }) {
-  const Heading = headingLevel === 1 ? 'h1' : 'h2';
   const shownName = name ?? settings.authorName;
   const links = socialLinkList(settings.socialLinks);
   return (
@@ -31,9 +28,9 @@ export function AuthorCard({
         loading="lazy"
       />
       <div className="author-card-body">
-        <Heading id="author-card-name" className="author-card-name">
+        <h2 id="author-card-name" className="author-card-name">
           {href ? <a href={href}>{shownName}</a> : shownName}
-        </Heading>
+        </h2>
         <p className="author-card-bio">{settings.authorBio}</p>
         {links.length > 0 && (
           <ul className="author-card-links">

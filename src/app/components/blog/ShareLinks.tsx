@@ -23,7 +23,7 @@ const SHARE_TARGETS: {
 ];
 
 /** The share links of a post, plain links with no tracking. */
-export function shareLinks(
+function shareLinks(
   link: string,
   title: string,
   social: SocialLinks,
