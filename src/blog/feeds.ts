@@ -1,5 +1,7 @@
 import type { Db } from '../db/knex.ts';
+import { authorUsernames, postCategories, postTags } from './posts.ts';
 import { getBlogSettings } from './settings.ts';
+import { slugify } from './slug.ts';
 
 /** Escapes text for XML element content and attribute values. */
 export function xml(text: string): string {
@@ -59,7 +61,11 @@ type FeedPost = {
   published_at: Date;
 };
 
-async function newest(db: Db, limit: number, podcastsOnly: boolean): Promise<FeedPost[]> {
+async function newest(
+  db: Db,
+  limit: number,
+  only: { podcasts?: boolean; anyTag?: string[] },
+): Promise<FeedPost[]> {
   const query = db('posts')
     .where({ status: 'published' })
     .orderBy([
@@ -68,13 +74,28 @@ async function newest(db: Db, limit: number, podcastsOnly: boolean): Promise<Fee
     ])
     .limit(limit)
     .select('id', 'title', 'slug', 'excerpt', 'category', 'podcast_url', 'published_at');
-  if (podcastsOnly) query.whereNotNull('podcast_url');
+  if (only.podcasts) query.whereNotNull('podcast_url');
+  if (only.anyTag) query.whereRaw('tags && ?::text[]', [only.anyTag]);
   return query;
 }
 
-/** RSS 2.0 with the 20 newest posts; podcast posts carry their audio as an enclosure. */
-export async function rssFeed(db: Db, base: string, measure: MeasureEnclosure): Promise<string> {
-  const [settings, posts] = await Promise.all([getBlogSettings(db), newest(db, 20, false)]);
+/** A feed of one tag's posts: its spellings, its name and its page's path. */
+export type TagFeed = { anyTag: string[]; name: string; path: string };
+
+/**
+ * RSS 2.0 with the 20 newest posts (of one tag when given); podcast posts carry their audio as an
+ * enclosure.
+ */
+export async function rssFeed(
+  db: Db,
+  base: string,
+  measure: MeasureEnclosure,
+  tag?: TagFeed,
+): Promise<string> {
+  const [settings, posts] = await Promise.all([getBlogSettings(db), newest(db, 20, { anyTag: tag?.anyTag })]);
+  const title = tag ? `${settings.title}: #${tag.name}` : settings.title;
+  const link = `${base}${tag?.path ?? '/'}`;
+  const self = `${base}${tag ? `${tag.path}/rss.xml` : '/rss.xml'}`;
   const items = await Promise.all(
     posts.map(async (p) => {
       const link = `${base}/post/${p.slug}`;
@@ -82,12 +103,12 @@ export async function rssFeed(db: Db, base: string, measure: MeasureEnclosure): 
       return `<item><title>${xml(p.title)}</title><link>${xml(link)}</link><guid isPermaLink="true">${xml(link)}</guid><description>${xml(p.excerpt)}</description><category>${xml(p.category)}</category><pubDate>${p.published_at.toUTCString()}</pubDate>${enclosure}</item>`;
     }),
   );
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom"><channel><title>${xml(settings.title)}</title><link>${xml(base)}/</link><description>${xml(settings.description)}</description><language>en-us</language><atom:link href="${xml(base)}/rss.xml" rel="self" type="application/rss+xml"/>${items.join('')}</channel></rss>\n`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom"><channel><title>${xml(title)}</title><link>${xml(link)}</link><description>${xml(settings.description)}</description><language>en-us</language><atom:link href="${xml(self)}" rel="self" type="application/rss+xml"/>${items.join('')}</channel></rss>\n`;
 }
 
 /** The podcast posts as a feed podcast apps accept (iTunes tags, enclosures with length and type). */
 export async function podcastFeed(db: Db, base: string, measure: MeasureEnclosure): Promise<string> {
-  const [settings, posts] = await Promise.all([getBlogSettings(db), newest(db, 100, true)]);
+  const [settings, posts] = await Promise.all([getBlogSettings(db), newest(db, 100, { podcasts: true })]);
   const items = await Promise.all(
     posts.map(async (p) => {
       const link = `${base}/post/${p.slug}`;
@@ -100,21 +121,31 @@ export async function podcastFeed(db: Db, base: string, measure: MeasureEnclosur
   return `<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" xmlns:atom="http://www.w3.org/2005/Atom"><channel><title>${xml(settings.title)} Podcast</title><link>${xml(base)}/</link><description>${xml(settings.description)}</description><language>en-us</language><itunes:author>${xml(settings.authorName)}</itunes:author><itunes:summary>${xml(settings.description)}</itunes:summary><itunes:category text="Technology"/><itunes:explicit>false</itunes:explicit>${image}<atom:link href="${xml(base)}/podcast.xml" rel="self" type="application/rss+xml"/>${items.join('')}</channel></rss>\n`;
 }
 
-/** Posts, pages and active products. */
+/** Posts, pages, tag, category and author pages, and active products. */
 export async function sitemap(db: Db, base: string): Promise<string> {
-  const [posts, products] = await Promise.all([
+  const [posts, products, tags, categories, authors] = await Promise.all([
     db('posts')
       .where({ status: 'published' })
       .orderBy('published_at', 'desc')
       .limit(45_000)
       .select('slug', 'updated_at'),
     db('products').where({ status: 'active' }).orderBy('id').limit(4_000).select('id', 'updated_at'),
+    postTags(db),
+    postCategories(db),
+    authorUsernames(db),
+  ]);
+  // A tag of punctuation only has no slug, so no page.
+  const listings = new Set([
+    ...tags.flatMap((tag) => (slugify(tag) ? [`/tag/${slugify(tag)}`] : [])),
+    ...categories.map((category) => `/category/${slugify(category)}`),
+    ...authors.map((username) => `/author/${encodeURIComponent(username)}`),
   ]);
   const url = (loc: string, lastmod?: Date) =>
     `<url><loc>${xml(loc)}</loc>${lastmod ? `<lastmod>${lastmod.toISOString()}</lastmod>` : ''}</url>`;
   const pages = ['/', '/blog', '/about', '/shop'].map((p) => url(`${base}${p}`));
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${[
     ...pages,
+    ...[...listings].map((p) => url(`${base}${p}`)),
     ...posts.map((p: { slug: string; updated_at: Date }) => url(`${base}/post/${p.slug}`, p.updated_at)),
     ...products.map((p: { id: number; updated_at: Date }) => url(`${base}/product/${p.id}`, p.updated_at)),
   ].join('')}</urlset>\n`;

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex.ts';
 import { toPrefixTsQuery } from './search.ts';
+import { slugify } from './slug.ts';
 
 export type PostAuthor = { firstName: string | null; lastName: string | null; username: string | null };
 
@@ -43,6 +44,9 @@ export type PostFilter = {
   category?: string;
   search?: string;
   tag?: string;
+  /** Any of these tags: the spellings of one tag page's slug. */
+  anyTag?: string[];
+  authorId?: number;
   page?: number;
   limit?: number;
 };
@@ -146,9 +150,11 @@ function applyListing(query: Knex.QueryBuilder, filter: PostFilter): Knex.QueryB
   return query;
 }
 
-/** Search words and tag: what only a look at the post (or its GIN index) can tell. */
+/** Search words, tag and author: what only a look at the post (or its GIN index) can tell. */
 function applyMatch(query: Knex.QueryBuilder, filter: PostFilter): Knex.QueryBuilder {
   if (filter.tag) query.whereRaw('p.tags @> ARRAY[?]::text[]', [filter.tag]);
+  if (filter.anyTag) query.whereRaw('p.tags && ?::text[]', [filter.anyTag]);
+  if (filter.authorId !== undefined) query.where('p.author_id', filter.authorId);
   const tsquery = filter.search ? toPrefixTsQuery(filter.search) : null;
   if (filter.search && !tsquery) query.whereRaw('false');
   if (tsquery) query.whereRaw(`p.search @@ to_tsquery('english', ?)`, [tsquery]);
@@ -200,7 +206,10 @@ async function matchPage(
   offset: number,
 ): Promise<{ ids: number[]; total: number }> {
   const window = newestFirst(
-    applyListing(db('posts as p').select('p.id', 'p.published_at', 'p.search', 'p.tags'), filter),
+    applyListing(
+      db('posts as p').select('p.id', 'p.published_at', 'p.search', 'p.tags', 'p.author_id'),
+      filter,
+    ),
     filter,
   ).limit(SEARCH_WINDOW);
   const [windowed, listed] = await Promise.all([
@@ -256,7 +265,7 @@ export async function listPosts(
   const offset = (page - 1) * limit;
   let rows: PostRow[];
   let total: number;
-  if (filter.search || filter.tag) {
+  if (filter.search || filter.tag || filter.anyTag || filter.authorId !== undefined) {
     const matched = await matchPage(db, filter, limit, offset);
     total = matched.total;
     const byId = new Map(
@@ -361,17 +370,89 @@ export async function relatedPosts(
   return (rows as PostRow[]).map(presentSummary);
 }
 
+export type PostLink = { slug: string; title: string };
+
+/**
+ * The published posts just before (older) and after (newer) a post, by publication date then id:
+ * two reads of the date index.
+ */
+export async function adjacentPosts(
+  db: Db,
+  postId: number,
+): Promise<{ previous: PostLink | null; next: PostLink | null }> {
+  // The post's own key from the table: a JavaScript date would drop the microseconds.
+  const key = '(SELECT published_at, id FROM posts WHERE id = ?)';
+  const [previous, next] = await Promise.all([
+    db('posts')
+      .where('status', 'published')
+      .whereRaw(`(published_at, id) < ${key}`, [postId])
+      .orderBy([
+        { column: 'published_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .first('slug', 'title'),
+    db('posts')
+      .where('status', 'published')
+      .whereRaw(`(published_at, id) > ${key}`, [postId])
+      .orderBy([
+        { column: 'published_at', order: 'asc' },
+        { column: 'id', order: 'asc' },
+      ])
+      .first('slug', 'title'),
+  ]);
+  return { previous: previous ?? null, next: next ?? null };
+}
+
 /** Categories that published posts use, alphabetically. */
 export async function postCategories(db: Db): Promise<string[]> {
   const rows = await db('post_counts').where({ status: 'published' }).where('n', '>', 0).orderBy('category');
   return rows.map((r: { category: string }) => r.category);
 }
 
+/** Tags of published posts, alphabetically (at most 500). */
 export async function postTags(db: Db): Promise<string[]> {
   const { rows } = await db.raw(
     `SELECT DISTINCT unnest(tags) AS tag FROM posts WHERE status = 'published' ORDER BY tag LIMIT 500`,
   );
   return rows.map((r: { tag: string }) => r.tag);
+}
+
+/** The spellings of a tag whose page is /tag/<slug> ('Dark mode' and 'dark mode' share one). */
+export async function tagsForSlug(db: Db, slug: string): Promise<string[]> {
+  return (await postTags(db)).filter((tag) => slugify(tag) === slug);
+}
+
+/** A category used by published posts, by its /category/<slug> URL, in its stored spelling. */
+export async function categoryForSlug(db: Db, slug: string): Promise<string | null> {
+  return (await postCategories(db)).find((category) => slugify(category) === slug) ?? null;
+}
+
+export type PostAuthorProfile = PostAuthor & { id: number };
+
+/** A user who has published a post, by username (any case): whose page /author/<username> is. */
+export async function publishedAuthor(db: Db, username: string): Promise<PostAuthorProfile | null> {
+  const row = await db('users as u')
+    .whereRaw('lower(u.username) = lower(?)', [username])
+    .whereExists(
+      db('posts as p').select(db.raw('1')).whereRaw('p.author_id = u.id').where('p.status', 'published'),
+    )
+    .first('u.id', 'u.first_name', 'u.last_name', 'u.username');
+  return row
+    ? { id: row.id, firstName: row.first_name, lastName: row.last_name, username: row.username }
+    : null;
+}
+
+/** Usernames of the users with published posts, for the sitemap. */
+export async function authorUsernames(db: Db): Promise<string[]> {
+  const rows = await db('users as u')
+    .whereNotNull('u.username')
+    .whereExists(
+      db('posts as p').select(db.raw('1')).whereRaw('p.author_id = u.id').where('p.status', 'published'),
+    )
+    .orderBy('u.username')
+    .limit(1_000)
+    .select('u.username');
+  return rows.map((r: { username: string }) => r.username);
 }
 
 /** Media shown on a card (SPEC §4): the featured image (file first), else a video or podcast placeholder. */

@@ -3,6 +3,22 @@ import type { BlogSettingsInput } from './settings-schema.ts';
 
 export type SocialLinks = { youtube?: string; github?: string; twitter?: string; linkedin?: string };
 
+/** The social networks of the settings, by their names, in the order they are shown. */
+export const SOCIAL_LABELS: Record<keyof SocialLinks, string> = {
+  youtube: 'YouTube',
+  github: 'GitHub',
+  twitter: 'Twitter',
+  linkedin: 'LinkedIn',
+};
+
+/** The networks the settings link to, with their names. */
+export function socialLinkList(links: SocialLinks): { key: keyof SocialLinks; label: string; url: string }[] {
+  return (Object.keys(SOCIAL_LABELS) as (keyof SocialLinks)[]).flatMap((key) => {
+    const url = links[key];
+    return url ? [{ key, label: SOCIAL_LABELS[key], url }] : [];
+  });
+}
+
 export type BlogSettings = {
   title: string;
   description: string;

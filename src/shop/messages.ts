@@ -8,6 +8,7 @@ export const SHOP_MESSAGES = {
   outOfStockNote: 'This product is currently out of stock.',
   adding: 'Adding...',
   addToCart: 'Add to Cart',
+  relatedProducts: 'Related Products',
   loadingCart: 'Loading cart...',
   cartEmptyTitle: 'Your cart is empty',
   cartEmptyHint: 'Add some products to your cart to get started.',

@@ -146,6 +146,24 @@ export async function listFeaturedProducts(db: Db, limit = 6): Promise<Product[]
   return products;
 }
 
+/** Up to 4 other active products of a product's category, newest first (the category index). */
+export async function relatedProducts(
+  db: Db,
+  product: Pick<Product, 'id' | 'category'>,
+  limit = 4,
+): Promise<Product[]> {
+  const rows: ProductRow[] = await db('products')
+    .where({ status: 'active', category: product.category })
+    .whereNot('id', product.id)
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(limit)
+    .select(COLUMNS);
+  return rows.map(presentProduct);
+}
+
 /** Any product by id, active or not (the public page checks status itself). */
 export async function getProduct(db: Db | Knex.Transaction, id: number): Promise<Product | null> {
   const row: ProductRow | undefined = await db('products').where({ id }).first(COLUMNS);

@@ -55,7 +55,7 @@ describe('admin shop journeys', () => {
     const guest = await newContext(browser, app.url);
     const shopper = await guest.newPage();
     await hydrated(shopper, `/product/${product.id}`);
-    await shopper.getByRole('button', { name: 'Add to Cart' }).click();
+    await shopper.getByRole('button', { name: 'Add to Cart', exact: true }).click();
     await shopper.getByText('Item successfully added to your cart', { exact: true }).waitFor();
     await hydrated(shopper, '/checkout');
     await shopper.getByRole('heading', { name: 'Shipping Information' }).waitFor();

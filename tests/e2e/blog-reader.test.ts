@@ -120,6 +120,13 @@ describe('a visitor reading the blog', () => {
     await page.getByRole('heading', { level: 1, name: post.title }).waitFor();
     expect(await skeleton.count()).toBe(0);
     expect(page.url()).toBe(`${app.url}/post/${post.slug}`);
+    // Rendered by React here: its copy button works the same as the plain page's.
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
+    await page.getByRole('button', { name: 'Copy link' }).click();
+    await page.getByRole('status').filter({ hasText: 'Link copied' }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+      `${app.services.publicUrl}/post/${post.slug}`,
+    );
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -151,6 +158,25 @@ describe('a visitor reading the blog', () => {
     );
     expect(scripts).toEqual([]);
 
+    // The body is set in the self-hosted reading face, 60 to 75 characters a line.
+    await page.evaluate(() => document.fonts.ready);
+    expect(await page.evaluate(() => document.fonts.check('1rem "Source Serif 4"'))).toBe(true);
+    const perLine = await page
+      .locator('.prose p')
+      .first()
+      .evaluate((p) => {
+        const probe = document.createElement('span');
+        probe.textContent = 'the quick brown fox jumps over the lazy dog ';
+        // On one line of its own, so its width is the text's.
+        probe.style.cssText = 'position:absolute;white-space:nowrap;visibility:hidden';
+        p.append(probe);
+        const average = probe.getBoundingClientRect().width / probe.textContent.length;
+        probe.remove();
+        return p.clientWidth / average;
+      });
+    expect(perLine).toBeGreaterThanOrEqual(60);
+    expect(perLine).toBeLessThanOrEqual(75);
+
     // The theme toggle: light → dark → system, stored for the next page, its name kept current.
     const toggle = page.locator('.theme-toggle');
     expect(await toggle.getAttribute('aria-label')).toBe('Theme: System. Switch to light theme');
@@ -171,6 +197,14 @@ describe('a visitor reading the blog', () => {
     expect(
       await page.getByRole('button', { name: 'Like the comment by Plain Liker (1 likes)' }).count(),
     ).toBe(1);
+
+    // Copy link: the inline script shows the button, copies the post's address and says so.
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
+    await page.getByRole('button', { name: 'Copy link' }).click();
+    await page.locator('.toaster .toast', { hasText: 'Link copied' }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+      `${app.services.publicUrl}/post/${post.slug}`,
+    );
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -182,6 +216,16 @@ describe('a visitor reading the blog', () => {
     await page.goto(`/post/${post.slug}`);
     expect(await page.locator('h1').textContent()).toBe('Typography for Developers');
     expect(await page.locator('.prose h2').count()).toBeGreaterThan(1);
+    // The copy button needs a script, so it is not offered; sharing by mail and moving on work.
+    expect(await page.getByRole('button', { name: 'Copy link' }).isVisible()).toBe(false);
+    expect(await page.getByRole('link', { name: 'Email' }).getAttribute('href')).toContain(
+      'mailto:?subject=',
+    );
+    const next = page.getByRole('link', { name: /^Next post/ });
+    const nextHref = await next.getAttribute('href');
+    await next.click();
+    await page.waitForURL(`**${nextHref}`);
+    await page.goto(`/post/${post.slug}`);
     await page.waitForTimeout(2_100);
     await page.getByLabel('Name', { exact: true }).fill('No Script');
     await page.getByLabel('Email', { exact: true }).fill('noscript@example.com');
@@ -200,7 +244,15 @@ describe('a visitor reading the blog', () => {
   }, async () => {
     const post = await publishedPost(app);
     for (const colorScheme of ['light', 'dark'] as const) {
-      for (const path of ['/', '/blog', `/post/${post.slug}`, '/about', '/brand-showcase']) {
+      for (const path of [
+        '/',
+        '/blog',
+        `/post/${post.slug}`,
+        '/tag/ui',
+        '/author/admin',
+        '/about',
+        '/brand-showcase',
+      ]) {
         const context = await newContext(browser, app.url, { colorScheme, width: 375 });
         const page = await context.newPage();
         await page.goto(path);

@@ -154,6 +154,28 @@ describe('the shell', () => {
     }
   });
 
+  it('shows the whole logo on a phone when signed in: the user menu is an icon with the address inside', async () => {
+    const { sid } = await signedInSession(app, {
+      email: 'another.long.address.for.the.header@subdomain.example.com',
+    });
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const context = await newContext(browser, app.url, { width: 375, colorScheme });
+      await addSessionCookie(context, app.url, sid);
+      const page = await context.newPage();
+      await page.goto('/');
+      await page.waitForSelector('html[data-hydrated]');
+      const logo = page.locator('.site-header .brand .logo-text');
+      expect(await logo.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+      const menu = page.getByRole('banner').locator('summary', { hasText: 'account menu' });
+      expect(await menu.locator('.user-menu-icon').isVisible()).toBe(true);
+      await menu.click();
+      expect(
+        await page.getByText('another.long.address.for.the.header@subdomain.example.com').last().isVisible(),
+      ).toBe(true);
+      await context.close();
+    }
+  });
+
   it('shows the menu links without JavaScript at phone width', async () => {
     const context = await newContext(browser, app.url, { width: 375, javaScriptEnabled: false });
     const page = await context.newPage();

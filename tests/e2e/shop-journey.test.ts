@@ -53,7 +53,7 @@ describe('a guest shopping journey', () => {
 
     await hydrated(page, `/product/${notebook.id}`);
     await expect.poll(() => text(page, 'Only 3 left in stock!').isVisible()).toBe(true);
-    await page.getByRole('button', { name: 'Add to Cart' }).click();
+    await page.getByRole('button', { name: 'Add to Cart', exact: true }).click();
     await text(page, 'Item successfully added to your cart').waitFor();
     expect(await text(page, 'Added to cart').isVisible()).toBe(true);
 
@@ -61,7 +61,7 @@ describe('a guest shopping journey', () => {
     await page.getByRole('button', { name: 'Increase quantity' }).click();
     expect(await page.getByLabel('Quantity', { exact: true }).inputValue()).toBe('2');
     expect(await page.locator('.line-total').textContent()).toBe('Total: $20.00');
-    await page.getByRole('button', { name: 'Add to Cart' }).click();
+    await page.getByRole('button', { name: 'Add to Cart', exact: true }).click();
     await text(page, '2 item(s) added to your cart').waitFor();
     await page.getByRole('link', { name: 'Cart, 3 items' }).waitFor();
 
@@ -159,7 +159,7 @@ describe('a guest shopping journey', () => {
     const problems = await watchPage(page);
     for (const product of [mug, pen]) {
       await hydrated(page, `/product/${product.id}`);
-      await page.getByRole('button', { name: 'Add to Cart' }).click();
+      await page.getByRole('button', { name: 'Add to Cart', exact: true }).click();
       await page.getByText('Item successfully added to your cart', { exact: true }).waitFor();
     }
     await hydrated(page, '/cart');
@@ -184,7 +184,7 @@ describe('a guest shopping journey', () => {
     const page = await context.newPage();
     const problems = await watchPage(page);
     await hydrated(page, `/product/${product.id}`);
-    await page.getByRole('button', { name: 'Add to Cart' }).click();
+    await page.getByRole('button', { name: 'Add to Cart', exact: true }).click();
     await text(page, 'Item successfully added to your cart').waitFor();
     await hydrated(page, '/cart');
     expect(await text(page, 'Only 8 left in stock').isVisible()).toBe(true);
@@ -213,7 +213,7 @@ describe('a guest shopping journey', () => {
     const context = await newContext(browser, app.url, { javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(`/product/${product.id}`);
-    await page.getByRole('button', { name: 'Add to Cart' }).click();
+    await page.getByRole('button', { name: 'Add to Cart', exact: true }).click();
     await text(page, 'Item successfully added to your cart').waitFor();
     await page.goto('/cart');
     await page.getByRole('button', { name: 'Clear Cart' }).first().click();
@@ -238,6 +238,35 @@ describe('a guest shopping journey', () => {
     await page.getByRole('heading', { name: 'Order Confirmed!' }).waitFor();
     expect(await page.getByText('Total: $36.00').count()).toBeGreaterThan(0);
     await context.close();
+  });
+
+  it('adds to the cart from the grid without opening the product, with and without JavaScript', async () => {
+    const product = await createProductRow(app.services.db, { name: 'Grid Lamp', stock: 2, price: 4200 });
+    const plain = await newContext(browser, app.url, { javaScriptEnabled: false });
+    const page = await plain.newPage();
+    await page.goto('/shop?search=Grid+Lamp');
+    const card = page.locator(`#product-${product.id}`);
+    expect(await card.getByText('Only 2 left in stock!').isVisible()).toBe(true);
+    await card.getByRole('button', { name: 'Add to Cart: Grid Lamp' }).click();
+    await page.waitForURL(`**/shop?search=Grid+Lamp#product-${product.id}`);
+    await text(page, SHOP_MESSAGES.addedOne).waitFor();
+    await page.getByRole('link', { name: 'Cart, 1 item' }).waitFor();
+    expect(await page.locator('.cart-badge').textContent()).toBe('1');
+    await plain.close();
+
+    const scripted = await newContext(browser, app.url);
+    const live = await scripted.newPage();
+    const problems = await watchPage(live);
+    await hydrated(live, '/shop?search=Grid+Lamp');
+    await live
+      .locator(`#product-${product.id}`)
+      .getByRole('button', { name: 'Add to Cart: Grid Lamp' })
+      .click();
+    await live.getByRole('link', { name: 'Cart, 1 item' }).waitFor();
+    await text(live, SHOP_MESSAGES.addedOne).waitFor();
+    expect(new URL(live.url()).pathname).toBe('/shop');
+    expect(problems).toEqual([]);
+    await scripted.close();
   });
 });
 
@@ -314,7 +343,7 @@ describe('shop pages', () => {
     expect(await text(page, 'This product is currently out of stock.').isVisible()).toBe(true);
     expect(await text(page, 'Out of stock').isVisible()).toBe(true);
     expect(await text(page, 'Out of Stock').isVisible()).toBe(true);
-    expect(await page.getByRole('button', { name: 'Add to Cart' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Add to Cart', exact: true }).isDisabled()).toBe(true);
     // Nothing to choose a quantity of: no stepper and no total.
     expect(await page.getByLabel('Quantity', { exact: true }).count()).toBe(0);
     expect(await page.locator('.line-total').count()).toBe(0);
@@ -359,7 +388,7 @@ describe('shop pages', () => {
       }
       const problems = await watchPage(page);
       await hydrated(page, `/product/${product.id}`);
-      await page.getByRole('button', { name: 'Add to Cart' }).click();
+      await page.getByRole('button', { name: 'Add to Cart', exact: true }).click();
       await text(page, 'Item successfully added to your cart').waitFor();
       await expectAccessible(page);
       for (const path of ['/cart', '/checkout']) {

@@ -52,7 +52,7 @@ async function payThroughStripe(page: Page, javaScriptEnabled: boolean) {
   });
   await page.goto(`/product/${product.id}`);
   if (javaScriptEnabled) await page.waitForSelector('html[data-hydrated]');
-  await page.getByRole('button', { name: 'Add to Cart' }).click();
+  await page.getByRole('button', { name: 'Add to Cart', exact: true }).click();
   await page.waitForLoadState('networkidle');
   await page.goto('/checkout');
   if (javaScriptEnabled) await page.waitForSelector('html[data-hydrated]');

@@ -173,6 +173,10 @@ export const PAGE_ACCESS: { path: string; access: Access; sample?: string }[] = 
   { path: '/post/:slug', access: 'public', sample: '/post/building-a-calm-home-office' },
   // A well-formed token nobody was given: 404 for everyone, never a sign-in prompt.
   { path: '/preview/:token', access: 'public', sample: `/preview/${'A'.repeat(43)}` },
+  { path: '/tag/:slug', access: 'public', sample: '/tag/ui' },
+  { path: '/tag/:slug/rss.xml', access: 'public', sample: '/tag/ui/rss.xml' },
+  { path: '/category/:name', access: 'public', sample: '/category/technology' },
+  { path: '/author/:username', access: 'public', sample: '/author/admin' },
   { path: '/about', access: 'public' },
   { path: '/brand-showcase', access: 'public' },
   { path: '/newsletter', access: 'public' },
@@ -199,6 +203,7 @@ export const PAGE_ACCESS: { path: string; access: Access; sample?: string }[] = 
   { path: '/shop-fixed', access: 'public' },
   { path: '/product/:id', access: 'public', sample: '/product/1' },
   { path: '/cart', access: 'public' },
+  { path: '/cart/add', access: 'public' },
   { path: '/checkout', access: 'public' },
   { path: '/orders/lookup', access: 'public' },
   // Anyone may ask; only the order's session, account or link key sees it (others get 404: tests/integration/payments-manual.test.ts).

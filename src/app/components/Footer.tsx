@@ -1,21 +1,12 @@
 import { Link } from 'react-router';
-import type { BlogSettings, SocialLinks } from '../../blog/settings.ts';
+import { type BlogSettings, socialLinkList } from '../../blog/settings.ts';
 import { NewsletterForm } from './blog/NewsletterForm.tsx';
 import { Logo } from './Logo.tsx';
 
 export const FOOTER_CATEGORIES = ['Technology', 'Design', 'Tutorial', 'Life'] as const;
 
-const SOCIAL_LABELS: Record<keyof SocialLinks, string> = {
-  youtube: 'YouTube',
-  github: 'GitHub',
-  twitter: 'Twitter',
-  linkedin: 'LinkedIn',
-};
-
 export function Footer({ settings }: { settings: BlogSettings }) {
-  const social = (Object.keys(SOCIAL_LABELS) as (keyof SocialLinks)[]).filter(
-    (key) => settings.socialLinks[key],
-  );
+  const social = socialLinkList(settings.socialLinks);
   return (
     <footer className="site-footer">
       <div className="container footer-grid">
@@ -27,10 +18,10 @@ export function Footer({ settings }: { settings: BlogSettings }) {
           <p className="muted">{settings.description}</p>
           {social.length > 0 && (
             <ul className="social-links">
-              {social.map((key) => (
+              {social.map(({ key, label, url }) => (
                 <li key={key}>
-                  <a href={settings.socialLinks[key]} rel="me noopener noreferrer" target="_blank">
-                    {SOCIAL_LABELS[key]}
+                  <a href={url} rel="me noopener noreferrer" target="_blank">
+                    {label}
                   </a>
                 </li>
               ))}

@@ -84,13 +84,30 @@ export function Header({
                 <circle cx="18" cy="20" r="1.5" />
                 <path d="M2 3h3l2.6 12.4a2 2 0 0 0 2 1.6h8.8a2 2 0 0 0 2-1.6L22 7H6" />
               </svg>
-              {cartCount > 0 && <span className="cart-badge">{cartCount}</span>}
+              {cartCount > 0 && (
+                <span className="cart-badge" aria-hidden="true">
+                  {cartCount}
+                </span>
+              )}
             </Link>
           )}
           <ThemeToggle initial={theme} />
           {user ? (
             <details className="user-menu">
               <summary className="button button-small button-secondary">
+                <svg
+                  className="user-menu-icon"
+                  width="20"
+                  height="20"
+                  viewBox="0 0 24 24"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="2"
+                  aria-hidden="true"
+                >
+                  <circle cx="12" cy="8" r="4" />
+                  <path d="M4 21a8 8 0 0 1 16 0" />
+                </svg>
                 <span className="user-name">{user.email || 'User'}</span>
                 <span className="visually-hidden"> account menu</span>
               </summary>

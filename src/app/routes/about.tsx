@@ -1,4 +1,4 @@
-import { getBlogSettings } from '../../blog/settings.ts';
+import { getBlogSettings, socialLinkList } from '../../blog/settings.ts';
 import { UploadedImage } from '../components/UploadedImage.tsx';
 import { getApp } from '../context.ts';
 import '../styles/blog.css';
@@ -13,12 +13,6 @@ const SKILLS = [
   'Public speaking',
 ];
 const INTERESTS = ['Open source', 'Typography', 'Hiking', 'Photography', 'Podcasting', 'Cooking'];
-const SOCIAL = [
-  ['youtube', 'YouTube'],
-  ['github', 'GitHub'],
-  ['twitter', 'Twitter'],
-  ['linkedin', 'LinkedIn'],
-] as const;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { services } = getApp(context);
@@ -77,11 +71,11 @@ export default function About({ loaderData }: Route.ComponentProps) {
         </div>
       </div>
       <div className="about-actions">
-        {SOCIAL.filter(([key]) => settings.socialLinks[key]).map(([key, label]) => (
+        {socialLinkList(settings.socialLinks).map(({ key, label, url }) => (
           <a
             key={key}
             className="button button-secondary"
-            href={settings.socialLinks[key]}
+            href={url}
             rel="me noopener noreferrer"
             target="_blank"
           >

@@ -1,4 +1,4 @@
-import { data, isRouteErrorResponse, Link, redirect } from 'react-router';
+import { data, isRouteErrorResponse, Link, redirect, useRouteLoaderData } from 'react-router';
 import { commentErrorTitle, commentSchema } from '../../blog/comment-schema.ts';
 import {
   approvedComments,
@@ -9,19 +9,29 @@ import {
 } from '../../blog/comments.ts';
 import { extractHeadings } from '../../blog/markdown.ts';
 import { BLOG_MESSAGES, COMMENT_LIMITS } from '../../blog/messages.ts';
-import { getPost, relatedPosts, slugRedirect } from '../../blog/posts.ts';
+import { adjacentPosts, getPost, relatedPosts, slugRedirect } from '../../blog/posts.ts';
 import { authorName, preview, readingMinutes, wordCount } from '../../blog/reading.ts';
+import type { BlogSettings } from '../../blog/settings.ts';
 import { createRateLimit } from '../../server/rate-limit.ts';
+import { AuthorCard } from '../components/blog/AuthorCard.tsx';
 import { type CommentResult, Comments, type CommentValues } from '../components/blog/Comments.tsx';
 import { PostArticle } from '../components/blog/PostArticle.tsx';
+import { PostNav } from '../components/blog/PostNav.tsx';
+import { ShareLinks } from '../components/blog/ShareLinks.tsx';
 import { getApp } from '../context.ts';
 import type { RouteHandle } from '../plain-page.ts';
 import { withProductCards } from '../product-cards.server.tsx';
 import '../styles/blog.css';
+import readingFont from '@fontsource-variable/source-serif-4/files/source-serif-4-latin-wght-normal.woff2?url';
 import { UploadedImage } from '../components/UploadedImage.tsx';
 import type { Route } from './+types/post';
 
 const COMMENTS_PER_PAGE = 50;
+
+/** The reading face (blog.css) is fetched with the page, not after its CSS: the text swaps in early. */
+export const links: Route.LinksFunction = () => [
+  { rel: 'preload', href: readingFont, as: 'font', type: 'font/woff2', crossOrigin: 'anonymous' },
+];
 
 /** Served as plain HTML: a reader needs no React runtime, and the first-load budget has no room for it. */
 export const handle: RouteHandle = { hydrate: false };
@@ -43,8 +53,9 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   }
   const before = Number(new URL(request.url).searchParams.get('comments'));
   const commentsBefore = Number.isInteger(before) && before > 0 && before < 2 ** 31 ? before : undefined;
-  const [related, formToken, comments, contentHtml] = await Promise.all([
+  const [related, adjacent, formToken, comments, contentHtml] = await Promise.all([
     relatedPosts(db, post),
+    adjacentPosts(db, post.id),
     issueFormToken(db),
     approvedComments(db, post.id, { limit: COMMENTS_PER_PAGE, before: commentsBefore }),
     withProductCards(db, post.contentHtml, services.config.currency),
@@ -55,6 +66,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     {
       post: { ...post, contentHtml },
       related,
+      adjacent,
       formToken,
       headings: extractHeadings(post.contentHtml),
       minutes: readingMinutes(post.content),
@@ -177,9 +189,19 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 };
 
 export default function PostPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { post, related, headings, minutes, formToken } = loaderData;
+  const { post, related, adjacent, headings, minutes, formToken, canonical } = loaderData;
+  const settings = (useRouteLoaderData('root') as { settings: BlogSettings } | undefined)?.settings;
   return (
     <PostArticle post={post} headings={headings} minutes={minutes}>
+      {settings && <ShareLinks link={canonical} title={post.title} social={settings.socialLinks} />}
+      {settings && (
+        <AuthorCard
+          settings={settings}
+          name={authorName(post.author)}
+          href={post.author.username ? `/author/${encodeURIComponent(post.author.username)}` : undefined}
+        />
+      )}
+      <PostNav previous={adjacent.previous} next={adjacent.next} />
       {related.length > 0 && (
         <section className="related" aria-labelledby="related-heading">
           <h2 id="related-heading">{BLOG_MESSAGES.relatedPosts}</h2>

@@ -1,13 +1,11 @@
 import { useEffect, useState } from 'react';
 import { data, Link, useActionData, useFetcher } from 'react-router';
-import { rememberPostBySlug } from '../../analytics/attribution.ts';
-import { HttpError } from '../../server/middleware.ts';
-import { addToCart } from '../../shop/cart.ts';
-import { cartOwnerOf } from '../../shop/checkout.ts';
-import { addedMessage, inStockLabel, lowStockNote, SHOP_MESSAGES } from '../../shop/messages.ts';
+import { inStockLabel, lowStockNote, SHOP_MESSAGES } from '../../shop/messages.ts';
 import { formatPrice } from '../../shop/price.ts';
-import { getPublicProduct, parseProductId, postsFeaturing } from '../../shop/products.ts';
+import { getPublicProduct, parseProductId, postsFeaturing, relatedProducts } from '../../shop/products.ts';
+import { type AddToCartResult, addToCartFor } from '../add-to-cart.server.ts';
 import { Notice } from '../components/shop/Notice.tsx';
+import { ProductCard } from '../components/shop/ProductCard.tsx';
 import { ProductImage } from '../components/shop/ProductImage.tsx';
 import { getApp } from '../context.ts';
 import { useCurrency } from '../currency.ts';
@@ -16,22 +14,53 @@ import type { Route } from './+types/product';
 
 export const meta: Route.MetaFunction = ({ loaderData }) => {
   const product = loaderData?.product;
-  if (!product)
+  if (!loaderData || !product)
     return [{ title: `${SHOP_MESSAGES.productNotFound} — Penstand` }, { name: 'robots', content: 'noindex' }];
+  const { canonical, publicUrl, currency } = loaderData;
   return [
     { title: `${product.name} — Penstand` },
     { name: 'description', content: product.description.slice(0, 160) },
+    { tagName: 'link', rel: 'canonical', href: canonical },
+    {
+      'script:ld+json': {
+        '@context': 'https://schema.org',
+        '@type': 'Product',
+        name: product.name,
+        description: product.description,
+        category: product.category,
+        sku: String(product.id),
+        ...(product.image
+          ? { image: /^https?:\/\//.test(product.image) ? product.image : `${publicUrl}${product.image}` }
+          : {}),
+        offers: {
+          '@type': 'Offer',
+          url: canonical,
+          // Prices are kept in hundredths of the currency (CURRENCY only accepts such currencies).
+          price: (product.price / 100).toFixed(2),
+          priceCurrency: currency.toUpperCase(),
+          availability: `https://schema.org/${product.stock === 0 ? 'OutOfStock' : 'InStock'}`,
+        },
+      },
+    },
   ];
 };
 
 export async function loader({ params, context }: Route.LoaderArgs) {
+  const { services } = getApp(context);
   const id = parseProductId(params.id);
-  const { db } = getApp(context).services;
+  const { db } = services;
   const product = id ? await getPublicProduct(db, id) : null;
-  if (!product) return data({ product: null, featuredIn: [] }, { status: 404 });
+  if (!product) return data({ product: null, featuredIn: [], related: [] }, { status: 404 });
   // Tells the page view counter which product this page (stored or not) shows.
   return data(
-    { product, featuredIn: await postsFeaturing(db, product.id) },
+    {
+      product,
+      featuredIn: await postsFeaturing(db, product.id),
+      related: await relatedProducts(db, product),
+      canonical: `${services.publicUrl}/product/${product.id}`,
+      publicUrl: services.publicUrl,
+      currency: services.config.currency,
+    },
     { headers: { 'x-page-cache-view-product': String(product.id) } },
   );
 }
@@ -40,30 +69,10 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return loaderHeaders;
 }
 
-type ActionResult =
-  | { ok: true; title: string; description: string }
-  | { ok: false; title: string; description: string };
-
-export async function action({ request, params, context }: Route.ActionArgs): Promise<ActionResult> {
-  const { services, state } = getApp(context);
+export async function action({ request, params, context }: Route.ActionArgs): Promise<AddToCartResult> {
   const form = await request.formData();
-  const id = parseProductId(params.id);
   const quantity = Math.max(1, Number.parseInt(String(form.get('quantity') ?? '1'), 10) || 1);
-  if (!id) return { ok: false, title: SHOP_MESSAGES.errorTitle, description: SHOP_MESSAGES.productNotFound };
-  try {
-    const sessionId = await state.session.ensure();
-    await addToCart(services.db, cartOwnerOf(state), id, quantity);
-    const fromPost = form.get('fromPost');
-    if (typeof fromPost === 'string' && fromPost) await rememberPostBySlug(services.db, sessionId, fromPost);
-    return { ok: true, title: SHOP_MESSAGES.addedTitle, description: addedMessage(quantity) };
-  } catch (error) {
-    if (error instanceof HttpError && error.status === 409)
-      return { ok: false, title: SHOP_MESSAGES.stockLimitTitle, description: error.message };
-    if (error instanceof HttpError && error.status === 404)
-      return { ok: false, title: SHOP_MESSAGES.errorTitle, description: error.message };
-    state.log.error({ err: error }, 'add to cart failed');
-    return { ok: false, title: SHOP_MESSAGES.errorTitle, description: SHOP_MESSAGES.addFailed };
-  }
+  return addToCartFor(context, parseProductId(params.id), quantity, form.get('fromPost'));
 }
 
 export default function ProductPage({ loaderData }: Route.ComponentProps) {
@@ -206,6 +215,16 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
           )}
         </div>
       </div>
+      {loaderData.related.length > 0 && (
+        <section className="related-products" aria-labelledby="related-products-heading">
+          <h2 id="related-products-heading">{SHOP_MESSAGES.relatedProducts}</h2>
+          <ul className="product-grid">
+            {loaderData.related.map((related) => (
+              <ProductCard key={related.id} product={related} headingLevel="h3" />
+            ))}
+          </ul>
+        </section>
+      )}
     </div>
   );
 }

@@ -4,6 +4,7 @@ import { BLOG_MESSAGES } from '../../../blog/messages.ts';
 import type { Post } from '../../../blog/posts.ts';
 import { authorName, formatDate } from '../../../blog/reading.ts';
 import { UploadedImage } from '../UploadedImage.tsx';
+import { CategoryLink, TagLink } from './TagLink.tsx';
 
 type Props = {
   post: Post;
@@ -11,7 +12,7 @@ type Props = {
   minutes: number;
   /** Above the header: the preview's banner. */
   banner?: ReactNode;
-  /** Below the post: related posts and comments on the public page. */
+  /** Below the post: sharing, the author, the next posts and comments on the public page. */
   children?: ReactNode;
 };
 
@@ -24,11 +25,9 @@ export function PostArticle({ post, headings, minutes, banner, children }: Props
       {banner}
       <header className="post-header">
         <p className="post-badges">
-          <span className="badge">{post.category}</span>
+          <CategoryLink category={post.category} />
           {post.tags.map((tag) => (
-            <span key={tag} className="badge badge-tag">
-              #{tag}
-            </span>
+            <TagLink key={tag} tag={tag} />
           ))}
         </p>
         <h1>{post.title}</h1>
@@ -86,9 +85,7 @@ export function PostArticle({ post, headings, minutes, banner, children }: Props
           <p>
             Tags:{' '}
             {post.tags.map((tag) => (
-              <span key={tag} className="badge badge-tag">
-                #{tag}
-              </span>
+              <TagLink key={tag} tag={tag} />
             ))}
           </p>
         )}

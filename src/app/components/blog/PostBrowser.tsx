@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
-import { Form, Link, useNavigation, useSubmit } from 'react-router';
-import { BLOG_MESSAGES, HOME_CATEGORIES } from '../../../blog/messages.ts';
+import { Form, useNavigation, useSubmit } from 'react-router';
+import { HOME_CATEGORIES } from '../../../blog/messages.ts';
 import type { Pagination, PostSummary } from '../../../blog/posts.ts';
-import { PostCard } from './PostCard.tsx';
+import { Pager, PostGrid } from './PostList.tsx';
 
 const DEBOUNCE_MS = 300;
 
@@ -108,42 +108,9 @@ export function PostBrowser({
         </Form>
       </div>
       <div aria-live="polite" aria-busy={searching}>
-        {posts.length === 0 ? (
-          <div className="empty-state">
-            <h3>{BLOG_MESSAGES.noPosts}</h3>
-            <p>{filtering ? BLOG_MESSAGES.noPostsFiltered : BLOG_MESSAGES.noPostsYet}</p>
-          </div>
-        ) : (
-          <ul className="post-grid">
-            {posts.map((post) => (
-              <li key={post.id}>
-                <PostCard post={post} />
-              </li>
-            ))}
-          </ul>
-        )}
+        <PostGrid posts={posts} filtering={filtering} />
       </div>
-      {paginate && pagination.pages > 1 && (
-        <nav className="pagination" aria-label="Pages">
-          {pagination.page > 1 ? (
-            <Link to={pageHref(pagination.page - 1)} rel="prev">
-              Previous
-            </Link>
-          ) : (
-            <span aria-disabled="true">Previous</span>
-          )}
-          <span>
-            Page {pagination.page} of {pagination.pages}
-          </span>
-          {pagination.page < pagination.pages ? (
-            <Link to={pageHref(pagination.page + 1)} rel="next">
-              Next
-            </Link>
-          ) : (
-            <span aria-disabled="true">Next</span>
-          )}
-        </nav>
-      )}
+      {paginate && <Pager pagination={pagination} href={pageHref} />}
     </section>
   );
 }

@@ -3,6 +3,7 @@ import { cardMedia, type PostSummary } from '../../../blog/posts.ts';
 import { formatDate } from '../../../blog/reading.ts';
 import { UploadedImage } from '../UploadedImage.tsx';
 import { MediaPlaceholder } from './MediaPlaceholder.tsx';
+import { CategoryLink } from './TagLink.tsx';
 
 /** A post in a grid: media by the SPEC §4 priority, category, title, excerpt and date. */
 export function PostCard({ post, headingLevel = 3 }: { post: PostSummary; headingLevel?: 2 | 3 }) {
@@ -27,7 +28,7 @@ export function PostCard({ post, headingLevel = 3 }: { post: PostSummary; headin
         {media.kind === 'none' && <MediaPlaceholder kind="No Image" />}
       </div>
       <div className="post-card-body">
-        <span className="badge">{post.category}</span>
+        <CategoryLink category={post.category} />
         <Heading className="post-card-title">
           <Link to={`/post/${post.slug}`}>{post.title}</Link>
         </Heading>

@@ -1,4 +1,5 @@
-import { Link } from 'react-router';
+import { Link, useFetcher, useLocation } from 'react-router';
+import { lowStockNote, SHOP_MESSAGES } from '../../../shop/messages.ts';
 import { formatPrice } from '../../../shop/price.ts';
 import type { Product } from '../../../shop/products.ts';
 import { useCurrency } from '../../currency.ts';
@@ -17,28 +18,48 @@ export function ProductCard({
   headingLevel?: 'h2' | 'h3';
 }) {
   const currency = useCurrency();
+  const location = useLocation();
+  const fetcher = useFetcher();
   const Heading = headingLevel;
+  const outOfStock = product.stock === 0;
+  const lowStock = product.stock !== null && product.stock > 0 && product.stock <= 10;
   return (
-    <li className="card product-card">
+    <li className="card product-card" id={`product-${product.id}`}>
       <ProductImage src={product.image} alt="" />
       <div className="product-card-body">
         <div className="product-badges">
           <span className="badge">{product.category}</span>
           {product.featured && <span className="badge badge-featured">Featured</span>}
-          {product.stock === 0 && <span className="badge badge-danger">Out of Stock</span>}
+          {outOfStock && <span className="badge badge-danger">{SHOP_MESSAGES.outOfStockBadge}</span>}
         </div>
         <Heading className="product-card-title">
           <Link to={`/product/${product.id}`}>{product.name}</Link>
         </Heading>
         <p className="muted product-card-description">{product.description}</p>
         <p className="product-price">{formatPrice(product.price, currency)}</p>
-        <Link
-          to={`/product/${product.id}`}
-          className="button button-small button-secondary"
-          aria-label={`View Details: ${product.name}`}
-        >
-          View Details
-        </Link>
+        {lowStock && <p className="stock-note">{lowStockNote(product.stock ?? 0)}</p>}
+        <div className="product-card-actions">
+          {/* A plain form: it adds without JavaScript, and comes back to this card with a toast. */}
+          <fetcher.Form method="post" action="/cart/add">
+            <input type="hidden" name="productId" value={product.id} />
+            <input type="hidden" name="returnTo" value={`${location.pathname}${location.search}`} />
+            <button
+              type="submit"
+              className="button button-small"
+              disabled={outOfStock || fetcher.state !== 'idle'}
+              aria-label={`${SHOP_MESSAGES.addToCart}: ${product.name}`}
+            >
+              {fetcher.state !== 'idle' ? SHOP_MESSAGES.adding : SHOP_MESSAGES.addToCart}
+            </button>
+          </fetcher.Form>
+          <Link
+            to={`/product/${product.id}`}
+            className="button button-small button-secondary"
+            aria-label={`View Details: ${product.name}`}
+          >
+            View Details
+          </Link>
+        </div>
       </div>
     </li>
   );

@@ -1,0 +1,35 @@
+import type { RouterContextProvider } from 'react-router';
+import { rememberPostBySlug } from '../analytics/attribution.ts';
+import { HttpError } from '../server/middleware.ts';
+import { addToCart } from '../shop/cart.ts';
+import { cartOwnerOf } from '../shop/checkout.ts';
+import { addedMessage, SHOP_MESSAGES } from '../shop/messages.ts';
+import { getApp } from './context.ts';
+
+export type AddToCartResult = { ok: boolean; title: string; description: string };
+
+/** Adds to the visitor's cart (starting their session) and says how it went in the SPEC's words. */
+export async function addToCartFor(
+  context: Readonly<RouterContextProvider>,
+  productId: number | null,
+  quantity: number,
+  /** The slug of the post the product page was opened from (shop attribution). */
+  fromPost?: FormDataEntryValue | null,
+): Promise<AddToCartResult> {
+  const { services, state } = getApp(context);
+  if (!productId)
+    return { ok: false, title: SHOP_MESSAGES.errorTitle, description: SHOP_MESSAGES.productNotFound };
+  try {
+    const sessionId = await state.session.ensure();
+    await addToCart(services.db, cartOwnerOf(state), productId, quantity);
+    if (typeof fromPost === 'string' && fromPost) await rememberPostBySlug(services.db, sessionId, fromPost);
+    return { ok: true, title: SHOP_MESSAGES.addedTitle, description: addedMessage(quantity) };
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 409)
+      return { ok: false, title: SHOP_MESSAGES.stockLimitTitle, description: error.message };
+    if (error instanceof HttpError && error.status === 404)
+      return { ok: false, title: SHOP_MESSAGES.errorTitle, description: error.message };
+    state.log.error({ err: error }, 'add to cart failed');
+    return { ok: false, title: SHOP_MESSAGES.errorTitle, description: SHOP_MESSAGES.addFailed };
+  }
+}

@@ -1,0 +1,52 @@
+import { data } from 'react-router';
+import { listPosts, tagsForSlug } from '../../blog/posts.ts';
+import { PostListing, postCount } from '../components/blog/PostListing.tsx';
+import { getApp } from '../context.ts';
+import '../styles/blog.css';
+import { redirectPastLastPage } from '../pagination.server.ts';
+import type { Route } from './+types/tag';
+import { postListQuery } from './post-list-query.ts';
+
+export async function loader({ context, request, params }: Route.LoaderArgs) {
+  const { db } = getApp(context).services;
+  const anyTag = await tagsForSlug(db, params.slug);
+  if (anyTag.length === 0) throw data(null, { status: 404 });
+  const { page } = postListQuery(request);
+  const result = await listPosts(db, { anyTag, page, limit: 12 });
+  redirectPastLastPage(request, result.pagination);
+  return { ...result, tag: anyTag[0], path: `/tag/${params.slug}` };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
+  const site =
+    (matches[0]?.loaderData as { settings?: { title: string } } | undefined)?.settings?.title ?? 'Penstand';
+  if (!loaderData) return [{ title: `Tag not found — ${site}` }, { name: 'robots', content: 'noindex' }];
+  return [
+    { title: `#${loaderData.tag} — ${site}` },
+    { name: 'description', content: `Posts tagged ${loaderData.tag}, newest first.` },
+    {
+      tagName: 'link',
+      rel: 'alternate',
+      type: 'application/rss+xml',
+      title: `#${loaderData.tag}`,
+      href: `${loaderData.path}/rss.xml`,
+    },
+  ];
+};
+
+export default function TagPage({ loaderData }: Route.ComponentProps) {
+  const { tag, path, posts, pagination } = loaderData;
+  return (
+    <PostListing
+      title={`#${tag}`}
+      tagline={
+        <>
+          {postCount(pagination.total)} tagged {tag} · <a href={`${path}/rss.xml`}>RSS feed</a>
+        </>
+      }
+      path={path}
+      posts={posts}
+      pagination={pagination}
+    />
+  );
+}

@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { SHOP_MESSAGES } from '../../src/shop/messages.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { createProductRow } from '../support/shop.ts';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app?.close());
+
+/** A page's HTML without React's text separators. */
+const page = async (path: string, cookie = '') =>
+  (await (await fetch(`${app.url}${path}`, { headers: { cookie } })).text()).replaceAll('<!-- -->', '');
+
+function addFromCard(fields: Record<string, string>, cookie = '') {
+  return fetch(`${app.url}/cart/add`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { origin: app.url, 'content-type': 'application/x-www-form-urlencoded', cookie },
+    body: new URLSearchParams(fields).toString(),
+  });
+}
+
+/** The toast a redirect carries to the next page. */
+function toastOf(response: Response): { title: string; description?: string; type?: string } | null {
+  const raw = response.headers
+    .getSetCookie()
+    .map((c) => /^toast=([^;]+)/.exec(c)?.[1])
+    .find(Boolean);
+  return raw ? JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) : null;
+}
+
+/** The card of a product in a page, up to the end of its list item. */
+const cardOf = (html: string, id: number) =>
+  new RegExp(`<li class="card product-card" id="product-${id}">(.*?)</li>`, 's').exec(html)?.[1] ?? '';
+
+it("shows each card's stock and an Add to Cart form that needs no script", async () => {
+  const low = await createProductRow(app.services.db, { name: 'Low Mug', stock: 2 });
+  const gone = await createProductRow(app.services.db, { name: 'Gone Tee', stock: 0 });
+  const plenty = await createProductRow(app.services.db, { name: 'Plenty Book', stock: null });
+  const html = await page('/shop');
+
+  const lowCard = cardOf(html, low.id);
+  expect(lowCard).toContain('<p class="stock-note">Only 2 left in stock!</p>');
+  expect(lowCard).toMatch(/<form [^>]*action="\/cart\/add" method="post"/);
+  expect(lowCard).toContain(`<input type="hidden" name="productId" value="${low.id}"/>`);
+  expect(lowCard).toContain('<input type="hidden" name="returnTo" value="/shop"/>');
+  expect(lowCard).toMatch(
+    /<button type="submit" class="button button-small" aria-label="Add to Cart: Low Mug">Add to Cart<\/button>/,
+  );
+
+  const goneCard = cardOf(html, gone.id);
+  expect(goneCard).toContain(`<span class="badge badge-danger">${SHOP_MESSAGES.outOfStockBadge}</span>`);
+  expect(goneCard).toMatch(/<button type="submit" class="button button-small" disabled=""/);
+  expect(goneCard).not.toContain('stock-note');
+  expect(cardOf(html, plenty.id)).not.toContain('stock-note');
+});
+
+it('adds one from a card and goes back to the card with a toast; the header shows the count', async () => {
+  const product = await createProductRow(app.services.db, { name: 'Card Poster', stock: 5 });
+  const response = await addFromCard({ productId: String(product.id), returnTo: '/shop?page=1' });
+  expect(response.status).toBe(302);
+  expect(response.headers.get('location')).toBe(`/shop?page=1#product-${product.id}`);
+  expect(toastOf(response)).toEqual({
+    title: SHOP_MESSAGES.addedTitle,
+    description: SHOP_MESSAGES.addedOne,
+    type: 'success',
+  });
+  const sid = response.headers
+    .getSetCookie()
+    .map((c) => /^sid=([^;]+)/.exec(c)?.[1])
+    .find(Boolean);
+  expect(sid).toBeTruthy();
+  const cookie = `sid=${sid}`;
+  const again = await addFromCard({ productId: String(product.id), returnTo: '/' }, cookie);
+  expect(again.headers.get('location')).toBe(`/#product-${product.id}`);
+
+  const shop = await page('/shop', cookie);
+  expect(shop).toContain('aria-label="Cart, 2 items"');
+  expect(shop).toContain('<span class="cart-badge" aria-hidden="true">2</span>');
+  expect(await page('/cart', cookie)).toContain('Card Poster');
+});
+
+it('refuses what cannot be added with a clear toast, and never sends the reader to another site', async () => {
+  const gone = await createProductRow(app.services.db, { name: 'Sold Hat', stock: 0 });
+  const refused = await addFromCard({ productId: String(gone.id), returnTo: '/shop' });
+  expect(refused.status).toBe(302);
+  expect(toastOf(refused)).toMatchObject({ title: SHOP_MESSAGES.stockLimitTitle, type: 'error' });
+
+  const unknown = await addFromCard({ productId: 'abc', returnTo: '/shop' });
+  expect(toastOf(unknown)).toMatchObject({ title: SHOP_MESSAGES.errorTitle, type: 'error' });
+
+  for (const returnTo of ['https://evil.example/', '//evil.example/x', '/\\evil.example', ''])
+    expect((await addFromCard({ productId: String(gone.id), returnTo })).headers.get('location')).toBe(
+      `/shop#product-${gone.id}`,
+    );
+});
+
+it('describes a product for search engines with Product JSON-LD: price, currency, availability', async () => {
+  const product = await createProductRow(app.services.db, {
+    name: 'Schema Course',
+    price: 2999,
+    stock: 3,
+    category: 'Courses',
+    image: '/demo/course.svg',
+  });
+  const html = await page(`/product/${product.id}`);
+  const json = /<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)?.[1] ?? '{}';
+  const canonical = `${app.services.publicUrl}/product/${product.id}`;
+  expect(JSON.parse(json)).toMatchObject({
+    '@context': 'https://schema.org',
+    '@type': 'Product',
+    name: 'Schema Course',
+    category: 'Courses',
+    image: `${app.services.publicUrl}/demo/course.svg`,
+    offers: {
+      '@type': 'Offer',
+      url: canonical,
+      price: '29.99',
+      priceCurrency: 'USD',
+      availability: 'https://schema.org/InStock',
+    },
+  });
+  await app.services.db('products').where({ id: product.id }).update({ stock: 0 });
+  const soldOut = await page(`/product/${product.id}`);
+  expect(soldOut).toContain('"availability":"https://schema.org/OutOfStock"');
+});
+
+it('shows up to four related products of the same category on a product page', async () => {
+  const main = await createProductRow(app.services.db, { name: 'Main Book', category: 'Books' });
+  const sibling = await createProductRow(app.services.db, { name: 'Sibling Book', category: 'Books' });
+  const hidden = await createProductRow(app.services.db, {
+    name: 'Hidden Book',
+    category: 'Books',
+    status: 'inactive',
+  });
+  const other = await createProductRow(app.services.db, { name: 'Other Mug', category: 'Merchandise' });
+  const html = await page(`/product/${main.id}`);
+  const related = /<section class="related-products"[^>]*>(.*?)<\/section>/s.exec(html)?.[1] ?? '';
+  expect(related).toContain('<h2 id="related-products-heading">Related Products</h2>');
+  const ids = [...related.matchAll(/id="product-(\d+)"/g)].map((m) => Number(m[1]));
+  expect(ids.length).toBeLessThanOrEqual(4);
+  expect(ids[0]).toBe(sibling.id);
+  expect(ids).not.toContain(main.id);
+  expect(ids).not.toContain(hidden.id);
+  expect(ids).not.toContain(other.id);
+  expect(related).toContain(`<input type="hidden" name="returnTo" value="/product/${main.id}"/>`);
+});
