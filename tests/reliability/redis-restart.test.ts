@@ -102,8 +102,12 @@ it.skipIf(!redisServerInstalled())('loses no queued job when Redis is SIGKILLed 
       ) === orderIds.length,
     'every ConfirmationEmailSent recorded',
   );
-  const healthAfter = await fetch(`${base}/api/health`);
-  expect(healthAfter.status).toBe(200);
+  // The web process reconnects by itself: ioredis retries with a back-off of up to 2 s.
+  await until(
+    async () => (await fetch(`${base}/api/health`)).status === 200,
+    'the web process answering healthy again',
+    15_000,
+  );
 
   const perOrder = subjects.map((s) => smtp?.messages.filter((m) => m.subject === s).length ?? 0);
   await recordMailFault(perOrder);
