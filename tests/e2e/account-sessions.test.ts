@@ -1,37 +1,58 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createSession } from '../../src/identity/sessions.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { addSessionCookie, createUser } from '../support/auth.ts';
+import { createUser, type TestUser } from '../support/auth.ts';
 import { expectAccessible, launchBrowser, newContext, watchPage } from '../support/browser.ts';
+import { startSmtpServer } from '../support/smtp.ts';
 
 let app: TestApp;
 let browser: Browser;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 beforeAll(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+  smtp = await startSmtpServer();
+  // The worker sends the reset code's mail.
+  [app, browser] = await Promise.all([
+    startTestApp({ withWorker: true, env: { SMTP_URL: smtp.url } }),
+    launchBrowser(),
+  ]);
 });
 afterAll(async () => {
   await browser?.close();
   await app?.close();
+  await smtp?.close();
 });
 
-it('signs one browser out from another with “Sign out everywhere else”', { timeout: 60_000 }, async () => {
+const codeIn = (text: string) => /\b(\d{6})\b/.exec(text)?.[1] ?? '';
+
+/** Signs in through the /login form, on its way to the account page. */
+async function signIn(page: Page, user: TestUser, password: string) {
+  await page.goto('/account');
+  await page.waitForURL('**/login?redirectTo=%2Faccount');
+  await page.waitForSelector('html[data-hydrated]');
+  await page.locator('main').getByLabel('Email').fill(user.email);
+  await page.locator('main').getByLabel('Password', { exact: true }).fill(password);
+  await page.locator('main').getByRole('button', { name: 'Sign In', exact: true }).click();
+  await page.getByRole('heading', { name: 'Where you are signed in' }).waitFor();
+}
+
+/** The next request is anonymous: the account page sends it to sign in. */
+async function expectSignedOut(page: Page) {
+  await page.goto('/account');
+  await page.waitForURL('**/login?redirectTo=%2Faccount');
+}
+
+it('signs one browser out from another with “Sign out everywhere else”, and a password reset signs out both', {
+  timeout: 90_000,
+}, async () => {
   const user = await createUser(app);
   const contexts = await Promise.all([
     newContext(browser, app.url),
     newContext(browser, app.url, { width: 390 }),
   ]);
-  for (const context of contexts)
-    await addSessionCookie(
-      context,
-      app.url,
-      await createSession(app.services.db, user.id, {}, undefined, 'Chromium'),
-    );
   const [here, there] = await Promise.all(contexts.map((c) => c.newPage()));
   const problems = await watchPage(here);
-
-  await there.goto('/account');
-  await there.getByRole('heading', { name: 'Where you are signed in' }).waitFor();
+  await signIn(there, user, user.password);
+  await signIn(here, user, user.password);
 
   await here.goto('/');
   await here.waitForSelector('html[data-hydrated]');
@@ -45,10 +66,30 @@ it('signs one browser out from another with “Sign out everywhere else”', { t
   await here.getByRole('button', { name: 'Sign out everywhere else' }).click();
   await here.getByText('Signed out of 1 other session.').waitFor();
   await expect.poll(() => sessions.getByRole('listitem').count()).toBe(1);
+  await expectSignedOut(there);
 
-  // The other browser's next request is anonymous: the account page sends it to sign in.
-  await there.reload();
-  await there.waitForURL('**/login?redirectTo=%2Faccount');
+  // Signed in on both again, the password is reset from a third browser: neither stays signed in.
+  await signIn(there, user, user.password);
+  await here.reload();
+  await expect.poll(() => sessions.getByRole('listitem').count()).toBe(2);
+  const elsewhere = await newContext(browser, app.url);
+  const reset = await elsewhere.newPage();
+  await reset.goto('/forgot-password');
+  await reset.waitForSelector('html[data-hydrated]');
+  await reset.locator('main').getByLabel('Email').fill(user.email);
+  await reset.locator('main').getByRole('button', { name: 'Send reset code' }).click();
+  await reset.getByRole('heading', { name: 'Enter new password' }).waitFor();
+  const mail = await smtp.waitFor((m) => m.to.includes(user.email) && /reset/i.test(m.subject));
+  await reset.locator('main').getByLabel('Verification code').fill(codeIn(mail.text));
+  await reset.locator('main').getByLabel('New password', { exact: true }).fill('New-secret2!');
+  await reset.locator('main').getByLabel('Confirm new password').fill('New-secret2!');
+  await reset.locator('main').getByRole('button', { name: 'Reset password' }).click();
+  await reset.waitForURL(/\/login$/);
+  await expectSignedOut(here);
+  await expectSignedOut(there);
+  // The new password works where the old sessions ended.
+  await signIn(there, user, 'New-secret2!');
+
   expect(problems).toEqual([]);
-  for (const context of contexts) await context.close();
+  for (const context of [...contexts, elsewhere]) await context.close();
 });
