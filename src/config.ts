@@ -64,6 +64,7 @@ const EnvSchema = z.object({
   CHECKOUT_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(20),
   NEWSLETTER_RATE_PER_SECOND: z.coerce.number().min(0.1).max(1000).default(10),
   SESSION_IDLE_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  DOWNLOAD_MAX_MB: z.coerce.number().int().min(1).max(1_000_000).default(500),
   S3_BUCKET: z
     .string()
     .regex(
@@ -126,6 +127,8 @@ export type Config = {
   sessionIdleMs: number;
   /** Uploads go to this bucket when set, else to uploadsDir. */
   s3: S3Config | undefined;
+  /** The largest file a downloadable product may have, in megabytes. */
+  downloadMaxMb: number;
 };
 
 export type S3Config = {
@@ -264,6 +267,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
         : undefined,
     sessionIdleMs: env.SESSION_IDLE_DAYS * 24 * 60 * 60 * 1000,
     s3: env.S3_BUCKET ? s3Config(env, env.S3_BUCKET) : undefined,
+    downloadMaxMb: env.DOWNLOAD_MAX_MB,
   };
 }
 

@@ -12,6 +12,7 @@ import { ordersAdminRouter } from './orders-admin.ts';
 import { paymentsRouter } from './payments.ts';
 import { postsRouter } from './posts.ts';
 import { postsAdminRouter } from './posts-admin.ts';
+import { productFilesAdminRouter } from './product-files-admin.ts';
 import { productsRouter } from './products.ts';
 import { settingsRouter } from './settings.ts';
 import { settingsAdminRouter } from './settings-admin.ts';
@@ -30,6 +31,7 @@ export function apiRouter(services: AppServices): Router {
     postsAdminRouter(services),
     settingsAdminRouter(services),
     ordersAdminRouter(services),
+    productFilesAdminRouter(services),
     adminRouter(services),
     paymentsRouter(services),
     uploadsRouter(services),

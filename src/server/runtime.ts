@@ -73,6 +73,7 @@ export async function startRuntime(
   const jsonCache = new JsonCache(pageCache, { ttlMs: config.pageCacheTtlSeconds * 1000 });
   const views = new ViewRecorder(queues);
   const uploads = createUploadStorage(config);
+  const privateFiles = createUploadStorage(config, 'private');
   // Pages served from the cache still count their post's view.
   pageCache.onHit = (ctx, meta) => {
     const postId = Number(meta['view-post']);
@@ -91,6 +92,7 @@ export async function startRuntime(
     jsonCache,
     publicUrl,
     uploads,
+    privateFiles,
     stripe: createStripeClient(config),
   };
   return {
@@ -103,6 +105,7 @@ export async function startRuntime(
       await queues.close();
       mailer.close();
       uploads.close();
+      privateFiles.close();
       await db.destroy();
       if (stopEmbedded) await stopEmbedded();
     },

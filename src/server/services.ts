@@ -26,6 +26,8 @@ export type AppServices = {
   jsonCache: JsonCache;
   /** Uploaded images and their variants: a local directory or an S3 bucket. */
   uploads: UploadStorage;
+  /** Downloadable products' files: never served but through a download link. */
+  privateFiles: UploadStorage;
   /** Post views, batched into one queue job per interval. */
   views: ViewRecorder;
   /** Resolved public origin, e.g. http://localhost:3000 */
