@@ -3,12 +3,8 @@ import { requireAdmin } from '../identity/policy.ts';
 import { HttpError } from '../server/middleware.ts';
 import type { AppServices } from '../server/services.ts';
 import { SHOP_MESSAGES } from '../shop/messages.ts';
-import {
-  addProductFile,
-  deleteProductFile,
-  listProductFiles,
-  PRODUCT_FILE_MESSAGES,
-} from '../shop/product-files.ts';
+import { PRODUCT_FILE_MESSAGES } from '../shop/product-file-messages.ts';
+import { addProductFile, deleteProductFile, listProductFiles } from '../shop/product-files.ts';
 import { parseProductId } from '../shop/products.ts';
 
 /**

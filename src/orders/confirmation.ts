@@ -24,7 +24,8 @@ export function confirmationMail(orderId: number, order: OrderPlacedData, placed
     (i) =>
       `${i.quantity} × ${i.productName} — ${price(i.priceAtTime)} each — ${price(i.quantity * i.priceAtTime)}`,
   );
-  const address = [order.address, `${order.postalCode} ${order.city}`, order.country];
+  // A digital-only order has no address (checkout does not ask for one): nothing ships.
+  const address = order.address ? [order.address, `${order.postalCode} ${order.city}`, order.country] : [];
   const text = [
     `Hello ${name},`,
     '',
@@ -33,10 +34,7 @@ export function confirmationMail(orderId: number, order: OrderPlacedData, placed
     ...lines,
     '',
     `Total: ${price(order.totalAmount)}`,
-    '',
-    'Shipping to:',
-    name,
-    ...address,
+    ...(address.length ? ['', 'Shipping to:', name, ...address] : []),
   ].join('\n');
   const html = `<p>Hello ${escapeHtml(name)},</p>
 <p>Thank you for your order <strong>#${orderId}</strong>.</p>
@@ -46,8 +44,9 @@ export function confirmationMail(orderId: number, order: OrderPlacedData, placed
         `<tr><td>${i.quantity} × ${escapeHtml(i.productName)}</td><td>${price(i.priceAtTime)} each</td><td>${price(i.quantity * i.priceAtTime)}</td></tr>`,
     )
     .join('')}</table>
-<p><strong>Total: ${price(order.totalAmount)}</strong></p>
-<p>Shipping to:<br>${[name, ...address].map(escapeHtml).join('<br>')}</p>`;
+<p><strong>Total: ${price(order.totalAmount)}</strong></p>${
+    address.length ? `\n<p>Shipping to:<br>${[name, ...address].map(escapeHtml).join('<br>')}</p>` : ''
+  }`;
   return {
     to: order.email,
     subject: `Order #${orderId} confirmed`,

@@ -261,6 +261,18 @@ async function placeOrderIn(
         .select('i.cart_id', 'i.product_id', 'i.quantity')
     : [];
   if (lines.length === 0) throw new HttpError(422, SHOP_MESSAGES.cartEmptyCheckoutHint);
+  if (checkout.address === '') {
+    // The address was left out for a cart of digital products, judged before these lines were
+    // locked: a product that lost its files since ships, and so needs one.
+    const digital = await trx('product_files')
+      .whereIn(
+        'product_id',
+        lines.map((line) => line.product_id),
+      )
+      .distinct('product_id');
+    if (digital.length < new Set(lines.map((line) => line.product_id)).size)
+      throw new HttpError(409, SHOP_MESSAGES.addressNeeded);
+  }
 
   const items: OrderLine[] = [];
   for (const line of lines) {
@@ -308,7 +320,8 @@ async function placeOrderIn(
       city: checkout.city,
       postalCode: checkout.zipCode,
       country: checkout.country,
-      shippingMethod: 'standard',
+      // A cart of downloads is checked out without an address: there is nothing to ship.
+      shippingMethod: checkout.address === '' ? 'none' : 'standard',
       notes: null,
       idempotencyKey: input.idempotencyKey,
       items,

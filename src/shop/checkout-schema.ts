@@ -27,6 +27,18 @@ export const checkoutSchema = z.object({
 });
 
 export type CheckoutInput = z.output<typeof checkoutSchema>;
+
+/** The address fields: asked only when a line ships. */
+export const ADDRESS_FIELDS = ['address', 'city', 'zipCode', 'country'] as const;
+const NO_ADDRESS = { address: '', city: '', zipCode: '', country: '' };
+const contactSchema = checkoutSchema
+  .pick({ customerName: true, customerEmail: true })
+  .transform((contact): CheckoutInput => ({ ...contact, ...NO_ADDRESS }));
+
+/** A cart of digital products only needs a name and an email: no address is asked or kept. */
+export function checkoutSchemaFor(digitalOnly: boolean) {
+  return digitalOnly ? contactSchema : checkoutSchema;
+}
 export type CheckoutField = keyof CheckoutInput;
 export const CHECKOUT_FIELDS = Object.keys(checkoutSchema.shape) as CheckoutField[];
 

@@ -8,6 +8,7 @@ import type { UploadStorage } from '../media/storage.ts';
 import { discardRest } from '../server/body.ts';
 import { HttpError } from '../server/middleware.ts';
 import { SHOP_MESSAGES } from './messages.ts';
+import { PRODUCT_FILE_MESSAGES } from './product-file-messages.ts';
 
 export type ProductFile = {
   id: number;
@@ -28,14 +29,6 @@ type ProductFileRow = {
   size_bytes: string;
   created_at: Date;
 };
-
-export const PRODUCT_FILE_MESSAGES = {
-  tooLarge: (maxMb: number) => `File size must be less than ${maxMb}MB`,
-  noFile: 'Choose a file to upload',
-  nameTooLong: 'The file name must be at most 200 characters',
-  nameControl: 'The file name must not contain control characters',
-  notFound: 'File not found',
-} as const;
 
 const NAME_MAX = 200;
 /** Room for the multipart boundaries and the `name` field around the file itself. */

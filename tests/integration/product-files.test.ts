@@ -3,11 +3,13 @@ import { readdir, readFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PRODUCT_FILE_MESSAGES } from '../../src/shop/product-files.ts';
+import { placeOrder } from '../../src/orders/service.ts';
+import { SHOP_MESSAGES } from '../../src/shop/messages.ts';
+import { PRODUCT_FILE_MESSAGES } from '../../src/shop/product-file-messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { type S3Server, startS3Server } from '../support/s3.ts';
-import { createProductRow } from '../support/shop.ts';
+import { createProductRow, GuestClient } from '../support/shop.ts';
 
 let s3: S3Server;
 beforeAll(async () => {
@@ -279,5 +281,95 @@ describe('a streamed body over DOWNLOAD_MAX_MB', () => {
       headers: admin,
     });
     expect(ok.status).toBe(201);
+  });
+});
+
+describe('checkout of digital products', () => {
+  let app: TestApp;
+  let admin: Headers;
+  beforeAll(async () => {
+    app = await startTestApp();
+    admin = (await signedInSession(app, { role: 'admin' })).headers;
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  async function digitalProduct(): Promise<number> {
+    const product = await createProductRow(app.services.db, { category: 'Books', stock: null });
+    const res = await postFile(app, product.id, admin, [['file', new Blob(['%PDF-1.7']), 'book.pdf']]);
+    expect(res.status).toBe(201);
+    return product.id;
+  }
+
+  /** The checkout page as the guest sees it (its session by header, as the API's). */
+  async function checkoutPage(guest: GuestClient): Promise<string> {
+    return (await fetch(`${app.url}/checkout`, { headers: { 'x-session-id': guest.sid ?? '' } })).text();
+  }
+
+  it('asks only for name and email when every line is digital, and for the address once one ships', async () => {
+    const ebook = await digitalProduct();
+    const guest = new GuestClient(app);
+    expect((await guest.add(ebook)).status).toBe(201);
+    const cart = await guest.request('GET', '/api/cart');
+    expect(cart.body.summary.digitalOnly).toBe(true);
+    expect(cart.body.cart.items[0].product.digital).toBe(true);
+
+    const page = await checkoutPage(guest);
+    expect(page).toContain(SHOP_MESSAGES.noShippingNeeded);
+    expect(page).toContain('name="customerEmail"');
+    for (const field of ['address', 'city', 'zipCode', 'country'])
+      expect(page).not.toContain(`name="${field}"`);
+
+    // Without JavaScript: the form's post carries name and email only.
+    const placed = await fetch(`${app.url}/checkout`, {
+      method: 'POST',
+      headers: {
+        'x-session-id': guest.sid ?? '',
+        origin: app.url,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({ customerName: 'Ada Lovelace', customerEmail: 'ada@example.com' }),
+    });
+    expect(await placed.text()).toContain(SHOP_MESSAGES.orderConfirmed);
+    const order = await app.services.db('orders').orderBy('id', 'desc').first();
+    expect(order).toMatchObject({ email: 'ada@example.com', address: '', shipping_method: 'none' });
+
+    // A mug joins the e-book: now the address is needed again, by the page and the API.
+    const mug = await createProductRow(app.services.db, { category: 'Merchandise', stock: null });
+    expect((await guest.add(ebook)).status).toBe(201);
+    expect((await guest.add(mug.id)).status).toBe(201);
+    expect((await guest.request('GET', '/api/cart')).body.summary.digitalOnly).toBe(false);
+    expect(await checkoutPage(guest)).toContain('name="address"');
+    const refused = await guest.checkout({ customerName: 'Ada Lovelace', customerEmail: 'ada@example.com' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors.address).toBe('Address must be at least 5 characters');
+    expect((await guest.checkout()).status).toBe(201);
+  });
+
+  it('asks for the address when a product lost its files after the check (the order is judged under lock)', async () => {
+    const ebook = await digitalProduct();
+    const guest = new GuestClient(app);
+    expect((await guest.add(ebook)).status).toBe(201);
+    // The API answers for its own check; the order itself checks again under its lock.
+    await app.services.db('product_files').where({ product_id: ebook }).delete();
+    await expect(
+      placeOrder(app.services.db, {
+        owner: { userId: null, sessionId: guest.sid },
+        checkout: {
+          customerName: 'Ada Lovelace',
+          customerEmail: 'ada@example.com',
+          address: '',
+          city: '',
+          zipCode: '',
+          country: '',
+        },
+        idempotencyKey: null,
+        cardPayments: false,
+        currency: 'usd',
+      }),
+    ).rejects.toMatchObject({ status: 409, message: SHOP_MESSAGES.addressNeeded });
+    const refused = await guest.checkout({ customerName: 'Ada Lovelace', customerEmail: 'ada@example.com' });
+    expect(refused.status).toBe(400);
   });
 });

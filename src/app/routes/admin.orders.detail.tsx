@@ -256,14 +256,20 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
               </>
             ) : null}
           </p>
-          <p>
-            {order.address}
-            <br />
-            {order.postalCode} {order.city}
-            <br />
-            {order.country}
-          </p>
-          <p className="muted">Shipping: {order.shippingMethod}</p>
+          {order.address ? (
+            <>
+              <p>
+                {order.address}
+                <br />
+                {order.postalCode} {order.city}
+                <br />
+                {order.country}
+              </p>
+              <p className="muted">Shipping: {order.shippingMethod}</p>
+            </>
+          ) : (
+            <p className="muted">Nothing ships: every item is a download.</p>
+          )}
         </section>
       </div>
       <section className="card" aria-labelledby="order-actions">

@@ -1,7 +1,9 @@
 import { data } from 'react-router';
+import { listProductFiles } from '../../shop/product-files.ts';
 import { getProduct } from '../../shop/products.ts';
 import { requireAdminUser } from '../admin/guard.server.ts';
 import { ProductEditor } from '../admin/ProductEditor.tsx';
+import { ProductFiles } from '../admin/ProductFiles.tsx';
 import { saveProduct } from '../admin/product-form.server.ts';
 import { getApp } from '../context.ts';
 import '../styles/admin.css';
@@ -20,9 +22,11 @@ function productId(raw: string): number {
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   requireAdminUser(context, request);
-  const product = await getProduct(getApp(context).services.db, productId(params.id));
+  const { services } = getApp(context);
+  const id = productId(params.id);
+  const product = await getProduct(services.db, id);
   if (!product) throw data('Product not found', 404);
-  return { product };
+  return { product, files: await listProductFiles(services.db, id), maxMb: services.config.downloadMaxMb };
 }
 
 export function action({ context, request, params }: Route.ActionArgs) {
@@ -30,5 +34,10 @@ export function action({ context, request, params }: Route.ActionArgs) {
 }
 
 export default function EditProduct({ loaderData, actionData }: Route.ComponentProps) {
-  return <ProductEditor product={loaderData.product} errors={actionData ?? null} />;
+  const { product, files, maxMb } = loaderData;
+  return (
+    <ProductEditor product={product} errors={actionData ?? null}>
+      <ProductFiles productId={product.id} files={files} maxMb={maxMb} />
+    </ProductEditor>
+  );
 }

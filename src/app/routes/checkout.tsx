@@ -5,12 +5,13 @@ import type { OrderSummary } from '../../orders/service.ts';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../orders/service.ts';
 import { HttpError } from '../../server/middleware.ts';
 import { type CartView, getCart } from '../../shop/cart.ts';
-import { cartOwnerOf, checkout } from '../../shop/checkout.ts';
+import { cartOwnerOf, checkout, parseCheckout } from '../../shop/checkout.ts';
 import {
+  ADDRESS_FIELDS,
   CHECKOUT_MAX_LENGTH,
   type CheckoutField,
   checkoutErrors,
-  checkoutSchema,
+  checkoutSchemaFor,
 } from '../../shop/checkout-schema.ts';
 import { orderPlacedMessage, SHOP_MESSAGES } from '../../shop/messages.ts';
 import { formatPrice } from '../../shop/price.ts';
@@ -72,9 +73,8 @@ export async function action({ request, context }: Route.ActionArgs): Promise<Ac
   const app = getApp(context);
   const form = await request.formData();
   const values = valuesOf(form);
-  const parsed = checkoutSchema.safeParse(values);
-  if (!parsed.success)
-    return { status: 'invalid', errors: checkoutErrors(parsed.error), values: echoed(values) };
+  const parsed = await parseCheckout(app.services, app.state, values);
+  if (!parsed.ok) return { status: 'invalid', errors: parsed.errors, values: echoed(values) };
   const key = String(form.get('idempotencyKey') ?? '');
   try {
     const { order } = await checkout(
@@ -155,9 +155,13 @@ function CheckoutForm({
   const errors = clientErrors ?? (result?.status === 'invalid' ? result.errors : {});
   const values = result?.values ?? {};
   const empty = cart.cart.items.length === 0;
+  const { digitalOnly } = cart.summary;
+  const fields = digitalOnly
+    ? FIELDS.filter((f) => !(ADDRESS_FIELDS as readonly string[]).includes(f.name))
+    : FIELDS;
 
   const validate = (form: HTMLFormElement): Errors => {
-    const parsed = checkoutSchema.safeParse(valuesOf(new FormData(form)));
+    const parsed = checkoutSchemaFor(digitalOnly).safeParse(valuesOf(new FormData(form)));
     return parsed.success ? {} : checkoutErrors(parsed.error);
   };
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
@@ -235,7 +239,8 @@ function CheckoutForm({
           ref={formRef}
         >
           <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-          {FIELDS.map((field) => {
+          {digitalOnly && <p className="muted">{SHOP_MESSAGES.noShippingNeeded}</p>}
+          {fields.map((field) => {
             const error = errors[field.name];
             const id = `checkout-${field.name}`;
             return (
