@@ -9,6 +9,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import type { Config, S3Config } from '../config.ts';
 
 export type StoredObject = { body: Readable; size: number; lastModified: Date };
+export type ByteRange = { start: number; end: number };
 
 /**
  * Public: images served at /uploads/<name>. Private: downloadable products' files under the
@@ -26,8 +27,11 @@ export interface UploadStorage {
   readonly kind: 'local' | 's3';
   /** Stores the whole body under name. Rejects, storing nothing, when the body errors. */
   put(name: string, body: Readable | Buffer, contentType: string): Promise<void>;
-  /** The stored object, or null when there is none. */
-  get(name: string): Promise<StoredObject | null>;
+  /**
+   * The stored object, or null when there is none. With a range (inclusive byte offsets, within
+   * the object), the body holds only those bytes; size is still the whole object's.
+   */
+  get(name: string, range?: ByteRange): Promise<StoredObject | null>;
   delete(name: string): Promise<void>;
   close(): void;
 }
@@ -77,12 +81,12 @@ class LocalStorage implements UploadStorage {
     }
   }
 
-  async get(name: string): Promise<StoredObject | null> {
+  async get(name: string, range?: ByteRange): Promise<StoredObject | null> {
     if (!isStorageName(name)) return null;
     const file = path.join(this.dir, name);
     const info = await stat(file).catch(() => null);
     if (!info?.isFile()) return null;
-    return { body: createReadStream(file), size: info.size, lastModified: info.mtime };
+    return { body: createReadStream(file, range), size: info.size, lastModified: info.mtime };
   }
 
   async delete(name: string): Promise<void> {
@@ -150,16 +154,22 @@ class S3Storage implements UploadStorage {
     }
   }
 
-  async get(name: string): Promise<StoredObject | null> {
+  async get(name: string, range?: ByteRange): Promise<StoredObject | null> {
     if (!isStorageName(name)) return null;
     const { s3, client } = await this.sdk;
     try {
       const out = await client.send(
-        new s3.GetObjectCommand({ Bucket: this.bucket, Key: this.keyPrefix + name }),
+        new s3.GetObjectCommand({
+          Bucket: this.bucket,
+          Key: this.keyPrefix + name,
+          Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+        }),
       );
+      // A ranged answer's Content-Range ends with the whole object's size.
+      const total = out.ContentRange ? Number(out.ContentRange.split('/')[1]) : undefined;
       return {
         body: out.Body as Readable,
-        size: out.ContentLength ?? 0,
+        size: total ?? out.ContentLength ?? 0,
         lastModified: out.LastModified ?? new Date(0),
       };
     } catch (error) {

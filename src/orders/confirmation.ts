@@ -161,6 +161,7 @@ const MAIL_SUBJECTS: Record<OrderMailKind, (orderId: number) => string> = {
   'payment-received': (id) => `Payment received for order #${id}`,
   'order-expired': (id) => `Order #${id} expired`,
   'refund-issued': (id) => `Refund issued for order #${id}`,
+  downloads: (id) => `Your downloads for order #${id}`,
 };
 
 function mailText(kind: OrderMailKind, orderId: number, state: OrderState, refundAmount: number): string {
@@ -171,15 +172,24 @@ function mailText(kind: OrderMailKind, orderId: number, state: OrderState, refun
       return `Your order #${orderId} was not paid within the time we could hold it, so it has expired and nothing will be charged. You are welcome to order again.`;
     case 'refund-issued':
       return `We have refunded ${formatPrice(refundAmount, orderCurrency(state))} of your order #${orderId}. It can take a few days to reach your account.`;
+    case 'downloads':
+      return `Your downloads for order #${orderId} are ready:`;
   }
 }
 
-/** A payment, expiry or refund mail of an order, once per key (a refund's key names its event). */
+/** A mail's list of links (the downloads): each with its label, after the mail's sentence. */
+export type MailLinks = { label: string; url: string; note: string }[];
+
+/**
+ * A payment, expiry, refund or downloads mail of an order, once per key (a refund's key names its
+ * event; each re-send of the downloads has its own).
+ */
 export async function sendOrderMail(
   db: Db,
   mailer: Mailer,
   job: { orderId: number; kind: OrderMailKind; key: string },
   orderUrl: string,
+  links: MailLinks = [],
 ): Promise<'sent' | 'already-sent' | 'no-order'> {
   const { orderId, kind, key } = job;
   return sendOnce(db, mailer, orderId, `order-mail-${key}`, async (state, stream) => {
@@ -189,12 +199,16 @@ export async function sendOrderMail(
     const refundAmount = refund?.type === 'RefundIssued' ? refund.data.amount : 0;
     const name = [placed.firstName, placed.lastName].filter(Boolean).join(' ');
     const body = mailText(kind, orderId, state, refundAmount);
+    const linkText = links.map((l) => `\n${l.label} (${l.note}): ${l.url}`).join('');
+    const linkHtml = links.length
+      ? `<ul>${links.map((l) => `<li><a href="${escapeHtml(l.url)}">${escapeHtml(l.label)}</a> (${escapeHtml(l.note)})</li>`).join('')}</ul>`
+      : '';
     return {
       mail: {
         to: placed.email,
         subject: MAIL_SUBJECTS[kind](orderId),
-        text: `Hello ${name},\n\n${body}\n\nYour order: ${orderUrl}`,
-        html: `<p>Hello ${escapeHtml(name)},</p><p>${escapeHtml(body)}</p><p><a href="${escapeHtml(orderUrl)}">Your order</a></p>`,
+        text: `Hello ${name},\n\n${body}${linkText ? `\n${linkText}` : ''}\n\nYour order: ${orderUrl}`,
+        html: `<p>Hello ${escapeHtml(name)},</p><p>${escapeHtml(body)}</p>${linkHtml}<p><a href="${escapeHtml(orderUrl)}">Your order</a></p>`,
         idempotencyKey: `order-${orderId}-${key}.${stream[0].createdAt.getTime()}`,
       },
       record: { type: 'RecordMailSent', kind, key, to: placed.email },

@@ -60,7 +60,7 @@ export type RefundIssuedData = {
 };
 
 /** The mails an order sends after its confirmation; a refund's key carries its event version. */
-export type OrderMailKind = 'payment-received' | 'order-expired' | 'refund-issued';
+export type OrderMailKind = 'payment-received' | 'order-expired' | 'refund-issued' | 'downloads';
 
 export type OrderEvent =
   | { type: 'OrderPlaced'; data: OrderPlacedData }

@@ -21,6 +21,7 @@ import {
   type PaymentMethod,
   type PaymentStatus,
 } from './domain.ts';
+import { grantDownloads, revokeDownloads } from './downloads.ts';
 import { paymentSettings } from './payment-settings.ts';
 import { ConcurrencyError, commitEvents, loadStream, type StoredEvent, stateOf } from './store.ts';
 
@@ -345,7 +346,10 @@ async function placeOrderIn(
       amount: 0,
       reference: null,
     };
-    state = await commitEvents(trx, orderId, state, decide(state, payment), input.metadata ?? {});
+    const events = decide(state, payment);
+    const placed = state;
+    state = await commitEvents(trx, orderId, state, events, input.metadata ?? {});
+    await applyConsequences(trx, orderId, placed, state, events);
   } else if (holdUntil) {
     await writeOutbox(trx, 'orders.expire', { orderId }, `order-expire-${orderId}`, holdUntil);
   }
@@ -413,6 +417,16 @@ async function applyConsequences(
   events: OrderEvent[],
 ): Promise<void> {
   if (after.stockReleased && !before.stockReleased) await releaseStock(trx, after);
+  const paid = (state: OrderState) => state.paymentStatus !== 'unpaid' && !state.refundNeeded;
+  const ended = (state: OrderState) => state.paymentStatus === 'refunded' || state.status === 'cancelled';
+  if (paid(after) && !paid(before) && !ended(after) && (await grantDownloads(trx, orderId, after)) > 0)
+    await writeOutbox(
+      trx,
+      'orders.send-mail',
+      { orderId, kind: 'downloads', key: 'downloads' },
+      `order-${orderId}-downloads`,
+    );
+  if (ended(after) && !ended(before)) await revokeDownloads(trx, orderId);
   let version = before.version;
   for (const event of events) {
     version++;

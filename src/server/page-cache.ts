@@ -30,7 +30,7 @@ const FILL_WAIT_MS = 5_000;
 /** Headers a route may set to tell the cache something; stripped before the response leaves. */
 export const CACHE_META_PREFIX = 'x-page-cache-';
 
-const PASS_THROUGH_PREFIXES = ['/api', '/assets/', '/uploads/', '/metrics', '/_'];
+const PASS_THROUGH_PREFIXES = ['/api', '/assets/', '/uploads/', '/downloads/', '/metrics', '/_'];
 
 /** The header a background refresh carries: this process's secret, so no one else can send it. */
 const REFRESH_HEADER = 'x-page-cache-refresh';

@@ -1,6 +1,13 @@
 import type { ReactNode } from 'react';
 import { data, Form, Link, useNavigation } from 'react-router';
+import type { Db } from '../../db/knex.ts';
 import type { AdminOrderCommand } from '../../orders/domain.ts';
+import {
+  DOWNLOAD_MESSAGES,
+  listDownloads,
+  resendDownloads,
+  resetDownloadLimit,
+} from '../../orders/downloads.ts';
 import { PAYMENT_METHOD_LABELS, paymentStatusLabel } from '../../orders/payment-labels.ts';
 import { cancelOrder, markOrderPaid, refundOrder } from '../../orders/payments.ts';
 import { executeOrderCommand, getOrderWithHistory, type OrderHistoryEvent } from '../../orders/service.ts';
@@ -28,9 +35,25 @@ function orderId(raw: string): number {
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   requireAdminUser(context, request);
-  const found = await getOrderWithHistory(getApp(context).services.db, orderId(params.id));
+  const { db } = getApp(context).services;
+  const found = await getOrderWithHistory(db, orderId(params.id));
   if (!found) throw data('Order not found', 404);
-  return found;
+  return { ...found, downloads: await listDownloads(db, found.order.id) };
+}
+
+/** The downloads' own actions: they change grants and send mail, not the order's events. */
+async function downloadAction(db: Db, id: number, form: FormData) {
+  const intent = form.get('intent');
+  if (intent === 'resend-downloads') {
+    await resendDownloads(db, id);
+    return { ok: true as const, title: 'Downloads email queued' };
+  }
+  if (intent === 'reset-download') {
+    const grantId = /^\d{1,9}$/.test(String(form.get('grantId'))) ? Number(form.get('grantId')) : 0;
+    if (!(await resetDownloadLimit(db, id, grantId))) throw new HttpError(404, DOWNLOAD_MESSAGES.notFound);
+    return { ok: true as const, title: 'Download limit reset' };
+  }
+  return null;
 }
 
 const DONE: Record<AdminOrderCommand['type'], string> = {
@@ -71,9 +94,18 @@ function commandFrom(form: FormData): AdminOrderCommand | null {
 export async function action({ context, request, params }: Route.ActionArgs) {
   const user = requireAdminUser(context, request);
   const { services } = getApp(context);
-  const command = commandFrom(await request.formData());
-  if (!command) return { ok: false as const, title: 'Error', message: 'Unknown action' };
+  const form = await request.formData();
   const id = orderId(params.id);
+  try {
+    const done = await downloadAction(services.db, id, form);
+    if (done) return done;
+  } catch (err) {
+    if (err instanceof HttpError && err.status < 500)
+      return { ok: false as const, title: 'Error', message: err.message };
+    throw err;
+  }
+  const command = commandFrom(form);
+  if (!command) return { ok: false as const, title: 'Error', message: 'Unknown action' };
   const metadata = { actor: 'admin', userId: user.id };
   try {
     if (command.type === 'RecordPayment')
@@ -176,7 +208,7 @@ function OrderActionForm({
 }
 
 export default function AdminOrder({ loaderData, actionData }: Route.ComponentProps) {
-  const { order, items, events, actions, currency } = loaderData;
+  const { order, items, events, actions, currency, downloads } = loaderData;
   const unavailable = (Object.keys(actions) as AdminOrderCommand['type'][]).flatMap((type) => {
     const option = actions[type];
     return option.allowed ? [] : [[type, option.reason] as const];
@@ -272,6 +304,30 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           )}
         </section>
       </div>
+      {downloads.length > 0 && (
+        <section className="card" aria-labelledby="order-downloads">
+          <h2 id="order-downloads">Downloads</h2>
+          <ul className="admin-list">
+            {downloads.map((d) => (
+              <li key={d.id}>
+                <span>
+                  {d.name} ({d.fileName}): {d.downloads} of {d.limit} downloads, until{' '}
+                  {formatDateTime(d.expiresAt)}
+                  {d.revoked ? ' · revoked' : ''}
+                </span>
+                {!d.revoked && d.downloads > 0 && (
+                  <OrderActionForm intent="reset-download" label={`Reset the limit of ${d.name}`} busy={busy}>
+                    <input type="hidden" name="grantId" value={d.id} />
+                  </OrderActionForm>
+                )}
+              </li>
+            ))}
+          </ul>
+          {downloads.some((d) => !d.revoked) && (
+            <OrderActionForm intent="resend-downloads" label="Re-send the downloads email" busy={busy} />
+          )}
+        </section>
+      )}
       <section className="card" aria-labelledby="order-actions">
         <h2 id="order-actions">Actions</h2>
         <div className="admin-stack">

@@ -1,5 +1,6 @@
 import { type FormEvent, useRef, useState } from 'react';
 import { Form, Link, redirect, useActionData, useNavigation } from 'react-router';
+import { type DownloadGrant, listDownloads } from '../../orders/downloads.ts';
 import { paymentNextStep } from '../../orders/payments.ts';
 import type { OrderSummary } from '../../orders/service.ts';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../orders/service.ts';
@@ -16,6 +17,7 @@ import {
 import { orderPlacedMessage, SHOP_MESSAGES } from '../../shop/messages.ts';
 import { formatPrice } from '../../shop/price.ts';
 import { FormErrorsAtButton, useFocusFirstError } from '../components/FormErrors.tsx';
+import { Downloads } from '../components/shop/Downloads.tsx';
 import { Notice } from '../components/shop/Notice.tsx';
 import { getApp } from '../context.ts';
 import { useCurrency } from '../currency.ts';
@@ -41,7 +43,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 type Errors = Partial<Record<CheckoutField, string>>;
 type Values = Partial<Record<CheckoutField, string>>;
 type ActionResult =
-  | { status: 'confirmed'; order: OrderSummary; payment: ConfirmationPayment }
+  | { status: 'confirmed'; order: OrderSummary; payment: ConfirmationPayment; downloads: DownloadGrant[] }
   | { status: 'invalid'; errors: Errors; values: Values }
   | { status: 'empty'; values: Values }
   | { status: 'failed'; message: string; values: Values };
@@ -90,6 +92,8 @@ export async function action({ request, context }: Route.ActionArgs): Promise<Ac
     return {
       status: 'confirmed',
       order,
+      // A free order is paid at once: its links are ready now.
+      downloads: await listDownloads(app.services.db, order.id),
       payment: {
         orderPath: `${pathname}${search}`,
         instructions: next.paymentInstructions ?? null,
@@ -115,7 +119,12 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
   const navigation = useNavigation();
   if (result?.status === 'confirmed')
     return (
-      <Confirmation order={result.order} payment={result.payment} emailDelivers={loaderData.emailDelivers} />
+      <Confirmation
+        order={result.order}
+        payment={result.payment}
+        downloads={result.downloads}
+        emailDelivers={loaderData.emailDelivers}
+      />
     );
   return (
     <div className="container checkout-page">
@@ -277,10 +286,12 @@ function CheckoutForm({
 function Confirmation({
   order,
   payment,
+  downloads,
   emailDelivers,
 }: {
   order: OrderSummary;
   payment: ConfirmationPayment;
+  downloads: DownloadGrant[];
   emailDelivers: boolean;
 }) {
   const currency = useCurrency();
@@ -316,6 +327,7 @@ function Confirmation({
             <dd>{order.customerEmail}</dd>
           </div>
         </dl>
+        <Downloads downloads={downloads} />
         {payment.error && (
           <Notice tone="error" title="Payment could not be started" description={payment.error} />
         )}

@@ -1,10 +1,12 @@
 import { data, Form, Link, useNavigation } from 'react-router';
 import type { Db } from '../../db/knex.ts';
 import { orderLink } from '../../orders/access-key.ts';
+import { listDownloads } from '../../orders/downloads.ts';
 import { isAwaitingPayment } from '../../orders/payment-labels.ts';
 import { lookupOrder } from '../../orders/service.ts';
 import { createRateLimit } from '../../server/rate-limit.ts';
 import { SHOP_MESSAGES } from '../../shop/messages.ts';
+import { Downloads } from '../components/shop/Downloads.tsx';
 import { Notice } from '../components/shop/Notice.tsx';
 import { OrderLines } from '../components/shop/OrderLines.tsx';
 import { getApp } from '../context.ts';
@@ -85,6 +87,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         quantity: i.quantity,
         price: i.priceAtTime,
       })),
+      downloads: await listDownloads(services.db, order.id),
     },
   };
 }
@@ -154,6 +157,7 @@ export default function OrderLookup({ actionData }: Route.ComponentProps) {
           </p>
         </section>
       )}
+      {found && <Downloads downloads={found.downloads} />}
       <p>
         <Link to="/shop">{SHOP_MESSAGES.continueShopping}</Link>
       </p>
