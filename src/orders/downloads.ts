@@ -1,9 +1,11 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Knex } from 'knex';
+import { z } from 'zod';
 import type { Db } from '../db/knex.ts';
 import { writeOutbox } from '../jobs/outbox.ts';
 import { HttpError } from '../server/middleware.ts';
 import type { OrderState } from './domain.ts';
+import { updateShopSettings } from './payment-settings.ts';
 
 type Executor = Db | Knex.Transaction;
 
@@ -22,6 +24,33 @@ export const DOWNLOAD_MESSAGES = {
 } as const;
 
 export type DownloadSettings = { days: number; limit: number };
+
+export const DOWNLOAD_SETTINGS_MESSAGES = {
+  saved: 'Download settings saved',
+  days: `Download days must be a whole number from ${DOWNLOAD_DAYS_RANGE.min} to ${DOWNLOAD_DAYS_RANGE.max}`,
+  limit: `Download limit must be a whole number from ${DOWNLOAD_LIMIT_RANGE.min} to ${DOWNLOAD_LIMIT_RANGE.max}`,
+} as const;
+
+const wholeIn = (range: { min: number; max: number }, message: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d{1,6}$/, message)
+    .transform(Number)
+    .refine((n) => n >= range.min && n <= range.max, message);
+
+/** The one schema of the Downloads settings form; applies to links granted from then on. */
+export const downloadSettingsSchema = z.object({
+  downloadDays: wholeIn(DOWNLOAD_DAYS_RANGE, DOWNLOAD_SETTINGS_MESSAGES.days),
+  downloadLimit: wholeIn(DOWNLOAD_LIMIT_RANGE, DOWNLOAD_SETTINGS_MESSAGES.limit),
+});
+
+export function updateDownloadSettings(
+  db: Db,
+  input: z.output<typeof downloadSettingsSchema>,
+): Promise<void> {
+  return updateShopSettings(db, { download_days: input.downloadDays, download_limit: input.downloadLimit });
+}
 
 export async function downloadSettings(db: Executor): Promise<DownloadSettings> {
   const row = await db('blog_settings').where({ id: 1 }).first('download_days', 'download_limit');

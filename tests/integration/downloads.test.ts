@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DOWNLOAD_MESSAGES } from '../../src/orders/downloads.ts';
+import { DOWNLOAD_MESSAGES, DOWNLOAD_SETTINGS_MESSAGES } from '../../src/orders/downloads.ts';
 import { rebuildProjections } from '../../src/orders/store.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
@@ -195,7 +195,18 @@ describe.each(['local', 's3'] as const)('download links with %s storage', (stora
     expect(smtp.messages.filter(ours)).toHaveLength(2);
   });
 
-  it('grants a free order at once, expires links past their days, and a refund revokes them', async () => {
+  it('grants a free order at once with the settings, expires links past their days, and a refund revokes them', async () => {
+    const saveSettings = async (days: string, limit: string) => {
+      const res = await fetch(`${app.url}/admin?tab=settings`, {
+        method: 'POST',
+        headers: { ...admin, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ intent: 'save-downloads', downloadDays: days, downloadLimit: limit }),
+      });
+      return res.text();
+    };
+    expect(await saveSettings('0', '5')).toContain(DOWNLOAD_SETTINGS_MESSAGES.days);
+    expect(await saveSettings('30', 'many')).toContain(DOWNLOAD_SETTINGS_MESSAGES.limit);
+    expect(await saveSettings('7', '2')).toContain(DOWNLOAD_SETTINGS_MESSAGES.saved);
     const bytes = randomBytes(64 * 1024);
     const free = await digitalProduct(bytes, 0);
     const guest = new GuestClient(app);
@@ -204,7 +215,20 @@ describe.each(['local', 's3'] as const)('download links with %s storage', (stora
     const placed = await guest.checkout({ customerName: 'Ada Lovelace', customerEmail: freeEmail });
     expect(placed.status).toBe(201);
     const [grant] = (await adminOrder(placed.body.id)).body.downloads;
-    expect(grant.downloads).toBe(0);
+    expect(grant).toMatchObject({ downloads: 0, limit: 2 });
+    const days = (Date.parse(grant.expiresAt) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(6.9);
+    expect(days).toBeLessThanOrEqual(7);
+    // The order look-up shows the link.
+    const lookup = await fetch(`${app.url}/orders/lookup`, {
+      method: 'POST',
+      headers: { origin: app.url, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ orderId: String(placed.body.id), email: freeEmail }),
+    });
+    const lookupPage = await lookup.text();
+    expect(lookupPage).toContain('Your downloads');
+    expect(lookupPage).toContain(new URL(grant.url).pathname);
+    expect(lookupPage).toContain('2 of 2 downloads left');
     await smtp.waitFor(
       (m) => m.subject === `Your downloads for order #${placed.body.id}` && m.to.includes(freeEmail),
     );

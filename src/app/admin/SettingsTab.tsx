@@ -2,12 +2,14 @@ import { useRef } from 'react';
 import { Form, Link, useNavigation } from 'react-router';
 import type { BlogSettings } from '../../blog/settings.ts';
 import { IMAGE_VARIANTS } from '../../media/messages.ts';
+import type { DownloadSettings } from '../../orders/downloads.ts';
 import type { PaymentSettings } from '../../orders/payment-settings.ts';
 import { FormErrorsAtButton, useFocusFirstError } from '../components/FormErrors.tsx';
 
 type Props = {
   settings: BlogSettings;
   payments: PaymentSettings & { cardPayments: boolean };
+  downloads: DownloadSettings;
   apiUrl: string;
   environment: string;
   fieldErrors?: Record<string, string>;
@@ -54,13 +56,21 @@ function TextField(props: {
   );
 }
 
-export function SettingsTab({ settings, payments, apiUrl, environment, fieldErrors: errors }: Props) {
+export function SettingsTab({
+  settings,
+  payments,
+  downloads,
+  apiUrl,
+  environment,
+  fieldErrors: errors,
+}: Props) {
   const navigation = useNavigation();
   const fieldErrors = errors ?? {};
   const formRef = useRef<HTMLFormElement>(null);
   useFocusFirstError(formRef, errors);
   const saving = navigation.formData?.get('intent') === 'save-settings';
   const savingPayments = navigation.formData?.get('intent') === 'save-payments';
+  const savingDownloads = navigation.formData?.get('intent') === 'save-downloads';
   const clearing = navigation.formData?.get('intent') === 'clear-cache';
   return (
     <div className="admin-stack">
@@ -172,6 +182,31 @@ export function SettingsTab({ settings, payments, apiUrl, environment, fieldErro
           />
           <button className="button" type="submit" disabled={savingPayments}>
             {savingPayments ? 'Saving...' : 'Save Payment Settings'}
+          </button>
+        </Form>
+      </section>
+      <section className="card" aria-labelledby="download-settings">
+        <h2 id="download-settings">Downloads</h2>
+        <p className="muted">
+          What a paid order's download links allow, for links granted from now on (each file counts its own
+          downloads).
+        </p>
+        <Form method="post" className="admin-form">
+          <input type="hidden" name="intent" value="save-downloads" />
+          <TextField
+            name="downloadDays"
+            label="Download days (how long a link works, 1 to 3650)"
+            defaultValue={String(downloads.days)}
+            error={fieldErrors.downloadDays}
+          />
+          <TextField
+            name="downloadLimit"
+            label="Download limit (downloads of each file, 1 to 1000)"
+            defaultValue={String(downloads.limit)}
+            error={fieldErrors.downloadLimit}
+          />
+          <button className="button" type="submit" disabled={savingDownloads}>
+            {savingDownloads ? 'Saving...' : 'Save Download Settings'}
           </button>
         </Form>
       </section>

@@ -7,6 +7,11 @@ import { updateBlogSettings } from '../../blog/settings.ts';
 import { blogSettingsSchema, SETTINGS_MESSAGES } from '../../blog/settings-schema.ts';
 import { deleteSubscriber, importSubscribers, SUBSCRIBER_MESSAGES } from '../../blog/subscribers.ts';
 import {
+  DOWNLOAD_SETTINGS_MESSAGES,
+  downloadSettingsSchema,
+  updateDownloadSettings,
+} from '../../orders/downloads.ts';
+import {
   PAYMENT_SETTINGS_MESSAGES,
   paymentSettingsSchema,
   updatePaymentSettings,
@@ -97,6 +102,15 @@ export async function runAdminAction(
         if (!parsed.success) return refusedForm(parsed.error);
         await updatePaymentSettings(db, parsed.data);
         return { ok: true, title: PAYMENT_SETTINGS_MESSAGES.saved };
+      }
+      case 'save-downloads': {
+        const parsed = downloadSettingsSchema.safeParse({
+          downloadDays: String(form.get('downloadDays') ?? ''),
+          downloadLimit: String(form.get('downloadLimit') ?? ''),
+        });
+        if (!parsed.success) return refusedForm(parsed.error);
+        await updateDownloadSettings(db, parsed.data);
+        return { ok: true, title: DOWNLOAD_SETTINGS_MESSAGES.saved };
       }
       case 'delete-subscriber':
         return (await deleteSubscriber(db, idOf(form)))

@@ -9,6 +9,7 @@ import {
 import { listAdminPosts } from '../../blog/post-editor.ts';
 import { getBlogSettings } from '../../blog/settings.ts';
 import { listSubscribers, recentNewsletters, subscriberCounts } from '../../blog/subscribers.ts';
+import { downloadSettings } from '../../orders/downloads.ts';
 import { paymentSettings } from '../../orders/payment-settings.ts';
 import { listOrders } from '../../orders/service.ts';
 import { listAudit } from '../../server/audit.ts';
@@ -124,6 +125,7 @@ async function settingsTab(services: AppServices) {
       ...(await paymentSettings(services.db, { cardPayments: Boolean(services.stripe) })),
       cardPayments: Boolean(services.stripe),
     },
+    downloads: await downloadSettings(services.db),
     apiUrl: services.publicUrl,
     environment: services.config.env,
   };

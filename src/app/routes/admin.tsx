@@ -108,6 +108,7 @@ function TabContent({ loaderData, actionData }: Pick<Route.ComponentProps, 'load
         <SettingsTab
           settings={data.settings}
           payments={data.payments}
+          downloads={data.downloads}
           apiUrl={data.apiUrl}
           environment={data.environment}
           fieldErrors={actionData && !actionData.ok ? actionData.fieldErrors : undefined}
