@@ -32,7 +32,8 @@ export function serveDownloads(services: AppServices): Middleware {
   return async (ctx, next) => {
     if (!ctx.path.startsWith(PREFIX)) return next();
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
-    ctx.set('Cache-Control', 'no-store');
+    // A link is one buyer's: never kept by a shared cache.
+    ctx.set('Cache-Control', 'private, no-store');
     ctx.set('X-Robots-Tag', 'noindex');
     const grant = await findGrant(services.db, ctx.path.slice(PREFIX.length));
     if (!grant) throw new HttpError(404, DOWNLOAD_MESSAGES.notFound);

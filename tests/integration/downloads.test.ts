@@ -126,7 +126,7 @@ describe.each(['local', 's3'] as const)('download links with %s storage', (stora
     expect(first.headers.get('content-disposition')).toBe('attachment; filename="the-book.pdf"');
     expect(first.headers.get('content-type')).toBe('application/pdf');
     expect(first.headers.get('accept-ranges')).toBe('bytes');
-    expect(first.headers.get('cache-control')).toBe('no-store');
+    expect(first.headers.get('cache-control')).toBe('private, no-store');
     expect(sha256(new Uint8Array(await first.arrayBuffer()))).toBe(sha256(bytes));
     await expect.poll(async () => (await adminOrder(orderId)).body.downloads[0].downloads).toBe(1);
 

@@ -86,6 +86,19 @@ export const API_ACCESS: AccessRow[] = [
     access: 'admin',
     sample: '/api/admin/orders/999999?action=mark-paid',
   },
+  {
+    method: 'POST',
+    path: '/api/admin/orders/:id',
+    access: 'admin',
+    sample: '/api/admin/orders/999999?action=resend-downloads',
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/orders/:id',
+    access: 'admin',
+    sample: '/api/admin/orders/999999?action=reset-download',
+    body: { grantId: 1 },
+  },
   // Stripe's signed events; without keys (this table's app) the endpoint answers 404.
   { method: 'POST', path: '/api/payments/stripe/webhook', access: 'public' },
   { method: 'POST', path: '/api/uploads', access: 'admin' },
@@ -187,5 +200,7 @@ export const PAGE_ACCESS: { path: string; access: Access; sample?: string }[] = 
   { path: '/orders/lookup', access: 'public' },
   // Anyone may ask; only the order's session, account or link key sees it (others get 404: tests/integration/payments-manual.test.ts).
   { path: '/orders/:id', access: 'public', sample: '/orders/999999' },
+  // The token is the permission (tests/integration/downloads.test.ts): a wrong one is 404 for everyone.
+  { path: '/downloads/:token', access: 'public', sample: `/downloads/1.${'A'.repeat(32)}` },
   { path: '/*', access: 'public', sample: '/no-such-page' },
 ];
