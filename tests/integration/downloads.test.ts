@@ -185,6 +185,25 @@ describe.each(['local', 's3'] as const)('download links with %s storage', (stora
       await res.arrayBuffer();
     }
 
+    // Nobody else reads the order's links: another visitor, a signed-in user, a wrong look-up.
+    const stranger = new GuestClient(app);
+    await stranger.add(product.id);
+    const otherPage = await fetch(`${app.url}/orders/${orderId}`, {
+      headers: { 'x-session-id': stranger.sid ?? '' },
+    });
+    expect(otherPage.status).toBe(404);
+    expect(await otherPage.text()).not.toContain('/downloads/');
+    const user = await signedInSession(app, { role: 'user' });
+    const asUser = await fetch(`${app.url}/api/admin/orders/${orderId}`, { headers: user.headers });
+    expect(asUser.status).toBe(403);
+    expect(await asUser.text()).not.toContain('/downloads/');
+    const wrongLookup = await fetch(`${app.url}/orders/lookup`, {
+      method: 'POST',
+      headers: { origin: app.url, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ orderId: String(orderId), email: 'someone-else@example.com' }),
+    });
+    expect(await wrongLookup.text()).not.toContain('/downloads/');
+
     // The events still rebuild the same order rows (grants are not a projection).
     const before = await app.services.db('orders').where({ id: orderId }).first();
     await rebuildProjections(app.services.db);
