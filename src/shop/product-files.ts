@@ -33,6 +33,8 @@ type ProductFileRow = {
 const NAME_MAX = 200;
 /** Room for the multipart boundaries and the `name` field around the file itself. */
 const MULTIPART_OVERHEAD = 1024 * 1024;
+/** What is read and dropped of a streamed body past the limit before the connection is cut. */
+const OVER_LIMIT_DRAIN = 64 * 1024 * 1024;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
 const CONTROL = /[\u0000-\u001f\u007f]/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it removes
@@ -91,7 +93,9 @@ function receiveFile(req: IncomingMessage, storage: UploadStorage, maxMb: number
       if (settled) return;
       settled = true;
       req.unpipe(parser);
-      discardRest(req, error.status === 413 ? 0 : MULTIPART_OVERHEAD);
+      // A client sending a body of unknown length reads its answer only once it has sent it: the
+      // rest is read and dropped up to a budget, past which the connection is cut.
+      discardRest(req, error.status === 413 ? OVER_LIMIT_DRAIN : MULTIPART_OVERHEAD);
       reject(error);
     };
     parser.on('field', (field, value) => {

@@ -8,6 +8,7 @@ import { SHOP_MESSAGES } from '../../src/shop/messages.ts';
 import { PRODUCT_FILE_MESSAGES } from '../../src/shop/product-file-messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
+import { startWebProcess } from '../support/process.ts';
 import { type S3Server, startS3Server } from '../support/s3.ts';
 import { createProductRow, GuestClient } from '../support/shop.ts';
 
@@ -233,6 +234,95 @@ describe.each(['local', 's3'] as const)('product files with %s storage', (storag
       expect(res.status, `${method} ${url}`).toBe(404);
     }
     expect(await storedKeys()).toEqual([]);
+  });
+});
+
+describe('a 400 MB upload to the web process', () => {
+  let app: TestApp;
+  let web: Awaited<ReturnType<typeof startWebProcess>> | undefined;
+  beforeAll(async () => {
+    // The app in this process migrates the database and makes the admin; a web process of its
+    // own, started as `npm run start:web` (its V8 flags included), takes the upload.
+    app = await startTestApp();
+    web = await startWebProcess({
+      DATABASE_URL: app.database.url,
+      DATA_DIR: path.join(app.services.config.dataDir, 'web-process'),
+      LOG_LEVEL: 'warn',
+    });
+  });
+  afterAll(async () => {
+    web?.child.kill('SIGTERM');
+    await web?.exited;
+    await app?.close();
+  });
+
+  /** The web process's resident memory, from /proc. */
+  async function rssOf(pid: number): Promise<number> {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+  }
+
+  it('is streamed to storage: the web process stays under 300 MB of RSS throughout', {
+    timeout: 120_000,
+  }, async () => {
+    if (!web?.child.pid) throw new Error('no web process');
+    const pid = web.child.pid;
+    const { sid } = await signedInSession(app, { role: 'admin' });
+    const headers = { cookie: `sid=${sid}`, origin: web.url };
+    const product = await createProductRow(app.services.db);
+    const boundary = 'penstand-rss';
+    const chunk = randomBytes(1024 * 1024);
+    const chunks = 400;
+    const encoder = new TextEncoder();
+    let sent = 0;
+    // One 1 MiB buffer sent 400 times, as the server reads it.
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(
+          encoder.encode(
+            `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\n\r\n`,
+          ),
+        );
+      },
+      pull(controller) {
+        if (sent === chunks) {
+          controller.enqueue(encoder.encode(`\r\n--${boundary}--\r\n`));
+          controller.close();
+          return;
+        }
+        sent++;
+        controller.enqueue(chunk);
+      },
+    });
+    const samples: number[] = [];
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        samples.push(await rssOf(pid).catch(() => 0));
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    })();
+    try {
+      const res = await fetch(`${web.url}/api/admin/products/${product.id}/files`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        body,
+        duplex: 'half',
+      } as RequestInit);
+      expect(res.status).toBe(201);
+      const file = (await res.json()) as { id: number; size: number };
+      expect(file.size).toBe(chunks * chunk.length);
+      const removed = await fetch(`${web.url}/api/admin/products/${product.id}/files/${file.id}`, {
+        method: 'DELETE',
+        headers,
+      });
+      expect(removed.status).toBe(200);
+    } finally {
+      sampling = false;
+      await sampler;
+    }
+    expect(samples.length).toBeGreaterThan(10);
+    expect(Math.max(...samples)).toBeLessThan(300 * 1024 * 1024);
   });
 });
 
