@@ -5,11 +5,10 @@ import { requireAdmin } from '../identity/policy.ts';
 import { HttpError } from '../server/middleware.ts';
 import type { AppServices } from '../server/services.ts';
 import { SHOP_MESSAGES } from '../shop/messages.ts';
-import { productStorageNames } from '../shop/product-files.ts';
+import { deleteProductAndFiles } from '../shop/product-files.ts';
 import { PRODUCT_CATEGORIES, PRODUCT_STATUSES } from '../shop/product-schema.ts';
 import {
   createProduct,
-  deleteProduct,
   getProduct,
   listFeaturedProducts,
   listProducts,
@@ -100,11 +99,7 @@ export function productsRouter(services: AppServices): Router {
 
   async function remove(ctx: Context, rawId: unknown) {
     requireAdmin(ctx.state);
-    const id = idOf(rawId);
-    const files = await productStorageNames(db, id);
-    await deleteProduct(db, id);
-    // The rows went with the product (cascade); their stored files go after it.
-    await Promise.all(files.map((name) => services.privateFiles.delete(name).catch(() => {})));
+    await deleteProductAndFiles(db, services.privateFiles, idOf(rawId));
     ctx.body = { message: 'Product deleted successfully' };
   }
   router.delete('/products', (ctx) => remove(ctx, ctx.query.id));

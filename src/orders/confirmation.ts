@@ -25,6 +25,10 @@ export function confirmationMail(orderId: number, order: OrderPlacedData, placed
       `${i.quantity} × ${i.productName} — ${price(i.priceAtTime)} each — ${price(i.quantity * i.priceAtTime)}`,
   );
   // A digital-only order has no address (checkout does not ask for one): nothing ships.
+  const shipping =
+    order.address && order.shippingCost !== undefined
+      ? `Shipping (${order.shippingMethod}): ${order.shippingCost ? price(order.shippingCost) : 'free'}`
+      : null;
   const address = order.address ? [order.address, `${order.postalCode} ${order.city}`, order.country] : [];
   const text = [
     `Hello ${name},`,
@@ -33,6 +37,7 @@ export function confirmationMail(orderId: number, order: OrderPlacedData, placed
     '',
     ...lines,
     '',
+    ...(shipping ? [shipping] : []),
     `Total: ${price(order.totalAmount)}`,
     ...(address.length ? ['', 'Shipping to:', name, ...address] : []),
   ].join('\n');
@@ -44,7 +49,7 @@ export function confirmationMail(orderId: number, order: OrderPlacedData, placed
         `<tr><td>${i.quantity} × ${escapeHtml(i.productName)}</td><td>${price(i.priceAtTime)} each</td><td>${price(i.quantity * i.priceAtTime)}</td></tr>`,
     )
     .join('')}</table>
-<p><strong>Total: ${price(order.totalAmount)}</strong></p>${
+${shipping ? `<p>${escapeHtml(shipping)}</p>` : ''}<p><strong>Total: ${price(order.totalAmount)}</strong></p>${
     address.length ? `\n<p>Shipping to:<br>${[name, ...address].map(escapeHtml).join('<br>')}</p>` : ''
   }`;
   return {

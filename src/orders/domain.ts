@@ -31,6 +31,8 @@ export type OrderPlacedData = {
   postalCode: string;
   country: string;
   shippingMethod: string;
+  /** Cents, in totalAmount; absent on orders placed before shipping methods: 0. */
+  shippingCost?: number;
   notes: string | null;
   idempotencyKey: string | null;
   items: OrderLine[];
@@ -237,9 +239,11 @@ export function fold(events: OrderEvent[]): OrderState {
 export function decide(state: OrderState, command: OrderCommand): OrderEvent[] {
   if (command.type === 'PlaceOrder') {
     if (state.placed) throw new OrderRuleError(409, 'This order has already been placed.');
-    const { items, totalAmount } = command.order;
+    const { items, totalAmount, shippingCost = 0 } = command.order;
     if (items.length === 0) throw new OrderRuleError(422, 'An order needs at least one item.');
-    const sum = items.reduce((n, i) => n + i.quantity * i.priceAtTime, 0);
+    if (!Number.isInteger(shippingCost) || shippingCost < 0)
+      throw new OrderRuleError(422, 'The shipping cost must be a whole number of cents.');
+    const sum = items.reduce((n, i) => n + i.quantity * i.priceAtTime, 0) + shippingCost;
     if (sum !== totalAmount) throw new OrderRuleError(422, 'The order total does not match its lines.');
     return [{ type: 'OrderPlaced', data: command.order }];
   }

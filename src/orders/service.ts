@@ -5,6 +5,8 @@ import { HttpError } from '../server/middleware.ts';
 import type { CartOwner } from '../shop/cart.ts';
 import { type CheckoutInput, splitName } from '../shop/checkout-schema.ts';
 import { noLongerAvailable, SHOP_MESSAGES, stockLimitMessage } from '../shop/messages.ts';
+import { listShippingMethods } from '../shop/shipping.ts';
+import { pickShippingMethod, shippingCost } from '../shop/shipping-rules.ts';
 import {
   type AdminOrderCommand,
   adminCommandOptions,
@@ -49,6 +51,8 @@ export type OrderView = {
   status: OrderStatus;
   paymentStatus: PaymentStatus;
   shippingMethod: string;
+  /** Cents, included in totalAmount. */
+  shippingCost: number;
   trackingNumber: string | null;
   notes: string | null;
   confirmationSent: boolean;
@@ -96,6 +100,7 @@ type OrderRow = {
   status: OrderStatus;
   payment_status: PaymentStatus;
   shipping_method: string;
+  shipping_cost: number;
   tracking_number: string | null;
   notes: string | null;
   confirmation_sent: boolean;
@@ -127,6 +132,7 @@ const ORDER_COLUMNS = [
   'status',
   'payment_status',
   'shipping_method',
+  'shipping_cost',
   'tracking_number',
   'notes',
   'confirmation_sent',
@@ -157,6 +163,7 @@ export function presentOrder(row: OrderRow): OrderView {
     status: row.status,
     paymentStatus: row.payment_status,
     shippingMethod: row.shipping_method,
+    shippingCost: row.shipping_cost,
     trackingNumber: row.tracking_number,
     notes: row.notes,
     confirmationSent: row.confirmation_sent,
@@ -304,8 +311,10 @@ async function placeOrderIn(
     });
   }
 
+  const subtotal = items.reduce((n, i) => n + i.quantity * i.priceAtTime, 0);
+  const shipping = await shippingOf(trx, checkout, subtotal);
   const [{ id: orderId }] = (await trx.raw("SELECT nextval('order_ids')::int AS id")).rows;
-  const totalAmount = items.reduce((n, i) => n + i.quantity * i.priceAtTime, 0);
+  const totalAmount = subtotal + shipping.cost;
   const holdUntil = totalAmount > 0 ? new Date(Date.now() + input.holdMs) : null;
   const { firstName, lastName } = splitName(checkout.customerName);
   const command: OrderCommand = {
@@ -321,8 +330,8 @@ async function placeOrderIn(
       city: checkout.city,
       postalCode: checkout.zipCode,
       country: checkout.country,
-      // A cart of downloads is checked out without an address: there is nothing to ship.
-      shippingMethod: checkout.address === '' ? 'none' : 'standard',
+      shippingMethod: shipping.name,
+      shippingCost: shipping.cost,
       notes: null,
       idempotencyKey: input.idempotencyKey,
       items,
@@ -450,6 +459,23 @@ export async function executeOrderCommand(
   const order = await getOrder(db, orderId);
   if (!order) throw new HttpError(404, 'Order not found');
   return order;
+}
+
+/** The order's shipping, priced here from the settings (the client never sends a price). */
+async function shippingOf(
+  trx: Knex.Transaction,
+  checkout: CheckoutInput,
+  subtotal: number,
+): Promise<{ name: string; cost: number }> {
+  // A cart of downloads is checked out without an address: there is nothing to ship.
+  if (checkout.address === '') return { name: 'none', cost: 0 };
+  const picked = pickShippingMethod(
+    await listShippingMethods(trx),
+    checkout.shippingMethod,
+    checkout.country,
+  );
+  if ('error' in picked) throw new HttpError(400, picked.error);
+  return { name: picked.method.name, cost: shippingCost(picked.method, subtotal) };
 }
 
 /** Gives the order's reserved units back (unlimited stock stays unlimited). */

@@ -115,6 +115,7 @@ export async function projectEvent(
       status: state.status,
       payment_status: state.paymentStatus,
       shipping_method: o.shippingMethod,
+      shipping_cost: o.shippingCost ?? 0,
       tracking_number: state.trackingNumber,
       notes: o.notes,
       idempotency_key: o.idempotencyKey,

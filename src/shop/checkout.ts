@@ -10,6 +10,8 @@ import {
   checkoutSchemaFor,
 } from './checkout-schema.ts';
 import { SHOP_MESSAGES } from './messages.ts';
+import { listShippingMethods } from './shipping.ts';
+import { pickShippingMethod } from './shipping-rules.ts';
 
 const limits = new WeakMap<AppServices, RateLimit>();
 
@@ -43,9 +45,17 @@ export async function parseCheckout(
 > {
   const digitalOnly = await cartIsDigitalOnly(services.db, cartOwnerOf(state));
   const parsed = checkoutSchemaFor(digitalOnly).safeParse(values);
-  return parsed.success
-    ? { ok: true, data: parsed.data }
-    : { ok: false, errors: checkoutErrors(parsed.error), digitalOnly };
+  if (!parsed.success) return { ok: false, errors: checkoutErrors(parsed.error), digitalOnly };
+  if (!digitalOnly) {
+    // Checked here for the form's sake (the field named); the order checks again under its lock.
+    const picked = pickShippingMethod(
+      await listShippingMethods(services.db),
+      parsed.data.shippingMethod,
+      parsed.data.country,
+    );
+    if ('error' in picked) return { ok: false, errors: { shippingMethod: picked.error }, digitalOnly };
+  }
+  return { ok: true, data: parsed.data };
 }
 
 /** Checkout from a form or the API: rate-limited per client IP, idempotent per key. */

@@ -9,6 +9,7 @@ import { discardRest } from '../server/body.ts';
 import { HttpError } from '../server/middleware.ts';
 import { SHOP_MESSAGES } from './messages.ts';
 import { PRODUCT_FILE_MESSAGES } from './product-file-messages.ts';
+import { deleteProduct } from './products.ts';
 
 export type ProductFile = {
   id: number;
@@ -230,7 +231,13 @@ export async function deleteProductFile(
   await storage.delete(row.storage_name);
 }
 
-/** The stored names of a product's files, to remove from storage once the product is deleted. */
-export async function productStorageNames(db: Db, productId: number): Promise<string[]> {
-  return db('product_files').where({ product_id: productId }).pluck('storage_name');
+/** Deletes the product (its file rows go with it), then its stored files. */
+export async function deleteProductAndFiles(
+  db: Db,
+  storage: UploadStorage,
+  productId: number,
+): Promise<void> {
+  const names: string[] = await db('product_files').where({ product_id: productId }).pluck('storage_name');
+  await deleteProduct(db, productId);
+  await Promise.all(names.map((name) => storage.delete(name).catch(() => {})));
 }

@@ -4,16 +4,53 @@ import type { BlogSettings } from '../../blog/settings.ts';
 import { IMAGE_VARIANTS } from '../../media/messages.ts';
 import type { DownloadSettings } from '../../orders/downloads.ts';
 import type { PaymentSettings } from '../../orders/payment-settings.ts';
+import type { ShippingMethod } from '../../shop/shipping-rules.ts';
 import { FormErrorsAtButton, useFocusFirstError } from '../components/FormErrors.tsx';
 
 type Props = {
   settings: BlogSettings;
   payments: PaymentSettings & { cardPayments: boolean };
   downloads: DownloadSettings;
+  shippingMethods: ShippingMethod[];
   apiUrl: string;
   environment: string;
   fieldErrors?: Record<string, string>;
 };
+
+/** One method's form (or a new one's): its own ids, so several sit on the page. */
+function ShippingMethodForm({ method }: { method: ShippingMethod | null }) {
+  const key = method ? String(method.id) : 'new';
+  const field = (name: string, label: string, value: string) => (
+    <div className="field">
+      <label htmlFor={`shipping-${key}-${name}`}>{label}</label>
+      <input id={`shipping-${key}-${name}`} name={name} defaultValue={value} />
+    </div>
+  );
+  return (
+    <Form method="post" className="admin-form admin-fieldset">
+      <input type="hidden" name="intent" value="save-shipping-method" />
+      {method && <input type="hidden" name="id" value={method.id} />}
+      {field('name', 'Name', method?.name ?? '')}
+      {field('price', 'Price (cents)', method ? String(method.price) : '')}
+      {field(
+        'freeOver',
+        'Free over (cents, optional)',
+        method?.freeOver === null || !method ? '' : String(method.freeOver),
+      )}
+      {field('countries', 'Countries (comma-separated, optional)', method?.countries?.join(', ') ?? '')}
+      <div className="admin-actions">
+        <button className="button" type="submit">
+          {method ? `Save ${method.name}` : 'Add shipping method'}
+        </button>
+        {method && (
+          <button className="button button-danger" type="submit" name="intent" value="delete-shipping-method">
+            Remove {method.name}
+          </button>
+        )}
+      </div>
+    </Form>
+  );
+}
 
 function TextField(props: {
   name: string;
@@ -60,6 +97,7 @@ export function SettingsTab({
   settings,
   payments,
   downloads,
+  shippingMethods,
   apiUrl,
   environment,
   fieldErrors: errors,
@@ -184,6 +222,18 @@ export function SettingsTab({
             {savingPayments ? 'Saving...' : 'Save Payment Settings'}
           </button>
         </Form>
+      </section>
+      <section className="card" aria-labelledby="shipping-settings">
+        <h2 id="shipping-settings">Shipping</h2>
+        <p className="muted">
+          Checkout offers the methods that deliver to the customer's country when an item ships. Prices in
+          cents; empty countries: everywhere.
+        </p>
+        {shippingMethods.map((m) => (
+          <ShippingMethodForm key={m.id} method={m} />
+        ))}
+        <h3>Add a shipping method</h3>
+        <ShippingMethodForm method={null} />
       </section>
       <section className="card" aria-labelledby="download-settings">
         <h2 id="download-settings">Downloads</h2>

@@ -15,6 +15,7 @@ import { listOrders } from '../../orders/service.ts';
 import { listAudit } from '../../server/audit.ts';
 import type { AppServices } from '../../server/services.ts';
 import { listProducts } from '../../shop/products.ts';
+import { listShippingMethods } from '../../shop/shipping.ts';
 import { ORDER_STATUS_FILTERS, PAYMENT_STATUS_FILTERS } from './OrdersTab.tsx';
 import { SUBSCRIBER_FILTERS } from './SubscribersTab.tsx';
 import type { AdminTab } from './tabs.ts';
@@ -126,6 +127,7 @@ async function settingsTab(services: AppServices) {
       cardPayments: Boolean(services.stripe),
     },
     downloads: await downloadSettings(services.db),
+    shippingMethods: await listShippingMethods(services.db),
     apiUrl: services.publicUrl,
     environment: services.config.env,
   };

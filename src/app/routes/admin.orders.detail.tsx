@@ -297,7 +297,10 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
                 <br />
                 {order.country}
               </p>
-              <p className="muted">Shipping: {order.shippingMethod}</p>
+              <p className="muted">
+                Shipping: {order.shippingMethod},{' '}
+                {order.shippingCost === 0 ? 'free' : formatPrice(order.shippingCost, currency)}
+              </p>
             </>
           ) : (
             <p className="muted">Nothing ships: every item is a download.</p>

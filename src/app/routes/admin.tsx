@@ -109,6 +109,7 @@ function TabContent({ loaderData, actionData }: Pick<Route.ComponentProps, 'load
           settings={data.settings}
           payments={data.payments}
           downloads={data.downloads}
+          shippingMethods={data.shippingMethods}
           apiUrl={data.apiUrl}
           environment={data.environment}
           fieldErrors={actionData && !actionData.ok ? actionData.fieldErrors : undefined}

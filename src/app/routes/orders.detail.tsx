@@ -135,6 +135,11 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
             unitPrice: i.priceAtTime,
           }))}
           total={order.totalAmount}
+          shipping={
+            order.shippingMethod === 'none'
+              ? undefined
+              : { method: order.shippingMethod, cost: order.shippingCost }
+          }
         />
       </section>
       <Downloads downloads={downloads} />

@@ -77,6 +77,10 @@ export async function action({ request, context }: Route.ActionArgs) {
       paymentStatus: order.paymentStatus,
       trackingNumber: order.trackingNumber,
       totalAmount: order.totalAmount,
+      shipping:
+        order.shippingMethod === 'none'
+          ? undefined
+          : { method: order.shippingMethod, cost: order.shippingCost },
       // The order's own page: its payment state, and Pay now while it waits for one.
       orderPath: `${orderUrl.pathname}${orderUrl.search}`,
       awaitingPayment: isAwaitingPayment(order),
@@ -149,6 +153,7 @@ export default function OrderLookup({ actionData }: Route.ComponentProps) {
               unitPrice: i.price,
             }))}
             total={found.totalAmount}
+            shipping={found.shipping}
           />
           <p>
             <Link to={found.orderPath} className={found.awaitingPayment ? 'button' : undefined}>
