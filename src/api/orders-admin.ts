@@ -10,9 +10,10 @@ import {
   resetDownloadLimit,
 } from '../orders/downloads.ts';
 import { cancelOrder, markOrderPaid, refundOrder } from '../orders/payments.ts';
-import { getOrder, getOrderWithHistory, listOrders } from '../orders/service.ts';
+import { executeOrderCommand, getOrder, getOrderWithHistory, listOrders } from '../orders/service.ts';
 import { HttpError } from '../server/middleware.ts';
 import type { AppServices } from '../server/services.ts';
+import { trackingFor } from '../shop/carriers.ts';
 import { parseOr400, readJsonBody, SMALL_BODY } from './http.ts';
 
 const ORDER_STATUSES = ['pending', 'processing', 'shipped', 'delivered', 'cancelled', 'expired'] as const;
@@ -43,6 +44,14 @@ const refundBody = z.object({
   reason: z.string().trim().max(500).optional(),
 });
 const cancelBody = z.object({ reason: z.string().trim().max(500).optional() });
+const shipBody = z.object({
+  carrier: z.string({ message: 'carrier is required' }).trim().min(1, 'carrier is required').max(100),
+  trackingNumber: z
+    .string({ message: 'A tracking number is required to ship an order.' })
+    .trim()
+    .min(1, 'A tracking number is required to ship an order.')
+    .max(100, 'The tracking number must be at most 100 characters'),
+});
 const resetDownloadBody = z.object({
   grantId: z
     .number({ message: 'grantId must be the id of one of the order’s downloads' })
@@ -118,6 +127,16 @@ export function ordersAdminRouter(services: AppServices): Router {
     } else if (action === 'cancel') {
       const { reason } = parseOr400(cancelBody, body);
       await cancelOrder(services, id, reason, metadata);
+    } else if (action === 'ship') {
+      const { carrier, trackingNumber } = parseOr400(shipBody, body);
+      await executeOrderCommand(
+        db,
+        id,
+        { type: 'ShipOrder', trackingNumber, ...(await trackingFor(db, carrier, trackingNumber)) },
+        metadata,
+      );
+    } else if (action === 'deliver') {
+      await executeOrderCommand(db, id, { type: 'MarkDelivered' }, metadata);
     } else if (action === 'resend-downloads') {
       await resendDownloads(db, id);
     } else if (action === 'reset-download') {
@@ -126,7 +145,7 @@ export function ordersAdminRouter(services: AppServices): Router {
     } else {
       throw new HttpError(
         400,
-        'Unknown action: use mark-paid, refund, cancel, resend-downloads or reset-download',
+        'Unknown action: use mark-paid, refund, cancel, ship, deliver, resend-downloads or reset-download',
       );
     }
     ctx.set('Cache-Control', 'no-store');

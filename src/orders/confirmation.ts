@@ -167,6 +167,7 @@ const MAIL_SUBJECTS: Record<OrderMailKind, (orderId: number) => string> = {
   'order-expired': (id) => `Order #${id} expired`,
   'refund-issued': (id) => `Refund issued for order #${id}`,
   downloads: (id) => `Your downloads for order #${id}`,
+  'order-shipped': (id) => `Your order has shipped (order #${id})`,
 };
 
 function mailText(kind: OrderMailKind, orderId: number, state: OrderState, refundAmount: number): string {
@@ -179,6 +180,8 @@ function mailText(kind: OrderMailKind, orderId: number, state: OrderState, refun
       return `We have refunded ${formatPrice(refundAmount, orderCurrency(state))} of your order #${orderId}. It can take a few days to reach your account.`;
     case 'downloads':
       return `Your downloads for order #${orderId} are ready:`;
+    case 'order-shipped':
+      return `Your order #${orderId} has shipped${state.carrier ? ` with ${state.carrier}` : ''}. Tracking number: ${state.trackingNumber ?? ''}.${state.trackingUrl ? ` Follow it here: ${state.trackingUrl}` : ''}`;
   }
 }
 

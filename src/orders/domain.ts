@@ -62,7 +62,12 @@ export type RefundIssuedData = {
 };
 
 /** The mails an order sends after its confirmation; a refund's key carries its event version. */
-export type OrderMailKind = 'payment-received' | 'order-expired' | 'refund-issued' | 'downloads';
+export type OrderMailKind =
+  | 'payment-received'
+  | 'order-expired'
+  | 'refund-issued'
+  | 'downloads'
+  | 'order-shipped';
 
 export type OrderEvent =
   | { type: 'OrderPlaced'; data: OrderPlacedData }
@@ -74,7 +79,8 @@ export type OrderEvent =
   | { type: 'OrderExpired'; data: Record<string, never> }
   | { type: 'RefundIssued'; data: RefundIssuedData }
   | { type: 'OrderMailSent'; data: { kind: OrderMailKind; key: string; to: string } }
-  | { type: 'OrderShipped'; data: { trackingNumber: string } }
+  /** carrier and trackingUrl: absent on orders shipped before carriers existed. */
+  | { type: 'OrderShipped'; data: { trackingNumber: string; carrier?: string; trackingUrl?: string } }
   | { type: 'OrderDelivered'; data: Record<string, never> }
   | { type: 'OrderCancelled'; data: { reason: string | null; refunded: boolean } }
   | { type: 'ConfirmationEmailSent'; data: { to: string } };
@@ -100,7 +106,7 @@ export type OrderCommand =
   | { type: 'ExpireOrder'; now: Date }
   | { type: 'IssueRefund'; amount: number; restock: boolean; refundId: string | null; reason?: string }
   | { type: 'RecordMailSent'; kind: OrderMailKind; key: string; to: string }
-  | { type: 'ShipOrder'; trackingNumber: string }
+  | { type: 'ShipOrder'; trackingNumber: string; carrier?: string; trackingUrl?: string }
   | { type: 'MarkDelivered' }
   | { type: 'CancelOrder'; reason?: string }
   | { type: 'RecordConfirmationSent'; to: string };
@@ -117,6 +123,8 @@ export type OrderState = {
   status: OrderStatus;
   paymentStatus: PaymentStatus;
   trackingNumber: string | null;
+  carrier: string | null;
+  trackingUrl: string | null;
   confirmationSent: boolean;
   cancelReason: string | null;
   paymentMethod: PaymentMethod | null;
@@ -138,6 +146,8 @@ export const initialOrderState: OrderState = {
   status: 'pending',
   paymentStatus: 'unpaid',
   trackingNumber: null,
+  carrier: null,
+  trackingUrl: null,
   confirmationSent: false,
   cancelReason: null,
   paymentMethod: null,
@@ -186,7 +196,12 @@ export function evolve(state: OrderState, event: OrderEvent): OrderState {
         ...state,
         version,
         paymentStatus: 'paid',
-        status: refundNeeded ? state.status : 'processing',
+        // Nothing to ship (every line a download): the order is complete once paid.
+        status: refundNeeded
+          ? state.status
+          : state.placed?.shippingMethod === 'none'
+            ? 'delivered'
+            : 'processing',
         paymentMethod: event.data.method,
         paymentReference: event.data.reference,
         paidAmount: event.data.amount,
@@ -214,7 +229,14 @@ export function evolve(state: OrderState, event: OrderEvent): OrderState {
     case 'OrderMailSent':
       return { ...state, version, mailsSent: [...state.mailsSent, event.data.key] };
     case 'OrderShipped':
-      return { ...state, version, status: 'shipped', trackingNumber: event.data.trackingNumber };
+      return {
+        ...state,
+        version,
+        status: 'shipped',
+        trackingNumber: event.data.trackingNumber,
+        carrier: event.data.carrier ?? null,
+        trackingUrl: event.data.trackingUrl ?? null,
+      };
     case 'OrderDelivered':
       return { ...state, version, status: 'delivered' };
     case 'OrderCancelled':
@@ -330,7 +352,16 @@ export function decide(state: OrderState, command: OrderCommand): OrderEvent[] {
             ? 'Record the payment before shipping the order.'
             : `An order that is ${state.status} cannot be shipped.`,
         );
-      return [{ type: 'OrderShipped', data: { trackingNumber } }];
+      return [
+        {
+          type: 'OrderShipped',
+          data: {
+            trackingNumber,
+            ...(command.carrier ? { carrier: command.carrier } : {}),
+            ...(command.trackingUrl ? { trackingUrl: command.trackingUrl } : {}),
+          },
+        },
+      ];
     }
     case 'MarkDelivered':
       if (state.status !== 'shipped')

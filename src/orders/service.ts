@@ -54,6 +54,9 @@ export type OrderView = {
   /** Cents, included in totalAmount. */
   shippingCost: number;
   trackingNumber: string | null;
+  carrier: string | null;
+  /** The carrier's tracking page for this order, as mailed to the customer. */
+  trackingUrl: string | null;
   notes: string | null;
   confirmationSent: boolean;
   paymentMethod: PaymentMethod | null;
@@ -102,6 +105,8 @@ type OrderRow = {
   shipping_method: string;
   shipping_cost: number;
   tracking_number: string | null;
+  carrier: string | null;
+  tracking_url: string | null;
   notes: string | null;
   confirmation_sent: boolean;
   payment_method: PaymentMethod | null;
@@ -134,6 +139,8 @@ const ORDER_COLUMNS = [
   'shipping_method',
   'shipping_cost',
   'tracking_number',
+  'carrier',
+  'tracking_url',
   'notes',
   'confirmation_sent',
   'payment_method',
@@ -165,6 +172,8 @@ export function presentOrder(row: OrderRow): OrderView {
     shippingMethod: row.shipping_method,
     shippingCost: row.shipping_cost,
     trackingNumber: row.tracking_number,
+    carrier: row.carrier,
+    trackingUrl: row.tracking_url,
     notes: row.notes,
     confirmationSent: row.confirmation_sent,
     paymentMethod: row.payment_method,
@@ -445,6 +454,7 @@ async function applyConsequences(
       await mail('payment-received', 'payment-received');
     if (event.type === 'OrderExpired') await mail('order-expired', 'order-expired');
     if (event.type === 'RefundIssued') await mail('refund-issued', `refund-${version}`);
+    if (event.type === 'OrderShipped') await mail('order-shipped', 'order-shipped');
   }
 }
 

@@ -148,6 +148,8 @@ export async function projectEvent(
       status: state.status,
       payment_status: state.paymentStatus,
       tracking_number: state.trackingNumber,
+      carrier: state.carrier,
+      tracking_url: state.trackingUrl,
       confirmation_sent: state.confirmationSent,
       ...paymentColumns(state),
       version: event.version,

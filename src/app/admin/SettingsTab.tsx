@@ -4,6 +4,7 @@ import type { BlogSettings } from '../../blog/settings.ts';
 import { IMAGE_VARIANTS } from '../../media/messages.ts';
 import type { DownloadSettings } from '../../orders/downloads.ts';
 import type { PaymentSettings } from '../../orders/payment-settings.ts';
+import type { Carrier } from '../../shop/carriers.ts';
 import type { ShippingMethod } from '../../shop/shipping-rules.ts';
 import { FormErrorsAtButton, useFocusFirstError } from '../components/FormErrors.tsx';
 
@@ -12,6 +13,7 @@ type Props = {
   payments: PaymentSettings & { cardPayments: boolean };
   downloads: DownloadSettings;
   shippingMethods: ShippingMethod[];
+  carriers: Carrier[];
   apiUrl: string;
   environment: string;
   fieldErrors?: Record<string, string>;
@@ -45,6 +47,34 @@ function ShippingMethodForm({ method }: { method: ShippingMethod | null }) {
         {method && (
           <button className="button button-danger" type="submit" name="intent" value="delete-shipping-method">
             Remove {method.name}
+          </button>
+        )}
+      </div>
+    </Form>
+  );
+}
+
+function CarrierForm({ carrier }: { carrier: Carrier | null }) {
+  const key = carrier ? String(carrier.id) : 'new';
+  return (
+    <Form method="post" className="admin-form admin-fieldset">
+      <input type="hidden" name="intent" value="save-carrier" />
+      {carrier && <input type="hidden" name="id" value={carrier.id} />}
+      <div className="field">
+        <label htmlFor={`carrier-${key}-name`}>Carrier</label>
+        <input id={`carrier-${key}-name`} name="name" defaultValue={carrier?.name ?? ''} />
+      </div>
+      <div className="field">
+        <label htmlFor={`carrier-${key}-url`}>Tracking URL (with {'{tracking}'})</label>
+        <input id={`carrier-${key}-url`} name="trackingUrl" defaultValue={carrier?.trackingUrl ?? ''} />
+      </div>
+      <div className="admin-actions">
+        <button className="button" type="submit">
+          {carrier ? `Save ${carrier.name}` : 'Add carrier'}
+        </button>
+        {carrier && (
+          <button className="button button-danger" type="submit" name="intent" value="delete-carrier">
+            Remove {carrier.name}
           </button>
         )}
       </div>
@@ -98,6 +128,7 @@ export function SettingsTab({
   payments,
   downloads,
   shippingMethods,
+  carriers,
   apiUrl,
   environment,
   fieldErrors: errors,
@@ -234,6 +265,16 @@ export function SettingsTab({
         ))}
         <h3>Add a shipping method</h3>
         <ShippingMethodForm method={null} />
+        <h3>Carriers</h3>
+        <p className="muted">
+          'Ship Order' names one of them; the customer's mail links to its tracking page, with
+          {' {tracking} '}replaced by the tracking number.
+        </p>
+        {carriers.map((c) => (
+          <CarrierForm key={c.id} carrier={c} />
+        ))}
+        <h3>Add a carrier</h3>
+        <CarrierForm carrier={null} />
       </section>
       <section className="card" aria-labelledby="download-settings">
         <h2 id="download-settings">Downloads</h2>

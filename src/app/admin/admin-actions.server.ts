@@ -19,6 +19,7 @@ import {
 import { HttpError } from '../../server/middleware.ts';
 import type { RequestState } from '../../server/request-state.ts';
 import type { AppServices } from '../../server/services.ts';
+import { CARRIER_MESSAGES, carrierSchema, deleteCarrier, saveCarrier } from '../../shop/carriers.ts';
 import { PRODUCT_ADMIN_MESSAGES } from '../../shop/product-admin-messages.ts';
 import { deleteProductAndFiles } from '../../shop/product-files.ts';
 import { deleteShippingMethod, saveShippingMethod, shippingMethodSchema } from '../../shop/shipping.ts';
@@ -141,6 +142,18 @@ export async function runAdminAction(
       }
       case 'delete-shipping-method':
         return await refusalOr(SHIPPING_MESSAGES.deleted, () => deleteShippingMethod(db, idOf(form)));
+      case 'save-carrier': {
+        const parsed = carrierSchema.safeParse({
+          name: String(form.get('name') ?? ''),
+          trackingUrl: String(form.get('trackingUrl') ?? ''),
+        });
+        if (!parsed.success) return refusedForm(parsed.error);
+        return await refusalOr(CARRIER_MESSAGES.saved, () =>
+          saveCarrier(db, form.get('id') ? idOf(form) : null, parsed.data),
+        );
+      }
+      case 'delete-carrier':
+        return await refusalOr(CARRIER_MESSAGES.deleted, () => deleteCarrier(db, idOf(form)));
       case 'delete-subscriber':
         return (await deleteSubscriber(db, idOf(form)))
           ? { ok: true, title: SUBSCRIBER_MESSAGES.deleted }

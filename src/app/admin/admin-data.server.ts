@@ -14,6 +14,7 @@ import { paymentSettings } from '../../orders/payment-settings.ts';
 import { listOrders } from '../../orders/service.ts';
 import { listAudit } from '../../server/audit.ts';
 import type { AppServices } from '../../server/services.ts';
+import { listCarriers } from '../../shop/carriers.ts';
 import { listProducts } from '../../shop/products.ts';
 import { listShippingMethods } from '../../shop/shipping.ts';
 import { ORDER_STATUS_FILTERS, PAYMENT_STATUS_FILTERS } from './OrdersTab.tsx';
@@ -128,6 +129,7 @@ async function settingsTab(services: AppServices) {
     },
     downloads: await downloadSettings(services.db),
     shippingMethods: await listShippingMethods(services.db),
+    carriers: await listCarriers(services.db),
     apiUrl: services.publicUrl,
     environment: services.config.env,
   };

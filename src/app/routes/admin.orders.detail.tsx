@@ -12,6 +12,7 @@ import { PAYMENT_METHOD_LABELS, paymentStatusLabel } from '../../orders/payment-
 import { cancelOrder, markOrderPaid, refundOrder } from '../../orders/payments.ts';
 import { executeOrderCommand, getOrderWithHistory, type OrderHistoryEvent } from '../../orders/service.ts';
 import { HttpError } from '../../server/middleware.ts';
+import { listCarriers, trackingFor } from '../../shop/carriers.ts';
 import { formatPrice } from '../../shop/price.ts';
 import { formatDateTime } from '../admin/format.ts';
 import { requireAdminUser } from '../admin/guard.server.ts';
@@ -38,7 +39,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const { db } = getApp(context).services;
   const found = await getOrderWithHistory(db, orderId(params.id));
   if (!found) throw data('Order not found', 404);
-  return { ...found, downloads: await listDownloads(db, found.order.id) };
+  return { ...found, downloads: await listDownloads(db, found.order.id), carriers: await listCarriers(db) };
 }
 
 /** The downloads' own actions: they change grants and send mail, not the order's events. */
@@ -80,7 +81,11 @@ function commandFrom(form: FormData): AdminOrderCommand | null {
       };
     }
     case 'ship':
-      return { type: 'ShipOrder', trackingNumber: String(form.get('trackingNumber') ?? '') };
+      return {
+        type: 'ShipOrder',
+        trackingNumber: String(form.get('trackingNumber') ?? '').slice(0, 100),
+        carrier: String(form.get('carrier') ?? '').slice(0, 100),
+      };
     case 'deliver':
       return { type: 'MarkDelivered' };
     case 'cancel':
@@ -112,6 +117,13 @@ export async function action({ context, request, params }: Route.ActionArgs) {
       await markOrderPaid(services.db, id, command.reference ?? null, metadata);
     else if (command.type === 'IssueRefund') await refundOrder(services, id, command, metadata);
     else if (command.type === 'CancelOrder') await cancelOrder(services, id, command.reason, metadata);
+    else if (command.type === 'ShipOrder' && command.trackingNumber.trim())
+      await executeOrderCommand(
+        services.db,
+        id,
+        { ...command, ...(await trackingFor(services.db, command.carrier ?? '', command.trackingNumber)) },
+        metadata,
+      );
     else await executeOrderCommand(services.db, id, command, metadata);
     return { ok: true as const, title: DONE[command.type] };
   } catch (err) {
@@ -146,7 +158,8 @@ const EVENT_LABELS: Record<string, string> = {
 
 function eventDetail(event: OrderHistoryEvent, currency: string): string | null {
   const d = (event.data ?? {}) as Record<string, unknown>;
-  if (event.type === 'OrderShipped') return `Tracking number ${String(d.trackingNumber)}`;
+  if (event.type === 'OrderShipped')
+    return `${d.carrier ? `${String(d.carrier)}, tracking` : 'Tracking'} number ${String(d.trackingNumber)}`;
   if (event.type === 'OrderCancelled')
     return (
       [d.reason ? `Reason: ${String(d.reason)}` : null, d.refunded ? 'Payment to refund' : null]
@@ -208,7 +221,7 @@ function OrderActionForm({
 }
 
 export default function AdminOrder({ loaderData, actionData }: Route.ComponentProps) {
-  const { order, items, events, actions, currency, downloads } = loaderData;
+  const { order, items, events, actions, currency, downloads, carriers } = loaderData;
   const unavailable = (Object.keys(actions) as AdminOrderCommand['type'][]).flatMap((type) => {
     const option = actions[type];
     return option.allowed ? [] : [[type, option.reason] as const];
@@ -225,7 +238,17 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
       <p>
         <span className={`badge badge-order-${order.status}`}>{order.status}</span>{' '}
         <span className="badge">{order.paymentStatus}</span>
-        {order.trackingNumber ? <span className="muted"> Tracking: {order.trackingNumber}</span> : null}
+        {order.trackingNumber ? (
+          <span className="muted">
+            {' '}
+            Tracking:{' '}
+            {order.trackingUrl ? (
+              <a href={order.trackingUrl}>{order.trackingNumber}</a>
+            ) : (
+              order.trackingNumber
+            )}
+          </span>
+        ) : null}
       </p>
       {order.refundNeeded && (
         <Notice
@@ -368,6 +391,16 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           )}
           {actions.ShipOrder.allowed && (
             <OrderActionForm intent="ship" label="Ship Order" busy={busy}>
+              <div className="field">
+                <label htmlFor="carrier">Carrier</label>
+                <select id="carrier" name="carrier" required>
+                  {carriers.map((c) => (
+                    <option key={c.id} value={c.name}>
+                      {c.name}
+                    </option>
+                  ))}
+                </select>
+              </div>
               <div className="field">
                 <label htmlFor="trackingNumber">Tracking number</label>
                 <input id="trackingNumber" name="trackingNumber" required />

@@ -110,6 +110,7 @@ function TabContent({ loaderData, actionData }: Pick<Route.ComponentProps, 'load
           payments={data.payments}
           downloads={data.downloads}
           shippingMethods={data.shippingMethods}
+          carriers={data.carriers}
           apiUrl={data.apiUrl}
           environment={data.environment}
           fieldErrors={actionData && !actionData.ok ? actionData.fieldErrors : undefined}

@@ -125,7 +125,16 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
         <h2 id="order-lines">Items</h2>
         <p>
           Status: <strong>{order.status}</strong>
-          {order.trackingNumber ? ` · Tracking: ${order.trackingNumber}` : ''}
+          {order.trackingNumber ? (
+            <>
+              {' · Tracking: '}
+              {order.trackingUrl ? (
+                <a href={order.trackingUrl}>{order.trackingNumber}</a>
+              ) : (
+                order.trackingNumber
+              )}
+            </>
+          ) : null}
         </p>
         <OrderLines
           lines={items.map((i) => ({

@@ -76,6 +76,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       status: order.status,
       paymentStatus: order.paymentStatus,
       trackingNumber: order.trackingNumber,
+      trackingUrl: order.trackingUrl,
       totalAmount: order.totalAmount,
       shipping:
         order.shippingMethod === 'none'
@@ -143,7 +144,16 @@ export default function OrderLookup({ actionData }: Route.ComponentProps) {
           <h2 id="lookup-result">Order #{found.id}</h2>
           <p>
             Status: <strong>{found.status}</strong> · Payment: {found.paymentStatus}
-            {found.trackingNumber ? ` · Tracking: ${found.trackingNumber}` : ''}
+            {found.trackingNumber ? (
+              <>
+                {' · Tracking: '}
+                {found.trackingUrl ? (
+                  <a href={found.trackingUrl}>{found.trackingNumber}</a>
+                ) : (
+                  found.trackingNumber
+                )}
+              </>
+            ) : null}
           </p>
           <OrderLines
             lines={found.items.map((i) => ({
