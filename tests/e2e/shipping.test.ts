@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { addSessionCookie, signedInSession } from '../support/auth.ts';
 import { expectAccessible, launchBrowser, newContext, watchPage } from '../support/browser.ts';
 import { createProductRow } from '../support/shop.ts';
 
@@ -80,6 +81,27 @@ describe('shipping at checkout', () => {
       total_amount: 5500,
       country: 'Ireland',
     });
+
+    // The admin marks it paid and ships it with FedEx: the timeline and the link follow.
+    const admin = await signedInSession(app, { role: 'admin' });
+    const adminContext = await newContext(browser, app.url);
+    await addSessionCookie(adminContext, app.url, admin.sid);
+    const adminPage = await adminContext.newPage();
+    const adminProblems = await watchPage(adminPage);
+    await adminPage.goto(`/admin/orders/${order.id}`);
+    await adminPage.waitForSelector('html[data-hydrated]');
+    await adminPage.getByRole('button', { name: 'Mark as paid' }).click();
+    await expect.poll(() => adminPage.getByRole('status').textContent()).toContain('Marked as paid');
+    await adminPage.getByLabel('Carrier').selectOption('FedEx');
+    await adminPage.getByLabel('Tracking number').fill('7489 1234');
+    await expectAccessible(adminPage);
+    await adminPage.getByRole('button', { name: 'Ship Order' }).click();
+    await expect.poll(() => adminPage.getByRole('status').textContent()).toContain('Order shipped');
+    const link = adminPage.getByRole('link', { name: '7489 1234' });
+    expect(await link.getAttribute('href')).toBe('https://www.fedex.com/fedextrack/?trknbr=7489%201234');
+    await adminPage.getByText('FedEx, tracking number 7489 1234').waitFor();
+    expect(adminProblems).toEqual([]);
+    await adminContext.close();
     expect(problems).toEqual([]);
     await context.close();
   });
