@@ -68,6 +68,7 @@ const EnvSchema = z.object({
     .regex(/^[A-Za-z0-9-]{1,64}$/, 'a header name')
     .default('CF-IPCountry'),
   SESSION_IDLE_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  DOWNLOAD_MAX_MB: z.coerce.number().int().min(1).max(1_000_000).default(500),
   S3_BUCKET: z
     .string()
     .regex(
@@ -132,6 +133,8 @@ export type Config = {
   sessionIdleMs: number;
   /** Uploads go to this bucket when set, else to uploadsDir. */
   s3: S3Config | undefined;
+  /** The largest file a downloadable product may have, in megabytes. */
+  downloadMaxMb: number;
 };
 
 export type S3Config = {
@@ -271,6 +274,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     analyticsCountryHeader: env.ANALYTICS_COUNTRY_HEADER,
     sessionIdleMs: env.SESSION_IDLE_DAYS * 24 * 60 * 60 * 1000,
     s3: env.S3_BUCKET ? s3Config(env, env.S3_BUCKET) : undefined,
+    downloadMaxMb: env.DOWNLOAD_MAX_MB,
   };
 }
 

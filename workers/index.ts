@@ -7,6 +7,7 @@ import { jobSchemas } from '../src/jobs/names.ts';
 import { relayOutbox } from '../src/jobs/outbox.ts';
 import { orderLink } from '../src/orders/access-key.ts';
 import { sendOrderConfirmation, sendOrderMail } from '../src/orders/confirmation.ts';
+import { downloadMailLinks } from '../src/orders/downloads.ts';
 import { expireDueOrders, expireOrder, paymentGuidance } from '../src/orders/payments.ts';
 import { sweepAuditLog } from '../src/server/audit.ts';
 import { sweepExpiredRateLimits } from '../src/server/rate-limit.ts';
@@ -102,7 +103,12 @@ export function startWorkers(services: AppServices): Workers {
       } else if (job.name === 'orders.send-mail') {
         const mail = jobSchemas['orders.send-mail'].parse(job.data);
         const url = await orderLink(db, services.publicUrl, mail.orderId);
-        const outcome = await sendOrderMail(db, mailer, mail, url);
+        const links =
+          mail.kind === 'downloads' ? await downloadMailLinks(db, services.publicUrl, mail.orderId) : [];
+        const outcome =
+          mail.kind === 'downloads' && links.length === 0
+            ? 'no-downloads'
+            : await sendOrderMail(db, mailer, mail, url, links);
         log.info({ ...mail, outcome }, 'order mail');
       } else if (job.name === 'orders.expire') {
         const { orderId } = jobSchemas['orders.expire'].parse(job.data);

@@ -13,6 +13,7 @@ import { ordersAdminRouter } from './orders-admin.ts';
 import { paymentsRouter } from './payments.ts';
 import { postsRouter } from './posts.ts';
 import { postsAdminRouter } from './posts-admin.ts';
+import { productFilesAdminRouter } from './product-files-admin.ts';
 import { productsRouter } from './products.ts';
 import { settingsRouter } from './settings.ts';
 import { settingsAdminRouter } from './settings-admin.ts';
@@ -31,6 +32,7 @@ export function apiRouter(services: AppServices): Router {
     postsAdminRouter(services),
     settingsAdminRouter(services),
     ordersAdminRouter(services),
+    productFilesAdminRouter(services),
     adminRouter(services),
     analyticsAdminRouter(services),
     paymentsRouter(services),

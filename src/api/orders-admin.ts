@@ -3,10 +3,17 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import { requireAdmin } from '../identity/policy.ts';
 import type { OrderStatus, PaymentStatus } from '../orders/domain.ts';
+import {
+  DOWNLOAD_MESSAGES,
+  listDownloads,
+  resendDownloads,
+  resetDownloadLimit,
+} from '../orders/downloads.ts';
 import { cancelOrder, markOrderPaid, refundOrder } from '../orders/payments.ts';
-import { getOrder, getOrderWithHistory, listOrders } from '../orders/service.ts';
+import { executeOrderCommand, getOrder, getOrderWithHistory, listOrders } from '../orders/service.ts';
 import { HttpError } from '../server/middleware.ts';
 import type { AppServices } from '../server/services.ts';
+import { trackingFor } from '../shop/carriers.ts';
 import { parseOr400, readJsonBody, SMALL_BODY } from './http.ts';
 
 const ORDER_STATUSES = ['pending', 'processing', 'shipped', 'delivered', 'cancelled', 'expired'] as const;
@@ -37,6 +44,21 @@ const refundBody = z.object({
   reason: z.string().trim().max(500).optional(),
 });
 const cancelBody = z.object({ reason: z.string().trim().max(500).optional() });
+const shipBody = z.object({
+  carrier: z.string({ message: 'carrier is required' }).trim().min(1, 'carrier is required').max(100),
+  trackingNumber: z
+    .string({ message: 'A tracking number is required to ship an order.' })
+    .trim()
+    .min(1, 'A tracking number is required to ship an order.')
+    .max(100, 'The tracking number must be at most 100 characters'),
+});
+const resetDownloadBody = z.object({
+  grantId: z
+    .number({ message: 'grantId must be the id of one of the order’s downloads' })
+    .int('grantId must be the id of one of the order’s downloads')
+    .min(1, 'grantId must be the id of one of the order’s downloads')
+    .max(2_147_483_647, 'grantId must be the id of one of the order’s downloads'),
+});
 
 function orderIdOf(ctx: Context): number {
   const raw = ctx.params.id;
@@ -72,12 +94,21 @@ export function ordersAdminRouter(services: AppServices): Router {
     });
   });
 
+  /** The order with its history and its download grants (absolute links, counts, expiry). */
+  async function orderWithDownloads(id: number) {
+    const found = await getOrderWithHistory(db, id);
+    if (!found) throw new HttpError(404, 'Order not found');
+    const downloads = (await listDownloads(db, id)).map(({ path, ...grant }) => ({
+      ...grant,
+      url: `${services.publicUrl}${path}`,
+    }));
+    return { ...found, downloads };
+  }
+
   router.get('/admin/orders/:id', async (ctx) => {
     requireAdmin(ctx.state);
     ctx.set('Cache-Control', 'no-store');
-    const found = await getOrderWithHistory(db, orderIdOf(ctx));
-    if (!found) throw new HttpError(404, 'Order not found');
-    ctx.body = found;
+    ctx.body = await orderWithDownloads(orderIdOf(ctx));
   });
 
   router.post('/admin/orders/:id', async (ctx) => {
@@ -96,10 +127,29 @@ export function ordersAdminRouter(services: AppServices): Router {
     } else if (action === 'cancel') {
       const { reason } = parseOr400(cancelBody, body);
       await cancelOrder(services, id, reason, metadata);
+    } else if (action === 'ship') {
+      const { carrier, trackingNumber } = parseOr400(shipBody, body);
+      await executeOrderCommand(
+        db,
+        id,
+        { type: 'ShipOrder', trackingNumber, ...(await trackingFor(db, carrier, trackingNumber)) },
+        metadata,
+      );
+    } else if (action === 'deliver') {
+      await executeOrderCommand(db, id, { type: 'MarkDelivered' }, metadata);
+    } else if (action === 'resend-downloads') {
+      await resendDownloads(db, id);
+    } else if (action === 'reset-download') {
+      const { grantId } = parseOr400(resetDownloadBody, body);
+      if (!(await resetDownloadLimit(db, id, grantId))) throw new HttpError(404, DOWNLOAD_MESSAGES.notFound);
     } else {
-      throw new HttpError(400, 'Unknown action: use mark-paid, refund or cancel');
+      throw new HttpError(
+        400,
+        'Unknown action: use mark-paid, refund, cancel, ship, deliver, resend-downloads or reset-download',
+      );
     }
-    ctx.body = await getOrderWithHistory(db, id);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await orderWithDownloads(id);
   });
 
   return router;

@@ -4,8 +4,7 @@ import { paymentNextStep } from '../orders/payments.ts';
 import { IDEMPOTENCY_KEY_PATTERN, listMyOrders } from '../orders/service.ts';
 import { HttpError } from '../server/middleware.ts';
 import type { AppServices } from '../server/services.ts';
-import { cartOwnerOf, checkout } from '../shop/checkout.ts';
-import { checkoutErrors, checkoutSchema } from '../shop/checkout-schema.ts';
+import { cartOwnerOf, checkout, parseCheckout } from '../shop/checkout.ts';
 import { readJsonBody, SMALL_BODY } from './http.ts';
 
 /** /api/orders (SPEC §7): guest checkout from the visitor's cart, and the visitor's own orders. */
@@ -16,9 +15,9 @@ export function ordersRouter(services: AppServices): Router {
     const body = await readJsonBody(ctx, SMALL_BODY);
     if (!body || typeof body !== 'object' || Array.isArray(body))
       throw new HttpError(400, 'Request body must be a JSON object.');
-    const parsed = checkoutSchema.safeParse(body);
-    if (!parsed.success) {
-      const errors = checkoutErrors(parsed.error);
+    const parsed = await parseCheckout(services, ctx.state, body);
+    if (!parsed.ok) {
+      const { errors } = parsed;
       ctx.status = 400;
       ctx.body = { message: Object.values(errors).join('; '), errors };
       return;

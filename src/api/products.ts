@@ -5,10 +5,10 @@ import { requireAdmin } from '../identity/policy.ts';
 import { HttpError } from '../server/middleware.ts';
 import type { AppServices } from '../server/services.ts';
 import { SHOP_MESSAGES } from '../shop/messages.ts';
+import { deleteProductAndFiles } from '../shop/product-files.ts';
 import { PRODUCT_CATEGORIES, PRODUCT_STATUSES } from '../shop/product-schema.ts';
 import {
   createProduct,
-  deleteProduct,
   getProduct,
   listFeaturedProducts,
   listProducts,
@@ -99,7 +99,7 @@ export function productsRouter(services: AppServices): Router {
 
   async function remove(ctx: Context, rawId: unknown) {
     requireAdmin(ctx.state);
-    await deleteProduct(db, idOf(rawId));
+    await deleteProductAndFiles(db, services.privateFiles, idOf(rawId));
     ctx.body = { message: 'Product deleted successfully' };
   }
   router.delete('/products', (ctx) => remove(ctx, ctx.query.id));

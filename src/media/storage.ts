@@ -9,6 +9,15 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import type { Config, S3Config } from '../config.ts';
 
 export type StoredObject = { body: Readable; size: number; lastModified: Date };
+export type ByteRange = { start: number; end: number };
+
+/**
+ * Public: images served at /uploads/<name>. Private: downloadable products' files under the
+ * `private/` prefix (a subdirectory or a key prefix), which /uploads never serves: its names
+ * are single path segments, so no name reaches the prefix.
+ */
+export type StorageArea = 'public' | 'private';
+const PRIVATE_PREFIX = 'private';
 
 /**
  * Where uploads and their variants live. Names are flat (one path segment, chosen by us), so
@@ -18,8 +27,11 @@ export interface UploadStorage {
   readonly kind: 'local' | 's3';
   /** Stores the whole body under name. Rejects, storing nothing, when the body errors. */
   put(name: string, body: Readable | Buffer, contentType: string): Promise<void>;
-  /** The stored object, or null when there is none. */
-  get(name: string): Promise<StoredObject | null>;
+  /**
+   * The stored object, or null when there is none. With a range (inclusive byte offsets, within
+   * the object), the body holds only those bytes; size is still the whole object's.
+   */
+  get(name: string, range?: ByteRange): Promise<StoredObject | null>;
   delete(name: string): Promise<void>;
   close(): void;
 }
@@ -35,8 +47,14 @@ function checkName(name: string): void {
   if (!isStorageName(name)) throw new Error(`Not a storage name: ${JSON.stringify(name)}`);
 }
 
-export function createUploadStorage(config: Pick<Config, 's3' | 'uploadsDir'>): UploadStorage {
-  return config.s3 ? new S3Storage(config.s3) : new LocalStorage(config.uploadsDir);
+export function createUploadStorage(
+  config: Pick<Config, 's3' | 'uploadsDir'>,
+  area: StorageArea = 'public',
+): UploadStorage {
+  if (config.s3) return new S3Storage(config.s3, area === 'private' ? `${PRIVATE_PREFIX}/` : '');
+  return new LocalStorage(
+    area === 'private' ? path.join(config.uploadsDir, PRIVATE_PREFIX) : config.uploadsDir,
+  );
 }
 
 /** A directory on this machine: the default, for one machine or a shared volume. */
@@ -63,12 +81,12 @@ class LocalStorage implements UploadStorage {
     }
   }
 
-  async get(name: string): Promise<StoredObject | null> {
+  async get(name: string, range?: ByteRange): Promise<StoredObject | null> {
     if (!isStorageName(name)) return null;
     const file = path.join(this.dir, name);
     const info = await stat(file).catch(() => null);
     if (!info?.isFile()) return null;
-    return { body: createReadStream(file), size: info.size, lastModified: info.mtime };
+    return { body: createReadStream(file, range), size: info.size, lastModified: info.mtime };
   }
 
   async delete(name: string): Promise<void> {
@@ -91,11 +109,13 @@ type S3Sdk = typeof import('@aws-sdk/client-s3');
 class S3Storage implements UploadStorage {
   readonly kind = 's3';
   private readonly bucket: string;
+  private readonly keyPrefix: string;
   private readonly sdk: Promise<{ s3: S3Sdk; client: S3Client }>;
   private client: S3Client | undefined;
 
-  constructor(config: S3Config) {
+  constructor(config: S3Config, keyPrefix: string) {
     this.bucket = config.bucket;
+    this.keyPrefix = keyPrefix;
     this.sdk = import('@aws-sdk/client-s3').then((s3) => {
       this.client = new s3.S3Client({
         region: config.region,
@@ -114,7 +134,7 @@ class S3Storage implements UploadStorage {
   async put(name: string, body: Readable | Buffer, contentType: string): Promise<void> {
     checkName(name);
     const { s3, client } = await this.sdk;
-    const common = { Bucket: this.bucket, Key: name, ContentType: contentType };
+    const common = { Bucket: this.bucket, Key: this.keyPrefix + name, ContentType: contentType };
     if (Buffer.isBuffer(body)) {
       await client.send(new s3.PutObjectCommand({ ...common, Body: body }));
       return;
@@ -134,14 +154,22 @@ class S3Storage implements UploadStorage {
     }
   }
 
-  async get(name: string): Promise<StoredObject | null> {
+  async get(name: string, range?: ByteRange): Promise<StoredObject | null> {
     if (!isStorageName(name)) return null;
     const { s3, client } = await this.sdk;
     try {
-      const out = await client.send(new s3.GetObjectCommand({ Bucket: this.bucket, Key: name }));
+      const out = await client.send(
+        new s3.GetObjectCommand({
+          Bucket: this.bucket,
+          Key: this.keyPrefix + name,
+          Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+        }),
+      );
+      // A ranged answer's Content-Range ends with the whole object's size.
+      const total = out.ContentRange ? Number(out.ContentRange.split('/')[1]) : undefined;
       return {
         body: out.Body as Readable,
-        size: out.ContentLength ?? 0,
+        size: total ?? out.ContentLength ?? 0,
         lastModified: out.LastModified ?? new Date(0),
       };
     } catch (error) {
@@ -154,7 +182,7 @@ class S3Storage implements UploadStorage {
   async delete(name: string): Promise<void> {
     checkName(name);
     const { s3, client } = await this.sdk;
-    await client.send(new s3.DeleteObjectCommand({ Bucket: this.bucket, Key: name }));
+    await client.send(new s3.DeleteObjectCommand({ Bucket: this.bucket, Key: this.keyPrefix + name }));
   }
 
   close(): void {

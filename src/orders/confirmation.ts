@@ -24,7 +24,12 @@ export function confirmationMail(orderId: number, order: OrderPlacedData, placed
     (i) =>
       `${i.quantity} × ${i.productName} — ${price(i.priceAtTime)} each — ${price(i.quantity * i.priceAtTime)}`,
   );
-  const address = [order.address, `${order.postalCode} ${order.city}`, order.country];
+  // A digital-only order has no address (checkout does not ask for one): nothing ships.
+  const shipping =
+    order.address && order.shippingCost !== undefined
+      ? `Shipping (${order.shippingMethod}): ${order.shippingCost ? price(order.shippingCost) : 'free'}`
+      : null;
+  const address = order.address ? [order.address, `${order.postalCode} ${order.city}`, order.country] : [];
   const text = [
     `Hello ${name},`,
     '',
@@ -32,11 +37,9 @@ export function confirmationMail(orderId: number, order: OrderPlacedData, placed
     '',
     ...lines,
     '',
+    ...(shipping ? [shipping] : []),
     `Total: ${price(order.totalAmount)}`,
-    '',
-    'Shipping to:',
-    name,
-    ...address,
+    ...(address.length ? ['', 'Shipping to:', name, ...address] : []),
   ].join('\n');
   const html = `<p>Hello ${escapeHtml(name)},</p>
 <p>Thank you for your order <strong>#${orderId}</strong>.</p>
@@ -46,8 +49,9 @@ export function confirmationMail(orderId: number, order: OrderPlacedData, placed
         `<tr><td>${i.quantity} × ${escapeHtml(i.productName)}</td><td>${price(i.priceAtTime)} each</td><td>${price(i.quantity * i.priceAtTime)}</td></tr>`,
     )
     .join('')}</table>
-<p><strong>Total: ${price(order.totalAmount)}</strong></p>
-<p>Shipping to:<br>${[name, ...address].map(escapeHtml).join('<br>')}</p>`;
+${shipping ? `<p>${escapeHtml(shipping)}</p>` : ''}<p><strong>Total: ${price(order.totalAmount)}</strong></p>${
+    address.length ? `\n<p>Shipping to:<br>${[name, ...address].map(escapeHtml).join('<br>')}</p>` : ''
+  }`;
   return {
     to: order.email,
     subject: `Order #${orderId} confirmed`,
@@ -162,6 +166,8 @@ const MAIL_SUBJECTS: Record<OrderMailKind, (orderId: number) => string> = {
   'payment-received': (id) => `Payment received for order #${id}`,
   'order-expired': (id) => `Order #${id} expired`,
   'refund-issued': (id) => `Refund issued for order #${id}`,
+  downloads: (id) => `Your downloads for order #${id}`,
+  'order-shipped': (id) => `Your order has shipped (order #${id})`,
 };
 
 function mailText(kind: OrderMailKind, orderId: number, state: OrderState, refundAmount: number): string {
@@ -172,15 +178,26 @@ function mailText(kind: OrderMailKind, orderId: number, state: OrderState, refun
       return `Your order #${orderId} was not paid within the time we could hold it, so it has expired and nothing will be charged. You are welcome to order again.`;
     case 'refund-issued':
       return `We have refunded ${formatPrice(refundAmount, orderCurrency(state))} of your order #${orderId}. It can take a few days to reach your account.`;
+    case 'downloads':
+      return `Your downloads for order #${orderId} are ready:`;
+    case 'order-shipped':
+      return `Your order #${orderId} has shipped${state.carrier ? ` with ${state.carrier}` : ''}. Tracking number: ${state.trackingNumber ?? ''}.${state.trackingUrl ? ` Follow it here: ${state.trackingUrl}` : ''}`;
   }
 }
 
-/** A payment, expiry or refund mail of an order, once per key (a refund's key names its event). */
+/** A mail's list of links (the downloads): each with its label, after the mail's sentence. */
+export type MailLinks = { label: string; url: string; note: string }[];
+
+/**
+ * A payment, expiry, refund or downloads mail of an order, once per key (a refund's key names its
+ * event; each re-send of the downloads has its own).
+ */
 export async function sendOrderMail(
   db: Db,
   mailer: Mailer,
   job: { orderId: number; kind: OrderMailKind; key: string },
   orderUrl: string,
+  links: MailLinks = [],
 ): Promise<'sent' | 'already-sent' | 'no-order'> {
   const { orderId, kind, key } = job;
   return sendOnce(db, mailer, orderId, `order-mail-${key}`, async (state, stream) => {
@@ -190,12 +207,16 @@ export async function sendOrderMail(
     const refundAmount = refund?.type === 'RefundIssued' ? refund.data.amount : 0;
     const name = [placed.firstName, placed.lastName].filter(Boolean).join(' ');
     const body = mailText(kind, orderId, state, refundAmount);
+    const linkText = links.map((l) => `\n${l.label} (${l.note}): ${l.url}`).join('');
+    const linkHtml = links.length
+      ? `<ul>${links.map((l) => `<li><a href="${escapeHtml(l.url)}">${escapeHtml(l.label)}</a> (${escapeHtml(l.note)})</li>`).join('')}</ul>`
+      : '';
     return {
       mail: {
         to: placed.email,
         subject: MAIL_SUBJECTS[kind](orderId),
-        text: `Hello ${name},\n\n${body}\n\nYour order: ${orderUrl}`,
-        html: `<p>Hello ${escapeHtml(name)},</p><p>${escapeHtml(body)}</p><p><a href="${escapeHtml(orderUrl)}">Your order</a></p>`,
+        text: `Hello ${name},\n\n${body}${linkText ? `\n${linkText}` : ''}\n\nYour order: ${orderUrl}`,
+        html: `<p>Hello ${escapeHtml(name)},</p><p>${escapeHtml(body)}</p>${linkHtml}<p><a href="${escapeHtml(orderUrl)}">Your order</a></p>`,
         idempotencyKey: `order-${orderId}-${key}.${stream[0].createdAt.getTime()}`,
       },
       record: { type: 'RecordMailSent', kind, key, to: placed.email },

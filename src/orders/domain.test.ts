@@ -44,6 +44,21 @@ function refusal(fn: () => unknown): { status: number; message: string } {
 }
 
 describe('order rules', () => {
+  it('counts the shipping in the total: lines plus shipping must make it', () => {
+    const shipped = { ...placed, shippingMethod: 'Express', shippingCost: 1500, totalAmount: 4500 };
+    expect(run({ type: 'PlaceOrder', order: shipped }).placed?.shippingCost).toBe(1500);
+    expect(
+      refusal(() =>
+        decide(initialOrderState, { type: 'PlaceOrder', order: { ...shipped, totalAmount: 3000 } }),
+      ),
+    ).toEqual({ status: 422, message: 'The order total does not match its lines.' });
+    expect(
+      refusal(() =>
+        decide(initialOrderState, { type: 'PlaceOrder', order: { ...shipped, shippingCost: -1 } }),
+      ),
+    ).toEqual({ status: 422, message: 'The shipping cost must be a whole number of cents.' });
+  });
+
   it('walks pending → processing → shipped → delivered', () => {
     const state = run(
       { type: 'PlaceOrder', order: placed },

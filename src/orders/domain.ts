@@ -31,6 +31,8 @@ export type OrderPlacedData = {
   postalCode: string;
   country: string;
   shippingMethod: string;
+  /** Cents, in totalAmount; absent on orders placed before shipping methods: 0. */
+  shippingCost?: number;
   notes: string | null;
   idempotencyKey: string | null;
   items: OrderLine[];
@@ -60,7 +62,12 @@ export type RefundIssuedData = {
 };
 
 /** The mails an order sends after its confirmation; a refund's key carries its event version. */
-export type OrderMailKind = 'payment-received' | 'order-expired' | 'refund-issued';
+export type OrderMailKind =
+  | 'payment-received'
+  | 'order-expired'
+  | 'refund-issued'
+  | 'downloads'
+  | 'order-shipped';
 
 export type OrderEvent =
   | { type: 'OrderPlaced'; data: OrderPlacedData }
@@ -72,7 +79,8 @@ export type OrderEvent =
   | { type: 'OrderExpired'; data: Record<string, never> }
   | { type: 'RefundIssued'; data: RefundIssuedData }
   | { type: 'OrderMailSent'; data: { kind: OrderMailKind; key: string; to: string } }
-  | { type: 'OrderShipped'; data: { trackingNumber: string } }
+  /** carrier and trackingUrl: absent on orders shipped before carriers existed. */
+  | { type: 'OrderShipped'; data: { trackingNumber: string; carrier?: string; trackingUrl?: string } }
   | { type: 'OrderDelivered'; data: Record<string, never> }
   | { type: 'OrderCancelled'; data: { reason: string | null; refunded: boolean } }
   | { type: 'ConfirmationEmailSent'; data: { to: string } };
@@ -98,7 +106,7 @@ export type OrderCommand =
   | { type: 'ExpireOrder'; now: Date }
   | { type: 'IssueRefund'; amount: number; restock: boolean; refundId: string | null; reason?: string }
   | { type: 'RecordMailSent'; kind: OrderMailKind; key: string; to: string }
-  | { type: 'ShipOrder'; trackingNumber: string }
+  | { type: 'ShipOrder'; trackingNumber: string; carrier?: string; trackingUrl?: string }
   | { type: 'MarkDelivered' }
   | { type: 'CancelOrder'; reason?: string }
   | { type: 'RecordConfirmationSent'; to: string };
@@ -115,6 +123,8 @@ export type OrderState = {
   status: OrderStatus;
   paymentStatus: PaymentStatus;
   trackingNumber: string | null;
+  carrier: string | null;
+  trackingUrl: string | null;
   confirmationSent: boolean;
   cancelReason: string | null;
   paymentMethod: PaymentMethod | null;
@@ -136,6 +146,8 @@ export const initialOrderState: OrderState = {
   status: 'pending',
   paymentStatus: 'unpaid',
   trackingNumber: null,
+  carrier: null,
+  trackingUrl: null,
   confirmationSent: false,
   cancelReason: null,
   paymentMethod: null,
@@ -184,7 +196,12 @@ export function evolve(state: OrderState, event: OrderEvent): OrderState {
         ...state,
         version,
         paymentStatus: 'paid',
-        status: refundNeeded ? state.status : 'processing',
+        // Nothing to ship (every line a download): the order is complete once paid.
+        status: refundNeeded
+          ? state.status
+          : state.placed?.shippingMethod === 'none'
+            ? 'delivered'
+            : 'processing',
         paymentMethod: event.data.method,
         paymentReference: event.data.reference,
         paidAmount: event.data.amount,
@@ -212,7 +229,14 @@ export function evolve(state: OrderState, event: OrderEvent): OrderState {
     case 'OrderMailSent':
       return { ...state, version, mailsSent: [...state.mailsSent, event.data.key] };
     case 'OrderShipped':
-      return { ...state, version, status: 'shipped', trackingNumber: event.data.trackingNumber };
+      return {
+        ...state,
+        version,
+        status: 'shipped',
+        trackingNumber: event.data.trackingNumber,
+        carrier: event.data.carrier ?? null,
+        trackingUrl: event.data.trackingUrl ?? null,
+      };
     case 'OrderDelivered':
       return { ...state, version, status: 'delivered' };
     case 'OrderCancelled':
@@ -237,9 +261,11 @@ export function fold(events: OrderEvent[]): OrderState {
 export function decide(state: OrderState, command: OrderCommand): OrderEvent[] {
   if (command.type === 'PlaceOrder') {
     if (state.placed) throw new OrderRuleError(409, 'This order has already been placed.');
-    const { items, totalAmount } = command.order;
+    const { items, totalAmount, shippingCost = 0 } = command.order;
     if (items.length === 0) throw new OrderRuleError(422, 'An order needs at least one item.');
-    const sum = items.reduce((n, i) => n + i.quantity * i.priceAtTime, 0);
+    if (!Number.isInteger(shippingCost) || shippingCost < 0)
+      throw new OrderRuleError(422, 'The shipping cost must be a whole number of cents.');
+    const sum = items.reduce((n, i) => n + i.quantity * i.priceAtTime, 0) + shippingCost;
     if (sum !== totalAmount) throw new OrderRuleError(422, 'The order total does not match its lines.');
     return [{ type: 'OrderPlaced', data: command.order }];
   }
@@ -326,7 +352,16 @@ export function decide(state: OrderState, command: OrderCommand): OrderEvent[] {
             ? 'Record the payment before shipping the order.'
             : `An order that is ${state.status} cannot be shipped.`,
         );
-      return [{ type: 'OrderShipped', data: { trackingNumber } }];
+      return [
+        {
+          type: 'OrderShipped',
+          data: {
+            trackingNumber,
+            ...(command.carrier ? { carrier: command.carrier } : {}),
+            ...(command.trackingUrl ? { trackingUrl: command.trackingUrl } : {}),
+          },
+        },
+      ];
     }
     case 'MarkDelivered':
       if (state.status !== 'shipped')

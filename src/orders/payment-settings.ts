@@ -51,11 +51,15 @@ export async function updatePaymentSettings(
   db: Db,
   input: z.output<typeof paymentSettingsSchema>,
 ): Promise<void> {
-  const row = {
+  await updateShopSettings(db, {
     payment_instructions: input.paymentInstructions,
     payment_hold_minutes: input.paymentHoldMinutes,
-  };
-  // The settings row may not exist yet: its other columns take the blog's defaults.
+  });
+}
+
+/** Writes some of the shop's columns of the settings row, which may not exist yet. */
+export async function updateShopSettings(db: Db, row: Record<string, unknown>): Promise<void> {
+  // Without a row, its other columns take the blog's defaults.
   const updated = await db('blog_settings')
     .where({ id: 1 })
     .update({ ...row, updated_at: db.fn.now() });

@@ -52,14 +52,29 @@ export async function stripePaymentUrl(services: AppServices, orderId: number): 
     session = await stripe.checkout.sessions.create(
       {
         mode: 'payment',
-        line_items: placed.items.map((line) => ({
-          quantity: line.quantity,
-          price_data: {
-            currency: orderCurrency(state),
-            unit_amount: line.priceAtTime,
-            product_data: { name: line.productName },
-          },
-        })),
+        line_items: [
+          ...placed.items.map((line) => ({
+            quantity: line.quantity,
+            price_data: {
+              currency: orderCurrency(state),
+              unit_amount: line.priceAtTime,
+              product_data: { name: line.productName },
+            },
+          })),
+          // Stripe charges the sum of the lines: the shipping is one of them.
+          ...(placed.shippingCost
+            ? [
+                {
+                  quantity: 1,
+                  price_data: {
+                    currency: orderCurrency(state),
+                    unit_amount: placed.shippingCost,
+                    product_data: { name: `Shipping: ${placed.shippingMethod}` },
+                  },
+                },
+              ]
+            : []),
+        ],
         client_reference_id: String(orderId),
         customer_email: placed.email,
         expires_at: Math.floor(expiresAt / 1000),

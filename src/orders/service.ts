@@ -5,6 +5,8 @@ import { HttpError } from '../server/middleware.ts';
 import type { CartOwner } from '../shop/cart.ts';
 import { type CheckoutInput, splitName } from '../shop/checkout-schema.ts';
 import { noLongerAvailable, SHOP_MESSAGES, stockLimitMessage } from '../shop/messages.ts';
+import { listShippingMethods } from '../shop/shipping.ts';
+import { pickShippingMethod, shippingCost } from '../shop/shipping-rules.ts';
 import {
   type AdminOrderCommand,
   adminCommandOptions,
@@ -21,6 +23,7 @@ import {
   type PaymentMethod,
   type PaymentStatus,
 } from './domain.ts';
+import { grantDownloads, revokeDownloads } from './downloads.ts';
 import { paymentSettings } from './payment-settings.ts';
 import { ConcurrencyError, commitEvents, loadStream, type StoredEvent, stateOf } from './store.ts';
 
@@ -48,7 +51,12 @@ export type OrderView = {
   status: OrderStatus;
   paymentStatus: PaymentStatus;
   shippingMethod: string;
+  /** Cents, included in totalAmount. */
+  shippingCost: number;
   trackingNumber: string | null;
+  carrier: string | null;
+  /** The carrier's tracking page for this order, as mailed to the customer. */
+  trackingUrl: string | null;
   notes: string | null;
   confirmationSent: boolean;
   paymentMethod: PaymentMethod | null;
@@ -95,7 +103,10 @@ type OrderRow = {
   status: OrderStatus;
   payment_status: PaymentStatus;
   shipping_method: string;
+  shipping_cost: number;
   tracking_number: string | null;
+  carrier: string | null;
+  tracking_url: string | null;
   notes: string | null;
   confirmation_sent: boolean;
   payment_method: PaymentMethod | null;
@@ -126,7 +137,10 @@ const ORDER_COLUMNS = [
   'status',
   'payment_status',
   'shipping_method',
+  'shipping_cost',
   'tracking_number',
+  'carrier',
+  'tracking_url',
   'notes',
   'confirmation_sent',
   'payment_method',
@@ -156,7 +170,10 @@ export function presentOrder(row: OrderRow): OrderView {
     status: row.status,
     paymentStatus: row.payment_status,
     shippingMethod: row.shipping_method,
+    shippingCost: row.shipping_cost,
     trackingNumber: row.tracking_number,
+    carrier: row.carrier,
+    trackingUrl: row.tracking_url,
     notes: row.notes,
     confirmationSent: row.confirmation_sent,
     paymentMethod: row.payment_method,
@@ -261,6 +278,18 @@ async function placeOrderIn(
         .select('i.cart_id', 'i.product_id', 'i.quantity')
     : [];
   if (lines.length === 0) throw new HttpError(422, SHOP_MESSAGES.cartEmptyCheckoutHint);
+  if (checkout.address === '') {
+    // The address was left out for a cart of digital products, judged before these lines were
+    // locked: a product that lost its files since ships, and so needs one.
+    const digital = await trx('product_files')
+      .whereIn(
+        'product_id',
+        lines.map((line) => line.product_id),
+      )
+      .distinct('product_id');
+    if (digital.length < new Set(lines.map((line) => line.product_id)).size)
+      throw new HttpError(409, SHOP_MESSAGES.addressNeeded);
+  }
 
   const items: OrderLine[] = [];
   for (const line of lines) {
@@ -291,8 +320,10 @@ async function placeOrderIn(
     });
   }
 
+  const subtotal = items.reduce((n, i) => n + i.quantity * i.priceAtTime, 0);
+  const shipping = await shippingOf(trx, checkout, subtotal);
   const [{ id: orderId }] = (await trx.raw("SELECT nextval('order_ids')::int AS id")).rows;
-  const totalAmount = items.reduce((n, i) => n + i.quantity * i.priceAtTime, 0);
+  const totalAmount = subtotal + shipping.cost;
   const holdUntil = totalAmount > 0 ? new Date(Date.now() + input.holdMs) : null;
   const { firstName, lastName } = splitName(checkout.customerName);
   const command: OrderCommand = {
@@ -308,7 +339,8 @@ async function placeOrderIn(
       city: checkout.city,
       postalCode: checkout.zipCode,
       country: checkout.country,
-      shippingMethod: 'standard',
+      shippingMethod: shipping.name,
+      shippingCost: shipping.cost,
       notes: null,
       idempotencyKey: input.idempotencyKey,
       items,
@@ -332,7 +364,10 @@ async function placeOrderIn(
       amount: 0,
       reference: null,
     };
-    state = await commitEvents(trx, orderId, state, decide(state, payment), input.metadata ?? {});
+    const events = decide(state, payment);
+    const placed = state;
+    state = await commitEvents(trx, orderId, state, events, input.metadata ?? {});
+    await applyConsequences(trx, orderId, placed, state, events);
   } else if (holdUntil) {
     await writeOutbox(trx, 'orders.expire', { orderId }, `order-expire-${orderId}`, holdUntil);
   }
@@ -400,6 +435,16 @@ async function applyConsequences(
   events: OrderEvent[],
 ): Promise<void> {
   if (after.stockReleased && !before.stockReleased) await releaseStock(trx, after);
+  const paid = (state: OrderState) => state.paymentStatus !== 'unpaid' && !state.refundNeeded;
+  const ended = (state: OrderState) => state.paymentStatus === 'refunded' || state.status === 'cancelled';
+  if (paid(after) && !paid(before) && !ended(after) && (await grantDownloads(trx, orderId, after)) > 0)
+    await writeOutbox(
+      trx,
+      'orders.send-mail',
+      { orderId, kind: 'downloads', key: 'downloads' },
+      `order-${orderId}-downloads`,
+    );
+  if (ended(after) && !ended(before)) await revokeDownloads(trx, orderId);
   let version = before.version;
   for (const event of events) {
     version++;
@@ -409,6 +454,7 @@ async function applyConsequences(
       await mail('payment-received', 'payment-received');
     if (event.type === 'OrderExpired') await mail('order-expired', 'order-expired');
     if (event.type === 'RefundIssued') await mail('refund-issued', `refund-${version}`);
+    if (event.type === 'OrderShipped') await mail('order-shipped', 'order-shipped');
   }
 }
 
@@ -423,6 +469,23 @@ export async function executeOrderCommand(
   const order = await getOrder(db, orderId);
   if (!order) throw new HttpError(404, 'Order not found');
   return order;
+}
+
+/** The order's shipping, priced here from the settings (the client never sends a price). */
+async function shippingOf(
+  trx: Knex.Transaction,
+  checkout: CheckoutInput,
+  subtotal: number,
+): Promise<{ name: string; cost: number }> {
+  // A cart of downloads is checked out without an address: there is nothing to ship.
+  if (checkout.address === '') return { name: 'none', cost: 0 };
+  const picked = pickShippingMethod(
+    await listShippingMethods(trx),
+    checkout.shippingMethod,
+    checkout.country,
+  );
+  if ('error' in picked) throw new HttpError(400, picked.error);
+  return { name: picked.method.name, cost: shippingCost(picked.method, subtotal) };
 }
 
 /** Gives the order's reserved units back (unlimited stock stays unlimited). */

@@ -6,6 +6,7 @@ import { apiRouter } from '../api/index.ts';
 import { sessionMiddleware } from '../identity/session-middleware.ts';
 import { auditLog } from './audit.ts';
 import { csrfProtection } from './csrf.ts';
+import { serveDownloads } from './downloads.ts';
 import { metricsEndpoint, metricsMiddleware } from './metrics.ts';
 import {
   buildCsp,
@@ -53,6 +54,8 @@ export function createApp(services: AppServices, pages: PageHandler): Koa {
   // Anonymous readers get stored pages before any session or database work.
   app.use(pageCacheMiddleware(services.pageCache, (sources) => buildCsp(config, sources)));
   app.use(failFastWhenDatabaseDown(() => services.dbAvailability.isDown));
+  // Download links need no session: the token is the permission.
+  app.use(serveDownloads(services));
   app.use(sessionMiddleware(services));
   app.use(privateForSessions());
   app.use(csrfProtection());

@@ -16,7 +16,7 @@ const LINGER_MS = 2_000;
  * read only to be thrown away) and the connection is closed a little later. Not at once: closing
  * a socket with unread data resets it, and a reset can wipe out the 413 before the client reads it.
  */
-function discardRest(req: IncomingMessage, budget: number): void {
+export function discardRest(req: IncomingMessage, budget: number): void {
   const cut = () => {
     req.pause();
     setTimeout(() => req.socket.destroy(), LINGER_MS).unref();

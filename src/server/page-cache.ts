@@ -30,8 +30,8 @@ const FILL_WAIT_MS = 5_000;
 /** Headers a route may set to tell the cache something; stripped before the response leaves. */
 export const CACHE_META_PREFIX = 'x-page-cache-';
 
-/** Never stored: APIs, files, and secret preview links (a draft is not for every visitor). */
-const PASS_THROUGH_PREFIXES = ['/api', '/assets/', '/uploads/', '/metrics', '/_', '/preview/'];
+/** Never stored: APIs, files, download links and secret preview links (a draft is not for every visitor). */
+const PASS_THROUGH_PREFIXES = ['/api', '/assets/', '/uploads/', '/downloads/', '/metrics', '/_', '/preview/'];
 
 /** The header a background refresh carries: this process's secret, so no one else can send it. */
 const REFRESH_HEADER = 'x-page-cache-refresh';

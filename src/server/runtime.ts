@@ -73,6 +73,7 @@ export async function startRuntime(
   const jsonCache = new JsonCache(pageCache, { ttlMs: config.pageCacheTtlSeconds * 1000 });
   const pageViews = new PageViewRecorder(db, queues);
   const uploads = createUploadStorage(config);
+  const privateFiles = createUploadStorage(config, 'private');
   const services: AppServices = {
     pageViews,
     config,
@@ -86,6 +87,7 @@ export async function startRuntime(
     jsonCache,
     publicUrl,
     uploads,
+    privateFiles,
     stripe: createStripeClient(config),
   };
   return {
@@ -98,6 +100,7 @@ export async function startRuntime(
       await queues.close();
       mailer.close();
       uploads.close();
+      privateFiles.close();
       await db.destroy();
       if (stopEmbedded) await stopEmbedded();
     },

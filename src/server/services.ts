@@ -28,6 +28,8 @@ export type AppServices = {
   uploads: UploadStorage;
   /** Page views (and the posts' public counts), batched into one queue job per interval. */
   pageViews: PageViewRecorder;
+  /** Downloadable products' files: never served but through a download link. */
+  privateFiles: UploadStorage;
   /** Resolved public origin, e.g. http://localhost:3000 */
   publicUrl: string;
   /** Stripe's SDK when card payments are configured; manual payment otherwise. */

@@ -18,12 +18,15 @@ export type CartLine = {
     category: ProductCategory;
     price: number;
     stock: number | null;
+    /** Whether the product has downloadable files (and so needs no shipping). */
+    digital: boolean;
   };
 };
 
 export type CartView = {
   cart: { items: CartLine[] };
-  summary: { totalItems: number; totalPrice: number };
+  /** digitalOnly: every line is digital, so checkout asks for no address. */
+  summary: { totalItems: number; totalPrice: number; digitalOnly: boolean };
   /** Lines dropped because their product was deactivated since they were added. */
   notices: string[];
 };
@@ -80,9 +83,28 @@ async function takeNotices(db: Db, cartId: number): Promise<string[]> {
   return (result.rows[0]?.notices as string[] | undefined) ?? [];
 }
 
+/** A product with files is digital: it ships nothing. For a query on products `p`. */
+const DIGITAL = 'EXISTS (SELECT 1 FROM product_files f WHERE f.product_id = p.id) AS digital';
+
+/** Whether the owner's cart has lines and every one is digital (checkout then needs no address). */
+export async function cartIsDigitalOnly(db: Executor, owner: CartOwner): Promise<boolean> {
+  const cartId = await findCartId(db, owner);
+  if (!cartId) return false;
+  const lines: { digital: boolean }[] = await db('cart_items as i')
+    .join('products as p', 'p.id', 'i.product_id')
+    .where({ 'i.cart_id': cartId, 'p.status': 'active' })
+    .select(db.raw(DIGITAL));
+  return lines.length > 0 && lines.every((line) => line.digital);
+}
+
 export async function getCart(db: Db, owner: CartOwner): Promise<CartView> {
   const cartId = await findCartId(db, owner);
-  if (!cartId) return { cart: { items: [] }, summary: { totalItems: 0, totalPrice: 0 }, notices: [] };
+  if (!cartId)
+    return {
+      cart: { items: [] },
+      summary: { totalItems: 0, totalPrice: 0, digitalOnly: false },
+      notices: [],
+    };
   const stored = await takeNotices(db, cartId);
   const rows: {
     id: number;
@@ -94,6 +116,7 @@ export async function getCart(db: Db, owner: CartOwner): Promise<CartView> {
     price: number;
     stock: number | null;
     status: string;
+    digital: boolean;
   }[] = await db('cart_items as i')
     .join('products as p', 'p.id', 'i.product_id')
     .where('i.cart_id', cartId)
@@ -108,6 +131,7 @@ export async function getCart(db: Db, owner: CartOwner): Promise<CartView> {
       'p.price',
       'p.stock',
       'p.status',
+      db.raw(DIGITAL),
     );
   const gone = rows.filter((r) => r.status !== 'active');
   if (gone.length) {
@@ -124,13 +148,21 @@ export async function getCart(db: Db, owner: CartOwner): Promise<CartView> {
       id: r.id,
       productId: r.product_id,
       quantity: r.quantity,
-      product: { image: r.image, name: r.name, category: r.category, price: r.price, stock: r.stock },
+      product: {
+        image: r.image,
+        name: r.name,
+        category: r.category,
+        price: r.price,
+        stock: r.stock,
+        digital: r.digital,
+      },
     }));
   return {
     cart: { items },
     summary: {
       totalItems: items.reduce((n, i) => n + i.quantity, 0),
       totalPrice: items.reduce((n, i) => n + i.quantity * i.product.price, 0),
+      digitalOnly: items.length > 0 && items.every((i) => i.product.digital),
     },
     notices: [...stored, ...gone.map((r) => noLongerAvailable(r.name))],
   };

@@ -10,6 +10,7 @@ export const CHECKOUT_MAX_LENGTH = {
   city: 200,
   zipCode: 20,
   country: 100,
+  shippingMethod: 100,
 } as const;
 const MAX = CHECKOUT_MAX_LENGTH;
 
@@ -24,9 +25,27 @@ export const checkoutSchema = z.object({
   city: min(2, 'City must be at least 2 characters').max(MAX.city),
   zipCode: min(5, 'ZIP code must be at least 5 characters').max(MAX.zipCode),
   country: min(2, 'Country must be at least 2 characters').max(MAX.country),
+  /** A method's id or name; absent: the first that delivers to the country (SPEC: standard). */
+  shippingMethod: z
+    .string('Choose a shipping method')
+    .trim()
+    .max(MAX.shippingMethod, 'Choose a shipping method')
+    .optional(),
 });
 
 export type CheckoutInput = z.output<typeof checkoutSchema>;
+
+/** The address fields: asked only when a line ships. */
+export const ADDRESS_FIELDS = ['address', 'city', 'zipCode', 'country'] as const;
+const NO_ADDRESS = { address: '', city: '', zipCode: '', country: '', shippingMethod: undefined };
+const contactSchema = checkoutSchema
+  .pick({ customerName: true, customerEmail: true })
+  .transform((contact): CheckoutInput => ({ ...contact, ...NO_ADDRESS }));
+
+/** A cart of digital products only needs a name and an email: no address is asked or kept. */
+export function checkoutSchemaFor(digitalOnly: boolean) {
+  return digitalOnly ? contactSchema : checkoutSchema;
+}
 export type CheckoutField = keyof CheckoutInput;
 export const CHECKOUT_FIELDS = Object.keys(checkoutSchema.shape) as CheckoutField[];
 

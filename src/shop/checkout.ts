@@ -3,9 +3,16 @@ import { type OrderSummary, placeOrder } from '../orders/service.ts';
 import { createRateLimit, type RateLimit } from '../server/rate-limit.ts';
 import type { RequestState } from '../server/request-state.ts';
 import type { AppServices } from '../server/services.ts';
-import type { CartOwner } from './cart.ts';
-import type { CheckoutInput } from './checkout-schema.ts';
+import { type CartOwner, cartIsDigitalOnly } from './cart.ts';
+import {
+  type CheckoutField,
+  type CheckoutInput,
+  checkoutErrors,
+  checkoutSchemaFor,
+} from './checkout-schema.ts';
 import { SHOP_MESSAGES } from './messages.ts';
+import { listShippingMethods } from './shipping.ts';
+import { pickShippingMethod } from './shipping-rules.ts';
 
 const limits = new WeakMap<AppServices, RateLimit>();
 
@@ -26,6 +33,30 @@ function checkoutLimit(services: AppServices): RateLimit {
 /** The cart of this request's visitor: the user's when signed in, else the guest session's. */
 export function cartOwnerOf(state: RequestState): CartOwner {
   return { userId: state.session.user?.id ?? null, sessionId: state.session.id };
+}
+
+/** The visitor's checkout fields checked against their cart: no address when every line is digital. */
+export async function parseCheckout(
+  services: AppServices,
+  state: RequestState,
+  values: unknown,
+): Promise<
+  | { ok: true; data: CheckoutInput }
+  | { ok: false; errors: Partial<Record<CheckoutField, string>>; digitalOnly: boolean }
+> {
+  const digitalOnly = await cartIsDigitalOnly(services.db, cartOwnerOf(state));
+  const parsed = checkoutSchemaFor(digitalOnly).safeParse(values);
+  if (!parsed.success) return { ok: false, errors: checkoutErrors(parsed.error), digitalOnly };
+  if (!digitalOnly) {
+    // Checked here for the form's sake (the field named); the order checks again under its lock.
+    const picked = pickShippingMethod(
+      await listShippingMethods(services.db),
+      parsed.data.shippingMethod,
+      parsed.data.country,
+    );
+    if ('error' in picked) return { ok: false, errors: { shippingMethod: picked.error }, digitalOnly };
+  }
+  return { ok: true, data: parsed.data };
 }
 
 /** Checkout from a form or the API: rate-limited per client IP, idempotent per key. */

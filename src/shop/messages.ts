@@ -27,6 +27,8 @@ export const SHOP_MESSAGES = {
   clearFailed: 'Failed to clear cart',
   cartEmptyCheckoutTitle: 'Cart is Empty',
   cartEmptyCheckoutHint: 'Please add items to your cart before checkout.',
+  noShippingNeeded: 'Everything in your cart is a download: no shipping address is needed.',
+  addressNeeded: 'Your cart has changed: an item in it ships, please enter a shipping address.',
   orderConfirmed: 'Order Confirmed!',
   orderPlacedTitle: 'Order Placed Successfully!',
   orderFailedTitle: 'Order Failed',

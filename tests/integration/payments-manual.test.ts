@@ -317,7 +317,7 @@ describe('the admin orders API', () => {
     expect((await adminCall('GET', '/api/admin/orders?page=0')).status).toBe(400);
     expect((await adminCall('GET', '/api/admin/orders?status=pending&status=paid')).status).toBe(400);
     expect((await adminCall('POST', `/api/admin/orders/${ids[1]}?action=archive`, {})).body.message).toBe(
-      'Unknown action: use mark-paid, refund or cancel',
+      'Unknown action: use mark-paid, refund, cancel, ship, deliver, resend-downloads or reset-download',
     );
   });
 });

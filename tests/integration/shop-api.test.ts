@@ -135,7 +135,7 @@ describe('cart API', () => {
     expect(over.body.message).toBe('Only 3 items available in stock');
 
     const cart = await guest.request('GET', '/api/cart');
-    expect(cart.body.summary).toEqual({ totalItems: 5, totalPrice: 2999 + 4 * 1499 });
+    expect(cart.body.summary).toEqual({ totalItems: 5, totalPrice: 2999 + 4 * 1499, digitalOnly: false });
     expect(cart.body.cart.items[0]).toMatchObject({
       productId: book.id,
       quantity: 1,

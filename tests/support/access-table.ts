@@ -118,6 +118,32 @@ export const API_ACCESS: AccessRow[] = [
     access: 'admin',
     sample: '/api/admin/orders/999999?action=mark-paid',
   },
+  {
+    method: 'POST',
+    path: '/api/admin/orders/:id',
+    access: 'admin',
+    sample: '/api/admin/orders/999999?action=resend-downloads',
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/orders/:id',
+    access: 'admin',
+    sample: '/api/admin/orders/999999?action=ship',
+    body: { carrier: 'UPS', trackingNumber: '1Z999' },
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/orders/:id',
+    access: 'admin',
+    sample: '/api/admin/orders/999999?action=deliver',
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/orders/:id',
+    access: 'admin',
+    sample: '/api/admin/orders/999999?action=reset-download',
+    body: { grantId: 1 },
+  },
   // Stripe's signed events; without keys (this table's app) the endpoint answers 404.
   { method: 'POST', path: '/api/payments/stripe/webhook', access: 'public' },
   { method: 'POST', path: '/api/uploads', access: 'admin' },
@@ -128,6 +154,24 @@ export const API_ACCESS: AccessRow[] = [
   { method: 'PUT', path: '/api/products/:id', access: 'admin', sample: '/api/products/999999' },
   { method: 'DELETE', path: '/api/products', access: 'admin', sample: '/api/products?id=999999' },
   { method: 'DELETE', path: '/api/products/:id', access: 'admin', sample: '/api/products/999999' },
+  {
+    method: 'GET',
+    path: '/api/admin/products/:id/files',
+    access: 'admin',
+    sample: '/api/admin/products/1/files',
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/products/:id/files',
+    access: 'admin',
+    sample: '/api/admin/products/1/files',
+  },
+  {
+    method: 'DELETE',
+    path: '/api/admin/products/:id/files/:fileId',
+    access: 'admin',
+    sample: '/api/admin/products/1/files/999999',
+  },
   { method: 'GET', path: '/api/cart', access: 'public' },
   { method: 'GET', path: '/api/cart', access: 'owner', owns: 'line' },
   { method: 'GET', path: '/api/cart/items', access: 'owner', owns: 'line' },
@@ -208,5 +252,7 @@ export const PAGE_ACCESS: { path: string; access: Access; sample?: string }[] = 
   { path: '/orders/lookup', access: 'public' },
   // Anyone may ask; only the order's session, account or link key sees it (others get 404: tests/integration/payments-manual.test.ts).
   { path: '/orders/:id', access: 'public', sample: '/orders/999999' },
+  // The token is the permission (tests/integration/downloads.test.ts): a wrong one is 404 for everyone.
+  { path: '/downloads/:token', access: 'public', sample: `/downloads/1.${'A'.repeat(32)}` },
   { path: '/*', access: 'public', sample: '/no-such-page' },
 ];

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { type ReactNode, useRef, useState } from 'react';
 import { Form, Link, useNavigation } from 'react-router';
 import { formatPrice } from '../../shop/price.ts';
 import { CATEGORY_LABELS } from '../../shop/product-admin-messages.ts';
@@ -10,9 +10,14 @@ import { Notice } from './Notice.tsx';
 import type { ProductFormErrors } from './product-form.server.ts';
 import { useImageUpload } from './upload.ts';
 
-type Props = { product: Product | null; errors: ProductFormErrors | null };
+type Props = {
+  product: Product | null;
+  errors: ProductFormErrors | null;
+  /** Sections with forms of their own, after the product's form (a form cannot hold another). */
+  children?: ReactNode;
+};
 
-export function ProductEditor({ product, errors }: Props) {
+export function ProductEditor({ product, errors, children }: Props) {
   const currency = useCurrency();
   const navigation = useNavigation();
   const saving = navigation.state === 'submitting';
@@ -165,6 +170,7 @@ export function ProductEditor({ product, errors }: Props) {
           </Link>
         </div>
       </Form>
+      {children}
     </div>
   );
 }

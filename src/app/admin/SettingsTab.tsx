@@ -2,16 +2,85 @@ import { useRef } from 'react';
 import { Form, Link, useNavigation } from 'react-router';
 import type { BlogSettings } from '../../blog/settings.ts';
 import { IMAGE_VARIANTS } from '../../media/messages.ts';
+import type { DownloadSettings } from '../../orders/downloads.ts';
 import type { PaymentSettings } from '../../orders/payment-settings.ts';
+import type { Carrier } from '../../shop/carriers.ts';
+import type { ShippingMethod } from '../../shop/shipping-rules.ts';
 import { FormErrorsAtButton, useFocusFirstError } from '../components/FormErrors.tsx';
 
 type Props = {
   settings: BlogSettings;
   payments: PaymentSettings & { cardPayments: boolean };
+  downloads: DownloadSettings;
+  shippingMethods: ShippingMethod[];
+  carriers: Carrier[];
   apiUrl: string;
   environment: string;
   fieldErrors?: Record<string, string>;
 };
+
+/** One method's form (or a new one's): its own ids, so several sit on the page. */
+function ShippingMethodForm({ method }: { method: ShippingMethod | null }) {
+  const key = method ? String(method.id) : 'new';
+  const field = (name: string, label: string, value: string) => (
+    <div className="field">
+      <label htmlFor={`shipping-${key}-${name}`}>{label}</label>
+      <input id={`shipping-${key}-${name}`} name={name} defaultValue={value} />
+    </div>
+  );
+  return (
+    <Form method="post" className="admin-form admin-fieldset">
+      <input type="hidden" name="intent" value="save-shipping-method" />
+      {method && <input type="hidden" name="id" value={method.id} />}
+      {field('name', 'Name', method?.name ?? '')}
+      {field('price', 'Price (cents)', method ? String(method.price) : '')}
+      {field(
+        'freeOver',
+        'Free over (cents, optional)',
+        method?.freeOver === null || !method ? '' : String(method.freeOver),
+      )}
+      {field('countries', 'Countries (comma-separated, optional)', method?.countries?.join(', ') ?? '')}
+      <div className="admin-actions">
+        <button className="button" type="submit">
+          {method ? `Save ${method.name}` : 'Add shipping method'}
+        </button>
+        {method && (
+          <button className="button button-danger" type="submit" name="intent" value="delete-shipping-method">
+            Remove {method.name}
+          </button>
+        )}
+      </div>
+    </Form>
+  );
+}
+
+function CarrierForm({ carrier }: { carrier: Carrier | null }) {
+  const key = carrier ? String(carrier.id) : 'new';
+  return (
+    <Form method="post" className="admin-form admin-fieldset">
+      <input type="hidden" name="intent" value="save-carrier" />
+      {carrier && <input type="hidden" name="id" value={carrier.id} />}
+      <div className="field">
+        <label htmlFor={`carrier-${key}-name`}>Carrier</label>
+        <input id={`carrier-${key}-name`} name="name" defaultValue={carrier?.name ?? ''} />
+      </div>
+      <div className="field">
+        <label htmlFor={`carrier-${key}-url`}>Tracking URL (with {'{tracking}'})</label>
+        <input id={`carrier-${key}-url`} name="trackingUrl" defaultValue={carrier?.trackingUrl ?? ''} />
+      </div>
+      <div className="admin-actions">
+        <button className="button" type="submit">
+          {carrier ? `Save ${carrier.name}` : 'Add carrier'}
+        </button>
+        {carrier && (
+          <button className="button button-danger" type="submit" name="intent" value="delete-carrier">
+            Remove {carrier.name}
+          </button>
+        )}
+      </div>
+    </Form>
+  );
+}
 
 function TextField(props: {
   name: string;
@@ -54,13 +123,23 @@ function TextField(props: {
   );
 }
 
-export function SettingsTab({ settings, payments, apiUrl, environment, fieldErrors: errors }: Props) {
+export function SettingsTab({
+  settings,
+  payments,
+  downloads,
+  shippingMethods,
+  carriers,
+  apiUrl,
+  environment,
+  fieldErrors: errors,
+}: Props) {
   const navigation = useNavigation();
   const fieldErrors = errors ?? {};
   const formRef = useRef<HTMLFormElement>(null);
   useFocusFirstError(formRef, errors);
   const saving = navigation.formData?.get('intent') === 'save-settings';
   const savingPayments = navigation.formData?.get('intent') === 'save-payments';
+  const savingDownloads = navigation.formData?.get('intent') === 'save-downloads';
   const clearing = navigation.formData?.get('intent') === 'clear-cache';
   return (
     <div className="admin-stack">
@@ -172,6 +251,53 @@ export function SettingsTab({ settings, payments, apiUrl, environment, fieldErro
           />
           <button className="button" type="submit" disabled={savingPayments}>
             {savingPayments ? 'Saving...' : 'Save Payment Settings'}
+          </button>
+        </Form>
+      </section>
+      <section className="card" aria-labelledby="shipping-settings">
+        <h2 id="shipping-settings">Shipping</h2>
+        <p className="muted">
+          Checkout offers the methods that deliver to the customer's country when an item ships. Prices in
+          cents; empty countries: everywhere.
+        </p>
+        {shippingMethods.map((m) => (
+          <ShippingMethodForm key={m.id} method={m} />
+        ))}
+        <h3>Add a shipping method</h3>
+        <ShippingMethodForm method={null} />
+        <h3>Carriers</h3>
+        <p className="muted">
+          'Ship Order' names one of them; the customer's mail links to its tracking page, with
+          {' {tracking} '}replaced by the tracking number.
+        </p>
+        {carriers.map((c) => (
+          <CarrierForm key={c.id} carrier={c} />
+        ))}
+        <h3>Add a carrier</h3>
+        <CarrierForm carrier={null} />
+      </section>
+      <section className="card" aria-labelledby="download-settings">
+        <h2 id="download-settings">Downloads</h2>
+        <p className="muted">
+          What a paid order's download links allow, for links granted from now on (each file counts its own
+          downloads).
+        </p>
+        <Form method="post" className="admin-form">
+          <input type="hidden" name="intent" value="save-downloads" />
+          <TextField
+            name="downloadDays"
+            label="Download days (how long a link works, 1 to 3650)"
+            defaultValue={String(downloads.days)}
+            error={fieldErrors.downloadDays}
+          />
+          <TextField
+            name="downloadLimit"
+            label="Download limit (downloads of each file, 1 to 1000)"
+            defaultValue={String(downloads.limit)}
+            error={fieldErrors.downloadLimit}
+          />
+          <button className="button" type="submit" disabled={savingDownloads}>
+            {savingDownloads ? 'Saving...' : 'Save Download Settings'}
           </button>
         </Form>
       </section>

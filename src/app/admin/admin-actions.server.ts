@@ -7,14 +7,23 @@ import { updateBlogSettings } from '../../blog/settings.ts';
 import { blogSettingsSchema, SETTINGS_MESSAGES } from '../../blog/settings-schema.ts';
 import { deleteSubscriber, importSubscribers, SUBSCRIBER_MESSAGES } from '../../blog/subscribers.ts';
 import {
+  DOWNLOAD_SETTINGS_MESSAGES,
+  downloadSettingsSchema,
+  updateDownloadSettings,
+} from '../../orders/downloads.ts';
+import {
   PAYMENT_SETTINGS_MESSAGES,
   paymentSettingsSchema,
   updatePaymentSettings,
 } from '../../orders/payment-settings.ts';
+import { HttpError } from '../../server/middleware.ts';
 import type { RequestState } from '../../server/request-state.ts';
 import type { AppServices } from '../../server/services.ts';
+import { CARRIER_MESSAGES, carrierSchema, deleteCarrier, saveCarrier } from '../../shop/carriers.ts';
 import { PRODUCT_ADMIN_MESSAGES } from '../../shop/product-admin-messages.ts';
-import { deleteProduct } from '../../shop/products.ts';
+import { deleteProductAndFiles } from '../../shop/product-files.ts';
+import { deleteShippingMethod, saveShippingMethod, shippingMethodSchema } from '../../shop/shipping.ts';
+import { SHIPPING_MESSAGES } from '../../shop/shipping-rules.ts';
 
 export type ActionResult =
   | { ok: true; title: string; message?: string }
@@ -55,6 +64,18 @@ function refusedForm(error: z.ZodError): ActionResult {
   return { ok: false, title: 'Error', message: error.issues[0].message, fieldErrors };
 }
 
+/** A change whose refusals (HttpError 4xx) are the admin's to read. */
+async function refusalOr(done: string, change: () => Promise<void>): Promise<ActionResult> {
+  try {
+    await change();
+    return { ok: true, title: done };
+  } catch (error) {
+    if (error instanceof HttpError && error.status < 500)
+      return { ok: false, title: 'Error', message: error.message };
+    throw error;
+  }
+}
+
 /** The admin page's mutations, by intent. The caller has already checked the admin role. */
 export async function runAdminAction(
   services: AppServices,
@@ -70,7 +91,7 @@ export async function runAdminAction(
           ? { ok: true, title: POST_MESSAGES.deleted }
           : { ok: false, title: POST_MESSAGES.errorTitle, message: POST_MESSAGES.deleteFailed };
       case 'delete-product':
-        await deleteProduct(db, idOf(form));
+        await deleteProductAndFiles(db, services.privateFiles, idOf(form));
         return { ok: true, title: PRODUCT_ADMIN_MESSAGES.deleted };
       case 'moderate': {
         const decision = MODERATION_DECISIONS.find((d) => d === form.get('decision'));
@@ -98,6 +119,41 @@ export async function runAdminAction(
         await updatePaymentSettings(db, parsed.data);
         return { ok: true, title: PAYMENT_SETTINGS_MESSAGES.saved };
       }
+      case 'save-downloads': {
+        const parsed = downloadSettingsSchema.safeParse({
+          downloadDays: String(form.get('downloadDays') ?? ''),
+          downloadLimit: String(form.get('downloadLimit') ?? ''),
+        });
+        if (!parsed.success) return refusedForm(parsed.error);
+        await updateDownloadSettings(db, parsed.data);
+        return { ok: true, title: DOWNLOAD_SETTINGS_MESSAGES.saved };
+      }
+      case 'save-shipping-method': {
+        const parsed = shippingMethodSchema.safeParse({
+          name: String(form.get('name') ?? ''),
+          price: String(form.get('price') ?? ''),
+          freeOver: String(form.get('freeOver') ?? ''),
+          countries: String(form.get('countries') ?? ''),
+        });
+        if (!parsed.success) return refusedForm(parsed.error);
+        return await refusalOr(SHIPPING_MESSAGES.saved, () =>
+          saveShippingMethod(db, form.get('id') ? idOf(form) : null, parsed.data),
+        );
+      }
+      case 'delete-shipping-method':
+        return await refusalOr(SHIPPING_MESSAGES.deleted, () => deleteShippingMethod(db, idOf(form)));
+      case 'save-carrier': {
+        const parsed = carrierSchema.safeParse({
+          name: String(form.get('name') ?? ''),
+          trackingUrl: String(form.get('trackingUrl') ?? ''),
+        });
+        if (!parsed.success) return refusedForm(parsed.error);
+        return await refusalOr(CARRIER_MESSAGES.saved, () =>
+          saveCarrier(db, form.get('id') ? idOf(form) : null, parsed.data),
+        );
+      }
+      case 'delete-carrier':
+        return await refusalOr(CARRIER_MESSAGES.deleted, () => deleteCarrier(db, idOf(form)));
       case 'delete-subscriber':
         return (await deleteSubscriber(db, idOf(form)))
           ? { ok: true, title: SUBSCRIBER_MESSAGES.deleted }

@@ -16,11 +16,14 @@ import {
 import { listAdminPosts } from '../../blog/post-editor.ts';
 import { getBlogSettings } from '../../blog/settings.ts';
 import { listSubscribers, recentNewsletters, subscriberCounts } from '../../blog/subscribers.ts';
+import { downloadSettings } from '../../orders/downloads.ts';
 import { paymentSettings } from '../../orders/payment-settings.ts';
 import { listOrders } from '../../orders/service.ts';
 import { listAudit } from '../../server/audit.ts';
 import type { AppServices } from '../../server/services.ts';
+import { listCarriers } from '../../shop/carriers.ts';
 import { listProducts } from '../../shop/products.ts';
+import { listShippingMethods } from '../../shop/shipping.ts';
 import { ORDER_STATUS_FILTERS, PAYMENT_STATUS_FILTERS } from './OrdersTab.tsx';
 import { SUBSCRIBER_FILTERS } from './SubscribersTab.tsx';
 import type { AdminTab } from './tabs.ts';
@@ -131,6 +134,9 @@ async function settingsTab(services: AppServices) {
       ...(await paymentSettings(services.db, { cardPayments: Boolean(services.stripe) })),
       cardPayments: Boolean(services.stripe),
     },
+    downloads: await downloadSettings(services.db),
+    shippingMethods: await listShippingMethods(services.db),
+    carriers: await listCarriers(services.db),
     apiUrl: services.publicUrl,
     environment: services.config.env,
   };

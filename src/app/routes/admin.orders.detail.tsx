@@ -1,10 +1,18 @@
 import type { ReactNode } from 'react';
 import { data, Form, Link, useNavigation } from 'react-router';
+import type { Db } from '../../db/knex.ts';
 import type { AdminOrderCommand } from '../../orders/domain.ts';
+import {
+  DOWNLOAD_MESSAGES,
+  listDownloads,
+  resendDownloads,
+  resetDownloadLimit,
+} from '../../orders/downloads.ts';
 import { PAYMENT_METHOD_LABELS, paymentStatusLabel } from '../../orders/payment-labels.ts';
 import { cancelOrder, markOrderPaid, refundOrder } from '../../orders/payments.ts';
 import { executeOrderCommand, getOrderWithHistory, type OrderHistoryEvent } from '../../orders/service.ts';
 import { HttpError } from '../../server/middleware.ts';
+import { listCarriers, trackingFor } from '../../shop/carriers.ts';
 import { formatPrice } from '../../shop/price.ts';
 import { formatDateTime } from '../admin/format.ts';
 import { requireAdminUser } from '../admin/guard.server.ts';
@@ -28,9 +36,25 @@ function orderId(raw: string): number {
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   requireAdminUser(context, request);
-  const found = await getOrderWithHistory(getApp(context).services.db, orderId(params.id));
+  const { db } = getApp(context).services;
+  const found = await getOrderWithHistory(db, orderId(params.id));
   if (!found) throw data('Order not found', 404);
-  return found;
+  return { ...found, downloads: await listDownloads(db, found.order.id), carriers: await listCarriers(db) };
+}
+
+/** The downloads' own actions: they change grants and send mail, not the order's events. */
+async function downloadAction(db: Db, id: number, form: FormData) {
+  const intent = form.get('intent');
+  if (intent === 'resend-downloads') {
+    await resendDownloads(db, id);
+    return { ok: true as const, title: 'Downloads email queued' };
+  }
+  if (intent === 'reset-download') {
+    const grantId = /^\d{1,9}$/.test(String(form.get('grantId'))) ? Number(form.get('grantId')) : 0;
+    if (!(await resetDownloadLimit(db, id, grantId))) throw new HttpError(404, DOWNLOAD_MESSAGES.notFound);
+    return { ok: true as const, title: 'Download limit reset' };
+  }
+  return null;
 }
 
 const DONE: Record<AdminOrderCommand['type'], string> = {
@@ -57,7 +81,11 @@ function commandFrom(form: FormData): AdminOrderCommand | null {
       };
     }
     case 'ship':
-      return { type: 'ShipOrder', trackingNumber: String(form.get('trackingNumber') ?? '') };
+      return {
+        type: 'ShipOrder',
+        trackingNumber: String(form.get('trackingNumber') ?? '').slice(0, 100),
+        carrier: String(form.get('carrier') ?? '').slice(0, 100),
+      };
     case 'deliver':
       return { type: 'MarkDelivered' };
     case 'cancel':
@@ -71,15 +99,31 @@ function commandFrom(form: FormData): AdminOrderCommand | null {
 export async function action({ context, request, params }: Route.ActionArgs) {
   const user = requireAdminUser(context, request);
   const { services } = getApp(context);
-  const command = commandFrom(await request.formData());
-  if (!command) return { ok: false as const, title: 'Error', message: 'Unknown action' };
+  const form = await request.formData();
   const id = orderId(params.id);
+  try {
+    const done = await downloadAction(services.db, id, form);
+    if (done) return done;
+  } catch (err) {
+    if (err instanceof HttpError && err.status < 500)
+      return { ok: false as const, title: 'Error', message: err.message };
+    throw err;
+  }
+  const command = commandFrom(form);
+  if (!command) return { ok: false as const, title: 'Error', message: 'Unknown action' };
   const metadata = { actor: 'admin', userId: user.id };
   try {
     if (command.type === 'RecordPayment')
       await markOrderPaid(services.db, id, command.reference ?? null, metadata);
     else if (command.type === 'IssueRefund') await refundOrder(services, id, command, metadata);
     else if (command.type === 'CancelOrder') await cancelOrder(services, id, command.reason, metadata);
+    else if (command.type === 'ShipOrder' && command.trackingNumber.trim())
+      await executeOrderCommand(
+        services.db,
+        id,
+        { ...command, ...(await trackingFor(services.db, command.carrier ?? '', command.trackingNumber)) },
+        metadata,
+      );
     else await executeOrderCommand(services.db, id, command, metadata);
     return { ok: true as const, title: DONE[command.type] };
   } catch (err) {
@@ -114,7 +158,8 @@ const EVENT_LABELS: Record<string, string> = {
 
 function eventDetail(event: OrderHistoryEvent, currency: string): string | null {
   const d = (event.data ?? {}) as Record<string, unknown>;
-  if (event.type === 'OrderShipped') return `Tracking number ${String(d.trackingNumber)}`;
+  if (event.type === 'OrderShipped')
+    return `${d.carrier ? `${String(d.carrier)}, tracking` : 'Tracking'} number ${String(d.trackingNumber)}`;
   if (event.type === 'OrderCancelled')
     return (
       [d.reason ? `Reason: ${String(d.reason)}` : null, d.refunded ? 'Payment to refund' : null]
@@ -176,7 +221,7 @@ function OrderActionForm({
 }
 
 export default function AdminOrder({ loaderData, actionData }: Route.ComponentProps) {
-  const { order, items, events, actions, currency } = loaderData;
+  const { order, items, events, actions, currency, downloads, carriers } = loaderData;
   const unavailable = (Object.keys(actions) as AdminOrderCommand['type'][]).flatMap((type) => {
     const option = actions[type];
     return option.allowed ? [] : [[type, option.reason] as const];
@@ -193,7 +238,17 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
       <p>
         <span className={`badge badge-order-${order.status}`}>{order.status}</span>{' '}
         <span className="badge">{order.paymentStatus}</span>
-        {order.trackingNumber ? <span className="muted"> Tracking: {order.trackingNumber}</span> : null}
+        {order.trackingNumber ? (
+          <span className="muted">
+            {' '}
+            Tracking:{' '}
+            {order.trackingUrl ? (
+              <a href={order.trackingUrl}>{order.trackingNumber}</a>
+            ) : (
+              order.trackingNumber
+            )}
+          </span>
+        ) : null}
       </p>
       {order.refundNeeded && (
         <Notice
@@ -256,16 +311,49 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
               </>
             ) : null}
           </p>
-          <p>
-            {order.address}
-            <br />
-            {order.postalCode} {order.city}
-            <br />
-            {order.country}
-          </p>
-          <p className="muted">Shipping: {order.shippingMethod}</p>
+          {order.address ? (
+            <>
+              <p>
+                {order.address}
+                <br />
+                {order.postalCode} {order.city}
+                <br />
+                {order.country}
+              </p>
+              <p className="muted">
+                Shipping: {order.shippingMethod},{' '}
+                {order.shippingCost === 0 ? 'free' : formatPrice(order.shippingCost, currency)}
+              </p>
+            </>
+          ) : (
+            <p className="muted">Nothing ships: every item is a download.</p>
+          )}
         </section>
       </div>
+      {downloads.length > 0 && (
+        <section className="card" aria-labelledby="order-downloads">
+          <h2 id="order-downloads">Downloads</h2>
+          <ul className="admin-list">
+            {downloads.map((d) => (
+              <li key={d.id}>
+                <span>
+                  {d.name} ({d.fileName}): {d.downloads} of {d.limit} downloads, until{' '}
+                  {formatDateTime(d.expiresAt)}
+                  {d.revoked ? ' · revoked' : ''}
+                </span>
+                {!d.revoked && d.downloads > 0 && (
+                  <OrderActionForm intent="reset-download" label={`Reset the limit of ${d.name}`} busy={busy}>
+                    <input type="hidden" name="grantId" value={d.id} />
+                  </OrderActionForm>
+                )}
+              </li>
+            ))}
+          </ul>
+          {downloads.some((d) => !d.revoked) && (
+            <OrderActionForm intent="resend-downloads" label="Re-send the downloads email" busy={busy} />
+          )}
+        </section>
+      )}
       <section className="card" aria-labelledby="order-actions">
         <h2 id="order-actions">Actions</h2>
         <div className="admin-stack">
@@ -303,6 +391,16 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           )}
           {actions.ShipOrder.allowed && (
             <OrderActionForm intent="ship" label="Ship Order" busy={busy}>
+              <div className="field">
+                <label htmlFor="carrier">Carrier</label>
+                <select id="carrier" name="carrier" required>
+                  {carriers.map((c) => (
+                    <option key={c.id} value={c.name}>
+                      {c.name}
+                    </option>
+                  ))}
+                </select>
+              </div>
               <div className="field">
                 <label htmlFor="trackingNumber">Tracking number</label>
                 <input id="trackingNumber" name="trackingNumber" required />

@@ -1,9 +1,11 @@
 import { data } from 'react-router';
 import { lastDays, pageSeries } from '../../analytics/report.ts';
+import { listProductFiles } from '../../shop/product-files.ts';
 import { getProduct } from '../../shop/products.ts';
 import { PageViewsCard } from '../admin/AnalyticsChart.tsx';
 import { requireAdminUser } from '../admin/guard.server.ts';
 import { ProductEditor } from '../admin/ProductEditor.tsx';
+import { ProductFiles } from '../admin/ProductFiles.tsx';
 import { saveProduct } from '../admin/product-form.server.ts';
 import { getApp } from '../context.ts';
 import '../styles/admin.css';
@@ -22,11 +24,15 @@ function productId(raw: string): number {
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   requireAdminUser(context, request);
-  const { db } = getApp(context).services;
+  const { services } = getApp(context);
   const id = productId(params.id);
-  const product = await getProduct(db, id);
+  const product = await getProduct(services.db, id);
   if (!product) throw data('Product not found', 404);
-  return { product, views: await pageSeries(db, { productId: id }, lastDays(30)) };
+  const [files, views] = await Promise.all([
+    listProductFiles(services.db, id),
+    pageSeries(services.db, { productId: id }, lastDays(30)),
+  ]);
+  return { product, files, maxMb: services.config.downloadMaxMb, views };
 }
 
 export function action({ context, request, params }: Route.ActionArgs) {
@@ -34,11 +40,14 @@ export function action({ context, request, params }: Route.ActionArgs) {
 }
 
 export default function EditProduct({ loaderData, actionData }: Route.ComponentProps) {
+  const { product, files, maxMb, views } = loaderData;
   return (
     <>
-      <ProductEditor product={loaderData.product} errors={actionData ?? null} />
+      <ProductEditor product={product} errors={actionData ?? null}>
+        <ProductFiles productId={product.id} files={files} maxMb={maxMb} />
+      </ProductEditor>
       <div className="container admin">
-        <PageViewsCard series={loaderData.views} />
+        <PageViewsCard series={views} />
       </div>
     </>
   );

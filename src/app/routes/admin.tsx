@@ -111,6 +111,9 @@ function TabContent({ loaderData, actionData }: Pick<Route.ComponentProps, 'load
         <SettingsTab
           settings={data.settings}
           payments={data.payments}
+          downloads={data.downloads}
+          shippingMethods={data.shippingMethods}
+          carriers={data.carriers}
           apiUrl={data.apiUrl}
           environment={data.environment}
           fieldErrors={actionData && !actionData.ok ? actionData.fieldErrors : undefined}

@@ -1,20 +1,25 @@
 import { type FormEvent, useRef, useState } from 'react';
 import { Form, Link, redirect, useActionData, useNavigation } from 'react-router';
+import { type DownloadGrant, listDownloads } from '../../orders/downloads.ts';
 import { paymentNextStep } from '../../orders/payments.ts';
 import type { OrderSummary } from '../../orders/service.ts';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../orders/service.ts';
 import { HttpError } from '../../server/middleware.ts';
 import { type CartView, getCart } from '../../shop/cart.ts';
-import { cartOwnerOf, checkout } from '../../shop/checkout.ts';
+import { cartOwnerOf, checkout, parseCheckout } from '../../shop/checkout.ts';
 import {
+  ADDRESS_FIELDS,
   CHECKOUT_MAX_LENGTH,
   type CheckoutField,
   checkoutErrors,
-  checkoutSchema,
+  checkoutSchemaFor,
 } from '../../shop/checkout-schema.ts';
 import { orderPlacedMessage, SHOP_MESSAGES } from '../../shop/messages.ts';
 import { formatPrice } from '../../shop/price.ts';
+import { listShippingMethods } from '../../shop/shipping.ts';
+import { deliversTo, type ShippingMethod, shippingCost } from '../../shop/shipping-rules.ts';
 import { FormErrorsAtButton, useFocusFirstError } from '../components/FormErrors.tsx';
+import { Downloads } from '../components/shop/Downloads.tsx';
 import { Notice } from '../components/shop/Notice.tsx';
 import { getApp } from '../context.ts';
 import { useCurrency } from '../currency.ts';
@@ -34,13 +39,14 @@ export async function loader({ context }: Route.LoaderArgs) {
     // One key per rendered form: a double submit or a retry returns the same order.
     idempotencyKey: crypto.randomUUID(),
     emailDelivers: services.mailer.delivers,
+    shippingMethods: await listShippingMethods(services.db),
   };
 }
 
 type Errors = Partial<Record<CheckoutField, string>>;
 type Values = Partial<Record<CheckoutField, string>>;
 type ActionResult =
-  | { status: 'confirmed'; order: OrderSummary; payment: ConfirmationPayment }
+  | { status: 'confirmed'; order: OrderSummary; payment: ConfirmationPayment; downloads: DownloadGrant[] }
   | { status: 'invalid'; errors: Errors; values: Values }
   | { status: 'empty'; values: Values }
   | { status: 'failed'; message: string; values: Values };
@@ -54,14 +60,22 @@ const FIELDS: { name: CheckoutField; label: string; type: string; autoComplete: 
   { name: 'country', label: 'Country', type: 'text', autoComplete: 'country-name' },
 ];
 
+/** The typed fields and the chosen shipping method (absent without a choice: the default). */
+const FORM_FIELDS: CheckoutField[] = [...FIELDS.map((f) => f.name), 'shippingMethod'];
+
 function valuesOf(form: FormData): Values {
-  return Object.fromEntries(FIELDS.map((f) => [f.name, String(form.get(f.name) ?? '')]));
+  return Object.fromEntries(
+    FORM_FIELDS.flatMap((name) => {
+      const value = form.get(name);
+      return value === null ? [] : [[name, String(value)]];
+    }),
+  );
 }
 
 /** Refused values go back into the form, but never longer than the schema allows. */
 function echoed(values: Values): Values {
   return Object.fromEntries(
-    FIELDS.map((f) => [f.name, values[f.name]?.slice(0, CHECKOUT_MAX_LENGTH[f.name])]),
+    FORM_FIELDS.map((name) => [name, values[name]?.slice(0, CHECKOUT_MAX_LENGTH[name])]),
   );
 }
 
@@ -72,9 +86,8 @@ export async function action({ request, context }: Route.ActionArgs): Promise<Ac
   const app = getApp(context);
   const form = await request.formData();
   const values = valuesOf(form);
-  const parsed = checkoutSchema.safeParse(values);
-  if (!parsed.success)
-    return { status: 'invalid', errors: checkoutErrors(parsed.error), values: echoed(values) };
+  const parsed = await parseCheckout(app.services, app.state, values);
+  if (!parsed.ok) return { status: 'invalid', errors: parsed.errors, values: echoed(values) };
   const key = String(form.get('idempotencyKey') ?? '');
   try {
     const { order } = await checkout(
@@ -90,6 +103,8 @@ export async function action({ request, context }: Route.ActionArgs): Promise<Ac
     return {
       status: 'confirmed',
       order,
+      // A free order is paid at once: its links are ready now.
+      downloads: await listDownloads(app.services.db, order.id),
       payment: {
         orderPath: `${pathname}${search}`,
         instructions: next.paymentInstructions ?? null,
@@ -115,7 +130,12 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
   const navigation = useNavigation();
   if (result?.status === 'confirmed')
     return (
-      <Confirmation order={result.order} payment={result.payment} emailDelivers={loaderData.emailDelivers} />
+      <Confirmation
+        order={result.order}
+        payment={result.payment}
+        downloads={result.downloads}
+        emailDelivers={loaderData.emailDelivers}
+      />
     );
   return (
     <div className="container checkout-page">
@@ -127,7 +147,12 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
           <span className="spinner" aria-hidden="true" /> {SHOP_MESSAGES.loadingCart}
         </p>
       ) : (
-        <CheckoutForm cart={loaderData.cart} idempotencyKey={loaderData.idempotencyKey} result={result} />
+        <CheckoutForm
+          cart={loaderData.cart}
+          shippingMethods={loaderData.shippingMethods}
+          idempotencyKey={loaderData.idempotencyKey}
+          result={result}
+        />
       )}
     </div>
   );
@@ -135,10 +160,12 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
 
 function CheckoutForm({
   cart,
+  shippingMethods,
   idempotencyKey,
   result,
 }: {
   cart: CartView;
+  shippingMethods: ShippingMethod[];
   idempotencyKey: string;
   result: Exclude<ActionResult, { status: 'confirmed' }> | undefined;
 }) {
@@ -155,9 +182,20 @@ function CheckoutForm({
   const errors = clientErrors ?? (result?.status === 'invalid' ? result.errors : {});
   const values = result?.values ?? {};
   const empty = cart.cart.items.length === 0;
+  const { digitalOnly } = cart.summary;
+  // The methods that deliver to the country typed so far (all of them before one is typed).
+  const [country, setCountry] = useState(values.country ?? '');
+  const offered = shippingMethods.filter((m) => !country.trim() || deliversTo(m, country));
+  const [chosen, setChosen] = useState(values.shippingMethod ?? '');
+  const method = offered.find((m) => String(m.id) === chosen) ?? offered[0];
+  const subtotal = cart.summary.totalPrice;
+  const shipping = digitalOnly || !method ? 0 : shippingCost(method, subtotal);
+  const fields = digitalOnly
+    ? FIELDS.filter((f) => !(ADDRESS_FIELDS as readonly string[]).includes(f.name))
+    : FIELDS;
 
   const validate = (form: HTMLFormElement): Errors => {
-    const parsed = checkoutSchema.safeParse(valuesOf(new FormData(form)));
+    const parsed = checkoutSchemaFor(digitalOnly).safeParse(valuesOf(new FormData(form)));
     return parsed.success ? {} : checkoutErrors(parsed.error);
   };
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
@@ -170,6 +208,8 @@ function CheckoutForm({
     }
   };
   const onChange = (event: FormEvent<HTMLFormElement>) => {
+    const target = event.target as HTMLInputElement;
+    if (target.name === 'country') setCountry(target.value);
     if (submitted || result?.status === 'invalid') setClientErrors(validate(event.currentTarget));
   };
 
@@ -203,9 +243,19 @@ function CheckoutForm({
                 </li>
               ))}
             </ul>
+            <p className="summary-row">
+              <span>Subtotal</span>
+              <span>{formatPrice(subtotal, currency)}</span>
+            </p>
+            {!digitalOnly && method && (
+              <p className="summary-row">
+                <span>Shipping ({method.name})</span>
+                <span>{shipping === 0 ? 'Free' : formatPrice(shipping, currency)}</span>
+              </p>
+            )}
             <p className="summary-row summary-total">
               <span>Total</span>
-              <span>{formatPrice(cart.summary.totalPrice, currency)}</span>
+              <span>{formatPrice(subtotal + shipping, currency)}</span>
             </p>
           </>
         )}
@@ -235,7 +285,8 @@ function CheckoutForm({
           ref={formRef}
         >
           <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-          {FIELDS.map((field) => {
+          {digitalOnly && <p className="muted">{SHOP_MESSAGES.noShippingNeeded}</p>}
+          {fields.map((field) => {
             const error = errors[field.name];
             const id = `checkout-${field.name}`;
             return (
@@ -259,6 +310,38 @@ function CheckoutForm({
               </div>
             );
           })}
+          {!digitalOnly && (
+            <fieldset
+              className="field shipping-methods"
+              aria-describedby={errors.shippingMethod ? 'checkout-shippingMethod-error' : undefined}
+            >
+              <legend>Shipping method</legend>
+              {offered.map((m, i) => (
+                <div className="admin-checkbox" key={m.id}>
+                  <input
+                    type="radio"
+                    id={`shipping-${m.id}`}
+                    name="shippingMethod"
+                    value={m.id}
+                    checked={method ? method.id === m.id : i === 0}
+                    onChange={() => setChosen(String(m.id))}
+                    aria-invalid={errors.shippingMethod ? true : undefined}
+                  />
+                  <label htmlFor={`shipping-${m.id}`}>
+                    {m.name}: {shippingCost(m, subtotal) === 0 ? 'Free' : formatPrice(m.price, currency)}
+                    {m.freeOver !== null && shippingCost(m, subtotal) > 0
+                      ? ` (free over ${formatPrice(m.freeOver, currency)})`
+                      : ''}
+                  </label>
+                </div>
+              ))}
+              {errors.shippingMethod && (
+                <p id="checkout-shippingMethod-error" className="field-error">
+                  {errors.shippingMethod}
+                </p>
+              )}
+            </fieldset>
+          )}
           <FormErrorsAtButton show={Object.keys(errors).length > 0 && !processing} />
           <button type="submit" className="button button-block" disabled={processing || empty}>
             {processing ? 'Processing...' : 'Place Order'}
@@ -272,10 +355,12 @@ function CheckoutForm({
 function Confirmation({
   order,
   payment,
+  downloads,
   emailDelivers,
 }: {
   order: OrderSummary;
   payment: ConfirmationPayment;
+  downloads: DownloadGrant[];
   emailDelivers: boolean;
 }) {
   const currency = useCurrency();
@@ -311,6 +396,7 @@ function Confirmation({
             <dd>{order.customerEmail}</dd>
           </div>
         </dl>
+        <Downloads downloads={downloads} />
         {payment.error && (
           <Notice tone="error" title="Payment could not be started" description={payment.error} />
         )}

@@ -1,11 +1,13 @@
 import { data, Form, Link, redirect, useNavigation } from 'react-router';
 import { isOrderAccessKey, orderAccessKey } from '../../orders/access-key.ts';
+import { listDownloads } from '../../orders/downloads.ts';
 import { isAwaitingPayment, paymentStateLabel } from '../../orders/payment-labels.ts';
 import { paymentSettings } from '../../orders/payment-settings.ts';
 import { stripePaymentUrl } from '../../orders/payments.ts';
 import { getOrder, getOrderItems } from '../../orders/service.ts';
 import { HttpError } from '../../server/middleware.ts';
 import { SHOP_MESSAGES } from '../../shop/messages.ts';
+import { Downloads } from '../components/shop/Downloads.tsx';
 import { Notice } from '../components/shop/Notice.tsx';
 import { OrderLines } from '../components/shop/OrderLines.tsx';
 import { type AppContext, getApp } from '../context.ts';
@@ -42,6 +44,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   return {
     order,
     items: await getOrderItems(services.db, order.id),
+    downloads: await listDownloads(services.db, order.id),
     key: await orderAccessKey(services.db, order.id),
     cardPayments: Boolean(services.stripe),
     instructions:
@@ -67,7 +70,8 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 }
 
 export default function OrderPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { order, items, key, cardPayments, instructions, returnedFromPayment, cancelledPayment } = loaderData;
+  const { order, items, downloads, key, cardPayments, instructions, returnedFromPayment, cancelledPayment } =
+    loaderData;
   const navigation = useNavigation();
   const awaiting = isAwaitingPayment(order);
   const paid = order.paymentStatus !== 'unpaid';
@@ -121,7 +125,16 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
         <h2 id="order-lines">Items</h2>
         <p>
           Status: <strong>{order.status}</strong>
-          {order.trackingNumber ? ` · Tracking: ${order.trackingNumber}` : ''}
+          {order.trackingNumber ? (
+            <>
+              {' · Tracking: '}
+              {order.trackingUrl ? (
+                <a href={order.trackingUrl}>{order.trackingNumber}</a>
+              ) : (
+                order.trackingNumber
+              )}
+            </>
+          ) : null}
         </p>
         <OrderLines
           lines={items.map((i) => ({
@@ -131,8 +144,14 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
             unitPrice: i.priceAtTime,
           }))}
           total={order.totalAmount}
+          shipping={
+            order.shippingMethod === 'none'
+              ? undefined
+              : { method: order.shippingMethod, cost: order.shippingCost }
+          }
         />
       </section>
+      <Downloads downloads={downloads} />
       <p>
         <Link to="/shop">{SHOP_MESSAGES.continueShopping}</Link>
       </p>

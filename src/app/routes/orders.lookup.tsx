@@ -1,10 +1,12 @@
 import { data, Form, Link, useNavigation } from 'react-router';
 import type { Db } from '../../db/knex.ts';
 import { orderLink } from '../../orders/access-key.ts';
+import { listDownloads } from '../../orders/downloads.ts';
 import { isAwaitingPayment } from '../../orders/payment-labels.ts';
 import { lookupOrder } from '../../orders/service.ts';
 import { createRateLimit } from '../../server/rate-limit.ts';
 import { SHOP_MESSAGES } from '../../shop/messages.ts';
+import { Downloads } from '../components/shop/Downloads.tsx';
 import { Notice } from '../components/shop/Notice.tsx';
 import { OrderLines } from '../components/shop/OrderLines.tsx';
 import { getApp } from '../context.ts';
@@ -74,7 +76,12 @@ export async function action({ request, context }: Route.ActionArgs) {
       status: order.status,
       paymentStatus: order.paymentStatus,
       trackingNumber: order.trackingNumber,
+      trackingUrl: order.trackingUrl,
       totalAmount: order.totalAmount,
+      shipping:
+        order.shippingMethod === 'none'
+          ? undefined
+          : { method: order.shippingMethod, cost: order.shippingCost },
       // The order's own page: its payment state, and Pay now while it waits for one.
       orderPath: `${orderUrl.pathname}${orderUrl.search}`,
       awaitingPayment: isAwaitingPayment(order),
@@ -85,6 +92,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         quantity: i.quantity,
         price: i.priceAtTime,
       })),
+      downloads: await listDownloads(services.db, order.id),
     },
   };
 }
@@ -136,7 +144,16 @@ export default function OrderLookup({ actionData }: Route.ComponentProps) {
           <h2 id="lookup-result">Order #{found.id}</h2>
           <p>
             Status: <strong>{found.status}</strong> · Payment: {found.paymentStatus}
-            {found.trackingNumber ? ` · Tracking: ${found.trackingNumber}` : ''}
+            {found.trackingNumber ? (
+              <>
+                {' · Tracking: '}
+                {found.trackingUrl ? (
+                  <a href={found.trackingUrl}>{found.trackingNumber}</a>
+                ) : (
+                  found.trackingNumber
+                )}
+              </>
+            ) : null}
           </p>
           <OrderLines
             lines={found.items.map((i) => ({
@@ -146,6 +163,7 @@ export default function OrderLookup({ actionData }: Route.ComponentProps) {
               unitPrice: i.price,
             }))}
             total={found.totalAmount}
+            shipping={found.shipping}
           />
           <p>
             <Link to={found.orderPath} className={found.awaitingPayment ? 'button' : undefined}>
@@ -154,6 +172,7 @@ export default function OrderLookup({ actionData }: Route.ComponentProps) {
           </p>
         </section>
       )}
+      {found && <Downloads downloads={found.downloads} />}
       <p>
         <Link to="/shop">{SHOP_MESSAGES.continueShopping}</Link>
       </p>

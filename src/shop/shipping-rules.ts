@@ -1,0 +1,55 @@
+/** Shipping methods as checkout, the cart and the settings see them (no database here: client-safe). */
+export type ShippingMethod = {
+  id: number;
+  name: string;
+  /** Cents. */
+  price: number;
+  /** Free when the items come to at least this many cents; null: never free. */
+  freeOver: number | null;
+  /** Countries it delivers to; null: everywhere. */
+  countries: string[] | null;
+};
+
+export const SHIPPING_MESSAGES = {
+  choose: 'Choose a shipping method',
+  notToCountry: (method: string, country: string) => `${method} does not deliver to ${country}`,
+  noneToCountry: (country: string) => `We do not ship to ${country}`,
+  saved: 'Shipping method saved',
+  deleted: 'Shipping method removed',
+  notFound: 'Shipping method not found',
+  name: 'Name must be 1 to 100 characters',
+  nameTaken: 'Another shipping method has this name',
+  price: 'Price must be a whole number of cents',
+  freeOver: 'Free over must be empty or a whole number of cents',
+  countries: 'Countries must be a comma-separated list of at most 100 names',
+} as const;
+
+const normalise = (country: string) => country.trim().toLowerCase();
+
+/** Whether the method delivers to the country (as the customer typed it; any case). */
+export function deliversTo(method: ShippingMethod, country: string): boolean {
+  if (!method.countries || method.countries.length === 0) return true;
+  return method.countries.some((c) => normalise(c) === normalise(country));
+}
+
+/** What the method costs for items worth subtotal cents: free from its threshold on. */
+export function shippingCost(method: ShippingMethod, subtotal: number): number {
+  return method.freeOver !== null && subtotal >= method.freeOver ? 0 : method.price;
+}
+
+/** The method a checkout asked for (its id or its name, any case), else the first that delivers there. */
+export function pickShippingMethod(
+  methods: ShippingMethod[],
+  asked: string | undefined,
+  country: string,
+): { method: ShippingMethod } | { error: string } {
+  const wanted = asked?.trim();
+  if (wanted) {
+    const method = methods.find((m) => String(m.id) === wanted || normalise(m.name) === normalise(wanted));
+    if (!method) return { error: SHIPPING_MESSAGES.choose };
+    if (!deliversTo(method, country)) return { error: SHIPPING_MESSAGES.notToCountry(method.name, country) };
+    return { method };
+  }
+  const first = methods.find((m) => deliversTo(m, country));
+  return first ? { method: first } : { error: SHIPPING_MESSAGES.noneToCountry(country) };
+}

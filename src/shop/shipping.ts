@@ -1,0 +1,75 @@
+import type { Knex } from 'knex';
+import { z } from 'zod';
+import type { Db } from '../db/knex.ts';
+import { HttpError } from '../server/middleware.ts';
+import { SHIPPING_MESSAGES, type ShippingMethod } from './shipping-rules.ts';
+
+type Executor = Db | Knex.Transaction;
+
+type Row = { id: number; name: string; price: number; free_over: number | null; countries: string[] | null };
+
+export async function listShippingMethods(db: Executor): Promise<ShippingMethod[]> {
+  const rows: Row[] = await db('shipping_methods')
+    .orderBy([{ column: 'position' }, { column: 'id' }])
+    .select('id', 'name', 'price', 'free_over', 'countries');
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    price: r.price,
+    freeOver: r.free_over,
+    countries: r.countries,
+  }));
+}
+
+const cents = (message: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d{1,9}$/, message)
+    .transform(Number);
+
+/** The settings form of one method: cents as typed, countries comma-separated (empty: everywhere). */
+export const shippingMethodSchema = z.object({
+  name: z.string().trim().min(1, SHIPPING_MESSAGES.name).max(100, SHIPPING_MESSAGES.name),
+  price: cents(SHIPPING_MESSAGES.price),
+  freeOver: z.union([z.literal('').transform(() => null), cents(SHIPPING_MESSAGES.freeOver)]),
+  countries: z
+    .string()
+    .max(5000, SHIPPING_MESSAGES.countries)
+    .transform((text) =>
+      text
+        .split(',')
+        .map((c) => c.trim())
+        .filter(Boolean),
+    )
+    .refine((list) => list.length <= 100 && list.every((c) => c.length <= 100), SHIPPING_MESSAGES.countries)
+    .transform((list) => (list.length ? list : null)),
+});
+
+/** Adds a method (no id) or changes one; 404 for an unknown id, 400 for a name in use. */
+export async function saveShippingMethod(
+  db: Db,
+  id: number | null,
+  input: z.output<typeof shippingMethodSchema>,
+): Promise<void> {
+  const row = { name: input.name, price: input.price, free_over: input.freeOver, countries: input.countries };
+  try {
+    if (id === null) {
+      await db('shipping_methods').insert({
+        ...row,
+        position: db.raw('(SELECT coalesce(max(position), -1) + 1 FROM shipping_methods)'),
+      });
+      return;
+    }
+    const updated = await db('shipping_methods').where({ id }).update(row);
+    if (updated === 0) throw new HttpError(404, SHIPPING_MESSAGES.notFound);
+  } catch (error) {
+    if ((error as { code?: string }).code === '23505') throw new HttpError(400, SHIPPING_MESSAGES.nameTaken);
+    throw error;
+  }
+}
+
+export async function deleteShippingMethod(db: Db, id: number): Promise<void> {
+  if ((await db('shipping_methods').where({ id }).delete()) === 0)
+    throw new HttpError(404, SHIPPING_MESSAGES.notFound);
+}

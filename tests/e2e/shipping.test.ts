@@ -1,0 +1,108 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { addSessionCookie, signedInSession } from '../support/auth.ts';
+import { expectAccessible, launchBrowser, newContext, watchPage } from '../support/browser.ts';
+import { createProductRow } from '../support/shop.ts';
+
+let app: TestApp;
+let browser: Browser;
+
+beforeAll(async () => {
+  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+describe('shipping at checkout', () => {
+  it('offers the methods that deliver to the typed country, totals with the chosen one, and the order keeps it', {
+    timeout: 90_000,
+  }, async () => {
+    const db = app.services.db;
+    await db('shipping_methods').where({ name: 'Standard' }).update({ price: 500, free_over: 10_000 });
+    await db('shipping_methods')
+      .where({ name: 'Express' })
+      .update({ countries: ['Ireland'] });
+    const ebook = await createProductRow(db, { name: 'Field Notes (e-book)', price: 1500, stock: null });
+    await db('product_files').insert({
+      product_id: ebook.id,
+      name: 'Field Notes',
+      file_name: 'field-notes.pdf',
+      storage_name: 'e'.repeat(32),
+      content_type: 'application/pdf',
+      size_bytes: 10,
+    });
+    const mug = await createProductRow(db, {
+      name: 'Penstand Mug',
+      category: 'Merchandise',
+      price: 2500,
+      stock: null,
+    });
+
+    const context = await newContext(browser, app.url);
+    const page = await context.newPage();
+    const problems = await watchPage(page);
+    for (const id of [ebook.id, mug.id]) {
+      await page.goto(`/product/${id}`);
+      await page.waitForSelector('html[data-hydrated]');
+      await page.getByRole('button', { name: 'Add to Cart' }).click();
+      await page.getByText('Item successfully added to your cart', { exact: true }).waitFor();
+    }
+    await page.goto('/checkout');
+    await page.waitForSelector('html[data-hydrated]');
+    const summary = page.getByRole('region', { name: 'Order Summary' });
+    const total = () => summary.locator('.summary-total').textContent();
+    expect(await total()).toBe('Total$45.00');
+    const methods = page.getByRole('group', { name: 'Shipping method' });
+    await page.getByLabel('Country', { exact: true }).fill('France');
+    await expect.poll(() => methods.getByRole('radio').count()).toBe(1);
+    await page.getByLabel('Country', { exact: true }).fill('Ireland');
+    await expect.poll(() => methods.getByRole('radio').count()).toBe(2);
+    await methods.getByLabel('Express: $15.00').check();
+    await expect.poll(total).toBe('Total$55.00');
+    await expectAccessible(page);
+    const fields = {
+      'Full name': 'Grace Hopper',
+      Email: 'grace@example.com',
+      Address: '1 Quay Street',
+      City: 'Dublin',
+      'ZIP code': 'D02 XY45',
+    };
+    for (const [label, value] of Object.entries(fields))
+      await page.getByLabel(label, { exact: true }).fill(value);
+    await page.getByRole('button', { name: 'Place Order' }).click();
+    await page.getByRole('heading', { name: 'Order Confirmed!' }).waitFor();
+    const order = await db('orders').orderBy('id', 'desc').first();
+    expect(order).toMatchObject({
+      shipping_method: 'Express',
+      shipping_cost: 1500,
+      total_amount: 5500,
+      country: 'Ireland',
+    });
+
+    // The admin marks it paid and ships it with FedEx: the timeline and the link follow.
+    const admin = await signedInSession(app, { role: 'admin' });
+    const adminContext = await newContext(browser, app.url);
+    await addSessionCookie(adminContext, app.url, admin.sid);
+    const adminPage = await adminContext.newPage();
+    const adminProblems = await watchPage(adminPage);
+    await adminPage.goto(`/admin/orders/${order.id}`);
+    await adminPage.waitForSelector('html[data-hydrated]');
+    await adminPage.getByRole('button', { name: 'Mark as paid' }).click();
+    await expect.poll(() => adminPage.getByRole('status').textContent()).toContain('Marked as paid');
+    await adminPage.getByLabel('Carrier').selectOption('FedEx');
+    await adminPage.getByLabel('Tracking number').fill('7489 1234');
+    await expectAccessible(adminPage);
+    await adminPage.getByRole('button', { name: 'Ship Order' }).click();
+    await expect.poll(() => adminPage.getByRole('status').textContent()).toContain('Order shipped');
+    const link = adminPage.getByRole('link', { name: '7489 1234' });
+    expect(await link.getAttribute('href')).toBe('https://www.fedex.com/fedextrack/?trknbr=7489%201234');
+    await adminPage.getByText('FedEx, tracking number 7489 1234').waitFor();
+    expect(adminProblems).toEqual([]);
+    await adminContext.close();
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
