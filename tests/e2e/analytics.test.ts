@@ -53,7 +53,7 @@ describe('analytics', () => {
     expect((await reader.cookies()).map((c) => c.name)).not.toContain('sid');
     await page.locator('article').getByRole('link', { name: 'Fountain Pen' }).click();
     await page.waitForSelector('html[data-hydrated]');
-    await page.getByRole('button', { name: 'Add to Cart' }).click();
+    await page.getByRole('button', { name: 'Add to Cart', exact: true }).click();
     await page.getByText('Item successfully added to your cart', { exact: true }).waitFor();
     await page.goto('/checkout');
     const fields = {

@@ -76,7 +76,7 @@ describe('downloadable files in the product editor', () => {
     const shopper = await guest.newPage();
     await shopper.goto(`/product/${product.id}`);
     await shopper.waitForSelector('html[data-hydrated]');
-    await shopper.getByRole('button', { name: 'Add to Cart' }).click();
+    await shopper.getByRole('button', { name: 'Add to Cart', exact: true }).click();
     await shopper.getByText('Item successfully added to your cart', { exact: true }).waitFor();
     await shopper.goto('/checkout');
     await shopper.waitForSelector('html[data-hydrated]');
@@ -128,7 +128,7 @@ describe('the download journey', () => {
     const shopperProblems = await watchPage(shopper);
     await shopper.goto(`/product/${product.id}`);
     await shopper.waitForSelector('html[data-hydrated]');
-    await shopper.getByRole('button', { name: 'Add to Cart' }).click();
+    await shopper.getByRole('button', { name: 'Add to Cart', exact: true }).click();
     await shopper.getByText('Item successfully added to your cart', { exact: true }).waitFor();
     await shopper.goto('/checkout');
     await shopper.waitForSelector('html[data-hydrated]');

@@ -47,7 +47,7 @@ describe('shipping at checkout', () => {
     for (const id of [ebook.id, mug.id]) {
       await page.goto(`/product/${id}`);
       await page.waitForSelector('html[data-hydrated]');
-      await page.getByRole('button', { name: 'Add to Cart' }).click();
+      await page.getByRole('button', { name: 'Add to Cart', exact: true }).click();
       await page.getByText('Item successfully added to your cart', { exact: true }).waitFor();
     }
     await page.goto('/checkout');
