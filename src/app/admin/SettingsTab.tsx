@@ -231,6 +231,9 @@ export function SettingsTab({ settings, payments, apiUrl, environment, fieldErro
           <Link className="button button-secondary" to="/admin?tab=dashboard" reloadDocument={false}>
             Refresh Dashboard
           </Link>
+          <Link className="button button-secondary" to="/admin/import">
+            Import and export
+          </Link>
         </div>
       </section>
     </div>
