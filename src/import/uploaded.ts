@@ -7,13 +7,8 @@ import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import { HttpError } from '../server/middleware.ts';
 import type { ImportReport } from './import.ts';
+import { IMPORT_MESSAGES, MAX_IMPORT_BYTES } from './messages.ts';
 import { ImportError } from './types.ts';
-
-export const MAX_IMPORT_BYTES = 200 * 1024 * 1024;
-export const IMPORT_MESSAGES = {
-  tooLarge: 'The export file must be smaller than 200 MB. Nothing was imported.',
-  noFile: 'Choose a WordPress (XML), Ghost (JSON) or Penstand (JSON) export file to upload.',
-} as const;
 
 /** What the admin screen shows for one upload: its dry run, or why the file was refused. */
 export type UploadState =

@@ -1,4 +1,5 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,12 +16,11 @@ const WXR = path.resolve(
 
 let app: TestApp;
 let admin: Awaited<ReturnType<typeof signedInSession>>;
-let wxr: Buffer;
+const wxr = readFileSync(WXR);
 
 beforeAll(async () => {
   app = await startTestApp({ withWorker: true });
   admin = await signedInSession(app, { role: 'admin' });
-  wxr = await readFile(WXR);
 });
 afterAll(async () => {
   await app?.close();
@@ -111,11 +111,11 @@ describe('admin import screen', () => {
     expect(status?.report?.created).toBe(preview.created);
     expect(status?.report?.skipped).toHaveLength(preview.skipped.length);
     expect(await db('posts').where({ source_system: 'wordpress' }).count({ n: '*' }).first()).toEqual({
-      n: String(preview.created),
+      n: preview.created,
     });
     const uncategorized = preview.categories.Uncategorized.posts;
     expect(await db('posts').where({ category: 'Lifestyle' }).count({ n: '*' }).first()).toEqual({
-      n: String(uncategorized),
+      n: uncategorized,
     });
     expect(await leftovers()).toEqual([]);
     const done = await (

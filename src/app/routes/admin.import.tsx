@@ -3,7 +3,8 @@ import { Form, redirect, useRevalidator } from 'react-router';
 import { type ImportJobStatus, importJobStatus } from '../../api/import-admin.ts';
 import { POST_CATEGORIES } from '../../blog/post-schema.ts';
 import type { ImportReport } from '../../import/import.ts';
-import { IMPORT_MESSAGES, importDir, MAX_IMPORT_BYTES, readUploadState } from '../../import/uploaded.ts';
+import { IMPORT_MESSAGES, MAX_IMPORT_BYTES } from '../../import/messages.ts';
+import { importDir, readUploadState } from '../../import/uploaded.ts';
 import { requireAdminUser } from '../admin/guard.server.ts';
 import { Notice } from '../admin/Notice.tsx';
 import { getApp } from '../context.ts';
@@ -112,7 +113,7 @@ function Preview({ id, fileName, report }: { id: string; fileName: string; repor
   const categories = Object.entries(report.categories);
   return (
     <Form method="post" className="card admin-import-form">
-      <h2>Preview of {fileName}</h2>
+      <h2>{`Preview of ${fileName}`}</h2>
       <Counts report={report} />
       <p>
         {report.skipped.length} of {report.total} items will be skipped (attachments, menus and other
