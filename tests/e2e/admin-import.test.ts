@@ -51,11 +51,8 @@ it('imports a WordPress export on a phone in dark mode: upload, preview, import,
   await page.getByText('Skipped items').click();
   expect(await fitsWidth()).toBe(true);
   await expectAccessible(page);
-  expect(
-    await app.services.db('posts').where({ category: 'Lifestyle' }).count({ n: '*' }).first(),
-  ).not.toEqual({
-    n: 0,
-  });
+  const [{ n }] = await app.services.db('posts').where({ category: 'Lifestyle' }).count({ n: '*' });
+  expect(Number(n)).toBeGreaterThan(0);
   expect(problems).toEqual([]);
   await context.close();
 });
