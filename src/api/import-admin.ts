@@ -3,6 +3,7 @@ import { requireAdmin } from '../identity/policy.ts';
 import { runImport } from '../import/import.ts';
 import { exportSite } from '../import/penstand.ts';
 import { importDir, receiveImport } from '../import/uploaded.ts';
+import { uploadsArchive } from '../import/uploads-archive.ts';
 import { HttpError } from '../server/middleware.ts';
 import type { AppServices } from '../server/services.ts';
 
@@ -46,6 +47,16 @@ export function importAdminRouter(services: AppServices): Router {
     );
     ctx.type = 'application/json; charset=utf-8';
     ctx.body = `${JSON.stringify(document, null, 2)}\n`;
+  });
+  router.get('/admin/export/uploads', async (ctx) => {
+    requireAdmin(ctx.state);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.set(
+      'Content-Disposition',
+      `attachment; filename="penstand-uploads-${new Date().toISOString().slice(0, 10)}.tar.gz"`,
+    );
+    ctx.type = 'application/gzip';
+    ctx.body = uploadsArchive(services.uploads);
   });
   return router;
 }

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { Readable } from 'node:stream';
+import { createGunzip, gzipSync } from 'node:zlib';
+import tar from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportJobStatus } from '../../src/api/import-admin.ts';
 import { importDir, readUploadState } from '../../src/import/uploaded.ts';
@@ -134,5 +136,35 @@ describe('admin import screen', () => {
     const document = (await res.json()) as { penstand_export: number; posts: unknown[] };
     expect(document.penstand_export).toBe(1);
     expect(document.posts.length).toBeGreaterThan(0);
+  });
+
+  it('streams the uploads as a .tar.gz', async () => {
+    await app.services.uploads.put(
+      '0123456789abcdef0123456789abcdef.png',
+      Buffer.from('not really a png'),
+      'image/png',
+    );
+    const res = await fetch(`${app.url}/api/admin/export/uploads`, { headers: admin.headers });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="penstand-uploads-.+\.tar\.gz"$/,
+    );
+    const entries = new Map<string, string>();
+    const extract = tar.extract();
+    extract.on('entry', (header, stream, next) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk) => chunks.push(chunk as Buffer));
+      stream.on('end', () => {
+        entries.set(header.name, Buffer.concat(chunks).toString());
+        next();
+      });
+    });
+    Readable.fromWeb(res.body as never)
+      .pipe(createGunzip())
+      .pipe(extract);
+    await new Promise<void>((resolve, reject) => extract.on('finish', () => resolve()).on('error', reject));
+    expect(entries.get('uploads/0123456789abcdef0123456789abcdef.png')).toBe('not really a png');
+    // The import screen's private area is not an upload.
+    expect([...entries.keys()].filter((name) => name.includes('.imports'))).toEqual([]);
   });
 });

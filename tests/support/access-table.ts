@@ -107,6 +107,7 @@ export const API_ACCESS: AccessRow[] = [
     sample: '/api/admin/import/jobs/import-000000000000000000000000',
   },
   { method: 'GET', path: '/api/admin/export', access: 'admin' },
+  { method: 'GET', path: '/api/admin/export/uploads', access: 'admin' },
   {
     method: 'GET',
     path: '/api/admin/analytics',
