@@ -3,6 +3,8 @@ import { applyPageViews, sweepAnalytics } from '../src/analytics/rollups.ts';
 import { sendNewsletterBatch, startDueNewsletters } from '../src/blog/newsletter-delivery.ts';
 import { publishDuePosts, publishScheduledPost } from '../src/blog/scheduling.ts';
 import { sweepViewLog } from '../src/blog/views.ts';
+import { runImport } from '../src/import/import.ts';
+import { importDir, removeUpload, uploadPath } from '../src/import/uploaded.ts';
 import { jobSchemas } from '../src/jobs/names.ts';
 import { relayOutbox } from '../src/jobs/outbox.ts';
 import { orderLink } from '../src/orders/access-key.ts';
@@ -118,6 +120,29 @@ export function startWorkers(services: AppServices): Workers {
         if (expired > 0) log.info({ expired }, 'orders expired by the sweep');
       }
     }),
+    // One import at a time: each item is its own transaction, and two imports would race on slugs.
+    queues.createWorker(
+      'import',
+      async (job) => {
+        const { uploadId, categoryMap, fetchImages } = jobSchemas['import.run'].parse(job.data);
+        const dir = importDir(services.config.uploadsDir);
+        let reported = 0;
+        const report = await runImport(services, uploadPath(dir, uploadId), {
+          categoryMap,
+          fetchImages,
+          onProgress: (done, total) => {
+            // A write per item would slow a large import; the page polls every second or two.
+            if (done - reported < Math.max(1, total / 50) && done !== total) return;
+            reported = done;
+            void job.updateProgress({ done, total });
+          },
+        });
+        await removeUpload(dir, uploadId);
+        log.info({ uploadId, created: report.created, updated: report.updated }, 'import finished');
+        return report;
+      },
+      { concurrency: 1 },
+    ),
   ];
   for (const worker of workers) {
     worker.on('completed', (job) => {

@@ -6,6 +6,7 @@ import { cartRouter } from './cart.ts';
 import { commentsRouter } from './comments.ts';
 import { commentsAdminRouter } from './comments-admin.ts';
 import { healthRouter } from './health.ts';
+import { importAdminRouter } from './import-admin.ts';
 import { newsletterRouter } from './newsletter.ts';
 import { newsletterAdminRouter } from './newsletter-admin.ts';
 import { ordersRouter } from './orders.ts';
@@ -33,6 +34,7 @@ export function apiRouter(services: AppServices): Router {
     settingsAdminRouter(services),
     ordersAdminRouter(services),
     productFilesAdminRouter(services),
+    importAdminRouter(services),
     adminRouter(services),
     analyticsAdminRouter(services),
     paymentsRouter(services),

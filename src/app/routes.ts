@@ -6,6 +6,7 @@ export default [
   route('admin', 'routes/admin.tsx'),
   route('admin/posts/new', 'routes/admin.posts.new.tsx'),
   route('admin/posts/:id', 'routes/admin.posts.edit.tsx'),
+  route('admin/import', 'routes/admin.import.tsx'),
   route('admin/preview', 'routes/admin.preview.tsx'),
   route('admin/products/new', 'routes/admin.products.new.tsx'),
   route('admin/products/:id', 'routes/admin.products.edit.tsx'),

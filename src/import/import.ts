@@ -30,6 +30,8 @@ export type ImportReport = {
   dryRun: boolean;
   /** Items (posts, pages and everything else) in the file. */
   total: number;
+  /** What the importable items are, for the admin screen's preview. */
+  contents: { posts: number; pages: number; tags: number };
   created: number;
   updated: number;
   unchanged: number;
@@ -229,6 +231,7 @@ export async function runImport(
       format: 'penstand',
       dryRun: !!options.dryRun,
       total: counts.posts,
+      contents: { posts: counts.posts, pages: 0, tags: reader.document.tags.length },
       created: counts.posts,
       updated: 0,
       unchanged: 0,
@@ -244,6 +247,7 @@ export async function runImport(
     format,
     dryRun: !!options.dryRun,
     total,
+    contents: { posts: 0, pages: 0, tags: 0 },
     created: 0,
     updated: 0,
     unchanged: 0,
@@ -260,6 +264,7 @@ export async function runImport(
           report.warnings.push(detach(text)),
         )
       : null;
+  const tags = new Set<string>();
   const importAll = async (
     inTransaction: (work: (trx: Knex.Transaction) => Promise<void>) => Promise<void>,
   ) => {
@@ -274,6 +279,9 @@ export async function runImport(
       else {
         // Images are fetched before the item's transaction opens: no transaction waits on the network.
         let columns = columnsOf(event.item, options, report);
+        report.contents[event.item.kind === 'page' ? 'pages' : 'posts']++;
+        for (const tag of columns.tags) tags.add(tag);
+        report.contents.tags = tags.size;
         if (copier) {
           const content = await copier.rewrite(columns.content);
           const featured = columns.featured_image && (await copier.localize(columns.featured_image));

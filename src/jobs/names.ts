@@ -72,10 +72,16 @@ export const jobSchemas = {
     postId: z.number().int().positive(),
     subscriberIds: z.array(z.number().int().positive()).min(1).max(100),
   }),
+  /** Imports one uploaded export file (src/import/uploaded.ts) with the writer's category mapping. */
+  'import.run': z.object({
+    uploadId: z.string().regex(/^[a-f0-9]{24}$/),
+    categoryMap: z.record(z.string().max(200), z.string().max(100)).default({}),
+    fetchImages: z.boolean().default(false),
+  }),
 } as const;
 
 export type JobName = keyof typeof jobSchemas;
-export type QueueName = 'mail' | 'views' | 'maintenance' | 'media' | 'orders' | 'newsletter';
+export type QueueName = 'mail' | 'views' | 'maintenance' | 'media' | 'orders' | 'newsletter' | 'import';
 
 export function queueOf(job: JobName): QueueName {
   return job.slice(0, job.indexOf('.')) as QueueName;

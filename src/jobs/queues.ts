@@ -37,7 +37,7 @@ export class Queues {
   /** Prepares the backend (the PostgreSQL backend creates its tables in schema bullmq). */
   async ready(): Promise<void> {
     await Promise.all(
-      (['mail', 'views', 'maintenance', 'media', 'orders', 'newsletter'] as const).map((name) =>
+      (['mail', 'views', 'maintenance', 'media', 'orders', 'newsletter', 'import'] as const).map((name) =>
         this.queue(name).waitUntilReady(),
       ),
     );

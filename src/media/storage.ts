@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, rename, rm, stat, unlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -33,6 +33,8 @@ export interface UploadStorage {
    */
   get(name: string, range?: ByteRange): Promise<StoredObject | null>;
   delete(name: string): Promise<void>;
+  /** Every stored name, a page at a time (for the uploads archive of the export). */
+  list(): AsyncIterable<string>;
   close(): void;
 }
 
@@ -94,6 +96,12 @@ class LocalStorage implements UploadStorage {
     await unlink(path.join(this.dir, name)).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOENT') throw error;
     });
+  }
+
+  async *list(): AsyncIterable<string> {
+    const entries = await readdir(this.dir, { withFileTypes: true }).catch(() => []);
+    // Partial writes and the import screen's private area start with a dot: not uploads.
+    for (const entry of entries) if (entry.isFile() && isStorageName(entry.name)) yield entry.name;
   }
 
   close(): void {}
@@ -183,6 +191,16 @@ class S3Storage implements UploadStorage {
     checkName(name);
     const { s3, client } = await this.sdk;
     await client.send(new s3.DeleteObjectCommand({ Bucket: this.bucket, Key: this.keyPrefix + name }));
+  }
+
+  async *list(): AsyncIterable<string> {
+    const { s3, client } = await this.sdk;
+    let ContinuationToken: string | undefined;
+    do {
+      const page = await client.send(new s3.ListObjectsV2Command({ Bucket: this.bucket, ContinuationToken }));
+      for (const object of page.Contents ?? []) if (object.Key && isStorageName(object.Key)) yield object.Key;
+      ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (ContinuationToken);
   }
 
   close(): void {

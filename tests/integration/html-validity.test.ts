@@ -127,6 +127,7 @@ it('serves valid HTML on every page type, signed out, signed in and as an admin'
       `/admin/posts/${post.id}`,
       '/admin/products/new',
       `/admin/products/${product.id}`,
+      '/admin/import',
       `/admin/orders/${order.body.id}`,
       '/admin-debug',
       '/account',

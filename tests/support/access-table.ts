@@ -99,6 +99,15 @@ export const API_ACCESS: AccessRow[] = [
   { method: 'GET', path: '/api/admin', access: 'admin' },
   { method: 'GET', path: '/api/admin-test', access: 'admin' },
   { method: 'GET', path: '/api/admin/audit', access: 'admin' },
+  { method: 'POST', path: '/api/admin/import', access: 'admin' },
+  {
+    method: 'GET',
+    path: '/api/admin/import/jobs/:id',
+    access: 'admin',
+    sample: '/api/admin/import/jobs/import-000000000000000000000000',
+  },
+  { method: 'GET', path: '/api/admin/export', access: 'admin' },
+  { method: 'GET', path: '/api/admin/export/uploads', access: 'admin' },
   {
     method: 'GET',
     path: '/api/admin/analytics',
@@ -207,6 +216,7 @@ export const PAGE_ACCESS: { path: string; access: Access; sample?: string }[] = 
   { path: '/admin/posts/new', access: 'admin' },
   { path: '/admin/posts/:id', access: 'admin', sample: '/admin/posts/1' },
   { path: '/admin/preview', access: 'admin' },
+  { path: '/admin/import', access: 'admin' },
   { path: '/admin/products/new', access: 'admin' },
   { path: '/admin/products/:id', access: 'admin', sample: '/admin/products/1' },
   { path: '/admin/orders/:id', access: 'admin', sample: '/admin/orders/{order}' },

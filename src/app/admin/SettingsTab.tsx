@@ -357,6 +357,9 @@ export function SettingsTab({
           <Link className="button button-secondary" to="/admin?tab=dashboard" reloadDocument={false}>
             Refresh Dashboard
           </Link>
+          <Link className="button button-secondary" to="/admin/import">
+            Import and export
+          </Link>
         </div>
       </section>
     </div>

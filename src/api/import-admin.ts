@@ -1,0 +1,89 @@
+import Router from '@koa/router';
+import { requireAdmin } from '../identity/policy.ts';
+import { runImport } from '../import/import.ts';
+import { exportSite } from '../import/penstand.ts';
+import { importDir, receiveImport } from '../import/uploaded.ts';
+import { uploadsArchive } from '../import/uploads-archive.ts';
+import { HttpError } from '../server/middleware.ts';
+import type { AppServices } from '../server/services.ts';
+
+/**
+ * The admin Import screen's endpoints: POST /api/admin/import (multipart `file`: upload and dry
+ * run), GET /api/admin/import/jobs/:id (the import job's progress and report), and GET
+ * /api/admin/export (the whole site as the JSON document of `npm run export`, as a download).
+ */
+export function importAdminRouter(services: AppServices): Router {
+  const router = new Router();
+  const dir = importDir(services.config.uploadsDir);
+  router.post('/admin/import', async (ctx) => {
+    requireAdmin(ctx.state);
+    const { id, state } = await receiveImport(ctx.req, dir, (file) =>
+      runImport(services, file, { dryRun: true }),
+    );
+    ctx.state.log.info({ uploadId: id, status: state.status }, 'import file uploaded');
+    // A form posted without JavaScript goes on to the screen, which shows the preview or the refusal.
+    if (ctx.accepts('json', 'html') === 'html') {
+      ctx.status = 303;
+      ctx.redirect(`/admin/import?upload=${id}`);
+      return;
+    }
+    ctx.status = state.status === 'preview' ? 201 : 422;
+    ctx.body = state.status === 'preview' ? { id, ...state } : { id, ...state, message: state.message };
+  });
+  router.get('/admin/import/jobs/:id', async (ctx) => {
+    requireAdmin(ctx.state);
+    ctx.set('Cache-Control', 'no-store');
+    const job = await services.queues.queue('import').getJob(ctx.params.id);
+    if (!job) throw new HttpError(404, 'No such import job.');
+    ctx.body = await importJobStatus(job);
+  });
+  router.get('/admin/export', async (ctx) => {
+    requireAdmin(ctx.state);
+    const document = await exportSite(services.db);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.set(
+      'Content-Disposition',
+      `attachment; filename="penstand-export-${document.exported_at.slice(0, 10)}.json"`,
+    );
+    ctx.type = 'application/json; charset=utf-8';
+    ctx.body = `${JSON.stringify(document, null, 2)}\n`;
+  });
+  router.get('/admin/export/uploads', async (ctx) => {
+    requireAdmin(ctx.state);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.set(
+      'Content-Disposition',
+      `attachment; filename="penstand-uploads-${new Date().toISOString().slice(0, 10)}.tar.gz"`,
+    );
+    ctx.type = 'application/gzip';
+    ctx.body = uploadsArchive(services.uploads);
+  });
+  return router;
+}
+
+export type ImportJobStatus = {
+  state: 'running' | 'done' | 'failed';
+  done: number;
+  total: number;
+  report: Awaited<ReturnType<typeof runImport>> | null;
+  message: string | null;
+};
+
+/** What the screen shows of an import job: progress while it runs, then its report or its failure. */
+export async function importJobStatus(job: {
+  getState(): Promise<string>;
+  progress: unknown;
+  returnvalue: unknown;
+  failedReason?: string;
+}): Promise<ImportJobStatus> {
+  const state = await job.getState();
+  const progress = (job.progress ?? {}) as { done?: number; total?: number };
+  const report = state === 'completed' ? (job.returnvalue as ImportJobStatus['report']) : null;
+  return {
+    state: state === 'completed' ? 'done' : state === 'failed' ? 'failed' : 'running',
+    done: report ? report.total : (progress.done ?? 0),
+    total: report ? report.total : (progress.total ?? 0),
+    report,
+    message: state === 'failed' ? `The import failed: ${job.failedReason ?? 'unknown error'}` : null,
+  };
+}

@@ -1,0 +1,6 @@
+/** The import screen's limits and texts, shared by the server and the browser's early size check. */
+export const MAX_IMPORT_BYTES = 200 * 1024 * 1024;
+export const IMPORT_MESSAGES = {
+  tooLarge: 'The export file must be smaller than 200 MB. Nothing was imported.',
+  noFile: 'Choose a WordPress (XML), Ghost (JSON) or Penstand (JSON) export file to upload.',
+} as const;
