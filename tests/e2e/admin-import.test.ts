@@ -1,14 +1,11 @@
-import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { addSessionCookie, signedInSession } from '../support/auth.ts';
 import { expectAccessible, launchBrowser, newContext, watchPage } from '../support/browser.ts';
+import { WXR_FIXTURE } from '../support/import-fixtures.ts';
 
-const WXR = path.resolve(
-  import.meta.dirname,
-  '../../../shared/fixtures/import/wordpress-theme-unit-test.xml',
-);
+const WXR = WXR_FIXTURE;
 
 let app: TestApp;
 let browser: Browser;

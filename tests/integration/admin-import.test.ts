@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import path from 'node:path';
 import { Readable } from 'node:stream';
 import { createGunzip, gzipSync } from 'node:zlib';
 import tar from 'tar-stream';
@@ -10,11 +9,9 @@ import { importDir, readUploadState } from '../../src/import/uploaded.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { changedTables, fingerprint, watchedTables } from '../support/db-fingerprint.ts';
+import { WXR_FIXTURE } from '../support/import-fixtures.ts';
 
-const WXR = path.resolve(
-  import.meta.dirname,
-  '../../../shared/fixtures/import/wordpress-theme-unit-test.xml',
-);
+const WXR = WXR_FIXTURE;
 
 let app: TestApp;
 let admin: Awaited<ReturnType<typeof signedInSession>>;

@@ -15,11 +15,11 @@ import { ImportError } from '../../src/import/types.ts';
 import { UPLOAD_MESSAGES } from '../../src/media/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { changedTables, fingerprint, watchedTables } from '../support/db-fingerprint.ts';
+import { GHOST_FIXTURE, WXR_FIXTURE } from '../support/import-fixtures.ts';
 import { startProcess } from '../support/process.ts';
 
-const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/fixtures/import');
-const WXR = path.join(FIXTURES, 'wordpress-theme-unit-test.xml');
-const GHOST = path.join(FIXTURES, 'ghost-6-export.json');
+const WXR = WXR_FIXTURE;
+const GHOST = GHOST_FIXTURE;
 
 /** The fixture read the slow, whole-file way, as the independent expectation. */
 type Expected = { id: string; title: string; slug: string; date: Date; tags: string[]; comments: number };

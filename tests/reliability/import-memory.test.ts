@@ -6,12 +6,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scriptCommand } from '../../scripts/start-web-command.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { WXR_FIXTURE } from '../support/import-fixtures.ts';
 import { startProcess } from '../support/process.ts';
 
-const FIXTURE = path.resolve(
-  import.meta.dirname,
-  '../../../shared/fixtures/import/wordpress-theme-unit-test.xml',
-);
+const FIXTURE = WXR_FIXTURE;
 const TARGET_BYTES = 100 * 1024 * 1024;
 
 let database: TestDatabase;
