@@ -60,7 +60,9 @@ it('lists the posts of a tag on /tag/:slug, whatever the spelling of the tag', a
 it("answers Ghost's trailing-slash tag links with 301 to the tag page", async () => {
   const res = await get('/tag/design-systems/?page=2');
   expect(res.status).toBe(301);
-  expect(new URL(res.headers.get('location') ?? '', app.url).href).toBe(`${app.url}/tag/design-systems?page=2`);
+  expect(new URL(res.headers.get('location') ?? '', app.url).href).toBe(
+    `${app.url}/tag/design-systems?page=2`,
+  );
   const plain = await get('/tag/design-systems/');
   expect(plain.status).toBe(301);
   expect(new URL(plain.headers.get('location') ?? '', app.url).href).toBe(`${app.url}/tag/design-systems`);
