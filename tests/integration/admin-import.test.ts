@@ -5,6 +5,7 @@ import { createGunzip, gzipSync } from 'node:zlib';
 import tar from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportJobStatus } from '../../src/api/import-admin.ts';
+import { IMPORT_MESSAGES, MAX_IMPORT_BYTES } from '../../src/import/messages.ts';
 import { importDir, readUploadState } from '../../src/import/uploaded.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
@@ -60,6 +61,45 @@ describe('admin import screen', () => {
     // Without JavaScript the form lands on the screen, which says the same.
     const page = await fetch(`${app.url}/admin/import?upload=${json.id}`, { headers: admin.headers });
     expect(await page.text()).toContain(json.message.replace(/'/g, '&#x27;').slice(0, 40));
+  });
+
+  it('shows a refusal before the dry run (too large, no file) on the screen without JavaScript', async () => {
+    const boundary = 'penstand-test-boundary';
+    const chunk = Buffer.alloc(1024 * 1024, 'a');
+    async function* tooLarge() {
+      yield Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="huge.xml"\r\n\r\n`,
+      );
+      for (let sent = 0; sent <= MAX_IMPORT_BYTES; sent += chunk.length) yield chunk;
+      yield Buffer.from(`\r\n--${boundary}--\r\n`);
+    }
+    const cases: [BodyInit, string][] = [
+      [Readable.toWeb(Readable.from(tooLarge())) as ReadableStream, IMPORT_MESSAGES.tooLarge],
+      [
+        `--${boundary}\r\nContent-Disposition: form-data; name="note"\r\n\r\nx\r\n--${boundary}--\r\n`,
+        IMPORT_MESSAGES.noFile,
+      ],
+    ];
+    for (const [body, message] of cases) {
+      const res = await fetch(`${app.url}/api/admin/import`, {
+        method: 'POST',
+        body,
+        duplex: 'half',
+        headers: {
+          ...admin.headers,
+          accept: 'text/html',
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+        },
+        redirect: 'manual',
+      } as RequestInit);
+      expect(res.status).toBe(303);
+      const page = await fetch(new URL(res.headers.get('location') ?? '', app.url), {
+        headers: admin.headers,
+      });
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain(message.replace(/'/g, '&#x27;').slice(0, 40));
+    }
+    expect(await leftovers()).toEqual([]);
   });
 
   it('uploads a WordPress export, previews it, imports it as a job and reports', async () => {

@@ -26,6 +26,14 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
   const uploadId = params.get('upload');
   const jobId = params.get('job');
+  const refused = params.get('refused') ?? '';
+  if (Object.hasOwn(IMPORT_MESSAGES, refused))
+    return {
+      upload: null,
+      job: null,
+      missing: false,
+      refusal: IMPORT_MESSAGES[refused as keyof typeof IMPORT_MESSAGES] as string,
+    };
   if (jobId) {
     const job = await services.queues.queue('import').getJob(jobId.slice(0, 100));
     return { upload: null, job: job ? await importJobStatus(job) : null, missing: !job };
@@ -218,6 +226,7 @@ function Progress({ job }: { job: ImportJobStatus }) {
 
 export default function AdminImport({ loaderData, actionData }: Route.ComponentProps) {
   const { upload, job, missing } = loaderData;
+  const refusal = 'refusal' in loaderData ? loaderData.refusal : null;
   return (
     <div className="container admin admin-editor">
       <p>
@@ -231,7 +240,9 @@ export default function AdminImport({ loaderData, actionData }: Route.ComponentP
             ? { ok: false, title: 'Error', message: 'This import is gone. Upload the file again.' }
             : upload?.status === 'refused'
               ? { ok: false, title: 'Error', message: upload.message }
-              : null)
+              : refusal
+                ? { ok: false, title: 'Error', message: refusal }
+                : null)
         }
       />
       {job ? <Progress job={job} /> : null}
