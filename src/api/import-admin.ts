@@ -3,7 +3,7 @@ import { requireAdmin } from '../identity/policy.ts';
 import { runImport } from '../import/import.ts';
 import { IMPORT_MESSAGES } from '../import/messages.ts';
 import { exportSite } from '../import/penstand.ts';
-import { importDir, receiveImport } from '../import/uploaded.ts';
+import { receiveImport } from '../import/uploaded.ts';
 import { uploadsArchive } from '../import/uploads-archive.ts';
 import { HttpError } from '../server/middleware.ts';
 import type { AppServices } from '../server/services.ts';
@@ -15,11 +15,10 @@ import type { AppServices } from '../server/services.ts';
  */
 export function importAdminRouter(services: AppServices): Router {
   const router = new Router();
-  const dir = importDir(services.config.uploadsDir);
   router.post('/admin/import', async (ctx) => {
     requireAdmin(ctx.state);
     const html = ctx.accepts('json', 'html') === 'html';
-    const received = await receiveImport(ctx.req, dir, (file) =>
+    const received = await receiveImport(ctx.req, services.privateFiles, (file) =>
       runImport(services, file, { dryRun: true }),
     ).catch((error: unknown) => {
       // Without JavaScript a refusal (too large, no file) is shown on the screen, not as JSON.

@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { createGunzip, gzipSync } from 'node:zlib';
 import tar from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportJobStatus } from '../../src/api/import-admin.ts';
 import { IMPORT_MESSAGES, MAX_IMPORT_BYTES } from '../../src/import/messages.ts';
-import { importDir, readUploadState } from '../../src/import/uploaded.ts';
+import { readUploadState } from '../../src/import/uploaded.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { changedTables, fingerprint, watchedTables } from '../support/db-fingerprint.ts';
@@ -37,10 +36,12 @@ function upload(body: Buffer, fileName: string, accept = 'application/json') {
   });
 }
 
-const leftovers = async () =>
-  (await readdir(importDir(app.services.config.uploadsDir)).catch(() => [])).filter((n) =>
-    n.endsWith('.upload'),
-  );
+/** Uploaded files still waiting in the private storage. */
+async function leftovers() {
+  const names: string[] = [];
+  for await (const name of app.services.privateFiles.list()) if (name.endsWith('.upload')) names.push(name);
+  return names;
+}
 
 describe('admin import screen', () => {
   it.each([
@@ -111,7 +112,7 @@ describe('admin import screen', () => {
     const id = new URL(res.headers.get('location') ?? '', app.url).searchParams.get('upload') ?? '';
     // The preview is a dry run: nothing is written yet.
     expect(changedTables(before, await fingerprint(db, tables, before))).toEqual([]);
-    const state = await readUploadState(importDir(app.services.config.uploadsDir), id);
+    const state = await readUploadState(app.services.privateFiles, id);
     if (state?.status !== 'preview') throw new Error(`no preview: ${JSON.stringify(state)}`);
     const { report: preview } = state;
     expect(preview.contents.posts).toBeGreaterThan(0);
@@ -201,7 +202,7 @@ describe('admin import screen', () => {
       .pipe(extract);
     await new Promise<void>((resolve, reject) => extract.on('finish', () => resolve()).on('error', reject));
     expect(entries.get('uploads/0123456789abcdef0123456789abcdef.png')).toBe('not really a png');
-    // The import screen's private area is not an upload.
-    expect([...entries.keys()].filter((name) => name.includes('.imports'))).toEqual([]);
+    // Uploaded imports live in the private storage: never in the public archive.
+    expect([...entries.keys()].filter((name) => name.includes('import-'))).toEqual([]);
   });
 });

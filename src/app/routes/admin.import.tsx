@@ -4,7 +4,7 @@ import { type ImportJobStatus, importJobStatus } from '../../api/import-admin.ts
 import { POST_CATEGORIES } from '../../blog/post-schema.ts';
 import type { ImportReport } from '../../import/import.ts';
 import { IMPORT_MESSAGES, MAX_IMPORT_BYTES } from '../../import/messages.ts';
-import { importDir, readUploadState } from '../../import/uploaded.ts';
+import { readUploadState } from '../../import/uploaded.ts';
 import { requireAdminUser } from '../admin/guard.server.ts';
 import { Notice } from '../admin/Notice.tsx';
 import { getApp } from '../context.ts';
@@ -39,7 +39,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     return { upload: null, job: job ? await importJobStatus(job) : null, missing: !job };
   }
   if (uploadId) {
-    const upload = await readUploadState(importDir(services.config.uploadsDir), uploadId);
+    const upload = await readUploadState(services.privateFiles, uploadId);
     return { upload: upload && { id: uploadId, ...upload }, job: null, missing: !upload };
   }
   return { upload: null, job: null, missing: false };
@@ -51,7 +51,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   const { services } = getApp(context);
   const form = await request.formData();
   const uploadId = String(form.get('upload') ?? '');
-  const upload = await readUploadState(importDir(services.config.uploadsDir), uploadId);
+  const upload = await readUploadState(services.privateFiles, uploadId);
   if (upload?.status !== 'preview')
     return { ok: false, title: 'Error', message: 'Upload the export file again: this one is gone.' };
   const categoryMap: Record<string, string> = {};
