@@ -12,7 +12,7 @@ export type StoredObject = { body: Readable; size: number; lastModified: Date };
 export type ByteRange = { start: number; end: number };
 
 /**
- * Public: images served at /uploads/<name>. Private: downloadable products' files under the
+ * Public: images served at /uploads/<name>. Private: downloadable products' files and uploaded imports under the
  * `private/` prefix (a subdirectory or a key prefix), which /uploads never serves: its names
  * are single path segments, so no name reaches the prefix.
  */
