@@ -4,7 +4,7 @@ import { sendNewsletterBatch, startDueNewsletters } from '../src/blog/newsletter
 import { publishDuePosts, publishScheduledPost } from '../src/blog/scheduling.ts';
 import { sweepViewLog } from '../src/blog/views.ts';
 import { runImport } from '../src/import/import.ts';
-import { importDir, removeUpload, uploadPath } from '../src/import/uploaded.ts';
+import { removeUpload, sweepUploadedImports, withUploadedFile } from '../src/import/uploaded.ts';
 import { jobSchemas } from '../src/jobs/names.ts';
 import { relayOutbox } from '../src/jobs/outbox.ts';
 import { orderLink } from '../src/orders/access-key.ts';
@@ -49,6 +49,7 @@ export function startWorkers(services: AppServices): Workers {
         await sweepAnalytics(db);
         await sweepExpiredRateLimits(db);
         await sweepAuditLog(db);
+        await sweepUploadedImports(services.privateFiles);
       } else if (job.name === 'maintenance.relay-outbox') {
         await relayOutbox(db, queues);
       } else if (job.name === 'maintenance.publish-post') {
@@ -125,19 +126,20 @@ export function startWorkers(services: AppServices): Workers {
       'import',
       async (job) => {
         const { uploadId, categoryMap, fetchImages } = jobSchemas['import.run'].parse(job.data);
-        const dir = importDir(services.config.uploadsDir);
         let reported = 0;
-        const report = await runImport(services, uploadPath(dir, uploadId), {
-          categoryMap,
-          fetchImages,
-          onProgress: (done, total) => {
-            // A write per item would slow a large import; the page polls every second or two.
-            if (done - reported < Math.max(1, total / 50) && done !== total) return;
-            reported = done;
-            void job.updateProgress({ done, total });
-          },
-        });
-        await removeUpload(dir, uploadId);
+        const report = await withUploadedFile(services.privateFiles, uploadId, (file) =>
+          runImport(services, file, {
+            categoryMap,
+            fetchImages,
+            onProgress: (done, total) => {
+              // A write per item would slow a large import; the page polls every second or two.
+              if (done - reported < Math.max(1, total / 50) && done !== total) return;
+              reported = done;
+              void job.updateProgress({ done, total });
+            },
+          }),
+        );
+        await removeUpload(services.privateFiles, uploadId);
         log.info({ uploadId, created: report.created, updated: report.updated }, 'import finished');
         return report;
       },

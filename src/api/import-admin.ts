@@ -1,8 +1,9 @@
 import Router from '@koa/router';
 import { requireAdmin } from '../identity/policy.ts';
 import { runImport } from '../import/import.ts';
+import { IMPORT_MESSAGES } from '../import/messages.ts';
 import { exportSite } from '../import/penstand.ts';
-import { importDir, receiveImport } from '../import/uploaded.ts';
+import { receiveImport } from '../import/uploaded.ts';
 import { uploadsArchive } from '../import/uploads-archive.ts';
 import { HttpError } from '../server/middleware.ts';
 import type { AppServices } from '../server/services.ts';
@@ -14,15 +15,26 @@ import type { AppServices } from '../server/services.ts';
  */
 export function importAdminRouter(services: AppServices): Router {
   const router = new Router();
-  const dir = importDir(services.config.uploadsDir);
   router.post('/admin/import', async (ctx) => {
     requireAdmin(ctx.state);
-    const { id, state } = await receiveImport(ctx.req, dir, (file) =>
+    const html = ctx.accepts('json', 'html') === 'html';
+    const received = await receiveImport(ctx.req, services.privateFiles, (file) =>
       runImport(services, file, { dryRun: true }),
-    );
+    ).catch((error: unknown) => {
+      // Without JavaScript a refusal (too large, no file) is shown on the screen, not as JSON.
+      const refused = Object.entries(IMPORT_MESSAGES).find(([, text]) => text === (error as Error).message);
+      if (!html || !(error instanceof HttpError) || !refused) throw error;
+      return refused[0];
+    });
+    if (typeof received === 'string') {
+      ctx.status = 303;
+      ctx.redirect(`/admin/import?refused=${received}`);
+      return;
+    }
+    const { id, state } = received;
     ctx.state.log.info({ uploadId: id, status: state.status }, 'import file uploaded');
     // A form posted without JavaScript goes on to the screen, which shows the preview or the refusal.
-    if (ctx.accepts('json', 'html') === 'html') {
+    if (html) {
       ctx.status = 303;
       ctx.redirect(`/admin/import?upload=${id}`);
       return;

@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { PostStatus } from '../blog/post-schema.ts';
 import { htmlToText } from './content.ts';
+import { lexicalToHtml, mobiledocToHtml } from './ghost-render.ts';
 import { ImportError, type ReaderEvent } from './types.ts';
 
 /** Ghost writes its export as one JSON document, so it is read whole: within this cap. */
@@ -43,6 +44,20 @@ function utc(value: unknown): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
+/** The body from the editor document when the export has no `html`; '' when there is none or it is unreadable. */
+function editorHtml(post: Row, warnings: string[]): string {
+  const [name, render] = text(post.lexical)
+    ? ['Lexical', () => lexicalToHtml(text(post.lexical), warnings)]
+    : ['Mobiledoc', () => mobiledocToHtml(text(post.mobiledoc), warnings)];
+  if (!text(post.lexical) && !text(post.mobiledoc)) return '';
+  try {
+    return render();
+  } catch {
+    warnings.push(`its ${name} document could not be read`);
+    return '';
+  }
+}
+
 const STATUSES: Record<string, PostStatus> = {
   published: 'published',
   scheduled: 'scheduled',
@@ -73,6 +88,7 @@ export function* readGhost(document: unknown): Generator<ReaderEvent> {
     }
     const warnings: string[] = [];
     let html = text(post.html);
+    if (!html) html = editorHtml(post, warnings);
     if (!html && text(post.plaintext)) {
       html = text(post.plaintext)
         .split(/\n\s*\n/)

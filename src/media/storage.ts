@@ -12,7 +12,7 @@ export type StoredObject = { body: Readable; size: number; lastModified: Date };
 export type ByteRange = { start: number; end: number };
 
 /**
- * Public: images served at /uploads/<name>. Private: downloadable products' files under the
+ * Public: images served at /uploads/<name>. Private: downloadable products' files and uploaded imports under the
  * `private/` prefix (a subdirectory or a key prefix), which /uploads never serves: its names
  * are single path segments, so no name reaches the prefix.
  */
@@ -197,8 +197,17 @@ class S3Storage implements UploadStorage {
     const { s3, client } = await this.sdk;
     let ContinuationToken: string | undefined;
     do {
-      const page = await client.send(new s3.ListObjectsV2Command({ Bucket: this.bucket, ContinuationToken }));
-      for (const object of page.Contents ?? []) if (object.Key && isStorageName(object.Key)) yield object.Key;
+      const page = await client.send(
+        new s3.ListObjectsV2Command({
+          Bucket: this.bucket,
+          Prefix: this.keyPrefix || undefined,
+          ContinuationToken,
+        }),
+      );
+      for (const object of page.Contents ?? []) {
+        const name = object.Key?.slice(this.keyPrefix.length) ?? '';
+        if (isStorageName(name)) yield name;
+      }
       ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (ContinuationToken);
   }

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { createGunzip, gzipSync } from 'node:zlib';
 import tar from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportJobStatus } from '../../src/api/import-admin.ts';
-import { importDir, readUploadState } from '../../src/import/uploaded.ts';
+import { IMPORT_MESSAGES, MAX_IMPORT_BYTES } from '../../src/import/messages.ts';
+import { readUploadState } from '../../src/import/uploaded.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { changedTables, fingerprint, watchedTables } from '../support/db-fingerprint.ts';
@@ -36,10 +36,12 @@ function upload(body: Buffer, fileName: string, accept = 'application/json') {
   });
 }
 
-const leftovers = async () =>
-  (await readdir(importDir(app.services.config.uploadsDir)).catch(() => [])).filter((n) =>
-    n.endsWith('.upload'),
-  );
+/** Uploaded files still waiting in the private storage. */
+async function leftovers() {
+  const names: string[] = [];
+  for await (const name of app.services.privateFiles.list()) if (name.endsWith('.upload')) names.push(name);
+  return names;
+}
 
 describe('admin import screen', () => {
   it.each([
@@ -62,6 +64,45 @@ describe('admin import screen', () => {
     expect(await page.text()).toContain(json.message.replace(/'/g, '&#x27;').slice(0, 40));
   });
 
+  it('shows a refusal before the dry run (too large, no file) on the screen without JavaScript', async () => {
+    const boundary = 'penstand-test-boundary';
+    const chunk = Buffer.alloc(1024 * 1024, 'a');
+    async function* tooLarge() {
+      yield Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="huge.xml"\r\n\r\n`,
+      );
+      for (let sent = 0; sent <= MAX_IMPORT_BYTES; sent += chunk.length) yield chunk;
+      yield Buffer.from(`\r\n--${boundary}--\r\n`);
+    }
+    const cases: [BodyInit, string][] = [
+      [Readable.toWeb(Readable.from(tooLarge())) as ReadableStream, IMPORT_MESSAGES.tooLarge],
+      [
+        `--${boundary}\r\nContent-Disposition: form-data; name="note"\r\n\r\nx\r\n--${boundary}--\r\n`,
+        IMPORT_MESSAGES.noFile,
+      ],
+    ];
+    for (const [body, message] of cases) {
+      const res = await fetch(`${app.url}/api/admin/import`, {
+        method: 'POST',
+        body,
+        duplex: 'half',
+        headers: {
+          ...admin.headers,
+          accept: 'text/html',
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+        },
+        redirect: 'manual',
+      } as RequestInit);
+      expect(res.status).toBe(303);
+      const page = await fetch(new URL(res.headers.get('location') ?? '', app.url), {
+        headers: admin.headers,
+      });
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain(message.replace(/'/g, '&#x27;').slice(0, 40));
+    }
+    expect(await leftovers()).toEqual([]);
+  });
+
   it('uploads a WordPress export, previews it, imports it as a job and reports', async () => {
     const { db } = app.services;
     const tables = await watchedTables(db);
@@ -71,7 +112,7 @@ describe('admin import screen', () => {
     const id = new URL(res.headers.get('location') ?? '', app.url).searchParams.get('upload') ?? '';
     // The preview is a dry run: nothing is written yet.
     expect(changedTables(before, await fingerprint(db, tables, before))).toEqual([]);
-    const state = await readUploadState(importDir(app.services.config.uploadsDir), id);
+    const state = await readUploadState(app.services.privateFiles, id);
     if (state?.status !== 'preview') throw new Error(`no preview: ${JSON.stringify(state)}`);
     const { report: preview } = state;
     expect(preview.contents.posts).toBeGreaterThan(0);
@@ -161,7 +202,7 @@ describe('admin import screen', () => {
       .pipe(extract);
     await new Promise<void>((resolve, reject) => extract.on('finish', () => resolve()).on('error', reject));
     expect(entries.get('uploads/0123456789abcdef0123456789abcdef.png')).toBe('not really a png');
-    // The import screen's private area is not an upload.
-    expect([...entries.keys()].filter((name) => name.includes('.imports'))).toEqual([]);
+    // Uploaded imports live in the private storage: never in the public archive.
+    expect([...entries.keys()].filter((name) => name.includes('import-'))).toEqual([]);
   });
 });

@@ -57,6 +57,17 @@ it('lists the posts of a tag on /tag/:slug, whatever the spelling of the tag', a
   expect((await get('/tag/no-such-tag')).status).toBe(404);
 });
 
+it("answers Ghost's trailing-slash tag links with 301 to the tag page", async () => {
+  const res = await get('/tag/design-systems/?page=2');
+  expect(res.status).toBe(301);
+  expect(new URL(res.headers.get('location') ?? '', app.url).href).toBe(
+    `${app.url}/tag/design-systems?page=2`,
+  );
+  const plain = await get('/tag/design-systems/');
+  expect(plain.status).toBe(301);
+  expect(new URL(plain.headers.get('location') ?? '', app.url).href).toBe(`${app.url}/tag/design-systems`);
+});
+
 it('pages a tag twelve posts at a time and sends a page past the end to the last page', async () => {
   await addPosts(13, { tags: ['paged'], category: 'Tutorial' });
   const first = await page('/tag/paged');

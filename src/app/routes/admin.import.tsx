@@ -4,7 +4,7 @@ import { type ImportJobStatus, importJobStatus } from '../../api/import-admin.ts
 import { POST_CATEGORIES } from '../../blog/post-schema.ts';
 import type { ImportReport } from '../../import/import.ts';
 import { IMPORT_MESSAGES, MAX_IMPORT_BYTES } from '../../import/messages.ts';
-import { importDir, readUploadState } from '../../import/uploaded.ts';
+import { readUploadState } from '../../import/uploaded.ts';
 import { requireAdminUser } from '../admin/guard.server.ts';
 import { Notice } from '../admin/Notice.tsx';
 import { getApp } from '../context.ts';
@@ -26,12 +26,20 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
   const uploadId = params.get('upload');
   const jobId = params.get('job');
+  const refused = params.get('refused') ?? '';
+  if (Object.hasOwn(IMPORT_MESSAGES, refused))
+    return {
+      upload: null,
+      job: null,
+      missing: false,
+      refusal: IMPORT_MESSAGES[refused as keyof typeof IMPORT_MESSAGES] as string,
+    };
   if (jobId) {
     const job = await services.queues.queue('import').getJob(jobId.slice(0, 100));
     return { upload: null, job: job ? await importJobStatus(job) : null, missing: !job };
   }
   if (uploadId) {
-    const upload = await readUploadState(importDir(services.config.uploadsDir), uploadId);
+    const upload = await readUploadState(services.privateFiles, uploadId);
     return { upload: upload && { id: uploadId, ...upload }, job: null, missing: !upload };
   }
   return { upload: null, job: null, missing: false };
@@ -43,7 +51,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   const { services } = getApp(context);
   const form = await request.formData();
   const uploadId = String(form.get('upload') ?? '');
-  const upload = await readUploadState(importDir(services.config.uploadsDir), uploadId);
+  const upload = await readUploadState(services.privateFiles, uploadId);
   if (upload?.status !== 'preview')
     return { ok: false, title: 'Error', message: 'Upload the export file again: this one is gone.' };
   const categoryMap: Record<string, string> = {};
@@ -218,6 +226,7 @@ function Progress({ job }: { job: ImportJobStatus }) {
 
 export default function AdminImport({ loaderData, actionData }: Route.ComponentProps) {
   const { upload, job, missing } = loaderData;
+  const refusal = 'refusal' in loaderData ? loaderData.refusal : null;
   return (
     <div className="container admin admin-editor">
       <p>
@@ -231,7 +240,9 @@ export default function AdminImport({ loaderData, actionData }: Route.ComponentP
             ? { ok: false, title: 'Error', message: 'This import is gone. Upload the file again.' }
             : upload?.status === 'refused'
               ? { ok: false, title: 'Error', message: upload.message }
-              : null)
+              : refusal
+                ? { ok: false, title: 'Error', message: refusal }
+                : null)
         }
       />
       {job ? <Progress job={job} /> : null}

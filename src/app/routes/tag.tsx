@@ -1,4 +1,4 @@
-import { data } from 'react-router';
+import { data, redirect } from 'react-router';
 import { listPosts, tagsForSlug } from '../../blog/posts.ts';
 import { PostListing, postCount } from '../components/blog/PostListing.tsx';
 import { getApp } from '../context.ts';
@@ -8,6 +8,9 @@ import type { Route } from './+types/tag';
 import { postListQuery } from './post-list-query.ts';
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
+  // Ghost's tag pages live at /tag/x/: an imported site's old tag links land here once, on one URL.
+  const url = new URL(request.url);
+  if (url.pathname.endsWith('/')) throw redirect(`${url.pathname.replace(/\/+$/, '')}${url.search}`, 301);
   const { db } = getApp(context).services;
   const anyTag = await tagsForSlug(db, params.slug);
   if (anyTag.length === 0) throw data(null, { status: 404 });
