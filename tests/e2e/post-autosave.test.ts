@@ -77,6 +77,51 @@ describe('the editor keeps the writer’s work', () => {
     await context.close();
   });
 
+  it('keeps a new post’s text in the browser until Create Post, which creates it once', {
+    timeout: 90_000,
+  }, async () => {
+    const title = 'Begun Before The Tab Closed';
+    const context = await adminContext();
+    const page = await context.newPage();
+    const problems = await watchPage(page);
+    await page.goto('/admin/posts/new');
+    await page.waitForSelector('html[data-hydrated]');
+    await page.getByLabel('Title', { exact: true }).fill(title);
+    await content(page).fill('The first words of a post not yet created.');
+    await expect
+      .poll(() => status(page).textContent(), { timeout: 15_000 })
+      .toMatch(/^Saved in this browser at \d\d:\d\d$/);
+    expect(problems).toEqual([]);
+    await page.close();
+    expect(await app.services.db('posts').where({ title })).toEqual([]);
+
+    const again = await context.newPage();
+    const againProblems = await watchPage(again);
+    await again.goto('/admin/posts/new');
+    await again.waitForSelector('html[data-hydrated]');
+    await again
+      .getByRole('region', { name: 'Unsaved draft' })
+      .getByRole('button', { name: 'Restore draft' })
+      .click();
+    expect(await again.getByLabel('Title', { exact: true }).inputValue()).toBe(title);
+    expect(await content(again).inputValue()).toBe('The first words of a post not yet created.');
+    await again.getByLabel('Excerpt', { exact: true }).fill('Kept through a closed tab');
+    await again.getByLabel('Category', { exact: true }).selectOption('Technology');
+    await again.getByRole('button', { name: 'Create Post' }).click();
+    await again.waitForURL('**/admin?tab=posts**');
+    const created = await app.services.db('posts').where({ title });
+    expect(created).toHaveLength(1);
+    expect(created[0].content).toBe('The first words of a post not yet created.');
+    expect(againProblems).toEqual([]);
+
+    // The kept draft went with the save: the next new post starts blank, with nothing offered.
+    await again.goto('/admin/posts/new');
+    await again.waitForSelector('html[data-hydrated]');
+    expect(await again.getByRole('region', { name: 'Unsaved draft' }).count()).toBe(0);
+    expect(await again.getByLabel('Title', { exact: true }).inputValue()).toBe('');
+    await context.close();
+  });
+
   it('refuses the second tab’s save with the message, keeping its text', { timeout: 90_000 }, async () => {
     const post = await newPost('Two Tabs');
     const context = await adminContext();

@@ -13,12 +13,12 @@ import { Form, Link, useBlocker, useFetcher, useNavigation } from 'react-router'
 import type { EditablePost } from '../../blog/post-editor.ts';
 import { POST_MESSAGES } from '../../blog/post-messages.ts';
 import type { PostRevision } from '../../blog/post-revisions.ts';
-import { normalizeTags, POST_CATEGORIES } from '../../blog/post-schema.ts';
+import { normalizeTags, POST_CATEGORIES, type PostDraft } from '../../blog/post-schema.ts';
 import { readingMinutes, wordCount } from '../../blog/reading.ts';
 import { slugify } from '../../blog/slug.ts';
 import { extractYouTubeId } from '../../blog/youtube.ts';
 import { FormErrorsAtButton, useFieldErrors, useFocusFirstError } from '../components/FormErrors.tsx';
-import { type AutosaveState, useAutosave } from './autosave.ts';
+import { type AutosaveState, type NewPostDraft, readNewPostDraft, useAutosave } from './autosave.ts';
 import {
   bold,
   colour,
@@ -52,6 +52,9 @@ type Props = {
 
 type ProductChoice = { id: number; name: string; active: boolean };
 
+/** What the form shows: a post's fields, without what only a stored post has. */
+type EditorFields = Omit<EditablePost, 'id' | 'publishedAt' | 'createdAt' | 'updatedAt' | 'version'>;
+
 /** datetime-local wants the browser's local time; the server gets the offset beside it. */
 function toLocalInput(iso: string | null): string {
   if (!iso) return '';
@@ -80,16 +83,32 @@ function withRevision(post: EditablePost, revision: PostRevision): EditablePost 
   };
 }
 
+/** A new post's draft kept in this browser, as the form shows it. */
+function draftFields(draft: PostDraft): EditorFields {
+  return {
+    ...draft,
+    slug: draft.slug ?? '',
+    featuredImage: draft.featuredImage ?? null,
+    featuredImageFile: draft.featuredImageFile ?? null,
+    youtubeVideoId: draft.youtubeVideoId ?? null,
+    podcastUrl: draft.podcastUrl ?? null,
+    canonicalUrl: draft.canonicalUrl ?? null,
+    socialImage: draft.socialImage ?? null,
+    publishAt: draft.publishAt?.toISOString() ?? null,
+  };
+}
+
 function savedTime(iso: string): string {
   return new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false });
 }
 
-function AutosaveStatus({ state, postId }: { state: AutosaveState; postId: number }) {
+function AutosaveStatus({ state, postId }: { state: AutosaveState; postId: number | null }) {
   let text: ReactNode = null;
   if (state.kind === 'saving') text = 'Saving…';
-  else if (state.kind === 'saved') text = `Saved at ${savedTime(state.at)}`;
+  else if (state.kind === 'saved')
+    text = `Saved ${postId ? '' : 'in this browser '}at ${savedTime(state.at)}`;
   else if (state.kind === 'retrying') text = 'Not saved — retrying';
-  else if (state.kind === 'conflict') text = <ConflictHelp postId={postId} />;
+  else if (state.kind === 'conflict' && postId) text = <ConflictHelp postId={postId} />;
   return (
     <p className="muted autosave-status" role="status">
       {text}
@@ -138,12 +157,17 @@ function useLeavePrompt(unstored: () => boolean) {
  */
 export function PostEditor({ post, draft = null, errors, products }: Props) {
   const formRef = useRef<HTMLFormElement>(null);
-  const [shown, setShown] = useState({ post, key: 0 });
+  const [shown, setShown] = useState<{ post: EditorFields | null; key: number }>({ post, key: 0 });
   const [draftOffered, setDraftOffered] = useState(draft !== null);
+  // Only the browser holds it: read once the page is live.
+  const [newDraft, setNewDraft] = useState<NewPostDraft | null>(null);
+  useEffect(() => {
+    if (!post) setNewDraft(readNewPostDraft());
+  }, [post]);
   const [showRevisions, setShowRevisions] = useState(false);
   const read = useCallback(() => (formRef.current ? new FormData(formRef.current) : null), []);
   const autosave = useAutosave(post?.id ?? null, post?.version ?? 1, read);
-  const show = (next: EditablePost) => setShown((s) => ({ post: next, key: s.key + 1 }));
+  const show = (next: EditorFields) => setShown((s) => ({ post: next, key: s.key + 1 }));
   useLeavePrompt(autosave.unstored);
   // A refused save's text is still the writer's: stored as a draft copy, and asked about on leaving.
   const { changed } = autosave;
@@ -160,7 +184,7 @@ export function PostEditor({ post, draft = null, errors, products }: Props) {
         <Link to="/admin?tab=posts">← Back to Admin</Link>
       </p>
       <h1>{post ? 'Edit Post' : 'New Post'}</h1>
-      {post ? <AutosaveStatus state={autosave.state} postId={post.id} /> : null}
+      <AutosaveStatus state={autosave.state} postId={post?.id ?? null} />
       {post && draft && draftOffered ? (
         <section className="card editor-draft" aria-label="Unsaved draft">
           <p>An unsaved draft from {savedTime(draft.savedAt)} was kept when the editor closed.</p>
@@ -181,6 +205,30 @@ export function PostEditor({ post, draft = null, errors, products }: Props) {
               onClick={() => setDraftOffered(false)}
             >
               Keep the saved version
+            </button>
+          </div>
+        </section>
+      ) : null}
+      {newDraft ? (
+        <section className="card editor-draft" aria-label="Unsaved draft">
+          <p>An unsaved draft from {savedTime(newDraft.savedAt)} was kept in this browser.</p>
+          <div className="admin-actions">
+            <button
+              type="button"
+              className="button button-small"
+              onClick={() => {
+                show(draftFields(newDraft.fields));
+                setNewDraft(null);
+              }}
+            >
+              Restore draft
+            </button>
+            <button
+              type="button"
+              className="button button-small button-secondary"
+              onClick={() => setNewDraft(null)}
+            >
+              Start a blank post
             </button>
           </div>
         </section>
@@ -232,7 +280,7 @@ export function PostEditor({ post, draft = null, errors, products }: Props) {
 }
 
 type FormProps = {
-  post: EditablePost | null;
+  post: EditorFields | null;
   isNew: boolean;
   errors: PostFormErrors | null;
   products: ProductChoice[];

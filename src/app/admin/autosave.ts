@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { type PostDraft, type PostInputRaw, postDraftSchema } from '../../blog/post-schema.ts';
 import { postFromForm } from './post-form.ts';
 
 export type AutosaveState =
@@ -13,10 +14,51 @@ export const AUTOSAVE_IDLE_MS = 3_000;
 const RETRY_MS = 5_000;
 
 /**
+ * A new post's draft copy stays in this browser until Create Post: creating the post on the server
+ * before the writer asks would need relaxed create rules and a hand-over to the post's editor URL
+ * with its own ways to end up with two posts. One slot per browser; the newest text wins.
+ */
+const NEW_POST_DRAFT_KEY = 'penstand:new-post-draft';
+
+export type NewPostDraft = { fields: PostDraft; savedAt: string };
+
+/** Returns when it was kept; throws when the browser refuses (storage full or disabled). */
+function keepNewPostDraft(fields: PostInputRaw): string {
+  const savedAt = new Date().toISOString();
+  if (!fields.title.trim() && !fields.content.trim()) localStorage.removeItem(NEW_POST_DRAFT_KEY);
+  else localStorage.setItem(NEW_POST_DRAFT_KEY, JSON.stringify({ fields, savedAt }));
+  return savedAt;
+}
+
+function dropNewPostDraft() {
+  try {
+    localStorage.removeItem(NEW_POST_DRAFT_KEY);
+  } catch {
+    // Storage disabled: nothing was kept.
+  }
+}
+
+/** The kept draft, read as an autosave is (the same limits); null when none or unreadable. */
+export function readNewPostDraft(): NewPostDraft | null {
+  try {
+    const kept = JSON.parse(localStorage.getItem(NEW_POST_DRAFT_KEY) ?? 'null') as {
+      fields?: unknown;
+      savedAt?: unknown;
+    } | null;
+    const fields = postDraftSchema.safeParse(kept?.fields);
+    if (!fields.success || typeof kept?.savedAt !== 'string') return null;
+    return { fields: fields.data, savedAt: kept.savedAt };
+  } catch {
+    return null;
+  }
+}
+
+/**
  * The editor's draft copy, sent a few seconds after typing stops and when the page is left.
  * Each autosave names the version it was based on; the server's answer is the next base. A 409
  * (another tab or admin saved meanwhile) stops autosaving: the writer's text stays in the form.
- * A new post (no id yet) is only tracked as changed, for the prompt on leaving.
+ * A new post (no id yet) is kept in this browser instead, and dropped when Create Post is pressed
+ * (a refused save marks the form changed again, so it is kept anew).
  */
 export function useAutosave(postId: number | null, initialVersion: number, read: () => FormData | null) {
   const [state, setState] = useState<AutosaveState>({ kind: 'idle' });
@@ -30,7 +72,7 @@ export function useAutosave(postId: number | null, initialVersion: number, read:
 
   const send = useCallback(
     (leaving = false): Promise<void> => {
-      if (!postId || !dirty.current || conflict.current) return Promise.resolve();
+      if (!dirty.current || conflict.current) return Promise.resolve();
       if (inFlight.current) return inFlight.current;
       const form = read();
       if (!form) return Promise.resolve();
@@ -38,6 +80,12 @@ export function useAutosave(postId: number | null, initialVersion: number, read:
       if (!leaving) setState({ kind: 'saving' });
       const run = async () => {
         try {
+          if (!postId) {
+            const at = keepNewPostDraft(postFromForm(form));
+            failing.current = false;
+            setState({ kind: 'saved', at });
+            return;
+          }
           const res = await fetch(`/api/posts/${postId}?action=autosave`, {
             method: 'PUT',
             headers: { 'content-type': 'application/json' },
@@ -78,10 +126,9 @@ export function useAutosave(postId: number | null, initialVersion: number, read:
 
   const changed = useCallback(() => {
     dirty.current = true;
-    if (!postId) return;
     clearTimeout(timer.current);
     timer.current = setTimeout(() => void send(), AUTOSAVE_IDLE_MS);
-  }, [postId, send]);
+  }, [send]);
 
   useEffect(() => {
     const leave = () => void send(true);
@@ -104,8 +151,9 @@ export function useAutosave(postId: number | null, initialVersion: number, read:
   const settle = useCallback(async () => {
     clearTimeout(timer.current);
     dirty.current = false;
+    if (!postId) dropNewPostDraft();
     await inFlight.current;
-  }, []);
+  }, [postId]);
 
   /** After a restore: the post's new version is the base, and nothing is pending. */
   const rebase = useCallback((next: number) => {
