@@ -3,6 +3,7 @@ import type { Db } from '../db/knex.ts';
 import { isLinkKey, linkKey } from '../db/site-secret.ts';
 import type { Mail, Mailer } from '../jobs/mailer.ts';
 import { writeOutbox } from '../jobs/outbox.ts';
+import { escapeHtml } from '../server/escape.ts';
 import { HttpError } from '../server/middleware.ts';
 import { type BlogSettings, getBlogSettings } from './settings.ts';
 
@@ -137,10 +138,6 @@ type NewsletterPost = {
   featured_image: string | null;
   published_at: Date | null;
 };
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 /**
  * The post's sanitized HTML made fit for mail clients: site-relative links and images absolute,

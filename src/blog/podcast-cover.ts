@@ -1,11 +1,8 @@
 import sharp from 'sharp';
+import { escapeHtml } from '../server/escape.ts';
 
 /** Apple Podcasts wants a square JPEG or PNG of 1400–3000 px. */
 export const PODCAST_COVER_SIZE = 1400;
-
-function xml(text: string): string {
-  return text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 /**
  * The podcast's cover: the brand mark and the blog's title on the brand gradient, drawn as SVG
@@ -32,7 +29,7 @@ function drawCover(title: string): Promise<Buffer> {
   <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#2563eb"/><stop offset="1" stop-color="#9333ea"/></linearGradient></defs>
   <rect width="1400" height="1400" fill="url(#g)"/>
   <g transform="translate(500 300) scale(12.5)"><rect width="32" height="32" rx="8" fill="#ffffff" fill-opacity="0.15"/><path d="M10 24V8h7a5 5 0 0 1 0 10h-4v6z" fill="#ffffff"/></g>
-  <text x="700" y="1010" text-anchor="middle" font-family="DejaVu Sans, Arial, sans-serif" font-size="96" font-weight="700" fill="#ffffff">${xml(label)}</text>
+  <text x="700" y="1010" text-anchor="middle" font-family="DejaVu Sans, Arial, sans-serif" font-size="96" font-weight="700" fill="#ffffff">${escapeHtml(label)}</text>
   <text x="700" y="1130" text-anchor="middle" font-family="DejaVu Sans, Arial, sans-serif" font-size="60" fill="#ffffff" fill-opacity="0.85">Podcast</text>
 </svg>`;
   return sharp(Buffer.from(svg)).png().toBuffer();

@@ -1,4 +1,5 @@
 import { renderMarkdown } from '../blog/markdown.ts';
+import { escapeHtml } from '../server/escape.ts';
 
 /**
  * Ghost posts saved without `html` keep only their editor document: Lexical (Ghost 5–6) or
@@ -9,8 +10,6 @@ import { renderMarkdown } from '../blog/markdown.ts';
 type Node = Record<string, unknown> & { children?: Node[] };
 
 const str = (value: unknown) => (typeof value === 'string' ? value : '');
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] as string);
 
 /** A card both editors share by name and payload fields; null when the card is unknown. */
 function card(name: string, payload: Record<string, unknown>): string | null {

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex.ts';
 import type { Mail, Mailer } from '../jobs/mailer.ts';
+import { escapeHtml } from '../server/escape.ts';
 import { formatPrice } from '../shop/price.ts';
 import {
   decide,
@@ -11,10 +12,6 @@ import {
   orderCurrency,
 } from './domain.ts';
 import { ConcurrencyError, commitEvents, loadStream, type StoredEvent, stateOf } from './store.ts';
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 /** placedAt (the OrderPlaced event's time) keeps the key unique across installations and databases. */
 export function confirmationMail(orderId: number, order: OrderPlacedData, placedAt: Date): Mail {

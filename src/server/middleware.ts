@@ -5,6 +5,7 @@ import compress from 'koa-compress';
 import type { Config } from '../config.ts';
 import { isConnectionError, isPoolTimeout } from '../db/availability.ts';
 import { paymentPageOrigin } from '../payments/stripe.ts';
+import { escapeHtml } from './escape.ts';
 import type { Logger } from './logger.ts';
 import type { RequestState } from './request-state.ts';
 
@@ -215,8 +216,4 @@ export function errorHandler(config: Config, onConnectionError: () => void = () 
       }
     }
   };
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
