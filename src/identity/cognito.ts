@@ -44,7 +44,12 @@ export const COGNITO_ADMIN_GROUP = 'admin';
 type Claims = Record<string, unknown>;
 
 /** Where amazon-cognito-identity-js keeps a challenge's session between the steps (not in its types). */
-type WithChallengeSession = { Session: string | null };
+declare module 'amazon-cognito-identity-js' {
+  interface CognitoUser {
+    /** The pending challenge's session: the library keeps it here but leaves it out of its typings. */
+    Session: string | null;
+  }
+}
 
 /** A throwaway token cache per call: the library's default one is shared by every user of the process. */
 function memoryStorage(): ICognitoStorage {
@@ -113,7 +118,7 @@ export class CognitoIdentityProvider implements IdentityProvider {
   /** The second step of a sign-in Cognito challenged (SOFTWARE_TOKEN_MFA): null on a wrong code. */
   async answerChallenge(pending: PendingChallenge, code: string): Promise<SignInResult | null> {
     const cognitoUser = this.user(pending.username);
-    (cognitoUser as unknown as WithChallengeSession).Session = pending.session;
+    cognitoUser.Session = pending.session;
     const session = await new Promise<CognitoUserSession | null>((resolve, reject) =>
       cognitoUser.sendMFACode(
         code.replace(/\s/g, ''),
@@ -291,7 +296,7 @@ export class CognitoIdentityProvider implements IdentityProvider {
           ? reject(
               new ProviderChallenge({
                 username: parameters?.USER_ID_FOR_SRP ?? username,
-                session: (cognitoUser as unknown as WithChallengeSession).Session ?? '',
+                session: cognitoUser.Session ?? '',
                 loginId,
               }),
             )
