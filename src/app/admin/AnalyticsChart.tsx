@@ -24,6 +24,49 @@ function points(values: number[], max: number): string {
  * Views and visitors per day as an SVG drawn on the server: it shows without JavaScript. Screen
  * readers get its summary, and the numbers themselves in the table below it.
  */
+/** A chart's numbers as a table (a day per row), folded under its summary: the chart's text alternative. */
+function ChartTable({
+  summary,
+  title,
+  columns,
+  rows,
+}: {
+  summary: string;
+  title: string;
+  columns: string[];
+  rows: [day: string, ...cells: (string | number)[]][];
+}) {
+  return (
+    <details>
+      <summary>{summary}</summary>
+      <table className="admin-table">
+        <caption className="visually-hidden">{title}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Day</th>
+            {columns.map((c) => (
+              <th key={c} scope="col">
+                {c}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map(([day, ...cells]) => (
+            <tr key={day}>
+              <th scope="row">{day}</th>
+              {cells.map((cell, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: a row's cells are fixed columns
+                <td key={i}>{cell}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </details>
+  );
+}
+
 export function AnalyticsChart({ series, title }: { series: DaySeries; title: string }) {
   const id = useId();
   const views = series.map((d) => d.views);
@@ -73,28 +116,12 @@ export function AnalyticsChart({ series, title }: { series: DaySeries; title: st
           <span className="chart-key chart-key-visitors">Visitors</span>
         </figcaption>
       </figure>
-      <details>
-        <summary>Show the chart's data as a table</summary>
-        <table className="admin-table">
-          <caption className="visually-hidden">{title}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Day</th>
-              <th scope="col">Views</th>
-              <th scope="col">Visitors</th>
-            </tr>
-          </thead>
-          <tbody>
-            {series.map((d) => (
-              <tr key={d.day}>
-                <th scope="row">{d.day}</th>
-                <td>{d.views}</td>
-                <td>{d.visitors}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </details>
+      <ChartTable
+        summary="Show the chart's data as a table"
+        title={title}
+        columns={['Views', 'Visitors']}
+        rows={series.map((d) => [d.day, d.views, d.visitors])}
+      />
     </div>
   );
 }
@@ -168,28 +195,12 @@ export function RevenueChart({
           )}
         </svg>
       </figure>
-      <details>
-        <summary>Show the days with orders as a table</summary>
-        <table className="admin-table">
-          <caption className="visually-hidden">{title}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Day</th>
-              <th scope="col">Orders</th>
-              <th scope="col">Revenue</th>
-            </tr>
-          </thead>
-          <tbody>
-            {sold.map((d) => (
-              <tr key={d.day}>
-                <th scope="row">{d.day}</th>
-                <td>{d.orders}</td>
-                <td>{formatPrice(d.revenue, currency)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </details>
+      <ChartTable
+        summary="Show the days with orders as a table"
+        title={title}
+        columns={['Orders', 'Revenue']}
+        rows={sold.map((d) => [d.day, d.orders, formatPrice(d.revenue, currency)])}
+      />
     </div>
   );
 }
