@@ -161,34 +161,49 @@ export function startWorkers(services: AppServices): Workers {
     });
   }
 
+  // Every timer's work in flight, so that close() waits for it: a relay or an enqueue still
+  // running when the queues and the database pool close would hold a connection forever.
+  const inFlight = new Set<Promise<unknown>>();
+  let closing = false;
+  const track = (work: Promise<unknown>) => {
+    inFlight.add(work);
+    void work.finally(() => inFlight.delete(work));
+  };
   let relaying = false;
-  const relayTimer = setInterval(async () => {
-    if (relaying) return;
+  const relayTimer = setInterval(() => {
+    if (relaying || closing) return;
     relaying = true;
-    try {
-      while ((await relayOutbox(db, queues)) > 0) {}
-    } catch (err) {
-      log.warn({ err: (err as Error).message }, 'outbox relay failed; will retry');
-    } finally {
-      relaying = false;
-    }
+    track(
+      (async () => {
+        try {
+          while (!closing && (await relayOutbox(db, queues)) > 0) {}
+        } catch (err) {
+          log.warn({ err: (err as Error).message }, 'outbox relay failed; will retry');
+        } finally {
+          relaying = false;
+        }
+      })(),
+    );
   }, OUTBOX_POLL_MS);
-  const sweepTimer = setInterval(() => {
-    queues.enqueue('maintenance.sweep-sessions', {}).catch(() => {});
-  }, SWEEP_EVERY_MS);
-  const publishDue = () => queues.enqueue('maintenance.publish-due', {}).catch(() => {});
-  publishDue();
-  const publishTimer = setInterval(publishDue, PUBLISH_SWEEP_EVERY_MS);
-  const expireDue = () => queues.enqueue('orders.expire-due', {}).catch(() => {});
-  expireDue();
-  const expiryTimer = setInterval(expireDue, EXPIRY_SWEEP_EVERY_MS);
+  const enqueueSweep = (
+    name: 'maintenance.sweep-sessions' | 'maintenance.publish-due' | 'orders.expire-due',
+  ) => {
+    if (!closing) track(queues.enqueue(name, {}).catch(() => {}));
+  };
+  const sweepTimer = setInterval(() => enqueueSweep('maintenance.sweep-sessions'), SWEEP_EVERY_MS);
+  enqueueSweep('maintenance.publish-due');
+  const publishTimer = setInterval(() => enqueueSweep('maintenance.publish-due'), PUBLISH_SWEEP_EVERY_MS);
+  enqueueSweep('orders.expire-due');
+  const expiryTimer = setInterval(() => enqueueSweep('orders.expire-due'), EXPIRY_SWEEP_EVERY_MS);
 
   return {
     async close() {
+      closing = true;
       clearInterval(relayTimer);
       clearInterval(sweepTimer);
       clearInterval(publishTimer);
       clearInterval(expiryTimer);
+      await Promise.allSettled([...inFlight]);
       await Promise.allSettled(workers.map((w) => w.close()));
     },
   };

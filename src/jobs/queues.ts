@@ -25,6 +25,7 @@ export type JobData<N extends JobName> = z.input<(typeof jobSchemas)[N]>;
 export class Queues {
   private readonly queues = new Map<QueueName, AnyQueue>();
   private readonly redisClients: Redis[] = [];
+  private closed = false;
   readonly connection: QueueConnection;
   private readonly onError: (error: Error) => void;
 
@@ -45,6 +46,8 @@ export class Queues {
 
   queue(name: QueueName): AnyQueue {
     let queue = this.queues.get(name);
+    // A queue opened after close() would hold its connections forever.
+    if (!queue && this.closed) throw new Error(`The ${name} queue is closed`);
     if (!queue) {
       queue = this.createQueue(name);
       this.queues.set(name, queue);
@@ -90,6 +93,7 @@ export class Queues {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await Promise.allSettled([...this.queues.values()].map((q) => q.close()));
     this.queues.clear();
     await Promise.allSettled(this.redisClients.map((c) => c.quit()));

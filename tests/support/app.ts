@@ -39,6 +39,24 @@ function loadBuild(): Promise<ServerBuild> {
   return cachedBuild;
 }
 
+const TEARDOWN_STEP_MS = 30_000;
+
+/**
+ * A teardown step that outlasts its deadline is reported on stderr and left behind, so one stuck
+ * step cannot time out the file's hook; dropping the database WITH (FORCE) ends what it holds.
+ */
+async function boundedStep(name: string, step: () => Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const overdue = new Promise<'overdue'>((resolve) => {
+    timer = setTimeout(() => resolve('overdue'), TEARDOWN_STEP_MS);
+  });
+  const outcome = await Promise.race([step().then(() => 'done' as const), overdue]).finally(() =>
+    clearTimeout(timer),
+  );
+  if (outcome === 'overdue')
+    process.stderr.write(`test app teardown: ${name} still running after ${TEARDOWN_STEP_MS} ms; going on\n`);
+}
+
 /** The production build served in process on a free port, on its own fresh database. */
 export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const database = opts.database ?? (await createTestDatabase());
@@ -81,9 +99,9 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     web,
     workers,
     async close() {
-      await web.close();
-      await workers?.close();
-      await runtime.close();
+      await boundedStep('web.close', () => web.close());
+      if (workers) await boundedStep('workers.close', () => workers.close());
+      await boundedStep('runtime.close', () => runtime.close());
       if (!opts.database) await database.drop();
     },
   };

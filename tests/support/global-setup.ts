@@ -31,7 +31,7 @@ export default async function setup(project: TestProject) {
     adminUrl = process.env.TEST_DATABASE_URL;
   } else {
     const port = 55000 + (process.pid % 5000);
-    const pg = await startEmbeddedPostgres({ dataDir: root, port, database: 'postgres' });
+    const pg = await startEmbeddedPostgres({ dataDir: root, port, database: 'postgres', disposable: true });
     adminUrl = pg.url;
     stopPg = pg.stop;
   }
