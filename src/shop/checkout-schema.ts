@@ -38,8 +38,8 @@ export const checkoutSchema = z.object({
     .string(DISCOUNT_MESSAGES.unknown)
     .trim()
     .max(MAX.discountCode, DISCOUNT_MESSAGES.unknown)
-    .optional()
-    .transform((code) => code || undefined),
+    .transform((code) => code || undefined)
+    .optional(),
 });
 
 export type CheckoutInput = z.output<typeof checkoutSchema>;
