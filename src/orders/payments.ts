@@ -1,8 +1,8 @@
 import type Stripe from 'stripe';
 import type { Db } from '../db/knex.ts';
 import { HttpError } from '../server/middleware.ts';
-import { formatPrice } from '../shop/price.ts';
 import type { AppServices } from '../server/services.ts';
+import { formatPrice } from '../shop/price.ts';
 import { orderLink } from './access-key.ts';
 import type { PaymentGuidance } from './confirmation.ts';
 import { decide, type OrderEvent, type OrderState, orderCurrency } from './domain.ts';

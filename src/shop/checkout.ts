@@ -1,9 +1,9 @@
 import { recordOrderSource } from '../analytics/attribution.ts';
+import type { OrderDiscount } from '../orders/domain.ts';
 import { type OrderSummary, placeOrder } from '../orders/service.ts';
 import { createRateLimit, type RateLimit } from '../server/rate-limit.ts';
 import type { RequestState } from '../server/request-state.ts';
 import type { AppServices } from '../server/services.ts';
-import type { OrderDiscount } from '../orders/domain.ts';
 import { type CartOwner, cartIsDigitalOnly, findCartId } from './cart.ts';
 import {
   type CheckoutField,
@@ -60,7 +60,12 @@ export async function parseCheckout(
   }
   if (parsed.data.discountCode) {
     // Also for the field's sake: the order judges the code again under its row lock.
-    const judged = await previewDiscount(services, state, parsed.data.discountCode, parsed.data.customerEmail);
+    const judged = await previewDiscount(
+      services,
+      state,
+      parsed.data.discountCode,
+      parsed.data.customerEmail,
+    );
     if ('error' in judged) return { ok: false, errors: { discountCode: judged.error }, digitalOnly };
   }
   return { ok: true, data: parsed.data };
@@ -75,7 +80,8 @@ export async function previewDiscount(
 ): Promise<{ discount: OrderDiscount } | { error: string }> {
   const cartId = await findCartId(services.db, cartOwnerOf(state));
   const items = cartId
-    ? await services.db('cart_items as i')
+    ? await services
+        .db('cart_items as i')
         .join('products as p', 'p.id', 'i.product_id')
         .where({ 'i.cart_id': cartId, 'p.status': 'active' })
         .select('i.product_id as productId', 'i.quantity', 'p.price as unitPrice')

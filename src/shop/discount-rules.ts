@@ -37,9 +37,16 @@ const MAX_INT = 2_147_483_647;
 const blank = (value: unknown) => value === undefined || value === null || value === '';
 /** A whole number typed in a form ("25") or sent as JSON (25). */
 const whole = (message: string, min: number) =>
-  z.union([z.number(message), z.string(message).trim().regex(/^\d{1,10}$/, message).transform(Number)]).pipe(
-    z.number().int(message).min(min, message).max(MAX_INT, message),
-  );
+  z
+    .union([
+      z.number(message),
+      z
+        .string(message)
+        .trim()
+        .regex(/^\d{1,10}$/, message)
+        .transform(Number),
+    ])
+    .pipe(z.number().int(message).min(min, message).max(MAX_INT, message));
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (blank(v) ? null : v), schema.nullable());
 /** An ISO time, or a form's datetime-local (read as UTC). */
@@ -87,7 +94,9 @@ export const discountSchema = z
     ),
     categories: z.preprocess(
       list,
-      z.array(z.enum(PRODUCT_CATEGORIES, DISCOUNT_MESSAGES.categories), DISCOUNT_MESSAGES.categories).nullable(),
+      z
+        .array(z.enum(PRODUCT_CATEGORIES, DISCOUNT_MESSAGES.categories), DISCOUNT_MESSAGES.categories)
+        .nullable(),
     ),
     active: z.boolean(DISCOUNT_MESSAGES.active).default(true),
   })
@@ -101,7 +110,10 @@ export const discountSchema = z
 export type DiscountInput = z.output<typeof discountSchema>;
 
 /** What a code takes off, and from which lines. */
-export type DiscountRule = Pick<DiscountInput, 'type' | 'value' | 'minSubtotal' | 'productIds' | 'categories'>;
+export type DiscountRule = Pick<
+  DiscountInput,
+  'type' | 'value' | 'minSubtotal' | 'productIds' | 'categories'
+>;
 export type DiscountLine = { productId: number; category: string; quantity: number; unitPrice: number };
 
 /**
@@ -128,6 +140,7 @@ export function discountAmount(
   );
   if (eligible === 0) return { error: DISCOUNT_MESSAGES.notApplicable };
   return {
-    amount: rule.type === 'percent' ? Math.round((eligible * rule.value) / 100) : Math.min(rule.value, eligible),
+    amount:
+      rule.type === 'percent' ? Math.round((eligible * rule.value) / 100) : Math.min(rule.value, eligible),
   };
 }

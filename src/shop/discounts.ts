@@ -150,8 +150,18 @@ export async function createDiscount(db: Db, input: DiscountInput): Promise<Disc
 }
 
 /** Changes some fields: the result is checked whole by the same schema as a new code. */
-export async function updateDiscount(db: Db, id: number, patch: Record<string, unknown>): Promise<DiscountView> {
-  const { uses: _uses, revenue: _revenue, createdAt: _createdAt, id: _id, ...current } = await getDiscount(db, id);
+export async function updateDiscount(
+  db: Db,
+  id: number,
+  patch: Record<string, unknown>,
+): Promise<DiscountView> {
+  const {
+    uses: _uses,
+    revenue: _revenue,
+    createdAt: _createdAt,
+    id: _id,
+    ...current
+  } = await getDiscount(db, id);
   const parsed = discountSchema.safeParse({ ...current, ...patch });
   if (!parsed.success) throw new HttpError(400, parsed.error.issues[0].message);
   await codeUnique(() =>

@@ -21,8 +21,8 @@ import { listShippingMethods } from '../../shop/shipping.ts';
 import { deliversTo, type ShippingMethod, shippingCost } from '../../shop/shipping-rules.ts';
 import { FormErrorsAtButton, useFocusFirstError } from '../components/FormErrors.tsx';
 import { Downloads } from '../components/shop/Downloads.tsx';
-import { DiscountRow } from '../components/shop/OrderLines.tsx';
 import { Notice } from '../components/shop/Notice.tsx';
+import { DiscountRow } from '../components/shop/OrderLines.tsx';
 import { getApp } from '../context.ts';
 import { useCurrency } from '../currency.ts';
 import '../styles/shop.css';
@@ -157,7 +157,12 @@ async function applyDiscount(app: ReturnType<typeof getApp>, values: Values): Pr
       )
     : null;
   if (judged && 'error' in judged)
-    return { status: 'invalid', errors: { discountCode: judged.error }, values: echoed(values), discount: null };
+    return {
+      status: 'invalid',
+      errors: { discountCode: judged.error },
+      values: echoed(values),
+      discount: null,
+    };
   return {
     status: 'discount',
     values: echoed(values),
