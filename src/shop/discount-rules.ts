@@ -38,14 +38,17 @@ const blank = (value: unknown) => value === undefined || value === null || value
 /** A whole number typed in a form ("25") or sent as JSON (25). */
 const whole = (message: string, min: number) =>
   z
-    .union([
-      z.number(message),
-      z
-        .string(message)
-        .trim()
-        .regex(/^\d{1,10}$/, message)
-        .transform(Number),
-    ])
+    .union(
+      [
+        z.number(message),
+        z
+          .string(message)
+          .trim()
+          .regex(/^\d{1,10}$/, message)
+          .transform(Number),
+      ],
+      message,
+    )
     .pipe(z.number().int(message).min(min, message).max(MAX_INT, message));
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (blank(v) ? null : v), schema.nullable());
