@@ -5,6 +5,7 @@ import { analyticsAdminRouter } from './analytics-admin.ts';
 import { cartRouter } from './cart.ts';
 import { commentsRouter } from './comments.ts';
 import { commentsAdminRouter } from './comments-admin.ts';
+import { discountsAdminRouter } from './discounts-admin.ts';
 import { healthRouter } from './health.ts';
 import { importAdminRouter } from './import-admin.ts';
 import { newsletterRouter } from './newsletter.ts';
@@ -33,6 +34,7 @@ export function apiRouter(services: AppServices): Router {
     postsAdminRouter(services),
     settingsAdminRouter(services),
     ordersAdminRouter(services),
+    discountsAdminRouter(services),
     productFilesAdminRouter(services),
     importAdminRouter(services),
     adminRouter(services),

@@ -26,6 +26,9 @@ export function confirmationMail(orderId: number, order: OrderPlacedData, placed
     order.address && order.shippingCost !== undefined
       ? `Shipping (${order.shippingMethod}): ${order.shippingCost ? price(order.shippingCost) : 'free'}`
       : null;
+  const discount = order.discount
+    ? `Discount (${order.discount.code}): −${price(order.discount.amount)}`
+    : null;
   const address = order.address ? [order.address, `${order.postalCode} ${order.city}`, order.country] : [];
   const text = [
     `Hello ${name},`,
@@ -35,6 +38,7 @@ export function confirmationMail(orderId: number, order: OrderPlacedData, placed
     ...lines,
     '',
     ...(shipping ? [shipping] : []),
+    ...(discount ? [discount] : []),
     `Total: ${price(order.totalAmount)}`,
     ...(address.length ? ['', 'Shipping to:', name, ...address] : []),
   ].join('\n');
@@ -46,7 +50,7 @@ export function confirmationMail(orderId: number, order: OrderPlacedData, placed
         `<tr><td>${i.quantity} × ${escapeHtml(i.productName)}</td><td>${price(i.priceAtTime)} each</td><td>${price(i.quantity * i.priceAtTime)}</td></tr>`,
     )
     .join('')}</table>
-${shipping ? `<p>${escapeHtml(shipping)}</p>` : ''}<p><strong>Total: ${price(order.totalAmount)}</strong></p>${
+${shipping ? `<p>${escapeHtml(shipping)}</p>` : ''}${discount ? `<p>${escapeHtml(discount)}</p>` : ''}<p><strong>Total: ${price(order.totalAmount)}</strong></p>${
     address.length ? `\n<p>Shipping to:<br>${[name, ...address].map(escapeHtml).join('<br>')}</p>` : ''
   }`;
   return {

@@ -4,6 +4,7 @@ import {
   decide,
   evolve,
   fold,
+  holdsDiscountUse,
   initialOrderState,
   type OrderPlacedData,
   OrderRuleError,
@@ -44,6 +45,46 @@ function refusal(fn: () => unknown): { status: number; message: string } {
 }
 
 describe('order rules', () => {
+  it('takes the discount off the lines: lines less discount plus shipping must make the total', () => {
+    const discount = { discountId: 1, code: 'TEN', amount: 300 };
+    const discounted = { ...placed, discount, totalAmount: 2700 };
+    const state = run({ type: 'PlaceOrder', order: discounted });
+    expect(state.placed?.discount).toEqual(discount);
+    expect(holdsDiscountUse(state)).toBe(true);
+    expect(
+      refusal(() =>
+        decide(initialOrderState, { type: 'PlaceOrder', order: { ...discounted, totalAmount: 3000 } }),
+      ),
+    ).toEqual({ status: 422, message: 'The order total does not match its lines.' });
+    expect(
+      refusal(() =>
+        decide(initialOrderState, {
+          type: 'PlaceOrder',
+          order: { ...discounted, discount: { ...discount, amount: 3100 }, totalAmount: -100 },
+        }),
+      ).status,
+    ).toBe(422);
+  });
+
+  it('gives a discount use back when the order expires or is cancelled unpaid, not when cancelled after payment', () => {
+    const order = {
+      ...placed,
+      discount: { discountId: 1, code: 'TEN', amount: 300 },
+      totalAmount: 2700,
+      holdUntil: '2026-01-01T00:00:00.000Z',
+    };
+    const place = { type: 'PlaceOrder' as const, order };
+    const expire = { type: 'ExpireOrder' as const, now: new Date('2026-01-02T00:00:00Z') };
+    expect(holdsDiscountUse(run(place, expire))).toBe(false);
+    // Paid after it expired, with its stock still there: the order and its use are back.
+    expect(
+      holdsDiscountUse(run(place, expire, { type: 'RecordPayment', method: 'stripe', stockReserved: true })),
+    ).toBe(true);
+    expect(holdsDiscountUse(run(place, { type: 'CancelOrder' }))).toBe(false);
+    expect(holdsDiscountUse(run(place, { type: 'RecordPayment' }, { type: 'CancelOrder' }))).toBe(true);
+    expect(holdsDiscountUse(run({ type: 'PlaceOrder', order: placed }))).toBe(false);
+  });
+
   it('counts the shipping in the total: lines plus shipping must make it', () => {
     const shipped = { ...placed, shippingMethod: 'Express', shippingCost: 1500, totalAmount: 4500 };
     expect(run({ type: 'PlaceOrder', order: shipped }).placed?.shippingCost).toBe(1500);

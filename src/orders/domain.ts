@@ -41,7 +41,11 @@ export type OrderPlacedData = {
   holdUntil?: string | null;
   /** The shop's currency when it was placed (CURRENCY); absent on orders placed before it: usd. */
   currency?: string;
+  /** The code applied and what it took off the items (cents, out of totalAmount); absent: none. */
+  discount?: OrderDiscount;
 };
+
+export type OrderDiscount = { discountId: number; code: string; amount: number };
 
 export type PaymentSucceededData = {
   method: PaymentMethod;
@@ -138,6 +142,8 @@ export type OrderState = {
   mailsSent: string[];
   /** The order's units went back to stock (cancelled, expired or restocked by a refund). */
   stockReleased: boolean;
+  /** Its discount code's use was given back (expired, or cancelled unpaid). */
+  discountReleased: boolean;
 };
 
 export const initialOrderState: OrderState = {
@@ -158,6 +164,7 @@ export const initialOrderState: OrderState = {
   refundNeeded: false,
   mailsSent: [],
   stockReleased: false,
+  discountReleased: false,
 };
 
 /** A command the rules refuse: 409 when the order's state forbids it, 422 when the input is unusable. */
@@ -167,6 +174,14 @@ export class OrderRuleError extends Error {
     super(message);
     this.status = status;
   }
+}
+
+/**
+ * Whether the order still holds a use of its discount code: an order that expired, or was
+ * cancelled before any payment, gives it back; a payment after expiry that re-opens it takes it again.
+ */
+export function holdsDiscountUse(state: OrderState): boolean {
+  return Boolean(state.placed?.discount) && !state.discountReleased;
 }
 
 /** The currency of the order's amounts: the one it was placed in. */
@@ -208,12 +223,13 @@ export function evolve(state: OrderState, event: OrderEvent): OrderState {
         refundNeeded,
         // Re-opened: its units were taken from stock again.
         stockReleased: event.data.afterExpiry === 'reopened' ? false : state.stockReleased,
+        discountReleased: event.data.afterExpiry === 'reopened' ? false : state.discountReleased,
       };
     }
     case 'PaymentFailed':
       return { ...state, version };
     case 'OrderExpired':
-      return { ...state, version, status: 'expired', stockReleased: true };
+      return { ...state, version, status: 'expired', stockReleased: true, discountReleased: true };
     case 'RefundIssued': {
       const refundedAmount = state.refundedAmount + event.data.amount;
       const full = refundedAmount >= state.paidAmount;
@@ -247,6 +263,7 @@ export function evolve(state: OrderState, event: OrderEvent): OrderState {
         paymentStatus: event.data.refunded ? 'refunded' : state.paymentStatus,
         refundedAmount: event.data.refunded ? state.paidAmount : state.refundedAmount,
         stockReleased: true,
+        discountReleased: state.discountReleased || state.paymentStatus === 'unpaid',
         cancelReason: event.data.reason,
       };
     case 'ConfirmationEmailSent':
@@ -261,11 +278,15 @@ export function fold(events: OrderEvent[]): OrderState {
 export function decide(state: OrderState, command: OrderCommand): OrderEvent[] {
   if (command.type === 'PlaceOrder') {
     if (state.placed) throw new OrderRuleError(409, 'This order has already been placed.');
-    const { items, totalAmount, shippingCost = 0 } = command.order;
+    const { items, totalAmount, shippingCost = 0, discount } = command.order;
     if (items.length === 0) throw new OrderRuleError(422, 'An order needs at least one item.');
     if (!Number.isInteger(shippingCost) || shippingCost < 0)
       throw new OrderRuleError(422, 'The shipping cost must be a whole number of cents.');
-    const sum = items.reduce((n, i) => n + i.quantity * i.priceAtTime, 0) + shippingCost;
+    const subtotal = items.reduce((n, i) => n + i.quantity * i.priceAtTime, 0);
+    const off = discount?.amount ?? 0;
+    if (!Number.isInteger(off) || off < 0 || off > subtotal)
+      throw new OrderRuleError(422, 'A discount must be a whole number of cents, at most the items’ total.');
+    const sum = subtotal - off + shippingCost;
     if (sum !== totalAmount) throw new OrderRuleError(422, 'The order total does not match its lines.');
     return [{ type: 'OrderPlaced', data: command.order }];
   }

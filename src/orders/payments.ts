@@ -2,6 +2,7 @@ import type Stripe from 'stripe';
 import type { Db } from '../db/knex.ts';
 import { HttpError } from '../server/middleware.ts';
 import type { AppServices } from '../server/services.ts';
+import { formatPrice } from '../shop/price.ts';
 import { orderLink } from './access-key.ts';
 import type { PaymentGuidance } from './confirmation.ts';
 import { decide, type OrderEvent, type OrderState, orderCurrency } from './domain.ts';
@@ -52,29 +53,7 @@ export async function stripePaymentUrl(services: AppServices, orderId: number): 
     session = await stripe.checkout.sessions.create(
       {
         mode: 'payment',
-        line_items: [
-          ...placed.items.map((line) => ({
-            quantity: line.quantity,
-            price_data: {
-              currency: orderCurrency(state),
-              unit_amount: line.priceAtTime,
-              product_data: { name: line.productName },
-            },
-          })),
-          // Stripe charges the sum of the lines: the shipping is one of them.
-          ...(placed.shippingCost
-            ? [
-                {
-                  quantity: 1,
-                  price_data: {
-                    currency: orderCurrency(state),
-                    unit_amount: placed.shippingCost,
-                    product_data: { name: `Shipping: ${placed.shippingMethod}` },
-                  },
-                },
-              ]
-            : []),
-        ],
+        line_items: stripeLines(orderId, state),
         client_reference_id: String(orderId),
         customer_email: placed.email,
         expires_at: Math.floor(expiresAt / 1000),
@@ -105,6 +84,50 @@ export async function stripePaymentUrl(services: AppServices, orderId: number): 
     { by: 'checkout' },
   );
   return session.url;
+}
+
+/**
+ * The Checkout Session's lines: Stripe charges their sum, so the shipping is one of them. A
+ * discount cannot be a negative line: a discounted order is one line of its total instead.
+ */
+function stripeLines(orderId: number, state: OrderState): Stripe.Checkout.SessionCreateParams.LineItem[] {
+  const placed = state.placed;
+  if (!placed) return [];
+  if (placed.discount)
+    return [
+      {
+        quantity: 1,
+        price_data: {
+          currency: orderCurrency(state),
+          unit_amount: placed.totalAmount,
+          product_data: {
+            name: `Order #${orderId} (discount code ${placed.discount.code}: −${formatPrice(placed.discount.amount, orderCurrency(state))})`,
+          },
+        },
+      },
+    ];
+  return [
+    ...placed.items.map((line) => ({
+      quantity: line.quantity,
+      price_data: {
+        currency: orderCurrency(state),
+        unit_amount: line.priceAtTime,
+        product_data: { name: line.productName },
+      },
+    })),
+    ...(placed.shippingCost
+      ? [
+          {
+            quantity: 1,
+            price_data: {
+              currency: orderCurrency(state),
+              unit_amount: placed.shippingCost,
+              product_data: { name: `Shipping: ${placed.shippingMethod}` },
+            },
+          },
+        ]
+      : []),
+  ];
 }
 
 /** The admin's 'Mark as paid' (a bank transfer, cash): the order's full total, with a reference. */

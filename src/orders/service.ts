@@ -4,6 +4,7 @@ import { writeOutbox } from '../jobs/outbox.ts';
 import { HttpError } from '../server/middleware.ts';
 import type { CartOwner } from '../shop/cart.ts';
 import { type CheckoutInput, splitName } from '../shop/checkout-schema.ts';
+import { giveDiscountUseBack, judgeDiscount, takeDiscountUse } from '../shop/discounts.ts';
 import { noLongerAvailable, SHOP_MESSAGES, stockLimitMessage } from '../shop/messages.ts';
 import { listShippingMethods } from '../shop/shipping.ts';
 import { pickShippingMethod, shippingCost } from '../shop/shipping-rules.ts';
@@ -11,8 +12,10 @@ import {
   type AdminOrderCommand,
   adminCommandOptions,
   decide,
+  holdsDiscountUse,
   initialOrderState,
   type OrderCommand,
+  type OrderDiscount,
   type OrderEvent,
   type OrderLine,
   type OrderMailKind,
@@ -53,6 +56,9 @@ export type OrderView = {
   shippingMethod: string;
   /** Cents, included in totalAmount. */
   shippingCost: number;
+  /** The discount code applied, and what it took off (cents, out of totalAmount). */
+  discountCode: string | null;
+  discountAmount: number;
   trackingNumber: string | null;
   carrier: string | null;
   /** The carrier's tracking page for this order, as mailed to the customer. */
@@ -104,6 +110,8 @@ type OrderRow = {
   payment_status: PaymentStatus;
   shipping_method: string;
   shipping_cost: number;
+  discount_code: string | null;
+  discount_amount: number;
   tracking_number: string | null;
   carrier: string | null;
   tracking_url: string | null;
@@ -138,6 +146,8 @@ const ORDER_COLUMNS = [
   'payment_status',
   'shipping_method',
   'shipping_cost',
+  'discount_code',
+  'discount_amount',
   'tracking_number',
   'carrier',
   'tracking_url',
@@ -171,6 +181,8 @@ export function presentOrder(row: OrderRow): OrderView {
     paymentStatus: row.payment_status,
     shippingMethod: row.shipping_method,
     shippingCost: row.shipping_cost,
+    discountCode: row.discount_code,
+    discountAmount: row.discount_amount,
     trackingNumber: row.tracking_number,
     carrier: row.carrier,
     trackingUrl: row.tracking_url,
@@ -321,9 +333,10 @@ async function placeOrderIn(
   }
 
   const subtotal = items.reduce((n, i) => n + i.quantity * i.priceAtTime, 0);
+  const discount = await discountOf(trx, checkout, items, input.currency);
   const shipping = await shippingOf(trx, checkout, subtotal);
   const [{ id: orderId }] = (await trx.raw("SELECT nextval('order_ids')::int AS id")).rows;
-  const totalAmount = subtotal + shipping.cost;
+  const totalAmount = subtotal - (discount?.amount ?? 0) + shipping.cost;
   const holdUntil = totalAmount > 0 ? new Date(Date.now() + input.holdMs) : null;
   const { firstName, lastName } = splitName(checkout.customerName);
   const command: OrderCommand = {
@@ -347,6 +360,7 @@ async function placeOrderIn(
       totalAmount,
       holdUntil: holdUntil?.toISOString() ?? null,
       currency: input.currency,
+      ...(discount ? { discount } : {}),
     },
   };
   let state = await commitEvents(
@@ -356,6 +370,7 @@ async function placeOrderIn(
     decide(initialOrderState, command),
     input.metadata ?? {},
   );
+  if (discount) await takeDiscountUse(trx, orderId, discount, checkout.customerEmail);
   if (totalAmount === 0) {
     // Nothing to pay: a free order is paid the moment it is placed, in either payment mode.
     const payment: OrderCommand = {
@@ -445,6 +460,9 @@ async function applyConsequences(
       `order-${orderId}-downloads`,
     );
   if (ended(after) && !ended(before)) await revokeDownloads(trx, orderId);
+  if (holdsDiscountUse(before) && !holdsDiscountUse(after)) await giveDiscountUseBack(trx, orderId);
+  if (!holdsDiscountUse(before) && holdsDiscountUse(after) && after.placed?.discount)
+    await takeDiscountUse(trx, orderId, after.placed.discount, after.placed.email);
   let version = before.version;
   for (const event of events) {
     version++;
@@ -469,6 +487,23 @@ export async function executeOrderCommand(
   const order = await getOrder(db, orderId);
   if (!order) throw new HttpError(404, 'Order not found');
   return order;
+}
+
+/** The checkout's discount code judged under its row lock (the client never sends an amount). */
+async function discountOf(
+  trx: Knex.Transaction,
+  checkout: CheckoutInput,
+  items: OrderLine[],
+  currency: string,
+): Promise<OrderDiscount | null> {
+  if (!checkout.discountCode) return null;
+  return judgeDiscount(trx, {
+    code: checkout.discountCode,
+    email: checkout.customerEmail,
+    items: items.map((i) => ({ productId: i.productId, quantity: i.quantity, unitPrice: i.priceAtTime })),
+    currency,
+    lock: true,
+  });
 }
 
 /** The order's shipping, priced here from the settings (the client never sends a price). */

@@ -116,6 +116,8 @@ export async function projectEvent(
       payment_status: state.paymentStatus,
       shipping_method: o.shippingMethod,
       shipping_cost: o.shippingCost ?? 0,
+      discount_code: o.discount?.code ?? null,
+      discount_amount: o.discount?.amount ?? 0,
       tracking_number: state.trackingNumber,
       notes: o.notes,
       idempotency_key: o.idempotencyKey,

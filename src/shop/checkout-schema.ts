@@ -1,4 +1,5 @@
 import { z } from '../zod.ts';
+import { DISCOUNT_MESSAGES } from './discount-rules.ts';
 
 const min = (n: number, message: string) => z.string(message).trim().min(n, message);
 
@@ -11,6 +12,7 @@ export const CHECKOUT_MAX_LENGTH = {
   zipCode: 20,
   country: 100,
   shippingMethod: 100,
+  discountCode: 50,
 } as const;
 const MAX = CHECKOUT_MAX_LENGTH;
 
@@ -31,6 +33,13 @@ export const checkoutSchema = z.object({
     .trim()
     .max(MAX.shippingMethod, 'Choose a shipping method')
     .optional(),
+  /** Judged by the server against the cart (the client never sends an amount); empty: none. */
+  discountCode: z
+    .string(DISCOUNT_MESSAGES.unknown)
+    .trim()
+    .max(MAX.discountCode, DISCOUNT_MESSAGES.unknown)
+    .transform((code) => code || undefined)
+    .optional(),
 });
 
 export type CheckoutInput = z.output<typeof checkoutSchema>;
@@ -39,7 +48,7 @@ export type CheckoutInput = z.output<typeof checkoutSchema>;
 export const ADDRESS_FIELDS = ['address', 'city', 'zipCode', 'country'] as const;
 const NO_ADDRESS = { address: '', city: '', zipCode: '', country: '', shippingMethod: undefined };
 const contactSchema = checkoutSchema
-  .pick({ customerName: true, customerEmail: true })
+  .pick({ customerName: true, customerEmail: true, discountCode: true })
   .transform((contact): CheckoutInput => ({ ...contact, ...NO_ADDRESS }));
 
 /** A cart of digital products only needs a name and an email: no address is asked or kept. */

@@ -1,15 +1,17 @@
 import { recordOrderSource } from '../analytics/attribution.ts';
+import type { OrderDiscount } from '../orders/domain.ts';
 import { type OrderSummary, placeOrder } from '../orders/service.ts';
 import { createRateLimit, type RateLimit } from '../server/rate-limit.ts';
 import type { RequestState } from '../server/request-state.ts';
 import type { AppServices } from '../server/services.ts';
-import { type CartOwner, cartIsDigitalOnly } from './cart.ts';
+import { type CartOwner, cartIsDigitalOnly, findCartId } from './cart.ts';
 import {
   type CheckoutField,
   type CheckoutInput,
   checkoutErrors,
   checkoutSchemaFor,
 } from './checkout-schema.ts';
+import { DiscountRefused, judgeDiscount } from './discounts.ts';
 import { SHOP_MESSAGES } from './messages.ts';
 import { listShippingMethods } from './shipping.ts';
 import { pickShippingMethod } from './shipping-rules.ts';
@@ -56,7 +58,49 @@ export async function parseCheckout(
     );
     if ('error' in picked) return { ok: false, errors: { shippingMethod: picked.error }, digitalOnly };
   }
+  if (parsed.data.discountCode) {
+    // Also for the field's sake: the order judges the code again under its row lock.
+    const judged = await previewDiscount(
+      services,
+      state,
+      parsed.data.discountCode,
+      parsed.data.customerEmail,
+    );
+    if ('error' in judged) return { ok: false, errors: { discountCode: judged.error }, digitalOnly };
+  }
   return { ok: true, data: parsed.data };
+}
+
+/** What the code would take off the visitor's cart now (the 'Apply' button), or why it would not. */
+export async function previewDiscount(
+  services: AppServices,
+  state: RequestState,
+  code: string,
+  email: string | null,
+): Promise<{ discount: OrderDiscount } | { error: string }> {
+  const cartId = await findCartId(services.db, cartOwnerOf(state));
+  const items = cartId
+    ? await services
+        .db('cart_items as i')
+        .join('products as p', 'p.id', 'i.product_id')
+        .where({ 'i.cart_id': cartId, 'p.status': 'active' })
+        .select('i.product_id as productId', 'i.quantity', 'p.price as unitPrice')
+    : [];
+  if (items.length === 0) return { error: SHOP_MESSAGES.cartEmptyCheckoutHint };
+  try {
+    return {
+      discount: await judgeDiscount(services.db, {
+        code,
+        email,
+        items,
+        currency: services.config.currency,
+        lock: false,
+      }),
+    };
+  } catch (error) {
+    if (error instanceof DiscountRefused) return { error: error.message };
+    throw error;
+  }
 }
 
 /** Checkout from a form or the API: rate-limited per client IP, idempotent per key. */

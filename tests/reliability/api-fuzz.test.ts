@@ -242,6 +242,19 @@ const PLAUSIBLE: Record<string, Record<string, unknown>> = {
   '/api/cart': { productId: 1, quantity: 1 },
   '/api/orders': validCheckout,
   '/api/admin/orders': { amount: 100, restock: true, reference: 'BT-1', reason: 'fuzz' },
+  '/api/admin/discounts': {
+    code: 'FUZZ10',
+    type: 'percent',
+    value: 10,
+    usageLimit: 5,
+    perEmailLimit: 1,
+    startsAt: '2026-01-01T00:00:00Z',
+    endsAt: '2099-01-01T00:00:00Z',
+    minSubtotal: 100,
+    productIds: [1],
+    categories: ['Books'],
+    active: true,
+  },
   // Shaped like a Stripe event; without a valid signature it must change nothing.
   '/api/payments/stripe/webhook': {
     id: 'evt_fuzz',

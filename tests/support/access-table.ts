@@ -11,7 +11,7 @@
  */
 export type Access = 'public' | 'user' | 'admin' | 'owner';
 export type AccessRow = {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   access: Access;
   sample?: string;
@@ -152,6 +152,27 @@ export const API_ACCESS: AccessRow[] = [
     access: 'admin',
     sample: '/api/admin/orders/999999?action=reset-download',
     body: { grantId: 1 },
+  },
+  { method: 'GET', path: '/api/admin/discounts', access: 'admin' },
+  {
+    method: 'POST',
+    path: '/api/admin/discounts',
+    access: 'admin',
+    body: { code: 'ROLE-TABLE', type: 'percent', value: 5 },
+  },
+  { method: 'GET', path: '/api/admin/discounts/:id', access: 'admin', sample: '/api/admin/discounts/999999' },
+  {
+    method: 'PATCH',
+    path: '/api/admin/discounts/:id',
+    access: 'admin',
+    sample: '/api/admin/discounts/999999',
+    body: { active: false },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/admin/discounts/:id',
+    access: 'admin',
+    sample: '/api/admin/discounts/999999',
   },
   // Stripe's signed events; without keys (this table's app) the endpoint answers 404.
   { method: 'POST', path: '/api/payments/stripe/webhook', access: 'public' },

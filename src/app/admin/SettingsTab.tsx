@@ -82,15 +82,17 @@ function CarrierForm({ carrier }: { carrier: Carrier | null }) {
   );
 }
 
-function TextField(props: {
+/** A labelled admin form field with its error beside it; ids are `${idPrefix}-${name}`. */
+export function TextField(props: {
   name: string;
   label: string;
   defaultValue: string;
   error?: string;
   type?: string;
   multiline?: boolean;
+  idPrefix?: string;
 }) {
-  const id = `settings-${props.name}`;
+  const id = `${props.idPrefix ?? 'settings'}-${props.name}`;
   const describedBy = props.error ? `${id}-error` : undefined;
   return (
     <div className="field">

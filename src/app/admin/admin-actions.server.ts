@@ -20,6 +20,8 @@ import { HttpError } from '../../server/middleware.ts';
 import type { RequestState } from '../../server/request-state.ts';
 import type { AppServices } from '../../server/services.ts';
 import { CARRIER_MESSAGES, carrierSchema, deleteCarrier, saveCarrier } from '../../shop/carriers.ts';
+import { DISCOUNT_MESSAGES, discountSchema } from '../../shop/discount-rules.ts';
+import { createDiscount, updateDiscount } from '../../shop/discounts.ts';
 import { PRODUCT_ADMIN_MESSAGES } from '../../shop/product-admin-messages.ts';
 import { deleteProductAndFiles } from '../../shop/product-files.ts';
 import { deleteShippingMethod, saveShippingMethod, shippingMethodSchema } from '../../shop/shipping.ts';
@@ -27,7 +29,14 @@ import { SHIPPING_MESSAGES } from '../../shop/shipping-rules.ts';
 
 export type ActionResult =
   | { ok: true; title: string; message?: string }
-  | { ok: false; title: string; message: string; fieldErrors?: Record<string, string> };
+  | {
+      ok: false;
+      title: string;
+      message: string;
+      fieldErrors?: Record<string, string>;
+      /** A refused form's typed values, for forms that start empty. */
+      values?: Record<string, string>;
+    };
 
 export const CACHE_MESSAGES = { title: 'Cache cleared', message: 'All data has been refreshed' } as const;
 
@@ -57,11 +66,39 @@ export function settingsFromForm(form: FormData) {
   };
 }
 
-/** A refused form: its first problem as the notice, and each field's first problem beside it. */
-function refusedForm(error: z.ZodError): ActionResult {
+/**
+ * A refused form: its first problem as the notice, and each field's first problem beside it
+ * (named by the path's last key, or its first where the last is a list's index).
+ */
+function refusedForm(error: z.ZodError, values?: Record<string, string>): ActionResult {
   const fieldErrors: Record<string, string> = {};
-  for (const issue of error.issues) fieldErrors[String(issue.path.at(-1))] ??= issue.message;
-  return { ok: false, title: 'Error', message: error.issues[0].message, fieldErrors };
+  for (const issue of error.issues) {
+    const key = issue.path.findLast((k) => typeof k === 'string') ?? issue.path[0];
+    fieldErrors[String(key)] ??= issue.message;
+  }
+  return { ok: false, title: 'Error', message: error.issues[0].message, fieldErrors, values };
+}
+
+const DISCOUNT_FORM_FIELDS = [
+  'code',
+  'type',
+  'value',
+  'usageLimit',
+  'perEmailLimit',
+  'startsAt',
+  'endsAt',
+  'minSubtotal',
+  'productIds',
+] as const;
+
+/** The Discounts form: text fields as typed, the checked categories in a comma-separated list. */
+function discountFormValues(form: FormData): Record<string, string> {
+  return {
+    ...Object.fromEntries(
+      DISCOUNT_FORM_FIELDS.map((name) => [name, String(form.get(name) ?? '').slice(0, 500)]),
+    ),
+    categories: form.getAll('categories').map(String).join(',').slice(0, 500),
+  };
 }
 
 /** A change whose refusals (HttpError 4xx) are the admin's to read. */
@@ -154,6 +191,19 @@ export async function runAdminAction(
       }
       case 'delete-carrier':
         return await refusalOr(CARRIER_MESSAGES.deleted, () => deleteCarrier(db, idOf(form)));
+      case 'create-discount': {
+        const values = discountFormValues(form);
+        const parsed = discountSchema.safeParse(values);
+        if (!parsed.success) return refusedForm(parsed.error, values);
+        const created = await refusalOr(DISCOUNT_MESSAGES.created, async () => {
+          await createDiscount(db, parsed.data);
+        });
+        return created.ok ? created : { ...created, values };
+      }
+      case 'deactivate-discount':
+        return await refusalOr(DISCOUNT_MESSAGES.deactivated, async () => {
+          await updateDiscount(db, idOf(form), { active: false });
+        });
       case 'delete-subscriber':
         return (await deleteSubscriber(db, idOf(form)))
           ? { ok: true, title: SUBSCRIBER_MESSAGES.deleted }

@@ -22,6 +22,7 @@ import { listOrders } from '../../orders/service.ts';
 import { listAudit } from '../../server/audit.ts';
 import type { AppServices } from '../../server/services.ts';
 import { listCarriers } from '../../shop/carriers.ts';
+import { listDiscounts } from '../../shop/discounts.ts';
 import { listProducts } from '../../shop/products.ts';
 import { listShippingMethods } from '../../shop/shipping.ts';
 import { ORDER_STATUS_FILTERS, PAYMENT_STATUS_FILTERS } from './OrdersTab.tsx';
@@ -182,6 +183,8 @@ export async function loadTab(services: AppServices, tab: AdminTab, params: URLS
       return productsTab(services, params);
     case 'orders':
       return ordersTab(services, params);
+    case 'discounts':
+      return { tab, discounts: await listDiscounts(services.db) };
     case 'subscribers':
       return subscribersTab(services, params);
     case 'activity': {

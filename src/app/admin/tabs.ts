@@ -6,6 +6,7 @@ export const ADMIN_TABS = [
   { id: 'products', label: 'Products' },
   { id: 'comments', label: 'Comments' },
   { id: 'orders', label: 'Orders' },
+  { id: 'discounts', label: 'Discounts' },
   { id: 'subscribers', label: 'Subscribers' },
   { id: 'activity', label: 'Activity' },
   { id: 'settings', label: 'Settings' },

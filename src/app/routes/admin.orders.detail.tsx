@@ -292,6 +292,12 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
                 <span>{formatPrice(item.priceAtTime * item.quantity, currency)}</span>
               </li>
             ))}
+            {order.discountCode ? (
+              <li>
+                <span>Discount ({order.discountCode})</span>
+                <span>−{formatPrice(order.discountAmount, currency)}</span>
+              </li>
+            ) : null}
             <li>
               <strong>Total</strong>
               <strong>{formatPrice(order.totalAmount, currency)}</strong>

@@ -7,6 +7,7 @@ import { runAdminAction } from '../admin/admin-actions.server.ts';
 import { loadTab } from '../admin/admin-data.server.ts';
 import { CommentsTab } from '../admin/CommentsTab.tsx';
 import { DashboardTab } from '../admin/DashboardTab.tsx';
+import { DiscountsTab } from '../admin/DiscountsTab.tsx';
 import { requireAdminUser } from '../admin/guard.server.ts';
 import { Notice } from '../admin/Notice.tsx';
 import { OrdersTab } from '../admin/OrdersTab.tsx';
@@ -85,6 +86,14 @@ function TabContent({ loaderData, actionData }: Pick<Route.ComponentProps, 'load
       return <ProductsTab products={data.products} filters={data.filters} />;
     case 'orders':
       return <OrdersTab orders={data.orders} filters={data.filters} />;
+    case 'discounts':
+      return (
+        <DiscountsTab
+          discounts={data.discounts}
+          fieldErrors={actionData && !actionData.ok ? actionData.fieldErrors : undefined}
+          values={actionData && !actionData.ok ? actionData.values : undefined}
+        />
+      );
     case 'comments':
       return (
         <CommentsTab

@@ -206,6 +206,10 @@ function CartContents({ cart, confirmClear }: { cart: CartView; confirmClear: bo
               <dt>{SHOP_MESSAGES.shippingNote}</dt>
               <dd />
             </div>
+            <div className="summary-row muted">
+              <dt>{SHOP_MESSAGES.discountNote}</dt>
+              <dd />
+            </div>
             <div className="summary-row summary-total">
               <dt>Total</dt>
               <dd>{formatPrice(cart.summary.totalPrice, currency)}</dd>

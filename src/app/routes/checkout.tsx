@@ -6,7 +6,7 @@ import type { OrderSummary } from '../../orders/service.ts';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../orders/service.ts';
 import { HttpError } from '../../server/middleware.ts';
 import { type CartView, getCart } from '../../shop/cart.ts';
-import { cartOwnerOf, checkout, parseCheckout } from '../../shop/checkout.ts';
+import { cartOwnerOf, checkout, parseCheckout, previewDiscount } from '../../shop/checkout.ts';
 import {
   ADDRESS_FIELDS,
   CHECKOUT_MAX_LENGTH,
@@ -14,6 +14,7 @@ import {
   checkoutErrors,
   checkoutSchemaFor,
 } from '../../shop/checkout-schema.ts';
+import { DiscountRefused } from '../../shop/discounts.ts';
 import { orderPlacedMessage, SHOP_MESSAGES } from '../../shop/messages.ts';
 import { formatPrice } from '../../shop/price.ts';
 import { listShippingMethods } from '../../shop/shipping.ts';
@@ -21,6 +22,7 @@ import { deliversTo, type ShippingMethod, shippingCost } from '../../shop/shippi
 import { FormErrorsAtButton, useFocusFirstError } from '../components/FormErrors.tsx';
 import { Downloads } from '../components/shop/Downloads.tsx';
 import { Notice } from '../components/shop/Notice.tsx';
+import { DiscountRow } from '../components/shop/OrderLines.tsx';
 import { getApp } from '../context.ts';
 import { useCurrency } from '../currency.ts';
 import '../styles/shop.css';
@@ -45,9 +47,12 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 type Errors = Partial<Record<CheckoutField, string>>;
 type Values = Partial<Record<CheckoutField, string>>;
+/** The code the summary shows applied, and what it takes off (cents). */
+type AppliedDiscount = { code: string; amount: number } | null;
 type ActionResult =
   | { status: 'confirmed'; order: OrderSummary; payment: ConfirmationPayment; downloads: DownloadGrant[] }
-  | { status: 'invalid'; errors: Errors; values: Values }
+  | { status: 'invalid'; errors: Errors; values: Values; discount: AppliedDiscount }
+  | { status: 'discount'; values: Values; discount: AppliedDiscount }
   | { status: 'empty'; values: Values }
   | { status: 'failed'; message: string; values: Values };
 
@@ -60,8 +65,9 @@ const FIELDS: { name: CheckoutField; label: string; type: string; autoComplete: 
   { name: 'country', label: 'Country', type: 'text', autoComplete: 'country-name' },
 ];
 
-/** The typed fields and the chosen shipping method (absent without a choice: the default). */
-const FORM_FIELDS: CheckoutField[] = [...FIELDS.map((f) => f.name), 'shippingMethod'];
+/** The typed fields, the chosen shipping method (absent without a choice: the default) and the code. */
+const FORM_FIELDS: CheckoutField[] = [...FIELDS.map((f) => f.name), 'shippingMethod', 'discountCode'];
+const APPLY_DISCOUNT = 'apply-discount';
 
 function valuesOf(form: FormData): Values {
   return Object.fromEntries(
@@ -86,8 +92,15 @@ export async function action({ request, context }: Route.ActionArgs): Promise<Ac
   const app = getApp(context);
   const form = await request.formData();
   const values = valuesOf(form);
+  if (form.get('intent') === APPLY_DISCOUNT) return applyDiscount(app, values);
   const parsed = await parseCheckout(app.services, app.state, values);
-  if (!parsed.ok) return { status: 'invalid', errors: parsed.errors, values: echoed(values) };
+  if (!parsed.ok)
+    return {
+      status: 'invalid',
+      errors: parsed.errors,
+      values: echoed(values),
+      discount: parsed.errors.discountCode ? null : await appliedDiscount(app, values),
+    };
   const key = String(form.get('idempotencyKey') ?? '');
   try {
     const { order } = await checkout(
@@ -118,11 +131,49 @@ export async function action({ request, context }: Route.ActionArgs): Promise<Ac
       error.message === SHOP_MESSAGES.cartEmptyCheckoutHint
     )
       return { status: 'empty', values };
+    // Judged again under the code's lock: its last use may have gone meanwhile.
+    if (error instanceof DiscountRefused)
+      return {
+        status: 'invalid',
+        errors: { discountCode: error.message },
+        values: echoed(values),
+        discount: null,
+      };
     if (error instanceof HttpError && error.status < 500)
       return { status: 'failed', message: error.message, values };
     app.state.log.error({ err: error }, 'checkout failed');
     return { status: 'failed', message: SHOP_MESSAGES.orderFailedFallback, values };
   }
+}
+
+/** The 'Apply' button: the page again with the code's discount in the summary, or why not. */
+async function applyDiscount(app: ReturnType<typeof getApp>, values: Values): Promise<ActionResult> {
+  const judged = values.discountCode?.trim()
+    ? await previewDiscount(
+        app.services,
+        app.state,
+        values.discountCode.slice(0, CHECKOUT_MAX_LENGTH.discountCode),
+        values.customerEmail?.trim() || null,
+      )
+    : null;
+  if (judged && 'error' in judged)
+    return {
+      status: 'invalid',
+      errors: { discountCode: judged.error },
+      values: echoed(values),
+      discount: null,
+    };
+  return {
+    status: 'discount',
+    values: echoed(values),
+    discount: judged && { code: judged.discount.code, amount: judged.discount.amount },
+  };
+}
+
+/** The typed code's discount when it applies (for a form refused for another field). */
+async function appliedDiscount(app: ReturnType<typeof getApp>, values: Values): Promise<AppliedDiscount> {
+  const result = await applyDiscount(app, values);
+  return result.status === 'discount' ? result.discount : null;
 }
 
 export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
@@ -181,6 +232,7 @@ function CheckoutForm({
   useFocusFirstError(formRef, result?.status === 'invalid' ? result : null);
   const errors = clientErrors ?? (result?.status === 'invalid' ? result.errors : {});
   const values = result?.values ?? {};
+  const discount = result?.status === 'invalid' || result?.status === 'discount' ? result.discount : null;
   const empty = cart.cart.items.length === 0;
   const { digitalOnly } = cart.summary;
   // The methods that deliver to the country typed so far (all of them before one is typed).
@@ -199,6 +251,9 @@ function CheckoutForm({
     return parsed.success ? {} : checkoutErrors(parsed.error);
   };
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    // Applying a code checks only the code, on the server.
+    const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+    if (submitter?.value === APPLY_DISCOUNT) return;
     setSubmitted(true);
     const found = validate(event.currentTarget);
     setClientErrors(found);
@@ -253,9 +308,10 @@ function CheckoutForm({
                 <span>{shipping === 0 ? 'Free' : formatPrice(shipping, currency)}</span>
               </p>
             )}
+            {discount && <DiscountRow code={discount.code} amount={discount.amount} />}
             <p className="summary-row summary-total">
               <span>Total</span>
-              <span>{formatPrice(subtotal + shipping, currency)}</span>
+              <span>{formatPrice(subtotal - (discount?.amount ?? 0) + shipping, currency)}</span>
             </p>
           </>
         )}
@@ -285,6 +341,16 @@ function CheckoutForm({
           ref={formRef}
         >
           <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+          {/* First submit button: what Enter in a field presses (not the discount's Apply). */}
+          <button
+            type="submit"
+            className="visually-hidden"
+            tabIndex={-1}
+            aria-hidden="true"
+            disabled={processing || empty}
+          >
+            Place Order
+          </button>
           {digitalOnly && <p className="muted">{SHOP_MESSAGES.noShippingNeeded}</p>}
           {fields.map((field) => {
             const error = errors[field.name];
@@ -342,12 +408,71 @@ function CheckoutForm({
               )}
             </fieldset>
           )}
+          <DiscountField
+            defaultValue={values.discountCode ?? ''}
+            error={errors.discountCode}
+            applied={discount}
+            disabled={processing || empty}
+          />
           <FormErrorsAtButton show={Object.keys(errors).length > 0 && !processing} />
           <button type="submit" className="button button-block" disabled={processing || empty}>
             {processing ? 'Processing...' : 'Place Order'}
           </button>
         </Form>
       </section>
+    </div>
+  );
+}
+
+/** 'Discount code' with its own submit button: without JavaScript too, the page comes back with it applied. */
+function DiscountField({
+  defaultValue,
+  error,
+  applied,
+  disabled,
+}: {
+  defaultValue: string;
+  error: string | undefined;
+  applied: AppliedDiscount;
+  disabled: boolean;
+}) {
+  const id = 'checkout-discountCode';
+  const described = [error ? `${id}-error` : null, applied ? `${id}-applied` : null].filter(Boolean);
+  return (
+    <div className="field">
+      <label htmlFor={id}>Discount code</label>
+      <div className="discount-field">
+        <input
+          id={id}
+          name="discountCode"
+          type="text"
+          autoComplete="off"
+          maxLength={CHECKOUT_MAX_LENGTH.discountCode}
+          defaultValue={defaultValue}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={described.length ? described.join(' ') : undefined}
+        />
+        <button
+          type="submit"
+          name="intent"
+          value={APPLY_DISCOUNT}
+          className="button button-secondary"
+          formNoValidate
+          disabled={disabled}
+        >
+          Apply
+        </button>
+      </div>
+      {error && (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      )}
+      {applied && !error && (
+        <p id={`${id}-applied`} className="muted">
+          Code {applied.code} applied.
+        </p>
+      )}
     </div>
   );
 }

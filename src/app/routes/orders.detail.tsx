@@ -9,7 +9,7 @@ import { HttpError } from '../../server/middleware.ts';
 import { SHOP_MESSAGES } from '../../shop/messages.ts';
 import { Downloads } from '../components/shop/Downloads.tsx';
 import { Notice } from '../components/shop/Notice.tsx';
-import { OrderLines } from '../components/shop/OrderLines.tsx';
+import { OrderLines, orderDiscount } from '../components/shop/OrderLines.tsx';
 import { type AppContext, getApp } from '../context.ts';
 import '../styles/shop.css';
 import type { Route } from './+types/orders.detail';
@@ -149,6 +149,7 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
               ? undefined
               : { method: order.shippingMethod, cost: order.shippingCost }
           }
+          discount={orderDiscount(order)}
         />
       </section>
       <Downloads downloads={downloads} />

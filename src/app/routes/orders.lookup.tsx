@@ -8,7 +8,7 @@ import { createRateLimit } from '../../server/rate-limit.ts';
 import { SHOP_MESSAGES } from '../../shop/messages.ts';
 import { Downloads } from '../components/shop/Downloads.tsx';
 import { Notice } from '../components/shop/Notice.tsx';
-import { OrderLines } from '../components/shop/OrderLines.tsx';
+import { OrderLines, orderDiscount } from '../components/shop/OrderLines.tsx';
 import { getApp } from '../context.ts';
 import '../styles/shop.css';
 import type { Route } from './+types/orders.lookup';
@@ -82,6 +82,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         order.shippingMethod === 'none'
           ? undefined
           : { method: order.shippingMethod, cost: order.shippingCost },
+      discount: orderDiscount(order),
       // The order's own page: its payment state, and Pay now while it waits for one.
       orderPath: `${orderUrl.pathname}${orderUrl.search}`,
       awaitingPayment: isAwaitingPayment(order),
@@ -164,6 +165,7 @@ export default function OrderLookup({ actionData }: Route.ComponentProps) {
             }))}
             total={found.totalAmount}
             shipping={found.shipping}
+            discount={found.discount}
           />
           <p>
             <Link to={found.orderPath} className={found.awaitingPayment ? 'button' : undefined}>

@@ -3,16 +3,38 @@ import { useCurrency } from '../../currency.ts';
 
 export type OrderLineView = { id: number; name: string; quantity: number; unitPrice: number };
 
+/** An order's discount for its summary; undefined when it was placed without a code. */
+export function orderDiscount(order: {
+  discountCode: string | null;
+  discountAmount: number;
+}): { code: string; amount: number } | undefined {
+  return order.discountCode ? { code: order.discountCode, amount: order.discountAmount } : undefined;
+}
+
+/** The order summary's discount line: the code and what it takes off. */
+export function DiscountRow({ code, amount }: { code: string; amount: number }) {
+  const currency = useCurrency();
+  return (
+    <p className="summary-row">
+      <span>Discount ({code})</span>
+      <span>−{formatPrice(amount, currency)}</span>
+    </p>
+  );
+}
+
 /** An order's lines and total, as the customer sees them (the order page, the look-up). */
 export function OrderLines({
   lines,
   total,
   shipping,
+  discount,
 }: {
   lines: OrderLineView[];
   total: number;
   /** Absent for an order that ships nothing. */
   shipping?: { method: string; cost: number };
+  /** Absent for an order placed without a code. */
+  discount?: { code: string; amount: number };
 }) {
   const currency = useCurrency();
   return (
@@ -33,6 +55,7 @@ export function OrderLines({
           <span>{shipping.cost === 0 ? 'Free' : formatPrice(shipping.cost, currency)}</span>
         </p>
       )}
+      {discount && <DiscountRow code={discount.code} amount={discount.amount} />}
       <p className="summary-row summary-total">
         <span>Total</span>
         <span>{formatPrice(total, currency)}</span>
