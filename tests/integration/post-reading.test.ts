@@ -1,7 +1,10 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LONG_READ_MINUTES } from '../../src/blog/reading.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
+import { publishedPost, seedDemo } from '../support/blog.ts';
 
 let app: TestApp;
 let admin: Awaited<ReturnType<typeof signedInSession>>;
@@ -81,4 +84,32 @@ it('shows the reading-progress bar on long posts only, driven by CSS that does n
   expect(guarded).toMatch(
     /\.reading-progress\{[^}]*animation:[^;]*reading-progress;animation-timeline:--reading/,
   );
+});
+
+it('seeds the demo with real photographs, each licensed in the file beside them, and a post with code and a figure', async () => {
+  const dir = path.join(process.cwd(), 'public/demo/photos');
+  const photos = readdirSync(dir).filter((name) => name.endsWith('.webp'));
+  const licences = readFileSync(path.join(dir, 'LICENSES.md'), 'utf8');
+  expect(photos.length).toBeGreaterThanOrEqual(3);
+  for (const photo of photos)
+    expect(licences).toMatch(new RegExp(`\\| \`${photo}\` \\|.*\\| (CC0|Public domain)`));
+  const bytes = photos.reduce((sum, photo) => sum + statSync(path.join(dir, photo)).size, 0);
+  expect(bytes).toBeLessThan(400 * 1024);
+
+  await seedDemo(app);
+  const images = await app.services
+    .db('posts')
+    .whereLike('featured_image', '/demo/photos/%')
+    .pluck('featured_image');
+  expect(new Set(images)).toEqual(new Set(photos.map((photo) => `/demo/photos/${photo}`)));
+  const served = await fetch(`${app.url}${images[0]}`);
+  expect(served.headers.get('content-type')).toBe('image/webp');
+
+  const post = await publishedPost(app, 'build-a-markdown-blog-engine-from-scratch');
+  const html = await (await fetch(`${app.url}/post/${post.slug}`)).text();
+  expect(html).toContain('<code class="language-ts"><span class="hljs-keyword">import</span>');
+  expect(html).toMatch(
+    /<figure><a href="\/demo\/photos\/dandelion\.webp"><img [^>]*width="1200" height="630"/,
+  );
+  expect(html).toContain('<div class="reading-progress" aria-hidden="true"></div>');
 });
