@@ -67,12 +67,14 @@ function text(node: ElementContent): string {
  * Highlights fenced code whose language is known, once, when the post is saved: readers get
  * coloured <span class="hljs-…"> and no script. Runs after the sanitizer: its input is the
  * block's plain text and highlight.js escapes it, so the spans are the only markup it adds.
+ * Every code block is focusable too: a long line scrolls it sideways, and keyboards must reach that.
  */
-export function rehypeHighlightCode() {
+export function rehypeCodeBlocks() {
   return (tree: Root) => {
     const visit = (node: Root | Element) => {
       for (const child of node.children) {
         if (child.type !== 'element') continue;
+        if (child.tagName === 'pre') child.properties.tabIndex = 0;
         const code = child.tagName === 'pre' ? child.children.find((c) => c.type === 'element') : undefined;
         const language = code?.tagName === 'code' ? languageOf(code) : null;
         if (code && language && hljs.getLanguage(language)) {

@@ -66,16 +66,20 @@ describe('media markers', () => {
 describe('code blocks', () => {
   it('highlights fenced code in a known language when rendered, escaping its text', () => {
     const html = renderMarkdown('```ts\nconst tag: string = "<b>"; // done\n```');
-    expect(html).toContain('<pre><code class="language-ts"><span class="hljs-keyword">const</span>');
+    expect(html).toContain(
+      '<pre tabindex="0"><code class="language-ts"><span class="hljs-keyword">const</span>',
+    );
     expect(html).toContain('<span class="hljs-string">"&#x3C;b>"</span>');
     expect(html).toContain('<span class="hljs-comment">// done</span>');
     expect(html).not.toContain('<b>');
   });
 
   it('leaves code without a language, or in one it does not know, as plain text', () => {
-    expect(renderMarkdown('```\nconst a = 1;\n```')).toBe('<pre><code>const a = 1;\n</code></pre>');
+    expect(renderMarkdown('```\nconst a = 1;\n```')).toBe(
+      '<pre tabindex="0"><code>const a = 1;\n</code></pre>',
+    );
     expect(renderMarkdown('```klingon\nqaStaHvIS\n```')).toBe(
-      '<pre><code class="language-klingon">qaStaHvIS\n</code></pre>',
+      '<pre tabindex="0"><code class="language-klingon">qaStaHvIS\n</code></pre>',
     );
   });
 

@@ -9,7 +9,7 @@ import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
 import { rehypeFigures } from './figures.ts';
-import { rehypeHighlightCode } from './highlight.ts';
+import { rehypeCodeBlocks } from './highlight.ts';
 
 const YOUTUBE_EMBED = /^https:\/\/www\.youtube-nocookie\.com\/embed\/[A-Za-z0-9_-]{11}$/;
 
@@ -106,7 +106,7 @@ const processor = unified()
   .use(rehypeSanitize, schema)
   .use(rehypeSlug)
   .use(rehypeFigures)
-  .use(rehypeHighlightCode)
+  .use(rehypeCodeBlocks)
   .use(rehypeLazyMedia)
   .use(rehypeStringify);
 
