@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LONG_READ_MINUTES } from '../../src/blog/reading.ts';
+import { rerenderPosts } from '../../src/blog/rerender.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { publishedPost, seedDemo } from '../support/blog.ts';
@@ -112,4 +113,17 @@ it('seeds the demo with real photographs, each licensed in the file beside them,
     /<figure><a href="\/demo\/photos\/dandelion\.webp"><img [^>]*width="1200" height="630"/,
   );
   expect(html).toContain('<div class="reading-progress" aria-hidden="true"></div>');
+});
+
+it('renders posts saved before the highlighter again, keeping their version and dates', async () => {
+  const slug = await savePost('Saved long ago', '```sql\nSELECT 1;\n```');
+  const before = '<pre><code class="language-sql">SELECT 1;\n</code></pre>';
+  await app.services.db('posts').where({ slug }).update({ content_html: before });
+  const row = await app.services.db('posts').where({ slug }).first('version', 'updated_at');
+
+  expect(await rerenderPosts(app.services.db, 2)).toBe(1);
+  const after = await app.services.db('posts').where({ slug }).first('content_html', 'version', 'updated_at');
+  expect(after.content_html).toContain('<span class="hljs-keyword">SELECT</span>');
+  expect(after).toMatchObject({ version: row.version, updated_at: row.updated_at });
+  expect(await rerenderPosts(app.services.db)).toBe(0);
 });
