@@ -84,7 +84,7 @@ describe('reading a post', () => {
     const scrollTo = (fraction: number) =>
       page.locator('.prose').evaluate((prose, f) => {
         const top = prose.getBoundingClientRect().top + window.scrollY;
-        window.scrollTo(0, top + (prose.offsetHeight - window.innerHeight) * f);
+        window.scrollTo(0, top + (prose.getBoundingClientRect().height - window.innerHeight) * f);
       }, fraction);
     await scrollTo(0.5);
     await expect.poll(() => progress(page)).toBeCloseTo(0.5, 1);
