@@ -1,4 +1,8 @@
+import type { Element, Root } from 'hast';
+import rehypeParse from 'rehype-parse';
+import { unified } from 'unified';
 import { describe, expect, it } from 'vitest';
+import { XSS_CORPUS } from '../../tests/support/xss-corpus.ts';
 import { extractHeadings, renderMarkdown } from './markdown.ts';
 
 describe('renderMarkdown', () => {
@@ -56,5 +60,99 @@ describe('media markers', () => {
       { level: 3, id: 'a-detail', text: 'A detail' },
       { level: 2, id: 'second--last', text: 'Second & last' },
     ]);
+  });
+});
+
+describe('code blocks', () => {
+  it('highlights fenced code in a known language when rendered, escaping its text', () => {
+    const html = renderMarkdown('```ts\nconst tag: string = "<b>"; // done\n```');
+    expect(html).toContain(
+      '<pre tabindex="0"><code class="language-ts"><span class="hljs-keyword">const</span>',
+    );
+    expect(html).toContain('<span class="hljs-string">"&#x3C;b>"</span>');
+    expect(html).toContain('<span class="hljs-comment">// done</span>');
+    expect(html).not.toContain('<b>');
+  });
+
+  it('leaves code without a language, or in one it does not know, as plain text', () => {
+    expect(renderMarkdown('```\nconst a = 1;\n```')).toBe(
+      '<pre tabindex="0"><code>const a = 1;\n</code></pre>',
+    );
+    expect(renderMarkdown('```klingon\nqaStaHvIS\n```')).toBe(
+      '<pre tabindex="0"><code class="language-klingon">qaStaHvIS\n</code></pre>',
+    );
+  });
+
+  it('keeps every payload of the XSS corpus inert inside highlighted code', () => {
+    for (const payload of XSS_CORPUS) {
+      for (const language of ['html', 'js', 'markdown']) {
+        const html = renderMarkdown(`\`\`\`${language}\n${payload}\n\`\`\``);
+        expect(html, payload).not.toMatch(/<(script|img|svg|iframe|a|template|style)\b/i);
+      }
+    }
+  });
+});
+
+/**
+ * What in the HTML as a browser parses it could run: script elements, event handler attributes,
+ * javascript: addresses. Escaped text that shows a payload does not count.
+ */
+function runnable(html: string): string[] {
+  const found: string[] = [];
+  const visit = (node: Root | Element) => {
+    for (const child of node.children) {
+      if (child.type !== 'element') continue;
+      if (child.tagName === 'script') found.push('script');
+      for (const [name, value] of Object.entries(child.properties)) {
+        if (/^on/i.test(name)) found.push(name);
+        if (/^\s*javascript:/i.test(String(value))) found.push(`${name}=${value}`);
+      }
+      visit(child);
+    }
+  };
+  visit(unified().use(rehypeParse, { fragment: true }).parse(html));
+  return found;
+}
+
+describe('figures', () => {
+  it('makes an image on its own line a figure captioned by its title, linked to the original', () => {
+    const html = renderMarkdown('![A dandelion](/uploads/seed.jpg "Seeds at dusk")');
+    expect(html).toBe(
+      '<figure><a href="/uploads/seed.jpg"><img src="/uploads/seed.jpg" alt="A dandelion" loading="lazy" decoding="async"></a><figcaption>Seeds at dusk</figcaption></figure>',
+    );
+  });
+
+  it('takes an emphasised line right under the image as its caption, with its links', () => {
+    const html = renderMarkdown('![](/demo/a.webp)\n*Photo by [Ann](https://example.com)*');
+    expect(html).toBe(
+      '<figure><a href="/demo/a.webp" aria-label="Open the image full size"><img src="/demo/a.webp" alt="" loading="lazy" decoding="async"></a><figcaption>Photo by <a href="https://example.com">Ann</a></figcaption></figure>',
+    );
+  });
+
+  it('keeps the width and height of an HTML image, and an image that already links somewhere', () => {
+    expect(renderMarkdown('<img src="/demo/a.webp" alt="A" width="1200" height="800">')).toBe(
+      '<figure><a href="/demo/a.webp"><img src="/demo/a.webp" alt="A" width="1200" height="800" loading="lazy" decoding="async"></a></figure>',
+    );
+    expect(renderMarkdown('[![Shop](/demo/a.webp)](https://example.com/shop)')).toBe(
+      '<figure><a href="https://example.com/shop"><img src="/demo/a.webp" alt="Shop" loading="lazy" decoding="async"></a></figure>',
+    );
+  });
+
+  it('leaves images inside a sentence inline', () => {
+    expect(renderMarkdown('An icon ![i](/demo/i.svg) here')).toBe(
+      '<p>An icon <img src="/demo/i.svg" alt="i" loading="lazy" decoding="async"> here</p>',
+    );
+  });
+
+  it('keeps the XSS corpus inert in captions and image addresses', () => {
+    for (const payload of XSS_CORPUS) {
+      for (const markdown of [
+        `![x](/demo/a.webp "${payload.replaceAll('"', '\\"')}")`,
+        `![x](/demo/a.webp)\n*${payload}*`,
+        `![${payload}](${payload})`,
+      ]) {
+        expect(runnable(renderMarkdown(markdown)), markdown).toEqual([]);
+      }
+    }
   });
 });

@@ -8,6 +8,8 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
+import { rehypeFigures } from './figures.ts';
+import { rehypeCodeBlocks } from './highlight.ts';
 
 const YOUTUBE_EMBED = /^https:\/\/www\.youtube-nocookie\.com\/embed\/[A-Za-z0-9_-]{11}$/;
 
@@ -25,13 +27,13 @@ export function productIdsIn(markdown: string): number[] {
 }
 
 /**
- * The allow-list: Markdown's own elements, the editor toolbar's <u> and colour spans, and the
- * embeds our media markers produce (privacy-enhanced YouTube frames and audio players).
+ * The allow-list: Markdown's own elements, the editor toolbar's <u> and colour spans, figures, and
+ * the embeds our media markers produce (privacy-enhanced YouTube frames and audio players).
  */
 const schema: SanitizeSchema = {
   ...defaultSchema,
   clobberPrefix: '',
-  tagNames: [...(defaultSchema.tagNames ?? []), 'u', 'span', 'iframe', 'audio'],
+  tagNames: [...(defaultSchema.tagNames ?? []), 'u', 'span', 'figure', 'figcaption', 'iframe', 'audio'],
   attributes: {
     ...defaultSchema.attributes,
     span: [['style', /^color:\s*(#[0-9a-fA-F]{3,8}|[a-z]+);?$/]],
@@ -103,6 +105,8 @@ const processor = unified()
   .use(rehypeRaw)
   .use(rehypeSanitize, schema)
   .use(rehypeSlug)
+  .use(rehypeFigures)
+  .use(rehypeCodeBlocks)
   .use(rehypeLazyMedia)
   .use(rehypeStringify);
 

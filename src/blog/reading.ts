@@ -9,6 +9,9 @@ export function readingMinutes(text: string): number {
   return Math.max(1, Math.ceil(wordCount(text) / 200));
 }
 
+/** From this many minutes a post is long enough to show how far into it the reader is. */
+export const LONG_READ_MINUTES = 3;
+
 const longDate = new Intl.DateTimeFormat('en-US', {
   year: 'numeric',
   month: 'long',

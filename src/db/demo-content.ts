@@ -18,9 +18,11 @@ const paragraph = (topic: string) =>
   'Most days are not breakthroughs; they are small, careful steps that compound. I keep a notebook of what ' +
   'worked and what did not, and I read it back every Friday. Patterns show up that I would never have seen in the moment.';
 
-const body = (topic: string, sections: string[]) =>
+/** A post body: an introduction, then `extra` (code, figures), then a section per heading. */
+const body = (topic: string, sections: string[], extra: string[] = []) =>
   [
     paragraph(topic),
+    ...extra,
     ...sections.flatMap((heading, i) => [
       `## ${heading}`,
       i % 2 === 0
@@ -36,7 +38,7 @@ export const demoPosts: DemoPost[] = [
     excerpt: 'How I turned a spare corner into a workspace that helps me focus for hours.',
     category: 'Life',
     tags: ['workspace', 'focus'],
-    image: '/demo/workspace.svg',
+    image: '/demo/photos/dandelion.webp',
     daysAgo: 1,
     body: body('a home office', ['Light and sound', 'The desk', 'Rituals that stick']),
   },
@@ -76,21 +78,29 @@ export const demoPosts: DemoPost[] = [
     tags: ['postgresql', 'databases', 'performance'],
     image: '/demo/code.svg',
     daysAgo: 5,
-    body: body('database indexes', [
-      'Reading a query plan',
-      'Partial indexes',
-      'Full-text search with GIN',
-      'When not to index',
-    ]),
+    body: body(
+      'database indexes',
+      ['Reading a query plan', 'Partial indexes', 'Full-text search with GIN', 'When not to index'],
+      [
+        "A partial index covers only the rows a hot query reads, so it stays small:\n\n```sql\n-- Only published posts are listed on the home page.\nCREATE INDEX posts_published_idx\n  ON posts (published_at DESC)\n  WHERE status = 'published';\n\nEXPLAIN ANALYZE\nSELECT id, title FROM posts\nWHERE status = 'published'\nORDER BY published_at DESC\nLIMIT 10;\n```",
+      ],
+    ),
   },
   {
     title: 'What Two Weeks Offline Taught Me',
     excerpt: 'No phone, no laptop, one notebook. Notes from a deliberate disconnection.',
     category: 'Life',
     tags: ['travel', 'rest'],
-    image: '/demo/travel.svg',
+    image: '/demo/photos/earth.webp',
     daysAgo: 7,
-    body: body('being offline', ['The first three days', 'Boredom as a feature', 'Coming back']),
+    body: body(
+      'being offline',
+      ['The first three days', 'Boredom as a feature', 'Coming back'],
+      [
+        // An HTML image keeps its width and height: the page keeps its place while it loads.
+        '<img src="/demo/photos/earth-at-night.webp" alt="The lights of the cities of the world, seen from orbit at night" width="1200" height="630" title="Everyone else stayed online. The Earth at night (image: NASA).">',
+      ],
+    ),
   },
   {
     title: 'Typography for Developers',
@@ -142,7 +152,7 @@ export const demoPosts: DemoPost[] = [
     excerpt: 'How a server can send the page shell at once and fill in slow parts later.',
     category: 'Technology',
     tags: ['react', 'performance', 'ssr'],
-    image: '/demo/city.svg',
+    image: '/demo/photos/earth-at-night.webp',
     daysAgo: 21,
     body: body('streaming rendering', ['The shell', 'Suspense boundaries', 'Caching the fast path']),
   },
@@ -161,7 +171,14 @@ export const demoPosts: DemoPost[] = [
     tags: ['markdown', 'security', 'node'],
     image: '/demo/notebook.svg',
     daysAgo: 30,
-    body: body('a markdown engine', ['Parsing', 'Sanitizing', 'Rendering once, on save']),
+    body: body(
+      'a markdown engine',
+      ['Parsing', 'Sanitizing', 'Rendering once, on save'],
+      [
+        "The whole engine is a pipeline of small steps, run once when a post is saved:\n\n```ts\nimport { unified } from 'unified';\n\n// Markdown in, safe HTML out: nothing is rendered on each page view.\nconst processor = unified()\n  .use(remarkParse)\n  .use(remarkRehype)\n  .use(rehypeSanitize, schema)\n  .use(rehypeStringify);\n\nexport function render(markdown: string): string {\n  return String(processor.processSync(markdown));\n}\n```",
+        '<img src="/demo/photos/dandelion.webp" alt="Dandelion seed heads in a meadow at sunset" width="1200" height="630" title="An image on its own line becomes a figure, captioned by its title. Photo: Clemens Engelhardt (CC0).">',
+      ],
+    ),
   },
   {
     title: 'Notes From a Year of Remote Mentoring',

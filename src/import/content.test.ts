@@ -54,6 +54,15 @@ describe('imported bodies', () => {
     expect(other.notes.droppedFrames).toBe(1);
   });
 
+  it('keep the caption of an image block or card, and the language of a code block', () => {
+    const { markdown, html } = imported(
+      '<figure class="wp-block-image"><img src="https://example.com/a.jpg" alt="A cat"><figcaption>A <em>sleepy</em> "cat"</figcaption></figure>\n<pre class="wp-block-code"><code class="language-js">let a = 1;</code></pre>',
+    );
+    expect(markdown).toContain('![A cat](https://example.com/a.jpg "A sleepy \\"cat\\"")');
+    expect(html).toContain('<figcaption>A sleepy "cat"</figcaption>');
+    expect(html).toContain('<span class="hljs-keyword">let</span>');
+  });
+
   it('keep unknown shortcodes as text and name them', () => {
     const { markdown, html, notes } = imported('<p>Before [gallery ids="1,2"] after [contact-form]</p>');
     expect([...notes.shortcodes]).toEqual(['gallery', 'contact-form']);

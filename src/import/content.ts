@@ -120,6 +120,22 @@ function createConverter(notes: { current: ContentNotes }): TurndownService {
       return `\n\n${fence}\n${text}\n${fence}\n\n`;
     },
   });
+  // WordPress image blocks and Ghost image cards: the caption becomes the image's title, which
+  // the post renderer shows as the figure's caption.
+  service.addRule('captionedImages', {
+    filter: (node) =>
+      node.nodeName === 'FIGURE' &&
+      node.querySelectorAll('img').length === 1 &&
+      node.querySelector('figcaption') !== null &&
+      SAFE_URL.test(node.querySelector('img')?.getAttribute('src')?.trim() ?? ''),
+    replacement: (_content, node) => {
+      const img = node.querySelector('img') as HTMLImageElement;
+      const caption = (node.querySelector('figcaption')?.textContent ?? '').replace(/\s+/g, ' ').trim();
+      const alt = (img.getAttribute('alt') ?? '').replace(/[[\]\\]/g, '');
+      const title = caption ? ` "${caption.replace(/["\\]/g, '\\$&')}"` : '';
+      return `\n\n![${alt}](${img.getAttribute('src')?.trim()}${title})\n\n`;
+    },
+  });
   service.addRule('frames', {
     filter: 'iframe',
     replacement: (_content, node) => {

@@ -72,6 +72,8 @@ it('serves valid HTML on every page type, signed out, signed in and as an admin'
     anonymous: [
       '/',
       `/post/${post.slug}`,
+      // Highlighted code, a captioned figure and the reading-progress bar.
+      '/post/build-a-markdown-blog-engine-from-scratch',
       '/blog',
       '/tag/design-systems',
       '/category/technology',

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import type { Heading } from '../../../blog/markdown.ts';
 import { BLOG_MESSAGES } from '../../../blog/messages.ts';
 import type { Post } from '../../../blog/posts.ts';
-import { authorName, formatDate } from '../../../blog/reading.ts';
+import { authorName, formatDate, LONG_READ_MINUTES } from '../../../blog/reading.ts';
 import { UploadedImage } from '../UploadedImage.tsx';
 import { CategoryLink, TagLink } from './TagLink.tsx';
 
@@ -22,6 +22,8 @@ export function PostArticle({ post, headings, minutes, banner, children }: Props
   const published = post.publishedAt ?? post.createdAt;
   return (
     <article className="container post-page">
+      {/* Filled by the scroll itself (blog.css): no script on the page. */}
+      {minutes >= LONG_READ_MINUTES && <div className="reading-progress" aria-hidden="true" />}
       {banner}
       <header className="post-header">
         <p className="post-badges">
