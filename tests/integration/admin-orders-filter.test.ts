@@ -5,7 +5,7 @@ import { listOrders } from '../../src/orders/service.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
-import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
+import { createProductFileRow, createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
 
 let app: TestApp;
 let admin: Record<string, string>;
@@ -22,15 +22,7 @@ async function adminOrder(id: number, action: string, body: unknown = {}) {
 
 async function placeOrder(fields: { digital?: boolean; shippingMethod?: string }): Promise<number> {
   const product = await createProductRow(app.services.db, { price: 2000, stock: null });
-  if (fields.digital)
-    await app.services.db('product_files').insert({
-      product_id: product.id,
-      name: 'Field Guide',
-      file_name: 'guide.pdf',
-      storage_name: `${product.id}`.padStart(32, 'f'),
-      content_type: 'application/pdf',
-      size_bytes: 1,
-    });
+  if (fields.digital) await createProductFileRow(app.services.db, product.id, 'Field Guide');
   const guest = new GuestClient(app);
   await guest.add(product.id);
   const placed = await guest.checkout(
@@ -137,7 +129,7 @@ describe('the Orders tab', () => {
     const ebook = await page(`/admin/orders/${ids.ebook}`);
     expect(ebook).not.toContain('Shipping (');
     expect(ebook).toContain('Nothing ships: every item is a download.');
-    expect(ebook).toMatch(/Field Guide \(guide\.pdf\): 0 of 5 downloads/);
+    expect(ebook).toMatch(/Field Guide \(field-guide\.pdf\): 0 of 5 downloads/);
     const shipped = await page(`/admin/orders/${ids.shipped}`);
     expect(shipped).toContain('Tracking (UPS):');
   });

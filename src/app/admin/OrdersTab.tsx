@@ -64,7 +64,12 @@ export function OrdersTab({ orders, filters }: { orders: OrderView[]; filters: F
           <input id="order-search" name="q" type="search" defaultValue={filters.q} />
         </div>
         <FilterSelect name="status" label="Status" options={ORDER_STATUS_FILTERS} value={filters.status} />
-        <FilterSelect name="payment" label="Payment" options={PAYMENT_STATUS_FILTERS} value={filters.payment} />
+        <FilterSelect
+          name="payment"
+          label="Payment"
+          options={PAYMENT_STATUS_FILTERS}
+          value={filters.payment}
+        />
         <FilterSelect
           name="fulfilment"
           label="Fulfilment"
