@@ -53,7 +53,7 @@ function ReportSection({
   children,
 }: {
   id: string;
-  title: ReactNode;
+  title: string;
   report: AnalyticsReport;
   table: ReportTable;
   children: ReactNode;
