@@ -9,6 +9,7 @@ import {
   resendDownloads,
   resetDownloadLimit,
 } from '../orders/downloads.ts';
+import { FULFILMENT_STATUSES } from '../orders/fulfilment.ts';
 import { cancelOrder, markOrderPaid, refundOrder } from '../orders/payments.ts';
 import { executeOrderCommand, getOrder, getOrderWithHistory, listOrders } from '../orders/service.ts';
 import { HttpError } from '../server/middleware.ts';
@@ -26,6 +27,11 @@ const listQuery = z.object({
   paymentStatus: z
     .enum([...PAYMENT_STATUSES, 'all'], {
       message: `paymentStatus must be one of ${PAYMENT_STATUSES.join(', ')}`,
+    })
+    .optional(),
+  fulfilment: z
+    .enum([...FULFILMENT_STATUSES, 'all'], {
+      message: `fulfilment must be one of ${FULFILMENT_STATUSES.join(', ')}`,
     })
     .optional(),
   search: z.string().max(200, 'search must be at most 200 characters').optional(),
@@ -89,6 +95,7 @@ export function ordersAdminRouter(services: AppServices): Router {
     ctx.body = await listOrders(db, {
       status: query.status as OrderStatus | 'all' | undefined,
       paymentStatus: query.paymentStatus as PaymentStatus | 'all' | undefined,
+      fulfilment: query.fulfilment,
       search: query.search,
       page: query.page,
     });

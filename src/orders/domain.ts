@@ -1,4 +1,5 @@
 import { DEFAULT_CURRENCY, formatPrice } from '../shop/price.ts';
+import { NO_SHIPPING } from './fulfilment.ts';
 
 /**
  * The order's rules as pure functions: decide(state, command) → events, evolve(state, event).
@@ -214,7 +215,7 @@ export function evolve(state: OrderState, event: OrderEvent): OrderState {
         // Nothing to ship (every line a download): the order is complete once paid.
         status: refundNeeded
           ? state.status
-          : state.placed?.shippingMethod === 'none'
+          : state.placed?.shippingMethod === NO_SHIPPING
             ? 'delivered'
             : 'processing',
         paymentMethod: event.data.method,

@@ -27,6 +27,7 @@ import {
   type PaymentStatus,
 } from './domain.ts';
 import { grantDownloads, revokeDownloads } from './downloads.ts';
+import { FULFILMENT_ORDER_STATUSES, type FulfilmentStatus, NO_SHIPPING } from './fulfilment.ts';
 import { paymentSettings } from './payment-settings.ts';
 import { ConcurrencyError, commitEvents, loadStream, type StoredEvent, stateOf } from './store.ts';
 
@@ -513,7 +514,7 @@ async function shippingOf(
   subtotal: number,
 ): Promise<{ name: string; cost: number }> {
   // A cart of downloads is checked out without an address: there is nothing to ship.
-  if (checkout.address === '') return { name: 'none', cost: 0 };
+  if (checkout.address === '') return { name: NO_SHIPPING, cost: 0 };
   const picked = pickShippingMethod(
     await listShippingMethods(trx),
     checkout.shippingMethod,
@@ -617,6 +618,7 @@ export async function listOrders(
   query: {
     status?: OrderStatus | 'all' | null;
     paymentStatus?: PaymentStatus | 'all' | null;
+    fulfilment?: FulfilmentStatus | 'all' | null;
     search?: string | null;
     page?: number;
     limit?: number;
@@ -630,6 +632,11 @@ export async function listOrders(
   const base = db('orders');
   if (query.status && query.status !== 'all') base.where('status', query.status);
   if (query.paymentStatus && query.paymentStatus !== 'all') base.where('payment_status', query.paymentStatus);
+  if (query.fulfilment === 'digital') base.where('shipping_method', NO_SHIPPING);
+  else if (query.fulfilment && query.fulfilment !== 'all')
+    base
+      .whereNot('shipping_method', NO_SHIPPING)
+      .whereIn('status', FULFILMENT_ORDER_STATUSES[query.fulfilment]);
   const search = query.search?.trim();
   if (search) {
     const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -1,6 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import type { Db } from '../db/knex.ts';
 import type { SessionUser } from '../identity/sessions.ts';
+import { toCsv } from './csv.ts';
 import { pagePath } from './page-routes.ts';
 import type { AppServices } from './services.ts';
 
@@ -167,17 +168,12 @@ export async function sweepAuditLog(db: Db): Promise<number> {
   return db('audit_log').where('at', '<', db.raw("now() - interval '90 days'")).delete();
 }
 
-const csvCell = (value: unknown) => {
-  const text = value === null || value === undefined ? '' : String(value);
-  // Leading = + - @ would run as a formula in a spreadsheet.
-  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-};
-
 export function auditCsv(entries: AuditRow[]): string {
   const header = ['at', 'actor', 'action', 'target', 'status', 'request_id', 'client_ip'];
-  const lines = entries.map((e) =>
-    [e.at, e.actorEmail, e.action, e.target, e.status, e.requestId, e.clientIp].map(csvCell).join(','),
-  );
-  return `${[header.join(','), ...lines].join('\n')}\n`;
+  return toCsv([
+    header,
+    ...entries.map((e) =>
+      [e.at, e.actorEmail, e.action, e.target, e.status, e.requestId, e.clientIp].map((v) => String(v ?? '')),
+    ),
+  ]);
 }

@@ -77,6 +77,11 @@ describe('admin journeys', () => {
     await page.getByLabel('YouTube video').fill('https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=3');
     await page.getByLabel('Podcast URL').focus();
     expect(await page.getByLabel('YouTube video').inputValue()).toBe('dQw4w9WgXcQ');
+    // The search fields preview what they override as they are typed.
+    await page.getByLabel('Meta title').fill('Small releases');
+    expect(await page.locator('.seo-search-title').textContent()).toBe('Small releases');
+    expect(await page.locator('#metaTitle-count').textContent()).toBe('14/60 characters');
+    expect(await page.locator('.seo-search-description').textContent()).toBe('Why small releases win.');
 
     await page.getByRole('button', { name: 'Preview' }).click();
     const preview = page.getByRole('region', { name: 'Preview' });
@@ -98,6 +103,8 @@ describe('admin journeys', () => {
       status: 'published',
       youtube_video_id: 'dQw4w9WgXcQ',
       tags: ['react', 'shipping'],
+      meta_title: 'Small releases',
+      meta_description: null,
     });
     expect(row.content_html).toMatch(/<img src="\/uploads\/[a-f0-9]{32}\.png" alt="photo"/);
 

@@ -125,8 +125,16 @@ describe('admin shop journeys', () => {
       payment_status: 'partially_refunded',
       refunded_amount: 150,
     });
-    // The Orders tab says where the payment stands and how it was made.
+    // The Orders tab says where the payment stands and how it was made; its fulfilment filter
+    // puts the shipped order under Shipped, not Unfulfilled, in a URL that can be linked.
     await hydrated(page, '/admin?tab=orders&q=grace%40example.com');
+    await page.getByLabel('Fulfilment').selectOption('unfulfilled');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL('**/admin?*fulfilment=unfulfilled*');
+    await page.getByText('No orders found').waitFor();
+    await page.getByLabel('Fulfilment').selectOption('shipped');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL('**/admin?*fulfilment=shipped*');
     const listed = page.getByRole('listitem').filter({ hasText: `Order #${order.id}` });
     expect(await listed.getByText('Partially refunded', { exact: true }).count()).toBe(1);
     expect(await listed.getByText('Manual', { exact: true }).count()).toBe(1);

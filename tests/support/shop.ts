@@ -36,6 +36,18 @@ export async function createProductRow(
   return row;
 }
 
+/** Makes a product digital: a file row for it (the stored file itself is not needed to buy it). */
+export async function createProductFileRow(db: Db, productId: number, name = 'Book'): Promise<void> {
+  await db('product_files').insert({
+    product_id: productId,
+    name,
+    file_name: `${name.toLowerCase().replaceAll(' ', '-')}.pdf`,
+    storage_name: `${productId}`.padStart(32, 'f'),
+    content_type: 'application/pdf',
+    size_bytes: 1,
+  });
+}
+
 export const validCheckout = {
   customerName: 'Ada Lovelace',
   customerEmail: 'ada@example.com',

@@ -2,6 +2,7 @@ import { useId } from 'react';
 import type { DaySeries } from '../../analytics/report.ts';
 import { formatPrice } from '../../shop/price.ts';
 import { useCurrency } from '../currency.ts';
+import { DataTable } from './DataTable.tsx';
 
 const WIDTH = 720;
 const HEIGHT = 220;
@@ -20,10 +21,6 @@ function points(values: number[], max: number): string {
     .join(' ');
 }
 
-/**
- * Views and visitors per day as an SVG drawn on the server: it shows without JavaScript. Screen
- * readers get its summary, and the numbers themselves in the table below it.
- */
 /** A chart's numbers as a table (a day per row), folded under its summary: the chart's text alternative. */
 function ChartTable({
   summary,
@@ -39,34 +36,19 @@ function ChartTable({
   return (
     <details>
       <summary>{summary}</summary>
-      <table className="admin-table">
-        <caption className="visually-hidden">{title}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Day</th>
-            {columns.map((c) => (
-              <th key={c} scope="col">
-                {c}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map(([day, ...cells]) => (
-            <tr key={day}>
-              <th scope="row">{day}</th>
-              {cells.map((cell, i) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: a row's cells are fixed columns
-                <td key={i}>{cell}</td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        caption={title}
+        columns={['Day', ...columns]}
+        rows={rows.map(([day, ...cells]) => ({ key: day, head: day, cells }))}
+      />
     </details>
   );
 }
 
+/**
+ * Views and visitors per day as an SVG drawn on the server: it shows without JavaScript. Screen
+ * readers get its summary, and the numbers themselves in the table below it.
+ */
 export function AnalyticsChart({ series, title }: { series: DaySeries; title: string }) {
   const id = useId();
   const views = series.map((d) => d.views);

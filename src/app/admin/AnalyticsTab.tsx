@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { ReportTable } from '../../analytics/export.ts';
 import {
   type AnalyticsReport,
@@ -8,6 +9,7 @@ import {
 import { formatPrice } from '../../shop/price.ts';
 import { useCurrency } from '../currency.ts';
 import { AnalyticsChart, RevenueChart } from './AnalyticsChart.tsx';
+import { DataTable } from './DataTable.tsx';
 
 export type AnalyticsView = {
   report: AnalyticsReport;
@@ -42,6 +44,31 @@ function CsvLink({ report, table }: { report: AnalyticsReport; table: ReportTabl
   );
 }
 
+/** A card of the report with its heading and the CSV export of its table. */
+function ReportSection({
+  id,
+  title,
+  report,
+  table,
+  children,
+}: {
+  id: string;
+  title: string;
+  report: AnalyticsReport;
+  table: ReportTable;
+  children: ReactNode;
+}) {
+  return (
+    <section className="card" aria-labelledby={id}>
+      <div className="admin-item-head">
+        <h2 id={id}>{title}</h2>
+        <CsvLink report={report} table={table} />
+      </div>
+      {children}
+    </section>
+  );
+}
+
 function NameViews({
   id,
   title,
@@ -56,11 +83,7 @@ function NameViews({
   table: ReportTable;
 }) {
   return (
-    <section className="card" aria-labelledby={id}>
-      <div className="admin-item-head">
-        <h2 id={id}>{title}</h2>
-        <CsvLink report={report} table={table} />
-      </div>
+    <ReportSection id={id} title={title} report={report} table={table}>
       {rows.length === 0 ? (
         <p className="muted">No views in this period.</p>
       ) : (
@@ -73,7 +96,7 @@ function NameViews({
           ))}
         </ol>
       )}
-    </section>
+    </ReportSection>
   );
 }
 
@@ -122,76 +145,46 @@ export function AnalyticsTab({ report, preset, rangeError }: AnalyticsView) {
           </section>
         ))}
       </div>
-      <section className="card" aria-labelledby="analytics-chart">
-        <div className="admin-item-head">
-          <h2 id="analytics-chart">
-            Views and visitors, {report.from} to {report.to}
-          </h2>
-          <CsvLink report={report} table="series" />
-        </div>
+      <ReportSection
+        id="analytics-chart"
+        title={`Views and visitors, ${report.from} to ${report.to}`}
+        report={report}
+        table="series"
+      >
         <AnalyticsChart
           series={report.series}
           title={`Views and visitors per day, ${report.from} to ${report.to}`}
         />
-      </section>
+      </ReportSection>
       <section className="card" aria-labelledby="analytics-revenue">
         <h2 id="analytics-revenue">Revenue per day</h2>
         <RevenueChart series={report.series} title={`Revenue per day, ${report.from} to ${report.to}`} />
       </section>
-      <section className="card" aria-labelledby="analytics-posts">
-        <div className="admin-item-head">
-          <h2 id="analytics-posts">Top Posts</h2>
-          <CsvLink report={report} table="topPosts" />
-        </div>
-        <table className="admin-table">
-          <thead>
-            <tr>
-              <th scope="col">Post</th>
-              <th scope="col">Views</th>
-              <th scope="col">Orders</th>
-              <th scope="col">Revenue</th>
-            </tr>
-          </thead>
-          <tbody>
-            {report.topPosts.map((p) => (
-              <tr key={p.id}>
-                <th scope="row">{p.title}</th>
-                <td>{p.views}</td>
-                <td>{p.orders}</td>
-                <td>{formatPrice(p.revenue, currency)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </section>
-      <section className="card" aria-labelledby="analytics-products">
-        <div className="admin-item-head">
-          <h2 id="analytics-products">Products: views → add to carts → orders → revenue</h2>
-          <CsvLink report={report} table="products" />
-        </div>
-        <table className="admin-table">
-          <thead>
-            <tr>
-              <th scope="col">Product</th>
-              <th scope="col">Views</th>
-              <th scope="col">Add to carts</th>
-              <th scope="col">Orders</th>
-              <th scope="col">Paid revenue</th>
-            </tr>
-          </thead>
-          <tbody>
-            {report.products.map((p) => (
-              <tr key={p.id}>
-                <th scope="row">{p.name}</th>
-                <td>{p.views}</td>
-                <td>{p.addToCarts}</td>
-                <td>{p.orders}</td>
-                <td>{formatPrice(p.revenue, currency)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </section>
+      <ReportSection id="analytics-posts" title="Top Posts" report={report} table="topPosts">
+        <DataTable
+          columns={['Post', 'Views', 'Orders', 'Revenue']}
+          rows={report.topPosts.map((p) => ({
+            key: p.id,
+            head: p.title,
+            cells: [p.views, p.orders, formatPrice(p.revenue, currency)],
+          }))}
+        />
+      </ReportSection>
+      <ReportSection
+        id="analytics-products"
+        title="Products: views → add to carts → orders → revenue"
+        report={report}
+        table="products"
+      >
+        <DataTable
+          columns={['Product', 'Views', 'Add to carts', 'Orders', 'Paid revenue']}
+          rows={report.products.map((p) => ({
+            key: p.id,
+            head: p.name,
+            cells: [p.views, p.addToCarts, p.orders, formatPrice(p.revenue, currency)],
+          }))}
+        />
+      </ReportSection>
       <div className="admin-columns">
         <NameViews
           id="analytics-referrers"

@@ -1,4 +1,5 @@
 import { Form, Link } from 'react-router';
+import { FULFILMENT_STATUSES, NO_SHIPPING } from '../../orders/fulfilment.ts';
 import { PAYMENT_METHOD_LABELS, paymentStatusLabel } from '../../orders/payment-labels.ts';
 import type { OrderView } from '../../orders/service.ts';
 import { formatPrice } from '../../shop/price.ts';
@@ -15,14 +16,42 @@ export const ORDER_STATUS_FILTERS = [
   'expired',
 ] as const;
 export const PAYMENT_STATUS_FILTERS = ['all', 'unpaid', 'paid', 'partially_refunded', 'refunded'] as const;
+export const FULFILMENT_FILTERS = ['all', ...FULFILMENT_STATUSES] as const;
 type Filters = {
   q: string;
   status: (typeof ORDER_STATUS_FILTERS)[number];
   payment: (typeof PAYMENT_STATUS_FILTERS)[number];
+  fulfilment: (typeof FULFILMENT_FILTERS)[number];
 };
 
-const label = (value: string) =>
+const optionLabel = (value: string) =>
   value === 'all' ? 'All' : value[0].toUpperCase() + value.slice(1).replace('_', ' ');
+
+/** One of the list's filters, named as its query parameter so a filtered list is a plain link. */
+function FilterSelect({
+  name,
+  label,
+  options,
+  value,
+}: {
+  name: string;
+  label: string;
+  options: readonly string[];
+  value: string;
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={`order-${name}`}>{label}</label>
+      <select id={`order-${name}`} name={name} defaultValue={value}>
+        {options.map((s) => (
+          <option key={s} value={s}>
+            {optionLabel(s)}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
 
 export function OrdersTab({ orders, filters }: { orders: OrderView[]; filters: Filters }) {
   const currency = useCurrency();
@@ -34,26 +63,19 @@ export function OrdersTab({ orders, filters }: { orders: OrderView[]; filters: F
           <label htmlFor="order-search">Search by email or order number</label>
           <input id="order-search" name="q" type="search" defaultValue={filters.q} />
         </div>
-        <div className="field">
-          <label htmlFor="order-status">Status</label>
-          <select id="order-status" name="status" defaultValue={filters.status}>
-            {ORDER_STATUS_FILTERS.map((s) => (
-              <option key={s} value={s}>
-                {label(s)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="order-payment">Payment</label>
-          <select id="order-payment" name="payment" defaultValue={filters.payment}>
-            {PAYMENT_STATUS_FILTERS.map((s) => (
-              <option key={s} value={s}>
-                {label(s)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect name="status" label="Status" options={ORDER_STATUS_FILTERS} value={filters.status} />
+        <FilterSelect
+          name="payment"
+          label="Payment"
+          options={PAYMENT_STATUS_FILTERS}
+          value={filters.payment}
+        />
+        <FilterSelect
+          name="fulfilment"
+          label="Fulfilment"
+          options={FULFILMENT_FILTERS}
+          value={filters.fulfilment}
+        />
         <button className="button button-secondary" type="submit">
           Filter
         </button>
@@ -71,6 +93,7 @@ export function OrdersTab({ orders, filters }: { orders: OrderView[]; filters: F
                 <span>
                   <span className={`badge badge-order-${order.status}`}>{order.status}</span>{' '}
                   <span className="badge">{paymentStatusLabel(order.paymentStatus)}</span>
+                  {order.shippingMethod === NO_SHIPPING ? <span className="badge">digital</span> : null}
                   {order.refundNeeded ? <span className="badge badge-order-cancelled">to refund</span> : null}
                 </span>
               </div>

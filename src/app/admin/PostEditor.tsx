@@ -39,6 +39,7 @@ import type { PostFormErrors } from './post-form.server.ts';
 import { RevisionsPanel } from './RevisionsPanel.tsx';
 import { SeoFields } from './SeoFields.tsx';
 import { SharePreview } from './SharePreview.tsx';
+import { FieldError, TextField } from './TextField.tsx';
 import { useImageUpload } from './upload.ts';
 
 type Props = {
@@ -60,14 +61,6 @@ function toLocalInput(iso: string | null): string {
   if (!iso) return '';
   const date = new Date(iso);
   return new Date(date.getTime() - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
-}
-
-function FieldError({ id, message }: { id: string; message?: string }) {
-  return message ? (
-    <p id={id} className="field-error">
-      {message}
-    </p>
-  ) : null;
 }
 
 /** A revision's fields over the post: what the editor shows after a restore. */
@@ -431,39 +424,32 @@ function EditorForm({ post, isNew, errors, products, formRef, version, onChange,
       >
         <input type="hidden" name="tzOffset" value={tzOffset} />
         {isNew ? null : <input type="hidden" name="baseVersion" value={version} />}
-        <div className="field">
-          <label htmlFor="title">Title</label>
-          <input
-            id="title"
-            name="title"
-            required
-            value={title}
-            aria-invalid={fields.title ? true : undefined}
-            aria-describedby={described('title')}
-            onChange={(e) => {
-              setTitle(e.target.value);
-              if (!slugTouched) setSlug(slugify(e.target.value));
-            }}
-          />
-          <FieldError id="title-error" message={fields.title} />
-        </div>
-        <div className="field">
-          <label htmlFor="slug">Slug</label>
-          <input
-            id="slug"
-            name="slug"
-            value={slug}
-            aria-describedby="slug-hint"
-            onChange={(e) => {
-              setSlug(e.target.value);
-              setSlugTouched(e.target.value !== '');
-            }}
-          />
-          <p id="slug-hint" className="muted">
-            The address is /post/{slugify(slug || title) || '…'}. Old addresses keep redirecting after a
-            change.
-          </p>
-        </div>
+        <TextField
+          name="title"
+          label="Title"
+          required
+          value={title}
+          error={fields.title}
+          onChange={(e) => {
+            setTitle(e.target.value);
+            if (!slugTouched) setSlug(slugify(e.target.value));
+          }}
+        />
+        <TextField
+          name="slug"
+          label="Slug"
+          value={slug}
+          hint={
+            <>
+              The address is /post/{slugify(slug || title) || '…'}. Old addresses keep redirecting after a
+              change.
+            </>
+          }
+          onChange={(e) => {
+            setSlug(e.target.value);
+            setSlugTouched(e.target.value !== '');
+          }}
+        />
         <div className="field">
           <label htmlFor="content">Content</label>
           <div className="editor-toolbar" role="toolbar" aria-label="Formatting" aria-controls="content">
@@ -626,20 +612,15 @@ function EditorForm({ post, isNew, errors, products, formRef, version, onChange,
             </section>
           ) : null}
         </div>
-        <div className="field">
-          <label htmlFor="excerpt">Excerpt</label>
-          <textarea
-            id="excerpt"
-            name="excerpt"
-            rows={3}
-            required
-            value={excerpt}
-            onChange={(e) => setExcerpt(e.target.value)}
-            aria-invalid={fields.excerpt ? true : undefined}
-            aria-describedby={described('excerpt')}
-          />
-          <FieldError id="excerpt-error" message={fields.excerpt} />
-        </div>
+        <TextField
+          name="excerpt"
+          label="Excerpt"
+          rows={3}
+          required
+          value={excerpt}
+          onChange={(e) => setExcerpt(e.target.value)}
+          error={fields.excerpt}
+        />
         <div className="field">
           <label htmlFor="category">Category</label>
           <select
@@ -699,19 +680,14 @@ function EditorForm({ post, isNew, errors, products, formRef, version, onChange,
             ))}
           </ul>
         </div>
-        <div className="field">
-          <label htmlFor="featuredImage">Featured image URL</label>
-          <input
-            id="featuredImage"
-            name="featuredImage"
-            inputMode="url"
-            value={featuredImage}
-            onChange={(e) => setFeaturedImage(e.target.value)}
-            aria-invalid={fields.featuredImage ? true : undefined}
-            aria-describedby={described('featuredImage')}
-          />
-          <FieldError id="featuredImage-error" message={fields.featuredImage} />
-        </div>
+        <TextField
+          name="featuredImage"
+          label="Featured image URL"
+          inputMode="url"
+          value={featuredImage}
+          onChange={(e) => setFeaturedImage(e.target.value)}
+          error={fields.featuredImage}
+        />
         <div className="field drop-zone" {...featuredUpload.dropTarget}>
           <label htmlFor="featuredImageFile">Featured image file</label>
           <input
@@ -734,34 +710,22 @@ function EditorForm({ post, isNew, errors, products, formRef, version, onChange,
           </p>
           <Notice result={featuredUpload.notice} />
         </div>
-        <div className="field">
-          <label htmlFor="youtubeVideoId">YouTube video</label>
-          <input
-            id="youtubeVideoId"
-            name="youtubeVideoId"
-            value={youtube}
-            onChange={(e) => setYoutube(e.target.value)}
-            onBlur={() => setYoutube((v) => extractYouTubeId(v))}
-            aria-invalid={fields.youtubeVideoId ? true : undefined}
-            aria-describedby={['youtube-hint', described('youtubeVideoId')].filter(Boolean).join(' ')}
-          />
-          <p id="youtube-hint" className="muted">
-            Paste a YouTube link or the video id.
-          </p>
-          <FieldError id="youtubeVideoId-error" message={fields.youtubeVideoId} />
-        </div>
-        <div className="field">
-          <label htmlFor="podcastUrl">Podcast URL</label>
-          <input
-            id="podcastUrl"
-            name="podcastUrl"
-            inputMode="url"
-            defaultValue={post?.podcastUrl ?? ''}
-            aria-invalid={fields.podcastUrl ? true : undefined}
-            aria-describedby={described('podcastUrl')}
-          />
-          <FieldError id="podcastUrl-error" message={fields.podcastUrl} />
-        </div>
+        <TextField
+          name="youtubeVideoId"
+          label="YouTube video"
+          value={youtube}
+          onChange={(e) => setYoutube(e.target.value)}
+          onBlur={() => setYoutube((v) => extractYouTubeId(v))}
+          error={fields.youtubeVideoId}
+          hint="Paste a YouTube link or the video id."
+        />
+        <TextField
+          name="podcastUrl"
+          label="Podcast URL"
+          inputMode="url"
+          defaultValue={post?.podcastUrl ?? ''}
+          error={fields.podcastUrl}
+        />
         <SeoFields
           initial={{
             metaTitle: post?.metaTitle ?? null,
@@ -790,21 +754,14 @@ function EditorForm({ post, isNew, errors, products, formRef, version, onChange,
             <option value="scheduled">Scheduled</option>
           </select>
         </div>
-        <div className="field">
-          <label htmlFor="publishAt">Publish at</label>
-          <input
-            id="publishAt"
-            name="publishAt"
-            type="datetime-local"
-            defaultValue={toLocalInput(post?.publishAt ?? null)}
-            aria-invalid={fields.publishAt ? true : undefined}
-            aria-describedby={['publishAt-hint', described('publishAt')].filter(Boolean).join(' ')}
-          />
-          <p id="publishAt-hint" className="muted">
-            Used when the status is Scheduled: the post publishes itself at this time.
-          </p>
-          <FieldError id="publishAt-error" message={fields.publishAt} />
-        </div>
+        <TextField
+          name="publishAt"
+          label="Publish at"
+          type="datetime-local"
+          defaultValue={toLocalInput(post?.publishAt ?? null)}
+          error={fields.publishAt}
+          hint="Used when the status is Scheduled: the post publishes itself at this time."
+        />
         <FormErrorsAtButton show={Boolean(errors) && !saving} />
         <div className="admin-actions">
           <button className="button" type="submit" disabled={saving}>

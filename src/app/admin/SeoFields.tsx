@@ -1,5 +1,6 @@
-import { useState } from 'react';
+import { type ChangeEvent, useState } from 'react';
 import { SEO_LIMITS } from '../../blog/post-schema.ts';
+import { TextField } from './TextField.tsx';
 
 type Props = {
   initial: {
@@ -21,90 +22,60 @@ function Counter({ id, length, limit }: { id: string; length: number; limit: num
   );
 }
 
-function FieldError({ id, message }: { id: string; message?: string }) {
-  return message ? (
-    <p id={id} className="field-error">
-      {message}
-    </p>
-  ) : null;
-}
-
 /** Search and social overrides, each with what it falls back to, and live previews of both. */
 export function SeoFields({ initial, defaults, fields }: Props) {
-  const [metaTitle, setMetaTitle] = useState(initial.metaTitle ?? '');
-  const [metaDescription, setMetaDescription] = useState(initial.metaDescription ?? '');
-  const [canonicalUrl, setCanonicalUrl] = useState(initial.canonicalUrl ?? '');
-  const [socialImage, setSocialImage] = useState(initial.socialImage ?? '');
-  const title = metaTitle.trim() || defaults.title;
-  const description = metaDescription.trim() || defaults.excerpt;
-  const address = canonicalUrl.trim() || defaults.path;
-  const image = socialImage.trim() || defaults.image;
-  const describedBy = (name: string, hint: string) =>
-    [hint, fields[name] ? `${name}-error` : ''].filter(Boolean).join(' ');
+  const [values, setValues] = useState({
+    metaTitle: initial.metaTitle ?? '',
+    metaDescription: initial.metaDescription ?? '',
+    canonicalUrl: initial.canonicalUrl ?? '',
+    socialImage: initial.socialImage ?? '',
+  });
+  /** A field's name, value, change handler and error: what TextField takes for each of them. */
+  const bind = (name: keyof typeof values) => ({
+    name,
+    value: values[name],
+    onChange: (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
+      const value = e.target.value;
+      setValues((current) => ({ ...current, [name]: value }));
+    },
+    error: fields[name],
+  });
+  const title = values.metaTitle.trim() || defaults.title;
+  const description = values.metaDescription.trim() || defaults.excerpt;
+  const address = values.canonicalUrl.trim() || defaults.path;
+  const image = values.socialImage.trim() || defaults.image;
   return (
     <fieldset className="editor-seo">
       <legend>Search and social</legend>
-      <div className="field">
-        <label htmlFor="metaTitle">Meta title</label>
-        <input
-          id="metaTitle"
-          name="metaTitle"
-          value={metaTitle}
-          placeholder={defaults.title}
-          onChange={(e) => setMetaTitle(e.target.value)}
-          aria-invalid={fields.metaTitle ? true : undefined}
-          aria-describedby={describedBy('metaTitle', 'metaTitle-count')}
-        />
+      <TextField
+        {...bind('metaTitle')}
+        label="Meta title"
+        placeholder={defaults.title}
+        describedBy="metaTitle-count"
+      >
         <Counter id="metaTitle-count" length={title.length} limit={SEO_LIMITS.metaTitle} />
-        <FieldError id="metaTitle-error" message={fields.metaTitle} />
-      </div>
-      <div className="field">
-        <label htmlFor="metaDescription">Meta description</label>
-        <textarea
-          id="metaDescription"
-          name="metaDescription"
-          rows={2}
-          value={metaDescription}
-          placeholder={defaults.excerpt}
-          onChange={(e) => setMetaDescription(e.target.value)}
-          aria-invalid={fields.metaDescription ? true : undefined}
-          aria-describedby={describedBy('metaDescription', 'metaDescription-count')}
-        />
+      </TextField>
+      <TextField
+        {...bind('metaDescription')}
+        label="Meta description"
+        rows={2}
+        placeholder={defaults.excerpt}
+        describedBy="metaDescription-count"
+      >
         <Counter id="metaDescription-count" length={description.length} limit={SEO_LIMITS.metaDescription} />
-        <FieldError id="metaDescription-error" message={fields.metaDescription} />
-      </div>
-      <div className="field">
-        <label htmlFor="canonicalUrl">Canonical URL</label>
-        <input
-          id="canonicalUrl"
-          name="canonicalUrl"
-          inputMode="url"
-          value={canonicalUrl}
-          onChange={(e) => setCanonicalUrl(e.target.value)}
-          aria-invalid={fields.canonicalUrl ? true : undefined}
-          aria-describedby={describedBy('canonicalUrl', 'canonicalUrl-hint')}
-        />
-        <p id="canonicalUrl-hint" className="muted">
-          Only when the post first appeared elsewhere; empty means this post's own address.
-        </p>
-        <FieldError id="canonicalUrl-error" message={fields.canonicalUrl} />
-      </div>
-      <div className="field">
-        <label htmlFor="socialImage">Social image</label>
-        <input
-          id="socialImage"
-          name="socialImage"
-          inputMode="url"
-          value={socialImage}
-          onChange={(e) => setSocialImage(e.target.value)}
-          aria-invalid={fields.socialImage ? true : undefined}
-          aria-describedby={describedBy('socialImage', 'socialImage-hint')}
-        />
-        <p id="socialImage-hint" className="muted">
-          Empty means the featured image.
-        </p>
-        <FieldError id="socialImage-error" message={fields.socialImage} />
-      </div>
+      </TextField>
+      <TextField
+        {...bind('canonicalUrl')}
+        label="Canonical URL"
+        inputMode="url"
+        hint="Only when the post first appeared elsewhere; empty means this post's own address."
+      />
+      <TextField
+        {...bind('socialImage')}
+        label="Social image"
+        inputMode="url"
+        hint="Empty means the featured image."
+      />
       <div className="seo-previews">
         <figure className="seo-search card">
           <figcaption className="muted">Search result</figcaption>

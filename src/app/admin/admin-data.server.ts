@@ -25,7 +25,7 @@ import { listCarriers } from '../../shop/carriers.ts';
 import { listDiscounts } from '../../shop/discounts.ts';
 import { listProducts } from '../../shop/products.ts';
 import { listShippingMethods } from '../../shop/shipping.ts';
-import { ORDER_STATUS_FILTERS, PAYMENT_STATUS_FILTERS } from './OrdersTab.tsx';
+import { FULFILMENT_FILTERS, ORDER_STATUS_FILTERS, PAYMENT_STATUS_FILTERS } from './OrdersTab.tsx';
 import { SUBSCRIBER_FILTERS } from './SubscribersTab.tsx';
 import type { AdminTab } from './tabs.ts';
 
@@ -74,6 +74,7 @@ const orderFilters = z.object({
   q: z.string().max(200).catch(''),
   status: z.enum(ORDER_STATUS_FILTERS).catch('all'),
   payment: z.enum(PAYMENT_STATUS_FILTERS).catch('all'),
+  fulfilment: z.enum(FULFILMENT_FILTERS).catch('all'),
 });
 
 async function productsTab(services: AppServices, params: URLSearchParams) {
@@ -91,11 +92,13 @@ async function ordersTab(services: AppServices, params: URLSearchParams) {
     q: params.get('q') ?? '',
     status: params.get('status') ?? 'all',
     payment: params.get('payment') ?? 'all',
+    fulfilment: params.get('fulfilment') ?? 'all',
   });
   const { orders } = await listOrders(services.db, {
     search: filters.q,
     status: filters.status,
     paymentStatus: filters.payment,
+    fulfilment: filters.fulfilment,
     limit: 100,
   });
   return { tab: 'orders' as const, filters, orders };

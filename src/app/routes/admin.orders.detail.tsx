@@ -8,6 +8,7 @@ import {
   resendDownloads,
   resetDownloadLimit,
 } from '../../orders/downloads.ts';
+import { NO_SHIPPING } from '../../orders/fulfilment.ts';
 import { PAYMENT_METHOD_LABELS, paymentStatusLabel } from '../../orders/payment-labels.ts';
 import { cancelOrder, markOrderPaid, refundOrder } from '../../orders/payments.ts';
 import { executeOrderCommand, getOrderWithHistory, type OrderHistoryEvent } from '../../orders/service.ts';
@@ -241,7 +242,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
         {order.trackingNumber ? (
           <span className="muted">
             {' '}
-            Tracking:{' '}
+            Tracking{order.carrier ? ` (${order.carrier})` : ''}:{' '}
             {order.trackingUrl ? (
               <a href={order.trackingUrl}>{order.trackingNumber}</a>
             ) : (
@@ -292,6 +293,12 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
                 <span>{formatPrice(item.priceAtTime * item.quantity, currency)}</span>
               </li>
             ))}
+            {order.shippingMethod !== NO_SHIPPING && (
+              <li>
+                <span>Shipping ({order.shippingMethod})</span>
+                <span>{order.shippingCost === 0 ? 'Free' : formatPrice(order.shippingCost, currency)}</span>
+              </li>
+            )}
             {order.discountCode ? (
               <li>
                 <span>Discount ({order.discountCode})</span>
@@ -318,19 +325,13 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
             ) : null}
           </p>
           {order.address ? (
-            <>
-              <p>
-                {order.address}
-                <br />
-                {order.postalCode} {order.city}
-                <br />
-                {order.country}
-              </p>
-              <p className="muted">
-                Shipping: {order.shippingMethod},{' '}
-                {order.shippingCost === 0 ? 'free' : formatPrice(order.shippingCost, currency)}
-              </p>
-            </>
+            <p>
+              {order.address}
+              <br />
+              {order.postalCode} {order.city}
+              <br />
+              {order.country}
+            </p>
           ) : (
             <p className="muted">Nothing ships: every item is a download.</p>
           )}
