@@ -83,7 +83,9 @@ export type OrderEvent =
   | { type: 'OrderShipped'; data: { trackingNumber: string; carrier?: string; trackingUrl?: string } }
   | { type: 'OrderDelivered'; data: Record<string, never> }
   | { type: 'OrderCancelled'; data: { reason: string | null; refunded: boolean } }
-  | { type: 'ConfirmationEmailSent'; data: { to: string } };
+  | { type: 'ConfirmationEmailSent'; data: { to: string } }
+  /** The customer deleted their account: the order keeps its lines and amounts, not who they were. */
+  | { type: 'CustomerDataErased'; data: Record<string, never> };
 
 export type OrderEventType = OrderEvent['type'];
 
@@ -109,7 +111,8 @@ export type OrderCommand =
   | { type: 'ShipOrder'; trackingNumber: string; carrier?: string; trackingUrl?: string }
   | { type: 'MarkDelivered' }
   | { type: 'CancelOrder'; reason?: string }
-  | { type: 'RecordConfirmationSent'; to: string };
+  | { type: 'RecordConfirmationSent'; to: string }
+  | { type: 'EraseCustomerData' };
 
 /** The commands the admin area may send. */
 export type AdminOrderCommand = Extract<
@@ -138,6 +141,8 @@ export type OrderState = {
   mailsSent: string[];
   /** The order's units went back to stock (cancelled, expired or restocked by a refund). */
   stockReleased: boolean;
+  /** The customer's personal fields were erased (CustomerDataErased): nothing more is mailed to them. */
+  customerErased: boolean;
 };
 
 export const initialOrderState: OrderState = {
@@ -158,7 +163,27 @@ export const initialOrderState: OrderState = {
   refundNeeded: false,
   mailsSent: [],
   stockReleased: false,
+  customerErased: false,
 };
+
+/** What an erased order says of its customer: the country stays (the shop's tax records need it). */
+export const ERASED_CUSTOMER = {
+  userId: null,
+  sessionId: null,
+  email: '',
+  firstName: 'Deleted',
+  lastName: 'user',
+  phone: null,
+  address: '',
+  city: '',
+  postalCode: '',
+  notes: null,
+} as const satisfies Partial<OrderPlacedData>;
+
+/** The placed order without its customer's personal fields; lines, amounts and shipping kept. */
+export function eraseCustomer(placed: OrderPlacedData): OrderPlacedData {
+  return { ...placed, ...ERASED_CUSTOMER };
+}
 
 /** A command the rules refuse: 409 when the order's state forbids it, 422 when the input is unusable. */
 export class OrderRuleError extends Error {
@@ -251,6 +276,13 @@ export function evolve(state: OrderState, event: OrderEvent): OrderState {
       };
     case 'ConfirmationEmailSent':
       return { ...state, version, confirmationSent: true };
+    case 'CustomerDataErased':
+      return {
+        ...state,
+        version,
+        placed: state.placed && eraseCustomer(state.placed),
+        customerErased: true,
+      };
   }
 }
 
@@ -386,6 +418,9 @@ export function decide(state: OrderState, command: OrderCommand): OrderEvent[] {
       if (state.confirmationSent)
         throw new OrderRuleError(409, 'The confirmation email has already been sent.');
       return [{ type: 'ConfirmationEmailSent', data: { to: command.to } }];
+    case 'EraseCustomerData':
+      // Erasing twice changes nothing: a retried account deletion appends no second event.
+      return state.customerErased ? [] : [{ type: 'CustomerDataErased', data: {} }];
   }
 }
 
