@@ -656,7 +656,19 @@ export async function listMyOrders(db: Db, owner: CartOwner): Promise<OrderSumma
 }
 
 export type AccountOrder = {
-  order: OrderView;
+  order: Pick<
+    OrderView,
+    | 'id'
+    | 'createdAt'
+    | 'status'
+    | 'paymentStatus'
+    | 'totalAmount'
+    | 'shippingMethod'
+    | 'shippingCost'
+    | 'trackingNumber'
+    | 'carrier'
+    | 'trackingUrl'
+  >;
   items: OrderItemView[];
   downloads: DownloadGrant[];
   /** The order page's link key, for paying or sharing it. */
@@ -668,7 +680,18 @@ export async function listAccountOrders(db: Db, userId: number): Promise<Account
   const rows = await ownedOrderRows(db, { userId, sessionId: null });
   return Promise.all(
     rows.map(async (row) => ({
-      order: presentOrder(row),
+      order: {
+        id: row.id,
+        createdAt: row.created_at.toISOString(),
+        status: row.status,
+        paymentStatus: row.payment_status,
+        totalAmount: row.total_amount,
+        shippingMethod: row.shipping_method,
+        shippingCost: row.shipping_cost,
+        trackingNumber: row.tracking_number,
+        carrier: row.carrier,
+        trackingUrl: row.tracking_url,
+      },
       items: await getOrderItems(db, row.id),
       downloads: await listDownloads(db, row.id),
       key: await orderAccessKey(db, row.id),
