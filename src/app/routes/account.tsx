@@ -27,6 +27,7 @@ import { type AppContext, getApp } from '../context.ts';
 import { passkeyAccountAction } from '../passkey-actions.server.ts';
 import '../styles/shop.css';
 import '../styles/account.css';
+import '../styles/auth.css';
 import type { Route } from './+types/account';
 
 export const meta: Route.MetaFunction = () => [
