@@ -1,4 +1,5 @@
 import { Form } from 'react-router';
+import { ACCOUNT_MESSAGES } from '../../../identity/messages.ts';
 
 /** 'Delete my account', confirmed by typing the account's email address. */
 export function DeleteAccountCard({
@@ -14,7 +15,7 @@ export function DeleteAccountCard({
     <section className="card account-card danger-zone" id="delete" aria-labelledby="delete-heading">
       <h2 id="delete-heading">Delete my account</h2>
       {isAdmin ? (
-        <p>An admin account cannot be deleted from this page: hand the admin role to someone else first.</p>
+        <p>{ACCOUNT_MESSAGES.adminCannotDelete}</p>
       ) : (
         <Form method="post" className="account-form">
           <p>
