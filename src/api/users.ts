@@ -1,5 +1,6 @@
 import Router from '@koa/router';
-import { AUTH_MESSAGES } from '../identity/messages.ts';
+import { setAvatar } from '../identity/account.ts';
+import { ACCOUNT_MESSAGES, AUTH_MESSAGES } from '../identity/messages.ts';
 import { PASSKEY_MESSAGES } from '../identity/passkey-messages.ts';
 import {
   passkeyDeleteSchema,
@@ -25,9 +26,9 @@ import {
   twoFactorCodeSchema,
   twoFactorLoginSchema,
 } from '../identity/schemas.ts';
-import { mailSecurityNotice } from '../identity/security-mail.ts';
 import {
   authLimits,
+  changePassword,
   finishTwoFactorSetup,
   identityProvider,
   resetPassword,
@@ -40,8 +41,10 @@ import {
   turnOffTwoFactor,
   twoFactorChanged,
 } from '../identity/service.ts';
-import { endOtherSessions } from '../identity/sessions.ts';
 import { TwoFactorRequired } from '../identity/two-factor.ts';
+import { UPLOAD_MESSAGES } from '../media/messages.ts';
+import { receiveUpload, type StoredUpload } from '../media/uploads.ts';
+import { HttpError } from '../server/middleware.ts';
 import type { AppServices } from '../server/services.ts';
 import { parseOr400, readJsonBody, SMALL_BODY } from './http.ts';
 
@@ -165,20 +168,7 @@ export function usersRouter(services: AppServices): Router {
         return;
       case 'change-password': {
         const user = requireUser(ctx.state);
-        const input = parseOr400(changePasswordSchema, body);
-        await limits.resets.consume(`user|${user.id}`);
-        await provider().changePassword(user, input);
-        // Whoever knew the old password is signed out everywhere but here.
-        await endOtherSessions(services.db, user.id, ctx.state.session.id);
-        await mailSecurityNotice(
-          services.queues,
-          user.email,
-          'Your Penstand password was changed',
-          [
-            `The password of your account was changed at ${new Date().toUTCString()}; your other sessions were signed out.`,
-          ],
-          services.publicUrl,
-        );
+        await changePassword(services, ctx.state, user, parseOr400(changePasswordSchema, body));
         ctx.body = { message: 'Password changed' };
         return;
       }
@@ -227,6 +217,32 @@ export function usersRouter(services: AppServices): Router {
         ctx.status = 400;
         ctx.body = { message: `Unknown action ${String(action)}` };
     }
+  });
+  /**
+   * The Account page's avatar (multipart `file`): an image through the upload pipeline and its
+   * limits. A form posted without JavaScript goes back to the page with the outcome in the URL.
+   */
+  router.post('/users/avatar', async (ctx) => {
+    const user = requireUser(ctx.state);
+    const html = ctx.accepts('json', 'html') === 'html';
+    let stored: StoredUpload;
+    try {
+      stored = await receiveUpload(ctx.req, services.uploads);
+    } catch (error) {
+      const refused = Object.entries(UPLOAD_MESSAGES).find(([, text]) => text === (error as Error).message);
+      if (!html || !(error instanceof HttpError) || !refused) throw error;
+      ctx.status = 303;
+      ctx.redirect(`/account?avatar=${refused[0]}#profile`);
+      return;
+    }
+    await setAvatar(services, user.id, stored.url);
+    if (html) {
+      ctx.status = 303;
+      ctx.redirect('/account?avatar=saved#profile');
+      return;
+    }
+    ctx.status = 201;
+    ctx.body = { url: stored.url, message: ACCOUNT_MESSAGES.avatarSaved };
   });
   return router;
 }

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Knex } from 'knex';
 import type { Db } from '../db/knex.ts';
 import type { CommentInput } from './comment-schema.ts';
 
@@ -136,4 +137,17 @@ export async function checkFormToken(
   if (now - at < MIN_FORM_SECONDS * 1000) return 'too-fast';
   if (now - at > 24 * 3600 * 1000) return 'invalid';
   return 'ok';
+}
+
+/** The author a deleted account's comments show. */
+export const DELETED_COMMENT_AUTHOR = 'Deleted user';
+
+/**
+ * A deleted account's comments (those written under its address) keep their text, which belongs
+ * to the conversation; the name becomes 'Deleted user' and the address is erased.
+ */
+export async function anonymiseComments(db: Db | Knex.Transaction, email: string): Promise<number> {
+  return db('comments')
+    .whereRaw('lower(email) = lower(?)', [email])
+    .update({ author: DELETED_COMMENT_AUTHOR, email: '', updated_at: db.fn.now() });
 }

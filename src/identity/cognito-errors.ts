@@ -15,6 +15,7 @@ export type CognitoOperation =
   | 'associateTotp'
   | 'verifyTotp'
   | 'changePassword'
+  | 'deleteUser'
   | 'refreshSession';
 
 type Answer = { status: number; message: string | ((serverMessage: string) => string) };

@@ -197,6 +197,12 @@ export class CognitoIdentityProvider implements IdentityProvider {
     );
   }
 
+  /** The signed-in account leaves the pool (DeleteUser with its own tokens): it cannot sign in again. */
+  async deleteAccount(session: ProviderSession): Promise<void> {
+    const user = await this.restoreUser(session);
+    await call('deleteUser', (done) => user.deleteUser(done));
+  }
+
   /**
    * Revokes the refresh token where the pool allows it (tokens with origin_jti). Failure is not
    * the visitor's problem: our session ends anyway and the Cognito tokens expire on their own.

@@ -28,5 +28,6 @@ export function lazyCognitoProvider(db: Db, config: CognitoConfig): IdentityProv
     answerChallenge: async (pending, code) => (await real()).answerChallenge(pending, code),
     associateTotp: async (session) => (await real()).associateTotp(session),
     verifyTotp: async (session, code) => (await real()).verifyTotp(session, code),
+    deleteAccount: async (session) => (await real()).deleteAccount(session),
   };
 }

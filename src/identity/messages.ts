@@ -44,3 +44,18 @@ export const PASSWORD_RULES = [
 export function passwordMeetsRules(password: string): boolean {
   return password.length <= 256 && PASSWORD_RULES.every((rule) => rule.test(password));
 }
+
+/** The Account page's own words (profile, avatar, password, deletion), shared by its actions, the API and tests. */
+export const ACCOUNT_MESSAGES = {
+  profileSaved: 'Your profile is saved.',
+  nameTooLong: 'A name can be at most 100 characters.',
+  usernameFixed: 'Your username comes from the identity service and cannot be changed here.',
+  avatarSaved: 'Your avatar is saved.',
+  avatarRemoved: 'Your avatar is removed.',
+  passwordChanged: 'Password changed. Your other sessions were signed out.',
+  deleteConfirmRequired: 'Type your email address to confirm.',
+  deleteConfirmMismatch: 'That is not the email address of this account: type it exactly as shown.',
+  adminCannotDelete:
+    'An admin account cannot be deleted from this page: hand the admin role to someone else first.',
+  deleted: 'Your account is deleted. A confirmation is on its way to your inbox.',
+} as const;

@@ -73,6 +73,8 @@ export interface IdentityProvider {
    */
   answerChallenge?(pending: PendingChallenge, code: string): Promise<SignInResult | null>;
   associateTotp?(session: ProviderSession): Promise<string>;
+  /** Deletes the account where the provider keeps it (Cognito's DeleteUser); a local row is ours to delete. */
+  deleteAccount?(session: ProviderSession): Promise<void>;
   verifyTotp?(session: ProviderSession, code: string): Promise<void>;
 }
 

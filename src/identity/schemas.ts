@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AUTH_MESSAGES, passwordMeetsRules } from './messages.ts';
+import { ACCOUNT_MESSAGES, AUTH_MESSAGES, passwordMeetsRules } from './messages.ts';
 
 const username = z
   .string({ error: 'Username is required' })
@@ -48,4 +48,16 @@ export const twoFactorCodeSchema = z.object({ code: secondFactor });
 export const twoFactorLoginSchema = z.object({
   challengeId: z.string({ error: 'challengeId is required' }).min(1, 'challengeId is required').max(100),
   code: secondFactor,
+});
+
+const personName = z.string().trim().max(100, ACCOUNT_MESSAGES.nameTooLong).default('');
+/** The Account page's profile: a name (either part may be empty) and the username. */
+export const profileSchema = z.object({ firstName: personName, lastName: personName, username });
+/** Deleting an account is confirmed by typing its email address. */
+export const deleteAccountSchema = z.object({
+  confirmEmail: z
+    .string({ error: ACCOUNT_MESSAGES.deleteConfirmRequired })
+    .trim()
+    .min(1, ACCOUNT_MESSAGES.deleteConfirmRequired)
+    .max(254, ACCOUNT_MESSAGES.deleteConfirmMismatch),
 });

@@ -11,6 +11,7 @@ import type { AuthenticationResponse } from './passkey-schemas.ts';
 import { verifyPasskeySignIn } from './passkeys.ts';
 import type {
   AccountInput,
+  ChangePasswordInput,
   IdentityProvider,
   PendingChallenge,
   ResetInput,
@@ -19,7 +20,7 @@ import type {
 } from './provider.ts';
 import { ProviderChallenge, presentUser } from './provider.ts';
 import { mailPasswordReset, mailSecurityNotice, noteSignInDevice } from './security-mail.ts';
-import type { SessionUser } from './sessions.ts';
+import { endOtherSessions, type SessionUser } from './sessions.ts';
 import {
   answerChallenge,
   beginTwoFactorSetup,
@@ -321,6 +322,32 @@ export async function twoFactorChanged(
     services.publicUrl,
   );
   return token;
+}
+
+/**
+ * A signed-in user's password change (the API's change-password and the Account page alike):
+ * counted against the reset limit, proven with the current password by the provider, then every
+ * other session ends (whoever knew the old password is signed out everywhere but here) and the
+ * owner hears of it by mail.
+ */
+export async function changePassword(
+  services: AppServices,
+  state: RequestState,
+  user: SessionUser,
+  input: ChangePasswordInput,
+): Promise<void> {
+  await authLimits(services.db).resets.consume(`user|${user.id}`);
+  await identityProvider(services).changePassword(user, input);
+  await endOtherSessions(services.db, user.id, state.session.id);
+  await mailSecurityNotice(
+    services.queues,
+    user.email,
+    'Your Penstand password was changed',
+    [
+      `The password of your account was changed at ${new Date().toUTCString()}; your other sessions were signed out.`,
+    ],
+    services.publicUrl,
+  );
 }
 
 /** Ends the session: a new anonymous id replaces it, so the old one is worthless. */

@@ -153,7 +153,8 @@ export async function sendOrderConfirmation(
 ): Promise<'sent' | 'already-sent' | 'no-order'> {
   return sendOnce(db, mailer, orderId, 'order-confirmation', async (state, stream) => {
     const placed = state.placed;
-    if (!placed || state.confirmationSent) return 'already-sent';
+    // An erased customer has no address to mail any more.
+    if (!placed || state.confirmationSent || state.customerErased) return 'already-sent';
     const plain = confirmationMail(orderId, placed, stream[0].createdAt);
     const how = state.paymentStatus === 'unpaid' && state.status === 'pending' ? await guidance(state) : null;
     return {
@@ -203,7 +204,7 @@ export async function sendOrderMail(
   const { orderId, kind, key } = job;
   return sendOnce(db, mailer, orderId, `order-mail-${key}`, async (state, stream) => {
     const placed = state.placed;
-    if (!placed || state.mailsSent.includes(key)) return 'already-sent';
+    if (!placed || state.mailsSent.includes(key) || state.customerErased) return 'already-sent';
     const refund = stream.find((e) => `refund-${e.version}` === key && e.type === 'RefundIssued');
     const refundAmount = refund?.type === 'RefundIssued' ? refund.data.amount : 0;
     const name = [placed.firstName, placed.lastName].filter(Boolean).join(' ');

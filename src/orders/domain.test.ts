@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   adminCommandOptions,
   decide,
+  ERASED_CUSTOMER,
   evolve,
   fold,
   holdsDiscountUse,
@@ -161,6 +162,19 @@ describe('order rules', () => {
     expect(refusal(() => decide(sent, { type: 'RecordConfirmationSent', to: placed.email })).status).toBe(
       409,
     );
+  });
+
+  it('erases the customer once, keeping lines, amounts and the country', () => {
+    const erased = run(
+      { type: 'PlaceOrder', order: placed },
+      { type: 'RecordPayment' },
+      { type: 'EraseCustomerData' },
+    );
+    expect(erased.customerErased).toBe(true);
+    expect(erased.placed).toEqual({ ...placed, ...ERASED_CUSTOMER });
+    expect(erased.placed?.country).toBe(placed.country);
+    expect(erased.paymentStatus).toBe('paid');
+    expect(decide(erased, { type: 'EraseCustomerData' })).toEqual([]);
   });
 
   it('folds a stream to the same state as stepwise evolution', () => {

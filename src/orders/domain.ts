@@ -88,7 +88,9 @@ export type OrderEvent =
   | { type: 'OrderShipped'; data: { trackingNumber: string; carrier?: string; trackingUrl?: string } }
   | { type: 'OrderDelivered'; data: Record<string, never> }
   | { type: 'OrderCancelled'; data: { reason: string | null; refunded: boolean } }
-  | { type: 'ConfirmationEmailSent'; data: { to: string } };
+  | { type: 'ConfirmationEmailSent'; data: { to: string } }
+  /** The customer deleted their account: the order keeps its lines and amounts, not who they were. */
+  | { type: 'CustomerDataErased'; data: Record<string, never> };
 
 export type OrderEventType = OrderEvent['type'];
 
@@ -114,7 +116,8 @@ export type OrderCommand =
   | { type: 'ShipOrder'; trackingNumber: string; carrier?: string; trackingUrl?: string }
   | { type: 'MarkDelivered' }
   | { type: 'CancelOrder'; reason?: string }
-  | { type: 'RecordConfirmationSent'; to: string };
+  | { type: 'RecordConfirmationSent'; to: string }
+  | { type: 'EraseCustomerData' };
 
 /** The commands the admin area may send. */
 export type AdminOrderCommand = Extract<
@@ -145,6 +148,8 @@ export type OrderState = {
   stockReleased: boolean;
   /** Its discount code's use was given back (expired, or cancelled unpaid). */
   discountReleased: boolean;
+  /** The customer's personal fields were erased (CustomerDataErased): nothing more is mailed to them. */
+  customerErased: boolean;
 };
 
 export const initialOrderState: OrderState = {
@@ -166,7 +171,27 @@ export const initialOrderState: OrderState = {
   mailsSent: [],
   stockReleased: false,
   discountReleased: false,
+  customerErased: false,
 };
+
+/** What an erased order says of its customer: the country stays (the shop's tax records need it). */
+export const ERASED_CUSTOMER = {
+  userId: null,
+  sessionId: null,
+  email: '',
+  firstName: 'Deleted',
+  lastName: 'user',
+  phone: null,
+  address: '',
+  city: '',
+  postalCode: '',
+  notes: null,
+} as const satisfies Partial<OrderPlacedData>;
+
+/** The placed order without its customer's personal fields; lines, amounts and shipping kept. */
+export function eraseCustomer(placed: OrderPlacedData): OrderPlacedData {
+  return { ...placed, ...ERASED_CUSTOMER };
+}
 
 /** A command the rules refuse: 409 when the order's state forbids it, 422 when the input is unusable. */
 export class OrderRuleError extends Error {
@@ -269,6 +294,13 @@ export function evolve(state: OrderState, event: OrderEvent): OrderState {
       };
     case 'ConfirmationEmailSent':
       return { ...state, version, confirmationSent: true };
+    case 'CustomerDataErased':
+      return {
+        ...state,
+        version,
+        placed: state.placed && eraseCustomer(state.placed),
+        customerErased: true,
+      };
   }
 }
 
@@ -408,6 +440,9 @@ export function decide(state: OrderState, command: OrderCommand): OrderEvent[] {
       if (state.confirmationSent)
         throw new OrderRuleError(409, 'The confirmation email has already been sent.');
       return [{ type: 'ConfirmationEmailSent', data: { to: command.to } }];
+    case 'EraseCustomerData':
+      // Erasing twice changes nothing: a retried account deletion appends no second event.
+      return state.customerErased ? [] : [{ type: 'CustomerDataErased', data: {} }];
   }
 }
 

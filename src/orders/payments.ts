@@ -55,7 +55,8 @@ export async function stripePaymentUrl(services: AppServices, orderId: number): 
         mode: 'payment',
         line_items: stripeLines(orderId, state),
         client_reference_id: String(orderId),
-        customer_email: placed.email,
+        // Erased with the customer's account: Stripe then asks the payer for one.
+        customer_email: placed.email || undefined,
         expires_at: Math.floor(expiresAt / 1000),
         success_url: `${link}&payment=done`,
         cancel_url: `${link}&payment=cancelled`,

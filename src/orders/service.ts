@@ -8,6 +8,7 @@ import { giveDiscountUseBack, judgeDiscount, takeDiscountUse } from '../shop/dis
 import { noLongerAvailable, SHOP_MESSAGES, stockLimitMessage } from '../shop/messages.ts';
 import { listShippingMethods } from '../shop/shipping.ts';
 import { pickShippingMethod, shippingCost } from '../shop/shipping-rules.ts';
+import { orderAccessKey } from './access-key.ts';
 import {
   type AdminOrderCommand,
   adminCommandOptions,
@@ -26,10 +27,17 @@ import {
   type PaymentMethod,
   type PaymentStatus,
 } from './domain.ts';
-import { grantDownloads, revokeDownloads } from './downloads.ts';
+import { type DownloadGrant, grantDownloads, listDownloads, revokeDownloads } from './downloads.ts';
 import { FULFILMENT_ORDER_STATUSES, type FulfilmentStatus, NO_SHIPPING } from './fulfilment.ts';
 import { paymentSettings } from './payment-settings.ts';
-import { ConcurrencyError, commitEvents, loadStream, type StoredEvent, stateOf } from './store.ts';
+import {
+  ConcurrencyError,
+  commitEvents,
+  loadStream,
+  redactCustomerData,
+  type StoredEvent,
+  stateOf,
+} from './store.ts';
 
 export type OrderSummary = {
   id: number;
@@ -666,12 +674,12 @@ export async function listOrders(
  * The orders of this visitor: the session's guest orders, the user's own orders, and guest
  * orders placed with the user's email once that email is verified (else anyone could claim them).
  */
-export async function listMyOrders(db: Db, owner: CartOwner): Promise<OrderSummary[]> {
+async function ownedOrderRows(db: Db, owner: CartOwner): Promise<OrderRow[]> {
   if (!owner.userId && !owner.sessionId) return [];
   const user = owner.userId
     ? await db('users').where({ id: owner.userId }).first('email', 'email_verified')
     : null;
-  const rows: OrderRow[] = await db('orders')
+  return db('orders')
     .where((w) => {
       if (owner.sessionId) w.orWhere('session_id', owner.sessionId);
       if (owner.userId) w.orWhere('user_id', owner.userId);
@@ -683,7 +691,74 @@ export async function listMyOrders(db: Db, owner: CartOwner): Promise<OrderSumma
     ])
     .limit(100)
     .select(ORDER_COLUMNS);
-  return rows.map((r) => summarize(presentOrder(r)));
+}
+
+export async function listMyOrders(db: Db, owner: CartOwner): Promise<OrderSummary[]> {
+  return (await ownedOrderRows(db, owner)).map((r) => summarize(presentOrder(r)));
+}
+
+export type AccountOrder = {
+  order: Pick<
+    OrderView,
+    | 'id'
+    | 'createdAt'
+    | 'status'
+    | 'paymentStatus'
+    | 'totalAmount'
+    | 'shippingMethod'
+    | 'shippingCost'
+    | 'trackingNumber'
+    | 'carrier'
+    | 'trackingUrl'
+  >;
+  items: OrderItemView[];
+  downloads: DownloadGrant[];
+  /** The order page's link key, for paying or sharing it. */
+  key: string;
+};
+
+/** A signed-in account's orders with their lines and downloads (the Account page's 'My orders'). */
+export async function listAccountOrders(db: Db, userId: number): Promise<AccountOrder[]> {
+  const rows = await ownedOrderRows(db, { userId, sessionId: null });
+  return Promise.all(
+    rows.map(async (row) => ({
+      order: {
+        id: row.id,
+        createdAt: row.created_at.toISOString(),
+        status: row.status,
+        paymentStatus: row.payment_status,
+        totalAmount: row.total_amount,
+        shippingMethod: row.shipping_method,
+        shippingCost: row.shipping_cost,
+        trackingNumber: row.tracking_number,
+        carrier: row.carrier,
+        trackingUrl: row.tracking_url,
+      },
+      items: await getOrderItems(db, row.id),
+      downloads: await listDownloads(db, row.id),
+      key: await orderAccessKey(db, row.id),
+    })),
+  );
+}
+
+/**
+ * Erases the customer from every order of the account (CustomerDataErased, the earlier events
+ * redacted alike); the orders stay, with their lines and amounts, for the shop's records.
+ */
+export async function eraseAccountOrders(db: Db, userId: number): Promise<number> {
+  const rows = await ownedOrderRows(db, { userId, sessionId: null });
+  for (const row of rows)
+    await changeOrder(
+      db,
+      row.id,
+      async (trx, state) => {
+        const events = decide(state, { type: 'EraseCustomerData' });
+        if (events.length) await redactCustomerData(trx, row.id);
+        return events;
+      },
+      { by: 'account-deletion' },
+    );
+  return rows.length;
 }
 
 /** A guest's order by number and email; null for a wrong number and a wrong email alike. */

@@ -1,6 +1,13 @@
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex.ts';
-import { evolve, initialOrderState, type OrderEvent, type OrderState } from './domain.ts';
+import {
+  ERASED_CUSTOMER,
+  evolve,
+  initialOrderState,
+  type OrderEvent,
+  type OrderPlacedData,
+  type OrderState,
+} from './domain.ts';
 
 type Executor = Db | Knex.Transaction;
 
@@ -100,16 +107,7 @@ export async function projectEvent(
     const o = event.data;
     await trx('orders').insert({
       id: event.orderId,
-      // A user or product deleted since keeps the order whole: the reference becomes null.
-      user_id: o.userId === null ? null : trx.raw('(SELECT id FROM users WHERE id = ?)', [o.userId]),
-      session_id: o.sessionId,
-      email: o.email,
-      first_name: o.firstName,
-      last_name: o.lastName,
-      phone: o.phone,
-      address: o.address,
-      city: o.city,
-      postal_code: o.postalCode,
+      ...customerColumns(trx, o),
       country: o.country,
       total_amount: o.totalAmount,
       status: state.status,
@@ -119,7 +117,6 @@ export async function projectEvent(
       discount_code: o.discount?.code ?? null,
       discount_amount: o.discount?.amount ?? 0,
       tracking_number: state.trackingNumber,
-      notes: o.notes,
       idempotency_key: o.idempotencyKey,
       confirmation_sent: state.confirmationSent,
       ...paymentColumns(state),
@@ -154,9 +151,43 @@ export async function projectEvent(
       tracking_url: state.trackingUrl,
       confirmation_sent: state.confirmationSent,
       ...paymentColumns(state),
+      ...(event.type === 'CustomerDataErased' && state.placed ? customerColumns(trx, state.placed) : {}),
       version: event.version,
       updated_at: event.createdAt,
     });
+}
+
+/** The order's columns that say who its customer is (all of them erased by CustomerDataErased). */
+function customerColumns(trx: Knex.Transaction, o: OrderPlacedData) {
+  return {
+    // A user deleted since keeps the order whole: the reference becomes null.
+    user_id: o.userId === null ? null : trx.raw('(SELECT id FROM users WHERE id = ?)', [o.userId]),
+    session_id: o.sessionId,
+    email: o.email,
+    first_name: o.firstName,
+    last_name: o.lastName,
+    phone: o.phone,
+    address: o.address,
+    city: o.city,
+    postal_code: o.postalCode,
+    notes: o.notes,
+  };
+}
+
+/**
+ * The one rewrite of stored events (docs/decisions/013-account-deletion.md): the customer's
+ * personal fields in the stream's earlier events (OrderPlaced, the mails' recipients) are
+ * overwritten as CustomerDataErased erases them, so a rebuild projects the same erased row and
+ * the event store keeps no copy of what the customer asked us to forget.
+ */
+export async function redactCustomerData(trx: Knex.Transaction, orderId: number): Promise<void> {
+  await trx('order_events')
+    .where({ order_id: orderId, type: 'OrderPlaced' })
+    .update({ data: trx.raw('data || ?::jsonb', [JSON.stringify(ERASED_CUSTOMER)]) });
+  await trx('order_events')
+    .where({ order_id: orderId })
+    .whereIn('type', ['OrderMailSent', 'ConfirmationEmailSent'])
+    .update({ data: trx.raw(`jsonb_set(data, '{to}', '""')`) });
 }
 
 function paymentColumns(state: OrderState) {

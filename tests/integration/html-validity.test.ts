@@ -9,10 +9,11 @@ import vnuJar from 'vnu-jar';
 import { unsubscribeToken } from '../../src/blog/newsletter-delivery.ts';
 import { createPreviewLink } from '../../src/blog/preview-links.ts';
 import { orderLink } from '../../src/orders/access-key.ts';
+import { executeOrderCommand } from '../../src/orders/service.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { publishedPost, seedDemo } from '../support/blog.ts';
-import { GuestClient } from '../support/shop.ts';
+import { GuestClient, validCheckout } from '../support/shop.ts';
 
 const run = promisify(execFile);
 const BROWSER =
@@ -48,6 +49,26 @@ it('serves valid HTML on every page type, signed out, signed in and as an admin'
   const orderPage = new URL(await orderLink(db, app.services.publicUrl, order.body.id));
   const reader = await signedInSession(app);
   const admin = await signedInSession(app, { role: 'admin' });
+  // The reader's own order, shipped, for the Account page's 'My orders'.
+  const readerJson = { ...reader.headers, 'content-type': 'application/json' };
+  await fetch(`${app.url}/api/cart?action=add`, {
+    method: 'POST',
+    headers: readerJson,
+    body: JSON.stringify({ productId: product.id, quantity: 1 }),
+  });
+  const readerOrder = await fetch(`${app.url}/api/orders`, {
+    method: 'POST',
+    headers: readerJson,
+    body: JSON.stringify(validCheckout),
+  });
+  const readerOrderId = ((await readerOrder.json()) as { id: number }).id;
+  await executeOrderCommand(db, readerOrderId, { type: 'RecordPayment' });
+  await executeOrderCommand(db, readerOrderId, {
+    type: 'ShipOrder',
+    trackingNumber: 'T-1',
+    carrier: 'Post & Parcel',
+    trackingUrl: 'https://track.example/?n=T-1&x=1',
+  });
   const [subscriber] = await db('newsletter_subscribers')
     .insert({ email: 'reader@example.com', token: randomBytes(24).toString('base64url') })
     .returning(['id', 'token']);
@@ -111,6 +132,9 @@ it('serves valid HTML on every page type, signed out, signed in and as an admin'
       '/cart',
       '/account',
       { url: '/account', form: { intent: '2fa-setup' } },
+      { url: '/account', form: { intent: 'profile', username: 'no spaces' } },
+      { url: '/account', form: { intent: 'delete-account', confirmEmail: 'not-mine@example.com' } },
+      '/account?avatar=tooLarge',
     ],
     admin: [
       '/admin',

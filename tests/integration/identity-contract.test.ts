@@ -403,6 +403,29 @@ describe.each(['local', 'cognito'] as const)('the %s provider', (kind) => {
       expect(await h.app.services.db('users').where({ username: account.username }).first()).toBeUndefined();
     });
 
+  contract('deletes an account from the Account page: it cannot sign in again', async () => {
+    const account = await confirmedAccount();
+    const login = await api('login', { username: account.username, password: PASSWORD });
+    expect(login.status).toBe(200);
+    const deleted = await fetch(`${h.app.url}/account`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: {
+        cookie: `sid=${login.body.token}`,
+        origin: h.app.url,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({ intent: 'delete-account', confirmEmail: account.email }).toString(),
+    });
+    expect(deleted.status).toBe(302);
+    expect(deleted.headers.get('location')).toBe('/');
+    expect(
+      await h.app.services.db('users').whereRaw('lower(username) = lower(?)', [account.username]).first('id'),
+    ).toBeUndefined();
+    // The identity service's copy went too (with Cognito, DeleteUser): the password opens nothing.
+    expect((await api('login', { username: account.username, password: PASSWORD })).status).toBe(401);
+  });
+
   contract('runs the HTTP API: register, confirm, login, me, change password, logout', async () => {
     const post = (action: string | null, body: object, headers: Record<string, string> = {}) =>
       fetch(`${h.app.url}/api/users${action ? `?action=${action}` : ''}`, {

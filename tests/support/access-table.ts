@@ -42,6 +42,8 @@ export const API_ACCESS: AccessRow[] = [
   },
   { method: 'POST', path: '/api/users', access: 'public', sample: '/api/users?action=passkey-login-options' },
   { method: 'POST', path: '/api/users', access: 'public', sample: '/api/users?action=passkey-login' },
+  // Multipart `file`; the role matrix's JSON body is refused with 400 once the user is known.
+  { method: 'POST', path: '/api/users/avatar', access: 'user' },
   { method: 'GET', path: '/api/comments', access: 'public', sample: '/api/comments?postId=1' },
   { method: 'GET', path: '/api/comments', access: 'admin', sample: '/api/comments?action=all' },
   { method: 'GET', path: '/api/comments', access: 'admin', sample: '/api/comments?action=pending' },

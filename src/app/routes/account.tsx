@@ -1,4 +1,6 @@
-import { Form, redirect, useNavigation } from 'react-router';
+import { data, Form, redirect, useNavigation } from 'react-router';
+import { getProfile } from '../../identity/account.ts';
+import { ACCOUNT_MESSAGES } from '../../identity/messages.ts';
 import { listPasskeys } from '../../identity/passkeys.ts';
 import {
   authLimits,
@@ -10,13 +12,22 @@ import {
 import { endOtherSessions, endUserSession, listUserSessions } from '../../identity/sessions.ts';
 import { setupOf, TWO_FACTOR_MESSAGES, type TwoFactorSetup } from '../../identity/two-factor.ts';
 import { describeUserAgent } from '../../identity/user-agent.ts';
+import { UPLOAD_MESSAGES } from '../../media/messages.ts';
+import { listAccountOrders } from '../../orders/service.ts';
 import { HttpError } from '../../server/middleware.ts';
+import { accountAction, isAccountIntent } from '../account-actions.server.ts';
 import { formatDateTime } from '../admin/format.ts';
+import { DeleteAccountCard } from '../components/account/DeleteAccountCard.tsx';
+import { OrdersCard } from '../components/account/OrdersCard.tsx';
+import { PasswordCard } from '../components/account/PasswordCard.tsx';
+import { ProfileCard } from '../components/account/ProfileCard.tsx';
 import { PasskeysCard } from '../components/auth/PasskeysCard.tsx';
 import { Notice } from '../components/shop/Notice.tsx';
 import { type AppContext, getApp } from '../context.ts';
 import { passkeyAccountAction } from '../passkey-actions.server.ts';
 import '../styles/shop.css';
+import '../styles/account.css';
+import '../styles/auth.css';
 import type { Route } from './+types/account';
 
 export const meta: Route.MetaFunction = () => [
@@ -32,16 +43,30 @@ function signedInUser(app: AppContext) {
   return user;
 }
 
-export async function loader({ context }: Route.LoaderArgs) {
+/** What the avatar upload (POST /api/users/avatar, without JavaScript) came back with. */
+function avatarOutcome(url: URL): { ok: boolean; message: string } | null {
+  const outcome = url.searchParams.get('avatar');
+  if (outcome === 'saved') return { ok: true, message: ACCOUNT_MESSAGES.avatarSaved };
+  if (outcome && Object.hasOwn(UPLOAD_MESSAGES, outcome) && outcome !== 'success' && outcome !== 'failed')
+    return { ok: false, message: UPLOAD_MESSAGES[outcome as 'tooLarge' | 'notImage' | 'noFile'] };
+  return null;
+}
+
+export async function loader({ context, request }: Route.LoaderArgs) {
   const app = getApp(context);
   const user = signedInUser(app);
   const { db } = app.services;
-  const [sessions, account, passkeys] = await Promise.all([
+  const [sessions, account, passkeys, profile, orders] = await Promise.all([
     listUserSessions(db, user.id, app.state.session.id),
     db('users').where({ id: user.id }).first('provider', 'totp_enabled_at'),
     listPasskeys(db, user.id),
+    getProfile(app.services, user.id),
+    listAccountOrders(db, user.id),
   ]);
   return {
+    profile,
+    orders,
+    avatar: avatarOutcome(new URL(request.url)),
     // Local accounts only: with Cognito the pool signs its users in.
     passkeys: account?.provider === 'local' && !app.services.config.cognito ? passkeys : null,
     email: user.email,
@@ -100,6 +125,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   const form = await request.formData();
   const { db } = app.services;
   const intent = String(form.get('intent') ?? '');
+  if (isAccountIntent(intent)) return accountAction(app, user, intent, form);
   if (intent === '2fa-setup' || intent === '2fa-enable' || intent === '2fa-disable')
     return twoFactorAction(app, intent, form);
   if (intent === 'passkey-register' || intent === 'passkey-delete')
@@ -114,27 +140,41 @@ export async function action({ context, request }: Route.ActionArgs) {
       ? { ok: true, message: 'That session is signed out.' }
       : { ok: false, message: 'That session had already ended.' };
   }
-  return { ok: false, message: 'Unknown action' };
+  return data({ ok: false, message: 'Unknown action' }, { status: 400 });
 }
 
 export default function Account({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const busy = navigation.state === 'submitting';
   const others = loaderData.sessions.filter((s) => !s.current);
+  const notice = actionData ?? loaderData.avatar;
   return (
-    <div className="container narrow-page order-page">
+    <div className="container narrow-page order-page account-page">
       <h1>Your account</h1>
       <p className="muted">Signed in as {loaderData.email}</p>
-      {actionData && (
+      <nav aria-label="Account" className="account-nav">
+        <a href="#profile">Profile</a>
+        <a href="#password">Password</a>
+        <a href="#orders">My orders</a>
+        <a href="#security">Security</a>
+        <a href="#delete">Delete my account</a>
+      </nav>
+      {notice && (
         <Notice
-          tone={actionData.ok ? 'success' : 'error'}
-          title={actionData.ok ? 'Done' : 'Error'}
-          description={actionData.message}
+          tone={notice.ok ? 'success' : 'error'}
+          title={notice.ok ? 'Done' : 'Error'}
+          description={notice.message}
         />
       )}
       {loaderData.adminNotice && (
         <Notice tone="info" title="Set up two-factor" description={loaderData.adminNotice} />
       )}
+      <ProfileCard profile={loaderData.profile} busy={busy} />
+      <PasswordCard busy={busy} />
+      <OrdersCard orders={loaderData.orders} />
+      <h2 id="security" className="account-section-heading">
+        Security
+      </h2>
       {loaderData.twoFactor.available && (
         <TwoFactorCard
           isAdmin={loaderData.isAdmin}
@@ -177,6 +217,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
           </Form>
         )}
       </section>
+      <DeleteAccountCard email={loaderData.email} isAdmin={loaderData.isAdmin} busy={busy} />
     </div>
   );
 }

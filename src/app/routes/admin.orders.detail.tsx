@@ -155,6 +155,7 @@ const EVENT_LABELS: Record<string, string> = {
   OrderDelivered: 'Delivered',
   OrderCancelled: 'Cancelled',
   ConfirmationEmailSent: 'Confirmation email sent',
+  CustomerDataErased: "Customer's personal data erased (account deleted)",
 };
 
 function eventDetail(event: OrderHistoryEvent, currency: string): string | null {
