@@ -1,5 +1,6 @@
 import { Form, Link, useNavigation } from 'react-router';
 import { MODERATION_MESSAGES as M } from '../../blog/comment-moderation-messages.ts';
+import { BLOG_MESSAGES, COMMENT_LIMITS } from '../../blog/messages.ts';
 import type { CommentStatusFilter, ModerationComment, ModerationDecision } from '../../blog/moderation.ts';
 import { formatDate } from './format.ts';
 
@@ -36,6 +37,30 @@ function ModerateButton({
   );
 }
 
+/** The admin's answer, published at once; a native disclosure, so it opens without JavaScript too. */
+function ModerationReply({ comment }: { comment: ModerationComment }) {
+  const fieldId = `moderation-reply-${comment.id}`;
+  return (
+    <details className="moderation-reply">
+      <summary>
+        {M.replyTo(comment.author)}
+        {!comment.approved && ' (approves the comment)'}
+      </summary>
+      <Form method="post">
+        <input type="hidden" name="intent" value="reply-comment" />
+        <input type="hidden" name="id" value={comment.id} />
+        <div className="field">
+          <label htmlFor={fieldId}>Your reply</label>
+          <textarea id={fieldId} name="content" rows={3} maxLength={COMMENT_LIMITS.content} required />
+        </div>
+        <button className="button button-small" type="submit">
+          Publish reply<span className="visually-hidden"> to {comment.author}</span>
+        </button>
+      </Form>
+    </details>
+  );
+}
+
 function CommentCard({ comment }: { comment: ModerationComment }) {
   const navigation = useNavigation();
   const busy = navigation.formData?.get('id') === String(comment.id);
@@ -59,6 +84,12 @@ function CommentCard({ comment }: { comment: ModerationComment }) {
         <span>{comment.email}</span>
         <span>{formatDate(comment.createdAt)}</span>
         <span>On “{comment.post.title}”</span>
+        {comment.replyTo && (
+          <a href={`/post/${comment.postId}#comment-${comment.replyTo.id}`} target="_blank" rel="noreferrer">
+            {M.replyTo(comment.replyTo.author)}
+          </a>
+        )}
+        {comment.byAuthor && <span className="badge">{BLOG_MESSAGES.authorMark}</span>}
       </p>
       {comment.heldReason && <p className="field-error">Suspected spam: {comment.heldReason}</p>}
       <p className="admin-comment-content">{comment.content}</p>
@@ -94,6 +125,7 @@ function CommentCard({ comment }: { comment: ModerationComment }) {
           </button>
         </Form>
       </div>
+      {!comment.rejected && <ModerationReply comment={comment} />}
     </li>
   );
 }
