@@ -36,7 +36,8 @@ export const BLOG_MESSAGES = {
     description: 'Thank you! Your reply is awaiting moderation and will appear once approved.',
   },
   replyPublished: { title: 'Reply published', description: 'Your reply is on the page.' },
-  notifyLabel: 'Email me when my comment is published or someone replies',
+  // Shares no word with the other labels, which readers (and tests) find the fields by.
+  notifyLabel: 'Notify me by mail when it is published or answered',
   authorMark: 'Author',
   /** Shown to the moderator beside a comment that filled the form's hidden field. */
   honeypotReason: 'it filled in a form field that people cannot see',
