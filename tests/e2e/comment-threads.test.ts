@@ -139,8 +139,10 @@ describe('threaded comments', () => {
           .poll(() => page.evaluate(() => document.activeElement?.getAttribute('name')))
           .toBe('author');
         await expectAccessible(page);
-        await page.locator(`#comment-${top}`).scrollIntoViewIfNeeded();
-        await page.screenshot({ path: `/tmp/thread-${colorScheme}-${width}.png`, fullPage: false });
+        // For a look at the thread in each theme and width: the open form, the replies, the Author mark.
+        await page
+          .locator('.comment-list')
+          .screenshot({ path: `/tmp/thread-${colorScheme}-${width}.png`, animations: 'disabled' });
         if (colorScheme === 'light' && width === 1280) {
           // Cancel closes it; Reply opens it again, under another comment too.
           await form.getByRole('link', { name: 'Cancel' }).click();
