@@ -1,7 +1,9 @@
-import { Form, Link, useNavigation } from 'react-router';
+import { useEffect, useRef, useState } from 'react';
+import { Form, Link, useActionData, useNavigation } from 'react-router';
 import { MODERATION_MESSAGES as M } from '../../blog/comment-moderation-messages.ts';
 import { BLOG_MESSAGES, COMMENT_LIMITS } from '../../blog/messages.ts';
 import type { CommentStatusFilter, ModerationComment, ModerationDecision } from '../../blog/moderation.ts';
+import type { ActionResult } from './admin-actions.server.ts';
 import { formatDate } from './format.ts';
 
 type Filters = { view: 'pending' | 'all'; q: string; status: CommentStatusFilter; page: number };
@@ -40,13 +42,26 @@ function ModerateButton({
 /** The admin's answer, published at once; a native disclosure, so it opens without JavaScript too. */
 function ModerationReply({ comment }: { comment: ModerationComment }) {
   const fieldId = `moderation-reply-${comment.id}`;
+  const details = useRef<HTMLDetailsElement>(null);
+  const form = useRef<HTMLFormElement>(null);
+  const navigation = useNavigation();
+  const result = useActionData<ActionResult>();
+  const [sent, setSent] = useState(false);
+  // Published: the form closes empty, so the same answer is not sent twice.
+  useEffect(() => {
+    if (!sent || navigation.state !== 'idle') return;
+    setSent(false);
+    if (!result?.ok) return;
+    form.current?.reset();
+    if (details.current) details.current.open = false;
+  }, [sent, navigation.state, result]);
   return (
-    <details className="moderation-reply">
+    <details className="moderation-reply" ref={details}>
       <summary>
         {M.replyTo(comment.author)}
         {!comment.approved && ' (approves the comment)'}
       </summary>
-      <Form method="post">
+      <Form method="post" ref={form} onSubmit={() => setSent(true)}>
         <input type="hidden" name="intent" value="reply-comment" />
         <input type="hidden" name="id" value={comment.id} />
         <div className="field">
