@@ -46,22 +46,29 @@ function ModerationReply({ comment }: { comment: ModerationComment }) {
   const form = useRef<HTMLFormElement>(null);
   const navigation = useNavigation();
   const result = useActionData<ActionResult>();
-  const [sent, setSent] = useState(false);
-  // Published: the form closes empty, so the same answer is not sent twice.
+  // This form's submission in flight; once it ends published, the form closes empty, so the same
+  // answer is not sent twice.
+  const ours =
+    navigation.formData?.get('intent') === 'reply-comment' &&
+    navigation.formData.get('id') === String(comment.id);
+  const [waiting, setWaiting] = useState(false);
   useEffect(() => {
-    if (!sent || navigation.state !== 'idle') return;
-    setSent(false);
+    if (ours) setWaiting(true);
+  }, [ours]);
+  useEffect(() => {
+    if (!waiting || navigation.state !== 'idle') return;
+    setWaiting(false);
     if (!result?.ok) return;
     form.current?.reset();
     if (details.current) details.current.open = false;
-  }, [sent, navigation.state, result]);
+  }, [waiting, navigation.state, result]);
   return (
     <details className="moderation-reply" ref={details}>
       <summary>
         {M.replyTo(comment.author)}
         {!comment.approved && ' (approves the comment)'}
       </summary>
-      <Form method="post" ref={form} onSubmit={() => setSent(true)}>
+      <Form method="post" ref={form}>
         <input type="hidden" name="intent" value="reply-comment" />
         <input type="hidden" name="id" value={comment.id} />
         <div className="field">

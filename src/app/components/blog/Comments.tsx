@@ -217,6 +217,8 @@ function CommentItem({
           className="reply-link"
           to={`${replyQuery(form.pageQuery, comment.id)}#reply-${comment.id}`}
           preventScrollReset
+          // A page per comment for crawlers to follow would add nothing to read.
+          rel="nofollow"
           data-reply-to={comment.id}
           data-reply-heading={`Reply to ${comment.author}`}
           aria-label={`Reply to ${comment.author}`}
