@@ -1,5 +1,6 @@
 import type { Worker } from 'bullmq';
 import { applyPageViews, sweepAnalytics } from '../src/analytics/rollups.ts';
+import { sendCommentNotice } from '../src/blog/comment-notices.ts';
 import { sendNewsletterBatch, startDueNewsletters } from '../src/blog/newsletter-delivery.ts';
 import { publishDuePosts, publishScheduledPost } from '../src/blog/scheduling.ts';
 import { sweepViewLog } from '../src/blog/views.ts';
@@ -32,6 +33,12 @@ export function startWorkers(services: AppServices): Workers {
   const log = services.log.child({ component: 'worker' });
   const workers: Worker[] = [
     queues.createWorker('mail', async (job) => {
+      if (job.name === 'mail.comment-notice') {
+        const notice = jobSchemas['mail.comment-notice'].parse(job.data);
+        const sent = await sendCommentNotice({ db, mailer, publicUrl: services.publicUrl }, notice);
+        log.info({ ...notice, sent }, 'comment notice');
+        return;
+      }
       const mail = jobSchemas['mail.send'].parse(job.data);
       await mailer.send(mail);
     }),

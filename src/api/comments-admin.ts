@@ -1,12 +1,14 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { MODERATION_MESSAGES } from '../blog/comment-moderation-messages.ts';
+import { commentSchema } from '../blog/comment-schema.ts';
 import {
   COMMENT_STATUS_FILTERS,
   deleteComment,
   listComments,
   listPendingComments,
   moderateComment,
+  replyFromModeration,
 } from '../blog/moderation.ts';
 import { requireAdmin } from '../identity/policy.ts';
 import { HttpError } from '../server/middleware.ts';
@@ -19,9 +21,11 @@ const listQuery = z.object({
   page: z.coerce.number().int().min(1).max(10_000).catch(1),
 });
 const moderateBody = z.object({ approved: z.boolean({ error: 'approved must be true or false' }) });
+const replyBody = commentSchema.pick({ content: true });
 
 /**
- * Comment moderation (admins): GET ?action=all|pending, PUT ?id=&action=moderate, DELETE ?id=.
+ * Comment moderation (admins): GET ?action=all|pending, PUT ?id=&action=moderate,
+ * POST ?id=&action=reply, DELETE ?id=.
  * Other /api/comments requests (a post's comments, posting, liking) go on to the blog's router.
  */
 export function commentsAdminRouter(services: AppServices): Router {
@@ -47,6 +51,16 @@ export function commentsAdminRouter(services: AppServices): Router {
     if (!(await moderateComment(db, id, approved ? 'approve' : 'reject')))
       throw new HttpError(404, MODERATION_MESSAGES.notFound);
     ctx.body = { message: approved ? MODERATION_MESSAGES.approved : MODERATION_MESSAGES.rejected };
+  });
+  router.post('/comments', async (ctx, next) => {
+    if (ctx.query.action !== 'reply') return next();
+    const admin = requireAdmin(ctx.state);
+    const id = queryId(ctx);
+    const { content } = parseOr400(replyBody, await readJsonBody(ctx));
+    if (!(await replyFromModeration(db, admin, id, content)))
+      throw new HttpError(404, MODERATION_MESSAGES.notFound);
+    ctx.status = 201;
+    ctx.body = { message: MODERATION_MESSAGES.replied };
   });
   router.delete('/comments', async (ctx) => {
     requireAdmin(ctx.state);

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { commentSchema } from '../blog/comment-schema.ts';
-import { approvedComments, createComment, likeComment } from '../blog/comments.ts';
+import { approvedComments, commentWriter, createComment, likeComment } from '../blog/comments.ts';
 import { BLOG_MESSAGES } from '../blog/messages.ts';
 import { HttpError } from '../server/middleware.ts';
 import { createRateLimit } from '../server/rate-limit.ts';
@@ -44,18 +44,22 @@ export function commentsRouter(services: AppServices): Router {
     if (ctx.query.action !== undefined) return next();
     const input = parseOr400(commentSchema, await readJsonBody(ctx, SMALL_BODY));
     await commentLimit.consume(ctx.ip);
-    const created = await createComment(db, input);
-    if (!created) throw new HttpError(404, 'Post not found');
+    const created = await createComment(db, input, { writer: commentWriter(ctx.state.session) });
+    if (created === 'no-post') throw new HttpError(404, 'Post not found');
+    if (created === 'no-parent') throw new HttpError(400, BLOG_MESSAGES.replyParentMissing.description);
     ctx.status = 201;
     ctx.body = {
       comment: {
         id: created.id,
         postId: input.postId,
+        parentId: created.parentId,
         author: input.author,
         content: input.content,
         approved: created.approved,
       },
-      message: BLOG_MESSAGES.commentPending.description,
+      message: created.approved
+        ? BLOG_MESSAGES.replyPublished.description
+        : BLOG_MESSAGES.commentPending.description,
     };
   });
 

@@ -17,6 +17,21 @@ export const commentSchema = z.object({
     BLOG_MESSAGES.invalidEmail.description,
   ),
   content: required(COMMENT_LIMITS.content, 'Comment'),
+  /** The comment answered; a reply to a reply is shown under the same top-level comment. */
+  parentId: z.preprocess(
+    (v) => (v === '' || v === null ? undefined : v),
+    z.coerce
+      .number({ error: BLOG_MESSAGES.replyParentInvalid })
+      .int(BLOG_MESSAGES.replyParentInvalid)
+      .positive(BLOG_MESSAGES.replyParentInvalid)
+      .max(2 ** 31 - 1, BLOG_MESSAGES.replyParentInvalid)
+      .optional(),
+  ),
+  /** 'Email me…' ticked: true from JSON, 'on' from a form's checkbox. */
+  notify: z.preprocess(
+    (v) => v === 'on' || v === 'true' || v,
+    z.boolean({ error: 'notify must be true or false.' }).default(false),
+  ),
 });
 
 export type CommentInput = z.infer<typeof commentSchema>;

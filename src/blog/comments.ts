@@ -1,29 +1,63 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex.ts';
+import type { RequestSession } from '../identity/session-middleware.ts';
+import { writeOutbox } from '../jobs/outbox.ts';
 import type { CommentInput } from './comment-schema.ts';
 
 /** A comment as the public sees it: never the email. */
 export type PublicComment = {
   id: number;
   postId: number;
+  /** The top-level comment a reply is shown under; null for a top-level comment. */
+  parentId: number | null;
   author: string;
   content: string;
   likes: number;
+  /** Written by the post's author or an admin, signed in: marked 'Author'. */
+  byAuthor: boolean;
   createdAt: string;
 };
 
+/** A top-level comment with its approved replies, oldest first. */
+export type CommentThread = PublicComment & { replies: PublicComment[] };
+
 export type CommentPage = {
-  comments: PublicComment[];
-  /** Every approved comment of the post, from the counts table (no scan). */
+  comments: CommentThread[];
+  /** Every approved comment of the post, replies included, from the counts table (no scan). */
   total: number;
   /** Pass as `before` for the next (older) page; null on the last page. */
   nextBefore: number | null;
 };
 
+const PUBLIC_COLUMNS = [
+  'id',
+  'post_id',
+  'parent_id',
+  'author',
+  'content',
+  'likes',
+  'by_author',
+  'created_at',
+];
+
+function present(r: Record<string, unknown>): PublicComment {
+  return {
+    id: r.id as number,
+    postId: r.post_id as number,
+    parentId: (r.parent_id as number | null) ?? null,
+    author: r.author as string,
+    content: r.content as string,
+    likes: r.likes as number,
+    byAuthor: r.by_author as boolean,
+    createdAt: (r.created_at as Date).toISOString(),
+  };
+}
+
 /**
- * A post's approved comments, newest first, a page at a time by keyset (ids below `before`):
- * every page is a short walk of one index, however many comments the post has.
+ * A post's approved top-level comments, newest first, a page at a time by keyset (ids below
+ * `before`), each with its approved replies: every page is a short walk of two indexes, however
+ * many comments the post has.
  */
 export async function approvedComments(
   db: Db,
@@ -33,51 +67,114 @@ export async function approvedComments(
   const limit = Math.min(opts.limit ?? 50, 200);
   const query = db('comments')
     .where({ post_id: postId, approved: true })
+    .whereNull('parent_id')
     .orderBy('id', 'desc')
     .limit(limit + 1)
-    .select('id', 'post_id', 'author', 'content', 'likes', 'created_at');
+    .select(PUBLIC_COLUMNS);
   if (opts.before) query.where('id', '<', opts.before);
   const [rows, count] = await Promise.all([
     query,
     db('comment_counts').where({ post_id: postId }).first('approved'),
   ]);
   const page = rows.slice(0, limit);
+  const replies = page.length
+    ? await db('comments')
+        .whereIn(
+          'parent_id',
+          page.map((r) => r.id),
+        )
+        .where({ approved: true })
+        .orderBy('id')
+        .select(PUBLIC_COLUMNS)
+    : [];
   return {
     comments: page.map((r) => ({
-      id: r.id,
-      postId: r.post_id,
-      author: r.author,
-      content: r.content,
-      likes: r.likes,
-      createdAt: r.created_at.toISOString(),
+      ...present(r),
+      replies: replies.filter((reply) => reply.parent_id === r.id).map(present),
     })),
     total: Number(count?.approved ?? 0),
     nextBefore: rows.length > limit ? page[page.length - 1].id : null,
   };
 }
 
+/** Who wrote a comment signed in: an admin's is published at once, and theirs and the post author's are marked. */
+export type CommentWriter = { id: number; role: 'user' | 'admin' };
+
+/** The signed-in writer of a request's comment; an admin still owing two-factor setup writes as a reader. */
+export function commentWriter(session: RequestSession): CommentWriter | null {
+  if (!session.user || (session.user.role === 'admin' && session.twoFactorSetupDue)) return null;
+  return session.user;
+}
+
 /**
- * Stores a new comment on a published post. Every new comment waits for moderation (so one with
- * more than two links is always held); null when the post does not exist or is not published.
+ * Stores a new comment on a published post. A reader's waits for moderation (so one with more
+ * than two links is always held); an admin's is published at once. A reply names the comment it
+ * answers, which must be on the same post and public (an admin may answer a pending one); a reply
+ * to a reply is shown under the same top-level comment. 'no-post' when the post does not exist or
+ * is not published, 'no-parent' when the answered comment is not there.
  */
 export async function createComment(
   db: Db,
   input: CommentInput,
-  heldReason: string | null = null,
-): Promise<{ id: number; approved: boolean } | null> {
-  const post = await db('posts').where({ id: input.postId, status: 'published' }).first('id');
-  if (!post) return null;
-  const [row] = await db('comments')
-    .insert({
-      post_id: input.postId,
-      author: input.author,
-      email: input.email,
-      content: input.content,
-      approved: false,
-      held_reason: heldReason,
-    })
-    .returning(['id', 'approved']);
-  return { id: row.id, approved: row.approved };
+  opts: { heldReason?: string | null; writer?: CommentWriter | null } = {},
+): Promise<{ id: number; approved: boolean; parentId: number | null } | 'no-post' | 'no-parent'> {
+  return db.transaction(async (trx) => {
+    const post = await trx('posts').where({ id: input.postId, status: 'published' }).first('id', 'author_id');
+    if (!post) return 'no-post';
+    const admin = opts.writer?.role === 'admin';
+    let thread: { parent_id: number; reply_to_id: number } | null = null;
+    if (input.parentId) {
+      const answered = await trx('comments')
+        .where({ id: input.parentId, post_id: input.postId })
+        .first('id', 'parent_id', 'approved');
+      if (!answered || (!answered.approved && !admin)) return 'no-parent';
+      thread = { parent_id: answered.parent_id ?? answered.id, reply_to_id: answered.id };
+    }
+    const [row] = await trx('comments')
+      .insert({
+        post_id: input.postId,
+        author: input.author,
+        email: input.email,
+        content: input.content,
+        approved: admin,
+        held_reason: opts.heldReason ?? null,
+        notify: input.notify,
+        by_author: admin || (opts.writer != null && opts.writer.id === post.author_id),
+        ...thread,
+      })
+      .returning(['id', 'approved', 'parent_id']);
+    if (row.approved) await queueCommentNotices(trx, row.id);
+    return { id: row.id, approved: row.approved, parentId: row.parent_id ?? null };
+  });
+}
+
+/**
+ * After a comment is approved: its writer is told it is published, and the writer of the comment
+ * it answers that it was answered, when they asked for mail. Each notice is queued once for good
+ * (the *_notice_at column is claimed first), however often the comment is approved again.
+ */
+export async function queueCommentNotices(trx: Knex.Transaction, commentId: number): Promise<void> {
+  const claimed = (column: 'published_notice_at' | 'reply_notice_at') =>
+    trx('comments')
+      .where({ id: commentId, approved: true })
+      .whereNull(column)
+      .update({ [column]: trx.fn.now() })
+      .returning('id');
+  const comment = await trx('comments').where({ id: commentId }).first('notify', 'email', 'reply_to_id');
+  if (!comment) return;
+  if (comment.notify && (await claimed('published_notice_at')).length)
+    await writeOutbox(
+      trx,
+      'mail.comment-notice',
+      { commentId, kind: 'published' },
+      `comment-published-${commentId}`,
+    );
+  if (comment.reply_to_id === null) return;
+  const answered = await trx('comments').where({ id: comment.reply_to_id }).first('notify', 'email');
+  // Nobody is told about their own answer to themselves.
+  if (!answered?.notify || answered.email.toLowerCase() === comment.email.toLowerCase()) return;
+  if ((await claimed('reply_notice_at')).length)
+    await writeOutbox(trx, 'mail.comment-notice', { commentId, kind: 'reply' }, `comment-reply-${commentId}`);
 }
 
 /** One like per liker (session) and approved comment; returns the new count, or null when unknown. */

@@ -26,6 +26,19 @@ export const BLOG_MESSAGES = {
     title: 'Please send it again',
     description: 'That was quicker than we expected from a person. Check your comment and post it once more.',
   },
+  replyParentInvalid: 'parentId must be a comment id.',
+  replyParentMissing: {
+    title: 'Error',
+    description: 'The comment you are replying to is not available. Please reload the page and try again.',
+  },
+  replyPending: {
+    title: 'Reply submitted',
+    description: 'Thank you! Your reply is awaiting moderation and will appear once approved.',
+  },
+  replyPublished: { title: 'Reply published', description: 'Your reply is on the page.' },
+  // Shares no word with the other labels, which readers (and tests) find the fields by.
+  notifyLabel: 'Notify me by mail when it is published or answered',
+  authorMark: 'Author',
   /** Shown to the moderator beside a comment that filled the form's hidden field. */
   honeypotReason: 'it filled in a form field that people cannot see',
   subscribed: { title: 'Subscribed!', description: 'Thanks for subscribing to the newsletter.' },

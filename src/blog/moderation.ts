@@ -1,4 +1,7 @@
 import type { Db } from '../db/knex.ts';
+import type { SessionUser } from '../identity/sessions.ts';
+import { createComment, queueCommentNotices } from './comments.ts';
+import { authorName } from './reading.ts';
 
 export const COMMENTS_PAGE_SIZE = 20;
 
@@ -15,8 +18,12 @@ export type ModerationComment = {
   /** Why it was held as suspected spam, or null. */
   heldReason: string | null;
   likes: number;
+  /** Marked 'Author' on the site. */
+  byAuthor: boolean;
   createdAt: string;
   post: { id: number; title: string; slug: string };
+  /** The comment this one answers, for the moderator's 'Reply to <name>'. */
+  replyTo: { id: number; author: string } | null;
 };
 
 export const COMMENT_STATUS_FILTERS = ['all', 'approved', 'pending', 'rejected'] as const;
@@ -33,15 +40,20 @@ function present(row: Record<string, unknown>): ModerationComment {
     rejected: row.rejected as boolean,
     heldReason: (row.held_reason as string | null) ?? null,
     likes: row.likes as number,
+    byAuthor: row.by_author as boolean,
     createdAt: new Date(row.created_at as Date).toISOString(),
     post: { id: row.post_id as number, title: row.post_title as string, slug: row.post_slug as string },
+    replyTo: row.reply_to_id
+      ? { id: row.reply_to_id as number, author: (row.reply_to_author as string | null) ?? '' }
+      : null,
   };
 }
 
 function baseQuery(db: Db) {
   return db('comments as c')
     .join('posts as p', 'p.id', 'c.post_id')
-    .select('c.*', 'p.title as post_title', 'p.slug as post_slug');
+    .leftJoin('comments as r', 'r.id', 'c.reply_to_id')
+    .select('c.*', 'p.title as post_title', 'p.slug as post_slug', 'r.author as reply_to_author');
 }
 
 /** Every comment, newest first, filtered by status and a search over author, email, content and post title. */
@@ -115,14 +127,48 @@ export async function commentCounts(
 export const MODERATION_DECISIONS = ['approve', 'reject', 'pending'] as const;
 export type ModerationDecision = (typeof MODERATION_DECISIONS)[number];
 
-/** Returns false when there is no such comment. */
+/** Returns false when there is no such comment. An approval queues the mails the commenters asked for. */
 export async function moderateComment(db: Db, id: number, decision: ModerationDecision): Promise<boolean> {
   const state = { approved: decision === 'approve', rejected: decision === 'reject' };
-  return (
-    (await db('comments')
+  return db.transaction(async (trx) => {
+    const changed = await trx('comments')
       .where({ id })
-      .update({ ...state, updated_at: db.fn.now() })) > 0
+      .update({ ...state, updated_at: trx.fn.now() });
+    if (changed > 0 && state.approved) await queueCommentNotices(trx, id);
+    return changed > 0;
+  });
+}
+
+/**
+ * The admin answers a comment from moderation: the reply is published at once, marked 'Author',
+ * under the admin's name. Answering a comment still pending approves it too (an answer under a
+ * hidden comment would not be seen). False when there is no such comment or its post is not published.
+ */
+export async function replyFromModeration(
+  db: Db,
+  admin: SessionUser,
+  id: number,
+  content: string,
+): Promise<boolean> {
+  const answered = await db('comments as c')
+    .join('posts as p', 'p.id', 'c.post_id')
+    .where({ 'c.id': id, 'p.status': 'published' })
+    .first('c.post_id', 'c.approved');
+  if (!answered) return false;
+  if (!answered.approved) await moderateComment(db, id, 'approve');
+  const created = await createComment(
+    db,
+    {
+      postId: answered.post_id,
+      parentId: id,
+      author: authorName(admin),
+      email: admin.email,
+      content,
+      notify: false,
+    },
+    { writer: admin },
   );
+  return typeof created === 'object';
 }
 
 export async function deleteComment(db: Db, id: number): Promise<boolean> {

@@ -218,12 +218,21 @@ export async function unsubscribeByToken(db: Db, token: string): Promise<boolean
 }
 
 /**
- * The List-Unsubscribe mailto, for clients that unsubscribe by mail. Penstand does not read
- * that mailbox: whoever does finds the reader's address in the subject and their own
- * unsubscribe link in the body, and opens it.
+ * RFC 8058 one-click unsubscribe headers: mailbox providers POST "List-Unsubscribe=One-Click" to
+ * the https URL. The mailto is for clients that unsubscribe by mail; Penstand does not read that
+ * mailbox: whoever does finds the reader's address in the subject and their own unsubscribe link
+ * in the body, and opens it.
  */
-function unsubscribeMailto(mailbox: string, reader: string, unsubscribeUrl: string): string {
-  return `mailto:${mailbox}?subject=${encodeURIComponent(`Unsubscribe ${reader}`)}&body=${encodeURIComponent(`Please unsubscribe me: ${unsubscribeUrl}`)}`;
+export function unsubscribeHeaders(
+  unsubscribeUrl: string,
+  mailbox: string,
+  reader: string,
+): Record<string, string> {
+  const mailto = `mailto:${mailbox}?subject=${encodeURIComponent(`Unsubscribe ${reader}`)}&body=${encodeURIComponent(`Please unsubscribe me: ${unsubscribeUrl}`)}`;
+  return {
+    'List-Unsubscribe': `<${unsubscribeUrl}>, <${mailto}>`,
+    'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+  };
 }
 
 export async function newsletterMail(
@@ -278,11 +287,7 @@ ${footer}
     html,
     ...(unsubscribeUrl && 'id' in to
       ? {
-          // RFC 8058 one-click: mailbox providers POST "List-Unsubscribe=One-Click" to the https URL.
-          headers: {
-            'List-Unsubscribe': `<${unsubscribeUrl}>, <${unsubscribeMailto(settings.contactEmail || site.fromAddress, to.email, unsubscribeUrl)}>`,
-            'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-          },
+          headers: unsubscribeHeaders(unsubscribeUrl, settings.contactEmail || site.fromAddress, to.email),
           idempotencyKey: `newsletter-${post.id}-${to.id}`,
         }
       : {}),

@@ -55,6 +55,8 @@ const COMMENT_COLUMNS = [
   'created_at',
   'updated_at',
 ];
+/** Left out of an older export: their defaults. */
+const COMMENT_FLAGS = ['by_author', 'notify'];
 const PRODUCT_COLUMNS = [
   'id',
   'name',
@@ -92,7 +94,7 @@ export async function exportSite(db: Db): Promise<PenstandExport> {
     );
   const comments = await db('comments')
     .orderBy('id')
-    .select('post_id', ...COMMENT_COLUMNS);
+    .select('id', 'post_id', 'reply_to_id', ...COMMENT_COLUMNS, ...COMMENT_FLAGS);
   const history = await db('post_slug_history').orderBy('slug').select('post_id', 'slug');
   const events = await db('order_events')
     .orderBy(['order_id', 'version'])
@@ -108,13 +110,25 @@ export async function exportSite(db: Db): Promise<PenstandExport> {
     ),
     posts: posts.map(({ id, ...post }) => ({
       ...post,
-      comments: comments.filter((c) => c.post_id === id).map(({ post_id, ...c }) => c),
+      comments: threaded(comments.filter((c) => c.post_id === id)),
       old_slugs: history.filter((h) => h.post_id === id).map((h) => h.slug),
     })),
     products: await db('products').orderBy('id').select(PRODUCT_COLUMNS),
     subscribers: await db('newsletter_subscribers').orderBy('id').select(SUBSCRIBER_COLUMNS),
     orders: [...orders].map(([id, list]) => ({ id, events: list })),
   };
+}
+
+/**
+ * A post's comments, oldest first, each reply naming the comment it answers by its place in this
+ * list (`reply_to`), not by id: ids are the site's own, and an import gives new ones.
+ */
+function threaded(comments: Json[]): Json[] {
+  const place = new Map(comments.map((c, i) => [c.id, i]));
+  return comments.map(({ id, post_id, reply_to_id, ...c }) => ({
+    ...c,
+    reply_to: reply_to_id === null ? null : (place.get(reply_to_id) ?? null),
+  }));
 }
 
 const pick = (row: Json, columns: string[]) => Object.fromEntries(columns.map((c) => [c, row[c] ?? null]));
@@ -169,10 +183,29 @@ export async function importPenstand(
         })
         .returning('id');
       counts.posts++;
-      if (post.comments.length)
-        await trx('comments').insert(
-          post.comments.map((c) => ({ ...pick(c, COMMENT_COLUMNS), post_id: id })),
-        );
+      const row = (c: Json) => ({
+        ...pick(c, COMMENT_COLUMNS),
+        ...Object.fromEntries(COMMENT_FLAGS.map((flag) => [flag, c[flag] === true])),
+        // Already public on the old site: its mails went from there, none goes again from here.
+        ...(c.approved === true ? { published_notice_at: trx.fn.now(), reply_notice_at: trx.fn.now() } : {}),
+        post_id: id,
+      });
+      if (post.comments.every((c) => typeof c.reply_to !== 'number')) {
+        if (post.comments.length) await trx('comments').insert(post.comments.map(row));
+      } else {
+        // One at a time, in order: a reply's answered comment (earlier in the list) has its new id.
+        const inserted: { id: number; parent_id: number | null }[] = [];
+        for (const c of post.comments) {
+          const answered = typeof c.reply_to === 'number' ? inserted[c.reply_to] : undefined;
+          const thread = answered
+            ? { parent_id: answered.parent_id ?? answered.id, reply_to_id: answered.id }
+            : {};
+          const [created] = await trx('comments')
+            .insert({ ...row(c), ...thread })
+            .returning(['id', 'parent_id']);
+          inserted.push(created);
+        }
+      }
       counts.comments += post.comments.length;
       if (post.old_slugs.length)
         await trx('post_slug_history').insert(post.old_slugs.map((slug) => ({ slug, post_id: id })));

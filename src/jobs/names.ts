@@ -12,6 +12,11 @@ export const jobSchemas = {
     /** Mails whose codes or links must not be logged when SMTP delivers them. */
     sensitive: z.boolean().default(false),
   }),
+  /** Tells a commenter who asked that their comment is published, or was answered by this one. */
+  'mail.comment-notice': z.object({
+    commentId: z.number().int().positive(),
+    kind: z.enum(['published', 'reply']),
+  }),
   /** A batch of page views, rolled up by the web process (see analytics/recorder.ts). */
   'views.record': z.object({
     /** Names the batch, so that a job run twice adds its views once. */

@@ -160,4 +160,37 @@ describe('comments with JavaScript', () => {
     expect(problems.filter((p) => !p.includes('status of 400'))).toEqual([]);
     await context.close();
   });
+  it('opens a reply form under a comment without a reload on a page rendered by React, and posts the reply in place', async () => {
+    const context = await newContext(browser, app.url);
+    const page = await context.newPage();
+    const problems = await watchPage(page);
+    await page.goto('/');
+    await page.waitForSelector('html[data-hydrated]');
+    await page.locator(`a[href="/post/${post.slug}"]`).first().click();
+    await page.waitForURL(`**/post/${post.slug}`);
+    const parent = await app.services.db('comments').where({ content: 'First approved remark' }).first('id');
+    // Marked on the window: a document load would drop it.
+    await page.evaluate(() => {
+      (window as unknown as { stayed: boolean }).stayed = true;
+    });
+    await page.locator(`#comment-${parent.id}`).getByRole('link', { name: 'Reply to Reader 0' }).click();
+    await page.waitForURL(`**/post/${post.slug}?replyTo=${parent.id}#reply-${parent.id}`);
+    const form = page.locator(`#comment-${parent.id} #reply-${parent.id}`);
+    await form.getByRole('heading', { name: 'Reply to Reader 0' }).waitFor();
+    await typingTime();
+    await form.getByLabel('Name').fill('Hedy');
+    await form.getByLabel('Email').fill('hedy@example.com');
+    await form.getByLabel('Reply', { exact: true }).fill('A hydrated reply.');
+    await form.getByRole('button', { name: 'Post Reply' }).click();
+    await expect.poll(() => form.getByText(BLOG_MESSAGES.replyPending.description).count()).toBe(1);
+    expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
+    expect(await app.services.db('comments').where({ content: 'A hydrated reply.' }).first()).toMatchObject({
+      parent_id: parent.id,
+      approved: false,
+    });
+    // The typed reply is cleared once it is taken.
+    expect(await form.getByLabel('Reply', { exact: true }).inputValue()).toBe('');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });

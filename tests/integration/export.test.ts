@@ -34,6 +34,37 @@ beforeAll(async () => {
   ]);
   const post = await db('posts').where({ status: 'published' }).orderBy('id').first('id', 'slug');
   await db('post_slug_history').insert({ slug: 'an-older-title', post_id: post.id });
+  // A thread: a comment, the author's reply, and a reply to that reply (shown under the comment).
+  const [question] = await db('comments')
+    .insert({
+      post_id: post.id,
+      author: 'Rosa',
+      email: 'rosa@example.com',
+      content: 'Why?',
+      approved: true,
+      notify: true,
+    })
+    .returning('id');
+  const [answer] = await db('comments')
+    .insert({
+      post_id: post.id,
+      parent_id: question.id,
+      reply_to_id: question.id,
+      author: 'Alex',
+      email: 'alex@example.com',
+      content: 'Because.',
+      approved: true,
+      by_author: true,
+    })
+    .returning('id');
+  await db('comments').insert({
+    post_id: post.id,
+    parent_id: question.id,
+    reply_to_id: answer.id,
+    author: 'Rosa',
+    email: 'rosa@example.com',
+    content: 'Thanks!',
+  });
 });
 afterAll(async () => {
   await app?.close();
@@ -89,6 +120,19 @@ describe('export and import of a Penstand site', () => {
     expect(await orders(empty.db)).toEqual(await orders(app.services.db));
     const moved = await empty.db('post_slug_history').where({ slug: 'an-older-title' }).first('slug');
     expect(moved).toBeDefined();
+    // The thread keeps its shape: both replies under Rosa's comment, the second answering Alex.
+    const thread = await empty
+      .db('comments as c')
+      .leftJoin('comments as p', 'p.id', 'c.parent_id')
+      .leftJoin('comments as r', 'r.id', 'c.reply_to_id')
+      .whereIn('c.content', ['Why?', 'Because.', 'Thanks!'])
+      .orderBy('c.id')
+      .select('c.content', 'p.content as parent', 'r.content as answers', 'c.by_author', 'c.notify');
+    expect(thread).toEqual([
+      { content: 'Why?', parent: null, answers: null, by_author: false, notify: true },
+      { content: 'Because.', parent: 'Why?', answers: 'Why?', by_author: true, notify: false },
+      { content: 'Thanks!', parent: 'Why?', answers: 'Because.', by_author: false, notify: false },
+    ]);
   });
 
   it('refuses to import into a site that has content, and changes nothing', async () => {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import vnuJar from 'vnu-jar';
 import { unsubscribeToken } from '../../src/blog/newsletter-delivery.ts';
 import { createPreviewLink } from '../../src/blog/preview-links.ts';
+import { linkKey } from '../../src/db/site-secret.ts';
 import { orderLink } from '../../src/orders/access-key.ts';
 import { executeOrderCommand } from '../../src/orders/service.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
@@ -88,6 +89,37 @@ it('serves valid HTML on every page type, signed out, signed in and as an admin'
       ]),
     });
   await db('post_products').insert({ post_id: post.id, product_id: product.id });
+  // A thread: a comment, an approved reply marked Author, and a pending reply for moderation.
+  const [thread] = await db('comments')
+    .insert({
+      post_id: post.id,
+      author: 'Rosa',
+      email: 'rosa@example.com',
+      content: 'A question',
+      approved: true,
+    })
+    .returning('id');
+  await db('comments').insert([
+    {
+      post_id: post.id,
+      parent_id: thread.id,
+      reply_to_id: thread.id,
+      author: 'Alex',
+      email: 'a@example.com',
+      content: 'An answer',
+      approved: true,
+      by_author: true,
+    },
+    {
+      post_id: post.id,
+      parent_id: thread.id,
+      reply_to_id: thread.id,
+      author: 'Sam',
+      email: 's@example.com',
+      content: 'Me too',
+    },
+  ]);
+  const commentsUnsubscribe = `/comments/unsubscribe?token=${thread.id}.${await linkKey(db, `comment-notices:${thread.id}`)}`;
 
   const pages: Record<string, Page[]> = {
     anonymous: [
@@ -95,6 +127,8 @@ it('serves valid HTML on every page type, signed out, signed in and as an admin'
       `/post/${post.slug}`,
       // Highlighted code, a captioned figure and the reading-progress bar.
       '/post/build-a-markdown-blog-engine-from-scratch',
+      // The reply form opened under a comment without JavaScript, beside the script's template.
+      `/post/${post.slug}?replyTo=${thread.id}`,
       '/blog',
       '/tag/design-systems',
       '/category/technology',
@@ -121,6 +155,8 @@ it('serves valid HTML on every page type, signed out, signed in and as an admin'
       '/newsletter/confirm?token=not-a-token',
       unsubscribe,
       { url: unsubscribe, form: {} },
+      commentsUnsubscribe,
+      { url: commentsUnsubscribe, form: {} },
       '/no-such-page',
       new URL(preview?.url ?? '/').pathname,
     ],

@@ -1,6 +1,9 @@
-import { Form, Link, useNavigation } from 'react-router';
+import { useEffect, useRef, useState } from 'react';
+import { Form, Link, useActionData, useNavigation } from 'react-router';
 import { MODERATION_MESSAGES as M } from '../../blog/comment-moderation-messages.ts';
+import { BLOG_MESSAGES, COMMENT_LIMITS } from '../../blog/messages.ts';
 import type { CommentStatusFilter, ModerationComment, ModerationDecision } from '../../blog/moderation.ts';
+import type { ActionResult } from './admin-actions.server.ts';
 import { formatDate } from './format.ts';
 
 type Filters = { view: 'pending' | 'all'; q: string; status: CommentStatusFilter; page: number };
@@ -36,6 +39,50 @@ function ModerateButton({
   );
 }
 
+/** The admin's answer, published at once; a native disclosure, so it opens without JavaScript too. */
+function ModerationReply({ comment }: { comment: ModerationComment }) {
+  const fieldId = `moderation-reply-${comment.id}`;
+  const details = useRef<HTMLDetailsElement>(null);
+  const form = useRef<HTMLFormElement>(null);
+  const navigation = useNavigation();
+  const result = useActionData<ActionResult>();
+  // This form's submission in flight; once it ends published, the form closes empty, so the same
+  // answer is not sent twice.
+  const ours =
+    navigation.formData?.get('intent') === 'reply-comment' &&
+    navigation.formData.get('id') === String(comment.id);
+  const [waiting, setWaiting] = useState(false);
+  useEffect(() => {
+    if (ours) setWaiting(true);
+  }, [ours]);
+  useEffect(() => {
+    if (!waiting || navigation.state !== 'idle') return;
+    setWaiting(false);
+    if (!result?.ok) return;
+    form.current?.reset();
+    if (details.current) details.current.open = false;
+  }, [waiting, navigation.state, result]);
+  return (
+    <details className="moderation-reply" ref={details}>
+      <summary>
+        {M.replyTo(comment.author)}
+        {!comment.approved && ' (approves the comment)'}
+      </summary>
+      <Form method="post" ref={form}>
+        <input type="hidden" name="intent" value="reply-comment" />
+        <input type="hidden" name="id" value={comment.id} />
+        <div className="field">
+          <label htmlFor={fieldId}>Your reply</label>
+          <textarea id={fieldId} name="content" rows={3} maxLength={COMMENT_LIMITS.content} required />
+        </div>
+        <button className="button button-small" type="submit">
+          Publish reply<span className="visually-hidden"> to {comment.author}</span>
+        </button>
+      </Form>
+    </details>
+  );
+}
+
 function CommentCard({ comment }: { comment: ModerationComment }) {
   const navigation = useNavigation();
   const busy = navigation.formData?.get('id') === String(comment.id);
@@ -59,6 +106,12 @@ function CommentCard({ comment }: { comment: ModerationComment }) {
         <span>{comment.email}</span>
         <span>{formatDate(comment.createdAt)}</span>
         <span>On “{comment.post.title}”</span>
+        {comment.replyTo && (
+          <a href={`/post/${comment.postId}#comment-${comment.replyTo.id}`} target="_blank" rel="noreferrer">
+            {M.replyTo(comment.replyTo.author)}
+          </a>
+        )}
+        {comment.byAuthor && <span className="badge">{BLOG_MESSAGES.authorMark}</span>}
       </p>
       {comment.heldReason && <p className="field-error">Suspected spam: {comment.heldReason}</p>}
       <p className="admin-comment-content">{comment.content}</p>
@@ -94,6 +147,7 @@ function CommentCard({ comment }: { comment: ModerationComment }) {
           </button>
         </Form>
       </div>
+      {!comment.rejected && <ModerationReply comment={comment} />}
     </li>
   );
 }

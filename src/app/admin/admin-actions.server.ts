@@ -1,6 +1,12 @@
 import type { z } from 'zod';
 import { MODERATION_MESSAGES } from '../../blog/comment-moderation-messages.ts';
-import { deleteComment, MODERATION_DECISIONS, moderateComment } from '../../blog/moderation.ts';
+import { commentSchema } from '../../blog/comment-schema.ts';
+import {
+  deleteComment,
+  MODERATION_DECISIONS,
+  moderateComment,
+  replyFromModeration,
+} from '../../blog/moderation.ts';
 import { deletePost } from '../../blog/post-editor.ts';
 import { POST_MESSAGES } from '../../blog/post-messages.ts';
 import { updateBlogSettings } from '../../blog/settings.ts';
@@ -137,6 +143,14 @@ export async function runAdminAction(
           ? { ok: true, title: MODERATION_MESSAGES.decided[decision] }
           : { ok: false, title: 'Error', message: MODERATION_MESSAGES.moderateFailed };
       }
+      case 'reply-comment': {
+        const parsed = commentSchema.shape.content.safeParse(form.get('content') ?? '');
+        if (!parsed.success) return { ok: false, title: 'Error', message: parsed.error.issues[0].message };
+        const admin = state.session.user;
+        return admin && (await replyFromModeration(db, admin, idOf(form), parsed.data))
+          ? { ok: true, title: MODERATION_MESSAGES.replied }
+          : { ok: false, title: 'Error', message: MODERATION_MESSAGES.notFound };
+      }
       case 'delete-comment':
         return (await deleteComment(db, idOf(form)))
           ? { ok: true, title: MODERATION_MESSAGES.deletedTitle, message: MODERATION_MESSAGES.deleted }
@@ -245,9 +259,11 @@ export async function runAdminAction(
           ? PRODUCT_ADMIN_MESSAGES.deleteFailed
           : intent === 'delete-comment'
             ? MODERATION_MESSAGES.deleteFailed
-            : intent === 'moderate'
-              ? MODERATION_MESSAGES.moderateFailed
-              : SETTINGS_MESSAGES.saveFailed;
+            : intent === 'reply-comment'
+              ? MODERATION_MESSAGES.replyFailed
+              : intent === 'moderate'
+                ? MODERATION_MESSAGES.moderateFailed
+                : SETTINGS_MESSAGES.saveFailed;
     return { ok: false, title: 'Error', message };
   }
 }

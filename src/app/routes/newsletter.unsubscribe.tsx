@@ -1,7 +1,41 @@
 import { Form, Link, useNavigation } from 'react-router';
+import { unsubscribeCommentNotices } from '../../blog/comment-notices.ts';
 import { unsubscribeByToken } from '../../blog/newsletter-delivery.ts';
+import type { Db } from '../../db/knex.ts';
 import { getApp } from '../context.ts';
 import type { Route } from './+types/newsletter.unsubscribe';
+
+/** The two mailings with an unsubscribe link: newsletters, and the comment notices a commenter asked for. */
+const LISTS = {
+  newsletter: {
+    unsubscribe: unsubscribeByToken,
+    question: 'Unsubscribe from the newsletter?',
+    consequence: 'You will get no more new posts by email.',
+    done: 'You will get no more newsletters from us. You can subscribe again at any time from the footer.',
+    invalid: 'This unsubscribe link is not valid. Use the link in a newsletter you received.',
+  },
+  comments: {
+    unsubscribe: unsubscribeCommentNotices,
+    question: 'Stop comment notifications?',
+    consequence: 'You will get no more mails about your comments being published or answered.',
+    done: 'You will get no more mails about your comments. Tick the box on a new comment to get them again.',
+    invalid: 'This unsubscribe link is not valid. Use the link in a comment notification you received.',
+  },
+} satisfies Record<
+  string,
+  { unsubscribe: (db: Db, token: string) => Promise<boolean> } & Record<string, unknown>
+>;
+
+type List = keyof typeof LISTS;
+
+/** /comments/unsubscribe is this page too (routes.ts); the path says which mailing (its first segment is the list). */
+function target(request: Request): { list: List; token: string } {
+  const url = new URL(request.url);
+  return {
+    list: url.pathname.startsWith('/comments/') ? 'comments' : 'newsletter',
+    token: url.searchParams.get('token') ?? '',
+  };
+}
 
 export const meta: Route.MetaFunction = () => [
   { title: 'Unsubscribe' },
@@ -12,26 +46,23 @@ export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'no-stor
 
 export function loader({ request }: Route.LoaderArgs) {
   // Opening the link changes nothing (mail scanners follow links): the button below does.
-  return { token: new URL(request.url).searchParams.get('token') ?? '' };
+  return target(request);
 }
 
 /** The page's button, and the one-click POST mailbox providers send (RFC 8058): both idempotent. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const token = new URL(request.url).searchParams.get('token') ?? '';
-  return { done: await unsubscribeByToken(getApp(context).services.db, token.slice(0, 100)) };
+  const { list, token } = target(request);
+  return { done: await LISTS[list].unsubscribe(getApp(context).services.db, token.slice(0, 100)) };
 }
 
 export default function Unsubscribe({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
+  const text = LISTS[loaderData.list];
   if (actionData)
     return (
       <section className="container narrow-page">
         <h1>{actionData.done ? 'You are unsubscribed' : 'Link not valid'}</h1>
-        <p>
-          {actionData.done
-            ? 'You will get no more newsletters from us. You can subscribe again at any time from the footer.'
-            : 'This unsubscribe link is not valid. Use the link in a newsletter you received.'}
-        </p>
+        <p>{actionData.done ? text.done : text.invalid}</p>
         <Link className="button" to="/">
           Back to the blog
         </Link>
@@ -39,9 +70,12 @@ export default function Unsubscribe({ loaderData, actionData }: Route.ComponentP
     );
   return (
     <section className="container narrow-page">
-      <h1>Unsubscribe from the newsletter?</h1>
-      <p>You will get no more new posts by email.</p>
-      <Form method="post" action={`/newsletter/unsubscribe?token=${encodeURIComponent(loaderData.token)}`}>
+      <h1>{text.question}</h1>
+      <p>{text.consequence}</p>
+      <Form
+        method="post"
+        action={`/${loaderData.list}/unsubscribe?token=${encodeURIComponent(loaderData.token)}`}
+      >
         <button type="submit" className="button" disabled={navigation.state === 'submitting'}>
           Unsubscribe
         </button>

@@ -3,6 +3,7 @@ import { commentErrorTitle, commentSchema } from '../../blog/comment-schema.ts';
 import {
   approvedComments,
   checkFormToken,
+  commentWriter,
   createComment,
   issueFormToken,
   likeComment,
@@ -51,8 +52,8 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     if (moved) throw redirect(`/post/${moved}`, 301);
     throw data(null, { status: 404 });
   }
-  const before = Number(new URL(request.url).searchParams.get('comments'));
-  const commentsBefore = Number.isInteger(before) && before > 0 && before < 2 ** 31 ? before : undefined;
+  const search = new URL(request.url).searchParams;
+  const commentsBefore = positiveId(search.get('comments'));
   const [related, adjacent, formToken, comments, contentHtml] = await Promise.all([
     relatedPosts(db, post),
     adjacentPosts(db, post.id),
@@ -78,9 +79,17 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
       // them, and a post page must be whole without JavaScript (one short index read).
       comments,
       commentsPaged: commentsBefore !== undefined,
+      commentsQuery: commentsBefore === undefined ? '' : `comments=${commentsBefore}`,
+      // 'Reply' without JavaScript: the reply form opens under this comment.
+      replyTo: positiveId(search.get('replyTo')) ?? null,
     },
     { headers: cacheMeta },
   );
+}
+
+function positiveId(value: string | null): number | undefined {
+  const id = Number(value);
+  return Number.isInteger(id) && id > 0 && id < 2 ** 31 ? id : undefined;
 }
 
 export function headers({ loaderHeaders }: Route.HeadersArgs) {
@@ -103,8 +112,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   // form token of the first render, so the 2-second trap keeps counting from when the reader came.
   const values = commentValues(form);
   const submittedToken = String(form.get('formToken') ?? '');
+  // The reply form the answer goes back to (the main form's has none).
+  const replyTo = positiveId(String(form.get('parentId') ?? ''));
   const fail = (title: string, description: string, status = 400, formToken?: string, field?: string) =>
-    data({ ok: false as const, title, description, values, formToken, field }, { status });
+    data({ ok: false as const, title, description, values, formToken, field, replyTo }, { status });
   const parsed = commentSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success) {
     const [issue] = parsed.error.issues;
@@ -134,16 +145,34 @@ export async function action({ request, context }: Route.ActionArgs) {
   // A filled hidden field is most likely a bot, but a person's autofill can do it too: held for
   // the moderator with the reason, never dropped.
   const heldReason = String(form.get('website') ?? '') === '' ? null : BLOG_MESSAGES.honeypotReason;
-  const created = await createComment(db, parsed.data, heldReason);
-  if (!created) return fail(BLOG_MESSAGES.commentFailed.title, BLOG_MESSAGES.commentFailed.description, 404);
-  return { ok: true as const, ...BLOG_MESSAGES.commentPending, formToken: submittedToken };
+  const created = await createComment(db, parsed.data, { heldReason, writer: commentWriter(state.session) });
+  if (created === 'no-post')
+    return fail(BLOG_MESSAGES.commentFailed.title, BLOG_MESSAGES.commentFailed.description, 404);
+  if (created === 'no-parent')
+    return fail(
+      BLOG_MESSAGES.replyParentMissing.title,
+      BLOG_MESSAGES.replyParentMissing.description,
+      400,
+      submittedToken,
+    );
+  const message = !replyTo
+    ? BLOG_MESSAGES.commentPending
+    : created.approved
+      ? BLOG_MESSAGES.replyPublished
+      : BLOG_MESSAGES.replyPending;
+  return { ok: true as const, ...message, formToken: submittedToken, replyTo };
 }
 
 /** The typed values, cut to what the schema accepts, to fill the form again after a refusal. */
 function commentValues(form: FormData): CommentValues {
   const text = (name: keyof typeof COMMENT_LIMITS) =>
     String(form.get(name) ?? '').slice(0, COMMENT_LIMITS[name]);
-  return { author: text('author'), email: text('email'), content: text('content') };
+  return {
+    author: text('author'),
+    email: text('email'),
+    content: text('content'),
+    notify: form.get('notify') === 'on',
+  };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
@@ -227,6 +256,8 @@ export default function PostPage({ loaderData, actionData }: Route.ComponentProp
         postId={post.id}
         comments={loaderData.comments}
         paged={loaderData.commentsPaged}
+        pageQuery={loaderData.commentsQuery}
+        replyTo={loaderData.replyTo}
         formToken={formToken}
         result={actionData && 'ok' in actionData ? (actionData as CommentResult) : undefined}
       />
