@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import { requireAdmin } from '../identity/policy.ts';
 import { HttpError } from '../server/middleware.ts';
 import type { AppServices } from '../server/services.ts';
-import { DISCOUNT_MESSAGES, discountSchema } from '../shop/discount-rules.ts';
+import { DISCOUNT_MESSAGES, discountSchema } from '../shop/discount-schema.ts';
 import {
   createDiscount,
   deleteDiscount,

@@ -1,5 +1,5 @@
 import { z } from '../zod.ts';
-import { DISCOUNT_MESSAGES } from './discount-rules.ts';
+import { DISCOUNT_MESSAGES } from './discount-schema.ts';
 
 const min = (n: number, message: string) => z.string(message).trim().min(n, message);
 

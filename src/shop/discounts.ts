@@ -9,7 +9,7 @@ import {
   type DiscountType,
   discountAmount,
   discountSchema,
-} from './discount-rules.ts';
+} from './discount-schema.ts';
 
 type Executor = Db | Knex.Transaction;
 

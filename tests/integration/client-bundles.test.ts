@@ -72,4 +72,14 @@ describe('first-load JavaScript of the public pages', () => {
   it('checkout still validates with the shared schema in the browser (the marker finds zod)', () => {
     expect(filesWithZod(manifest, 'routes/checkout')).not.toEqual([]);
   });
+
+  // Server code reached by a component (not only by a loader or action) ships to the browser,
+  // where Node's modules are undefined: zlib's constants are what the mailer and the server bring.
+  it('ships no server module to the browser', () => {
+    const assets = readdirSync(path.join(clientDir, 'assets')).filter((name) => name.endsWith('.js'));
+    const withServerCode = assets.filter((name) =>
+      readFileSync(path.join(clientDir, 'assets', name), 'utf8').includes('BROTLI_PARAM_QUALITY'),
+    );
+    expect(withServerCode).toEqual([]);
+  });
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/knex.ts';
 import { expireOrder } from '../../src/orders/payments.ts';
 import { rebuildProjections } from '../../src/orders/store.ts';
-import { DISCOUNT_MESSAGES } from '../../src/shop/discount-rules.ts';
+import { DISCOUNT_MESSAGES } from '../../src/shop/discount-schema.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';

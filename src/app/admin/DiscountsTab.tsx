@@ -1,6 +1,6 @@
 import { useRef } from 'react';
 import { Form, useNavigation } from 'react-router';
-import { DISCOUNT_TYPES } from '../../shop/discount-rules.ts';
+import { DISCOUNT_TYPES } from '../../shop/discount-schema.ts';
 import type { DiscountView } from '../../shop/discounts.ts';
 import { formatPrice } from '../../shop/price.ts';
 import { PRODUCT_CATEGORIES } from '../../shop/product-enums.ts';

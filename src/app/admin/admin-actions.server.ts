@@ -26,7 +26,7 @@ import { HttpError } from '../../server/middleware.ts';
 import type { RequestState } from '../../server/request-state.ts';
 import type { AppServices } from '../../server/services.ts';
 import { CARRIER_MESSAGES, carrierSchema, deleteCarrier, saveCarrier } from '../../shop/carriers.ts';
-import { DISCOUNT_MESSAGES, discountSchema } from '../../shop/discount-rules.ts';
+import { DISCOUNT_MESSAGES, discountSchema } from '../../shop/discount-schema.ts';
 import { createDiscount, updateDiscount } from '../../shop/discounts.ts';
 import { PRODUCT_ADMIN_MESSAGES } from '../../shop/product-admin-messages.ts';
 import { deleteProductAndFiles } from '../../shop/product-files.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DISCOUNT_MESSAGES, discountAmount, discountSchema } from './discount-rules.ts';
+import { DISCOUNT_MESSAGES, discountAmount, discountSchema } from './discount-schema.ts';
 
 const lines = [
   { productId: 1, category: 'Books', quantity: 2, unitPrice: 1250 },
