@@ -49,10 +49,17 @@ it('leads with the newest post, or the newest featured one: title, excerpt and r
     { column: 'id', order: 'desc' },
   ] as const;
   const leadOf = async (html: string) => section(html, 'lead-post card');
-  const newest = await db('posts').where({ status: 'published' }).orderBy([...newestFirst]).first();
+  const newest = await db('posts')
+    .where({ status: 'published' })
+    .orderBy([...newestFirst])
+    .first();
   expect(await leadOf(await home())).toMatch(titleLink(newest));
 
-  const older = await db('posts').where({ status: 'published' }).orderBy([...newestFirst]).offset(3).first();
+  const older = await db('posts')
+    .where({ status: 'published' })
+    .orderBy([...newestFirst])
+    .offset(3)
+    .first();
   await db('posts').where({ id: older.id }).update({ featured: true });
   // Written straight to the table: the admin's own writes would empty the page cache.
   app.services.pageCache.invalidate();

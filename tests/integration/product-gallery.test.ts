@@ -34,7 +34,11 @@ it('keeps a gallery in order through the API, its first image being the product 
 
   // An update that leaves the images out keeps them (and everything else it leaves out).
   const priced = await api('PUT', `/api/products?id=${id}`, { price: 1500 });
-  expect(priced.body).toMatchObject({ price: 1500, images: ['/demo/c.webp', '/demo/a.webp'], status: 'active' });
+  expect(priced.body).toMatchObject({
+    price: 1500,
+    images: ['/demo/c.webp', '/demo/a.webp'],
+    status: 'active',
+  });
 
   // A client that knows only `image` replaces the first image and keeps the rest.
   const lead = await api('PUT', `/api/products?id=${id}`, { image: '/demo/d.webp' });
@@ -47,9 +51,14 @@ it('keeps a gallery in order through the API, its first image being the product 
 });
 
 it('refuses bad images with a 400 that says which', async () => {
-  const bad = await api('POST', '/api/products', { ...mug, images: ['/demo/ok.webp', 'javascript:alert(1)'] });
+  const bad = await api('POST', '/api/products', {
+    ...mug,
+    images: ['/demo/ok.webp', 'javascript:alert(1)'],
+  });
   expect(bad.status).toBe(400);
-  expect(bad.body.message).toBe('images.1: Image must be a URL or an image of this site (/uploads/ or /demo/)');
+  expect(bad.body.message).toBe(
+    'images.1: Image must be a URL or an image of this site (/uploads/ or /demo/)',
+  );
   const many = await api('POST', '/api/products', { ...mug, images: Array(13).fill('/demo/a.webp') });
   expect(many.status).toBe(400);
   expect(many.body.message).toBe('images: A product can have at most 12 images');
@@ -70,9 +79,14 @@ it('saves the images from the admin editor in the order of its fields, dropping 
   });
   expect(res.status).toBeLessThan(400);
   const row = await app.services.db('products').where({ id: product.id }).first('image', 'images');
-  expect(row).toEqual({ image: '/demo/two.webp', images: ['/demo/two.webp', '/demo/one.webp', '/demo/new.webp'] });
+  expect(row).toEqual({
+    image: '/demo/two.webp',
+    images: ['/demo/two.webp', '/demo/one.webp', '/demo/new.webp'],
+  });
 
-  const editor = await (await fetch(`${app.url}/admin/products/${product.id}`, { headers: admin.headers })).text();
+  const editor = await (
+    await fetch(`${app.url}/admin/products/${product.id}`, { headers: admin.headers })
+  ).text();
   expect(editor).toContain('<legend>Images</legend>');
   expect(editor.match(/name="images"/g)).toHaveLength(4);
 });
@@ -87,11 +101,15 @@ it('shows every image on the product page, with thumbnails linking to each, and 
     expect(html).toContain(`src="${src}"`);
   }
   const ld = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)?.[1] ?? '{}');
-  expect(ld.image).toEqual([`${app.services.publicUrl}/demo/a.webp`, gallery[1], `${app.services.publicUrl}/demo/c.webp`]);
+  expect(ld.image).toEqual([
+    `${app.services.publicUrl}/demo/a.webp`,
+    gallery[1],
+    `${app.services.publicUrl}/demo/c.webp`,
+  ]);
 
   // One image: the picture alone, no gallery controls.
   const single = await createProductRow(app.services.db, { image: '/demo/only.webp' });
   const singleHtml = await (await fetch(`${app.url}/product/${single.id}`)).text();
   expect(singleHtml).not.toContain('gallery-thumbs');
-  expect(singleHtml).toContain('alt="' + single.name + '"');
+  expect(singleHtml).toContain(`alt="${single.name}"`);
 });

@@ -159,7 +159,9 @@ export function ProductEditor({ product, errors, children }: Props) {
                   id={`image-${index}`}
                   name="images"
                   value={url}
-                  onChange={(e) => setImages((list) => list.map((u, i) => (i === index ? e.target.value : u)))}
+                  onChange={(e) =>
+                    setImages((list) => list.map((u, i) => (i === index ? e.target.value : u)))
+                  }
                   aria-invalid={fields.images ? true : undefined}
                 />
                 <span className="product-images-actions">
@@ -197,7 +199,12 @@ export function ProductEditor({ product, errors, children }: Props) {
             Add an image URL
           </label>
           {/* A field of its own, named like the others: without JavaScript a link typed here is added on save. */}
-          <input id="image-new" name="images" defaultValue="" aria-invalid={fields.images ? true : undefined} />
+          <input
+            id="image-new"
+            name="images"
+            defaultValue=""
+            aria-invalid={fields.images ? true : undefined}
+          />
           {err('images')}
           <label htmlFor="product-upload" className="editor-sub-label">
             Upload images

@@ -8,7 +8,10 @@ import { UploadedImage } from '../UploadedImage.tsx';
 export function HomeHero({
   settings,
 }: {
-  settings: Pick<BlogSettings, 'title' | 'description' | 'homeHeadline' | 'authorName' | 'authorProfileImage'>;
+  settings: Pick<
+    BlogSettings,
+    'title' | 'description' | 'homeHeadline' | 'authorName' | 'authorProfileImage'
+  >;
 }) {
   return (
     <section className="hero home-hero" aria-labelledby="home-title">

@@ -1,4 +1,4 @@
-import { type MouseEvent, useRef, useState } from 'react';
+import { type KeyboardEvent, type MouseEvent, useRef, useState } from 'react';
 import { ProductImage } from './ProductImage.tsx';
 
 const slideId = (index: number) => `product-image-${index + 1}`;
@@ -6,47 +6,64 @@ const slideId = (index: number) => `product-image-${index + 1}`;
 /**
  * A product's images. The row of images scrolls sideways with CSS scroll snap: a swipe on a
  * phone, the arrow keys once it has focus, and the thumbnails are links to each image, so all of
- * it works without JavaScript. The script only keeps the page from jumping to a thumbnail's image
- * and marks the thumbnail of the image in view.
+ * it works without JavaScript. The script moves exactly one image a key press (Home and End too),
+ * keeps the page from jumping to a thumbnail's image and marks the thumbnail of the image in view.
  */
 export function ProductGallery({ images, name }: { images: string[]; name: string }) {
-  const track = useRef<HTMLDivElement>(null);
+  const track = useRef<HTMLElement>(null);
   const [current, setCurrent] = useState(0);
+  // Where the last move is headed: a key pressed during the smooth scroll goes on from there.
+  const aim = useRef<number | null>(null);
   if (images.length < 2) return <ProductImage src={images[0] ?? null} alt={name} size="large" />;
+  const last = images.length - 1;
   const label = (index: number) => `${name}, image ${index + 1} of ${images.length}`;
+  const go = (index: number) => {
+    if (!track.current) return;
+    const target = Math.min(last, Math.max(0, index));
+    // Each image is as wide as the row. No move, no scrollend to clear the aim.
+    const left = target * track.current.clientWidth;
+    aim.current = Math.abs(track.current.scrollLeft - left) < 1 ? null : target;
+    track.current.scrollTo({ left });
+    setCurrent(target);
+  };
   const show = (event: MouseEvent<HTMLAnchorElement>, index: number) => {
-    const slide = track.current?.children[index] as HTMLElement | undefined;
-    if (!track.current || !slide) return;
     event.preventDefault();
-    track.current.scrollTo({ left: slide.offsetLeft - track.current.offsetLeft });
-    setCurrent(index);
+    go(index);
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    const from = aim.current ?? current;
+    const keys: Record<string, number> = { ArrowRight: from + 1, ArrowLeft: from - 1, Home: 0, End: last };
+    const to = keys[event.key];
+    if (to === undefined) return;
+    event.preventDefault();
+    go(to);
   };
   return (
-    <section className="product-gallery" aria-label={`Images of ${name}`}>
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region is focusable so the arrow keys can scroll it */}
-      <div
+    <div className="product-gallery">
+      <section
         ref={track}
         className="gallery-track"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region takes focus so the arrow keys scroll it
         tabIndex={0}
-        role="region"
         aria-label={`${images.length} images of ${name}; use the arrow keys to move between them`}
+        onKeyDown={onKeyDown}
         onScroll={(event) => {
           const { scrollLeft, clientWidth } = event.currentTarget;
-          setCurrent(Math.min(images.length - 1, Math.max(0, Math.round(scrollLeft / clientWidth))));
+          if (aim.current === null)
+            setCurrent(Math.min(last, Math.max(0, Math.round(scrollLeft / clientWidth))));
+        }}
+        onScrollEnd={() => {
+          aim.current = null;
         }}
       >
         {images.map((src, index) => (
           // Images may repeat in a gallery: the position is what tells them apart.
           // biome-ignore lint/suspicious/noArrayIndexKey: the position is the identity
           <figure key={index} id={slideId(index)} className="gallery-slide">
-            <ProductImage
-              src={src}
-              alt={label(index)}
-              size={index === 0 ? 'large' : 'gallery'}
-            />
+            <ProductImage src={src} alt={label(index)} size={index === 0 ? 'large' : 'gallery'} />
           </figure>
         ))}
-      </div>
+      </section>
       <ul className="gallery-thumbs">
         {images.map((src, index) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: the position is the identity
@@ -63,6 +80,6 @@ export function ProductGallery({ images, name }: { images: string[]; name: strin
           </li>
         ))}
       </ul>
-    </section>
+    </div>
   );
 }
