@@ -1,10 +1,13 @@
 import type { Browser, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { addSessionCookie, signedInSession } from '../support/auth.ts';
 import { expectAccessible, launchBrowser, newContext, watchPage } from '../support/browser.ts';
 
 let app: TestApp;
 let browser: Browser;
+let productId: number;
 let productPath: string;
 beforeAll(async () => {
   [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
@@ -20,6 +23,7 @@ beforeAll(async () => {
       images: JSON.stringify(['/demo/notebook.svg', '/demo/mug.svg', '/demo/stickers.svg']),
     })
     .returning('id');
+  productId = row.id;
   productPath = `/product/${row.id}`;
 });
 afterAll(async () => {
@@ -91,6 +95,45 @@ describe('product gallery', () => {
     await page.getByRole('link', { name: 'Show image 3 of 3' }).click();
     expect(new URL(page.url()).hash).toBe('#product-image-3');
     await expect.poll(() => shown(page)).toBe(2);
+    await context.close();
+  });
+
+  it('lets the admin reorder, remove and upload images in the product editor', async () => {
+    const admin = await signedInSession(app, { role: 'admin' });
+    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#0ea5e9' } })
+      .png()
+      .toBuffer();
+    const context = await newContext(browser, app.url, { width: 375 });
+    await addSessionCookie(context, app.url, admin.sid);
+    const page = await context.newPage();
+    const problems = await watchPage(page);
+    await page.goto(`/admin/products/${productId}`);
+    await page.waitForSelector('html[data-hydrated]');
+    const fields = () =>
+      page
+        .locator('.product-images-list input[name="images"]')
+        .evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
+    expect(await fields()).toEqual(['/demo/notebook.svg', '/demo/mug.svg', '/demo/stickers.svg']);
+    await page.getByRole('button', { name: 'Move image 2 up' }).click();
+    await page.getByRole('button', { name: 'Remove image 3' }).click();
+    expect(await fields()).toEqual(['/demo/mug.svg', '/demo/notebook.svg']);
+    await page
+      .getByLabel('Upload images')
+      .setInputFiles({ name: 'side.png', mimeType: 'image/png', buffer: png });
+    await expect.poll(async () => (await fields()).length).toBe(3);
+    const uploaded = (await fields())[2];
+    expect(uploaded).toMatch(/^\/uploads\/[a-f0-9]{32}\.png$/);
+    await expectAccessible(page);
+    // For a look at the editor's image list on a phone.
+    await page.locator('.product-images-editor').screenshot({ path: '/tmp/product-images-editor-375.png' });
+    await page.getByRole('button', { name: 'Update Product' }).click();
+    await page.waitForURL('**/admin?tab=products**');
+    const row = await app.services.db('products').where({ id: productId }).first('image', 'images');
+    expect(row).toEqual({
+      image: '/demo/mug.svg',
+      images: ['/demo/mug.svg', '/demo/notebook.svg', uploaded],
+    });
+    expect(problems).toEqual([]);
     await context.close();
   });
 });
