@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { exportSite } from '../../src/import/penstand.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { createProductRow } from '../support/shop.ts';
@@ -112,4 +113,13 @@ it('shows every image on the product page, with thumbnails linking to each, and 
   const singleHtml = await (await fetch(`${app.url}/product/${single.id}`)).text();
   expect(singleHtml).not.toContain('gallery-thumbs');
   expect(singleHtml).toContain(`alt="${single.name}"`);
+});
+
+it('carries the gallery in the site export', async () => {
+  const created = await api('POST', '/api/products', { ...mug, name: 'Exported mug', images: gallery });
+  const exported = await exportSite(app.services.db);
+  expect(exported.products.find((p) => p.id === created.body.id)).toMatchObject({
+    image: '/demo/a.webp',
+    images: gallery,
+  });
 });
