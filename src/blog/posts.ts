@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex.ts';
+import { readingMinutes } from './reading.ts';
 import { toPrefixTsQuery } from './search.ts';
 import { slugify } from './slug.ts';
 
@@ -303,6 +304,26 @@ export async function latestPosts(db: Db, limit: number): Promise<PostSummary[]>
     ])
     .limit(limit);
   return (rows as PostRow[]).map(presentSummary);
+}
+
+/**
+ * The home page's lead: the newest featured post, else the newest post, with its reading time.
+ * The featured one comes from its own small index (posts_featured_idx).
+ */
+export async function leadPost(db: Db): Promise<{ post: PostSummary; minutes: number } | null> {
+  const newest = (featured: boolean) => {
+    const query = baseQuery(db)
+      .select([...SUMMARY_COLUMNS, 'p.content'])
+      .where('p.status', 'published')
+      .orderBy([
+        { column: 'p.published_at', order: 'desc' },
+        { column: 'p.id', order: 'desc' },
+      ])
+      .first();
+    return (featured ? query.where('p.featured', true) : query) as Promise<PostRow | undefined>;
+  };
+  const row = (await newest(true)) ?? (await newest(false));
+  return row ? { post: presentSummary(row), minutes: readingMinutes(row.content ?? '') } : null;
 }
 
 export async function getPost(

@@ -8,6 +8,7 @@ export const SETTINGS_MESSAGES = {
   contactEmail: 'Enter an email address such as you@example.com, or leave it empty',
   imageUrl: 'Enter an image link starting with http:// or https://, an uploaded image, or leave it empty',
   required: 'Please fill in all required fields',
+  homeHeadline: 'Keep the home headline to 200 characters or fewer',
 } as const;
 
 const socialLink = z
@@ -30,6 +31,13 @@ export const blogSettingsSchema = z.object({
     .nullish()
     .transform((v) => v || null)
     .refine((v) => v === null || isMediaReference(v), SETTINGS_MESSAGES.imageUrl),
+  // Optional: the home page shows the title and description without it.
+  homeHeadline: z
+    .string()
+    .trim()
+    .max(200, SETTINGS_MESSAGES.homeHeadline)
+    .nullish()
+    .transform((v) => v || null),
   socialLinks: z
     .object({ youtube: socialLink, github: socialLink, twitter: socialLink, linkedin: socialLink })
     .default({ youtube: '', github: '', twitter: '', linkedin: '' }),

@@ -25,6 +25,8 @@ export type BlogSettings = {
   authorName: string;
   authorBio: string;
   authorProfileImage: string | null;
+  /** The home page's short line under the title; null shows none. */
+  homeHeadline: string | null;
   socialLinks: SocialLinks;
   /** Where the About page's 'Get In Touch' writes to; null hides it. */
   contactEmail: string | null;
@@ -39,6 +41,7 @@ export const DEFAULT_SETTINGS: BlogSettings = {
   authorName: 'The Author',
   authorBio: 'Writer, builder and occasional podcaster. This is where I share what I learn along the way.',
   authorProfileImage: null,
+  homeHeadline: null,
   socialLinks: {},
   contactEmail: null,
   shopRequiresSignIn: false,
@@ -55,6 +58,7 @@ export async function getBlogSettings(db: Db): Promise<BlogSettings> {
     authorName: row.author_name || DEFAULT_SETTINGS.authorName,
     authorBio: row.author_bio || DEFAULT_SETTINGS.authorBio,
     authorProfileImage: row.author_profile_image || null,
+    homeHeadline: row.home_headline || null,
     socialLinks: pickSocialLinks(row.social_links),
     contactEmail: row.contact_email || null,
     shopRequiresSignIn: row.shop_requires_sign_in,
@@ -81,6 +85,7 @@ export async function updateBlogSettings(db: Db, input: BlogSettingsInput): Prom
     author_name: input.authorName,
     author_bio: input.authorBio,
     author_profile_image: input.authorProfileImage,
+    home_headline: input.homeHeadline,
     social_links: JSON.stringify(socialLinks),
     contact_email: input.contactEmail,
     shop_requires_sign_in: input.shopRequiresSignIn,

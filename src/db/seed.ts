@@ -72,6 +72,7 @@ export async function seedDemoContent(db: Db): Promise<boolean> {
         featured: p.featured ?? false,
         status: p.status ?? 'active',
         image: p.image ?? null,
+        images: JSON.stringify(p.image ? [p.image] : []),
         created_at: new Date(now - i * 86_400_000),
         updated_at: new Date(now - i * 86_400_000),
       })),

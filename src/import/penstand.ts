@@ -63,6 +63,7 @@ const PRODUCT_COLUMNS = [
   'description',
   'price',
   'image',
+  'images',
   'category',
   'stock',
   'featured',
@@ -210,7 +211,14 @@ export async function importPenstand(
       if (post.old_slugs.length)
         await trx('post_slug_history').insert(post.old_slugs.map((slug) => ({ slug, post_id: id })));
     }
-    for (const product of document.products) await trx('products').insert(pick(product, PRODUCT_COLUMNS));
+    for (const product of document.products)
+      await trx('products').insert({
+        ...pick(product, PRODUCT_COLUMNS),
+        // An export from before galleries has only `image`: a gallery of that one image.
+        images: JSON.stringify(
+          Array.isArray(product.images) ? product.images : product.image ? [product.image] : [],
+        ),
+      });
     counts.products = document.products.length;
     await trx.raw("SELECT setval('products_id_seq', GREATEST((SELECT max(id) FROM products), 1))");
     for (const subscriber of document.subscribers)

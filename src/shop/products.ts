@@ -11,7 +11,10 @@ export type Product = {
   name: string;
   description: string;
   price: number;
+  /** The first of `images`, or null: what cards, the cart and feeds show. */
   image: string | null;
+  /** The product page's gallery, in order. */
+  images: string[];
   category: ProductCategory;
   stock: number | null;
   featured: boolean;
@@ -38,6 +41,7 @@ const COLUMNS = [
   'description',
   'price',
   'image',
+  'images',
   'category',
   'stock',
   'featured',
@@ -52,6 +56,7 @@ type ProductRow = {
   description: string;
   price: number;
   image: string | null;
+  images: string[];
   category: ProductCategory;
   stock: number | null;
   featured: boolean;
@@ -68,6 +73,8 @@ export function presentProduct(row: ProductRow): Product {
     description: row.description,
     price: row.price,
     image: row.image,
+    // A row written with only `image` (the seed, an import) is a gallery of that one image.
+    images: row.images.length > 0 ? row.images : row.image ? [row.image] : [],
     category: row.category,
     stock: row.stock,
     featured: row.featured,
@@ -195,19 +202,22 @@ export async function getPublicProduct(db: Db, id: number): Promise<Product | nu
   return product && product.status === 'active' ? product : null;
 }
 
-function toRow(data: Partial<ProductData>): Record<string, unknown> {
+function toRow(db: Db, data: Partial<ProductData>): Record<string, unknown> {
   const row: Record<string, unknown> = {};
-  for (const key of [
-    'name',
-    'description',
-    'category',
-    'price',
-    'stock',
-    'status',
-    'featured',
-    'image',
-  ] as const) {
+  for (const key of ['name', 'description', 'category', 'price', 'stock', 'status', 'featured'] as const) {
     if (data[key] !== undefined) row[key] = data[key];
+  }
+  // `image` is always the gallery's first image. A client that knows only `image` (it predates
+  // the gallery) replaces that first image and keeps the rest.
+  if (data.images !== undefined) {
+    row.images = JSON.stringify(data.images);
+    row.image = data.images[0] ?? null;
+  } else if (data.image !== undefined) {
+    row.image = data.image;
+    row.images =
+      data.image === null
+        ? db.raw("'[]'::jsonb")
+        : db.raw("jsonb_build_array(?::text) || (coalesce(images, '[]'::jsonb) - 0)", [data.image]);
   }
   return row;
 }
@@ -229,7 +239,7 @@ function parseOr400<T>(
 
 export async function createProduct(db: Db, input: unknown): Promise<Product> {
   const data = parseOr400(productSchema, input);
-  const [row] = await db('products').insert(toRow(data)).returning(COLUMNS);
+  const [row] = await db('products').insert(toRow(db, data)).returning(COLUMNS);
   return presentProduct(row);
 }
 
@@ -237,7 +247,7 @@ export async function updateProduct(db: Db, id: number, input: unknown): Promise
   const data = parseOr400(productUpdateSchema, input);
   const [row] = await db('products')
     .where({ id })
-    .update({ ...toRow(data), updated_at: db.fn.now() })
+    .update({ ...toRow(db, data), updated_at: db.fn.now() })
     .returning(COLUMNS);
   if (!row) throw new HttpError(404, SHOP_MESSAGES.productNotFound);
   return presentProduct(row);

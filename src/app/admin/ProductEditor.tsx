@@ -5,10 +5,18 @@ import { CATEGORY_LABELS } from '../../shop/product-admin-messages.ts';
 import { PRODUCT_CATEGORIES } from '../../shop/product-enums.ts';
 import type { Product } from '../../shop/products.ts';
 import { FormErrorsAtButton, useFieldErrors, useFocusFirstError } from '../components/FormErrors.tsx';
+import { UploadedImage } from '../components/UploadedImage.tsx';
 import { useCurrency } from '../currency.ts';
 import { Notice } from './Notice.tsx';
 import type { ProductFormErrors } from './product-form.server.ts';
 import { useImageUpload } from './upload.ts';
+
+/** The list with the items at a and b exchanged. */
+function swap<T>(list: T[], a: number, b: number): T[] {
+  const next = [...list];
+  [next[a], next[b]] = [next[b], next[a]];
+  return next;
+}
 
 type Props = {
   product: Product | null;
@@ -22,8 +30,8 @@ export function ProductEditor({ product, errors, children }: Props) {
   const navigation = useNavigation();
   const saving = navigation.state === 'submitting';
   const [price, setPrice] = useState(product ? String(product.price) : '');
-  const [image, setImage] = useState(product?.image ?? '');
-  const imageUpload = useImageUpload((url) => setImage(url));
+  const [images, setImages] = useState<string[]>(product?.images ?? []);
+  const imageUpload = useImageUpload((url) => setImages((list) => [...list, url]));
   const { fields, onInput } = useFieldErrors(errors?.fields);
   const formRef = useRef<HTMLFormElement>(null);
   useFocusFirstError(formRef, errors);
@@ -129,26 +137,82 @@ export function ProductEditor({ product, errors, children }: Props) {
           </p>
           {err('stock')}
         </div>
-        <div className="field drop-zone" {...imageUpload.dropTarget}>
-          <label htmlFor="image">Image URL</label>
-          <input
-            id="image"
-            name="image"
-            value={image}
-            onChange={(e) => setImage(e.target.value)}
-            aria-invalid={fields.image ? true : undefined}
-            aria-describedby={described('image', 'image-upload-hint')}
-          />
-          {err('image')}
-          <label htmlFor="product-upload" className="editor-sub-label">
-            Upload image
-          </label>
-          <input id="product-upload" {...imageUpload.pickerProps} />
-          <p id="image-upload-hint" className="muted">
-            Or drop an image here.
+        <fieldset
+          className="field drop-zone admin-fieldset product-images-editor"
+          aria-describedby={described('images', 'images-hint')}
+          {...imageUpload.dropTarget}
+        >
+          <legend>Images</legend>
+          <p id="images-hint" className="muted">
+            The first image is the one shop cards and the cart show. Empty a field to remove its image.
           </p>
+          <ol className="product-images-list">
+            {images.map((url, index) => (
+              // Images may repeat; their place in the list is what identifies them here.
+              // biome-ignore lint/suspicious/noArrayIndexKey: the position is the identity
+              <li key={index} className="product-images-item">
+                <UploadedImage src={url} variant="card" alt="" width={64} height={64} loading="lazy" />
+                <label htmlFor={`image-${index}`} className="visually-hidden">
+                  Image {index + 1} URL
+                </label>
+                <input
+                  id={`image-${index}`}
+                  name="images"
+                  value={url}
+                  onChange={(e) =>
+                    setImages((list) => list.map((u, i) => (i === index ? e.target.value : u)))
+                  }
+                  aria-invalid={fields.images ? true : undefined}
+                />
+                <span className="product-images-actions">
+                  <button
+                    type="button"
+                    className="button button-secondary button-small"
+                    aria-label={`Move image ${index + 1} up`}
+                    disabled={index === 0}
+                    onClick={() => setImages((list) => swap(list, index, index - 1))}
+                  >
+                    ↑
+                  </button>
+                  <button
+                    type="button"
+                    className="button button-secondary button-small"
+                    aria-label={`Move image ${index + 1} down`}
+                    disabled={index === images.length - 1}
+                    onClick={() => setImages((list) => swap(list, index, index + 1))}
+                  >
+                    ↓
+                  </button>
+                  <button
+                    type="button"
+                    className="button button-secondary button-small"
+                    aria-label={`Remove image ${index + 1}`}
+                    onClick={() => setImages((list) => list.filter((_, i) => i !== index))}
+                  >
+                    Remove
+                  </button>
+                </span>
+              </li>
+            ))}
+          </ol>
+          <label htmlFor="image-new" className="editor-sub-label">
+            Add an image URL
+          </label>
+          {/* A field of its own, named like the others: without JavaScript a link typed here is added on save. */}
+          <input
+            id="image-new"
+            name="images"
+            defaultValue=""
+            aria-invalid={fields.images ? true : undefined}
+          />
+          {err('images')}
+          <label htmlFor="product-upload" className="editor-sub-label">
+            Upload images
+          </label>
+          <input id="product-upload" multiple {...imageUpload.pickerProps} />
+          <p className="muted">Or drop images here.</p>
           <Notice result={imageUpload.notice} />
-        </div>
+        </fieldset>
         <div className="field admin-checkbox">
           <input id="featured" name="featured" type="checkbox" defaultChecked={product?.featured ?? false} />
           <label htmlFor="featured">Featured</label>

@@ -164,6 +164,12 @@ export function SettingsTab({
             multiline
           />
           <TextField
+            name="homeHeadline"
+            label="Home headline (a short line under the title on the home page; optional)"
+            defaultValue={settings.homeHeadline ?? ''}
+            error={fieldErrors.homeHeadline}
+          />
+          <TextField
             name="authorName"
             label="Author name"
             defaultValue={settings.authorName}

@@ -60,6 +60,7 @@ export function settingsFromForm(form: FormData) {
     authorName: text('authorName'),
     authorBio: text('authorBio'),
     authorProfileImage: text('authorProfileImage'),
+    homeHeadline: text('homeHeadline'),
     socialLinks: {
       youtube: text('youtube'),
       github: text('github'),

@@ -8,7 +8,10 @@ import { requireAdminUser } from './guard.server.ts';
 
 export type ProductFormErrors = { title: string; message: string; fields: Record<string, string> };
 
-/** Form fields → the product schema's input: price a whole number (0 when empty), stock empty = unlimited. */
+/**
+ * Form fields → the product schema's input: price a whole number (0 when empty), stock empty =
+ * unlimited, the images in their order.
+ */
 export function productFromForm(form: FormData) {
   const text = (name: string) => String(form.get(name) ?? '').trim();
   const whole = (value: string) => (/^-?\d+$/.test(value) ? Number(value) : Number.NaN);
@@ -21,7 +24,11 @@ export function productFromForm(form: FormData) {
     stock: stock === '' ? null : whole(stock),
     status: text('status') || 'active',
     featured: form.get('featured') === 'on',
-    image: text('image'),
+    // One field per image, in the gallery's order; emptied fields drop out.
+    images: form
+      .getAll('images')
+      .map((value) => String(value).trim())
+      .filter(Boolean),
   };
 }
 

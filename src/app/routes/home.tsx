@@ -1,12 +1,15 @@
-import { Link, redirect } from 'react-router';
+import { Link, redirect, useRouteLoaderData } from 'react-router';
 import { BLOG_MESSAGES } from '../../blog/messages.ts';
-import { latestPosts, listPosts, oldPathRedirect } from '../../blog/posts.ts';
+import { latestPosts, leadPost, listPosts, oldPathRedirect } from '../../blog/posts.ts';
 import { Carousel } from '../components/blog/Carousel.tsx';
+import { HomeHero } from '../components/blog/HomeHero.tsx';
+import { LeadPost } from '../components/blog/LeadPost.tsx';
 import { NewsletterForm } from '../components/blog/NewsletterForm.tsx';
 import { PostBrowser } from '../components/blog/PostBrowser.tsx';
 import { FeaturedProducts } from '../components/shop/FeaturedProducts.tsx';
 import { loadFeaturedProducts } from '../components/shop/featured-products.server.ts';
 import { getApp } from '../context.ts';
+import type { loader as rootLoader } from '../root.tsx';
 import '../styles/blog.css';
 import type { Route } from './+types/home';
 import { postListQuery } from './post-list-query.ts';
@@ -29,26 +32,27 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     if (moved) throw redirect(`/post/${moved}`, 301);
   }
   const { q, category } = postListQuery(request);
-  const [carousel, latest, featuredProducts] = await Promise.all([
-    latestPosts(db, 5),
+  const [lead, newest, latest, featuredProducts] = await Promise.all([
+    leadPost(db),
+    latestPosts(db, 6),
     listPosts(db, { search: q, category, limit: 12 }),
     loadFeaturedProducts(app),
   ]);
-  return { carousel, latest, q: q ?? '', category: category ?? '', featuredProducts };
+  // The lead is shown above the carousel: not again inside it.
+  const carousel = newest.filter((post) => post.id !== lead?.post.id).slice(0, 5);
+  return { lead, carousel, latest, q: q ?? '', category: category ?? '', featuredProducts };
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { carousel, latest, q, category } = loaderData;
+  const { lead, carousel, latest, q, category } = loaderData;
+  const settings = useRouteLoaderData<typeof rootLoader>('root')?.settings;
   return (
     <>
-      <section className="hero">
-        <div className="container">
-          <h1>Welcome</h1>
-          <p className="hero-tagline">{BLOG_MESSAGES.tagline}</p>
-        </div>
-      </section>
+      {settings && <HomeHero settings={settings} />}
       <div className="container">
-        <Carousel posts={carousel} />
+        {lead && <LeadPost post={lead.post} minutes={lead.minutes} />}
+        {/* A blog of one post has nothing more to turn through; a blog of none shows the SPEC's placeholder. */}
+        {(carousel.length > 0 || !lead) && <Carousel posts={carousel} />}
       </div>
       <PostBrowser
         posts={latest.posts}

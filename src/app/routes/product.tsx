@@ -6,7 +6,7 @@ import { getPublicProduct, parseProductId, postsFeaturing, relatedProducts } fro
 import { type AddToCartResult, addToCartFor } from '../add-to-cart.server.ts';
 import { Notice } from '../components/shop/Notice.tsx';
 import { ProductCard } from '../components/shop/ProductCard.tsx';
-import { ProductImage } from '../components/shop/ProductImage.tsx';
+import { ProductGallery } from '../components/shop/ProductGallery.tsx';
 import { getApp } from '../context.ts';
 import { useCurrency } from '../currency.ts';
 import '../styles/shop.css';
@@ -29,8 +29,8 @@ export const meta: Route.MetaFunction = ({ loaderData }) => {
         description: product.description,
         category: product.category,
         sku: String(product.id),
-        ...(product.image
-          ? { image: /^https?:\/\//.test(product.image) ? product.image : `${publicUrl}${product.image}` }
+        ...(product.images.length > 0
+          ? { image: product.images.map((src) => (/^https?:\/\//.test(src) ? src : `${publicUrl}${src}`)) }
           : {}),
         offers: {
           '@type': 'Offer',
@@ -117,7 +117,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
         <Link to="/shop">← Back to Shop</Link>
       </p>
       <div className="product-detail">
-        <ProductImage src={product.image} alt={product.name} size="large" />
+        <ProductGallery images={product.images} name={product.name} />
         <div className="product-info">
           <div className="product-badges">
             <span className="badge">{product.category}</span>

@@ -10,9 +10,11 @@ export function ProductImage({
   src: string | null;
   alt: string;
   className?: string;
-  size?: 'card' | 'thumb' | 'large';
+  /** 'gallery': a product page's further images, as large but not fetched ahead. */
+  size?: 'card' | 'thumb' | 'large' | 'gallery';
 }) {
-  const dims = size === 'thumb' ? 96 : size === 'large' ? 640 : 400;
+  const big = size === 'large' || size === 'gallery';
+  const dims = size === 'thumb' ? 96 : big ? 640 : 400;
   if (!src) {
     return (
       <div
@@ -29,11 +31,11 @@ export function ProductImage({
   }
   return (
     <UploadedImage
-      className={`product-image product-image-${size} ${className ?? ''}`}
+      className={`product-image product-image-${big ? 'large' : size} ${className ?? ''}`}
       src={src}
       alt={alt}
       // The product page's image is shown large; cards and cart lines take the smaller variant.
-      variant={size === 'large' ? 'featured' : 'card'}
+      variant={big ? 'featured' : 'card'}
       width={dims}
       height={size === 'thumb' ? dims : Math.round(dims * 0.75)}
       // The large size is a product page's main image, its largest paint: load it first.

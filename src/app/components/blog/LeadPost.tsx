@@ -1,0 +1,41 @@
+import { Link } from 'react-router';
+import { cardMedia, type PostSummary, postType } from '../../../blog/posts.ts';
+import { formatDate } from '../../../blog/reading.ts';
+import { UploadedImage } from '../UploadedImage.tsx';
+import { MediaPlaceholder } from './MediaPlaceholder.tsx';
+import { CategoryLink } from './TagLink.tsx';
+
+/** The home page's lead (Casper's large first card): image, category, title, excerpt, reading time. */
+export function LeadPost({ post, minutes }: { post: PostSummary; minutes: number }) {
+  const media = cardMedia(post);
+  const published = post.publishedAt ?? post.createdAt;
+  return (
+    <article className="lead-post card" aria-labelledby="lead-post-title">
+      <Link to={`/post/${post.slug}`} className="lead-post-media" tabIndex={-1} aria-hidden="true">
+        {media.kind === 'image' ? (
+          // The first large image of the page: fetched before the rest.
+          <UploadedImage
+            src={media.src}
+            variant="featured"
+            alt=""
+            width={1200}
+            height={630}
+            fetchPriority="high"
+          />
+        ) : (
+          <MediaPlaceholder kind={media.kind === 'none' ? 'No Image' : postType(post)} />
+        )}
+      </Link>
+      <div className="lead-post-body">
+        <CategoryLink category={post.category} />
+        <h2 id="lead-post-title" className="lead-post-title">
+          <Link to={`/post/${post.slug}`}>{post.title}</Link>
+        </h2>
+        <p className="lead-post-excerpt">{post.excerpt}</p>
+        <p className="muted lead-post-meta">
+          <time dateTime={published}>{formatDate(published)}</time> · {minutes} min read
+        </p>
+      </div>
+    </article>
+  );
+}
