@@ -23,6 +23,8 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '15' },
     warmup: { type: 'string', default: '3' },
     connections: { type: 'string', default: '50' },
+    /** The limited product's stock in the product drop (a smaller one for a quick run). */
+    'drop-stock': { type: 'string', default: '5000' },
     /** Run only the targets whose name contains this (repeatable): `--only 'signed in' --only drop`. */
     only: { type: 'string', multiple: true },
   },
@@ -165,7 +167,7 @@ async function dropProduct(name: string, stock: number | null): Promise<number> 
     .returning('id');
   return created.id;
 }
-const DROP_STOCK = 5_000;
+const DROP_STOCK = Number(values['drop-stock']);
 const dropLimited = await dropProduct('Bench drop, limited', DROP_STOCK);
 const dropUnlimited = await dropProduct('Bench drop, unlimited', null);
 const year = lastDays(365);
@@ -387,7 +389,7 @@ type DropRow = {
   ceilingRps: number;
 };
 const drops = [
-  { name: 'drop, stock 5,000', productId: dropLimited },
+  { name: `drop, stock ${DROP_STOCK.toLocaleString('en')}`, productId: dropLimited },
   { name: 'drop, unlimited stock', productId: dropUnlimited },
 ].filter(selected);
 const dropRows: DropRow[] = [];
