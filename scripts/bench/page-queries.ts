@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 import type { ServerBuild } from 'react-router';
 import { loadConfig } from '../../src/config.ts';
 import { createSession, SESSION_COOKIE } from '../../src/identity/sessions.ts';
