@@ -290,7 +290,9 @@ const guestAdd = await fetch(`${base}/api/cart?action=add`, {
   headers: { 'content-type': 'application/json', 'x-forwarded-for': '10.255.255.254' },
   body: JSON.stringify({ productId: product?.id ?? 1, quantity: 1 }),
 });
-const guestCookie = `${SESSION_COOKIE}=${guestAdd.headers.get('x-session-id') ?? ''}`;
+const guestSid = guestAdd.headers.get('x-session-id');
+if (!guestAdd.ok || !guestSid) throw new Error(`The guest's add to cart answered ${guestAdd.status}`);
+const guestCookie = `${SESSION_COOKIE}=${guestSid}`;
 const postPath = `/post/${samplePost?.slug ?? 'missing'}`;
 const shopPath = '/shop?category=Books&page=3';
 const productPath = `/product/${anyProduct?.id ?? 1}`;
