@@ -7,7 +7,8 @@ import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import { lastDays } from '../../src/analytics/report.ts';
-import { createSession } from '../../src/identity/sessions.ts';
+import { hashPassword } from '../../src/identity/passwords.ts';
+import { createSession, SESSION_COOKIE } from '../../src/identity/sessions.ts';
 import { freePort } from '../free-port.ts';
 import { startWebCommand } from '../start-web-command.ts';
 import { BENCH_DATA_DIR, openBenchDatabase } from './database.ts';
@@ -22,9 +23,14 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '15' },
     warmup: { type: 'string', default: '3' },
     connections: { type: 'string', default: '50' },
-    only: { type: 'string' },
+    /** The limited product's stock in the product drop (a smaller one for a quick run). */
+    'drop-stock': { type: 'string', default: '5000' },
+    /** Run only the targets whose name contains this (repeatable): `--only 'signed in' --only drop`. */
+    only: { type: 'string', multiple: true },
   },
 });
+/** Whether a target (or drop) was asked for: all when no --only is given. */
+const selected = (t: { name: string }) => !values.only?.length || values.only.some((o) => t.name.includes(o));
 const DURATION = Number(values.duration);
 const WARMUP = Number(values.warmup);
 const CONNECTIONS = Number(values.connections);
@@ -131,9 +137,41 @@ const postCount = (await bench.db('posts').count({ n: '*' }).first())?.n;
 // The analytics API is for admins: the bench author's session, as an API client sends it.
 const author = await bench.db('users').where({ email: 'bench-author@penstand.local' }).first('id');
 const adminSid = author ? await createSession(bench.db, author.id) : '';
+// A signed-in reader (not an admin): their session cookie takes every page past the page cache.
+let reader = await bench.db('users').where({ email: 'bench-reader@penstand.local' }).first('id');
+if (!reader) {
+  [reader] = await bench
+    .db('users')
+    .insert({
+      email: 'bench-reader@penstand.local',
+      username: 'bench_reader',
+      password_hash: await hashPassword('Bench-passw0rd!'),
+      email_verified: true,
+      first_name: 'Bench',
+      last_name: 'Reader',
+    })
+    .returning('id');
+}
+const readerCookie = `${SESSION_COOKIE}=${await createSession(bench.db, reader.id)}`;
+/** The product drop's two products, found by name and given their stock again on every run. */
+async function dropProduct(name: string, stock: number | null): Promise<number> {
+  const found = await bench.db('products').where({ name }).first('id');
+  const row = { stock, status: 'active', price: 2_500, updated_at: bench.db.fn.now() };
+  if (found) {
+    await bench.db('products').where({ id: found.id }).update(row);
+    return found.id;
+  }
+  const [created] = await bench
+    .db('products')
+    .insert({ ...row, name, description: 'One product, many shoppers at once.', category: 'Books' })
+    .returning('id');
+  return created.id;
+}
+const DROP_STOCK = Number(values['drop-stock']);
+const dropLimited = await dropProduct('Bench drop, limited', DROP_STOCK);
+const dropUnlimited = await dropProduct('Bench drop, unlimited', null);
 const year = lastDays(365);
 const dbUrl = bench.url;
-await bench.db.destroy();
 
 const appPort = await freePort();
 const ceilingPort = await freePort();
@@ -178,13 +216,86 @@ const checkoutBody = JSON.stringify({
   zipCode: '12345',
   country: 'US',
 });
-type Shopper = { address?: string; sid?: string };
+type Shopper = { address?: string; sid?: string; added?: boolean };
 let shoppers = 0;
 /** 10.0.0.1, 10.0.0.2, …: one address per order, as many shoppers ordering once each. */
 function nextShopperAddress(): string {
   shoppers++;
   return `10.${(shoppers >> 16) & 255}.${(shoppers >> 8) & 255}.${shoppers & 255}`;
 }
+function sessionIdOf(headers?: http.IncomingHttpHeaders): string | undefined {
+  // autocannon keeps the headers' own case.
+  const sid = Object.entries(headers ?? {}).find(([name]) => name.toLowerCase() === 'x-session-id')?.[1];
+  return typeof sid === 'string' ? sid : undefined;
+}
+/**
+ * A new guest shopper per order: an add to cart from a new address, which makes the session, then
+ * the checkout in it (skipped when the add was refused: out of stock). `onOrder` sees each 201.
+ */
+function shopperRequests(productId: number, onOrder: () => void = () => {}): autocannon.Request[] {
+  return [
+    {
+      method: 'POST',
+      path: '/api/cart?action=add',
+      body: JSON.stringify({ productId, quantity: 1 }),
+      setupRequest: (req: autocannon.Request, context: object) => {
+        const shopper = context as Shopper;
+        shopper.address = nextShopperAddress();
+        shopper.sid = undefined;
+        return {
+          ...req,
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': shopper.address },
+        };
+      },
+      onResponse: (status: number, _body: string, context: object, headers?: http.IncomingHttpHeaders) => {
+        const shopper = context as Shopper;
+        shopper.added = status < 300;
+        shopper.sid = sessionIdOf(headers) ?? shopper.sid;
+      },
+    },
+    {
+      method: 'POST',
+      path: '/api/orders',
+      setupRequest: (req: autocannon.Request, context: object) => {
+        const shopper = context as Shopper;
+        if (!shopper.added) return undefined as unknown as autocannon.Request;
+        return {
+          ...req,
+          headers: {
+            'content-type': 'application/json',
+            'x-session-id': shopper.sid ?? '',
+            'x-forwarded-for': shopper.address ?? '',
+            'idempotency-key': randomUUID(),
+          },
+          body: checkoutBody,
+        };
+      },
+      onResponse: (status: number) => {
+        if (status === 201) onOrder();
+      },
+    },
+  ];
+}
+/** A page as a visitor with this cookie sees it: rendered for them, never from the page cache. */
+function withCookie(name: string, pagePath: string, cookie: string): Target {
+  return {
+    name,
+    path: pagePath,
+    requests: [{ method: 'GET', path: pagePath, headers: { cookie, 'user-agent': BROWSER_UA } }],
+  };
+}
+// A guest shopper with a cart: their session is made by an add to cart, as a browser's is.
+const guestAdd = await fetch(`${base}/api/cart?action=add`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json', 'x-forwarded-for': '10.255.255.254' },
+  body: JSON.stringify({ productId: product?.id ?? 1, quantity: 1 }),
+});
+const guestSid = guestAdd.headers.get('x-session-id');
+if (!guestAdd.ok || !guestSid) throw new Error(`The guest's add to cart answered ${guestAdd.status}`);
+const guestCookie = `${SESSION_COOKIE}=${guestSid}`;
+const postPath = `/post/${samplePost?.slug ?? 'missing'}`;
+const shopPath = '/shop?category=Books&page=3';
+const productPath = `/product/${anyProduct?.id ?? 1}`;
 const targets: Target[] = [
   { name: 'home', path: '/' },
   // The same stored page, not counted (a prefetch): the page view path's cost is the difference.
@@ -196,11 +307,17 @@ const targets: Target[] = [
     ],
   },
   { name: 'blog page 50', path: '/blog?page=50' },
-  { name: 'post (2,000 comments)', path: `/post/${samplePost?.slug ?? 'missing'}` },
+  { name: 'post (2,000 comments)', path: postPath },
   { name: 'search', path: '/?q=postgres%20index' },
-  { name: 'shop page 3, category', path: '/shop?category=Books&page=3' },
-  { name: 'product', path: `/product/${anyProduct?.id ?? 1}` },
+  { name: 'shop page 3, category', path: shopPath },
+  { name: 'product', path: productPath },
   { name: 'GET /api/posts', path: '/api/posts?status=published&limit=12' },
+  withCookie('home, signed in', '/', readerCookie),
+  withCookie('post (2,000 comments), signed in', postPath, readerCookie),
+  withCookie('shop page 3, signed in', shopPath, readerCookie),
+  withCookie('product, signed in', productPath, readerCookie),
+  withCookie('cart, guest with a cart', '/cart', guestCookie),
+  withCookie('checkout, guest with a cart', '/checkout', guestCookie),
   {
     name: 'analytics 12 months',
     path: `/api/admin/analytics?from=${year.from}&to=${year.to}`,
@@ -215,49 +332,9 @@ const targets: Target[] = [
   {
     name: 'cart + checkout',
     path: '/api/cart?action=add → /api/orders',
-    requests: [
-      {
-        method: 'POST' as const,
-        path: '/api/cart?action=add',
-        body: JSON.stringify({ productId: product?.id ?? 1, quantity: 1 }),
-        // Each order is a new guest shopper: a new address, and a session made by this first add.
-        setupRequest: (req: autocannon.Request, context: object) => {
-          const shopper = context as Shopper;
-          shopper.address = nextShopperAddress();
-          shopper.sid = undefined;
-          return {
-            ...req,
-            headers: { 'content-type': 'application/json', 'x-forwarded-for': shopper.address },
-          };
-        },
-        onResponse: (_status: number, _body: string, context: object, headers?: http.IncomingHttpHeaders) => {
-          // autocannon keeps the headers' own case.
-          const sid = Object.entries(headers ?? {}).find(
-            ([name]) => name.toLowerCase() === 'x-session-id',
-          )?.[1];
-          if (typeof sid === 'string') (context as Shopper).sid = sid;
-        },
-      },
-      {
-        method: 'POST' as const,
-        path: '/api/orders',
-        setupRequest: (req: autocannon.Request, context: object) => {
-          const shopper = context as Shopper;
-          return {
-            ...req,
-            headers: {
-              'content-type': 'application/json',
-              'x-session-id': shopper.sid ?? '',
-              'x-forwarded-for': shopper.address ?? '',
-              'idempotency-key': randomUUID(),
-            },
-            body: checkoutBody,
-          };
-        },
-      },
-    ],
+    requests: shopperRequests(product?.id ?? 1),
   },
-].filter((t) => !values.only || t.name.includes(values.only));
+].filter(selected);
 
 process.stdout.write(
   `\nPenstand benchmark — ${postCount} posts, ${CONNECTIONS} connections, ${DURATION}s each\n\n`,
@@ -293,6 +370,73 @@ for (const target of targets) {
     webRssMb: targetRss,
   });
 }
+
+/**
+ * The product drop: new guest shoppers, one add to cart and one checkout each, for a fixed number
+ * of requests (the stock's orders and 500 more shoppers, about half of them refused). No warm-up:
+ * it would take stock. Orders are counted in the database; orders/s is up to the last 201.
+ */
+type DropRow = {
+  name: string;
+  orders: number;
+  ordersPerSec: number;
+  p50: number;
+  p99: number;
+  /** Refused adds and checkouts: the stock was gone. */
+  conflicts: number;
+  serverErrors: number;
+  /** Anything else not 2xx or 409 (a 422 would be a checkout of an empty cart). */
+  otherNon2xx: number;
+  stockLeft: number | null;
+  ceilingRps: number;
+};
+const drops = [
+  { name: `drop, stock ${DROP_STOCK.toLocaleString('en')}`, productId: dropLimited },
+  { name: 'drop, unlimited stock', productId: dropUnlimited },
+].filter(selected);
+const dropRows: DropRow[] = [];
+for (const drop of drops) {
+  const ceiling = await cannon(ceilingUrl, ceilingTarget, DURATION);
+  ceilings.push(ceiling);
+  const startedAt = new Date();
+  let lastOrderAt = Date.now();
+  const result = await autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    amount: 2 * (DROP_STOCK + 500),
+    headers: { 'user-agent': BROWSER_UA, 'accept-encoding': 'gzip' },
+    requests: shopperRequests(drop.productId, () => {
+      lastOrderAt = Date.now();
+    }),
+  });
+  const codes = Object.fromEntries(
+    Object.entries(result.statusCodeStats ?? {}).map(([code, stat]) => [code, stat?.count ?? 0]),
+  );
+  statusCodes[drop.name] = codes;
+  const count = (test: (code: string) => boolean) =>
+    Object.entries(codes).reduce((n, [code, c]) => (test(code) ? n + c : n), 0);
+  const ordered = await bench
+    .db('order_items')
+    .where({ product_id: drop.productId })
+    .where('created_at', '>=', startedAt)
+    .count({ n: '*' })
+    .first();
+  const left = await bench.db('products').where({ id: drop.productId }).first('stock');
+  const orders = Number(ordered?.n ?? 0);
+  dropRows.push({
+    name: drop.name,
+    orders,
+    ordersPerSec: orders / Math.max((lastOrderAt - startedAt.getTime()) / 1000, 0.001),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    conflicts: count((code) => code === '409'),
+    serverErrors: count((code) => code.startsWith('5')) + result.errors + result.timeouts,
+    otherNon2xx: count((code) => !code.startsWith('2') && !code.startsWith('5') && code !== '409'),
+    stockLeft: left?.stock ?? null,
+    ceilingRps: ceiling.requests.average,
+  });
+}
+
 const mean = (f: (r: autocannon.Result) => number) =>
   ceilings.reduce((n, r) => n + f(r), 0) / ceilings.length;
 rows.unshift({
@@ -343,6 +487,15 @@ for (const [name, codes] of Object.entries(statusCodes)) {
   if (other.length)
     process.stdout.write(`  ${name}: ${other.map(([code, n]) => `${n} × ${code}`).join(', ')}\n`);
 }
+if (dropRows.length) {
+  process.stdout.write(
+    `\n${pad('product drop', 38)}${'orders'.padStart(9)}${'orders/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'409'.padStart(9)}${'5xx'.padStart(9)}${'other'.padStart(9)}${'stock'.padStart(9)}${'ceiling'.padStart(9)}\n`,
+  );
+  for (const d of dropRows)
+    process.stdout.write(
+      `${pad(d.name, 38)}${num(d.orders)}${num(d.ordersPerSec)}${num(d.p50)}${num(d.p99)}${num(d.conflicts)}${num(d.serverErrors)}${num(d.otherNon2xx)}${(d.stockLeft === null ? 'none' : String(d.stockLeft)).padStart(9)}${num(d.ceilingRps)}\n`,
+    );
+}
 process.stdout.write('\nFirst-load bytes (gzip):\n');
 for (const [name, b] of Object.entries(bundles)) {
   process.stdout.write(
@@ -358,6 +511,7 @@ const report = {
   connections: CONNECTIONS,
   duration: DURATION,
   rows,
+  drops: dropRows,
   statusCodes,
   bundles,
   maxRssMb: maxRss,
@@ -371,6 +525,17 @@ const markdown = [
       `| ${r.name} | ${r.requestsPerSec.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${r.rateLimited} | ${r.ceilingRps.toFixed(0)} | ${(r.ratioOfCeiling * 100).toFixed(1)}% | ${r.webRssMb ? r.webRssMb.toFixed(0) : '–'} |`,
   ),
   '',
+  ...(dropRows.length
+    ? [
+        '| product drop | orders | orders/s | p50 ms | p99 ms | 409 | 5xx | other non-2xx | stock left | ceiling req/s |',
+        '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+        ...dropRows.map(
+          (d) =>
+            `| ${d.name} | ${d.orders} | ${d.ordersPerSec.toFixed(0)} | ${d.p50} | ${d.p99} | ${d.conflicts} | ${d.serverErrors} | ${d.otherNon2xx} | ${d.stockLeft ?? 'unlimited'} | ${d.ceilingRps.toFixed(0)} |`,
+        ),
+        '',
+      ]
+    : []),
   '| page | JS gzip KB | CSS gzip KB |',
   '| --- | ---: | ---: |',
   ...Object.entries(bundles).map(

@@ -4,6 +4,11 @@ import type { JobName } from './names.ts';
 import { jobSchemas, queueOf } from './names.ts';
 import type { JobData, Queues } from './queues.ts';
 
+/** One job for writeOutboxJobs. */
+export type OutboxJob = {
+  [N in JobName]: { name: N; data: JobData<N>; jobId: string; runAt?: Date };
+}[JobName];
+
 /**
  * Records a job inside the caller's transaction. It reaches the queue only after the
  * transaction commits (relayOutbox), and it cannot be lost if the process dies in between.
@@ -17,14 +22,20 @@ export async function writeOutbox<N extends JobName>(
   /** The job waits in the queue until then (a delayed job). */
   runAt?: Date,
 ): Promise<void> {
-  const payload = jobSchemas[name].parse(data);
-  await trx('outbox').insert({
-    queue: queueOf(name),
-    job_name: name,
-    payload,
-    job_id: jobId,
-    run_at: runAt ?? null,
-  });
+  await writeOutboxJobs(trx, [{ name, data, jobId, runAt } as OutboxJob]);
+}
+
+/** Several jobs as writeOutbox records one, in one statement. */
+export async function writeOutboxJobs(trx: Knex.Transaction, jobs: OutboxJob[]): Promise<void> {
+  await trx('outbox').insert(
+    jobs.map((job) => ({
+      queue: queueOf(job.name),
+      job_name: job.name,
+      payload: jobSchemas[job.name].parse(job.data),
+      job_id: job.jobId,
+      run_at: job.runAt ?? null,
+    })),
+  );
 }
 
 /** Moves committed outbox rows to the queue. Safe to run from several processes at once. */

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex.ts';
-import { writeOutbox } from '../jobs/outbox.ts';
+import { writeOutbox, writeOutboxJobs } from '../jobs/outbox.ts';
 import { HttpError } from '../server/middleware.ts';
 import type { CartOwner } from '../shop/cart.ts';
 import { type CheckoutInput, splitName } from '../shop/checkout-schema.ts';
@@ -267,8 +267,15 @@ export async function placeOrder(
     const holdMs =
       input.holdMs ??
       (await paymentSettings(db, { cardPayments: input.cardPayments ?? false })).holdMinutes * 60_000;
-    const order = await db.transaction((trx) => placeOrderIn(trx, { ...input, holdMs }));
-    return { order, created: true };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const order = await db.transaction((trx) => placeOrderIn(trx, { ...input, holdMs }));
+        return { order, created: true };
+      } catch (error) {
+        // A product's price or name changed between the read and the reservation: decide again.
+        if (!(error instanceof ProductChanged) || attempt === MAX_ATTEMPTS) throw error;
+      }
+    }
   } catch (error) {
     // The same key submitted twice at once: the loser returns the winner's order.
     const e = error as { code?: string; constraint?: string };
@@ -290,13 +297,24 @@ async function placeOrderIn(
     : owner.sessionId
       ? { 'c.session_id': owner.sessionId }
       : null;
-  const lines: { cart_id: number; product_id: number; quantity: number }[] = where
+  // The products are read here unlocked, and reserved last (below): their rows, hot in a drop,
+  // stay locked only from the reservation to the commit.
+  const lines: {
+    cart_id: number;
+    product_id: number;
+    quantity: number;
+    name: string;
+    price: number;
+    stock: number | null;
+    status: string;
+  }[] = where
     ? await trx('cart_items as i')
         .join('carts as c', 'c.id', 'i.cart_id')
+        .join('products as p', 'p.id', 'i.product_id')
         .where(where)
         .orderBy('i.product_id') // one lock order for every checkout: no deadlocks
-        .forUpdate()
-        .select('i.cart_id', 'i.product_id', 'i.quantity')
+        .forUpdate('i', 'c')
+        .select('i.cart_id', 'i.product_id', 'i.quantity', 'p.name', 'p.price', 'p.stock', 'p.status')
     : [];
   if (lines.length === 0) throw new HttpError(422, SHOP_MESSAGES.cartEmptyCheckoutHint);
   if (checkout.address === '') {
@@ -312,39 +330,25 @@ async function placeOrderIn(
       throw new HttpError(409, SHOP_MESSAGES.addressNeeded);
   }
 
-  const items: OrderLine[] = [];
-  for (const line of lines) {
-    const reserved: { name: string; price: number }[] = await trx('products')
-      .where({ id: line.product_id, status: 'active' })
-      .where((w) => w.whereNull('stock').orWhere('stock', '>=', line.quantity))
-      .update({
-        stock: trx.raw('CASE WHEN stock IS NULL THEN NULL ELSE stock - ? END', [line.quantity]),
-        updated_at: trx.fn.now(),
-      })
-      .returning(['name', 'price']);
-    if (reserved.length === 0) {
-      const product = await trx('products').where({ id: line.product_id }).first('name', 'stock', 'status');
-      if (product?.status !== 'active') {
-        throw new HttpError(409, product ? noLongerAvailable(product.name) : SHOP_MESSAGES.productNotFound);
-      }
-      throw new HttpError(409, stockLimitMessage(product.stock ?? 0), {
-        'X-Error-Title': SHOP_MESSAGES.stockLimitTitle,
-      });
-    }
-    const [{ id: lineId }] = (await trx.raw("SELECT nextval('order_items_id_seq')::int AS id")).rows;
-    items.push({
-      lineId,
-      productId: line.product_id,
-      productName: reserved[0].name,
-      quantity: line.quantity,
-      priceAtTime: reserved[0].price,
-    });
-  }
+  // Refused before any write when the read already shows it (a drop's tail: cheap 409s).
+  for (const line of lines)
+    if (line.status !== 'active' || (line.stock !== null && line.stock < line.quantity)) refuseLine(line);
+  const { rows } = await trx.raw(
+    "SELECT nextval('order_ids')::int AS id, ARRAY(SELECT nextval('order_items_id_seq')::int FROM generate_series(1, ?)) AS line_ids",
+    [lines.length],
+  );
+  const [{ id: orderId, line_ids: lineIds }] = rows as { id: number; line_ids: number[] }[];
+  const items: OrderLine[] = lines.map((line, i) => ({
+    lineId: lineIds[i],
+    productId: line.product_id,
+    productName: line.name,
+    quantity: line.quantity,
+    priceAtTime: line.price,
+  }));
 
   const subtotal = items.reduce((n, i) => n + i.quantity * i.priceAtTime, 0);
   const discount = await discountOf(trx, checkout, items, input.currency);
   const shipping = await shippingOf(trx, checkout, subtotal);
-  const [{ id: orderId }] = (await trx.raw("SELECT nextval('order_ids')::int AS id")).rows;
   const totalAmount = subtotal - (discount?.amount ?? 0) + shipping.cost;
   const holdUntil = totalAmount > 0 ? new Date(Date.now() + input.holdMs) : null;
   const { firstName, lastName } = splitName(checkout.customerName);
@@ -392,11 +396,38 @@ async function placeOrderIn(
     const placed = state;
     state = await commitEvents(trx, orderId, state, events, input.metadata ?? {});
     await applyConsequences(trx, orderId, placed, state, events);
-  } else if (holdUntil) {
-    await writeOutbox(trx, 'orders.expire', { orderId }, `order-expire-${orderId}`, holdUntil);
   }
-  await writeOutbox(trx, 'orders.send-confirmation', { orderId }, `order-confirmation-${orderId}`);
+  await writeOutboxJobs(trx, [
+    ...(holdUntil
+      ? [
+          {
+            name: 'orders.expire' as const,
+            data: { orderId },
+            jobId: `order-expire-${orderId}`,
+            runAt: holdUntil,
+          },
+        ]
+      : []),
+    { name: 'orders.send-confirmation', data: { orderId }, jobId: `order-confirmation-${orderId}` },
+  ]);
   await trx('cart_items').where({ cart_id: lines[0].cart_id }).delete();
+  // The stock last, one conditional decrement per line in product order; the commit follows.
+  for (const item of items) {
+    const reserved: { name: string; price: number }[] = await trx('products')
+      .where({ id: item.productId, status: 'active' })
+      .where((w) => w.whereNull('stock').orWhere('stock', '>=', item.quantity))
+      .update({
+        stock: trx.raw('CASE WHEN stock IS NULL THEN NULL ELSE stock - ? END', [item.quantity]),
+        updated_at: trx.fn.now(),
+      })
+      .returning(['name', 'price']);
+    if (reserved.length === 0) {
+      const product = await trx('products').where({ id: item.productId }).first('name', 'stock', 'status');
+      refuseLine(product);
+    }
+    if (reserved[0].name !== item.productName || reserved[0].price !== item.priceAtTime)
+      throw new ProductChanged();
+  }
   const placed = state.placed;
   if (!placed) throw new Error('OrderPlaced did not place the order');
   return summarize({
@@ -411,6 +442,23 @@ async function placeOrderIn(
 }
 
 const MAX_ATTEMPTS = 3;
+
+/** The 409 of a line that cannot be reserved: the product gone, inactive, or short of stock. */
+function refuseLine(product: { name: string; stock: number | null; status: string } | undefined): never {
+  if (product?.status !== 'active') {
+    throw new HttpError(409, product ? noLongerAvailable(product.name) : SHOP_MESSAGES.productNotFound);
+  }
+  throw new HttpError(409, stockLimitMessage(product.stock ?? 0), {
+    'X-Error-Title': SHOP_MESSAGES.stockLimitTitle,
+  });
+}
+
+/** A product's price or name changed after the order read it: the order is placed again. */
+class ProductChanged extends HttpError {
+  constructor() {
+    super(409, 'A product in your cart changed while the order was placed. Please try again.');
+  }
+}
 
 /** Decides the events of one change from the order's current state (may do I/O in the transaction). */
 export type OrderDecision = (

@@ -1,7 +1,9 @@
 import http from 'node:http';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
+import { seedDemo } from '../support/blog.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -119,3 +121,28 @@ it('names a missing record on every page with an id, and keeps the route hint fo
   expect(unknown.status).toBe(404);
   expect(await unknown.text()).toContain('Did you forget to add the page to the router?');
 });
+
+it('compresses a rendered page in a few flushes, not one per chunk the renderer writes', async () => {
+  await seedDemo(app);
+  const { cookie } = await signedInSession(app);
+  const body = await new Promise<Buffer>((resolve, reject) => {
+    http
+      .get(
+        `${app.url}/`,
+        { headers: { cookie, 'user-agent': BROWSER, 'accept-encoding': 'gzip' } },
+        (res) => {
+          const parts: Buffer[] = [];
+          res.on('data', (part: Buffer) => parts.push(part));
+          res.on('end', () => resolve(Buffer.concat(parts)));
+        },
+      )
+      .on('error', reject);
+  });
+  expect(zlib.gunzipSync(body).toString()).toContain('</html>');
+  // Each gzip flush ends in an empty stored block: 00 00 ff ff.
+  let flushes = 0;
+  for (let at = body.indexOf(SYNC_MARK); at !== -1; at = body.indexOf(SYNC_MARK, at + 1)) flushes++;
+  expect(flushes).toBeLessThanOrEqual(3);
+});
+
+const SYNC_MARK = Buffer.from([0, 0, 0xff, 0xff]);

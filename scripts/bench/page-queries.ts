@@ -1,0 +1,64 @@
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { ServerBuild } from 'react-router';
+import { loadConfig } from '../../src/config.ts';
+import { createSession, SESSION_COOKIE } from '../../src/identity/sessions.ts';
+import { createApp } from '../../src/server/app.ts';
+import { listen } from '../../src/server/http.ts';
+import { createLogger } from '../../src/server/logger.ts';
+import { startRuntime } from '../../src/server/runtime.ts';
+import { BENCH_DATA_DIR, openBenchDatabase } from './database.ts';
+
+/**
+ * `npm run bench:queries`: the SQL statements each page sends for a signed-in reader (the page
+ * cache bypassed), counted per request, on the benchmark database (npm run bench:data; npm run
+ * build first). `--sql` prints each statement. Run `npm run bench` once before: it makes the
+ * bench reader.
+ */
+const { values } = parseArgs({ options: { sql: { type: 'boolean', default: false } } });
+
+const bench = await openBenchDatabase();
+const reader = await bench.db('users').where({ email: 'bench-reader@penstand.local' }).first('id');
+if (!reader) throw new Error('No bench reader: run npm run bench once first');
+const cookie = `${SESSION_COOKIE}=${await createSession(bench.db, reader.id)}`;
+const post = await bench.db('posts').where({ status: 'published' }).orderBy('id').first('slug');
+const product = await bench.db('products').where({ status: 'active' }).orderBy('id').first('id');
+
+const config = loadConfig({
+  NODE_ENV: 'production',
+  PORT: '0',
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'warn',
+  DATABASE_URL: bench.url,
+  SEED_DEMO: 'false',
+  DATA_DIR: path.join(BENCH_DATA_DIR, 'app'),
+});
+const runtime = await startRuntime(config, createLogger({ level: 'warn' }));
+const buildDir = path.resolve('build');
+const build = (await import(pathToFileURL(path.join(buildDir, 'server/index.js')).href)) as ServerBuild;
+const web = await listen(createApp(runtime.services, { kind: 'build', buildDir, build }), '127.0.0.1', 0);
+
+// One request at a time: every statement the process sends meanwhile is that page's.
+let statements: string[] = [];
+runtime.services.db.on('query', (query: { sql: string }) => statements.push(query.sql));
+const pages = [
+  ['home', '/'],
+  ['post (2,000 comments)', `/post/${post?.slug}`],
+  ['shop page 3, category', '/shop?category=Books&page=3'],
+  ['product', `/product/${product?.id}`],
+];
+for (const [name, pagePath] of pages) {
+  // The second request is counted: the first warms what a process keeps (settings, the build).
+  for (const counted of [false, true]) {
+    statements = [];
+    const res = await fetch(`http://127.0.0.1:${web.port}${pagePath}`, { headers: { cookie } });
+    await res.text();
+    if (!counted) continue;
+    process.stdout.write(`${name.padEnd(24)} ${res.status}  ${statements.length} statements\n`);
+    if (values.sql) for (const sql of statements) process.stdout.write(`    ${sql.slice(0, 200)}\n`);
+  }
+}
+await web.close();
+await runtime.close();
+await bench.stop();
