@@ -378,12 +378,12 @@ function CheckoutForm({
           })}
           {!digitalOnly && (
             <fieldset
-              className="field shipping-methods"
+              className="field field-choices"
               aria-describedby={errors.shippingMethod ? 'checkout-shippingMethod-error' : undefined}
             >
               <legend>Shipping method</legend>
               {offered.map((m, i) => (
-                <div className="admin-checkbox" key={m.id}>
+                <div className="field-check" key={m.id}>
                   <input
                     type="radio"
                     id={`shipping-${m.id}`}
