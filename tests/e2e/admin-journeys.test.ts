@@ -199,15 +199,15 @@ describe('admin journeys', () => {
     expect(uploads).toHaveLength(2);
 
     await hydrated(page, '/admin/products/new');
-    await drop(page.locator('.drop-zone', { has: page.getByLabel('Image URL') }), 'product.png', png);
+    await drop(page.locator('.drop-zone', { has: page.getByLabel('Upload images') }), 'product.png', png);
     await expect
-      .poll(() => page.getByLabel('Image URL').inputValue())
+      .poll(() => page.getByLabel('Image 1 URL').inputValue())
       .toMatch(/^\/uploads\/[a-f0-9]{32}\.png$/);
     await expect
       .poll(() => page.getByRole('status').filter({ hasText: 'Image uploaded successfully' }).count())
       .toBe(1);
     expect(uploads).toHaveLength(3);
-    const stored = await page.request.get(await page.getByLabel('Image URL').inputValue());
+    const stored = await page.request.get(await page.getByLabel('Image 1 URL').inputValue());
     expect(stored.status()).toBe(200);
     expect(stored.headers()['content-type']).toBe('image/png');
     expect(problems).toEqual([]);

@@ -95,11 +95,11 @@ describe('the demo content as a new writer finds it', () => {
   });
 
   /** Submits a form with one bad field and checks that focus, scroll and the note at the button follow. */
-  async function refusedAt(fieldId: string, submit: string) {
+  async function refusedAt(fieldId: string, submit: string, errorId = `${fieldId}-error`) {
     await page.getByRole('button', { name: submit }).click();
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe(fieldId);
     await expect.poll(() => page.locator(`#${fieldId}`).getAttribute('aria-invalid')).toBe('true');
-    expect(await page.locator(`#${fieldId}-error`).isVisible()).toBe(true);
+    expect(await page.locator(`#${errorId}`).isVisible()).toBe(true);
     await expect.poll(() => page.getByText(FORM_HAS_ERRORS).isVisible()).toBe(true);
     const inView = await page.locator(`#${fieldId}`).evaluate((el) => {
       const box = el.getBoundingClientRect();
@@ -111,10 +111,11 @@ describe('the demo content as a new writer finds it', () => {
   it('does the same in the product editor and the settings', async () => {
     const product = await app.services.db('products').first('id');
     await open(`/admin/products/${product.id}`);
-    await page.getByLabel('Image URL').fill('javascript:alert(1)');
+    await page.getByLabel('Image 1 URL').fill('javascript:alert(1)');
     // From the button at the bottom: the field in error is out of view until focus brings it back.
     await page.getByRole('button', { name: 'Update Product' }).scrollIntoViewIfNeeded();
-    await refusedAt('image', 'Update Product');
+    // The images share one message, under the list.
+    await refusedAt('image-0', 'Update Product', 'images-error');
 
     await open('/admin?tab=settings');
     await page.getByLabel('LinkedIn').fill('not a web address');

@@ -112,10 +112,6 @@ describe('threaded comments', () => {
     await expect.poll(() => approved.getByLabel('Your reply').isVisible()).toBe(false);
     await approved.getByText('Reply to Dana', { exact: true }).click();
     expect(await approved.getByLabel('Your reply').inputValue()).toBe('');
-    await admin.setViewportSize({ width: 375, height: 800 });
-    await admin
-      .locator('.admin-item', { hasText: 'Early mornings, mostly.' })
-      .screenshot({ path: '/tmp/thread-moderation-375.png', animations: 'disabled' });
     expect(problems).toEqual([]);
 
     // Both shown under Rosa's comment (one level), the admin's marked Author.

@@ -124,8 +124,6 @@ describe('product gallery', () => {
     const uploaded = (await fields())[2];
     expect(uploaded).toMatch(/^\/uploads\/[a-f0-9]{32}\.png$/);
     await expectAccessible(page);
-    // For a look at the editor's image list on a phone.
-    await page.locator('.product-images-editor').screenshot({ path: '/tmp/product-images-editor-375.png' });
     await page.getByRole('button', { name: 'Update Product' }).click();
     await page.waitForURL('**/admin?tab=products**');
     const row = await app.services.db('products').where({ id: productId }).first('image', 'images');
