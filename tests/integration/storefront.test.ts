@@ -113,7 +113,7 @@ it('describes a product for search engines with Product JSON-LD: price, currency
     '@type': 'Product',
     name: 'Schema Course',
     category: 'Courses',
-    image: `${app.services.publicUrl}/demo/course.svg`,
+    image: [`${app.services.publicUrl}/demo/course.svg`], // every image of the gallery
     offers: {
       '@type': 'Offer',
       url: canonical,
