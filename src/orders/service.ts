@@ -758,6 +758,8 @@ export type AccountOrder = {
     | 'trackingNumber'
     | 'carrier'
     | 'trackingUrl'
+    | 'discountCode'
+    | 'discountAmount'
   >;
   items: OrderItemView[];
   downloads: DownloadGrant[];
@@ -781,6 +783,8 @@ export async function listAccountOrders(db: Db, userId: number): Promise<Account
         trackingNumber: row.tracking_number,
         carrier: row.carrier,
         trackingUrl: row.tracking_url,
+        discountCode: row.discount_code,
+        discountAmount: row.discount_amount,
       },
       items: await getOrderItems(db, row.id),
       downloads: await listDownloads(db, row.id),

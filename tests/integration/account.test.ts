@@ -244,8 +244,20 @@ describe('the Account page', () => {
     // A guest order under A's verified address is A's too (the rule of 'My orders' in the API).
     const guest = new GuestClient(app);
     await guest.add(mug.id);
-    const guestOrder = (await guest.checkout({ ...validCheckout, customerEmail: a.user.email.toUpperCase() }))
-      .body.id as number;
+    const admin = await signedInSession(app, { role: 'admin' });
+    const code = await fetch(`${app.url}/api/admin/discounts`, {
+      method: 'POST',
+      headers: { ...admin.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ code: 'FRIENDS', type: 'fixed', value: 500 }),
+    });
+    expect(code.status).toBe(201);
+    const guestOrder = (
+      await guest.checkout({
+        ...validCheckout,
+        customerEmail: a.user.email.toUpperCase(),
+        discountCode: 'FRIENDS',
+      })
+    ).body.id as number;
 
     await executeOrderCommand(app.services.db, aOrder, { type: 'RecordPayment' });
     await executeOrderCommand(app.services.db, aOrder, {
@@ -264,6 +276,8 @@ describe('the Account page', () => {
     expect(aPage).toContain('shipped');
     expect(aPage).toContain('href="https://track.example/TRK-123"');
     expect(aPage).toContain('Awaiting payment');
+    // Its lines add up: the discount is shown beside the total.
+    expect(aPage).toMatch(/Discount \(FRIENDS\)<\/span><span>−\$5\.00/);
     expect(listed(aPage, bOrder)).toBe(false);
 
     const bPage = text(await accountPage(b.cookie));

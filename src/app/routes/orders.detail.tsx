@@ -9,7 +9,7 @@ import { HttpError } from '../../server/middleware.ts';
 import { SHOP_MESSAGES } from '../../shop/messages.ts';
 import { Downloads } from '../components/shop/Downloads.tsx';
 import { Notice } from '../components/shop/Notice.tsx';
-import { OrderLines, orderDiscount } from '../components/shop/OrderLines.tsx';
+import { PlacedOrderLines } from '../components/shop/OrderLines.tsx';
 import { type AppContext, getApp } from '../context.ts';
 import '../styles/shop.css';
 import type { Route } from './+types/orders.detail';
@@ -136,21 +136,7 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
             </>
           ) : null}
         </p>
-        <OrderLines
-          lines={items.map((i) => ({
-            id: i.id,
-            name: i.productName,
-            quantity: i.quantity,
-            unitPrice: i.priceAtTime,
-          }))}
-          total={order.totalAmount}
-          shipping={
-            order.shippingMethod === 'none'
-              ? undefined
-              : { method: order.shippingMethod, cost: order.shippingCost }
-          }
-          discount={orderDiscount(order)}
-        />
+        <PlacedOrderLines order={order} items={items} />
       </section>
       <Downloads downloads={downloads} />
       <p>

@@ -2,7 +2,7 @@ import { isAwaitingPayment, paymentStateLabel } from '../../../orders/payment-la
 import type { AccountOrder } from '../../../orders/service.ts';
 import { formatDate } from '../../admin/format.ts';
 import { Downloads } from '../shop/Downloads.tsx';
-import { OrderLines } from '../shop/OrderLines.tsx';
+import { PlacedOrderLines } from '../shop/OrderLines.tsx';
 
 /** 'My orders': each order's status, payment, lines, tracking and downloads; the order page for the rest. */
 export function OrdersCard({ orders }: { orders: AccountOrder[] }) {
@@ -47,20 +47,7 @@ export function OrdersCard({ orders }: { orders: AccountOrder[] }) {
                   </span>
                 )}
               </p>
-              <OrderLines
-                lines={items.map((i) => ({
-                  id: i.id,
-                  name: i.productName,
-                  quantity: i.quantity,
-                  unitPrice: i.priceAtTime,
-                }))}
-                total={order.totalAmount}
-                shipping={
-                  order.shippingMethod === 'none'
-                    ? undefined
-                    : { method: order.shippingMethod, cost: order.shippingCost }
-                }
-              />
+              <PlacedOrderLines order={order} items={items} />
               <Downloads downloads={downloads} inOrder={order.id} />
             </li>
           ))}

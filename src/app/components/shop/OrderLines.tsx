@@ -1,3 +1,4 @@
+import { NO_SHIPPING } from '../../../orders/fulfilment.ts';
 import { formatPrice } from '../../../shop/price.ts';
 import { useCurrency } from '../../currency.ts';
 
@@ -61,5 +62,38 @@ export function OrderLines({
         <span>{formatPrice(total, currency)}</span>
       </p>
     </>
+  );
+}
+
+/** A placed order's summary from its stored rows: the customer's order page and 'My orders'. */
+export function PlacedOrderLines({
+  order,
+  items,
+}: {
+  order: {
+    totalAmount: number;
+    shippingMethod: string;
+    shippingCost: number;
+    discountCode: string | null;
+    discountAmount: number;
+  };
+  items: { id: number; productName: string; quantity: number; priceAtTime: number }[];
+}) {
+  return (
+    <OrderLines
+      lines={items.map((i) => ({
+        id: i.id,
+        name: i.productName,
+        quantity: i.quantity,
+        unitPrice: i.priceAtTime,
+      }))}
+      total={order.totalAmount}
+      shipping={
+        order.shippingMethod === NO_SHIPPING
+          ? undefined
+          : { method: order.shippingMethod, cost: order.shippingCost }
+      }
+      discount={orderDiscount(order)}
+    />
   );
 }
