@@ -29,7 +29,8 @@ function pagePath(ctx: Context): string | null {
 /**
  * Counts the page views of real browsers, stored pages included: a page is an answer of React
  * Router (pageMeta is set for it, stored or rendered), see pagePath. Bots, prefetches, HEAD, admins and the
- * page cache's own refreshes are not readers.
+ * page cache's own refreshes are not readers. With the 'Analytics' setting off, only post pages
+ * count, for their public view counts, and nothing else is collected.
  */
 export function countPageViews(services: AppServices): Middleware {
   const { config } = services;
@@ -38,6 +39,10 @@ export function countPageViews(services: AppServices): Middleware {
     const meta: Record<string, string> | undefined = ctx.state.pageMeta;
     // 304: a browser's revalidation of a page it shows again is a view too.
     if (!meta || ctx.method !== 'GET' || (ctx.status !== 200 && ctx.status !== 304)) return;
+    const postId = positiveId(meta['view-post']);
+    const analytics = await services.analytics.isOn();
+    // With analytics off only a post's public count is kept: any other page is done here.
+    if (!analytics && !postId) return;
     const path = pagePath(ctx);
     if (!path || path.startsWith('/admin')) return;
     const userAgent = ctx.get('user-agent');
@@ -46,8 +51,12 @@ export function countPageViews(services: AppServices): Middleware {
       return;
     if (ctx.state.pageCache?.refresh || ctx.state.session?.user?.role === 'admin') return;
     const untracked = ctx.get('dnt') === '1' || ctx.get('sec-gpc') === '1';
-    const postId = positiveId(meta['view-post']);
+    const visitor = untracked ? null : { address: ctx.ip, userAgent };
     const sessionId: string | null = ctx.state.session?.id ?? null;
+    if (!analytics) {
+      services.pageViews.record({ postId, visitor, sessionId });
+      return;
+    }
     // For shop attribution; only a visitor who already has a session (a cart, an account) has one.
     if (postId && sessionId)
       void rememberPostRead(services.db, sessionId, postId, services.pageViews.clock()).catch((err) =>
@@ -57,7 +66,7 @@ export function countPageViews(services: AppServices): Middleware {
       path: path.slice(0, 300),
       postId,
       productId: positiveId(meta['view-product']),
-      visitor: untracked ? null : { address: ctx.ip, userAgent },
+      visitor,
       sessionId,
       source: referrerSource(ctx.get('referer'), [new URL(services.publicUrl).hostname, ctx.hostname]),
       device: deviceClass(userAgent),

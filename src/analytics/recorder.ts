@@ -19,10 +19,13 @@ export type PageView = {
   country: string | null;
 };
 
+/** A post page's view while analytics is off: only for the post's public count. */
+export type PostRead = Pick<PageView, 'postId' | 'visitor' | 'sessionId'>;
+
 const MAX_PENDING = 100_000;
 
 type Batch = z.output<(typeof jobSchemas)['views.record']>;
-type Pending = PageView & { at: Date };
+type Pending = (PageView | PostRead) & { at: Date };
 
 function utcDay(at: Date): string {
   return at.toISOString().slice(0, 10);
@@ -64,7 +67,7 @@ export class PageViewRecorder {
     this.intervalMs = intervalMs;
   }
 
-  record(view: PageView): void {
+  record(view: PageView | PostRead): void {
     // While the queue is unreachable the batch is kept, up to a bound: memory matters more than counts.
     if (this.pending.length >= MAX_PENDING) return;
     this.pending.push({ ...view, at: this.clock() });
@@ -100,6 +103,13 @@ export class PageViewRecorder {
     for (const view of views) {
       const day = utcDay(view.at);
       const hour = utcHour(view.at);
+      const visitor = view.visitor ? await this.visitorHash(day, view.visitor) : null;
+      if (view.postId) {
+        // Without a session or a hash (DNT) each view counts: nothing may tell such readers apart.
+        const viewer = view.sessionId ?? visitor ?? `once:${randomBytes(12).toString('base64url')}`;
+        postViews.set(`${view.postId}|${viewer}|${day}`, { postId: view.postId, viewer, day });
+      }
+      if (!('path' in view)) continue;
       const hourKey = `${hour}|${view.path}`;
       const row = hours.get(hourKey) ?? {
         hour,
@@ -113,18 +123,12 @@ export class PageViewRecorder {
       bump(perDay.referrers, `${day}|${view.source}`);
       bump(perDay.devices, `${day}|${view.device}`);
       if (view.country) bump(countries, `${day}|${view.country}`);
-      const visitor = view.visitor ? await this.visitorHash(day, view.visitor) : null;
       if (visitor) {
         // The site ('') and the path: the first hour of the batch a visitor was seen on each.
         for (const path of ['', view.path]) {
           const key = `${day}|${visitor}|${path}`;
           if (!seen.has(key)) seen.set(key, { day, hour, path, visitor });
         }
-      }
-      if (view.postId) {
-        // Without a session or a hash (DNT) each view counts: nothing may tell such readers apart.
-        const viewer = view.sessionId ?? visitor ?? `once:${randomBytes(12).toString('base64url')}`;
-        postViews.set(`${view.postId}|${viewer}|${day}`, { postId: view.postId, viewer, day });
       }
     }
     const split = (map: Map<string, number>) =>

@@ -5,15 +5,19 @@ import { requireAdmin } from '../identity/policy.ts';
 import { HttpError } from '../server/middleware.ts';
 import type { AppServices } from '../server/services.ts';
 
+const ANALYTICS_OFF = 'Analytics is off. Turn it on in Settings.';
+
 /**
  * GET /api/admin/analytics?from=YYYY-MM-DD&to=YYYY-MM-DD (admins): views, visitors and sales of a
- * range; with format=csv&table=… one of its tables as a CSV file.
+ * range; with format=csv&table=… one of its tables as a CSV file. 404 while the 'Analytics' setting
+ * is off.
  */
 export function analyticsAdminRouter(services: AppServices): Router {
   const router = new Router();
   router.get('/admin/analytics', async (ctx) => {
     requireAdmin(ctx.state);
     ctx.set('Cache-Control', 'no-store');
+    if (!(await services.analytics.isOn())) throw new HttpError(404, ANALYTICS_OFF);
     const { from, to, format, table } = ctx.query;
     if ([from, to, format, table].some(Array.isArray))
       throw new HttpError(400, 'Each query parameter must be given once.');
