@@ -130,22 +130,34 @@ const SUMS = {
     `SELECT country AS name, sum(views) AS views FROM analytics_countries WHERE day BETWEEN ${from} AND ${to} GROUP BY 1`,
 } as const;
 
-/** The record types of the kept sums, as the report's statement reads them back. */
-const KEPT_COLUMNS: Record<keyof typeof SUMS, string> = {
-  days: 'day date, views bigint, visitors bigint, orders bigint, revenue bigint',
-  posts: 'id int, views bigint, orders bigint, revenue bigint',
-  products: 'id int, views bigint, adds bigint, orders bigint, revenue bigint',
-  referrers: 'name text, views bigint',
-  devices: 'name text, views bigint',
-  countries: 'name text, views bigint',
-};
+type Part = keyof typeof SUMS;
+const PARTS = Object.keys(SUMS) as Part[];
 
-const NOTHING_KEPT = '{}';
+/**
+ * Each part's columns as its kept sums are read back (the first one its key) and, for a listed
+ * part, its order. Only the first `limit` closed sums of a listed part are kept: adding live days
+ * never lowers a sum, so an entry below them can only rise to the top through a live day, where
+ * the statement finds it.
+ */
+const KEPT: Record<Part, { columns: string; order?: string }> = {
+  days: { columns: 'day date, views bigint, visitors bigint, orders bigint, revenue bigint' },
+  posts: {
+    columns: 'id int, views bigint, orders bigint, revenue bigint',
+    order: 'views DESC, revenue DESC, id DESC',
+  },
+  products: {
+    columns: 'id int, views bigint, adds bigint, orders bigint, revenue bigint',
+    order: 'revenue DESC, orders DESC, views DESC, id DESC',
+  },
+  referrers: { columns: 'name text, views bigint', order: 'views DESC, name' },
+  devices: { columns: 'name text, views bigint' },
+  countries: { columns: 'name text, views bigint', order: 'views DESC, name' },
+};
 
 /** The report's closed days as of a change number (see the analytics_closed_changes migration). */
 type Closed = { stamp: string; end: string };
-/** Sums of the closed days up to `to`. */
-type Kept = Closed & { to: string; json: string };
+/** Kept sums of the closed days up to `to`: each part's JSON text. */
+type Kept = Closed & { to: string; parts: Partial<Record<Part, string>> };
 
 /** Per database (tests run several), the closed days' sums of recent ranges, and what is closed. */
 const kept = new WeakMap<Db, { closed: Closed | null; sums: Map<string, Kept> }>();
@@ -153,31 +165,40 @@ const KEPT_RANGES = 16;
 
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-/** The sums of closed days from..to as JSON text, with the change number they were read at. */
-async function closedSums(db: Db, from: string, to: string, all: boolean): Promise<Kept> {
-  const parts = (Object.keys(SUMS) as (keyof typeof SUMS)[]).filter((part) => all || part === 'days');
+/** The sums of closed days from..to, with the change number they were read at. */
+async function closedSums(db: Db, from: string, to: string, parts: Part[], limit: number): Promise<Kept> {
   const { rows } = await db.raw(
     `SELECT (SELECT n FROM analytics_closed_changes)::text AS stamp, analytics_closed_end()::text AS "end",
-            json_build_object(${parts
-              .map(
-                (part) =>
-                  `'${part}', (SELECT coalesce(json_agg(x), '[]') FROM (${SUMS[part](':from', ':to')}) x)`,
-              )
-              .join(', ')})::text AS json`,
-    { from, to },
+       ${parts
+         .map((part) => {
+           const { order } = KEPT[part];
+           const rows = order
+             ? `SELECT * FROM (${SUMS[part](':from', ':to')}) y ORDER BY ${order} LIMIT :limit`
+             : SUMS[part](':from', ':to');
+           return `(SELECT coalesce(json_agg(x), '[]') FROM (${rows}) x)::text AS ${part}`;
+         })
+         .join(',\n')}`,
+    { from, to, limit },
   );
-  return { ...rows[0], to };
+  const { stamp, end, ...sums } = rows[0];
+  return { stamp, end, to, parts: sums };
 }
 
 /** The kept sums of a range's closed days, read again when a closed day changed or a day closed. */
-async function keptSums(db: Db, range: Range, closed: Closed, all: boolean): Promise<Kept | null> {
+async function keptSums(
+  db: Db,
+  range: Range,
+  closed: Closed,
+  parts: Part[],
+  limit: number,
+): Promise<Kept | null> {
   const to = range.to < closed.end ? range.to : closed.end;
   if (range.from > to) return null;
   const state = kept.get(db);
-  const key = `${all ? 'all' : 'days'}|${range.from}|${to}`;
+  const key = `${parts.join()}|${limit}|${range.from}|${to}`;
   const hit = state?.sums.get(key);
-  if (hit && hit.stamp === closed.stamp && hit.end === closed.end) return hit;
-  const fresh = await closedSums(db, range.from, to, all);
+  if (hit && hit.stamp === closed.stamp) return hit;
+  const fresh = await closedSums(db, range.from, to, parts, limit);
   if (state) {
     state.sums.delete(key);
     state.sums.set(key, fresh);
@@ -186,31 +207,29 @@ async function keptSums(db: Db, range: Range, closed: Closed, all: boolean): Pro
   return fresh;
 }
 
-/** A CTE of a part's sums: the kept closed days' plus the live days' (from :<live>From to :<live>To). */
-function merged(part: keyof typeof SUMS, keptParam: string, live: string, key: string): string {
-  const sums = Object.fromEntries(
-    KEPT_COLUMNS[part].split(', ').map((column) => [column.split(' ')[0], column.split(' ')[0]]),
-  );
-  const grouped = Object.keys(sums).filter((c) => c !== key);
-  return `SELECT ${key}, ${grouped.map((c) => `sum(${c}) AS ${c}`).join(', ')} FROM (
-      SELECT * FROM jsonb_to_recordset(coalesce(CAST(:${keptParam} AS jsonb)->'${part}', '[]')) AS k(${KEPT_COLUMNS[part]})
+/** A part's sums: the kept closed days' (JSON in :<kept><Part>) plus the live days' (:<live>From..:<live>To). */
+function merged(part: Part, keptParam: string, live: string): string {
+  const [key, ...sums] = KEPT[part].columns.split(', ').map((column) => column.split(' ')[0]);
+  return `SELECT ${key}, ${sums.map((c) => `sum(${c}) AS ${c}`).join(', ')} FROM (
+      SELECT * FROM jsonb_to_recordset(CAST(:${keptParam} AS jsonb)) AS k(${KEPT[part].columns})
       UNION ALL ${SUMS[part](`:${live}From`, `:${live}To`)}
     ) x GROUP BY ${key}`;
 }
 
 /**
  * One statement for the whole report: the kept sums of the closed days (in memory, passed back as
- * JSON) plus the live days', ordered, limited and named as before. It also answers the change
+ * JSON) plus the live days', ordered, limited and named as before (named after the limit: every id
+ * in the sums is a post's or product's, their foreign keys see to it). It also answers the change
  * number, in the same snapshot: a different one than the kept sums', and they are read again.
  */
 const REPORT_SQL = `WITH
-  days AS (${merged('days', 'kept', 'live', 'day')}),
-  previous_days AS (${merged('days', 'keptPrevious', 'previousLive', 'day')}),
-  post_sums AS (${merged('posts', 'kept', 'live', 'id')}),
-  product_sums AS (${merged('products', 'kept', 'live', 'id')}),
-  referrer_sums AS (${merged('referrers', 'kept', 'live', 'name')}),
-  device_sums AS (${merged('devices', 'kept', 'live', 'name')}),
-  country_sums AS (${merged('countries', 'kept', 'live', 'name')})
+  days AS (${merged('days', 'keptDays', 'live')}),
+  previous_days AS (${merged('days', 'keptPreviousDays', 'previousLive')}),
+  post_sums AS (${merged('posts', 'keptPosts', 'live')}),
+  product_sums AS (${merged('products', 'keptProducts', 'live')}),
+  referrer_sums AS (${merged('referrers', 'keptReferrers', 'live')}),
+  device_sums AS (${merged('devices', 'keptDevices', 'live')}),
+  country_sums AS (${merged('countries', 'keptCountries', 'live')})
 SELECT
   (SELECT n FROM analytics_closed_changes)::text AS stamp,
   analytics_closed_end()::text AS "end",
@@ -227,8 +246,8 @@ SELECT
    ) s) AS series,
   (SELECT coalesce(json_agg(t ORDER BY t.views DESC, t.revenue DESC, t.id DESC), '[]') FROM (
      SELECT p.id, p.title, v.views::int AS views, v.orders::int AS orders, v.revenue::bigint AS revenue
-     FROM post_sums v JOIN posts p ON p.id = v.id
-     ORDER BY v.views DESC, v.revenue DESC, p.id DESC LIMIT :limit
+     FROM (SELECT * FROM post_sums ORDER BY views DESC, revenue DESC, id DESC LIMIT :limit) v
+     JOIN posts p ON p.id = v.id
    ) t) AS "topPosts",
   (SELECT coalesce(json_agg(t ORDER BY t.views DESC, t.name), '[]') FROM (
      SELECT name, views::int AS views FROM referrer_sums ORDER BY views DESC, name LIMIT :limit
@@ -242,8 +261,8 @@ SELECT
   (SELECT coalesce(json_agg(t ORDER BY t.revenue DESC, t.orders DESC, t.views DESC, t.id DESC), '[]') FROM (
      SELECT p.id, p.name, v.views::int AS views, v.adds::int AS "addToCarts", v.orders::int AS orders,
             v.revenue::bigint AS revenue
-     FROM product_sums v JOIN products p ON p.id = v.id
-     ORDER BY v.revenue DESC, v.orders DESC, v.views DESC, p.id DESC LIMIT :limit
+     FROM (SELECT * FROM product_sums ORDER BY revenue DESC, orders DESC, views DESC, id DESC LIMIT :limit) v
+     JOIN products p ON p.id = v.id
    ) t) AS products`;
 
 /**
@@ -267,14 +286,22 @@ export async function analyticsReport(db: Db, range: Range, limit = 10): Promise
     // Closed days changing faster than they can be summed: everything live, as without kept sums.
     const useKept = attempt < 3;
     const [current, before] = useKept
-      ? await Promise.all([keptSums(db, range, closed, true), keptSums(db, previous, closed, false)])
+      ? await Promise.all([
+          keptSums(db, range, closed, PARTS, limit),
+          keptSums(db, previous, closed, ['days'], limit),
+        ])
       : [null, null];
     const liveFrom = (r: Range, sums: Kept | null) => (sums ? dayOf(Date.parse(sums.to) + DAY_MS) : r.from);
     const { rows } = await db.raw(REPORT_SQL, {
       ...range,
       limit,
-      kept: current?.json ?? NOTHING_KEPT,
-      keptPrevious: before?.json ?? NOTHING_KEPT,
+      keptDays: current?.parts.days ?? '[]',
+      keptPosts: current?.parts.posts ?? '[]',
+      keptProducts: current?.parts.products ?? '[]',
+      keptReferrers: current?.parts.referrers ?? '[]',
+      keptDevices: current?.parts.devices ?? '[]',
+      keptCountries: current?.parts.countries ?? '[]',
+      keptPreviousDays: before?.parts.days ?? '[]',
       liveFrom: liveFrom(range, current),
       liveTo: range.to,
       previousLiveFrom: liveFrom(previous, before),
