@@ -159,8 +159,17 @@ type Closed = { stamp: string; end: string };
 /** Kept sums of the closed days up to `to`: each part's JSON text. */
 type Kept = Closed & { to: string; parts: Partial<Record<Part, string>> };
 
-/** Per database (tests run several), the closed days' sums of recent ranges, and what is closed. */
-const kept = new WeakMap<Db, { closed: Closed | null; sums: Map<string, Kept> }>();
+/**
+ * Per database (tests run several): what is closed, the closed days' sums of recent ranges, and
+ * the reports and sums being read right now, which concurrent callers share.
+ */
+type State = {
+  closed: Closed | null;
+  sums: Map<string, Kept>;
+  reading: Map<string, Promise<Kept>>;
+  reporting: Map<string, Promise<AnalyticsReport>>;
+};
+const states = new WeakMap<Db, State>();
 const KEPT_RANGES = 16;
 
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -187,6 +196,7 @@ async function closedSums(db: Db, from: string, to: string, parts: Part[], limit
 /** The kept sums of a range's closed days, read again when a closed day changed or a day closed. */
 async function keptSums(
   db: Db,
+  state: State,
   range: Range,
   closed: Closed,
   parts: Part[],
@@ -194,17 +204,23 @@ async function keptSums(
 ): Promise<Kept | null> {
   const to = range.to < closed.end ? range.to : closed.end;
   if (range.from > to) return null;
-  const state = kept.get(db);
   const key = `${parts.join()}|${limit}|${range.from}|${to}`;
-  const hit = state?.sums.get(key);
+  const hit = state.sums.get(key);
   if (hit && hit.stamp === closed.stamp) return hit;
-  const fresh = await closedSums(db, range.from, to, parts, limit);
-  if (state) {
+  // Being read already: the report's statement checks its change number like any other's.
+  const reading = state.reading.get(key);
+  if (reading) return reading;
+  const fresh = closedSums(db, range.from, to, parts, limit);
+  state.reading.set(key, fresh);
+  try {
+    const sums = await fresh;
     state.sums.delete(key);
-    state.sums.set(key, fresh);
+    state.sums.set(key, sums);
     if (state.sums.size > KEPT_RANGES) state.sums.delete(state.sums.keys().next().value as string);
+    return sums;
+  } finally {
+    if (state.reading.get(key) === fresh) state.reading.delete(key);
   }
-  return fresh;
 }
 
 /** A part's sums: the kept closed days' (JSON in :<kept><Part>) plus the live days' (:<live>From..:<live>To). */
@@ -272,8 +288,27 @@ SELECT
  * the statement's change number then differs and the kept sums are read again.
  */
 export async function analyticsReport(db: Db, range: Range, limit = 10): Promise<AnalyticsReport> {
-  if (!kept.has(db)) kept.set(db, { closed: null, sums: new Map() });
-  const state = kept.get(db) as { closed: Closed | null; sums: Map<string, Kept> };
+  let state = states.get(db);
+  if (!state) {
+    state = { closed: null, sums: new Map(), reading: new Map(), reporting: new Map() };
+    states.set(db, state);
+  }
+  // Requests for the same report while it is being read share it, as a burst of readers of a page
+  // being rendered shares that render: none gets data older than its own arrival by more than one
+  // reading.
+  const key = `${range.from}|${range.to}|${limit}`;
+  const reporting = state.reporting.get(key);
+  if (reporting) return reporting;
+  const report = readReport(db, state, range, limit);
+  state.reporting.set(key, report);
+  try {
+    return await report;
+  } finally {
+    state.reporting.delete(key);
+  }
+}
+
+async function readReport(db: Db, state: State, range: Range, limit: number): Promise<AnalyticsReport> {
   const previous = previousRange(range);
   for (let attempt = 0; ; attempt++) {
     if (!state.closed) {
@@ -287,8 +322,8 @@ export async function analyticsReport(db: Db, range: Range, limit = 10): Promise
     const useKept = attempt < 3;
     const [current, before] = useKept
       ? await Promise.all([
-          keptSums(db, range, closed, PARTS, limit),
-          keptSums(db, previous, closed, ['days'], limit),
+          keptSums(db, state, range, closed, PARTS, limit),
+          keptSums(db, state, previous, closed, ['days'], limit),
         ])
       : [null, null];
     const liveFrom = (r: Range, sums: Kept | null) => (sums ? dayOf(Date.parse(sums.to) + DAY_MS) : r.from);
