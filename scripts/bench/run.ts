@@ -207,7 +207,7 @@ const targets: Target[] = [
   // The same stored page with the 'Analytics' setting off, so not counted: the page view path's
   // cost is the difference between the two rows.
   {
-    name: 'home, analytics off (not counted)',
+    name: 'home, not counted (Analytics setting off)',
     path: '/',
     setup: async () => {
       await analyticsSetting(false);
