@@ -282,7 +282,7 @@ SELECT
    ) t) AS products`;
 
 /**
- * The report of a range. Its closed days (all but the last two, see analytics_closed_end) are
+ * The report of a range. Its closed days (all but today, see analytics_closed_end) are
  * summed once and kept; each report adds the live days to them in one statement, so a year costs
  * about what a few days cost. Closed days change rarely (a refund of an old order, a deleted post):
  * the statement's change number then differs and the kept sums are read again.

@@ -95,7 +95,12 @@ describe('the analytics report over closed days', () => {
     expect(sold.products).toEqual([
       { id: product.id, name: product.name, views: 2, addToCarts: 0, orders: 1, revenue: 1400 },
     ]);
+    // Shipping an old order changes no sum: the kept ones stay.
+    const unchanged = await changeNumber();
+    await db('orders').where({ id: order.id }).update({ status: 'shipped' });
+    expect(await changeNumber()).toBe(unchanged);
     await db('orders').where({ id: order.id }).update({ refunded_amount: 400 });
+    expect(await changeNumber()).toBeGreaterThan(unchanged);
     const [refunded, refundedReference] = await bothWays(30);
     expect(refunded).toEqual(refundedReference);
     expect(refunded.totals.revenue).toBe(1000);
