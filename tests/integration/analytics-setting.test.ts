@@ -90,7 +90,8 @@ describe("the 'Analytics' setting", () => {
       expect((await fetch(`${app.url}${path}`, { headers })).status).toBe(200);
     }
     expect(
-      (await fetch(`${app.url}/post/read`, { headers: { ...headers, 'x-session-id': guest.sid ?? '' } })).status,
+      (await fetch(`${app.url}/post/read`, { headers: { ...headers, 'x-session-id': guest.sid ?? '' } }))
+        .status,
     ).toBe(200);
     expect((await guest.checkout()).status).toBe(201);
     await app.services.pageViews.flush();
@@ -109,7 +110,9 @@ describe("the 'Analytics' setting", () => {
     });
     expect(api.status).toBe(404);
     expect((await api.json()).message).toBe('Analytics is off. Turn it on in Settings.');
-    const adminPage = await (await fetch(`${app.url}/admin?tab=analytics`, { headers: admin.headers })).text();
+    const adminPage = await (
+      await fetch(`${app.url}/admin?tab=analytics`, { headers: admin.headers })
+    ).text();
     expect(adminPage).not.toContain('id="admin-tab-analytics"');
     expect(adminPage).toContain('Total Posts'); // the Dashboard instead
     expect(adminPage).not.toContain('Views and visitors, last 30 days');
@@ -123,7 +126,9 @@ describe("the 'Analytics' setting", () => {
       'the home page view rolled up',
       20_000,
     );
-    expect(await db('analytics_referrers').select('source', 'views')).toEqual([{ source: 'Google', views: 1 }]);
+    expect(await db('analytics_referrers').select('source', 'views')).toEqual([
+      { source: 'Google', views: 1 },
+    ]);
     const tab = await fetch(`${app.url}/admin?tab=analytics`, { headers: admin.headers });
     expect(await tab.text()).toContain('id="admin-tab-analytics"');
   });
