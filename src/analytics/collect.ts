@@ -34,6 +34,7 @@ function pagePath(ctx: Context): string | null {
  */
 export function countPageViews(services: AppServices): Middleware {
   const { config } = services;
+  const ownHost = new URL(services.publicUrl).hostname;
   return async (ctx, next) => {
     await next();
     const meta: Record<string, string> | undefined = ctx.state.pageMeta;
@@ -68,7 +69,7 @@ export function countPageViews(services: AppServices): Middleware {
       productId: positiveId(meta['view-product']),
       visitor,
       sessionId,
-      source: referrerSource(ctx.get('referer'), [new URL(services.publicUrl).hostname, ctx.hostname]),
+      source: referrerSource(ctx.get('referer'), [ownHost, ctx.hostname]),
       device: deviceClass(userAgent),
       country: countryCode(ctx.get(config.analyticsCountryHeader)),
     });
