@@ -1,11 +1,24 @@
 import Router from '@koa/router';
 import { REPORT_TABLES, type ReportTable, reportCsv } from '../analytics/export.ts';
-import { analyticsReport, rangeSchema } from '../analytics/report.ts';
+import { type AnalyticsReport, analyticsReport, rangeSchema } from '../analytics/report.ts';
 import { requireAdmin } from '../identity/policy.ts';
+import { type EncodedJson, encodeJson, sendEncodedJson } from '../server/json-cache.ts';
 import { HttpError } from '../server/middleware.ts';
 import type { AppServices } from '../server/services.ts';
 
 const ANALYTICS_OFF = 'Analytics is off. Turn it on in Settings.';
+
+/** Concurrent requests share a report (see analyticsReport): it is serialized and gzipped once. */
+const encoded = new WeakMap<AnalyticsReport, Promise<EncodedJson>>();
+
+function encodedReport(report: AnalyticsReport): Promise<EncodedJson> {
+  let bytes = encoded.get(report);
+  if (!bytes) {
+    bytes = encodeJson(report);
+    encoded.set(report, bytes);
+  }
+  return bytes;
+}
 
 /**
  * GET /api/admin/analytics?from=YYYY-MM-DD&to=YYYY-MM-DD (admins): views, visitors and sales of a
@@ -24,7 +37,7 @@ export function analyticsAdminRouter(services: AppServices): Router {
     const range = rangeSchema.safeParse({ from, to });
     if (!range.success) throw new HttpError(400, range.error.issues[0].message);
     if (format === undefined) {
-      ctx.body = await analyticsReport(services.db, range.data);
+      sendEncodedJson(ctx, await encodedReport(await analyticsReport(services.db, range.data)));
       return;
     }
     if (format !== 'csv') throw new HttpError(400, 'format must be csv.');
