@@ -35,13 +35,8 @@ function pagePath(ctx: Context): string | null {
 export function countPageViews(services: AppServices): Middleware {
   const { config } = services;
   const ownHost = new URL(services.publicUrl).hostname;
-  return async (ctx, next) => {
-    await next();
-    const meta: Record<string, string> | undefined = ctx.state.pageMeta;
-    // 304: a browser's revalidation of a page it shows again is a view too.
-    if (!meta || ctx.method !== 'GET' || (ctx.status !== 200 && ctx.status !== 304)) return;
+  const count = (ctx: Context, meta: Record<string, string>, analytics: boolean) => {
     const postId = positiveId(meta['view-post']);
-    const analytics = await services.analytics.isOn();
     // With analytics off only a post's public count is kept: any other page is done here.
     if (!analytics && !postId) return;
     const path = pagePath(ctx);
@@ -73,5 +68,18 @@ export function countPageViews(services: AppServices): Middleware {
       device: deviceClass(userAgent),
       country: countryCode(ctx.get(config.analyticsCountryHeader)),
     });
+  };
+  return async (ctx, next) => {
+    await next();
+    const meta: Record<string, string> | undefined = ctx.state.pageMeta;
+    // 304: a browser's revalidation of a page it shows again is a view too.
+    if (!meta || ctx.method !== 'GET' || (ctx.status !== 200 && ctx.status !== 304)) return;
+    // Never awaited: the page is still streaming out (and into the page cache) meanwhile.
+    const analytics = services.analytics.isOn();
+    if (typeof analytics === 'boolean') count(ctx, meta, analytics);
+    else
+      void analytics
+        .then((on) => count(ctx, meta, on))
+        .catch((err) => ctx.state.log.warn({ err: (err as Error).message }, 'page view not counted'));
   };
 }

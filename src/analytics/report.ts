@@ -135,9 +135,9 @@ const PARTS = Object.keys(SUMS) as Part[];
 
 /**
  * Each part's columns as its kept sums are read back (the first one its key) and, for a listed
- * part, its order. Only the first `limit` closed sums of a listed part are kept: adding live days
- * never lowers a sum, so an entry below them can only rise to the top through a live day, where
- * the statement finds it.
+ * part, its order. A report passes back only the first `limit` closed sums of a listed part and
+ * those of the entries the live days have: adding live days never lowers a sum, so an entry with
+ * neither can not rise above the first `limit`.
  */
 const KEPT: Record<Part, { columns: string; order?: string }> = {
   days: { columns: 'day date, views bigint, visitors bigint, orders bigint, revenue bigint' },
@@ -156,8 +156,11 @@ const KEPT: Record<Part, { columns: string; order?: string }> = {
 
 /** The report's closed days as of a change number (see the analytics_closed_changes migration). */
 type Closed = { stamp: string; end: string };
-/** Kept sums of the closed days up to `to`: each part's JSON text. */
-type Kept = Closed & { to: string; parts: Partial<Record<Part, string>> };
+type Row = Record<string, string | number>;
+/** A part's kept sums: all of them by key, and the first `limit` of a listed part. */
+type KeptPart = { all: Map<string | number, Row>; first: Row[] };
+/** Kept sums of the closed days up to `to`. */
+type Kept = Closed & { to: string; parts: Partial<Record<Part, KeptPart>> };
 
 /**
  * Per database (tests run several): what is closed, the closed days' sums of recent ranges, and
@@ -177,20 +180,46 @@ const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 /** The sums of closed days from..to, with the change number they were read at. */
 async function closedSums(db: Db, from: string, to: string, parts: Part[], limit: number): Promise<Kept> {
   const { rows } = await db.raw(
-    `SELECT (SELECT n FROM analytics_closed_changes)::text AS stamp, analytics_closed_end()::text AS "end",
+    `WITH ${parts.map((part) => `sum_${part} AS MATERIALIZED (${SUMS[part](':from', ':to')})`).join(',\n')}
+     SELECT (SELECT n FROM analytics_closed_changes)::text AS stamp, analytics_closed_end()::text AS "end",
        ${parts
          .map((part) => {
            const { order } = KEPT[part];
-           const rows = order
-             ? `SELECT * FROM (${SUMS[part](':from', ':to')}) y ORDER BY ${order} LIMIT :limit`
-             : SUMS[part](':from', ':to');
-           return `(SELECT coalesce(json_agg(x), '[]') FROM (${rows}) x)::text AS ${part}`;
+           const first = order ? `(SELECT * FROM sum_${part} ORDER BY ${order} LIMIT :limit)` : `sum_${part}`;
+           return `(SELECT coalesce(json_agg(x), '[]') FROM sum_${part} x) AS ${part},
+                   (SELECT coalesce(json_agg(x), '[]') FROM ${first} x) AS ${part}_first`;
          })
          .join(',\n')}`,
     { from, to, limit },
   );
-  const { stamp, end, ...sums } = rows[0];
-  return { stamp, end, to, parts: sums };
+  const sums = rows[0];
+  const kept: Kept = { stamp: sums.stamp, end: sums.end, to, parts: {} };
+  for (const part of parts) {
+    const key = keyOf(part);
+    kept.parts[part] = {
+      all: new Map((sums[part] as Row[]).map((row) => [row[key], row])),
+      first: sums[`${part}_first`],
+    };
+  }
+  return kept;
+}
+
+const keyOf = (part: Part) => KEPT[part].columns.split(' ')[0];
+/** The parts a report lists only the first `limit` of. */
+const LISTED = PARTS.filter((part) => KEPT[part].order);
+
+/** What a report passes back of a part's kept sums: the first ones and those of the live entries. */
+function keptJson(kept: Kept | null, part: Part, live: (string | number)[] | undefined): string {
+  const sums = kept?.parts[part];
+  if (!sums) return '[]';
+  if (!KEPT[part].order) return JSON.stringify([...sums.all.values()]);
+  const key = keyOf(part);
+  const rows = new Map(sums.first.map((row) => [row[key], row]));
+  for (const id of live ?? []) {
+    const row = sums.all.get(id);
+    if (row) rows.set(id, row);
+  }
+  return JSON.stringify([...rows.values()]);
 }
 
 /** The kept sums of a range's closed days, read again when a closed day changed or a day closed. */
@@ -327,22 +356,39 @@ async function readReport(db: Db, state: State, range: Range, limit: number): Pr
         ])
       : [null, null];
     const liveFrom = (r: Range, sums: Kept | null) => (sums ? dayOf(Date.parse(sums.to) + DAY_MS) : r.from);
-    const { rows } = await db.raw(REPORT_SQL, {
-      ...range,
-      limit,
-      keptDays: current?.parts.days ?? '[]',
-      keptPosts: current?.parts.posts ?? '[]',
-      keptProducts: current?.parts.products ?? '[]',
-      keptReferrers: current?.parts.referrers ?? '[]',
-      keptDevices: current?.parts.devices ?? '[]',
-      keptCountries: current?.parts.countries ?? '[]',
-      keptPreviousDays: before?.parts.days ?? '[]',
-      liveFrom: liveFrom(range, current),
-      liveTo: range.to,
-      previousLiveFrom: liveFrom(previous, before),
-      previousLiveTo: previous.to,
-    });
-    const report = rows[0];
+    const live = { liveFrom: liveFrom(range, current), liveTo: range.to };
+    // One snapshot for the live entries read first and the report's statement.
+    const report = await db.transaction(
+      async (trx) => {
+        const listed = current
+          ? (
+              await trx.raw(
+                `SELECT ${LISTED.map(
+                  (part) =>
+                    `(SELECT coalesce(json_agg(${keyOf(part)}), '[]') FROM (${SUMS[part](':liveFrom', ':liveTo')}) x) AS ${part}`,
+                ).join(', ')}`,
+                live,
+              )
+            ).rows[0]
+          : {};
+        const { rows } = await trx.raw(REPORT_SQL, {
+          ...range,
+          ...live,
+          limit,
+          ...Object.fromEntries(
+            PARTS.map((part) => [
+              `kept${part[0].toUpperCase()}${part.slice(1)}`,
+              keptJson(current, part, listed[part]),
+            ]),
+          ),
+          keptPreviousDays: keptJson(before, 'days', undefined),
+          previousLiveFrom: liveFrom(previous, before),
+          previousLiveTo: previous.to,
+        });
+        return rows[0];
+      },
+      { isolationLevel: 'repeatable read' },
+    );
     state.closed = { stamp: report.stamp, end: report.end };
     // A closed day changed since its sums were kept: they are read again.
     if ([current, before].some((sums) => sums && sums.stamp !== report.stamp)) continue;

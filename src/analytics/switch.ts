@@ -28,7 +28,8 @@ export class AnalyticsSwitch {
     this.pageCache = pageCache;
   }
 
-  async isOn(): Promise<boolean> {
+  /** The setting; a promise only when it must be read again (a change, or its age). */
+  isOn(): boolean | Promise<boolean> {
     const version = this.pageCache.currentVersion();
     if (version === this.version && Date.now() - this.readAt < MAX_AGE_MS) return this.value;
     this.reading ??= getBlogSettings(this.db)
