@@ -121,4 +121,29 @@ describe('the analytics report over closed days', () => {
     const [week] = await bothWays(7);
     expect(week.previous).toMatchObject({ views: 5, orders: 1, revenue: 1000 });
   });
+
+  it('adds a live day to the closed sums of an entry below the first ones', async () => {
+    const { db } = app.services;
+    const [a, b] = await db('posts')
+      .insert(
+        ['a', 'b'].map((slug) => ({
+          title: slug.toUpperCase(),
+          slug,
+          content: 'x',
+          excerpt: 'x',
+          category: 'Life',
+          status: 'published',
+        })),
+      )
+      .returning(['id']);
+    await db('analytics_paths_daily').insert([
+      { day: daysAgo(3), path: '/post/a', post_id: a.id, views: 10 },
+      { day: daysAgo(3), path: '/post/b', post_id: b.id, views: 8 },
+    ]);
+    const range = lastDays(30);
+    expect((await analyticsReport(db, range, 1)).topPosts).toMatchObject([{ id: a.id, views: 10 }]);
+    // Today B is read 5 times: its 8 closed views count too.
+    await db('analytics_paths_daily').insert({ day: daysAgo(0), path: '/post/b', post_id: b.id, views: 5 });
+    expect((await analyticsReport(db, range, 1)).topPosts).toMatchObject([{ id: b.id, views: 13 }]);
+  });
 });
