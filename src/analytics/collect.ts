@@ -2,7 +2,7 @@ import { isbot } from 'isbot';
 import type { Context, Middleware } from 'koa';
 import type { AppServices } from '../server/services.ts';
 import { rememberPostRead } from './attribution.ts';
-import { countryCode, deviceClass, referrerSource } from './classify.ts';
+import { countryCode, type Device, deviceClass, referrerSource } from './classify.ts';
 
 function positiveId(value: string | undefined): number | null {
   const id = Number(value);
@@ -26,6 +26,20 @@ function pagePath(ctx: Context): string | null {
   return from === path ? null : path;
 }
 
+/** Recent user agents told apart once: most views come from a few browser versions' agents. */
+const agents = new Map<string, { bot: boolean; device: Device }>();
+const AGENTS_KEPT = 1_000;
+
+function agentOf(userAgent: string): { bot: boolean; device: Device } {
+  let agent = agents.get(userAgent);
+  if (!agent) {
+    if (agents.size >= AGENTS_KEPT) agents.clear();
+    agent = { bot: isbot(userAgent), device: deviceClass(userAgent) };
+    agents.set(userAgent, agent);
+  }
+  return agent;
+}
+
 /**
  * Counts the page views of real browsers, stored pages included: a page is an answer of React
  * Router (pageMeta is set for it, stored or rendered), see pagePath. Bots, prefetches, HEAD, admins and the
@@ -42,7 +56,9 @@ export function countPageViews(services: AppServices): Middleware {
     const path = pagePath(ctx);
     if (!path || path.startsWith('/admin')) return;
     const userAgent = ctx.get('user-agent');
-    if (!userAgent || isbot(userAgent)) return;
+    if (!userAgent) return;
+    const agent = agentOf(userAgent);
+    if (agent.bot) return;
     if ([ctx.get('purpose'), ctx.get('sec-purpose'), ctx.get('x-moz')].some((v) => /prefetch/i.test(v)))
       return;
     if (ctx.state.pageCache?.refresh || ctx.state.session?.user?.role === 'admin') return;
@@ -65,7 +81,7 @@ export function countPageViews(services: AppServices): Middleware {
       visitor,
       sessionId,
       source: referrerSource(ctx.get('referer'), [ownHost, ctx.hostname]),
-      device: deviceClass(userAgent),
+      device: agent.device,
       country: countryCode(ctx.get(config.analyticsCountryHeader)),
     });
   };

@@ -31,10 +31,6 @@ function utcDay(at: Date): string {
   return at.toISOString().slice(0, 10);
 }
 
-function utcHour(at: Date): string {
-  return `${at.toISOString().slice(0, 13)}:00:00Z`;
-}
-
 /** Today's salt, created by whichever process asks first. */
 async function saltOf(db: Db, day: string): Promise<string> {
   await db('analytics_salts')
@@ -100,10 +96,22 @@ export class PageViewRecorder {
     const perDay = { referrers: new Map<string, number>(), devices: new Map<string, number>() };
     const countries = new Map<string, number>();
     const bump = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
+    // The salts of the batch's days first (only those are kept: an older day's is of no more use
+    // here), then each visitor hashed once per batch, however many pages they read.
+    const days = new Set(views.map((view) => utcDay(view.at)));
+    for (const day of this.salts.keys()) if (!days.has(day)) this.salts.delete(day);
+    for (const day of days) if (!this.salts.has(day)) this.salts.set(day, await saltOf(this.db, day));
+    const hashes = new Map<string, string>();
     for (const view of views) {
-      const day = utcDay(view.at);
-      const hour = utcHour(view.at);
-      const visitor = view.visitor ? await this.visitorHash(day, view.visitor) : null;
+      const at = view.at.toISOString();
+      const day = at.slice(0, 10);
+      const hour = `${at.slice(0, 13)}:00:00Z`;
+      let visitor: string | null = null;
+      if (view.visitor) {
+        const key = `${day}|${view.visitor.address}|${view.visitor.userAgent}`;
+        visitor = hashes.get(key) ?? this.visitorHash(day, view.visitor);
+        hashes.set(key, visitor);
+      }
       if (view.postId) {
         // Without a session or a hash (DNT) each view counts: nothing may tell such readers apart.
         const viewer = view.sessionId ?? visitor ?? `once:${randomBytes(12).toString('base64url')}`;
@@ -147,16 +155,9 @@ export class PageViewRecorder {
     };
   }
 
-  private async visitorHash(day: string, visitor: { address: string; userAgent: string }): Promise<string> {
-    let salt = this.salts.get(day);
-    if (!salt) {
-      salt = await saltOf(this.db, day);
-      // Yesterday's salt is of no more use here once today's is known.
-      this.salts.clear();
-      this.salts.set(day, salt);
-    }
+  private visitorHash(day: string, visitor: { address: string; userAgent: string }): string {
     return createHash('sha256')
-      .update(`${salt}|${visitor.address}|${visitor.userAgent}`)
+      .update(`${this.salts.get(day)}|${visitor.address}|${visitor.userAgent}`)
       .digest('base64url')
       .slice(0, 32);
   }
