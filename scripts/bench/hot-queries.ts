@@ -1,3 +1,4 @@
+import { analyticsReport, lastDays } from '../../src/analytics/report.ts';
 import { approvedComments, issueFormToken } from '../../src/blog/comments.ts';
 import { getPost, latestPosts, listPosts, postCategories, relatedPosts } from '../../src/blog/posts.ts';
 import { getBlogSettings } from '../../src/blog/settings.ts';
@@ -66,6 +67,7 @@ export function hotQueries(s: Sample): HotQuery[] {
     },
     { name: 'shop page 1', run: (db) => listProducts(db, { page: 1, limit: 12, status: 'active' }) },
     { name: 'product', run: (db) => getPublicProduct(db, s.productId) },
+    { name: 'analytics 12 months', run: (db) => analyticsReport(db, lastDays(365)) },
   ];
 }
 

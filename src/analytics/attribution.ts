@@ -1,12 +1,17 @@
 import type { Db } from '../db/knex.ts';
+import { ANALYTICS_ON_SQL } from './switch.ts';
 
 /** How long the last post read in a session is credited with an order. */
 const ATTRIBUTION_MS = 24 * 60 * 60 * 1000;
 
-/** Remembers in the session (not a cookie of its own) the post its visitor last read. */
+/**
+ * Remembers in the session (not a cookie of its own) the post its visitor last read. These writes
+ * are analytics: with the setting off they write nothing.
+ */
 export async function rememberPostRead(db: Db, sessionId: string, postId: number, at: Date): Promise<void> {
   await db('sessions')
     .where({ sid: sessionId })
+    .whereRaw(ANALYTICS_ON_SQL)
     .update({
       sess: db.raw(
         `sess || jsonb_build_object('lastPost', jsonb_build_object('id', ?::int, 'at', ?::text))`,
@@ -47,7 +52,7 @@ export async function recordOrderSource(
   if (typeof last?.id !== 'number' || !(now.getTime() - at <= ATTRIBUTION_MS)) return;
   await db.raw(
     `INSERT INTO order_sources (order_id, post_id)
-     SELECT ?, id FROM posts WHERE id = ? ON CONFLICT (order_id) DO NOTHING`,
+     SELECT ?, id FROM posts WHERE id = ? AND ${ANALYTICS_ON_SQL} ON CONFLICT (order_id) DO NOTHING`,
     [orderId, last.id],
   );
 }
@@ -55,7 +60,7 @@ export async function recordOrderSource(
 /** Counts an add-to-cart for the product's funnel. */
 export async function countCartAdd(db: Db, productId: number, now = new Date()): Promise<void> {
   await db.raw(
-    `INSERT INTO analytics_cart_adds (day, product_id, adds) VALUES (?, ?, 1)
+    `INSERT INTO analytics_cart_adds (day, product_id, adds) SELECT ?::date, ?::int, 1 WHERE ${ANALYTICS_ON_SQL}
      ON CONFLICT (day, product_id) DO UPDATE SET adds = analytics_cart_adds.adds + 1`,
     [now.toISOString().slice(0, 10), productId],
   );

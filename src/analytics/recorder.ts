@@ -19,17 +19,16 @@ export type PageView = {
   country: string | null;
 };
 
+/** A post page's view while analytics is off: only for the post's public count. */
+export type PostRead = Pick<PageView, 'postId' | 'visitor' | 'sessionId'>;
+
 const MAX_PENDING = 100_000;
 
 type Batch = z.output<(typeof jobSchemas)['views.record']>;
-type Pending = PageView & { at: Date };
+type Pending = (PageView | PostRead) & { at: Date };
 
 function utcDay(at: Date): string {
   return at.toISOString().slice(0, 10);
-}
-
-function utcHour(at: Date): string {
-  return `${at.toISOString().slice(0, 13)}:00:00Z`;
 }
 
 /** Today's salt, created by whichever process asks first. */
@@ -64,7 +63,7 @@ export class PageViewRecorder {
     this.intervalMs = intervalMs;
   }
 
-  record(view: PageView): void {
+  record(view: PageView | PostRead): void {
     // While the queue is unreachable the batch is kept, up to a bound: memory matters more than counts.
     if (this.pending.length >= MAX_PENDING) return;
     this.pending.push({ ...view, at: this.clock() });
@@ -97,9 +96,28 @@ export class PageViewRecorder {
     const perDay = { referrers: new Map<string, number>(), devices: new Map<string, number>() };
     const countries = new Map<string, number>();
     const bump = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
+    // The salts of the batch's days first (only those are kept: an older day's is of no more use
+    // here), then each visitor hashed once per batch, however many pages they read.
+    const days = new Set(views.map((view) => utcDay(view.at)));
+    for (const day of this.salts.keys()) if (!days.has(day)) this.salts.delete(day);
+    for (const day of days) if (!this.salts.has(day)) this.salts.set(day, await saltOf(this.db, day));
+    const hashes = new Map<string, string>();
     for (const view of views) {
-      const day = utcDay(view.at);
-      const hour = utcHour(view.at);
+      const at = view.at.toISOString();
+      const day = at.slice(0, 10);
+      const hour = `${at.slice(0, 13)}:00:00Z`;
+      let visitor: string | null = null;
+      if (view.visitor) {
+        const key = `${day}|${view.visitor.address}|${view.visitor.userAgent}`;
+        visitor = hashes.get(key) ?? this.visitorHash(day, view.visitor);
+        hashes.set(key, visitor);
+      }
+      if (view.postId) {
+        // Without a session or a hash (DNT) each view counts: nothing may tell such readers apart.
+        const viewer = view.sessionId ?? visitor ?? `once:${randomBytes(12).toString('base64url')}`;
+        postViews.set(`${view.postId}|${viewer}|${day}`, { postId: view.postId, viewer, day });
+      }
+      if (!('path' in view)) continue;
       const hourKey = `${hour}|${view.path}`;
       const row = hours.get(hourKey) ?? {
         hour,
@@ -113,18 +131,12 @@ export class PageViewRecorder {
       bump(perDay.referrers, `${day}|${view.source}`);
       bump(perDay.devices, `${day}|${view.device}`);
       if (view.country) bump(countries, `${day}|${view.country}`);
-      const visitor = view.visitor ? await this.visitorHash(day, view.visitor) : null;
       if (visitor) {
         // The site ('') and the path: the first hour of the batch a visitor was seen on each.
         for (const path of ['', view.path]) {
           const key = `${day}|${visitor}|${path}`;
           if (!seen.has(key)) seen.set(key, { day, hour, path, visitor });
         }
-      }
-      if (view.postId) {
-        // Without a session or a hash (DNT) each view counts: nothing may tell such readers apart.
-        const viewer = view.sessionId ?? visitor ?? `once:${randomBytes(12).toString('base64url')}`;
-        postViews.set(`${view.postId}|${viewer}|${day}`, { postId: view.postId, viewer, day });
       }
     }
     const split = (map: Map<string, number>) =>
@@ -143,16 +155,9 @@ export class PageViewRecorder {
     };
   }
 
-  private async visitorHash(day: string, visitor: { address: string; userAgent: string }): Promise<string> {
-    let salt = this.salts.get(day);
-    if (!salt) {
-      salt = await saltOf(this.db, day);
-      // Yesterday's salt is of no more use here once today's is known.
-      this.salts.clear();
-      this.salts.set(day, salt);
-    }
+  private visitorHash(day: string, visitor: { address: string; userAgent: string }): string {
     return createHash('sha256')
-      .update(`${salt}|${visitor.address}|${visitor.userAgent}`)
+      .update(`${this.salts.get(day)}|${visitor.address}|${visitor.userAgent}`)
       .digest('base64url')
       .slice(0, 32);
   }

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { getBlogSettings } from '../blog/settings.ts';
 import { applyViews } from '../blog/views.ts';
 import type { Db } from '../db/knex.ts';
 import type { jobSchemas } from '../jobs/names.ts';
@@ -14,6 +15,8 @@ const DAY_TABLES = {
 /** The job: adds one batch of page views to the rollups, in one transaction. */
 export async function applyPageViews(db: Db, batch: Batch): Promise<void> {
   await applyViews(db, batch.views);
+  // A batch a web process collected just before the setting went off: nothing more is stored.
+  if (!(await getBlogSettings(db)).analytics) return;
   await db.transaction(async (trx) => {
     if (batch.batchId) {
       const fresh = await trx('analytics_batches')

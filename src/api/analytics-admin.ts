@@ -1,26 +1,43 @@
 import Router from '@koa/router';
 import { REPORT_TABLES, type ReportTable, reportCsv } from '../analytics/export.ts';
-import { analyticsReport, rangeSchema } from '../analytics/report.ts';
+import { type AnalyticsReport, analyticsReport, rangeSchema } from '../analytics/report.ts';
 import { requireAdmin } from '../identity/policy.ts';
+import { type EncodedJson, encodeJson, sendEncodedJson } from '../server/json-cache.ts';
 import { HttpError } from '../server/middleware.ts';
 import type { AppServices } from '../server/services.ts';
 
+const ANALYTICS_OFF = 'Analytics is off. Turn it on in Settings.';
+
+/** Concurrent requests share a report (see analyticsReport): it is serialized and gzipped once. */
+const encoded = new WeakMap<AnalyticsReport, Promise<EncodedJson>>();
+
+function encodedReport(report: AnalyticsReport): Promise<EncodedJson> {
+  let bytes = encoded.get(report);
+  if (!bytes) {
+    bytes = encodeJson(report);
+    encoded.set(report, bytes);
+  }
+  return bytes;
+}
+
 /**
  * GET /api/admin/analytics?from=YYYY-MM-DD&to=YYYY-MM-DD (admins): views, visitors and sales of a
- * range; with format=csv&table=… one of its tables as a CSV file.
+ * range; with format=csv&table=… one of its tables as a CSV file. 404 while the 'Analytics' setting
+ * is off.
  */
 export function analyticsAdminRouter(services: AppServices): Router {
   const router = new Router();
   router.get('/admin/analytics', async (ctx) => {
     requireAdmin(ctx.state);
     ctx.set('Cache-Control', 'no-store');
+    if (!(await services.analytics.isOn())) throw new HttpError(404, ANALYTICS_OFF);
     const { from, to, format, table } = ctx.query;
     if ([from, to, format, table].some(Array.isArray))
       throw new HttpError(400, 'Each query parameter must be given once.');
     const range = rangeSchema.safeParse({ from, to });
     if (!range.success) throw new HttpError(400, range.error.issues[0].message);
     if (format === undefined) {
-      ctx.body = await analyticsReport(services.db, range.data);
+      sendEncodedJson(ctx, await encodedReport(await analyticsReport(services.db, range.data)));
       return;
     }
     if (format !== 'csv') throw new HttpError(400, 'format must be csv.');

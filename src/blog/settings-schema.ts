@@ -51,6 +51,8 @@ export const blogSettingsSchema = z.object({
   shopRequiresSignIn: z.boolean().default(false),
   // Left out (an API client that predates it), it stays as it is: a save never lowers it by omission.
   requireAdminTwoFactor: z.boolean().optional(),
+  // The same: a client that predates the Analytics switch leaves it as it is.
+  analytics: z.boolean().optional(),
 });
 
 export type BlogSettingsInput = z.output<typeof blogSettingsSchema>;

@@ -33,6 +33,8 @@ export type BlogSettings = {
   shopRequiresSignIn: boolean;
   /** 'Require two-factor for admins': the admin opens only to admins with a second factor. */
   requireAdminTwoFactor: boolean;
+  /** 'Analytics': collect referrers, devices, visitors and funnels, and show the Analytics tab. */
+  analytics: boolean;
 };
 
 export const DEFAULT_SETTINGS: BlogSettings = {
@@ -46,6 +48,7 @@ export const DEFAULT_SETTINGS: BlogSettings = {
   contactEmail: null,
   shopRequiresSignIn: false,
   requireAdminTwoFactor: false,
+  analytics: true,
 };
 
 /** The blog settings row, with the defaults for anything not set yet. */
@@ -63,6 +66,7 @@ export async function getBlogSettings(db: Db): Promise<BlogSettings> {
     contactEmail: row.contact_email || null,
     shopRequiresSignIn: row.shop_requires_sign_in,
     requireAdminTwoFactor: row.require_admin_two_factor,
+    analytics: row.analytics,
   };
 }
 
@@ -92,6 +96,7 @@ export async function updateBlogSettings(db: Db, input: BlogSettingsInput): Prom
     ...(input.requireAdminTwoFactor === undefined
       ? {}
       : { require_admin_two_factor: input.requireAdminTwoFactor }),
+    ...(input.analytics === undefined ? {} : { analytics: input.analytics }),
     updated_at: db.fn.now(),
   };
   await db('blog_settings')

@@ -5,7 +5,28 @@ import { ByteLru } from './byte-lru.ts';
 
 const gzipAsync = promisify(gzip);
 
-type Entry = { json: Buffer; gzip: Buffer; storedAt: number; version: number };
+/** A JSON answer serialized and gzipped once, to be sent to any number of requests. */
+export type EncodedJson = { json: Buffer; gzip: Buffer };
+
+type Entry = EncodedJson & { storedAt: number; version: number };
+
+export async function encodeJson(value: unknown): Promise<EncodedJson> {
+  const json = Buffer.from(JSON.stringify(value));
+  return { json, gzip: await gzipAsync(json) };
+}
+
+/** Sends encoded JSON as it is, gzipped to a client that accepts it. */
+export function sendEncodedJson(ctx: Context, encoded: EncodedJson): void {
+  ctx.type = 'application/json; charset=utf-8';
+  ctx.vary('Accept-Encoding');
+  ctx.compress = false;
+  if (ctx.acceptsEncodings('gzip', 'identity') === 'gzip') {
+    ctx.set('Content-Encoding', 'gzip');
+    ctx.body = encoded.gzip;
+  } else {
+    ctx.body = encoded.json;
+  }
+}
 
 /** Whatever drops stored pages drops these answers too: the page cache's version (see page-cache.ts). */
 type Invalidations = { currentVersion(): number };
@@ -47,15 +68,7 @@ export class JsonCache {
       if (fill.computed) source = 'MISS';
     }
     ctx.set('X-Cache', source);
-    ctx.type = 'application/json; charset=utf-8';
-    ctx.vary('Accept-Encoding');
-    ctx.compress = false;
-    if (ctx.acceptsEncodings('gzip', 'identity') === 'gzip') {
-      ctx.set('Content-Encoding', 'gzip');
-      ctx.body = entry.gzip;
-    } else {
-      ctx.body = entry.json;
-    }
+    sendEncodedJson(ctx, entry);
   }
 
   private get(key: string): Entry | undefined {
@@ -73,10 +86,7 @@ export class JsonCache {
     const pending = this.pending.get(key);
     // A computation started before an invalidation may have read the old data: not joined.
     if (pending && pending.version === version) return { entry: pending.entry, computed: false };
-    const entry = (async () => {
-      const json = Buffer.from(JSON.stringify(await compute()));
-      return { json, gzip: await gzipAsync(json), storedAt: Date.now(), version };
-    })();
+    const entry = (async () => ({ ...(await encodeJson(await compute())), storedAt: Date.now(), version }))();
     const mine = { version, entry };
     this.pending.set(key, mine);
     const settle = () => {

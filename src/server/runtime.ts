@@ -1,4 +1,5 @@
 import { PageViewRecorder } from '../analytics/recorder.ts';
+import { AnalyticsSwitch } from '../analytics/switch.ts';
 import type { Config } from '../config.ts';
 import { DatabaseAvailability } from '../db/availability.ts';
 import { EMBEDDED_DATABASE, startEmbeddedPostgres } from '../db/embedded.ts';
@@ -76,6 +77,7 @@ export async function startRuntime(
   const privateFiles = createUploadStorage(config, 'private');
   const services: AppServices = {
     pageViews,
+    analytics: new AnalyticsSwitch(db, pageCache),
     config,
     db,
     dbAvailability,

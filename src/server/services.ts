@@ -1,5 +1,6 @@
 import type Stripe from 'stripe';
 import type { PageViewRecorder } from '../analytics/recorder.ts';
+import type { AnalyticsSwitch } from '../analytics/switch.ts';
 import type { Config } from '../config.ts';
 import type { DatabaseAvailability } from '../db/availability.ts';
 import type { Db } from '../db/knex.ts';
@@ -28,6 +29,8 @@ export type AppServices = {
   uploads: UploadStorage;
   /** Page views (and the posts' public counts), batched into one queue job per interval. */
   pageViews: PageViewRecorder;
+  /** The 'Analytics' setting, read from memory by the counting path. */
+  analytics: AnalyticsSwitch;
   /** Downloadable products' files: never served but through a download link. */
   privateFiles: UploadStorage;
   /** Resolved public origin, e.g. http://localhost:3000 */

@@ -1,6 +1,6 @@
 import { type KeyboardEvent, useRef } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { ADMIN_TABS, type AdminTab } from './tabs.ts';
+import { type AdminTab, adminTabs } from './tabs.ts';
 
 export const tabId = (tab: AdminTab) => `admin-tab-${tab}`;
 export const panelId = 'admin-tabpanel';
@@ -9,16 +9,17 @@ export const panelId = 'admin-tabpanel';
  * WAI-ARIA tabs with a roving tabindex: Tab reaches the active tab only, arrow keys, Home and
  * End move between tabs and open them (the tab is in the URL, so links work without JS).
  */
-export function AdminTabs({ active }: { active: AdminTab }) {
+export function AdminTabs({ active, analytics }: { active: AdminTab; analytics: boolean }) {
+  const tabs = adminTabs(analytics);
   const navigate = useNavigate();
   const refs = useRef<(HTMLAnchorElement | null)[]>([]);
   const onKeyDown = (event: KeyboardEvent<HTMLAnchorElement>, index: number) => {
-    const last = ADMIN_TABS.length - 1;
+    const last = tabs.length - 1;
     const next =
       event.key === 'ArrowRight'
-        ? (index + 1) % ADMIN_TABS.length
+        ? (index + 1) % tabs.length
         : event.key === 'ArrowLeft'
-          ? (index - 1 + ADMIN_TABS.length) % ADMIN_TABS.length
+          ? (index - 1 + tabs.length) % tabs.length
           : event.key === 'Home'
             ? 0
             : event.key === 'End'
@@ -27,11 +28,11 @@ export function AdminTabs({ active }: { active: AdminTab }) {
     if (next < 0) return;
     event.preventDefault();
     refs.current[next]?.focus();
-    navigate(`/admin?tab=${ADMIN_TABS[next].id}`);
+    navigate(`/admin?tab=${tabs[next].id}`);
   };
   return (
     <div className="admin-tabs" role="tablist" aria-label="Admin sections">
-      {ADMIN_TABS.map((tab, index) => {
+      {tabs.map((tab, index) => {
         const selected = tab.id === active;
         return (
           <Link

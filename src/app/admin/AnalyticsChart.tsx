@@ -109,7 +109,9 @@ export function AnalyticsChart({ series, title }: { series: DaySeries; title: st
 }
 
 /** A post's or product's own views over the last 30 days, on its admin page. */
-export function PageViewsCard({ series }: { series: DaySeries }) {
+/** A post's or product's own chart; none while analytics is off (series null). */
+export function PageViewsCard({ series }: { series: DaySeries | null }) {
+  if (!series) return null;
   return (
     <section className="card" aria-labelledby="page-views">
       <h2 id="page-views">Views and visitors, last 30 days</h2>

@@ -11,8 +11,8 @@ export function DashboardTab({
   popular,
 }: {
   dashboard: DashboardData | null;
-  /** The last 30 days: the chart and the top 5 posts. */
-  recent: AnalyticsReport;
+  /** The last 30 days: the chart and the top 5 posts; null while analytics is off. */
+  recent: AnalyticsReport | null;
   /** Which popular posts: the last 30 days' (views in the analytics) or all time's (public counts). */
   popular: 'recent' | 'all';
 }) {
@@ -69,35 +69,39 @@ export function DashboardTab({
           <p className="muted">{stats.users.total} total users</p>
         </section>
       </div>
-      <section className="card" aria-labelledby="recent-chart">
-        <div className="admin-item-head">
-          <h2 id="recent-chart">Views and visitors, last 30 days</h2>
-          <Link className="button button-small" to="/admin?tab=analytics">
-            Analytics
-          </Link>
-        </div>
-        <AnalyticsChart series={recent.series} title="Views and visitors per day, last 30 days" />
-      </section>
+      {recent ? (
+        <section className="card" aria-labelledby="recent-chart">
+          <div className="admin-item-head">
+            <h2 id="recent-chart">Views and visitors, last 30 days</h2>
+            <Link className="button button-small" to="/admin?tab=analytics">
+              Analytics
+            </Link>
+          </div>
+          <AnalyticsChart series={recent.series} title="Views and visitors per day, last 30 days" />
+        </section>
+      ) : null}
       <div className="admin-columns">
         <section className="card" aria-labelledby="popular-posts">
           <h2 id="popular-posts">Popular Posts</h2>
-          <nav aria-label="Popular posts over" className="admin-subtabs">
-            <a
-              className={`admin-subtab${popular === 'recent' ? ' active' : ''}`}
-              href="/admin"
-              aria-current={popular === 'recent' ? 'page' : undefined}
-            >
-              Last 30 days
-            </a>
-            <a
-              className={`admin-subtab${popular === 'all' ? ' active' : ''}`}
-              href="/admin?popular=all"
-              aria-current={popular === 'all' ? 'page' : undefined}
-            >
-              All time
-            </a>
-          </nav>
-          {popular === 'recent' ? (
+          {recent ? (
+            <nav aria-label="Popular posts over" className="admin-subtabs">
+              <a
+                className={`admin-subtab${popular === 'recent' ? ' active' : ''}`}
+                href="/admin"
+                aria-current={popular === 'recent' ? 'page' : undefined}
+              >
+                Last 30 days
+              </a>
+              <a
+                className={`admin-subtab${popular === 'all' ? ' active' : ''}`}
+                href="/admin?popular=all"
+                aria-current={popular === 'all' ? 'page' : undefined}
+              >
+                All time
+              </a>
+            </nav>
+          ) : null}
+          {recent && popular === 'recent' ? (
             recent.topPosts.length === 0 ? (
               <p className="muted">No post was read in the last 30 days.</p>
             ) : (

@@ -228,6 +228,15 @@ export function SettingsTab({
             />
             <label htmlFor="settings-requireAdminTwoFactor">Require two-factor for admins</label>
           </div>
+          <div className="field admin-checkbox">
+            <input
+              id="settings-analytics"
+              name="analytics"
+              type="checkbox"
+              defaultChecked={settings.analytics}
+            />
+            <label htmlFor="settings-analytics">Analytics</label>
+          </div>
           <FormErrorsAtButton show={Boolean(errors) && !saving} />
           <button className="button" type="submit" disabled={saving}>
             {saving ? 'Saving...' : 'Save Settings'}

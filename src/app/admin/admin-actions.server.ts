@@ -70,6 +70,7 @@ export function settingsFromForm(form: FormData) {
     contactEmail: text('contactEmail'),
     shopRequiresSignIn: form.get('shopRequiresSignIn') === 'on',
     requireAdminTwoFactor: form.get('requireAdminTwoFactor') === 'on',
+    analytics: form.get('analytics') === 'on',
   };
 }
 

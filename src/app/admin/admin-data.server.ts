@@ -165,15 +165,21 @@ async function analyticsTab(services: AppServices, params: URLSearchParams) {
 }
 
 /** Only the active tab's data is loaded. */
-export async function loadTab(services: AppServices, tab: AdminTab, params: URLSearchParams) {
+export async function loadTab(
+  services: AppServices,
+  tab: AdminTab,
+  params: URLSearchParams,
+  analytics = true,
+) {
   switch (tab) {
     case 'dashboard': {
-      // The last 30 days' chart and top 5 posts beside the all-time figures.
+      // The last 30 days' chart and top 5 posts beside the all-time figures; with analytics off,
+      // the all-time figures alone.
       const [all, recent] = await Promise.all([
         dashboard(services.db, services.config.currency),
-        analyticsReport(services.db, lastDays(30), 5),
+        analytics ? analyticsReport(services.db, lastDays(30), 5) : null,
       ]);
-      const popular = params.get('popular') === 'all' ? ('all' as const) : ('recent' as const);
+      const popular = params.get('popular') === 'all' || !recent ? ('all' as const) : ('recent' as const);
       return { tab, dashboard: all, recent, popular };
     }
     case 'analytics':

@@ -14,8 +14,13 @@ export const ADMIN_TABS = [
 
 export type AdminTab = (typeof ADMIN_TABS)[number]['id'];
 
-export function parseTab(value: string | null): AdminTab {
-  return ADMIN_TABS.find((t) => t.id === value)?.id ?? 'dashboard';
+/** The tabs shown: the Analytics tab only while the 'Analytics' setting is on. */
+export function adminTabs(analytics: boolean) {
+  return analytics ? ADMIN_TABS : ADMIN_TABS.filter((t) => t.id !== 'analytics');
+}
+
+export function parseTab(value: string | null, analytics = true): AdminTab {
+  return adminTabs(analytics).find((t) => t.id === value)?.id ?? 'dashboard';
 }
 
 /** Notices that survive the editor's redirect back to the admin page: fixed keys, never free text. */

@@ -28,7 +28,7 @@ function postId(raw: string): number {
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   requireAdminUser(context, request);
-  const { db } = getApp(context).services;
+  const { db, analytics } = getApp(context).services;
   const id = postId(params.id);
   const post = await getEditablePost(db, id);
   if (!post) throw data(POST_MESSAGES.notFound, 404);
@@ -36,7 +36,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     unsavedDraft(db, id),
     newsletterProgress(db, id),
     productChoices(db),
-    pageSeries(db, { postId: id }, lastDays(30)),
+    (await analytics.isOn()) ? pageSeries(db, { postId: id }, lastDays(30)) : null,
   ]);
   return { post, draft, newsletter, products, views };
 }

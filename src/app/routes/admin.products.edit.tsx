@@ -30,7 +30,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   if (!product) throw data('Product not found', 404);
   const [files, views] = await Promise.all([
     listProductFiles(services.db, id),
-    pageSeries(services.db, { productId: id }, lastDays(30)),
+    (await services.analytics.isOn()) ? pageSeries(services.db, { productId: id }, lastDays(30)) : null,
   ]);
   return { product, files, maxMb: services.config.downloadMaxMb, views };
 }

@@ -33,16 +33,18 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const { services, state } = getApp(context);
   const url = new URL(request.url);
   const params = url.searchParams;
-  const tab = parseTab(params.get('tab'));
+  const analytics = await services.analytics.isOn();
+  const tab = parseTab(params.get('tab'), analytics);
   try {
-    const data = await loadTab(services, tab, params);
+    const data = await loadTab(services, tab, params, analytics);
     if ('pagination' in data && data.pagination) redirectPastLastPage(request, data.pagination);
-    return { tab, data, loadError: null };
+    return { tab, analytics, data, loadError: null };
   } catch (err) {
     if (err instanceof Response) throw err;
     state.log.error({ err, tab }, 'admin tab failed to load');
     return {
       tab,
+      analytics,
       data: null,
       loadError: { message: loadFailure(tab, params), retry: url.pathname + url.search },
     };
@@ -139,7 +141,7 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
     <div className="container admin">
       <h1>Admin</h1>
       <Notice result={actionData ?? (notice ? { ok: true, title: notice } : null)} />
-      <AdminTabs active={loaderData.tab} />
+      <AdminTabs active={loaderData.tab} analytics={loaderData.analytics} />
       <section id={panelId} role="tabpanel" aria-labelledby={tabId(loaderData.tab)} className="admin-panel">
         <h2 className="visually-hidden">{label}</h2>
         <TabContent loaderData={loaderData} actionData={actionData} />
