@@ -31,8 +31,9 @@ describe('a visitor reading the blog', () => {
     await page.goto('/');
     await hydrated(page);
 
-    // The carousel's image is the page's largest paint: it is fetched ahead of the thumbnails.
-    expect(await page.locator('.carousel-media img').getAttribute('fetchpriority')).toBe('high');
+    // The lead post's image is the page's largest paint: it alone is fetched ahead of the rest.
+    expect(await page.locator('.lead-post-media img').getAttribute('fetchpriority')).toBe('high');
+    expect(await page.locator('.carousel-media img').getAttribute('fetchpriority')).toBeNull();
     expect(await page.locator('.carousel-thumbs img').first().getAttribute('loading')).toBe('lazy');
 
     // The carousel moves on by itself after 5 s.

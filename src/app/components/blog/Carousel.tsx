@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { BLOG_MESSAGES } from '../../../blog/messages.ts';
 import { cardMedia, type PostSummary, postType } from '../../../blog/posts.ts';
 import { UploadedImage } from '../UploadedImage.tsx';
+import { FeaturedMedia } from './FeaturedMedia.tsx';
 import { MediaPlaceholder } from './MediaPlaceholder.tsx';
 
 const INTERVAL_MS = 5_000;
@@ -58,19 +59,7 @@ export function Carousel({ posts }: { posts: PostSummary[] }) {
         aria-live={paused ? 'polite' : 'off'}
       >
         <div className="carousel-media" aria-hidden="true">
-          {media.kind === 'image' ? (
-            // The page's largest image and first thing to show: fetched ahead of the card thumbnails.
-            <UploadedImage
-              src={media.src}
-              variant="featured"
-              alt=""
-              width={1200}
-              height={630}
-              fetchPriority="high"
-            />
-          ) : (
-            <MediaPlaceholder kind={postType(current)} />
-          )}
+          <FeaturedMedia media={media} placeholder={postType(current)} />
         </div>
         <div className="carousel-text">
           <span className="badge" data-testid="carousel-type">

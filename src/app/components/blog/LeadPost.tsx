@@ -1,8 +1,7 @@
 import { Link } from 'react-router';
 import { cardMedia, type PostSummary, postType } from '../../../blog/posts.ts';
 import { formatDate } from '../../../blog/reading.ts';
-import { UploadedImage } from '../UploadedImage.tsx';
-import { MediaPlaceholder } from './MediaPlaceholder.tsx';
+import { FeaturedMedia } from './FeaturedMedia.tsx';
 import { CategoryLink } from './TagLink.tsx';
 
 /** The home page's lead (Casper's large first card): image, category, title, excerpt, reading time. */
@@ -12,19 +11,12 @@ export function LeadPost({ post, minutes }: { post: PostSummary; minutes: number
   return (
     <article className="lead-post card" aria-labelledby="lead-post-title">
       <Link to={`/post/${post.slug}`} className="lead-post-media" tabIndex={-1} aria-hidden="true">
-        {media.kind === 'image' ? (
-          // The first large image of the page: fetched before the rest.
-          <UploadedImage
-            src={media.src}
-            variant="featured"
-            alt=""
-            width={1200}
-            height={630}
-            fetchPriority="high"
-          />
-        ) : (
-          <MediaPlaceholder kind={media.kind === 'none' ? 'No Image' : postType(post)} />
-        )}
+        {/* The first large image of the page: fetched before the rest. */}
+        <FeaturedMedia
+          media={media}
+          placeholder={media.kind === 'none' ? 'No Image' : postType(post)}
+          fetchPriority="high"
+        />
       </Link>
       <div className="lead-post-body">
         <CategoryLink category={post.category} />
