@@ -99,7 +99,7 @@ describe('downloadable files in the product editor', () => {
 });
 
 describe('the download journey', () => {
-  it('a guest buys an e-book, the admin marks it paid, the guest downloads it byte for byte, resumes, and the 6th download is refused', {
+  it('a guest buys a 20 MB e-book, the admin marks it paid, the guest downloads it byte for byte, resumes, and the 6th download is refused', {
     timeout: 120_000,
   }, async () => {
     const admin = await signedInSession(app, { role: 'admin' });
@@ -115,7 +115,7 @@ describe('the download journey', () => {
     const problems = await watchPage(page);
     await page.goto(`/admin/products/${product.id}`);
     await page.waitForSelector('html[data-hydrated]');
-    const bytes = randomBytes(2 * 1024 * 1024);
+    const bytes = randomBytes(20 * 1024 * 1024);
     await page
       .getByLabel('File', { exact: true })
       .setInputFiles({ name: 'quiet-rooms.pdf', mimeType: 'application/pdf', buffer: bytes });
