@@ -264,6 +264,7 @@ function shopperRequests(productId: number, onOrder: () => void = () => {}): aut
       path: '/api/orders',
       setupRequest: (req: autocannon.Request, context: object) => {
         const shopper = context as Shopper;
+        // Nothing returned resets the pipeline (autocannon's documented behaviour; its types omit it).
         if (!shopper.added) return undefined as unknown as autocannon.Request;
         return {
           ...req,
