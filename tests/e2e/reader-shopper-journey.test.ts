@@ -5,7 +5,13 @@ import { SHOP_MESSAGES } from '../../src/shop/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { addSessionCookie, signedInSession } from '../support/auth.ts';
 import { publishedPost, seedDemo } from '../support/blog.ts';
-import { type ContextOptions, expectAccessible, launchBrowser, newContext, watchPage } from '../support/browser.ts';
+import {
+  type ContextOptions,
+  expectAccessible,
+  launchBrowser,
+  newContext,
+  watchPage,
+} from '../support/browser.ts';
 import { createProductRow } from '../support/shop.ts';
 import { startSmtpServer } from '../support/smtp.ts';
 
@@ -161,7 +167,9 @@ describe.each(journeys)('a reader and a shopper ($name)', ({ options, tag }) => 
     } else {
       // The copy button needs a script, so it is not offered; sharing by mail is a plain link.
       expect(await copy.isVisible()).toBe(false);
-      expect(await page.getByRole('link', { name: 'Email' }).getAttribute('href')).toContain('mailto:?subject=');
+      expect(await page.getByRole('link', { name: 'Email' }).getAttribute('href')).toContain(
+        'mailto:?subject=',
+      );
     }
     expect(problems).toEqual([]);
     await context.close();
