@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useRef, useState, useSyncExternalStore } from 'react';
 import { data, Form, Link, redirect, useLocation, useNavigation } from 'react-router';
 import { AUTH_MESSAGES, passwordMeetsRules } from '../../identity/messages.ts';
 import { signUpSchema } from '../../identity/schemas.ts';
@@ -56,6 +56,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirect(`${confirm}?username=${encodeURIComponent(parsed.data.username)}`);
 }
 
+const noSubscription = () => () => {};
+
 export default function SignUp({ actionData }: Route.ComponentProps) {
   const { pathname } = useLocation();
   const navigation = useNavigation();
@@ -63,6 +65,12 @@ export default function SignUp({ actionData }: Route.ComponentProps) {
   const [confirmation, setConfirmation] = useState('');
   const amplify = pathname.startsWith('/amplify');
   const valid = passwordMeetsRules(password) && password === confirmation;
+  // Without JavaScript the checklist never learns the password: the button must not read as disabled.
+  const hydrated = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
   const formRef = useRef<HTMLFormElement>(null);
   useFocusFirstError(formRef, actionData);
   // The field a refusal is about is marked, and described by the refusal's message.
@@ -131,7 +139,7 @@ export default function SignUp({ actionData }: Route.ComponentProps) {
           type="submit"
           className="button auth-submit"
           disabled={navigation.state !== 'idle'}
-          aria-disabled={!valid}
+          aria-disabled={hydrated && !valid}
         >
           {navigation.state !== 'idle' ? 'Creating account...' : 'Create account'}
         </button>
