@@ -9,6 +9,7 @@ import { CodeField } from '../components/auth/CodeField.tsx';
 import { PasswordChecklist } from '../components/auth/PasswordChecklist.tsx';
 import { PasswordField } from '../components/auth/PasswordField.tsx';
 import { getApp } from '../context.ts';
+import { useHydrated } from '../hydrated.ts';
 import { redirectWithToast } from '../toast.server.ts';
 import '../styles/auth.css';
 import type { Route } from './+types/forgot-password';
@@ -83,6 +84,8 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
   const state = actionData as Step | undefined;
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
+  // Without JavaScript the checklist never learns the password: the button must not read as disabled.
+  const hydrated = useHydrated();
   const busy = navigation.state !== 'idle';
   const intent = navigation.formData?.get('intent');
   const signIn = <Link to={amplify ? '/amplify-login' : '/login'}>Back to sign in</Link>;
@@ -157,7 +160,7 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
           value="reset"
           className="button auth-submit"
           disabled={busy}
-          aria-disabled={!valid}
+          aria-disabled={hydrated && !valid}
         >
           {busy && intent === 'reset' ? 'Resetting password...' : 'Reset password'}
         </button>

@@ -1,4 +1,4 @@
-import { useRef, useState, useSyncExternalStore } from 'react';
+import { useRef, useState } from 'react';
 import { data, Form, Link, redirect, useLocation, useNavigation } from 'react-router';
 import { AUTH_MESSAGES, passwordMeetsRules } from '../../identity/messages.ts';
 import { signUpSchema } from '../../identity/schemas.ts';
@@ -9,6 +9,7 @@ import { PasswordChecklist } from '../components/auth/PasswordChecklist.tsx';
 import { PasswordField } from '../components/auth/PasswordField.tsx';
 import { useFocusFirstError } from '../components/FormErrors.tsx';
 import { getApp } from '../context.ts';
+import { useHydrated } from '../hydrated.ts';
 import '../styles/auth.css';
 import type { Route } from './+types/signup';
 
@@ -56,8 +57,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirect(`${confirm}?username=${encodeURIComponent(parsed.data.username)}`);
 }
 
-const noSubscription = () => () => {};
-
 export default function SignUp({ actionData }: Route.ComponentProps) {
   const { pathname } = useLocation();
   const navigation = useNavigation();
@@ -66,11 +65,7 @@ export default function SignUp({ actionData }: Route.ComponentProps) {
   const amplify = pathname.startsWith('/amplify');
   const valid = passwordMeetsRules(password) && password === confirmation;
   // Without JavaScript the checklist never learns the password: the button must not read as disabled.
-  const hydrated = useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
+  const hydrated = useHydrated();
   const formRef = useRef<HTMLFormElement>(null);
   useFocusFirstError(formRef, actionData);
   // The field a refusal is about is marked, and described by the refusal's message.
