@@ -151,6 +151,7 @@ export function usersRouter(services: AppServices): Router {
       }
       case 'passkey-login-options': {
         await limits.ipFailures.check(ctx.state.clientIp);
+        await limits.passkeyChallenges.consume(ctx.state.clientIp);
         ctx.set('Cache-Control', 'no-store');
         ctx.body = { options: await passkeySignInOptions(services) };
         return;

@@ -108,6 +108,13 @@ export function authLimits(db: Db) {
       durationSeconds: WINDOW_SECONDS,
       message: 'Too many code requests. Please wait 15 minutes before asking for another code.',
     }),
+    // Each passkey sign-in's options store a challenge row until it expires: a flood would fill the table.
+    passkeyChallenges: createRateLimit(db, {
+      keyPrefix: 'passkey-options-ip',
+      points: 30,
+      durationSeconds: 60,
+      message: 'Too many passkey sign-in attempts from your network. Please wait a minute and try again.',
+    }),
     resets: createRateLimit(db, {
       keyPrefix: 'reset',
       points: 10,

@@ -313,3 +313,24 @@ describe('the Account page and the sign-in page', () => {
     expect(audit).toHaveLength(1);
   });
 });
+
+// Last in the file: it uses up this address's passkey sign-in allowance for a minute.
+describe('passkey sign-in options', () => {
+  it('are limited per address, so a flood cannot fill the challenge table', async () => {
+    const before = Number((await app.services.db('passkey_challenges').count({ n: '*' }))[0].n);
+    let allowed = 0;
+    let refused: { status: number; body: { message?: string } } | undefined;
+    for (let i = 0; i < 40 && !refused; i++) {
+      const res = await post('passkey-login-options', {});
+      if (res.status === 200) allowed++;
+      else refused = res;
+    }
+    expect(refused?.status).toBe(429);
+    expect(refused?.body.message).toBe(
+      'Too many passkey sign-in attempts from your network. Please wait a minute and try again.',
+    );
+    expect(allowed).toBeLessThanOrEqual(30);
+    const after = Number((await app.services.db('passkey_challenges').count({ n: '*' }))[0].n);
+    expect(after - before).toBe(allowed);
+  });
+});

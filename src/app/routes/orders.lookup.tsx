@@ -8,7 +8,7 @@ import { createRateLimit } from '../../server/rate-limit.ts';
 import { SHOP_MESSAGES } from '../../shop/messages.ts';
 import { Downloads } from '../components/shop/Downloads.tsx';
 import { Notice } from '../components/shop/Notice.tsx';
-import { OrderLines, orderDiscount } from '../components/shop/OrderLines.tsx';
+import { OrderLines, orderDiscount, orderShipping } from '../components/shop/OrderLines.tsx';
 import { getApp } from '../context.ts';
 import '../styles/shop.css';
 import type { Route } from './+types/orders.lookup';
@@ -78,10 +78,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       trackingNumber: order.trackingNumber,
       trackingUrl: order.trackingUrl,
       totalAmount: order.totalAmount,
-      shipping:
-        order.shippingMethod === 'none'
-          ? undefined
-          : { method: order.shippingMethod, cost: order.shippingCost },
+      shipping: orderShipping(order),
       discount: orderDiscount(order),
       // The order's own page: its payment state, and Pay now while it waits for one.
       orderPath: `${orderUrl.pathname}${orderUrl.search}`,

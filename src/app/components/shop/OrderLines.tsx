@@ -12,6 +12,16 @@ export function orderDiscount(order: {
   return order.discountCode ? { code: order.discountCode, amount: order.discountAmount } : undefined;
 }
 
+/** An order's shipping for its summary; undefined when it ships nothing (every line a download). */
+export function orderShipping(order: {
+  shippingMethod: string;
+  shippingCost: number;
+}): { method: string; cost: number } | undefined {
+  return order.shippingMethod === NO_SHIPPING
+    ? undefined
+    : { method: order.shippingMethod, cost: order.shippingCost };
+}
+
 /** The order summary's discount line: the code and what it takes off. */
 export function DiscountRow({ code, amount }: { code: string; amount: number }) {
   const currency = useCurrency();
@@ -88,11 +98,7 @@ export function PlacedOrderLines({
         unitPrice: i.priceAtTime,
       }))}
       total={order.totalAmount}
-      shipping={
-        order.shippingMethod === NO_SHIPPING
-          ? undefined
-          : { method: order.shippingMethod, cost: order.shippingCost }
-      }
+      shipping={orderShipping(order)}
       discount={orderDiscount(order)}
     />
   );
