@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { identityProvider } from '../../src/identity/service.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
