@@ -136,6 +136,8 @@ describe('admin shop journeys', () => {
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.waitForURL('**/admin?*fulfilment=shipped*');
     const listed = page.getByRole('listitem').filter({ hasText: `Order #${order.id}` });
+    // The URL changes before the filtered list has loaded.
+    await listed.waitFor();
     expect(await listed.getByText('Partially refunded', { exact: true }).count()).toBe(1);
     expect(await listed.getByText('Manual', { exact: true }).count()).toBe(1);
 
