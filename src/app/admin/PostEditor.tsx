@@ -95,6 +95,44 @@ function savedTime(iso: string): string {
   return new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false });
 }
 
+/** An unsaved draft offered back on opening: restore it, or go on with what the form shows. */
+function DraftOffer({
+  savedAt,
+  keptWhere,
+  restore,
+  close,
+  keepLabel,
+}: {
+  savedAt: string;
+  keptWhere: string;
+  restore: () => void;
+  close: () => void;
+  keepLabel: string;
+}) {
+  return (
+    <section className="card editor-draft" aria-label="Unsaved draft">
+      <p>
+        An unsaved draft from {savedTime(savedAt)} was kept {keptWhere}.
+      </p>
+      <div className="admin-actions">
+        <button
+          type="button"
+          className="button button-small"
+          onClick={() => {
+            restore();
+            close();
+          }}
+        >
+          Restore draft
+        </button>
+        <button type="button" className="button button-small button-secondary" onClick={close}>
+          {keepLabel}
+        </button>
+      </div>
+    </section>
+  );
+}
+
 function AutosaveStatus({ state, postId }: { state: AutosaveState; postId: number | null }) {
   let text: ReactNode = null;
   if (state.kind === 'saving') text = 'Saving…';
@@ -179,52 +217,22 @@ export function PostEditor({ post, draft = null, errors, products }: Props) {
       <h1>{post ? 'Edit Post' : 'New Post'}</h1>
       <AutosaveStatus state={autosave.state} postId={post?.id ?? null} />
       {post && draft && draftOffered ? (
-        <section className="card editor-draft" aria-label="Unsaved draft">
-          <p>An unsaved draft from {savedTime(draft.savedAt)} was kept when the editor closed.</p>
-          <div className="admin-actions">
-            <button
-              type="button"
-              className="button button-small"
-              onClick={() => {
-                show(withRevision(post, draft));
-                setDraftOffered(false);
-              }}
-            >
-              Restore draft
-            </button>
-            <button
-              type="button"
-              className="button button-small button-secondary"
-              onClick={() => setDraftOffered(false)}
-            >
-              Keep the saved version
-            </button>
-          </div>
-        </section>
+        <DraftOffer
+          savedAt={draft.savedAt}
+          keptWhere="when the editor closed"
+          restore={() => show(withRevision(post, draft))}
+          close={() => setDraftOffered(false)}
+          keepLabel="Keep the saved version"
+        />
       ) : null}
       {newDraft ? (
-        <section className="card editor-draft" aria-label="Unsaved draft">
-          <p>An unsaved draft from {savedTime(newDraft.savedAt)} was kept in this browser.</p>
-          <div className="admin-actions">
-            <button
-              type="button"
-              className="button button-small"
-              onClick={() => {
-                show(draftFields(newDraft.fields));
-                setNewDraft(null);
-              }}
-            >
-              Restore draft
-            </button>
-            <button
-              type="button"
-              className="button button-small button-secondary"
-              onClick={() => setNewDraft(null)}
-            >
-              Start a blank post
-            </button>
-          </div>
-        </section>
+        <DraftOffer
+          savedAt={newDraft.savedAt}
+          keptWhere="in this browser"
+          restore={() => show(draftFields(newDraft.fields))}
+          close={() => setNewDraft(null)}
+          keepLabel="Start a blank post"
+        />
       ) : null}
       {errors?.conflict && post && autosave.state.kind !== 'conflict' ? (
         <p className="autosave-status">
