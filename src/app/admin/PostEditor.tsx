@@ -133,6 +133,15 @@ function DraftOffer({
   );
 }
 
+/** A formatting toolbar button: it edits the content, never submits the form. */
+function ToolButton({ onClick, children }: { onClick: () => void; children: ReactNode }) {
+  return (
+    <button type="button" className="button button-small button-secondary" onClick={onClick}>
+      {children}
+    </button>
+  );
+}
+
 function AutosaveStatus({ state, postId }: { state: AutosaveState; postId: number | null }) {
   let text: ReactNode = null;
   if (state.kind === 'saving') text = 'Saving…';
@@ -461,44 +470,15 @@ function EditorForm({ post, isNew, errors, products, formRef, version, onChange,
         <div className="field">
           <label htmlFor="content">Content</label>
           <div className="editor-toolbar" role="toolbar" aria-label="Formatting" aria-controls="content">
-            <button
-              type="button"
-              className="button button-small button-secondary"
-              onClick={() => apply(bold)}
-            >
-              Bold
-            </button>
-            <button
-              type="button"
-              className="button button-small button-secondary"
-              onClick={() => apply(italic)}
-            >
-              Italic
-            </button>
-            <button
-              type="button"
-              className="button button-small button-secondary"
-              onClick={() => apply(underline)}
-            >
-              Underline
-            </button>
+            <ToolButton onClick={() => apply(bold)}>Bold</ToolButton>
+            <ToolButton onClick={() => apply(italic)}>Italic</ToolButton>
+            <ToolButton onClick={() => apply(underline)}>Underline</ToolButton>
             {([1, 2, 3] as const).map((level) => (
-              <button
-                key={level}
-                type="button"
-                className="button button-small button-secondary"
-                onClick={() => apply((t, s) => heading(t, s, level))}
-              >
+              <ToolButton key={level} onClick={() => apply((t, s) => heading(t, s, level))}>
                 H{level}
-              </button>
+              </ToolButton>
             ))}
-            <button
-              type="button"
-              className="button button-small button-secondary"
-              onClick={() => askAndInsert('Image URL', (url) => image(url))}
-            >
-              Image
-            </button>
+            <ToolButton onClick={() => askAndInsert('Image URL', (url) => image(url))}>Image</ToolButton>
             <label className="visually-hidden" htmlFor="text-colour">
               Text colour
             </label>
@@ -518,9 +498,7 @@ function EditorForm({ post, isNew, errors, products, formRef, version, onChange,
                 </option>
               ))}
             </select>
-            <button
-              type="button"
-              className="button button-small button-secondary"
+            <ToolButton
               onClick={() =>
                 askAndInsert('YouTube link or video id', (value) => {
                   const id = extractYouTubeId(value);
@@ -529,10 +507,8 @@ function EditorForm({ post, isNew, errors, products, formRef, version, onChange,
               }
             >
               YouTube
-            </button>
-            <button
-              type="button"
-              className="button button-small button-secondary"
+            </ToolButton>
+            <ToolButton
               onClick={() =>
                 askAndInsert('Podcast audio URL', (url) =>
                   /^https?:\/\//.test(url) ? podcastMarker(url) : null,
@@ -540,14 +516,8 @@ function EditorForm({ post, isNew, errors, products, formRef, version, onChange,
               }
             >
               Podcast
-            </button>
-            <button
-              type="button"
-              className="button button-small button-secondary"
-              onClick={() => askAndInsert('GIF URL', (url) => image(url, 'GIF'))}
-            >
-              GIF
-            </button>
+            </ToolButton>
+            <ToolButton onClick={() => askAndInsert('GIF URL', (url) => image(url, 'GIF'))}>GIF</ToolButton>
             <label className="visually-hidden" htmlFor="product-picker">
               Insert a product card
             </label>
