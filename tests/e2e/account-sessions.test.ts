@@ -1,26 +1,9 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
 import { createUser, type TestUser } from '../support/auth.ts';
-import { expectAccessible, launchBrowser, newContext, watchPage } from '../support/browser.ts';
-import { startSmtpServer } from '../support/smtp.ts';
+import { expectAccessible, newContext, setUpBrowserApp, watchPage } from '../support/browser.ts';
 
-let app: TestApp;
-let browser: Browser;
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  // The worker sends the reset code's mail.
-  [app, browser] = await Promise.all([
-    startTestApp({ withWorker: true, env: { SMTP_URL: smtp.url } }),
-    launchBrowser(),
-  ]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await smtp?.close();
-});
+const stack = setUpBrowserApp();
 
 const codeIn = (text: string) => /\b(\d{6})\b/.exec(text)?.[1] ?? '';
 
@@ -44,10 +27,10 @@ async function expectSignedOut(page: Page) {
 it('signs one browser out from another with “Sign out everywhere else”, and a password reset signs out both', {
   timeout: 90_000,
 }, async () => {
-  const user = await createUser(app);
+  const user = await createUser(stack.app);
   const contexts = await Promise.all([
-    newContext(browser, app.url),
-    newContext(browser, app.url, { width: 390 }),
+    newContext(stack.browser, stack.app.url),
+    newContext(stack.browser, stack.app.url, { width: 390 }),
   ]);
   const [here, there] = await Promise.all(contexts.map((c) => c.newPage()));
   const problems = await watchPage(here);
@@ -72,14 +55,14 @@ it('signs one browser out from another with “Sign out everywhere else”, and 
   await signIn(there, user, user.password);
   await here.reload();
   await expect.poll(() => sessions.getByRole('listitem').count()).toBe(2);
-  const elsewhere = await newContext(browser, app.url);
+  const elsewhere = await newContext(stack.browser, stack.app.url);
   const reset = await elsewhere.newPage();
   await reset.goto('/forgot-password');
   await reset.waitForSelector('html[data-hydrated]');
   await reset.locator('main').getByLabel('Email').fill(user.email);
   await reset.locator('main').getByRole('button', { name: 'Send reset code' }).click();
   await reset.getByRole('heading', { name: 'Enter new password' }).waitFor();
-  const mail = await smtp.waitFor((m) => m.to.includes(user.email) && /reset/i.test(m.subject));
+  const mail = await stack.smtp.waitFor((m) => m.to.includes(user.email) && /reset/i.test(m.subject));
   await reset.locator('main').getByLabel('Verification code').fill(codeIn(mail.text));
   await reset.locator('main').getByLabel('New password', { exact: true }).fill('New-secret2!');
   await reset.locator('main').getByLabel('Confirm new password').fill('New-secret2!');

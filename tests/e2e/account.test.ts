@@ -1,29 +1,13 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ACCOUNT_MESSAGES } from '../../src/identity/messages.ts';
 import { executeOrderCommand } from '../../src/orders/service.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
 import { addSessionCookie, signedInSession } from '../support/auth.ts';
-import { expectAccessible, launchBrowser, newContext, watchPage } from '../support/browser.ts';
+import { expectAccessible, newContext, setUpBrowserApp, watchPage } from '../support/browser.ts';
 import { createProductRow } from '../support/shop.ts';
-import { startSmtpServer } from '../support/smtp.ts';
 
-let app: TestApp;
-let browser: Browser;
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  [app, browser] = await Promise.all([
-    startTestApp({ withWorker: true, env: { SMTP_URL: smtp.url } }),
-    launchBrowser(),
-  ]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await smtp?.close();
-});
+const stack = setUpBrowserApp();
 
 const codeIn = (text: string) => /\b(\d{6})\b/.exec(text)?.[1] ?? '';
 
@@ -56,12 +40,12 @@ describe('the Account page in the browser', () => {
   it('a shopper signs up, buys as that user, sees the order in /account, and deletes the account', {
     timeout: 120_000,
   }, async () => {
-    const lamp = await createProductRow(app.services.db, {
+    const lamp = await createProductRow(stack.app.services.db, {
       name: 'Harbour Desk Lamp',
       price: 3900,
       stock: 5,
     });
-    const context = await newContext(browser, app.url);
+    const context = await newContext(stack.browser, stack.app.url);
     const page = await context.newPage();
     const problems = await watchPage(page);
 
@@ -73,7 +57,7 @@ describe('the Account page in the browser', () => {
     await page.locator('main').getByLabel('Confirm password').fill('Harbour-lamp7!');
     await page.locator('main').getByRole('button', { name: 'Create account' }).click();
     await page.waitForURL(/\/confirm-email\?username=mira/);
-    const mail = await smtp.waitFor((m) => m.to.includes('mira@example.com'));
+    const mail = await stack.smtp.waitFor((m) => m.to.includes('mira@example.com'));
     await page.locator('main').getByLabel('Verification code').fill(codeIn(mail.text));
     await page.locator('main').getByRole('button', { name: 'Confirm email' }).click();
     await page.waitForURL(/\/login$/);
@@ -102,8 +86,8 @@ describe('the Account page in the browser', () => {
     expect(await order.textContent()).toContain('Awaiting payment');
     const orderId = Number(/#(\d+)/.exec((await order.getByRole('heading').textContent()) ?? '')?.[1]);
 
-    await executeOrderCommand(app.services.db, orderId, { type: 'RecordPayment' });
-    await executeOrderCommand(app.services.db, orderId, {
+    await executeOrderCommand(stack.app.services.db, orderId, { type: 'RecordPayment' });
+    await executeOrderCommand(stack.app.services.db, orderId, {
       type: 'ShipOrder',
       trackingNumber: 'HB-42',
       trackingUrl: 'https://track.example/HB-42',
@@ -138,12 +122,15 @@ describe('the Account page in the browser', () => {
     await page.waitForURL((url) => url.pathname === '/');
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Account deleted' }).count()).toBe(1);
     await expect.poll(() => page.getByRole('link', { name: 'Log in' }).count()).toBe(1);
-    await smtp.waitFor(
+    await stack.smtp.waitFor(
       (m) => m.to.includes('mira@example.com') && m.subject === 'Your Penstand account is deleted',
     );
     // The order stays for the shop, without the shopper.
     expect(
-      await app.services.db('orders').where({ id: orderId }).first('email', 'first_name', 'total_amount'),
+      await stack.app.services
+        .db('orders')
+        .where({ id: orderId })
+        .first('email', 'first_name', 'total_amount'),
     ).toEqual({ email: '', first_name: 'Deleted', total_amount: 3900 });
     await page.goto('/account');
     await page.waitForURL('**/login?redirectTo=%2Faccount');
@@ -155,10 +142,10 @@ describe('the Account page in the browser', () => {
     it(`works without JavaScript on a phone (${colorScheme}): profile, password, deletion`, {
       timeout: 30_000,
     }, async () => {
-      const { user, sid } = await signedInSession(app, { firstName: 'Noor', lastName: 'Script' });
+      const { user, sid } = await signedInSession(stack.app, { firstName: 'Noor', lastName: 'Script' });
       // The phone layout and axe, with JavaScript (axe runs in the page).
-      const scripted = await newContext(browser, app.url, { width: 375, colorScheme });
-      await addSessionCookie(scripted, app.url, sid);
+      const scripted = await newContext(stack.browser, stack.app.url, { width: 375, colorScheme });
+      await addSessionCookie(scripted, stack.app.url, sid);
       const look = await scripted.newPage();
       await look.goto('/account');
       await ready(look);
@@ -173,12 +160,12 @@ describe('the Account page in the browser', () => {
       await expectAccessible(look);
       await scripted.close();
 
-      const context = await newContext(browser, app.url, {
+      const context = await newContext(stack.browser, stack.app.url, {
         width: 375,
         colorScheme,
         javaScriptEnabled: false,
       });
-      await addSessionCookie(context, app.url, sid);
+      await addSessionCookie(context, stack.app.url, sid);
       const page = await context.newPage();
       await page.goto('/account');
       await expectFitsPhone(page);
@@ -200,7 +187,7 @@ describe('the Account page in the browser', () => {
       await page.getByRole('button', { name: 'Delete my account' }).click();
       await page.waitForURL((url) => url.pathname === '/');
       await page.getByRole('link', { name: 'Log in' }).waitFor();
-      expect(await app.services.db('users').where({ id: user.id }).first('id')).toBeUndefined();
+      expect(await stack.app.services.db('users').where({ id: user.id }).first('id')).toBeUndefined();
       await context.close();
     });
 });

@@ -1,26 +1,10 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '../../src/identity/messages.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
 import { createUser } from '../support/auth.ts';
-import { expectAccessible, launchBrowser, newContext, watchPage } from '../support/browser.ts';
-import { startSmtpServer } from '../support/smtp.ts';
+import { expectAccessible, newContext, setUpBrowserApp, watchPage } from '../support/browser.ts';
 
-let app: TestApp;
-let browser: Browser;
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  [app, browser] = await Promise.all([
-    startTestApp({ withWorker: true, env: { SMTP_URL: smtp.url } }),
-    launchBrowser(),
-  ]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await smtp?.close();
-});
+const stack = setUpBrowserApp();
 
 const codeIn = (text: string) => /\b(\d{6})\b/.exec(text)?.[1] ?? '';
 
@@ -30,7 +14,7 @@ async function ready(page: Page) {
 
 describe('accounts in the browser', () => {
   it('signs up, confirms with the mailed code, signs in from the header, sees the user menu and signs out', async () => {
-    const context = await newContext(browser, app.url);
+    const context = await newContext(stack.browser, stack.app.url);
     const page = await context.newPage();
     const problems = await watchPage(page);
     await page.goto('/signup');
@@ -45,7 +29,7 @@ describe('accounts in the browser', () => {
     await page.locator('main').getByRole('button', { name: 'Create account' }).click();
     await page.waitForURL(/\/confirm-email\?username=jules/);
 
-    const mail = await smtp.waitFor((m) => m.to.includes('jules@example.com'));
+    const mail = await stack.smtp.waitFor((m) => m.to.includes('jules@example.com'));
     await page.locator('main').getByLabel('Verification code').fill(codeIn(mail.text));
     await page.locator('main').getByRole('button', { name: 'Confirm email' }).click();
     await page.waitForURL(/\/login$/);
@@ -84,8 +68,8 @@ describe('accounts in the browser', () => {
   });
 
   it('moves focus to the field a refused sign-up is about', async () => {
-    const taken = await createUser(app, { username: 'taken-name' });
-    const context = await newContext(browser, app.url);
+    const taken = await createUser(stack.app, { username: 'taken-name' });
+    const context = await newContext(stack.browser, stack.app.url);
     const page = await context.newPage();
     await page.goto('/signup');
     await ready(page);
@@ -103,8 +87,8 @@ describe('accounts in the browser', () => {
   });
 
   it('resets a forgotten password and signs in with the new one', async () => {
-    await createUser(app, { username: 'nora', email: 'nora@example.com', password: 'Old-secret1!' });
-    const context = await newContext(browser, app.url);
+    await createUser(stack.app, { username: 'nora', email: 'nora@example.com', password: 'Old-secret1!' });
+    const context = await newContext(stack.browser, stack.app.url);
     const page = await context.newPage();
     await page.goto('/amplify-forgot-password');
     await ready(page);
@@ -113,7 +97,9 @@ describe('accounts in the browser', () => {
     await page.locator('main').getByRole('button', { name: 'Send reset code' }).click();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Enter new password');
     expect(await page.getByText(AUTH_MESSAGES.resetCodeMaybeSent('username')).count()).toBe(1);
-    const mail = await smtp.waitFor((m) => m.to.includes('nora@example.com') && /reset/i.test(m.subject));
+    const mail = await stack.smtp.waitFor(
+      (m) => m.to.includes('nora@example.com') && /reset/i.test(m.subject),
+    );
     // Typed (or pasted) with the space a mail client leaves in front: all six digits must arrive.
     await page
       .locator('main')
@@ -136,8 +122,12 @@ describe('accounts in the browser', () => {
   });
 
   it('shows a signed-in reader 403 at /admin, and takes an admin there from the sign-in page', async () => {
-    await createUser(app, { username: 'reader', email: 'reader@example.com', password: 'Reader-pass1!' });
-    await createUser(app, {
+    await createUser(stack.app, {
+      username: 'reader',
+      email: 'reader@example.com',
+      password: 'Reader-pass1!',
+    });
+    await createUser(stack.app, {
       role: 'admin',
       username: 'boss',
       email: 'boss@example.com',
@@ -147,7 +137,7 @@ describe('accounts in the browser', () => {
       ['reader@example.com', 'Reader-pass1!'],
       ['boss@example.com', 'Boss-pass1!'],
     ]) {
-      const context = await newContext(browser, app.url);
+      const context = await newContext(stack.browser, stack.app.url);
       const page = await context.newPage();
       const refused = await page.goto('/admin');
       expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe('/login?redirectTo=%2Fadmin');
@@ -171,8 +161,8 @@ describe('accounts in the browser', () => {
   it('signs in without JavaScript too, and the sign-in pages are accessible in both themes', {
     timeout: 180_000,
   }, async () => {
-    await createUser(app, { username: 'plain', email: 'plain@example.com', password: 'Plain-text1!' });
-    const noJs = await newContext(browser, app.url, { javaScriptEnabled: false });
+    await createUser(stack.app, { username: 'plain', email: 'plain@example.com', password: 'Plain-text1!' });
+    const noJs = await newContext(stack.browser, stack.app.url, { javaScriptEnabled: false });
     const page = await noJs.newPage();
     await page.goto('/login');
     await page.locator('main').getByLabel('Email').fill('plain@example.com');
@@ -182,7 +172,7 @@ describe('accounts in the browser', () => {
     expect(await page.locator('.user-menu summary').textContent()).toContain('plain@example.com');
     await noJs.close();
     for (const colorScheme of ['light', 'dark'] as const) {
-      const context = await newContext(browser, app.url, { colorScheme, width: 375 });
+      const context = await newContext(stack.browser, stack.app.url, { colorScheme, width: 375 });
       const p = await context.newPage();
       for (const path of [
         '/login',

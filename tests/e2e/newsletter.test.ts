@@ -1,34 +1,20 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addSessionCookie, signedInSession } from '../support/auth.ts';
 import { seedDemo } from '../support/blog.ts';
-import { launchBrowser, newContext, watchPage } from '../support/browser.ts';
-import { startSmtpServer } from '../support/smtp.ts';
+import { newContext, setUpBrowserApp, watchPage } from '../support/browser.ts';
 
 const READER = 'letter-reader@example.com';
-let app: TestApp;
-let browser: Browser;
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+
+const stack = setUpBrowserApp({ NEWSLETTER_RATE_PER_SECOND: '100' });
 beforeAll(async () => {
-  smtp = await startSmtpServer();
-  [app, browser] = await Promise.all([
-    startTestApp({ withWorker: true, env: { SMTP_URL: smtp.url, NEWSLETTER_RATE_PER_SECOND: '100' } }),
-    launchBrowser(),
-  ]);
-  await seedDemo(app);
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await smtp?.close();
+  await seedDemo(stack.app);
 });
 
 describe('the newsletter, from the footer to the inbox and out again', () => {
   it('subscribes, confirms, receives a post sent from the editor, unsubscribes and gets no more', {
     timeout: 90_000,
   }, async () => {
-    const reader = await (await newContext(browser, app.url)).newPage();
+    const reader = await (await newContext(stack.browser, stack.app.url)).newPage();
     const readerProblems = await watchPage(reader);
     await reader.goto('/about');
     await reader.waitForSelector('html[data-hydrated]');
@@ -36,21 +22,21 @@ describe('the newsletter, from the footer to the inbox and out again', () => {
     await footer.getByLabel('Email address').fill(READER);
     await footer.getByRole('button', { name: 'Subscribe' }).click();
     await footer.getByRole('status').waitFor();
-    const confirm = await smtp.waitFor(
+    const confirm = await stack.smtp.waitFor(
       (m) => m.to.includes(READER) && m.subject === 'Confirm your subscription',
     );
     await reader.goto(/(http\S+\/newsletter\/confirm\?token=\S+)/.exec(confirm.text)?.[1] ?? '');
     await reader.getByRole('heading', { name: 'Subscription confirmed' }).waitFor();
 
-    const { db } = app.services;
+    const { db } = stack.app.services;
     const [first, second] = await db('posts')
       .where({ status: 'published' })
       .orderBy('id')
       .limit(2)
       .select('id', 'title');
-    const { sid } = await signedInSession(app, { role: 'admin' });
-    const adminContext = await newContext(browser, app.url);
-    await addSessionCookie(adminContext, app.url, sid);
+    const { sid } = await signedInSession(stack.app, { role: 'admin' });
+    const adminContext = await newContext(stack.browser, stack.app.url);
+    await addSessionCookie(adminContext, stack.app.url, sid);
     const admin = await adminContext.newPage();
     const adminProblems = await watchPage(admin);
     const sendFromEditor = async (postId: number) => {
@@ -77,7 +63,7 @@ describe('the newsletter, from the footer to the inbox and out again', () => {
     expect(await card.getByTestId('newsletter-progress').textContent()).toMatch(
       /^Sent: \d+ of \d+ delivered\.$/,
     );
-    const letter = await smtp.waitFor((m) => m.to.includes(READER) && m.subject === first.title);
+    const letter = await stack.smtp.waitFor((m) => m.to.includes(READER) && m.subject === first.title);
     expect(letter.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
 
     await reader.goto(/Unsubscribe: (\S+)/.exec(letter.text)?.[1] ?? '');
@@ -91,9 +77,11 @@ describe('the newsletter, from the footer to the inbox and out again', () => {
       token: 'still-here-token-xxxxxxxxxxxxxxxx',
     });
     await sendFromEditor(second.id);
-    await smtp.waitFor((m) => m.to.includes('still-here@example.com') && m.subject === second.title);
+    await stack.smtp.waitFor((m) => m.to.includes('still-here@example.com') && m.subject === second.title);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
-    expect(smtp.messages.filter((m) => m.to.includes(READER) && m.subject === second.title)).toHaveLength(0);
+    expect(
+      stack.smtp.messages.filter((m) => m.to.includes(READER) && m.subject === second.title),
+    ).toHaveLength(0);
     expect(readerProblems).toEqual([]);
     expect(adminProblems).toEqual([]);
   });

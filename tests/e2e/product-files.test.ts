@@ -1,29 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { describe, expect, it } from 'vitest';
 import { addSessionCookie, signedInSession } from '../support/auth.ts';
-import { expectAccessible, launchBrowser, newContext, watchPage } from '../support/browser.ts';
+import { expectAccessible, newContext, setUpBrowserApp, watchPage } from '../support/browser.ts';
 import { createProductRow } from '../support/shop.ts';
-import { startSmtpServer } from '../support/smtp.ts';
 
-let app: TestApp;
-let browser: Browser;
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  [app, browser] = await Promise.all([
-    startTestApp({ withWorker: true, env: { SMTP_URL: smtp.url } }),
-    launchBrowser(),
-  ]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await smtp?.close();
-});
+const stack = setUpBrowserApp();
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
@@ -31,13 +13,13 @@ describe('downloadable files in the product editor', () => {
   it('attaches a named file, shows it, and removes it; a guest then checks out the e-book without an address', {
     timeout: 90_000,
   }, async () => {
-    const admin = await signedInSession(app, { role: 'admin' });
-    const product = await createProductRow(app.services.db, {
+    const admin = await signedInSession(stack.app, { role: 'admin' });
+    const product = await createProductRow(stack.app.services.db, {
       name: 'Field Notes (e-book)',
       category: 'Books',
     });
-    const context = await newContext(browser, app.url);
-    await addSessionCookie(context, app.url, admin.sid);
+    const context = await newContext(stack.browser, stack.app.url);
+    await addSessionCookie(context, stack.app.url, admin.sid);
     const page = await context.newPage();
     const problems = await watchPage(page);
 
@@ -59,9 +41,9 @@ describe('downloadable files in the product editor', () => {
     expect(await listed.textContent()).toContain('field-notes.epub, 2.0 MB');
     await expectAccessible(page);
 
-    const [row] = await app.services.db('product_files').where({ product_id: product.id });
+    const [row] = await stack.app.services.db('product_files').where({ product_id: product.id });
     expect(row).toMatchObject({ name: 'Field Notes (EPUB)', file_name: 'field-notes.epub' });
-    const stored = await app.services.privateFiles.get(row.storage_name);
+    const stored = await stack.app.services.privateFiles.get(row.storage_name);
     const chunks: Buffer[] = [];
     for await (const chunk of stored!.body) chunks.push(chunk as Buffer);
     expect(sha256(Buffer.concat(chunks))).toBe(sha256(bytes));
@@ -72,7 +54,7 @@ describe('downloadable files in the product editor', () => {
     await listed.waitFor();
 
     // A guest buys it: checkout asks for no address.
-    const guest = await newContext(browser, app.url);
+    const guest = await newContext(stack.browser, stack.app.url);
     const shopper = await guest.newPage();
     await shopper.goto(`/product/${product.id}`);
     await shopper.waitForSelector('html[data-hydrated]');
@@ -91,8 +73,8 @@ describe('downloadable files in the product editor', () => {
     // Removing the file leaves the product without files.
     await page.getByRole('button', { name: 'Remove Field Notes (EPUB)' }).click();
     await page.getByText('No files yet.').waitFor();
-    expect(await app.services.db('product_files').where({ product_id: product.id })).toEqual([]);
-    expect(await app.services.privateFiles.get(row.storage_name)).toBeNull();
+    expect(await stack.app.services.db('product_files').where({ product_id: product.id })).toEqual([]);
+    expect(await stack.app.services.privateFiles.get(row.storage_name)).toBeNull();
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -102,15 +84,15 @@ describe('the download journey', () => {
   it('a guest buys a 20 MB e-book, the admin marks it paid, the guest downloads it byte for byte, resumes, and the 6th download is refused', {
     timeout: 120_000,
   }, async () => {
-    const admin = await signedInSession(app, { role: 'admin' });
-    const product = await createProductRow(app.services.db, {
+    const admin = await signedInSession(stack.app, { role: 'admin' });
+    const product = await createProductRow(stack.app.services.db, {
       name: 'Quiet Rooms (e-book)',
       category: 'Books',
       price: 1200,
       stock: null,
     });
-    const adminContext = await newContext(browser, app.url);
-    await addSessionCookie(adminContext, app.url, admin.sid);
+    const adminContext = await newContext(stack.browser, stack.app.url);
+    await addSessionCookie(adminContext, stack.app.url, admin.sid);
     const page = await adminContext.newPage();
     const problems = await watchPage(page);
     await page.goto(`/admin/products/${product.id}`);
@@ -123,7 +105,7 @@ describe('the download journey', () => {
     await page.getByRole('status').filter({ hasText: 'File attached' }).waitFor();
 
     // The guest checks out with name and email only (manual payment: unpaid until the admin says so).
-    const guest = await newContext(browser, app.url);
+    const guest = await newContext(stack.browser, stack.app.url);
     const shopper = await guest.newPage();
     const shopperProblems = await watchPage(shopper);
     await shopper.goto(`/product/${product.id}`);
@@ -150,7 +132,7 @@ describe('the download journey', () => {
     await adminDownloads.getByText('0 of 5 downloads').waitFor();
     await expectAccessible(page);
 
-    const mail = await smtp.waitFor((m) => m.subject === `Your downloads for order #${orderId}`);
+    const mail = await stack.smtp.waitFor((m) => m.subject === `Your downloads for order #${orderId}`);
     const mailedUrl = /(http:\/\/\S+\/downloads\/\S+)/.exec(mail.text)?.[1] ?? '';
     expect(mailedUrl).toMatch(/\/downloads\/\d+\.[A-Za-z0-9_-]{32}$/);
 
@@ -166,7 +148,8 @@ describe('the download journey', () => {
     const saved = await readFile((await download.path()) as string);
     expect(sha256(saved)).toBe(sha256(bytes));
     const count = async () =>
-      (await app.services.db('download_grants').where({ order_id: orderId }).first('downloads')).downloads;
+      (await stack.app.services.db('download_grants').where({ order_id: orderId }).first('downloads'))
+        .downloads;
     await expect.poll(count).toBe(1);
 
     // 2: a resumed download: the rest from byte 1 MiB.

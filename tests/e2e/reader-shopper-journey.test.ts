@@ -1,39 +1,30 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { BLOG_MESSAGES } from '../../src/blog/messages.ts';
 import { SHOP_MESSAGES } from '../../src/shop/messages.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
 import { addSessionCookie, signedInSession } from '../support/auth.ts';
 import { publishedPost, seedDemo } from '../support/blog.ts';
 import {
   type ContextOptions,
   expectAccessible,
-  launchBrowser,
   newContext,
+  setUpBrowserApp,
   watchPage,
 } from '../support/browser.ts';
 import { createProductRow } from '../support/shop.ts';
-import { startSmtpServer } from '../support/smtp.ts';
 
 // Issue 23's first acceptance point: a reader's and a shopper's whole visit, in both themes at
 // both widths with JavaScript, and once without it.
 
-let app: TestApp;
-let browser: Browser;
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let admin: BrowserContext;
 let post: { id: number; slug: string; title: string };
 let top: number;
 
+const stack = setUpBrowserApp();
 beforeAll(async () => {
-  smtp = await startSmtpServer();
-  [app, browser] = await Promise.all([
-    startTestApp({ withWorker: true, env: { SMTP_URL: smtp.url } }),
-    launchBrowser(),
-  ]);
-  await seedDemo(app);
-  post = await publishedPost(app, 'typography-for-developers');
-  [{ id: top }] = await app.services
+  await seedDemo(stack.app);
+  post = await publishedPost(stack.app, 'typography-for-developers');
+  [{ id: top }] = await stack.app.services
     .db('comments')
     .insert({
       post_id: post.id,
@@ -43,14 +34,9 @@ beforeAll(async () => {
       approved: true,
     })
     .returning('id');
-  const session = await signedInSession(app, { role: 'admin', firstName: 'Alex', lastName: 'Morgan' });
-  admin = await newContext(browser, app.url);
-  await addSessionCookie(admin, app.url, session.sid);
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await smtp?.close();
+  const session = await signedInSession(stack.app, { role: 'admin', firstName: 'Alex', lastName: 'Morgan' });
+  admin = await newContext(stack.browser, stack.app.url);
+  await addSessionCookie(admin, stack.app.url, session.sid);
 });
 
 /** The comment form refuses posts sent faster than a person types. */
@@ -105,7 +91,7 @@ describe.each(journeys)('a reader and a shopper ($name)', ({ options, tag }) => 
   it('reads, moves on, opens a tag, replies and sees the Author answer nested, shares the link', {
     timeout: 60_000,
   }, async () => {
-    const context = await newContext(browser, app.url, options);
+    const context = await newContext(stack.browser, stack.app.url, options);
     const page = await context.newPage();
     const problems = await watchPage(page);
 
@@ -158,11 +144,11 @@ describe.each(journeys)('a reader and a shopper ($name)', ({ options, tag }) => 
     const copy = page.getByRole('button', { name: BLOG_MESSAGES.copyLink });
     if (scripted) {
       await expectAccessible(page);
-      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.app.url });
       await copy.click();
       await page.locator('.toaster .toast', { hasText: BLOG_MESSAGES.linkCopied }).waitFor();
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
-        `${app.services.publicUrl}/post/${post.slug}`,
+        `${stack.app.services.publicUrl}/post/${post.slug}`,
       );
     } else {
       // The copy button needs a script, so it is not offered; sharing by mail is a plain link.
@@ -179,11 +165,11 @@ describe.each(journeys)('a reader and a shopper ($name)', ({ options, tag }) => 
     timeout: 60_000,
   }, async () => {
     const name = `Harbour Lamp ${tag}`;
-    const product = await createProductRow(app.services.db, { name, price: 3900, stock: 5 });
+    const product = await createProductRow(stack.app.services.db, { name, price: 3900, stock: 5 });
     const username = `mira_${tag}`;
     const email = `mira-${tag}@example.com`;
     const password = 'Harbour-lamp7!';
-    const context = await newContext(browser, app.url, options);
+    const context = await newContext(stack.browser, stack.app.url, options);
     const page = await context.newPage();
     const problems = await watchPage(page);
     const main = page.locator('main');
@@ -206,7 +192,7 @@ describe.each(journeys)('a reader and a shopper ($name)', ({ options, tag }) => 
     await main.getByLabel('Confirm password').fill(password);
     await main.getByRole('button', { name: 'Create account' }).click();
     await page.waitForURL(new RegExp(`/confirm-email\\?username=${username}`));
-    const mail = await smtp.waitFor((m) => m.to.includes(email));
+    const mail = await stack.smtp.waitFor((m) => m.to.includes(email));
     await main.getByLabel('Verification code').fill(codeIn(mail.text));
     await main.getByRole('button', { name: 'Confirm email' }).click();
     await page.waitForURL(/\/login$/);

@@ -1,27 +1,11 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { FORM_HAS_ERRORS } from '../../src/app/components/FormErrors.tsx';
 import { SHOP_MESSAGES } from '../../src/shop/messages.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
-import { expectAccessible, launchBrowser, newContext, watchPage } from '../support/browser.ts';
+import { expectAccessible, newContext, setUpBrowserApp, watchPage } from '../support/browser.ts';
 import { createProductRow } from '../support/shop.ts';
-import { startSmtpServer } from '../support/smtp.ts';
 
-let app: TestApp;
-let browser: Browser;
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  [app, browser] = await Promise.all([
-    startTestApp({ withWorker: true, env: { SMTP_URL: smtp.url, CHECKOUT_RATE_LIMIT: '1000' } }),
-    launchBrowser(),
-  ]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await smtp?.close();
-});
+const stack = setUpBrowserApp({ CHECKOUT_RATE_LIMIT: '1000' });
 
 async function hydrated(page: Page, path: string) {
   await page.goto(path);
@@ -34,7 +18,7 @@ describe('a guest shopping journey', () => {
   it('adds, hits the stock limit, removes, checks out with every validation message and gets the mail', {
     timeout: 60_000,
   }, async () => {
-    const { db } = app.services;
+    const { db } = stack.app.services;
     const notebook = await createProductRow(db, {
       name: 'Pocket Notebook',
       stock: 3,
@@ -47,7 +31,7 @@ describe('a guest shopping journey', () => {
       price: 1000,
       category: 'Physical',
     });
-    const context = await newContext(browser, app.url);
+    const context = await newContext(stack.browser, stack.app.url);
     const page = await context.newPage();
     const problems = await watchPage(page);
 
@@ -135,7 +119,7 @@ describe('a guest shopping journey', () => {
     // SMTP is configured here, so the "only logged" note stays away.
     expect(await page.getByText('only logged to the console').count()).toBe(0);
 
-    const mail = await smtp.waitFor((m) => m.subject === `Order #${order.id} confirmed`);
+    const mail = await stack.smtp.waitFor((m) => m.subject === `Order #${order.id} confirmed`);
     expect(mail.to).toEqual(['grace@example.com']);
     expect(mail.text).toContain('3 × Pocket Notebook');
     expect(mail.text).toContain('Total: $75.00');
@@ -151,10 +135,10 @@ describe('a guest shopping journey', () => {
   });
 
   it('clamps a typed quantity over the stock, says so, and drops the notice at the next action', async () => {
-    const { db } = app.services;
+    const { db } = stack.app.services;
     const mug = await createProductRow(db, { name: 'Stock Mug', stock: 3, price: 900 });
     const pen = await createProductRow(db, { name: 'Plain Pen', stock: null, price: 300 });
-    const context = await newContext(browser, app.url);
+    const context = await newContext(stack.browser, stack.app.url);
     const page = await context.newPage();
     const problems = await watchPage(page);
     for (const product of [mug, pen]) {
@@ -179,8 +163,8 @@ describe('a guest shopping journey', () => {
   });
 
   it('clears the cart through a keyboard-operable confirmation dialog', async () => {
-    const product = await createProductRow(app.services.db, { name: 'Desk Plant', stock: 8 });
-    const context = await newContext(browser, app.url);
+    const product = await createProductRow(stack.app.services.db, { name: 'Desk Plant', stock: 8 });
+    const context = await newContext(stack.browser, stack.app.url);
     const page = await context.newPage();
     const problems = await watchPage(page);
     await hydrated(page, `/product/${product.id}`);
@@ -209,8 +193,12 @@ describe('a guest shopping journey', () => {
   });
 
   it('works without JavaScript: add, confirm-step clear, and checkout', async () => {
-    const product = await createProductRow(app.services.db, { name: 'Linen Tote', stock: 4, price: 1800 });
-    const context = await newContext(browser, app.url, { javaScriptEnabled: false });
+    const product = await createProductRow(stack.app.services.db, {
+      name: 'Linen Tote',
+      stock: 4,
+      price: 1800,
+    });
+    const context = await newContext(stack.browser, stack.app.url, { javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(`/product/${product.id}`);
     await page.getByRole('button', { name: 'Add to Cart', exact: true }).click();
@@ -241,8 +229,12 @@ describe('a guest shopping journey', () => {
   });
 
   it('adds to the cart from the grid without opening the product, with and without JavaScript', async () => {
-    const product = await createProductRow(app.services.db, { name: 'Grid Lamp', stock: 2, price: 4200 });
-    const plain = await newContext(browser, app.url, { javaScriptEnabled: false });
+    const product = await createProductRow(stack.app.services.db, {
+      name: 'Grid Lamp',
+      stock: 2,
+      price: 4200,
+    });
+    const plain = await newContext(stack.browser, stack.app.url, { javaScriptEnabled: false });
     const page = await plain.newPage();
     await page.goto('/shop?search=Grid+Lamp');
     const card = page.locator(`#product-${product.id}`);
@@ -254,7 +246,7 @@ describe('a guest shopping journey', () => {
     expect(await page.locator('.cart-badge').textContent()).toBe('1');
     await plain.close();
 
-    const scripted = await newContext(browser, app.url);
+    const scripted = await newContext(stack.browser, stack.app.url);
     const live = await scripted.newPage();
     const problems = await watchPage(live);
     await hydrated(live, '/shop?search=Grid+Lamp');
@@ -272,10 +264,10 @@ describe('a guest shopping journey', () => {
 
 describe('shop pages', () => {
   it('paginates, filters by category and search in the URL, and shows the empty state', async () => {
-    const { db } = app.services;
+    const { db } = stack.app.services;
     for (let i = 0; i < 14; i++)
       await createProductRow(db, { name: `Course volume ${i}`, category: 'Courses' });
-    const context = await newContext(browser, app.url);
+    const context = await newContext(stack.browser, stack.app.url);
     const page = await context.newPage();
     await hydrated(page, '/shop?category=Courses');
     await text(page, 'Showing 1-12 of 14 products').waitFor();
@@ -290,7 +282,7 @@ describe('shop pages', () => {
     await page.getByRole('button', { name: 'Search' }).click();
     await text(page, 'No products found').waitFor();
     expect(await text(page, 'Try adjusting your search or filter criteria.').isVisible()).toBe(true);
-    const redirect = await fetch(`${app.url}/shop-fixed`, { redirect: 'manual' });
+    const redirect = await fetch(`${stack.app.url}/shop-fixed`, { redirect: 'manual' });
     expect(redirect.status).toBe(301);
     expect(redirect.headers.get('location')).toBe('/shop');
     const missing = await page.goto('/product/not-a-number');
@@ -300,11 +292,11 @@ describe('shop pages', () => {
   });
 
   it("fetches a product page's image first and the shop grid's images lazily", async () => {
-    const product = await createProductRow(app.services.db, {
+    const product = await createProductRow(stack.app.services.db, {
       name: 'Framed Botanical Print',
       image: '/demo/book.svg',
     });
-    const context = await newContext(browser, app.url);
+    const context = await newContext(stack.browser, stack.app.url);
     const page = await context.newPage();
     await hydrated(page, `/product/${product.id}`);
     const main = page.getByRole('img', { name: 'Framed Botanical Print' });
@@ -319,7 +311,7 @@ describe('shop pages', () => {
   });
 
   it('builds the checkout schema in the browser without a CSP violation (zod probes for eval)', async () => {
-    const context = await newContext(browser, app.url);
+    const context = await newContext(stack.browser, stack.app.url);
     await context.addInitScript(() => {
       const seen: string[] = [];
       Object.assign(window, { cspViolations: seen });
@@ -334,10 +326,10 @@ describe('shop pages', () => {
   });
 
   it('shows out-of-stock products as not for sale and hides inactive ones', async () => {
-    const { db } = app.services;
+    const { db } = stack.app.services;
     const sold = await createProductRow(db, { name: 'Sold Out Print', stock: 0, featured: true });
     const inactive = await createProductRow(db, { name: 'Retired Mug', status: 'inactive' });
-    const context = await newContext(browser, app.url);
+    const context = await newContext(stack.browser, stack.app.url);
     const page = await context.newPage();
     await hydrated(page, `/product/${sold.id}`);
     expect(await text(page, 'This product is currently out of stock.').isVisible()).toBe(true);
@@ -363,13 +355,13 @@ describe('shop pages', () => {
     'has no serious accessibility violations (%s, %i px) and no horizontal overflow',
     { timeout: 240_000 },
     async (colorScheme, width) => {
-      const { db } = app.services;
+      const { db } = stack.app.services;
       const product = await createProductRow(db, {
         name: `Accessible Planner ${colorScheme} ${width}`,
         stock: 6,
         featured: true,
       });
-      const context = await newContext(browser, app.url, { colorScheme, width });
+      const context = await newContext(stack.browser, stack.app.url, { colorScheme, width });
       const page = await context.newPage();
       const pages = [
         '/',

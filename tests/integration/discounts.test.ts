@@ -6,7 +6,7 @@ import { DISCOUNT_MESSAGES } from '../../src/shop/discount-schema.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
-import { type StripeStandIn, startStripeStandIn } from '../support/stripe-stand-in.ts';
+import { setUpCardPaymentsApp } from '../support/stripe-stand-in.ts';
 
 let app: TestApp;
 let admin: Record<string, string>;
@@ -369,28 +369,13 @@ describe('discount codes', () => {
 });
 
 describe('discount codes with card payments', () => {
-  let stripe: StripeStandIn;
-  let cardApp: TestApp;
-  beforeAll(async () => {
-    stripe = await startStripeStandIn();
-    cardApp = await startTestApp({
-      env: {
-        STRIPE_SECRET_KEY: 'sk_test_discounts',
-        STRIPE_WEBHOOK_SECRET: 'whsec_discounts',
-        STRIPE_API_URL: stripe.url,
-      },
-    });
-  });
-  afterAll(async () => {
-    await cardApp?.close();
-    await stripe?.close();
-  });
+  const card = setUpCardPaymentsApp('whsec_discounts');
 
   it('asks Stripe for the discounted total, as one line naming the code', async () => {
-    const { db } = cardApp.services;
+    const { db } = card.app.services;
     const mug = await createProductRow(db, { category: 'Merchandise', price: 2500, stock: null });
     await db('discount_codes').insert({ code: 'CARD20', type: 'percent', value: 20 });
-    const guest = new GuestClient(cardApp);
+    const guest = new GuestClient(card.app);
     await guest.add(mug.id, 2);
     const placed = await guest.checkout({
       ...validCheckout,
@@ -400,7 +385,7 @@ describe('discount codes with card payments', () => {
     expect(placed.status).toBe(201);
     // $50.00 of mugs less 20%, plus Express at $15.00.
     expect(placed.body.totalAmount).toBe(5500);
-    const [session] = [...stripe.sessions.values()];
+    const [session] = [...card.stripe.sessions.values()];
     expect(session.line_items_sent).toEqual([
       { name: `Order #${placed.body.id} (discount code CARD20: −$10.00)`, unit_amount: 5500, quantity: 1 },
     ]);

@@ -1,52 +1,33 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sendOrderConfirmation } from '../../src/orders/confirmation.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
-import { startSmtpServer } from '../support/smtp.ts';
-import { type StripeStandIn, startStripeStandIn } from '../support/stripe-stand-in.ts';
+import { setUpCardPaymentsApp } from '../support/stripe-stand-in.ts';
 
 const WEBHOOK_SECRET = 'whsec_penstand_currency';
-let app: TestApp;
-let stripe: StripeStandIn;
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-beforeAll(async () => {
-  stripe = await startStripeStandIn();
-  smtp = await startSmtpServer();
-  app = await startTestApp({
-    env: {
-      CURRENCY: 'eur',
-      SMTP_URL: smtp.url,
-      STRIPE_SECRET_KEY: 'sk_test_penstand',
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      STRIPE_API_URL: stripe.url,
-    },
-  });
-});
-afterAll(async () => {
-  await app?.close();
-  await smtp?.close();
-  await stripe?.close();
-});
+const stack = setUpCardPaymentsApp(WEBHOOK_SECRET, { env: { CURRENCY: 'eur' } });
 
 describe('CURRENCY', () => {
   it('prices the shop, the Checkout Session, the payment and the mails in the configured currency', async () => {
-    const { db, mailer } = app.services;
+    const { db, mailer } = stack.app.services;
     const product = await createProductRow(db, { name: 'Carnet', price: 1250, stock: 5 });
-    const page = await fetch(`${app.url}/product/${product.id}`).then((r) => r.text());
+    const page = await fetch(`${stack.app.url}/product/${product.id}`).then((r) => r.text());
     expect(page).toContain('€12.50');
     expect(page).not.toContain('$12.50');
 
-    const guest = new GuestClient(app);
+    const guest = new GuestClient(stack.app);
     await guest.add(product.id, 2);
     const placed = await guest.checkout(validCheckout);
     expect(placed.status).toBe(201);
     const order = placed.body as { id: number; paymentUrl: string };
-    const session = stripe.sessions.get(order.paymentUrl.split('/pay/')[1]);
+    const session = stack.stripe.sessions.get(order.paymentUrl.split('/pay/')[1]);
     expect(session).toMatchObject({ currency: 'eur', amount_total: 2500 });
 
-    const delivery = stripe.event('checkout.session.completed', stripe.complete(session?.id ?? ''));
-    await fetch(`${app.url}/api/payments/stripe/webhook`, {
+    const delivery = stack.stripe.event(
+      'checkout.session.completed',
+      stack.stripe.complete(session?.id ?? ''),
+    );
+    await fetch(`${stack.app.url}/api/payments/stripe/webhook`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'stripe-signature': delivery.signature(WEBHOOK_SECRET) },
       body: delivery.payload,
@@ -55,14 +36,14 @@ describe('CURRENCY', () => {
     expect(payment.data).toMatchObject({ amount: 2500, currency: 'eur' });
 
     await sendOrderConfirmation(db, mailer, order.id);
-    const mail = await smtp.waitFor((m) => m.subject === `Order #${order.id} confirmed`);
+    const mail = await stack.smtp.waitFor((m) => m.subject === `Order #${order.id} confirmed`);
     expect(mail.text).toContain('Total: €25.00');
 
     const admin = {
-      ...(await signedInSession(app, { role: 'admin' })).headers,
+      ...(await signedInSession(stack.app, { role: 'admin' })).headers,
       'content-type': 'application/json',
     };
-    const tooMuch = await fetch(`${app.url}/api/admin/orders/${order.id}?action=refund`, {
+    const tooMuch = await fetch(`${stack.app.url}/api/admin/orders/${order.id}?action=refund`, {
       method: 'POST',
       headers: admin,
       body: JSON.stringify({ amount: 2501 }),

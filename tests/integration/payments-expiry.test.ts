@@ -1,51 +1,34 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { stripePaymentUrl } from '../../src/orders/payments.ts';
 import { placeOrder } from '../../src/orders/service.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
-import { startSmtpServer } from '../support/smtp.ts';
-import { type StripeStandIn, startStripeStandIn } from '../support/stripe-stand-in.ts';
+import { setUpCardPaymentsApp } from '../support/stripe-stand-in.ts';
 import { until } from '../support/until.ts';
 
 // The worker runs as in production: delayed jobs, the outbox relay, the mail jobs.
 const WEBHOOK_SECRET = 'whsec_penstand_expiry';
-let app: TestApp;
-let stripe: StripeStandIn;
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-beforeAll(async () => {
-  stripe = await startStripeStandIn();
-  smtp = await startSmtpServer();
-  app = await startTestApp({
-    withWorker: true,
-    env: {
-      SMTP_URL: smtp.url,
-      STRIPE_SECRET_KEY: 'sk_test_penstand',
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      STRIPE_API_URL: stripe.url,
-    },
-  });
-});
-afterAll(async () => {
-  await app?.close();
-  await smtp?.close();
-  await stripe?.close();
-});
+const stack = setUpCardPaymentsApp(WEBHOOK_SECRET, { withWorker: true });
 
-const stockOf = async (id: number) => (await app.services.db('products').where({ id }).first('stock')).stock;
+const stockOf = async (id: number) =>
+  (await stack.app.services.db('products').where({ id }).first('stock')).stock;
 
 /** Waits for the mails with this subject, then a while longer: a second one would have come by then. */
 async function mailsTitled(subject: string, count: number) {
-  await until(() => smtp.messages.filter((m) => m.subject === subject).length >= count, subject, 20_000);
+  await until(
+    () => stack.smtp.messages.filter((m) => m.subject === subject).length >= count,
+    subject,
+    20_000,
+  );
   await new Promise((resolve) => setTimeout(resolve, 1_500));
-  return smtp.messages.filter((m) => m.subject === subject);
+  return stack.smtp.messages.filter((m) => m.subject === subject);
 }
 
 describe('payments with the worker running', () => {
   it('expires an unpaid order by its own delayed job at the deadline and mails the customer once', async () => {
-    const { db } = app.services;
+    const { db } = stack.app.services;
     const product = await createProductRow(db, { stock: 3 });
-    const guest = new GuestClient(app);
+    const guest = new GuestClient(stack.app);
     await guest.add(product.id, 2);
     const { order } = await placeOrder(db, {
       owner: { userId: null, sessionId: guest.sid },
@@ -55,21 +38,21 @@ describe('payments with the worker running', () => {
       cardPayments: true,
       holdMs: 3_000,
     });
-    const paymentUrl = await stripePaymentUrl(app.services, order.id);
-    const session = stripe.sessions.get(paymentUrl.split('/pay/')[1]);
+    const paymentUrl = await stripePaymentUrl(stack.app.services, order.id);
+    const session = stack.stripe.sessions.get(paymentUrl.split('/pay/')[1]);
     expect(await stockOf(product.id)).toBe(1);
     const { hold_until: deadline } = await db('orders').where({ id: order.id }).first('hold_until');
 
     // The job logs once expireOrder has returned (after the order's row and its Stripe session).
     await until(
-      () => app.logs.some((l) => l.msg === 'order expired' && l.orderId === order.id),
+      () => stack.app.logs.some((l) => l.msg === 'order expired' && l.orderId === order.id),
       'the expiry job',
       30_000,
     );
     expect(Date.now()).toBeGreaterThanOrEqual(deadline.getTime());
     expect((await db('orders').where({ id: order.id }).first('status')).status).toBe('expired');
     // The order's own job expired it; the sweep (once at start, then each minute) found nothing.
-    expect(app.logs.some((l) => l.msg === 'orders expired by the sweep')).toBe(false);
+    expect(stack.app.logs.some((l) => l.msg === 'orders expired by the sweep')).toBe(false);
     expect(await stockOf(product.id)).toBe(3);
     expect(await db('order_events').where({ order_id: order.id, type: 'OrderExpired' })).toHaveLength(1);
     expect(session?.status).toBe('expired');
@@ -80,16 +63,16 @@ describe('payments with the worker running', () => {
   });
 
   it('mails each refund once, whatever Stripe reports back', async () => {
-    const { db } = app.services;
+    const { db } = stack.app.services;
     const product = await createProductRow(db, { price: 1500, stock: 5 });
-    const guest = new GuestClient(app);
+    const guest = new GuestClient(stack.app);
     await guest.add(product.id, 2);
     const placed = await guest.checkout(validCheckout);
     const order = placed.body as { id: number; paymentUrl: string };
-    const paid = stripe.complete(order.paymentUrl.split('/pay/')[1]);
+    const paid = stack.stripe.complete(order.paymentUrl.split('/pay/')[1]);
     const deliver = async (type: string, object: unknown) => {
-      const delivery = stripe.event(type, object);
-      const res = await fetch(`${app.url}/api/payments/stripe/webhook`, {
+      const delivery = stack.stripe.event(type, object);
+      const res = await fetch(`${stack.app.url}/api/payments/stripe/webhook`, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -101,11 +84,11 @@ describe('payments with the worker running', () => {
     };
     expect(await deliver('checkout.session.completed', paid)).toBe('applied');
     const admin = {
-      ...(await signedInSession(app, { role: 'admin' })).headers,
+      ...(await signedInSession(stack.app, { role: 'admin' })).headers,
       'content-type': 'application/json',
     };
     for (const amount of [500, 700]) {
-      const res = await fetch(`${app.url}/api/admin/orders/${order.id}?action=refund`, {
+      const res = await fetch(`${stack.app.url}/api/admin/orders/${order.id}?action=refund`, {
         method: 'POST',
         headers: admin,
         body: JSON.stringify({ amount }),

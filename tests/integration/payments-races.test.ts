@@ -1,40 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sendOrderConfirmation, sendOrderMail } from '../../src/orders/confirmation.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
-import { startSmtpServer } from '../support/smtp.ts';
-import { type StripeStandIn, startStripeStandIn } from '../support/stripe-stand-in.ts';
+import { setUpCardPaymentsApp } from '../support/stripe-stand-in.ts';
 import { until } from '../support/until.ts';
 
 // No worker: the test itself runs the mail jobs, at the moment it races them against a payment change.
 const WEBHOOK_SECRET = 'whsec_penstand_races';
-let app: TestApp;
-let stripe: StripeStandIn;
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let admin: Record<string, string>;
+const stack = setUpCardPaymentsApp(WEBHOOK_SECRET);
 beforeAll(async () => {
-  stripe = await startStripeStandIn();
-  smtp = await startSmtpServer();
-  app = await startTestApp({
-    env: {
-      SMTP_URL: smtp.url,
-      STRIPE_SECRET_KEY: 'sk_test_penstand',
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      STRIPE_API_URL: stripe.url,
-    },
-  });
-  admin = { ...(await signedInSession(app, { role: 'admin' })).headers, 'content-type': 'application/json' };
-});
-afterAll(async () => {
-  await app?.close();
-  await smtp?.close();
-  await stripe?.close();
+  const { headers } = await signedInSession(stack.app, { role: 'admin' });
+  admin = { ...headers, 'content-type': 'application/json' };
 });
 
 async function placedOrder() {
-  const product = await createProductRow(app.services.db, { price: 1500, stock: 5 });
-  const guest = new GuestClient(app);
+  const product = await createProductRow(stack.app.services.db, { price: 1500, stock: 5 });
+  const guest = new GuestClient(stack.app);
   await guest.add(product.id, 2);
   const res = await guest.checkout(validCheckout);
   expect(res.status).toBe(201);
@@ -43,9 +25,9 @@ async function placedOrder() {
 
 async function paidOrder() {
   const order = await placedOrder();
-  const paid = stripe.complete(order.paymentUrl.split('/pay/')[1]);
-  const delivery = stripe.event('checkout.session.completed', paid);
-  const res = await fetch(`${app.url}/api/payments/stripe/webhook`, {
+  const paid = stack.stripe.complete(order.paymentUrl.split('/pay/')[1]);
+  const delivery = stack.stripe.event('checkout.session.completed', paid);
+  const res = await fetch(`${stack.app.url}/api/payments/stripe/webhook`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'stripe-signature': delivery.signature(WEBHOOK_SECRET) },
     body: delivery.payload,
@@ -55,18 +37,20 @@ async function paidOrder() {
 }
 
 const eventsOf = async (orderId: number) =>
-  (await app.services.db('order_events').where({ order_id: orderId }).orderBy('version')).map((e) => e.type);
+  (await stack.app.services.db('order_events').where({ order_id: orderId }).orderBy('version')).map(
+    (e) => e.type,
+  );
 
 describe('a payment change racing a mail job', () => {
   it('issues one Stripe refund when a mail recorded meanwhile makes the refund retry', async () => {
     const { order, paymentIntent } = await paidOrder();
-    const { db, mailer } = app.services;
+    const { db, mailer } = stack.app.services;
     // While Stripe makes the refund, the 'Payment received' job records its mail (it does not
     // take the payment lock): the refund's append then meets a version it did not read.
     let mailJob: Promise<string> | undefined;
-    stripe.beforeAnswer = async (request) => {
+    stack.stripe.beforeAnswer = async (request) => {
       if (request.path !== '/v1/refunds') return;
-      stripe.beforeAnswer = null;
+      stack.stripe.beforeAnswer = null;
       mailJob = sendOrderMail(
         db,
         mailer,
@@ -75,7 +59,7 @@ describe('a payment change racing a mail job', () => {
       );
       await mailJob;
     };
-    const res = await fetch(`${app.url}/api/admin/orders/${order.id}?action=refund`, {
+    const res = await fetch(`${stack.app.url}/api/admin/orders/${order.id}?action=refund`, {
       method: 'POST',
       headers: admin,
       body: JSON.stringify({ amount: 500 }),
@@ -83,11 +67,11 @@ describe('a payment change racing a mail job', () => {
     expect(res.status).toBe(200);
     expect(await mailJob).toBe('sent');
 
-    expect(stripe.refunds.filter((r) => r.payment_intent === paymentIntent)).toEqual([
+    expect(stack.stripe.refunds.filter((r) => r.payment_intent === paymentIntent)).toEqual([
       expect.objectContaining({ amount: 500 }),
     ]);
-    expect(stripe.requests.filter((r) => r.path === '/v1/refunds')).toHaveLength(1);
-    const [refund] = stripe.refunds.filter((r) => r.payment_intent === paymentIntent);
+    expect(stack.stripe.requests.filter((r) => r.path === '/v1/refunds')).toHaveLength(1);
+    const [refund] = stack.stripe.refunds.filter((r) => r.payment_intent === paymentIntent);
     const issued = await db('order_events').where({ order_id: order.id, type: 'RefundIssued' });
     expect(issued.map((e) => e.data)).toEqual([
       { amount: 500, restock: false, refundId: refund.id, reason: null },
@@ -104,19 +88,18 @@ describe('a payment change racing a mail job', () => {
     ).toEqual({ payment_status: 'partially_refunded', paid_amount: 3000, refunded_amount: 500 });
 
     // The rest: a new refund, named by what was refunded before it.
-    const rest = await fetch(`${app.url}/api/admin/orders/${order.id}?action=refund`, {
+    const rest = await fetch(`${stack.app.url}/api/admin/orders/${order.id}?action=refund`, {
       method: 'POST',
       headers: admin,
       body: JSON.stringify({ amount: 2500 }),
     });
     expect(rest.status).toBe(200);
-    expect(stripe.refunds.filter((r) => r.payment_intent === paymentIntent).map((r) => r.amount)).toEqual([
-      500, 2500,
-    ]);
-    expect(stripe.requests.filter((r) => r.path === '/v1/refunds').map((r) => r.idempotencyKey)).toEqual([
-      `refund-${order.id}-0-500`,
-      `refund-${order.id}-500-2500`,
-    ]);
+    expect(
+      stack.stripe.refunds.filter((r) => r.payment_intent === paymentIntent).map((r) => r.amount),
+    ).toEqual([500, 2500]);
+    expect(
+      stack.stripe.requests.filter((r) => r.path === '/v1/refunds').map((r) => r.idempotencyKey),
+    ).toEqual([`refund-${order.id}-0-500`, `refund-${order.id}-500-2500`]);
     expect(await db('orders').where({ id: order.id }).first('payment_status', 'refunded_amount')).toEqual({
       payment_status: 'refunded',
       refunded_amount: 3000,
@@ -125,19 +108,19 @@ describe('a payment change racing a mail job', () => {
 
   it('records a confirmation that went out while a payment was recorded, and sends it once', async () => {
     const order = await placedOrder();
-    const { db, mailer } = app.services;
-    smtp.stall(true);
+    const { db, mailer } = stack.app.services;
+    stack.smtp.stall(true);
     const job = sendOrderConfirmation(db, mailer, order.id);
     try {
       await until(
-        () => smtp.stalled.some((m) => m.subject.includes(`#${order.id}`)),
+        () => stack.smtp.stalled.some((m) => m.subject.includes(`#${order.id}`)),
         'the confirmation reaching the SMTP server',
         15_000,
       );
       // The customer pays while the SMTP server has not yet answered the confirmation's DATA.
-      const paid = stripe.complete(order.paymentUrl.split('/pay/')[1]);
-      const delivery = stripe.event('checkout.session.completed', paid);
-      const res = await fetch(`${app.url}/api/payments/stripe/webhook`, {
+      const paid = stack.stripe.complete(order.paymentUrl.split('/pay/')[1]);
+      const delivery = stack.stripe.event('checkout.session.completed', paid);
+      const res = await fetch(`${stack.app.url}/api/payments/stripe/webhook`, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -147,7 +130,7 @@ describe('a payment change racing a mail job', () => {
       });
       expect((await res.json()).outcome).toBe('applied');
     } finally {
-      smtp.stall(false);
+      stack.smtp.stall(false);
     }
     expect(await job).toBe('sent');
     expect(await eventsOf(order.id)).toEqual([
@@ -161,6 +144,6 @@ describe('a payment change racing a mail job', () => {
     );
     // The job run again (a redelivery) finds it recorded and sends nothing.
     expect(await sendOrderConfirmation(db, mailer, order.id)).toBe('already-sent');
-    expect(smtp.messages.filter((m) => m.subject === `Order #${order.id} confirmed`)).toHaveLength(1);
+    expect(stack.smtp.messages.filter((m) => m.subject === `Order #${order.id} confirmed`)).toHaveLength(1);
   });
 });

@@ -1,35 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { expireOrder } from '../../src/orders/payments.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { changedTables, fingerprint, watchedTables } from '../support/db-fingerprint.ts';
 import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
-import { startSmtpServer } from '../support/smtp.ts';
-import { type StripeStandIn, startStripeStandIn } from '../support/stripe-stand-in.ts';
+import { type StripeStandIn, setUpCardPaymentsApp } from '../support/stripe-stand-in.ts';
 
 const WEBHOOK_SECRET = 'whsec_penstand_tests';
-let app: TestApp;
-let stripe: StripeStandIn;
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let admin: Record<string, string>;
+const stack = setUpCardPaymentsApp(WEBHOOK_SECRET, { withWorker: true });
 beforeAll(async () => {
-  stripe = await startStripeStandIn();
-  smtp = await startSmtpServer();
-  app = await startTestApp({
-    withWorker: true,
-    env: {
-      SMTP_URL: smtp.url,
-      STRIPE_SECRET_KEY: 'sk_test_penstand',
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      STRIPE_API_URL: stripe.url,
-    },
-  });
-  admin = { ...(await signedInSession(app, { role: 'admin' })).headers, 'content-type': 'application/json' };
-});
-afterAll(async () => {
-  await app?.close();
-  await smtp?.close();
-  await stripe?.close();
+  const { headers } = await signedInSession(stack.app, { role: 'admin' });
+  admin = { ...headers, 'content-type': 'application/json' };
 });
 
 async function deliver(
@@ -37,7 +18,7 @@ async function deliver(
   secret = WEBHOOK_SECRET,
   timestamp?: number,
 ) {
-  const res = await fetch(`${app.url}/api/payments/stripe/webhook`, {
+  const res = await fetch(`${stack.app.url}/api/payments/stripe/webhook`, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
@@ -49,8 +30,12 @@ async function deliver(
 }
 
 async function placedOrder(quantity = 2) {
-  const product = await createProductRow(app.services.db, { name: 'Field Notes', price: 1250, stock: 10 });
-  const guest = new GuestClient(app);
+  const product = await createProductRow(stack.app.services.db, {
+    name: 'Field Notes',
+    price: 1250,
+    stock: 10,
+  });
+  const guest = new GuestClient(stack.app);
   await guest.add(product.id, quantity);
   const res = await guest.checkout(validCheckout);
   expect(res.status).toBe(201);
@@ -58,7 +43,7 @@ async function placedOrder(quantity = 2) {
 }
 
 const sessionOf = (paymentUrl: string) => {
-  const session = stripe.sessions.get(paymentUrl.split('/pay/')[1]);
+  const session = stack.stripe.sessions.get(paymentUrl.split('/pay/')[1]);
   if (!session) throw new Error(`no session behind ${paymentUrl}`);
   return session;
 };
@@ -66,7 +51,7 @@ const sessionOf = (paymentUrl: string) => {
 describe('Stripe Checkout', () => {
   it('opens a Checkout Session for exactly the order, from the server’s own prices', async () => {
     const { order } = await placedOrder(2);
-    expect(order.paymentUrl).toMatch(new RegExp(`^${stripe.url}/pay/cs_test_`));
+    expect(order.paymentUrl).toMatch(new RegExp(`^${stack.stripe.url}/pay/cs_test_`));
     const session = sessionOf(order.paymentUrl);
     expect(session.line_items_sent).toEqual([{ name: 'Field Notes', unit_amount: 1250, quantity: 2 }]);
     expect(session).toMatchObject({
@@ -77,15 +62,18 @@ describe('Stripe Checkout', () => {
       customer_email: 'ada@example.com',
     });
     // No hold set: card payments hold the stock for an hour, and Stripe's page closes with it.
-    const held = await app.services.db('orders').where({ id: order.id }).first('hold_until', 'created_at');
+    const held = await stack.app.services
+      .db('orders')
+      .where({ id: order.id })
+      .first('hold_until', 'created_at');
     expect(held.hold_until.getTime() - held.created_at.getTime()).toBeCloseTo(60 * 60_000, -3);
     expect(session.expires_at).toBe(Math.floor(held.hold_until.getTime() / 1000));
     expect(session.success_url).toBe(`${order.orderUrl}&payment=done`);
     expect(session.cancel_url).toBe(`${order.orderUrl}&payment=cancelled`);
-    const create = stripe.requests.find((r) => r.path === '/v1/checkout/sessions');
+    const create = stack.stripe.requests.find((r) => r.path === '/v1/checkout/sessions');
     expect(create?.idempotencyKey).toMatch(/^checkout-\d+-\d+$/);
 
-    const mail = await smtp.waitFor(
+    const mail = await stack.smtp.waitFor(
       (m) => m.subject === `Order #${order.id} received — complete your payment`,
     );
     expect(mail.text).toContain(order.orderUrl);
@@ -97,10 +85,10 @@ describe('Stripe Checkout', () => {
 
   it('records a payment once, however often and in whatever order Stripe delivers its events', async () => {
     const { order } = await placedOrder(1);
-    const paid = stripe.complete(sessionOf(order.paymentUrl).id);
-    const completed = stripe.event('checkout.session.completed', paid);
-    const later = stripe.event('checkout.session.async_payment_succeeded', paid);
-    const stale = stripe.event(
+    const paid = stack.stripe.complete(sessionOf(order.paymentUrl).id);
+    const completed = stack.stripe.event('checkout.session.completed', paid);
+    const later = stack.stripe.event('checkout.session.async_payment_succeeded', paid);
+    const stale = stack.stripe.event(
       'checkout.session.completed',
       { ...paid, payment_status: 'unpaid' },
       {
@@ -118,7 +106,7 @@ describe('Stripe Checkout', () => {
       'duplicate',
       'ignored',
     ]);
-    const { db } = app.services;
+    const { db } = stack.app.services;
     expect(await db('order_events').where({ order_id: order.id, type: 'PaymentSucceeded' })).toHaveLength(1);
     expect(
       await db('orders')
@@ -130,21 +118,21 @@ describe('Stripe Checkout', () => {
       payment_reference: paid.payment_intent,
       paid_amount: 1250,
     });
-    await smtp.waitFor((m) => m.subject === `Payment received for order #${order.id}`);
+    await stack.smtp.waitFor((m) => m.subject === `Payment received for order #${order.id}`);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
-    expect(smtp.messages.filter((m) => m.subject === `Payment received for order #${order.id}`)).toHaveLength(
-      1,
-    );
+    expect(
+      stack.smtp.messages.filter((m) => m.subject === `Payment received for order #${order.id}`),
+    ).toHaveLength(1);
     expect(await fetch(`${order.orderUrl}&payment=done`).then((r) => r.text())).toContain('Payment received');
   });
 
   it('refuses a bad, missing or stale signature with a 400 and changes nothing', async () => {
     const { order } = await placedOrder(1);
-    const paid = stripe.complete(sessionOf(order.paymentUrl).id);
-    const delivery = stripe.event('checkout.session.completed', paid);
+    const paid = stack.stripe.complete(sessionOf(order.paymentUrl).id);
+    const delivery = stack.stripe.event('checkout.session.completed', paid);
     // The worker finishes with the new order first (outbox relayed, confirmation sent): only the
     // webhook could change anything after this.
-    const { db } = app.services;
+    const { db } = stack.app.services;
     await expect
       .poll(async () => {
         const pending = await db('outbox').whereNull('relayed_at').count({ n: '*' }).first();
@@ -152,14 +140,14 @@ describe('Stripe Checkout', () => {
         return Number(pending?.n) === 0 && row.confirmation_sent;
       })
       .toBe(true);
-    const tables = await watchedTables(app.services.db);
-    const before = await fingerprint(app.services.db, tables);
+    const tables = await watchedTables(stack.app.services.db);
+    const before = await fingerprint(stack.app.services.db, tables);
     expect(await deliver(delivery, 'whsec_someone_else')).toEqual({
       status: 400,
       body: { message: 'Invalid Stripe signature.' },
     });
     expect((await deliver(delivery, WEBHOOK_SECRET, Math.floor(Date.now() / 1000) - 600)).status).toBe(400);
-    const unsigned = await fetch(`${app.url}/api/payments/stripe/webhook`, {
+    const unsigned = await fetch(`${stack.app.url}/api/payments/stripe/webhook`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: delivery.payload,
@@ -171,23 +159,26 @@ describe('Stripe Checkout', () => {
       payload: delivery.payload.replace('"amount_total":1250', '"amount_total":1'),
     };
     expect((await deliver({ ...tampered, signature: delivery.signature })).status).toBe(400);
-    expect(changedTables(before, await fingerprint(app.services.db, tables))).toEqual([]);
+    expect(changedTables(before, await fingerprint(stack.app.services.db, tables))).toEqual([]);
     // An event for no order of ours is acknowledged (Stripe would retry it for days) and logged.
-    const stray = stripe.event('checkout.session.completed', { ...paid, client_reference_id: '99999999' });
+    const stray = stack.stripe.event('checkout.session.completed', {
+      ...paid,
+      client_reference_id: '99999999',
+    });
     expect((await deliver(stray)).body.outcome).toBe('unknown-order');
   });
 
   it('refunds through Stripe’s Refunds API, and records a refund made in Stripe’s dashboard', async () => {
     const { order } = await placedOrder(2);
-    const paid = stripe.complete(sessionOf(order.paymentUrl).id);
-    await deliver(stripe.event('checkout.session.completed', paid));
-    const refund = await fetch(`${app.url}/api/admin/orders/${order.id}?action=refund`, {
+    const paid = stack.stripe.complete(sessionOf(order.paymentUrl).id);
+    await deliver(stack.stripe.event('checkout.session.completed', paid));
+    const refund = await fetch(`${stack.app.url}/api/admin/orders/${order.id}?action=refund`, {
       method: 'POST',
       headers: admin,
       body: JSON.stringify({ amount: 500 }),
     });
     expect(refund.status).toBe(200);
-    const sent = stripe.requests.filter((r) => r.path === '/v1/refunds');
+    const sent = stack.stripe.requests.filter((r) => r.path === '/v1/refunds');
     expect(sent.at(-1)?.body).toMatchObject({ payment_intent: paid.payment_intent, amount: '500' });
     expect(sent.at(-1)?.idempotencyKey).toBe(`refund-${order.id}-0-500`);
     const body = await refund.json();
@@ -206,14 +197,14 @@ describe('Stripe Checkout', () => {
       amount: 2500,
       amount_refunded: amountRefunded,
     });
-    expect((await deliver(stripe.event('charge.refunded', charge(500)))).body.outcome).toBe('ignored');
-    expect((await deliver(stripe.event('charge.refunded', charge(2500)))).body.outcome).toBe('applied');
-    const { db } = app.services;
+    expect((await deliver(stack.stripe.event('charge.refunded', charge(500)))).body.outcome).toBe('ignored');
+    expect((await deliver(stack.stripe.event('charge.refunded', charge(2500)))).body.outcome).toBe('applied');
+    const { db } = stack.app.services;
     expect(await db('orders').where({ id: order.id }).first('payment_status', 'refunded_amount')).toEqual({
       payment_status: 'refunded',
       refunded_amount: 2500,
     });
-    const more = await fetch(`${app.url}/api/admin/orders/${order.id}?action=refund`, {
+    const more = await fetch(`${stack.app.url}/api/admin/orders/${order.id}?action=refund`, {
       method: 'POST',
       headers: admin,
       body: JSON.stringify({ amount: 1 }),
@@ -223,19 +214,23 @@ describe('Stripe Checkout', () => {
   });
 
   it('takes no payment for a free order: it is paid the moment it is placed', async () => {
-    const product = await createProductRow(app.services.db, { name: 'Free sampler', price: 0, stock: null });
-    const guest = new GuestClient(app);
+    const product = await createProductRow(stack.app.services.db, {
+      name: 'Free sampler',
+      price: 0,
+      stock: null,
+    });
+    const guest = new GuestClient(stack.app);
     await guest.add(product.id, 1);
     const res = await guest.checkout(validCheckout);
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ paymentStatus: 'paid', status: 'processing', totalAmount: 0 });
     expect(res.body.paymentUrl).toBeUndefined();
-    const row = await app.services
+    const row = await stack.app.services
       .db('orders')
       .where({ id: res.body.id })
       .first('payment_method', 'hold_until');
     expect(row).toEqual({ payment_method: 'free', hold_until: null });
-    expect(stripe.requests.some((r) => r.body.client_reference_id === String(res.body.id))).toBe(false);
+    expect(stack.stripe.requests.some((r) => r.body.client_reference_id === String(res.body.id))).toBe(false);
   });
 
   it('offers Pay now on the order page, with a new session once the old one expired', async () => {
@@ -243,10 +238,10 @@ describe('Stripe Checkout', () => {
     const first = sessionOf(order.paymentUrl);
     const key = new URL(order.orderUrl).searchParams.get('key') ?? '';
     const payNow = () =>
-      fetch(`${app.url}/orders/${order.id}`, {
+      fetch(`${stack.app.url}/orders/${order.id}`, {
         method: 'POST',
         redirect: 'manual',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: app.url },
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: stack.app.url },
         body: new URLSearchParams({ key }),
       });
     const same = await payNow();
@@ -256,21 +251,21 @@ describe('Stripe Checkout', () => {
     const renewed = await payNow();
     expect(renewed.status).toBe(303);
     expect(renewed.headers.get('location')).not.toBe(first.url);
-    expect(renewed.headers.get('location')).toMatch(new RegExp(`^${stripe.url}/pay/cs_test_`));
+    expect(renewed.headers.get('location')).toMatch(new RegExp(`^${stack.stripe.url}/pay/cs_test_`));
     // Without the key (and not the session that placed it), the order does not exist.
-    const stranger = await fetch(`${app.url}/orders/${order.id}`, {
+    const stranger = await fetch(`${stack.app.url}/orders/${order.id}`, {
       method: 'POST',
       redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: app.url },
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: stack.app.url },
       body: new URLSearchParams({ key: 'x'.repeat(32) }),
     });
     expect(stranger.status).toBe(404);
   });
 
   it('closes the payment page when the order is cancelled or expires, one already closed included', async () => {
-    const { db } = app.services;
+    const { db } = stack.app.services;
     const { order: cancelled, product } = await placedOrder(2);
-    const res = await fetch(`${app.url}/api/admin/orders/${cancelled.id}?action=cancel`, {
+    const res = await fetch(`${stack.app.url}/api/admin/orders/${cancelled.id}?action=cancel`, {
       method: 'POST',
       headers: admin,
       body: JSON.stringify({ reason: 'Customer asked' }),
@@ -279,44 +274,48 @@ describe('Stripe Checkout', () => {
     expect((await res.json()).order).toMatchObject({ status: 'cancelled', paymentStatus: 'unpaid' });
     const first = sessionOf(cancelled.paymentUrl);
     expect(first.status).toBe('expired');
-    expect(stripe.requests.filter((r) => r.path === `/v1/checkout/sessions/${first.id}/expire`)).toHaveLength(
-      1,
-    );
+    expect(
+      stack.stripe.requests.filter((r) => r.path === `/v1/checkout/sessions/${first.id}/expire`),
+    ).toHaveLength(1);
     expect((await db('products').where({ id: product.id }).first('stock')).stock).toBe(10);
 
     const { order: lapsed } = await placedOrder(1);
-    expect(await expireOrder(app.services, lapsed.id, new Date(Date.now() + 2 * 60 * 60_000))).toBe(true);
+    expect(await expireOrder(stack.app.services, lapsed.id, new Date(Date.now() + 2 * 60 * 60_000))).toBe(
+      true,
+    );
     expect(sessionOf(lapsed.paymentUrl).status).toBe('expired');
 
     // The customer paid on Stripe's page as the hold ran out: Stripe refuses to expire it, the
     // order expires all the same, and the payment is recorded when its event arrives.
     const { order: late } = await placedOrder(1);
-    stripe.complete(sessionOf(late.paymentUrl).id);
-    expect(await expireOrder(app.services, late.id, new Date(Date.now() + 2 * 60 * 60_000))).toBe(true);
+    stack.stripe.complete(sessionOf(late.paymentUrl).id);
+    expect(await expireOrder(stack.app.services, late.id, new Date(Date.now() + 2 * 60 * 60_000))).toBe(true);
     expect((await db('orders').where({ id: late.id }).first('status')).status).toBe('expired');
-    expect(app.logs.some((l) => l.orderId === late.id && l.msg === 'Checkout Session already closed')).toBe(
-      true,
-    );
+    expect(
+      stack.app.logs.some((l) => l.orderId === late.id && l.msg === 'Checkout Session already closed'),
+    ).toBe(true);
   });
 
   it('keeps a payment that arrives after expiry: the order re-opens while its stock is there, else it is flagged', async () => {
-    const { db } = app.services;
+    const { db } = stack.app.services;
     const later = new Date(Date.now() + 2 * 60 * 60_000);
     const { order: reopened, product } = await placedOrder(2);
-    const paid = stripe.complete(sessionOf(reopened.paymentUrl).id);
-    expect(await expireOrder(app.services, reopened.id, later)).toBe(true);
+    const paid = stack.stripe.complete(sessionOf(reopened.paymentUrl).id);
+    expect(await expireOrder(stack.app.services, reopened.id, later)).toBe(true);
     expect((await db('products').where({ id: product.id }).first('stock')).stock).toBe(10);
-    expect((await deliver(stripe.event('checkout.session.completed', paid))).body.outcome).toBe('applied');
+    expect((await deliver(stack.stripe.event('checkout.session.completed', paid))).body.outcome).toBe(
+      'applied',
+    );
     expect(
       await db('orders').where({ id: reopened.id }).first('status', 'payment_status', 'refund_needed'),
     ).toEqual({ status: 'processing', payment_status: 'paid', refund_needed: false });
     expect((await db('products').where({ id: product.id }).first('stock')).stock).toBe(8);
 
     const { order: flagged, product: soldOut } = await placedOrder(2);
-    const paidLate = stripe.complete(sessionOf(flagged.paymentUrl).id);
-    expect(await expireOrder(app.services, flagged.id, later)).toBe(true);
+    const paidLate = stack.stripe.complete(sessionOf(flagged.paymentUrl).id);
+    expect(await expireOrder(stack.app.services, flagged.id, later)).toBe(true);
     await db('products').where({ id: soldOut.id }).update({ stock: 1 }); // sold elsewhere meanwhile
-    expect((await deliver(stripe.event('checkout.session.completed', paidLate))).body.outcome).toBe(
+    expect((await deliver(stack.stripe.event('checkout.session.completed', paidLate))).body.outcome).toBe(
       'applied',
     );
     expect(
@@ -325,23 +324,25 @@ describe('Stripe Checkout', () => {
         .first('status', 'payment_status', 'paid_amount', 'refund_needed'),
     ).toEqual({ status: 'expired', payment_status: 'paid', paid_amount: 2500, refund_needed: true });
     expect((await db('products').where({ id: soldOut.id }).first('stock')).stock).toBe(1);
-    const stats = await fetch(`${app.url}/api/admin?action=stats`, { headers: admin }).then((r) => r.json());
+    const stats = await fetch(`${stack.app.url}/api/admin?action=stats`, { headers: admin }).then((r) =>
+      r.json(),
+    );
     expect(stats.stats.orders.refundNeeded).toBeGreaterThanOrEqual(1);
   });
 
   it('records a failed delayed payment, and lets an expired payment page leave the order its own hold', async () => {
-    const { db } = app.services;
+    const { db } = stack.app.services;
     const { order, product } = await placedOrder(1);
     const session = sessionOf(order.paymentUrl);
     const failed = await deliver(
-      stripe.event('checkout.session.async_payment_failed', { ...session, status: 'complete' }),
+      stack.stripe.event('checkout.session.async_payment_failed', { ...session, status: 'complete' }),
     );
     expect(failed).toEqual({ status: 200, body: { received: true, outcome: 'applied' } });
     const failure = await db('order_events').where({ order_id: order.id, type: 'PaymentFailed' });
     expect(failure.map((e) => e.data)).toEqual([{ reason: 'The payment method was declined.' }]);
 
     session.status = 'expired';
-    const expired = await deliver(stripe.event('checkout.session.expired', { ...session }));
+    const expired = await deliver(stack.stripe.event('checkout.session.expired', { ...session }));
     expect(expired.body.outcome).toBe('ignored');
     expect(await db('orders').where({ id: order.id }).first('status', 'payment_status')).toEqual({
       status: 'pending',

@@ -4,7 +4,7 @@ import { SHIPPING_MESSAGES } from '../../src/shop/shipping-rules.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
-import { type StripeStandIn, startStripeStandIn } from '../support/stripe-stand-in.ts';
+import { setUpCardPaymentsApp } from '../support/stripe-stand-in.ts';
 
 let app: TestApp;
 let admin: Record<string, string>;
@@ -161,35 +161,20 @@ describe('shipping methods', () => {
 });
 
 describe('shipping with card payments', () => {
-  let stripe: StripeStandIn;
-  let cardApp: TestApp;
-  beforeAll(async () => {
-    stripe = await startStripeStandIn();
-    cardApp = await startTestApp({
-      env: {
-        STRIPE_SECRET_KEY: 'sk_test_shipping',
-        STRIPE_WEBHOOK_SECRET: 'whsec_shipping',
-        STRIPE_API_URL: stripe.url,
-      },
-    });
-  });
-  afterAll(async () => {
-    await cardApp?.close();
-    await stripe?.close();
-  });
+  const card = setUpCardPaymentsApp('whsec_shipping');
 
   it('charges the shipping as a line of the Checkout Session, so Stripe asks for the order total', async () => {
-    const mug = await createProductRow(cardApp.services.db, {
+    const mug = await createProductRow(card.app.services.db, {
       category: 'Merchandise',
       price: 2500,
       stock: null,
     });
-    const guest = new GuestClient(cardApp);
+    const guest = new GuestClient(card.app);
     await guest.add(mug.id, 2);
     const placed = await guest.checkout({ ...validCheckout, shippingMethod: 'Express' });
     expect(placed.status).toBe(201);
     expect(placed.body.totalAmount).toBe(6500);
-    const [session] = [...stripe.sessions.values()];
+    const [session] = [...card.stripe.sessions.values()];
     expect(session.line_items_sent).toEqual([
       { name: mug.name, unit_amount: 2500, quantity: 2 },
       { name: 'Shipping: Express', unit_amount: 1500, quantity: 1 },

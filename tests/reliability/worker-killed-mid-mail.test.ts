@@ -1,30 +1,18 @@
 import { afterAll, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
-import { createTestDatabase, type TestDatabase } from '../support/db.ts';
-import { type RunningProcess, startProcess } from '../support/process.ts';
+import { startWorkerlessApp, type WorkerlessApp } from '../support/process.ts';
 import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
-import { startSmtpServer } from '../support/smtp.ts';
 import { until } from '../support/until.ts';
 import { recordMailFault } from './summary.ts';
 
 const ORDERS = 6;
 
-let smtp: Awaited<ReturnType<typeof startSmtpServer>> | undefined;
-let database: TestDatabase | undefined;
-let app: TestApp | undefined;
-let worker: RunningProcess | undefined;
-afterAll(async () => {
-  worker?.child.kill('SIGKILL');
-  await app?.close();
-  await smtp?.close();
-  await database?.drop();
-});
+let stack: WorkerlessApp | undefined;
+afterAll(() => stack?.close());
 
 it('sends each order confirmation exactly once when the worker is SIGKILLed in the middle of sending it', async () => {
-  smtp = await startSmtpServer();
-  database = await createTestDatabase();
   // The orders are taken by a web instance without workers: their mail jobs wait in the outbox.
-  app = await startTestApp({ database });
+  stack = await startWorkerlessApp();
+  const { app, smtp } = stack;
   const product = await createProductRow(app.services.db, { name: 'Notebook', price: 1250, stock: 100 });
   const orderIds: number[] = [];
   for (let i = 0; i < ORDERS; i++) {
@@ -38,26 +26,20 @@ it('sends each order confirmation exactly once when the worker is SIGKILLed in t
   // The SMTP server reads each message to its end but holds its answer to DATA: the worker's
   // four concurrent jobs are all in the middle of sending when it is killed.
   smtp.stall(true);
-  const env = {
-    NODE_ENV: 'test',
-    DATABASE_URL: database.url,
-    SMTP_URL: smtp.url,
-    LOG_LEVEL: 'info',
-  };
-  worker = startProcess('workers/main.ts', [], env);
-  await until(() => (smtp?.stalled.length ?? 0) === 4, 'four mails held in DATA');
+  let worker = stack.startWorker();
+  await until(() => smtp.stalled.length === 4, 'four mails held in DATA');
   const held = smtp.stalled.map((m) => m.messageId);
   worker.child.kill('SIGKILL');
   await worker.exited;
-  await until(() => smtp?.stalled.length === 0, 'the held connections closing');
+  await until(() => smtp.stalled.length === 0, 'the held connections closing');
   expect(smtp.messages).toHaveLength(0);
   smtp.stall(false);
 
   // A new worker finds the interrupted jobs (stalled, their lock expired) and the rest.
-  worker = startProcess('workers/main.ts', [], env);
+  worker = stack.startWorker();
   const subjects = orderIds.map((id) => `Order #${id} confirmed`);
   await until(
-    () => subjects.every((s) => smtp?.messages.some((m) => m.subject === s)),
+    () => subjects.every((s) => smtp.messages.some((m) => m.subject === s)),
     'every confirmation arriving',
     180_000,
   );
@@ -68,13 +50,13 @@ it('sends each order confirmation exactly once when the worker is SIGKILLed in t
   // The redelivered jobs have all run: no confirmation job is left to send a second copy (the
   // orders' delayed expiry jobs wait on the same queue for days).
   await until(async () => {
-    const jobs = (await app?.services.queues.queue('orders').getJobs(['active', 'waiting', 'delayed'])) ?? [];
+    const jobs = await app.services.queues.queue('orders').getJobs(['active', 'waiting', 'delayed']);
     return jobs.every((job) => job.name !== 'orders.send-confirmation');
   }, 'the confirmation jobs draining');
   worker.child.kill('SIGTERM');
   await worker.exited;
 
-  const perOrder = subjects.map((s) => smtp?.messages.filter((m) => m.subject === s).length ?? 0);
+  const perOrder = subjects.map((s) => smtp.messages.filter((m) => m.subject === s).length);
   await recordMailFault(perOrder);
   expect(perOrder).toEqual(orderIds.map(() => 1));
   expect(smtp.messages).toHaveLength(ORDERS);

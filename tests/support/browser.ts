@@ -1,6 +1,8 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { startTestApp, type TestApp } from './app.ts';
+import { startSmtpServer, type TestSmtp } from './smtp.ts';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -62,4 +64,27 @@ export async function expectAccessible(page: Page): Promise<void> {
   expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual(
     [],
   );
+}
+
+export type BrowserApp = { app: TestApp; browser: Browser; smtp: TestSmtp };
+
+/**
+ * What most journeys need: a browser, and the app with its worker mailing to an SMTP server in
+ * process (sign-up codes, order mails). Started before the file's tests, stopped after them.
+ */
+export function setUpBrowserApp(env: Record<string, string> = {}): BrowserApp {
+  const stack = {} as BrowserApp;
+  beforeAll(async () => {
+    stack.smtp = await startSmtpServer();
+    [stack.app, stack.browser] = await Promise.all([
+      startTestApp({ withWorker: true, env: { SMTP_URL: stack.smtp.url, ...env } }),
+      launchBrowser(),
+    ]);
+  });
+  afterAll(async () => {
+    await stack.browser?.close();
+    await stack.app?.close();
+    await stack.smtp?.close();
+  });
+  return stack;
 }

@@ -1,6 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { startWebCommand } from '../../scripts/start-web-command.ts';
+import { startTestApp, type TestApp } from './app.ts';
+import { createTestDatabase, type TestDatabase } from './db.ts';
 import { freePort } from './redis-server.ts';
+import { startSmtpServer, type TestSmtp } from './smtp.ts';
 
 export type RunningProcess = {
   child: ChildProcess;
@@ -83,4 +86,51 @@ export async function startWebProcess(
     if (Date.now() > deadline) throw new Error(`web process not healthy within 90 s:\n${web.output()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+export type WorkerlessApp = {
+  app: TestApp;
+  smtp: TestSmtp;
+  database: TestDatabase;
+  /** A worker process on the app's database, mailing to its SMTP server. */
+  startWorker: () => RunningProcess;
+  /** Kills the last worker started, then stops the app and the SMTP server and drops the database. */
+  close: () => Promise<void>;
+};
+
+/**
+ * For a test that kills worker processes: a web instance without workers (the jobs it queues wait
+ * in the outbox) on its own database, mailing to an SMTP server in process.
+ */
+export async function startWorkerlessApp(workerEnv: Record<string, string> = {}): Promise<WorkerlessApp> {
+  const smtp = await startSmtpServer();
+  const database = await createTestDatabase();
+  const app = await startTestApp({ database }).catch(async (error) => {
+    await smtp.close();
+    await database.drop();
+    throw error;
+  });
+  const env = {
+    NODE_ENV: 'test',
+    DATABASE_URL: database.url,
+    SMTP_URL: smtp.url,
+    LOG_LEVEL: 'info',
+    ...workerEnv,
+  };
+  let worker: RunningProcess | undefined;
+  return {
+    app,
+    smtp,
+    database,
+    startWorker: () => {
+      worker = startProcess('workers/main.ts', [], env);
+      return worker;
+    },
+    close: async () => {
+      worker?.child.kill('SIGKILL');
+      await app.close();
+      await smtp.close();
+      await database.drop();
+    },
+  };
 }

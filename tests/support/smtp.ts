@@ -16,6 +16,8 @@ export type SmtpOptions = {
   refuseRecipient?: (address: string) => number | null;
 };
 
+export type TestSmtp = Awaited<ReturnType<typeof startSmtpServer>>;
+
 /**
  * An SMTP server in process that keeps every message it accepts. While stalled, it reads each
  * message to its end but does not answer the DATA command: the sender waits, and a message

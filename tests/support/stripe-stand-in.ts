@@ -2,6 +2,9 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
+import { afterAll, beforeAll } from 'vitest';
+import { startTestApp, type TestApp, type TestAppOptions } from './app.ts';
+import { startSmtpServer, type TestSmtp } from './smtp.ts';
 
 /**
  * A Stripe-compatible HTTP server for the tests (Stripe has no emulator): the official SDK,
@@ -262,4 +265,34 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       }),
   };
   return standIn;
+}
+
+export type CardPaymentsApp = { app: TestApp; stripe: StripeStandIn; smtp: TestSmtp };
+
+/**
+ * The app taking card payments through a fresh stand-in (the test signs its webhook events with
+ * `webhookSecret`) and mailing to an SMTP server in process. Started before the tests of the file,
+ * or of the describe block it is called in, and stopped after them.
+ */
+export function setUpCardPaymentsApp(webhookSecret: string, opts: TestAppOptions = {}): CardPaymentsApp {
+  const stack = {} as CardPaymentsApp;
+  beforeAll(async () => {
+    [stack.stripe, stack.smtp] = await Promise.all([startStripeStandIn(), startSmtpServer()]);
+    stack.app = await startTestApp({
+      ...opts,
+      env: {
+        SMTP_URL: stack.smtp.url,
+        STRIPE_SECRET_KEY: 'sk_test_penstand',
+        STRIPE_WEBHOOK_SECRET: webhookSecret,
+        STRIPE_API_URL: stack.stripe.url,
+        ...opts.env,
+      },
+    });
+  });
+  afterAll(async () => {
+    await stack.app?.close();
+    await stack.smtp?.close();
+    await stack.stripe?.close();
+  });
+  return stack;
 }

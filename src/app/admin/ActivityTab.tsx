@@ -1,5 +1,6 @@
-import { Form, Link } from 'react-router';
+import { Link } from 'react-router';
 import type { AuditRow } from '../../server/audit.ts';
+import { AdminFilters } from './AdminList.tsx';
 import { formatDateTime } from './format.ts';
 
 type Props = {
@@ -13,25 +14,19 @@ export function ActivityTab({ entries, filters, pagination }: Props) {
   const query = `actor=${encodeURIComponent(filters.actor)}&action=${encodeURIComponent(filters.action)}`;
   return (
     <div className="admin-stack">
-      <div className="admin-toolbar">
-        <Form method="get" className="admin-filters" role="search">
-          <input type="hidden" name="tab" value="activity" />
-          <div className="field">
-            <label htmlFor="activity-actor">Who (email)</label>
-            <input id="activity-actor" name="actor" type="search" defaultValue={filters.actor} />
-          </div>
-          <div className="field">
-            <label htmlFor="activity-action">What</label>
-            <input id="activity-action" name="action" type="search" defaultValue={filters.action} />
-          </div>
-          <button className="button button-secondary" type="submit">
-            Filter
-          </button>
-        </Form>
-        <a className="button button-secondary" href={`/api/admin/audit?format=csv&${query}`}>
-          Export CSV
-        </a>
-      </div>
+      <AdminFilters
+        noun="activity"
+        params={{ tab: 'activity' }}
+        searches={[
+          { name: 'actor', label: 'Who (email)', value: filters.actor },
+          { name: 'action', label: 'What', value: filters.action },
+        ]}
+        beside={
+          <a className="button button-secondary" href={`/api/admin/audit?format=csv&${query}`}>
+            Export CSV
+          </a>
+        }
+      />
       {entries.length === 0 ? (
         <p className="empty-state">No activity recorded</p>
       ) : (

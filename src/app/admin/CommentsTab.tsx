@@ -2,7 +2,13 @@ import { useEffect, useRef, useState } from 'react';
 import { Form, Link, useActionData, useNavigation } from 'react-router';
 import { MODERATION_MESSAGES as M } from '../../blog/comment-moderation-messages.ts';
 import { BLOG_MESSAGES, COMMENT_LIMITS } from '../../blog/messages.ts';
-import type { CommentStatusFilter, ModerationComment, ModerationDecision } from '../../blog/moderation.ts';
+import {
+  COMMENT_STATUS_FILTERS,
+  type CommentStatusFilter,
+  type ModerationComment,
+  type ModerationDecision,
+} from '../../blog/moderation.ts';
+import { AdminFilters, AdminItems, DeleteItem } from './AdminList.tsx';
 import type { ActionResult } from './admin-actions.server.ts';
 import { formatDate } from './format.ts';
 
@@ -134,18 +140,12 @@ function CommentCard({ comment }: { comment: ModerationComment }) {
         >
           View Post<span className="visually-hidden"> (opens in a new tab)</span>
         </a>
-        <Form
-          method="post"
-          onSubmit={(event) => {
-            if (!window.confirm(M.confirmDelete(comment.author))) event.preventDefault();
-          }}
-        >
-          <input type="hidden" name="intent" value="delete-comment" />
-          <input type="hidden" name="id" value={comment.id} />
-          <button className="button button-small button-danger" type="submit">
-            Delete<span className="visually-hidden"> comment by {comment.author}</span>
-          </button>
-        </Form>
+        <DeleteItem
+          intent="delete-comment"
+          id={comment.id}
+          confirm={M.confirmDelete(comment.author)}
+          name={`comment by ${comment.author}`}
+        />
       </div>
       {!comment.rejected && <ModerationReply comment={comment} />}
     </li>
@@ -153,6 +153,7 @@ function CommentCard({ comment }: { comment: ModerationComment }) {
 }
 
 export function CommentsTab({ counts, comments, pagination, filters }: Props) {
+  const pending = filters.view === 'pending';
   const filtered = filters.q !== '' || filters.status !== 'all';
   return (
     <div className="admin-stack">
@@ -187,46 +188,32 @@ export function CommentsTab({ counts, comments, pagination, filters }: Props) {
         </Link>
       </nav>
       {filters.view === 'all' ? (
-        <Form method="get" className="admin-filters" role="search">
-          <input type="hidden" name="tab" value="comments" />
-          <input type="hidden" name="view" value="all" />
-          <div className="field">
-            <label htmlFor="comment-search">Search comments</label>
-            <input id="comment-search" name="q" type="search" defaultValue={filters.q} />
-          </div>
-          <div className="field">
-            <label htmlFor="comment-status">Status</label>
-            <select id="comment-status" name="status" defaultValue={filters.status}>
-              <option value="all">All</option>
-              <option value="approved">Approved</option>
-              <option value="pending">Pending</option>
-              <option value="rejected">Rejected ({counts.rejected})</option>
-            </select>
-          </div>
-          <button className="button button-secondary" type="submit">
-            Filter
-          </button>
-        </Form>
+        <AdminFilters
+          noun="comment"
+          params={{ tab: 'comments', view: 'all' }}
+          searches={[{ name: 'q', label: 'Search comments', value: filters.q }]}
+          selects={[
+            {
+              name: 'status',
+              label: 'Status',
+              options: COMMENT_STATUS_FILTERS,
+              labels: { rejected: `Rejected (${counts.rejected})` },
+              value: filters.status,
+            },
+          ]}
+        />
       ) : null}
-      {comments.length === 0 ? (
-        filters.view === 'pending' ? (
+      <AdminItems
+        items={comments}
+        empty={
           <div className="empty-state">
-            <h2>{M.caughtUp}</h2>
-            <p>{M.noPending}</p>
+            <h2>{pending ? M.caughtUp : M.noneFound}</h2>
+            <p>{pending ? M.noPending : filtered ? M.adjustFilters : M.noneYet}</p>
           </div>
-        ) : (
-          <div className="empty-state">
-            <h2>{M.noneFound}</h2>
-            <p>{filtered ? M.adjustFilters : M.noneYet}</p>
-          </div>
-        )
-      ) : (
-        <ul className="admin-items">
-          {comments.map((comment) => (
-            <CommentCard key={comment.id} comment={comment} />
-          ))}
-        </ul>
-      )}
+        }
+      >
+        {(comment) => <CommentCard key={comment.id} comment={comment} />}
+      </AdminItems>
       {pagination && pagination.pages > 1 ? (
         <nav className="admin-pagination" aria-label="Comment pages">
           <p>

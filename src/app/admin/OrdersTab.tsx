@@ -1,9 +1,10 @@
-import { Form, Link } from 'react-router';
+import { Link } from 'react-router';
 import { FULFILMENT_STATUSES, NO_SHIPPING } from '../../orders/fulfilment.ts';
 import { PAYMENT_METHOD_LABELS, paymentStatusLabel } from '../../orders/payment-labels.ts';
 import type { OrderView } from '../../orders/service.ts';
 import { formatPrice } from '../../shop/price.ts';
 import { useCurrency } from '../currency.ts';
+import { AdminFilters, AdminItems } from './AdminList.tsx';
 import { formatDate } from './format.ts';
 
 export const ORDER_STATUS_FILTERS = [
@@ -24,92 +25,46 @@ type Filters = {
   fulfilment: (typeof FULFILMENT_FILTERS)[number];
 };
 
-const optionLabel = (value: string) =>
-  value === 'all' ? 'All' : value[0].toUpperCase() + value.slice(1).replace('_', ' ');
-
-/** One of the list's filters, named as its query parameter so a filtered list is a plain link. */
-function FilterSelect({
-  name,
-  label,
-  options,
-  value,
-}: {
-  name: string;
-  label: string;
-  options: readonly string[];
-  value: string;
-}) {
-  return (
-    <div className="field">
-      <label htmlFor={`order-${name}`}>{label}</label>
-      <select id={`order-${name}`} name={name} defaultValue={value}>
-        {options.map((s) => (
-          <option key={s} value={s}>
-            {optionLabel(s)}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
-
 export function OrdersTab({ orders, filters }: { orders: OrderView[]; filters: Filters }) {
   const currency = useCurrency();
   return (
     <div className="admin-stack">
-      <Form method="get" className="admin-filters" role="search">
-        <input type="hidden" name="tab" value="orders" />
-        <div className="field">
-          <label htmlFor="order-search">Search by email or order number</label>
-          <input id="order-search" name="q" type="search" defaultValue={filters.q} />
-        </div>
-        <FilterSelect name="status" label="Status" options={ORDER_STATUS_FILTERS} value={filters.status} />
-        <FilterSelect
-          name="payment"
-          label="Payment"
-          options={PAYMENT_STATUS_FILTERS}
-          value={filters.payment}
-        />
-        <FilterSelect
-          name="fulfilment"
-          label="Fulfilment"
-          options={FULFILMENT_FILTERS}
-          value={filters.fulfilment}
-        />
-        <button className="button button-secondary" type="submit">
-          Filter
-        </button>
-      </Form>
-      {orders.length === 0 ? (
-        <p className="empty-state">No orders found</p>
-      ) : (
-        <ul className="admin-items">
-          {orders.map((order) => (
-            <li key={order.id} className="card admin-item">
-              <div className="admin-item-head">
-                <h3>
-                  <Link to={`/admin/orders/${order.id}`}>Order #{order.id}</Link>
-                </h3>
-                <span>
-                  <span className={`badge badge-order-${order.status}`}>{order.status}</span>{' '}
-                  <span className="badge">{paymentStatusLabel(order.paymentStatus)}</span>
-                  {order.shippingMethod === NO_SHIPPING ? <span className="badge">digital</span> : null}
-                  {order.refundNeeded ? <span className="badge badge-order-cancelled">to refund</span> : null}
-                </span>
-              </div>
-              <p className="muted admin-meta">
-                <span>
-                  {order.firstName} {order.lastName}
-                </span>
-                <span>{order.email}</span>
-                <span>{formatPrice(order.totalAmount, currency)}</span>
-                {order.paymentMethod ? <span>{PAYMENT_METHOD_LABELS[order.paymentMethod]}</span> : null}
-                <span>{formatDate(order.createdAt)}</span>
-              </p>
-            </li>
-          ))}
-        </ul>
-      )}
+      <AdminFilters
+        noun="order"
+        params={{ tab: 'orders' }}
+        searches={[{ name: 'q', label: 'Search by email or order number', value: filters.q }]}
+        selects={[
+          { name: 'status', label: 'Status', options: ORDER_STATUS_FILTERS, value: filters.status },
+          { name: 'payment', label: 'Payment', options: PAYMENT_STATUS_FILTERS, value: filters.payment },
+          { name: 'fulfilment', label: 'Fulfilment', options: FULFILMENT_FILTERS, value: filters.fulfilment },
+        ]}
+      />
+      <AdminItems items={orders} empty="No orders found">
+        {(order) => (
+          <li key={order.id} className="card admin-item">
+            <div className="admin-item-head">
+              <h3>
+                <Link to={`/admin/orders/${order.id}`}>Order #{order.id}</Link>
+              </h3>
+              <span>
+                <span className={`badge badge-order-${order.status}`}>{order.status}</span>{' '}
+                <span className="badge">{paymentStatusLabel(order.paymentStatus)}</span>
+                {order.shippingMethod === NO_SHIPPING ? <span className="badge">digital</span> : null}
+                {order.refundNeeded ? <span className="badge badge-order-cancelled">to refund</span> : null}
+              </span>
+            </div>
+            <p className="muted admin-meta">
+              <span>
+                {order.firstName} {order.lastName}
+              </span>
+              <span>{order.email}</span>
+              <span>{formatPrice(order.totalAmount, currency)}</span>
+              {order.paymentMethod ? <span>{PAYMENT_METHOD_LABELS[order.paymentMethod]}</span> : null}
+              <span>{formatDate(order.createdAt)}</span>
+            </p>
+          </li>
+        )}
+      </AdminItems>
     </div>
   );
 }

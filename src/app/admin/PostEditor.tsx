@@ -95,6 +95,53 @@ function savedTime(iso: string): string {
   return new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false });
 }
 
+/** An unsaved draft offered back on opening: restore it, or go on with what the form shows. */
+function DraftOffer({
+  savedAt,
+  keptWhere,
+  restore,
+  close,
+  keepLabel,
+}: {
+  savedAt: string;
+  keptWhere: string;
+  restore: () => void;
+  close: () => void;
+  keepLabel: string;
+}) {
+  return (
+    <section className="card editor-draft" aria-label="Unsaved draft">
+      <p>
+        An unsaved draft from {savedTime(savedAt)} was kept {keptWhere}.
+      </p>
+      <div className="admin-actions">
+        <button
+          type="button"
+          className="button button-small"
+          onClick={() => {
+            restore();
+            close();
+          }}
+        >
+          Restore draft
+        </button>
+        <button type="button" className="button button-small button-secondary" onClick={close}>
+          {keepLabel}
+        </button>
+      </div>
+    </section>
+  );
+}
+
+/** A formatting toolbar button: it edits the content, never submits the form. */
+function ToolButton({ onClick, children }: { onClick: () => void; children: ReactNode }) {
+  return (
+    <button type="button" className="button button-small button-secondary" onClick={onClick}>
+      {children}
+    </button>
+  );
+}
+
 function AutosaveStatus({ state, postId }: { state: AutosaveState; postId: number | null }) {
   let text: ReactNode = null;
   if (state.kind === 'saving') text = 'Saving…';
@@ -179,52 +226,22 @@ export function PostEditor({ post, draft = null, errors, products }: Props) {
       <h1>{post ? 'Edit Post' : 'New Post'}</h1>
       <AutosaveStatus state={autosave.state} postId={post?.id ?? null} />
       {post && draft && draftOffered ? (
-        <section className="card editor-draft" aria-label="Unsaved draft">
-          <p>An unsaved draft from {savedTime(draft.savedAt)} was kept when the editor closed.</p>
-          <div className="admin-actions">
-            <button
-              type="button"
-              className="button button-small"
-              onClick={() => {
-                show(withRevision(post, draft));
-                setDraftOffered(false);
-              }}
-            >
-              Restore draft
-            </button>
-            <button
-              type="button"
-              className="button button-small button-secondary"
-              onClick={() => setDraftOffered(false)}
-            >
-              Keep the saved version
-            </button>
-          </div>
-        </section>
+        <DraftOffer
+          savedAt={draft.savedAt}
+          keptWhere="when the editor closed"
+          restore={() => show(withRevision(post, draft))}
+          close={() => setDraftOffered(false)}
+          keepLabel="Keep the saved version"
+        />
       ) : null}
       {newDraft ? (
-        <section className="card editor-draft" aria-label="Unsaved draft">
-          <p>An unsaved draft from {savedTime(newDraft.savedAt)} was kept in this browser.</p>
-          <div className="admin-actions">
-            <button
-              type="button"
-              className="button button-small"
-              onClick={() => {
-                show(draftFields(newDraft.fields));
-                setNewDraft(null);
-              }}
-            >
-              Restore draft
-            </button>
-            <button
-              type="button"
-              className="button button-small button-secondary"
-              onClick={() => setNewDraft(null)}
-            >
-              Start a blank post
-            </button>
-          </div>
-        </section>
+        <DraftOffer
+          savedAt={newDraft.savedAt}
+          keptWhere="in this browser"
+          restore={() => show(draftFields(newDraft.fields))}
+          close={() => setNewDraft(null)}
+          keepLabel="Start a blank post"
+        />
       ) : null}
       {errors?.conflict && post && autosave.state.kind !== 'conflict' ? (
         <p className="autosave-status">
@@ -453,44 +470,15 @@ function EditorForm({ post, isNew, errors, products, formRef, version, onChange,
         <div className="field">
           <label htmlFor="content">Content</label>
           <div className="editor-toolbar" role="toolbar" aria-label="Formatting" aria-controls="content">
-            <button
-              type="button"
-              className="button button-small button-secondary"
-              onClick={() => apply(bold)}
-            >
-              Bold
-            </button>
-            <button
-              type="button"
-              className="button button-small button-secondary"
-              onClick={() => apply(italic)}
-            >
-              Italic
-            </button>
-            <button
-              type="button"
-              className="button button-small button-secondary"
-              onClick={() => apply(underline)}
-            >
-              Underline
-            </button>
+            <ToolButton onClick={() => apply(bold)}>Bold</ToolButton>
+            <ToolButton onClick={() => apply(italic)}>Italic</ToolButton>
+            <ToolButton onClick={() => apply(underline)}>Underline</ToolButton>
             {([1, 2, 3] as const).map((level) => (
-              <button
-                key={level}
-                type="button"
-                className="button button-small button-secondary"
-                onClick={() => apply((t, s) => heading(t, s, level))}
-              >
+              <ToolButton key={level} onClick={() => apply((t, s) => heading(t, s, level))}>
                 H{level}
-              </button>
+              </ToolButton>
             ))}
-            <button
-              type="button"
-              className="button button-small button-secondary"
-              onClick={() => askAndInsert('Image URL', (url) => image(url))}
-            >
-              Image
-            </button>
+            <ToolButton onClick={() => askAndInsert('Image URL', (url) => image(url))}>Image</ToolButton>
             <label className="visually-hidden" htmlFor="text-colour">
               Text colour
             </label>
@@ -510,9 +498,7 @@ function EditorForm({ post, isNew, errors, products, formRef, version, onChange,
                 </option>
               ))}
             </select>
-            <button
-              type="button"
-              className="button button-small button-secondary"
+            <ToolButton
               onClick={() =>
                 askAndInsert('YouTube link or video id', (value) => {
                   const id = extractYouTubeId(value);
@@ -521,10 +507,8 @@ function EditorForm({ post, isNew, errors, products, formRef, version, onChange,
               }
             >
               YouTube
-            </button>
-            <button
-              type="button"
-              className="button button-small button-secondary"
+            </ToolButton>
+            <ToolButton
               onClick={() =>
                 askAndInsert('Podcast audio URL', (url) =>
                   /^https?:\/\//.test(url) ? podcastMarker(url) : null,
@@ -532,14 +516,8 @@ function EditorForm({ post, isNew, errors, products, formRef, version, onChange,
               }
             >
               Podcast
-            </button>
-            <button
-              type="button"
-              className="button button-small button-secondary"
-              onClick={() => askAndInsert('GIF URL', (url) => image(url, 'GIF'))}
-            >
-              GIF
-            </button>
+            </ToolButton>
+            <ToolButton onClick={() => askAndInsert('GIF URL', (url) => image(url, 'GIF'))}>GIF</ToolButton>
             <label className="visually-hidden" htmlFor="product-picker">
               Insert a product card
             </label>

@@ -1,5 +1,6 @@
 import { Form, Link, useNavigation } from 'react-router';
 import type { SubscriberRow, SubscriberStatus } from '../../blog/subscribers.ts';
+import { AdminFilters, AdminItems, DeleteItem, optionLabel } from './AdminList.tsx';
 import { formatDate } from './format.ts';
 
 export const SUBSCRIBER_FILTERS = ['all', 'pending', 'confirmed', 'unsubscribed', 'bounced'] as const;
@@ -19,8 +20,6 @@ type Props = {
   pagination: { page: number; pages: number; total: number };
 };
 
-const label = (s: string) => s[0].toUpperCase() + s.slice(1);
-
 /** Subscribers (search, status, delete, import, export) and the newsletters sent to them. */
 export function SubscribersTab({ subscribers, counts, newsletters, filters, pagination }: Props) {
   const navigation = useNavigation();
@@ -32,66 +31,42 @@ export function SubscribersTab({ subscribers, counts, newsletters, filters, pagi
       <p className="admin-meta">
         {(['confirmed', 'pending', 'unsubscribed', 'bounced'] as const).map((s) => (
           <span key={s} className="badge">
-            {label(s)}: {counts[s]}
+            {optionLabel(s)}: {counts[s]}
           </span>
         ))}
       </p>
-      <div className="admin-toolbar">
-        <Form method="get" className="admin-filters" role="search">
-          <input type="hidden" name="tab" value="subscribers" />
-          <div className="field">
-            <label htmlFor="subscriber-search">Search by email</label>
-            <input id="subscriber-search" name="q" type="search" defaultValue={filters.q} />
-          </div>
-          <div className="field">
-            <label htmlFor="subscriber-status">Status</label>
-            <select id="subscriber-status" name="status" defaultValue={filters.status}>
-              {SUBSCRIBER_FILTERS.map((s) => (
-                <option key={s} value={s}>
-                  {label(s)}
-                </option>
-              ))}
-            </select>
-          </div>
-          <button className="button button-secondary" type="submit">
-            Filter
-          </button>
-        </Form>
-        <a className="button button-secondary" href="/api/newsletter?action=export">
-          Export CSV
-        </a>
-      </div>
-      {subscribers.length === 0 ? (
-        <p className="empty-state">No subscribers found</p>
-      ) : (
-        <ul className="admin-items">
-          {subscribers.map((s) => (
-            <li key={s.id} className="card admin-item">
-              <div className="admin-item-head">
-                <h3>{s.email}</h3>
-                <span className="badge">{s.status}</span>
-              </div>
-              <p className="muted admin-meta">
-                <span>Subscribed {formatDate(s.createdAt)}</span>
-                {s.confirmedAt ? <span>Confirmed {formatDate(s.confirmedAt)}</span> : null}
-              </p>
-              <Form
-                method="post"
-                onSubmit={(event) => {
-                  if (!window.confirm(`Erase ${s.email} and every record of what was sent to it?`))
-                    event.preventDefault();
-                }}
-              >
-                <input type="hidden" name="intent" value="delete-subscriber" />
-                <input type="hidden" name="id" value={s.id} />
-                <button className="button button-small button-danger" type="submit" disabled={busy}>
-                  Delete<span className="visually-hidden"> {s.email}</span>
-                </button>
-              </Form>
-            </li>
-          ))}
-        </ul>
-      )}
+      <AdminFilters
+        noun="subscriber"
+        params={{ tab: 'subscribers' }}
+        searches={[{ name: 'q', label: 'Search by email', value: filters.q }]}
+        selects={[{ name: 'status', label: 'Status', options: SUBSCRIBER_FILTERS, value: filters.status }]}
+        beside={
+          <a className="button button-secondary" href="/api/newsletter?action=export">
+            Export CSV
+          </a>
+        }
+      />
+      <AdminItems items={subscribers} empty="No subscribers found">
+        {(s) => (
+          <li key={s.id} className="card admin-item">
+            <div className="admin-item-head">
+              <h3>{s.email}</h3>
+              <span className="badge">{s.status}</span>
+            </div>
+            <p className="muted admin-meta">
+              <span>Subscribed {formatDate(s.createdAt)}</span>
+              {s.confirmedAt ? <span>Confirmed {formatDate(s.confirmedAt)}</span> : null}
+            </p>
+            <DeleteItem
+              intent="delete-subscriber"
+              id={s.id}
+              confirm={`Erase ${s.email} and every record of what was sent to it?`}
+              name={s.email}
+              disabled={busy}
+            />
+          </li>
+        )}
+      </AdminItems>
       {pagination.pages > 1 && (
         <nav aria-label="Subscriber pages" className="admin-meta">
           {pagination.page > 1 && <Link to={pageLink(pagination.page - 1)}>Previous</Link>}

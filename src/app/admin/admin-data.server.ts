@@ -26,12 +26,14 @@ import { listDiscounts } from '../../shop/discounts.ts';
 import { listProducts } from '../../shop/products.ts';
 import { listShippingMethods } from '../../shop/shipping.ts';
 import { FULFILMENT_FILTERS, ORDER_STATUS_FILTERS, PAYMENT_STATUS_FILTERS } from './OrdersTab.tsx';
+import { POST_FILTERS } from './PostsTab.tsx';
+import { PRODUCT_FILTERS } from './ProductsTab.tsx';
 import { SUBSCRIBER_FILTERS } from './SubscribersTab.tsx';
 import type { AdminTab } from './tabs.ts';
 
 const postFilters = z.object({
   q: z.string().max(200).catch(''),
-  status: z.enum(['all', 'published', 'draft', 'scheduled']).catch('all'),
+  status: z.enum(POST_FILTERS).catch('all'),
 });
 const commentFilters = z.object({
   view: z.enum(['pending', 'all']).catch('pending'),
@@ -68,7 +70,7 @@ async function commentsTab(services: AppServices, params: URLSearchParams) {
 
 const productFilters = z.object({
   q: z.string().max(200).catch(''),
-  status: z.enum(['all', 'active', 'inactive']).catch('all'),
+  status: z.enum(PRODUCT_FILTERS).catch('all'),
 });
 const orderFilters = z.object({
   q: z.string().max(200).catch(''),
