@@ -1,5 +1,7 @@
 import { recordOrderSource } from '../analytics/attribution.ts';
 import type { OrderDiscount } from '../orders/domain.ts';
+import { type PaymentNextStep, paymentNextStep } from '../orders/payments.ts';
+import { paymentSettings } from '../orders/payment-settings.ts';
 import { type OrderSummary, placeOrder } from '../orders/service.ts';
 import { createRateLimit, type RateLimit } from '../server/rate-limit.ts';
 import type { RequestState } from '../server/request-state.ts';
@@ -14,7 +16,7 @@ import {
 import { DiscountRefused, judgeDiscount } from './discounts.ts';
 import { SHOP_MESSAGES } from './messages.ts';
 import { listShippingMethods } from './shipping.ts';
-import { pickShippingMethod } from './shipping-rules.ts';
+import { pickShippingMethod, type ShippingMethod } from './shipping-rules.ts';
 
 const limits = new WeakMap<AppServices, RateLimit>();
 
@@ -43,19 +45,17 @@ export async function parseCheckout(
   state: RequestState,
   values: unknown,
 ): Promise<
-  | { ok: true; data: CheckoutInput }
+  | { ok: true; data: CheckoutInput; shippingMethods?: ShippingMethod[] }
   | { ok: false; errors: Partial<Record<CheckoutField, string>>; digitalOnly: boolean }
 > {
   const digitalOnly = await cartIsDigitalOnly(services.db, cartOwnerOf(state));
   const parsed = checkoutSchemaFor(digitalOnly).safeParse(values);
   if (!parsed.success) return { ok: false, errors: checkoutErrors(parsed.error), digitalOnly };
+  let shippingMethods: ShippingMethod[] | undefined;
   if (!digitalOnly) {
-    // Checked here for the form's sake (the field named); the order checks again under its lock.
-    const picked = pickShippingMethod(
-      await listShippingMethods(services.db),
-      parsed.data.shippingMethod,
-      parsed.data.country,
-    );
+    // Checked here for the form's sake (the field named); the order picks again from the same list.
+    shippingMethods = await listShippingMethods(services.db);
+    const picked = pickShippingMethod(shippingMethods, parsed.data.shippingMethod, parsed.data.country);
     if ('error' in picked) return { ok: false, errors: { shippingMethod: picked.error }, digitalOnly };
   }
   if (parsed.data.discountCode) {
@@ -68,7 +68,7 @@ export async function parseCheckout(
     );
     if ('error' in judged) return { ok: false, errors: { discountCode: judged.error }, digitalOnly };
   }
-  return { ok: true, data: parsed.data };
+  return { ok: true, data: parsed.data, shippingMethods };
 }
 
 /** What the code would take off the visitor's cart now (the 'Apply' button), or why it would not. */
@@ -103,26 +103,35 @@ export async function previewDiscount(
   }
 }
 
-/** Checkout from a form or the API: rate-limited per client IP, idempotent per key. */
+/**
+ * Checkout from a form or the API: rate-limited per client IP, idempotent per key. Returns the
+ * order and what its customer does next (pay by card, or the writer's instructions).
+ */
 export async function checkout(
   services: AppServices,
   state: RequestState,
-  input: CheckoutInput,
+  parsed: { data: CheckoutInput; shippingMethods?: ShippingMethod[] },
   idempotencyKey: string | null,
-): Promise<{ order: OrderSummary; created: boolean }> {
+): Promise<{ order: OrderSummary; created: boolean; next: PaymentNextStep }> {
   await checkoutLimit(services).consume(state.clientIp);
+  const cardPayments = Boolean(services.stripe);
+  // Read once for the order's hold and the confirmation's instructions.
+  const settings = await paymentSettings(services.db, { cardPayments });
   const result = await placeOrder(services.db, {
     owner: cartOwnerOf(state),
-    checkout: input,
+    checkout: parsed.data,
+    shippingMethods: parsed.shippingMethods,
     idempotencyKey,
-    cardPayments: Boolean(services.stripe),
+    cardPayments,
+    holdMs: settings.holdMinutes * 60_000,
     currency: services.config.currency,
     metadata: { requestId: state.requestId, via: state.session.via ?? 'none' },
   });
   state.log.info({ orderId: result.order.id, created: result.created }, 'checkout');
   if (result.created) {
     services.metrics.ordersPlaced.inc();
-    await recordOrderSource(services.db, result.order.id, state.session.id);
+    // The session as this request loaded it says whether there is a post to credit.
+    if ('lastPost' in state.session.data) await recordOrderSource(services.db, result.order.id, state.session.id);
   }
-  return result;
+  return { ...result, next: await paymentNextStep(services, result.order, settings) };
 }
