@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
@@ -19,7 +19,8 @@ import { BENCH_DATA_DIR, openBenchDatabase } from './database.ts';
  * and transactions of one add to cart and one checkout (`--sql` prints them), then places
  * `--orders` orders, `--concurrency` shoppers at a time, and reports the web process's CPU per
  * order (this thread's: the app's, and the shoppers' HTTP client's, whose share is shown by the
- * same requests to a bare node:http server). The product has unlimited stock, so the runs can be repeated.
+ * same requests to a bare node:http server), and the benchmark PostgreSQL's (its processes' CPU
+ * from /proc, at 10 ms resolution). The product has unlimited stock, so the runs can be repeated.
  */
 const { values } = parseArgs({
   options: {
@@ -155,7 +156,26 @@ await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
 const barePort = (bare.address() as { port: number }).port;
 const N = Number(values.orders);
 const C = Number(values.concurrency);
+/** The CPU (ms) the benchmark database's processes have used so far, or NaN when not embedded here. */
+async function databaseCpuMs(): Promise<number> {
+  const postmaster = Number(
+    (await readFile(path.join(BENCH_DATA_DIR, 'pg', 'postmaster.pid'), 'utf8').catch(() => '')).split('\n')[0],
+  );
+  if (!postmaster) return Number.NaN;
+  let ticks = 0;
+  for (const pid of await readdir('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    // Fields after the command's closing parenthesis: state ppid … utime stime (the 12th and 13th).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(pid) === postmaster || Number(fields[1]) === postmaster)
+      ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return (ticks * 1000) / 100;
+}
+
 async function measure(one: () => Promise<unknown>) {
+  const database = await databaseCpuMs();
   const before = process.threadCpuUsage();
   const started = performance.now();
   let left = N;
@@ -168,6 +188,7 @@ async function measure(one: () => Promise<unknown>) {
   return {
     cpuMs: (cpu.user + cpu.system) / 1000 / N,
     systemMs: cpu.system / 1000 / N,
+    databaseMs: ((await databaseCpuMs()) - database) / N,
     seconds: (performance.now() - started) / 1000,
   };
 }
@@ -184,7 +205,7 @@ for (let run = 1; run <= Number(values.runs); run++) {
   });
   const orders = await measure(order);
   process.stdout.write(
-    `run ${run}: ${N} orders, ${C} at a time: ${orders.cpuMs.toFixed(2)} ms CPU per order (${orders.systemMs.toFixed(2)} in the kernel), of which ${empty.cpuMs.toFixed(2)} ms two bare round trips cost; ${(N / orders.seconds).toFixed(0)} orders/s\n`,
+    `run ${run}: ${N} orders, ${C} at a time: ${orders.cpuMs.toFixed(2)} ms CPU per order (${orders.systemMs.toFixed(2)} in the kernel), of which ${empty.cpuMs.toFixed(2)} ms two bare round trips cost; PostgreSQL ${orders.databaseMs.toFixed(2)} ms; ${(N / orders.seconds).toFixed(0)} orders/s\n`,
   );
 }
 if (values.profile) {
