@@ -37,14 +37,15 @@ const bench = await openBenchDatabase();
 const name = 'Bench orders, unlimited';
 const row = { stock: null, status: 'active', price: 2_500, updated_at: bench.db.fn.now() };
 const found = await bench.db('products').where({ name }).first('id');
-const productId: number = found
-  ? (await bench.db('products').where({ id: found.id }).update(row), found.id)
-  : (
-      await bench
-        .db('products')
-        .insert({ ...row, name, description: 'Counted orders.', category: 'Books' })
-        .returning('id')
-    )[0].id;
+if (found) await bench.db('products').where({ id: found.id }).update(row);
+const productId: number =
+  found?.id ??
+  (
+    await bench
+      .db('products')
+      .insert({ ...row, name, description: 'Counted orders.', category: 'Books' })
+      .returning('id')
+  )[0].id;
 
 const config = loadConfig({
   NODE_ENV: 'production',
@@ -126,7 +127,10 @@ await order();
 const counted = { 'content-type': 'application/json', 'x-forwarded-for': '10.255.0.1' };
 const steps: [string, () => Promise<unknown>][] = [];
 let sid = '';
-steps.push(['add to cart', async () => (sid = (await post('/api/cart?action=add', addBody, counted)).sid ?? '')]);
+steps.push([
+  'add to cart',
+  async () => (sid = (await post('/api/cart?action=add', addBody, counted)).sid ?? ''),
+]);
 steps.push([
   'checkout',
   () =>
@@ -159,7 +163,9 @@ const C = Number(values.concurrency);
 /** The CPU (ms) the benchmark database's processes have used so far, or NaN when not embedded here. */
 async function databaseCpuMs(): Promise<number> {
   const postmaster = Number(
-    (await readFile(path.join(BENCH_DATA_DIR, 'pg', 'postmaster.pid'), 'utf8').catch(() => '')).split('\n')[0],
+    (await readFile(path.join(BENCH_DATA_DIR, 'pg', 'postmaster.pid'), 'utf8').catch(() => '')).split(
+      '\n',
+    )[0],
   );
   if (!postmaster) return Number.NaN;
   let ticks = 0;

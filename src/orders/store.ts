@@ -135,21 +135,24 @@ export async function projectEvent(
       created_at: event.createdAt,
       updated_at: event.createdAt,
     });
-    await trx.with('placed', order).insert(
-      o.items.map((line) => ({
-        id: line.lineId,
-        order_id: event.orderId,
-        product_id:
-          line.productId === null
-            ? null
-            : trx.raw('(SELECT id FROM products WHERE id = ?)', [line.productId]),
-        quantity: line.quantity,
-        price_at_time: line.priceAtTime,
-        product_name: line.productName,
-        created_at: event.createdAt,
-        updated_at: event.createdAt,
-      })),
-    ).into('order_items');
+    await trx
+      .with('placed', order)
+      .insert(
+        o.items.map((line) => ({
+          id: line.lineId,
+          order_id: event.orderId,
+          product_id:
+            line.productId === null
+              ? null
+              : trx.raw('(SELECT id FROM products WHERE id = ?)', [line.productId]),
+          quantity: line.quantity,
+          price_at_time: line.priceAtTime,
+          product_name: line.productName,
+          created_at: event.createdAt,
+          updated_at: event.createdAt,
+        })),
+      )
+      .into('order_items');
     return;
   }
   await trx('orders')

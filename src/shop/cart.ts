@@ -77,19 +77,22 @@ async function takeNotices(db: Db, cartId: number): Promise<string[]> {
 }
 
 /** A product with files is digital: it ships nothing. For a query on products `p`. */
-const DIGITAL = 'EXISTS (SELECT 1 FROM product_files f WHERE f.product_id = p.id) AS digital';
+const HAS_FILES = 'EXISTS (SELECT 1 FROM product_files f WHERE f.product_id = p.id)';
+const DIGITAL = `${HAS_FILES} AS digital`;
 
-/** Whether the owner's cart has lines and every one is digital (checkout then needs no address). */
-export async function cartIsDigitalOnly(db: Executor, owner: CartOwner): Promise<boolean> {
+/**
+ * Whether the owner's cart has lines and every one is digital (checkout then needs no address),
+ * as a subquery for a caller's statement.
+ */
+export function cartDigitalOnlyQuery(db: Executor, owner: CartOwner) {
   const where = cartWhere(owner);
-  if (!where) return false;
-  const lines: { digital: boolean }[] = await db('cart_items as i')
+  if (!where) return db.raw('false');
+  return db('cart_items as i')
     .join('carts as c', 'c.id', 'i.cart_id')
     .join('products as p', 'p.id', 'i.product_id')
     .where(where)
     .where('p.status', 'active')
-    .select(db.raw(DIGITAL));
-  return lines.length > 0 && lines.every((line) => line.digital);
+    .select(db.raw(`coalesce(bool_and(${HAS_FILES}), false)`));
 }
 
 export async function getCart(db: Db, owner: CartOwner): Promise<CartView> {

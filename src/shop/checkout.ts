@@ -1,12 +1,12 @@
 import { recordOrderSource } from '../analytics/attribution.ts';
 import type { OrderDiscount } from '../orders/domain.ts';
+import { type PaymentSettings, paymentSettingsQuery, toPaymentSettings } from '../orders/payment-settings.ts';
 import { type PaymentNextStep, paymentNextStep } from '../orders/payments.ts';
-import { paymentSettings } from '../orders/payment-settings.ts';
 import { type OrderSummary, placeOrder } from '../orders/service.ts';
 import { createRateLimit, type RateLimit } from '../server/rate-limit.ts';
 import type { RequestState } from '../server/request-state.ts';
 import type { AppServices } from '../server/services.ts';
-import { type CartOwner, cartIsDigitalOnly, findCartId } from './cart.ts';
+import { type CartOwner, cartDigitalOnlyQuery, findCartId } from './cart.ts';
 import {
   type CheckoutField,
   type CheckoutInput,
@@ -15,7 +15,7 @@ import {
 } from './checkout-schema.ts';
 import { DiscountRefused, judgeDiscount } from './discounts.ts';
 import { SHOP_MESSAGES } from './messages.ts';
-import { listShippingMethods } from './shipping.ts';
+import { shippingMethodsQuery, toShippingMethod } from './shipping.ts';
 import { pickShippingMethod, type ShippingMethod } from './shipping-rules.ts';
 
 const limits = new WeakMap<AppServices, RateLimit>();
@@ -39,23 +39,49 @@ export function cartOwnerOf(state: RequestState): CartOwner {
   return { userId: state.session.user?.id ?? null, sessionId: state.session.id };
 }
 
+/** What checking out reads before the order is placed, all in one statement. */
+type CheckoutContext = {
+  /** Every line of the cart is digital: no address is asked for. */
+  digitalOnly: boolean;
+  shippingMethods: ShippingMethod[];
+  payment: PaymentSettings;
+};
+
+async function checkoutContext(services: AppServices, state: RequestState): Promise<CheckoutContext> {
+  const { db } = services;
+  const { rows } = await db.raw(
+    `SELECT ? AS digital_only,
+       (SELECT coalesce(json_agg(m ORDER BY m.position, m.id), '[]'::json) FROM ? m) AS shipping_methods,
+       (SELECT row_to_json(s) FROM ? s) AS payment`,
+    [cartDigitalOnlyQuery(db, cartOwnerOf(state)), shippingMethodsQuery(db), paymentSettingsQuery(db)],
+  );
+  return {
+    digitalOnly: rows[0].digital_only,
+    shippingMethods: rows[0].shipping_methods.map(toShippingMethod),
+    payment: toPaymentSettings(rows[0].payment, { cardPayments: Boolean(services.stripe) }),
+  };
+}
+
 /** The visitor's checkout fields checked against their cart: no address when every line is digital. */
 export async function parseCheckout(
   services: AppServices,
   state: RequestState,
   values: unknown,
 ): Promise<
-  | { ok: true; data: CheckoutInput; shippingMethods?: ShippingMethod[] }
+  | { ok: true; data: CheckoutInput; context: CheckoutContext }
   | { ok: false; errors: Partial<Record<CheckoutField, string>>; digitalOnly: boolean }
 > {
-  const digitalOnly = await cartIsDigitalOnly(services.db, cartOwnerOf(state));
+  const context = await checkoutContext(services, state);
+  const { digitalOnly } = context;
   const parsed = checkoutSchemaFor(digitalOnly).safeParse(values);
   if (!parsed.success) return { ok: false, errors: checkoutErrors(parsed.error), digitalOnly };
-  let shippingMethods: ShippingMethod[] | undefined;
   if (!digitalOnly) {
     // Checked here for the form's sake (the field named); the order picks again from the same list.
-    shippingMethods = await listShippingMethods(services.db);
-    const picked = pickShippingMethod(shippingMethods, parsed.data.shippingMethod, parsed.data.country);
+    const picked = pickShippingMethod(
+      context.shippingMethods,
+      parsed.data.shippingMethod,
+      parsed.data.country,
+    );
     if ('error' in picked) return { ok: false, errors: { shippingMethod: picked.error }, digitalOnly };
   }
   if (parsed.data.discountCode) {
@@ -68,7 +94,7 @@ export async function parseCheckout(
     );
     if ('error' in judged) return { ok: false, errors: { discountCode: judged.error }, digitalOnly };
   }
-  return { ok: true, data: parsed.data, shippingMethods };
+  return { ok: true, data: parsed.data, context };
 }
 
 /** What the code would take off the visitor's cart now (the 'Apply' button), or why it would not. */
@@ -110,20 +136,17 @@ export async function previewDiscount(
 export async function checkout(
   services: AppServices,
   state: RequestState,
-  parsed: { data: CheckoutInput; shippingMethods?: ShippingMethod[] },
+  parsed: { data: CheckoutInput; context: CheckoutContext },
   idempotencyKey: string | null,
 ): Promise<{ order: OrderSummary; created: boolean; next: PaymentNextStep }> {
   await checkoutLimit(services).consume(state.clientIp);
-  const cardPayments = Boolean(services.stripe);
-  // Read once for the order's hold and the confirmation's instructions.
-  const settings = await paymentSettings(services.db, { cardPayments });
+  const { shippingMethods, payment } = parsed.context;
   const result = await placeOrder(services.db, {
     owner: cartOwnerOf(state),
     checkout: parsed.data,
-    shippingMethods: parsed.shippingMethods,
+    shippingMethods,
     idempotencyKey,
-    cardPayments,
-    holdMs: settings.holdMinutes * 60_000,
+    holdMs: payment.holdMinutes * 60_000,
     currency: services.config.currency,
     metadata: { requestId: state.requestId, via: state.session.via ?? 'none' },
   });
@@ -131,7 +154,8 @@ export async function checkout(
   if (result.created) {
     services.metrics.ordersPlaced.inc();
     // The session as this request loaded it says whether there is a post to credit.
-    if ('lastPost' in state.session.data) await recordOrderSource(services.db, result.order.id, state.session.id);
+    if ('lastPost' in state.session.data)
+      await recordOrderSource(services.db, result.order.id, state.session.id);
   }
-  return { ...result, next: await paymentNextStep(services, result.order, settings) };
+  return { ...result, next: await paymentNextStep(services, result.order, payment) };
 }
