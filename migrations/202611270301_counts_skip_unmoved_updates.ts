@@ -13,10 +13,11 @@ export async function up(knex: Knex): Promise<void> {
     BEGIN
       -- An update that moves no row to another status or category (a stock change with every
       -- order, a view count) has nothing to count: skip the dynamic statement below.
-      IF TG_OP = 'UPDATE' AND NOT EXISTS (
-        SELECT status, category FROM new_rows EXCEPT ALL SELECT status, category FROM old_rows
-      ) THEN
-        RETURN NULL;
+      -- (Nested: old_rows exists only in an update's call, where alone this is planned.)
+      IF TG_OP = 'UPDATE' THEN
+        IF NOT EXISTS (SELECT status, category FROM new_rows EXCEPT ALL SELECT status, category FROM old_rows) THEN
+          RETURN NULL;
+        END IF;
       END IF;
       IF TG_OP = 'INSERT' THEN
         EXECUTE format(
