@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Db } from '../db/knex.ts';
+import { type Db, prepared } from '../db/knex.ts';
 import { writeOutbox, writeOutboxJobs } from '../jobs/outbox.ts';
 import { HttpError } from '../server/middleware.ts';
 import type { CartOwner } from '../shop/cart.ts';
@@ -313,8 +313,9 @@ async function takeCartLines(trx: Knex.Transaction, owner: CartOwner): Promise<T
       ? ['session_id', owner.sessionId]
       : [null, null];
   if (!column) return [];
-  const { rows } = await trx.raw(
-    `WITH cart AS (
+  const { rows } = await prepared(
+    trx.raw(
+      `WITH cart AS (
        SELECT id FROM carts WHERE ?? = ? FOR UPDATE
      ), taken AS (
        DELETE FROM cart_items i USING cart WHERE i.cart_id = cart.id
@@ -324,7 +325,8 @@ async function takeCartLines(trx: Knex.Transaction, owner: CartOwner): Promise<T
        (SELECT nextval('order_ids')::int) AS order_id, nextval('order_items_id_seq')::int AS line_id
      FROM taken t JOIN products p ON p.id = t.product_id
      ORDER BY t.product_id`,
-    [column, ownerId],
+      [column, ownerId],
+    ),
   );
   return rows;
 }
@@ -434,14 +436,16 @@ async function placeOrderIn(
   ]);
   // The stock last, one conditional decrement per line in product order; the commit follows.
   for (const item of items) {
-    const reserved: { name: string; price: number }[] = await trx('products')
-      .where({ id: item.productId, status: 'active' })
-      .where((w) => w.whereNull('stock').orWhere('stock', '>=', item.quantity))
-      .update({
-        stock: trx.raw('CASE WHEN stock IS NULL THEN NULL ELSE stock - ? END', [item.quantity]),
-        updated_at: trx.fn.now(),
-      })
-      .returning(['name', 'price']);
+    const reserved: { name: string; price: number }[] = await prepared(
+      trx('products')
+        .where({ id: item.productId, status: 'active' })
+        .where((w) => w.whereNull('stock').orWhere('stock', '>=', item.quantity))
+        .update({
+          stock: trx.raw('CASE WHEN stock IS NULL THEN NULL ELSE stock - ? END', [item.quantity]),
+          updated_at: trx.fn.now(),
+        })
+        .returning(['name', 'price']),
+    );
     if (reserved.length === 0) {
       const product = await trx('products').where({ id: item.productId }).first('name', 'stock', 'status');
       refuseLine(product);

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { countCartAdd } from '../analytics/attribution.ts';
-import type { Db } from '../db/knex.ts';
+import { type Db, prepared } from '../db/knex.ts';
 import { HttpError } from '../server/middleware.ts';
 import { noLongerAvailable, SHOP_MESSAGES, stockLimitMessage } from './messages.ts';
 import type { ProductCategory } from './product-enums.ts';
@@ -188,8 +188,9 @@ export async function addToCart(
   const where = ownerWhere(owner);
   if (!where) throw new Error('a cart needs a user or a session');
   const [column, ownerId] = Object.entries(where)[0];
-  const { rows } = await db.raw(
-    `WITH product AS (
+  const { rows } = await prepared(
+    db.raw(
+      `WITH product AS (
        SELECT id, stock, status FROM products WHERE id = :productId
      ), has AS (
        SELECT coalesce(sum(i.quantity), 0)::int AS quantity FROM cart_items i
@@ -209,7 +210,8 @@ export async function addToCart(
      )
      SELECT product.stock, product.status, line.id AS line_id, line.quantity
      FROM product CROSS JOIN has LEFT JOIN line ON true`,
-    { productId, quantity, ownerId, column },
+      { productId, quantity, ownerId, column },
+    ),
   );
   const row = rows[0] as
     | { stock: number | null; status: string; line_id: number | null; quantity: number | null }

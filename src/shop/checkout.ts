@@ -1,4 +1,5 @@
 import { recordOrderSource } from '../analytics/attribution.ts';
+import { prepared } from '../db/knex.ts';
 import type { OrderDiscount } from '../orders/domain.ts';
 import { type PaymentSettings, paymentSettingsQuery, toPaymentSettings } from '../orders/payment-settings.ts';
 import { type PaymentNextStep, paymentNextStep } from '../orders/payments.ts';
@@ -49,11 +50,13 @@ type CheckoutContext = {
 
 async function checkoutContext(services: AppServices, state: RequestState): Promise<CheckoutContext> {
   const { db } = services;
-  const { rows } = await db.raw(
-    `SELECT ? AS digital_only,
+  const { rows } = await prepared(
+    db.raw(
+      `SELECT ? AS digital_only,
        (SELECT coalesce(json_agg(m ORDER BY m.position, m.id), '[]'::json) FROM ? m) AS shipping_methods,
        (SELECT row_to_json(s) FROM ? s) AS payment`,
-    [cartDigitalOnlyQuery(db, cartOwnerOf(state)), shippingMethodsQuery(db), paymentSettingsQuery(db)],
+      [cartDigitalOnlyQuery(db, cartOwnerOf(state)), shippingMethodsQuery(db), paymentSettingsQuery(db)],
+    ),
   );
   return {
     digitalOnly: rows[0].digital_only,
