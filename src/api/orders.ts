@@ -1,6 +1,5 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { paymentNextStep } from '../orders/payments.ts';
 import { IDEMPOTENCY_KEY_PATTERN, listMyOrders } from '../orders/service.ts';
 import { HttpError } from '../server/middleware.ts';
 import type { AppServices } from '../server/services.ts';
@@ -25,8 +24,7 @@ export function ordersRouter(services: AppServices): Router {
     const key = ctx.get('idempotency-key') || null;
     if (key !== null && !IDEMPOTENCY_KEY_PATTERN.test(key))
       throw new HttpError(400, 'Idempotency-Key must be 8 to 100 letters, digits, "-" or "_".');
-    const { order, created } = await checkout(services, ctx.state, parsed.data, key);
-    const next = await paymentNextStep(services, order);
+    const { order, created, next } = await checkout(services, ctx.state, parsed, key);
     ctx.status = created ? 201 : 200;
     ctx.body = { ...order, ...next };
   }

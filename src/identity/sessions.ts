@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Db } from '../db/knex.ts';
+import { type Db, prepared } from '../db/knex.ts';
 
 export const SESSION_COOKIE = 'sid';
 /** The specification's cookie default lifetime. */
@@ -68,22 +68,24 @@ export async function loadSession(
   db: Db,
   sid: string,
 ): Promise<{ session: SessionRecord; user: SessionUser | null } | null> {
-  const row = await db('sessions as s')
-    .leftJoin('users as u', 'u.id', 's.user_id')
-    .where('s.sid', sid)
-    .where('s.expire', '>', db.fn.now())
-    .first(
-      's.sid',
-      's.sess',
-      's.expire',
-      's.user_id',
-      'u.id as uid',
-      'u.email',
-      'u.username',
-      'u.first_name',
-      'u.last_name',
-      'u.role',
-    );
+  const row = await prepared(
+    db('sessions as s')
+      .leftJoin('users as u', 'u.id', 's.user_id')
+      .where('s.sid', sid)
+      .where('s.expire', '>', db.fn.now())
+      .first(
+        's.sid',
+        's.sess',
+        's.expire',
+        's.user_id',
+        'u.id as uid',
+        'u.email',
+        'u.username',
+        'u.first_name',
+        'u.last_name',
+        'u.role',
+      ),
+  );
   if (!row) return null;
   return {
     session: { id: row.sid, userId: row.user_id, data: row.sess ?? {}, expiresAt: new Date(row.expire) },

@@ -17,14 +17,26 @@ export const DEFAULT_HOLD_MINUTES = { card: 60, manual: 3 * 24 * 60 } as const;
 /** Stripe Checkout sessions live at least 30 minutes; a bank transfer may need days. */
 export const HOLD_MINUTES_RANGE = { min: 30, max: 43_200 } as const;
 
-export async function paymentSettings(db: Db, mode: { cardPayments: boolean }): Promise<PaymentSettings> {
-  const row = await db('blog_settings')
-    .where({ id: 1 })
-    .first('payment_instructions', 'payment_hold_minutes');
+type PaymentSettingsRow = { payment_instructions: string | null; payment_hold_minutes: number | null };
+
+export function paymentSettingsQuery(db: Db) {
+  return db('blog_settings').where({ id: 1 }).select('payment_instructions', 'payment_hold_minutes');
+}
+
+/** The settings of the row (none yet: the defaults) for the payment mode. */
+export function toPaymentSettings(
+  row: PaymentSettingsRow | null | undefined,
+  mode: { cardPayments: boolean },
+): PaymentSettings {
   return {
     instructions: row?.payment_instructions ?? '',
     holdMinutes: row?.payment_hold_minutes ?? DEFAULT_HOLD_MINUTES[mode.cardPayments ? 'card' : 'manual'],
   };
+}
+
+export async function paymentSettings(db: Db, mode: { cardPayments: boolean }): Promise<PaymentSettings> {
+  const [row]: PaymentSettingsRow[] = await paymentSettingsQuery(db);
+  return toPaymentSettings(row, mode);
 }
 
 export const PAYMENT_SETTINGS_MESSAGES = {

@@ -7,7 +7,7 @@ import { orderLink } from './access-key.ts';
 import type { PaymentGuidance } from './confirmation.ts';
 import { decide, type OrderEvent, type OrderState, orderCurrency } from './domain.ts';
 import { isAwaitingPayment } from './payment-labels.ts';
-import { paymentSettings } from './payment-settings.ts';
+import { type PaymentSettings, paymentSettings } from './payment-settings.ts';
 import { changeOrder, reserveStockAgain } from './service.ts';
 import { loadStream, stateOf } from './store.ts';
 
@@ -423,13 +423,16 @@ export type PaymentNextStep = {
 export async function paymentNextStep(
   services: AppServices,
   order: { id: number; status: string; paymentStatus: string },
+  /** The Payments settings when the caller has read them already. */
+  settings?: PaymentSettings,
 ): Promise<PaymentNextStep> {
   const orderUrl = await orderLink(services.db, services.publicUrl, order.id);
   if (!isAwaitingPayment(order as Pick<OrderState, 'status' | 'paymentStatus'>)) return { orderUrl };
   if (!services.stripe)
     return {
       orderUrl,
-      paymentInstructions: (await paymentSettings(services.db, { cardPayments: false })).instructions,
+      paymentInstructions: (settings ?? (await paymentSettings(services.db, { cardPayments: false })))
+        .instructions,
     };
   try {
     return { orderUrl, paymentUrl: await stripePaymentUrl(services, order.id) };

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Db } from '../db/knex.ts';
+import { type Db, prepared } from '../db/knex.ts';
 import { writeOutbox, writeOutboxJobs } from '../jobs/outbox.ts';
 import { HttpError } from '../server/middleware.ts';
 import type { CartOwner } from '../shop/cart.ts';
@@ -7,7 +7,7 @@ import { type CheckoutInput, splitName } from '../shop/checkout-schema.ts';
 import { giveDiscountUseBack, judgeDiscount, takeDiscountUse } from '../shop/discounts.ts';
 import { noLongerAvailable, SHOP_MESSAGES, stockLimitMessage } from '../shop/messages.ts';
 import { listShippingMethods } from '../shop/shipping.ts';
-import { pickShippingMethod, shippingCost } from '../shop/shipping-rules.ts';
+import { pickShippingMethod, type ShippingMethod, shippingCost } from '../shop/shipping-rules.ts';
 import { orderAccessKey } from './access-key.ts';
 import {
   type AdminOrderCommand,
@@ -237,11 +237,17 @@ export type PlaceOrderInput = {
   cardPayments?: boolean;
   /** The shop's currency (CURRENCY): the order's amounts are in it for good. */
   currency: string;
+  /** The shipping methods as this request already read them (checking the form); read when absent. */
+  shippingMethods?: ShippingMethod[];
 };
 
 export const IDEMPOTENCY_KEY_PATTERN = /^[\w-]{8,100}$/;
 
-async function orderByIdempotencyKey(db: Db, owner: CartOwner, key: string): Promise<OrderSummary | null> {
+async function orderByIdempotencyKey(
+  db: Db | Knex.Transaction,
+  owner: CartOwner,
+  key: string,
+): Promise<OrderSummary | null> {
   const row: OrderRow | undefined = await db('orders').where({ idempotency_key: key }).first(ORDER_COLUMNS);
   if (!row) return null;
   const sameOwner = owner.userId ? row.user_id === owner.userId : row.session_id === owner.sessionId;
@@ -252,25 +258,22 @@ async function orderByIdempotencyKey(db: Db, owner: CartOwner, key: string): Pro
 /**
  * Places the order of the owner's cart in one transaction: stock reserved with a conditional
  * decrement, OrderPlaced appended and projected, the confirmation job written to the outbox,
- * the cart emptied. Either all of it happens or none.
+ * the cart emptied. Either all of it happens or none. A key used before returns its order: the
+ * key is looked up when the cart is found empty (the order took its lines) or when the order's
+ * unique key refuses it (placed meanwhile, or from a cart filled again), not on every checkout.
  */
 export async function placeOrder(
   db: Db,
   input: PlaceOrderInput,
 ): Promise<{ order: OrderSummary; created: boolean }> {
   const { owner, idempotencyKey } = input;
-  if (idempotencyKey) {
-    const existing = await orderByIdempotencyKey(db, owner, idempotencyKey);
-    if (existing) return { order: existing, created: false };
-  }
   try {
     const holdMs =
       input.holdMs ??
       (await paymentSettings(db, { cardPayments: input.cardPayments ?? false })).holdMinutes * 60_000;
     for (let attempt = 1; ; attempt++) {
       try {
-        const order = await db.transaction((trx) => placeOrderIn(trx, { ...input, holdMs }));
-        return { order, created: true };
+        return await db.transaction((trx) => placeOrderIn(trx, { ...input, holdMs }));
       } catch (error) {
         // A product's price or name changed between the read and the reservation: decide again.
         if (!(error instanceof ProductChanged) || attempt === MAX_ATTEMPTS) throw error;
@@ -287,35 +290,58 @@ export async function placeOrder(
   }
 }
 
+type TakenLine = {
+  product_id: number;
+  quantity: number;
+  name: string;
+  price: number;
+  stock: number | null;
+  status: string;
+  order_id: number;
+  line_id: number;
+};
+
+/**
+ * Takes the owner's cart lines (deleted here, back if the order is not placed) with their
+ * products' name, price, stock and status, and the new order's ids, in one statement. The cart
+ * row is locked first, as an add to the cart locks it; the products are read unlocked.
+ */
+async function takeCartLines(trx: Knex.Transaction, owner: CartOwner): Promise<TakenLine[]> {
+  const [column, ownerId] = owner.userId
+    ? ['user_id', owner.userId]
+    : owner.sessionId
+      ? ['session_id', owner.sessionId]
+      : [null, null];
+  if (!column) return [];
+  const { rows } = await prepared(
+    trx.raw(
+      `WITH cart AS (
+       SELECT id FROM carts WHERE ?? = ? FOR UPDATE
+     ), taken AS (
+       DELETE FROM cart_items i USING cart WHERE i.cart_id = cart.id
+       RETURNING i.product_id, i.quantity
+     )
+     SELECT t.product_id, t.quantity, p.name, p.price, p.stock, p.status,
+       (SELECT nextval('order_ids')::int) AS order_id, nextval('order_items_id_seq')::int AS line_id
+     FROM taken t JOIN products p ON p.id = t.product_id
+     ORDER BY t.product_id`,
+      [column, ownerId],
+    ),
+  );
+  return rows;
+}
+
 async function placeOrderIn(
   trx: Knex.Transaction,
   input: PlaceOrderInput & { holdMs: number },
-): Promise<OrderSummary> {
+): Promise<{ order: OrderSummary; created: boolean }> {
   const { owner, checkout } = input;
-  const where = owner.userId
-    ? { 'c.user_id': owner.userId }
-    : owner.sessionId
-      ? { 'c.session_id': owner.sessionId }
-      : null;
-  // The products are read here unlocked, and reserved last (below): their rows, hot in a drop,
-  // stay locked only from the reservation to the commit.
-  const lines: {
-    cart_id: number;
-    product_id: number;
-    quantity: number;
-    name: string;
-    price: number;
-    stock: number | null;
-    status: string;
-  }[] = where
-    ? await trx('cart_items as i')
-        .join('carts as c', 'c.id', 'i.cart_id')
-        .join('products as p', 'p.id', 'i.product_id')
-        .where(where)
-        .orderBy('i.product_id') // one lock order for every checkout: no deadlocks
-        .forUpdate('i', 'c')
-        .select('i.cart_id', 'i.product_id', 'i.quantity', 'p.name', 'p.price', 'p.stock', 'p.status')
-    : [];
+  // In product order: the stock is reserved in that order by every checkout, so no deadlocks.
+  const lines = await takeCartLines(trx, owner);
+  if (lines.length === 0 && input.idempotencyKey) {
+    const existing = await orderByIdempotencyKey(trx, owner, input.idempotencyKey);
+    if (existing) return { order: existing, created: false };
+  }
   if (lines.length === 0) throw new HttpError(422, SHOP_MESSAGES.cartEmptyCheckoutHint);
   if (checkout.address === '') {
     // The address was left out for a cart of digital products, judged before these lines were
@@ -330,14 +356,12 @@ async function placeOrderIn(
       throw new HttpError(409, SHOP_MESSAGES.addressNeeded);
   }
 
-  // Refused before any write when the read already shows it (a drop's tail: cheap 409s).
+  // Refused before the order is written when the read already shows it (a drop's tail: cheap 409s).
   for (const line of lines)
     if (line.status !== 'active' || (line.stock !== null && line.stock < line.quantity)) refuseLine(line);
-  const { rows } = await trx.raw(
-    "SELECT nextval('order_ids')::int AS id, ARRAY(SELECT nextval('order_items_id_seq')::int FROM generate_series(1, ?)) AS line_ids",
-    [lines.length],
-  );
-  const [{ id: orderId, line_ids: lineIds }] = rows as { id: number; line_ids: number[] }[];
+  const orderId = lines[0].order_id;
+  // The line ids in product order, as the lines are.
+  const lineIds = lines.map((line) => line.line_id).sort((a, b) => a - b);
   const items: OrderLine[] = lines.map((line, i) => ({
     lineId: lineIds[i],
     productId: line.product_id,
@@ -348,7 +372,7 @@ async function placeOrderIn(
 
   const subtotal = items.reduce((n, i) => n + i.quantity * i.priceAtTime, 0);
   const discount = await discountOf(trx, checkout, items, input.currency);
-  const shipping = await shippingOf(trx, checkout, subtotal);
+  const shipping = await shippingOf(trx, checkout, subtotal, input.shippingMethods);
   const totalAmount = subtotal - (discount?.amount ?? 0) + shipping.cost;
   const holdUntil = totalAmount > 0 ? new Date(Date.now() + input.holdMs) : null;
   const { firstName, lastName } = splitName(checkout.customerName);
@@ -410,17 +434,18 @@ async function placeOrderIn(
       : []),
     { name: 'orders.send-confirmation', data: { orderId }, jobId: `order-confirmation-${orderId}` },
   ]);
-  await trx('cart_items').where({ cart_id: lines[0].cart_id }).delete();
   // The stock last, one conditional decrement per line in product order; the commit follows.
   for (const item of items) {
-    const reserved: { name: string; price: number }[] = await trx('products')
-      .where({ id: item.productId, status: 'active' })
-      .where((w) => w.whereNull('stock').orWhere('stock', '>=', item.quantity))
-      .update({
-        stock: trx.raw('CASE WHEN stock IS NULL THEN NULL ELSE stock - ? END', [item.quantity]),
-        updated_at: trx.fn.now(),
-      })
-      .returning(['name', 'price']);
+    const reserved: { name: string; price: number }[] = await prepared(
+      trx('products')
+        .where({ id: item.productId, status: 'active' })
+        .where((w) => w.whereNull('stock').orWhere('stock', '>=', item.quantity))
+        .update({
+          stock: trx.raw('CASE WHEN stock IS NULL THEN NULL ELSE stock - ? END', [item.quantity]),
+          updated_at: trx.fn.now(),
+        })
+        .returning(['name', 'price']),
+    );
     if (reserved.length === 0) {
       const product = await trx('products').where({ id: item.productId }).first('name', 'stock', 'status');
       refuseLine(product);
@@ -430,7 +455,7 @@ async function placeOrderIn(
   }
   const placed = state.placed;
   if (!placed) throw new Error('OrderPlaced did not place the order');
-  return summarize({
+  const order = summarize({
     id: orderId,
     totalAmount: placed.totalAmount,
     status: state.status,
@@ -439,6 +464,7 @@ async function placeOrderIn(
     lastName,
     email: placed.email,
   });
+  return { order, created: true };
 }
 
 const MAX_ATTEMPTS = 3;
@@ -568,11 +594,12 @@ async function shippingOf(
   trx: Knex.Transaction,
   checkout: CheckoutInput,
   subtotal: number,
+  methods?: ShippingMethod[],
 ): Promise<{ name: string; cost: number }> {
   // A cart of downloads is checked out without an address: there is nothing to ship.
   if (checkout.address === '') return { name: NO_SHIPPING, cost: 0 };
   const picked = pickShippingMethod(
-    await listShippingMethods(trx),
+    methods ?? (await listShippingMethods(trx)),
     checkout.shippingMethod,
     checkout.country,
   );

@@ -41,11 +41,13 @@ function fromRow(row: EventRow): StoredEvent {
   } as StoredEvent;
 }
 
+const EVENT_COLUMNS = ['order_id', 'version', 'type', 'data', 'metadata', 'created_at'];
+
 export async function loadStream(db: Executor, orderId: number): Promise<StoredEvent[]> {
   const rows: EventRow[] = await db('order_events')
     .where({ order_id: orderId })
     .orderBy('version')
-    .select('order_id', 'version', 'type', 'data', 'metadata', 'created_at');
+    .select(EVENT_COLUMNS);
   return rows.map(fromRow);
 }
 
@@ -65,30 +67,38 @@ export async function appendEvents(
   metadata: Record<string, unknown>,
 ): Promise<StoredEvent[]> {
   if (events.length === 0) return [];
+  const rows = events.map((event, i) => ({
+    order_id: orderId,
+    version: expectedVersion + i + 1,
+    type: event.type,
+    data: JSON.stringify(event.data),
+    metadata: JSON.stringify(metadata),
+  }));
+  const lost = () =>
+    new ConcurrencyError(`order ${orderId} changed concurrently (expected version ${expectedVersion})`);
+  if (rows.length === 1) {
+    // One row is appended or not, atomically: the outer transaction stays usable without a savepoint.
+    const stored: EventRow[] = await trx('order_events')
+      .insert(rows[0])
+      .onConflict(['order_id', 'version'])
+      .ignore()
+      .returning(EVENT_COLUMNS);
+    if (stored.length === 0) throw lost();
+    return stored.map(fromRow);
+  }
   try {
-    // A savepoint keeps the outer transaction usable when the append loses the race.
-    const rows: EventRow[] = await trx.transaction((sp) =>
-      sp('order_events')
-        .insert(
-          events.map((event, i) => ({
-            order_id: orderId,
-            version: expectedVersion + i + 1,
-            type: event.type,
-            data: JSON.stringify(event.data),
-            metadata: JSON.stringify(metadata),
-          })),
-        )
-        .returning(['order_id', 'version', 'type', 'data', 'metadata', 'created_at']),
+    // A savepoint keeps the outer transaction usable when the append loses the race: without one
+    // the rows before the conflicting one would stay.
+    const stored: EventRow[] = await trx.transaction((sp) =>
+      sp('order_events').insert(rows).returning(EVENT_COLUMNS),
     );
-    return rows.map(fromRow);
+    return stored.map(fromRow);
   } catch (error) {
     if (
       (error as { code?: string }).code === '23505' &&
       /order_events_order_id_version/.test(String((error as { constraint?: string }).constraint))
     ) {
-      throw new ConcurrencyError(
-        `order ${orderId} changed concurrently (expected version ${expectedVersion})`,
-      );
+      throw lost();
     }
     throw error;
   }
@@ -105,7 +115,8 @@ export async function projectEvent(
 ): Promise<void> {
   if (event.type === 'OrderPlaced') {
     const o = event.data;
-    await trx('orders').insert({
+    // The order and its lines in one statement (the lines' key on the order is checked at its end).
+    const order = trx('orders').insert({
       id: event.orderId,
       ...customerColumns(trx, o),
       country: o.country,
@@ -124,21 +135,24 @@ export async function projectEvent(
       created_at: event.createdAt,
       updated_at: event.createdAt,
     });
-    await trx('order_items').insert(
-      o.items.map((line) => ({
-        id: line.lineId,
-        order_id: event.orderId,
-        product_id:
-          line.productId === null
-            ? null
-            : trx.raw('(SELECT id FROM products WHERE id = ?)', [line.productId]),
-        quantity: line.quantity,
-        price_at_time: line.priceAtTime,
-        product_name: line.productName,
-        created_at: event.createdAt,
-        updated_at: event.createdAt,
-      })),
-    );
+    await trx
+      .with('placed', order)
+      .insert(
+        o.items.map((line) => ({
+          id: line.lineId,
+          order_id: event.orderId,
+          product_id:
+            line.productId === null
+              ? null
+              : trx.raw('(SELECT id FROM products WHERE id = ?)', [line.productId]),
+          quantity: line.quantity,
+          price_at_time: line.priceAtTime,
+          product_name: line.productName,
+          created_at: event.createdAt,
+          updated_at: event.createdAt,
+        })),
+      )
+      .into('order_items');
     return;
   }
   await trx('orders')

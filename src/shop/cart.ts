@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { countCartAdd } from '../analytics/attribution.ts';
-import type { Db } from '../db/knex.ts';
+import { type Db, prepared } from '../db/knex.ts';
 import { HttpError } from '../server/middleware.ts';
 import { noLongerAvailable, SHOP_MESSAGES, stockLimitMessage } from './messages.ts';
 import type { ProductCategory } from './product-enums.ts';
@@ -39,6 +39,12 @@ function ownerWhere(owner: CartOwner): Record<string, unknown> | null {
   return null;
 }
 
+/** ownerWhere for a query that joins the owner's cart as `c`. */
+function cartWhere(owner: CartOwner): Record<string, unknown> | null {
+  const where = ownerWhere(owner);
+  return where && Object.fromEntries(Object.entries(where).map(([k, v]) => [`c.${k}`, v]));
+}
+
 export async function findCartId(db: Executor, owner: CartOwner): Promise<number | null> {
   const where = ownerWhere(owner);
   if (!where) return null;
@@ -46,27 +52,14 @@ export async function findCartId(db: Executor, owner: CartOwner): Promise<number
   return row?.id ?? null;
 }
 
-/** The cart of the owner, created on first need (concurrent first adds meet on the unique key). */
-async function ensureCartId(db: Executor, owner: CartOwner): Promise<number> {
-  const where = ownerWhere(owner);
-  if (!where) throw new Error('a cart needs a user or a session');
-  const column = owner.userId ? 'user_id' : 'session_id';
-  const [row] = await db('carts')
-    .insert(where)
-    .onConflict(column)
-    .merge({ updated_at: db.fn.now() })
-    .returning('id');
-  return row.id;
-}
-
 /** Total quantity for the header badge: one indexed query, no cart created. */
 export async function countCartItems(db: Db, owner: CartOwner): Promise<number> {
-  const where = ownerWhere(owner);
+  const where = cartWhere(owner);
   if (!where) return 0;
   const row = await db('cart_items as i')
     .join('carts as c', 'c.id', 'i.cart_id')
     .join('products as p', 'p.id', 'i.product_id')
-    .where(Object.fromEntries(Object.entries(where).map(([k, v]) => [`c.${k}`, v])))
+    .where(where)
     .where('p.status', 'active')
     .sum<{ total: string | null }>({ total: 'i.quantity' })
     .first();
@@ -84,17 +77,22 @@ async function takeNotices(db: Db, cartId: number): Promise<string[]> {
 }
 
 /** A product with files is digital: it ships nothing. For a query on products `p`. */
-const DIGITAL = 'EXISTS (SELECT 1 FROM product_files f WHERE f.product_id = p.id) AS digital';
+const HAS_FILES = 'EXISTS (SELECT 1 FROM product_files f WHERE f.product_id = p.id)';
+const DIGITAL = `${HAS_FILES} AS digital`;
 
-/** Whether the owner's cart has lines and every one is digital (checkout then needs no address). */
-export async function cartIsDigitalOnly(db: Executor, owner: CartOwner): Promise<boolean> {
-  const cartId = await findCartId(db, owner);
-  if (!cartId) return false;
-  const lines: { digital: boolean }[] = await db('cart_items as i')
+/**
+ * Whether the owner's cart has lines and every one is digital (checkout then needs no address),
+ * as a subquery for a caller's statement.
+ */
+export function cartDigitalOnlyQuery(db: Executor, owner: CartOwner) {
+  const where = cartWhere(owner);
+  if (!where) return db.raw('false');
+  return db('cart_items as i')
+    .join('carts as c', 'c.id', 'i.cart_id')
     .join('products as p', 'p.id', 'i.product_id')
-    .where({ 'i.cart_id': cartId, 'p.status': 'active' })
-    .select(db.raw(DIGITAL));
-  return lines.length > 0 && lines.every((line) => line.digital);
+    .where(where)
+    .where('p.status', 'active')
+    .select(db.raw(`coalesce(bool_and(${HAS_FILES}), false)`));
 }
 
 export async function getCart(db: Db, owner: CartOwner): Promise<CartView> {
@@ -168,41 +166,62 @@ export async function getCart(db: Db, owner: CartOwner): Promise<CartView> {
   };
 }
 
-function refuseOverStock(stock: number | null, wanted: number): void {
-  if (stock !== null && wanted > stock) {
-    throw new HttpError(409, stockLimitMessage(stock), { 'X-Error-Title': SHOP_MESSAGES.stockLimitTitle });
-  }
+function overStock(stock: number): HttpError {
+  return new HttpError(409, stockLimitMessage(stock), { 'X-Error-Title': SHOP_MESSAGES.stockLimitTitle });
 }
 
-/** Adds quantity of a product (to an existing line too), never beyond stock. */
+function refuseOverStock(stock: number | null, wanted: number): void {
+  if (stock !== null && wanted > stock) throw overStock(stock);
+}
+
+/**
+ * Adds quantity of a product (to an existing line too), never beyond stock, in one statement: the
+ * cart is made or touched only when the line is taken, and the line's upsert checks the stock
+ * against the quantity it finds under its row lock, so two quick adds cannot both pass.
+ */
 export async function addToCart(
   db: Db,
   owner: CartOwner,
   productId: number,
   quantity: number,
 ): Promise<{ lineId: number; quantity: number }> {
-  const added = await db.transaction(async (trx) => {
-    const product = await trx('products').where({ id: productId }).first('id', 'stock', 'status');
-    if (product?.status !== 'active') throw new HttpError(404, SHOP_MESSAGES.productNotFound);
-    const cartId = await ensureCartId(trx, owner);
-    // Lock the line so two quick adds cannot both pass the stock check.
-    const existing = await trx('cart_items')
-      .where({ cart_id: cartId, product_id: productId })
-      .forUpdate()
-      .first('id', 'quantity');
-    const wanted = (existing?.quantity ?? 0) + quantity;
-    refuseOverStock(product.stock, wanted);
-    const [row] = await trx('cart_items')
-      .insert({ cart_id: cartId, product_id: productId, quantity })
-      .onConflict(['cart_id', 'product_id'])
-      .merge({ quantity: trx.raw('cart_items.quantity + excluded.quantity'), updated_at: trx.fn.now() })
-      .returning(['id', 'quantity']);
-    await trx('carts').where({ id: cartId }).update({ updated_at: trx.fn.now() });
-    return { lineId: row.id, quantity: row.quantity };
-  });
-  // After the commit: the day's counter row is shared by every cart, not worth holding with the line.
+  const where = ownerWhere(owner);
+  if (!where) throw new Error('a cart needs a user or a session');
+  const [column, ownerId] = Object.entries(where)[0];
+  const { rows } = await prepared(
+    db.raw(
+      `WITH product AS (
+       SELECT id, stock, status FROM products WHERE id = :productId
+     ), has AS (
+       SELECT coalesce(sum(i.quantity), 0)::int AS quantity FROM cart_items i
+       JOIN carts c ON c.id = i.cart_id WHERE c.:column: = :ownerId AND i.product_id = :productId
+     ), cart AS (
+       INSERT INTO carts (:column:) SELECT CAST(:ownerId AS ${owner.userId ? 'int' : 'text'}) FROM product, has
+       WHERE product.status = 'active' AND (product.stock IS NULL OR has.quantity + CAST(:quantity AS int) <= product.stock)
+       ON CONFLICT (:column:) DO UPDATE SET updated_at = now()
+       RETURNING id
+     ), line AS (
+       INSERT INTO cart_items (cart_id, product_id, quantity) SELECT cart.id, CAST(:productId AS int), CAST(:quantity AS int) FROM cart
+       ON CONFLICT (cart_id, product_id) DO UPDATE
+         SET quantity = cart_items.quantity + excluded.quantity, updated_at = now()
+         WHERE (SELECT stock FROM product) IS NULL
+           OR cart_items.quantity + excluded.quantity <= (SELECT stock FROM product)
+       RETURNING id, quantity
+     )
+     SELECT product.stock, product.status, line.id AS line_id, line.quantity
+     FROM product CROSS JOIN has LEFT JOIN line ON true`,
+      { productId, quantity, ownerId, column },
+    ),
+  );
+  const row = rows[0] as
+    | { stock: number | null; status: string; line_id: number | null; quantity: number | null }
+    | undefined;
+  if (row?.status !== 'active') throw new HttpError(404, SHOP_MESSAGES.productNotFound);
+  // Not taken: over the stock as read, or as the line stood under its lock (a concurrent add).
+  if (row.line_id === null || row.quantity === null) throw overStock(row.stock ?? 0);
+  // After the line: the day's counter row is shared by every cart, not worth holding with it.
   await countCartAdd(db, productId);
-  return added;
+  return { lineId: row.line_id, quantity: row.quantity };
 }
 
 /** A line of the owner's own cart, or 404: another cart's line id is not found (no IDOR). */

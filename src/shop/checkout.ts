@@ -1,10 +1,13 @@
 import { recordOrderSource } from '../analytics/attribution.ts';
+import { prepared } from '../db/knex.ts';
 import type { OrderDiscount } from '../orders/domain.ts';
+import { type PaymentSettings, paymentSettingsQuery, toPaymentSettings } from '../orders/payment-settings.ts';
+import { type PaymentNextStep, paymentNextStep } from '../orders/payments.ts';
 import { type OrderSummary, placeOrder } from '../orders/service.ts';
 import { createRateLimit, type RateLimit } from '../server/rate-limit.ts';
 import type { RequestState } from '../server/request-state.ts';
 import type { AppServices } from '../server/services.ts';
-import { type CartOwner, cartIsDigitalOnly, findCartId } from './cart.ts';
+import { type CartOwner, cartDigitalOnlyQuery, findCartId } from './cart.ts';
 import {
   type CheckoutField,
   type CheckoutInput,
@@ -13,8 +16,8 @@ import {
 } from './checkout-schema.ts';
 import { DiscountRefused, judgeDiscount } from './discounts.ts';
 import { SHOP_MESSAGES } from './messages.ts';
-import { listShippingMethods } from './shipping.ts';
-import { pickShippingMethod } from './shipping-rules.ts';
+import { shippingMethodsQuery, toShippingMethod } from './shipping.ts';
+import { pickShippingMethod, type ShippingMethod } from './shipping-rules.ts';
 
 const limits = new WeakMap<AppServices, RateLimit>();
 
@@ -37,22 +40,48 @@ export function cartOwnerOf(state: RequestState): CartOwner {
   return { userId: state.session.user?.id ?? null, sessionId: state.session.id };
 }
 
+/** What checking out reads before the order is placed, all in one statement. */
+type CheckoutContext = {
+  /** Every line of the cart is digital: no address is asked for. */
+  digitalOnly: boolean;
+  shippingMethods: ShippingMethod[];
+  payment: PaymentSettings;
+};
+
+async function checkoutContext(services: AppServices, state: RequestState): Promise<CheckoutContext> {
+  const { db } = services;
+  const { rows } = await prepared(
+    db.raw(
+      `SELECT ? AS digital_only,
+       (SELECT coalesce(json_agg(m ORDER BY m.position, m.id), '[]'::json) FROM ? m) AS shipping_methods,
+       (SELECT row_to_json(s) FROM ? s) AS payment`,
+      [cartDigitalOnlyQuery(db, cartOwnerOf(state)), shippingMethodsQuery(db), paymentSettingsQuery(db)],
+    ),
+  );
+  return {
+    digitalOnly: rows[0].digital_only,
+    shippingMethods: rows[0].shipping_methods.map(toShippingMethod),
+    payment: toPaymentSettings(rows[0].payment, { cardPayments: Boolean(services.stripe) }),
+  };
+}
+
 /** The visitor's checkout fields checked against their cart: no address when every line is digital. */
 export async function parseCheckout(
   services: AppServices,
   state: RequestState,
   values: unknown,
 ): Promise<
-  | { ok: true; data: CheckoutInput }
+  | { ok: true; data: CheckoutInput; context: CheckoutContext }
   | { ok: false; errors: Partial<Record<CheckoutField, string>>; digitalOnly: boolean }
 > {
-  const digitalOnly = await cartIsDigitalOnly(services.db, cartOwnerOf(state));
+  const context = await checkoutContext(services, state);
+  const { digitalOnly } = context;
   const parsed = checkoutSchemaFor(digitalOnly).safeParse(values);
   if (!parsed.success) return { ok: false, errors: checkoutErrors(parsed.error), digitalOnly };
   if (!digitalOnly) {
-    // Checked here for the form's sake (the field named); the order checks again under its lock.
+    // Checked here for the form's sake (the field named); the order picks again from the same list.
     const picked = pickShippingMethod(
-      await listShippingMethods(services.db),
+      context.shippingMethods,
       parsed.data.shippingMethod,
       parsed.data.country,
     );
@@ -68,7 +97,7 @@ export async function parseCheckout(
     );
     if ('error' in judged) return { ok: false, errors: { discountCode: judged.error }, digitalOnly };
   }
-  return { ok: true, data: parsed.data };
+  return { ok: true, data: parsed.data, context };
 }
 
 /** What the code would take off the visitor's cart now (the 'Apply' button), or why it would not. */
@@ -103,26 +132,33 @@ export async function previewDiscount(
   }
 }
 
-/** Checkout from a form or the API: rate-limited per client IP, idempotent per key. */
+/**
+ * Checkout from a form or the API: rate-limited per client IP, idempotent per key. Returns the
+ * order and what its customer does next (pay by card, or the writer's instructions).
+ */
 export async function checkout(
   services: AppServices,
   state: RequestState,
-  input: CheckoutInput,
+  parsed: { data: CheckoutInput; context: CheckoutContext },
   idempotencyKey: string | null,
-): Promise<{ order: OrderSummary; created: boolean }> {
+): Promise<{ order: OrderSummary; created: boolean; next: PaymentNextStep }> {
   await checkoutLimit(services).consume(state.clientIp);
+  const { shippingMethods, payment } = parsed.context;
   const result = await placeOrder(services.db, {
     owner: cartOwnerOf(state),
-    checkout: input,
+    checkout: parsed.data,
+    shippingMethods,
     idempotencyKey,
-    cardPayments: Boolean(services.stripe),
+    holdMs: payment.holdMinutes * 60_000,
     currency: services.config.currency,
     metadata: { requestId: state.requestId, via: state.session.via ?? 'none' },
   });
   state.log.info({ orderId: result.order.id, created: result.created }, 'checkout');
   if (result.created) {
     services.metrics.ordersPlaced.inc();
-    await recordOrderSource(services.db, result.order.id, state.session.id);
+    // The session as this request loaded it says whether there is a post to credit.
+    if ('lastPost' in state.session.data)
+      await recordOrderSource(services.db, result.order.id, state.session.id);
   }
-  return result;
+  return { ...result, next: await paymentNextStep(services, result.order, payment) };
 }

@@ -8,17 +8,20 @@ type Executor = Db | Knex.Transaction;
 
 type Row = { id: number; name: string; price: number; free_over: number | null; countries: string[] | null };
 
-export async function listShippingMethods(db: Executor): Promise<ShippingMethod[]> {
-  const rows: Row[] = await db('shipping_methods')
+/** The methods in the settings' order (`position` too, for a caller that aggregates them). */
+export function shippingMethodsQuery(db: Executor) {
+  return db('shipping_methods')
     .orderBy([{ column: 'position' }, { column: 'id' }])
-    .select('id', 'name', 'price', 'free_over', 'countries');
-  return rows.map((r) => ({
-    id: r.id,
-    name: r.name,
-    price: r.price,
-    freeOver: r.free_over,
-    countries: r.countries,
-  }));
+    .select('id', 'name', 'price', 'free_over', 'countries', 'position');
+}
+
+export function toShippingMethod(r: Row): ShippingMethod {
+  return { id: r.id, name: r.name, price: r.price, freeOver: r.free_over, countries: r.countries };
+}
+
+export async function listShippingMethods(db: Executor): Promise<ShippingMethod[]> {
+  const rows: Row[] = await shippingMethodsQuery(db);
+  return rows.map(toShippingMethod);
 }
 
 const cents = (message: string) =>

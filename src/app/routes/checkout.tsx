@@ -1,7 +1,6 @@
 import { type FormEvent, useRef, useState } from 'react';
 import { Form, Link, redirect, useActionData, useNavigation } from 'react-router';
 import { type DownloadGrant, listDownloads } from '../../orders/downloads.ts';
-import { paymentNextStep } from '../../orders/payments.ts';
 import type { OrderSummary } from '../../orders/service.ts';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../orders/service.ts';
 import { HttpError } from '../../server/middleware.ts';
@@ -103,13 +102,12 @@ export async function action({ request, context }: Route.ActionArgs): Promise<Ac
     };
   const key = String(form.get('idempotencyKey') ?? '');
   try {
-    const { order } = await checkout(
+    const { order, next } = await checkout(
       app.services,
       app.state,
-      parsed.data,
+      parsed,
       IDEMPOTENCY_KEY_PATTERN.test(key) ? key : null,
     );
-    const next = await paymentNextStep(app.services, order);
     // Card payments: on to Stripe's page (a 303 the browser follows, with or without JavaScript).
     if (next.paymentUrl) return redirect(next.paymentUrl, 303);
     const { pathname, search } = new URL(next.orderUrl);
