@@ -27,6 +27,11 @@ const { values } = parseArgs({
     'drop-stock': { type: 'string', default: '5000' },
     /** Run only the targets whose name contains this (repeatable): `--only 'signed in' --only drop`. */
     only: { type: 'string', multiple: true },
+    /**
+     * Run the selected targets this many times over, one after the other (A B A B …): on a shared
+     * machine, pairs measured in alternation compare better than one of each.
+     */
+    rounds: { type: 'string', default: '1' },
   },
 });
 /** Whether a target (or drop) was asked for: all when no --only is given. */
@@ -34,6 +39,7 @@ const selected = (t: { name: string }) => !values.only?.length || values.only.so
 const DURATION = Number(values.duration);
 const WARMUP = Number(values.warmup);
 const CONNECTIONS = Number(values.connections);
+const ROUNDS = Math.max(1, Number(values.rounds));
 const BROWSER_UA =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36';
 
@@ -59,6 +65,11 @@ type Row = {
   ceilingRps: number;
   /** The web process's peak resident memory during this target's run (MB). */
   webRssMb: number;
+  /**
+   * The web process's CPU time per request (µs, user + system): unlike req/s it hardly moves
+   * when other work shares the machine, so A/B rows (counting on and off) compare by it.
+   */
+  webCpuUs: number;
 };
 
 async function waitForHttp(url: string, timeoutMs = 60_000): Promise<void> {
@@ -71,6 +82,18 @@ async function waitForHttp(url: string, timeoutMs = 60_000): Promise<void> {
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+/** A process's CPU time so far (user + system), in µs, from /proc (clock ticks of 10 ms). */
+function cpuUs(pid: number): Promise<number> {
+  return readFile(`/proc/${pid}/stat`, 'utf8').then(
+    (stat) => {
+      // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return (Number(fields[11]) + Number(fields[12])) * 10_000;
+    },
+    () => 0,
+  );
 }
 
 function rssMb(pid: number): Promise<number> {
@@ -370,31 +393,35 @@ await cannon(ceilingUrl, ceilingTarget, WARMUP);
 const ceilings: autocannon.Result[] = [];
 const statusCodes: Record<string, Record<string, number>> = {};
 const rows: Row[] = [];
-for (const target of targets) {
-  const ceiling = await cannon(ceilingUrl, ceilingTarget, DURATION);
-  ceilings.push(ceiling);
-  targetRss = 0;
-  const restore = await target.setup?.();
-  await cannon(base, target, WARMUP);
-  const result = await cannon(base, target, DURATION);
-  await restore?.();
-  statusCodes[target.name] = Object.fromEntries(
-    Object.entries(result.statusCodeStats ?? {}).map(([code, stat]) => [code, stat?.count ?? 0]),
-  );
-  rows.push({
-    name: target.name,
-    path: target.path,
-    requestsPerSec: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
-    rateLimited: result.statusCodeStats?.['429']?.count ?? 0,
-    ratioOfCeiling: result.requests.average / ceiling.requests.average,
-    ceilingRps: ceiling.requests.average,
-    webRssMb: targetRss,
-  });
-}
+for (let round = 1; round <= ROUNDS; round++)
+  for (const target of targets) {
+    const ceiling = await cannon(ceilingUrl, ceilingTarget, DURATION);
+    ceilings.push(ceiling);
+    targetRss = 0;
+    const restore = await target.setup?.();
+    await cannon(base, target, WARMUP);
+    const cpuBefore = await cpuUs(server.pid ?? 0);
+    const result = await cannon(base, target, DURATION);
+    const cpuSpent = (await cpuUs(server.pid ?? 0)) - cpuBefore;
+    await restore?.();
+    statusCodes[target.name] = Object.fromEntries(
+      Object.entries(result.statusCodeStats ?? {}).map(([code, stat]) => [code, stat?.count ?? 0]),
+    );
+    rows.push({
+      name: ROUNDS > 1 ? `${target.name} (round ${round})` : target.name,
+      path: target.path,
+      requestsPerSec: result.requests.average,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      errors: result.errors + result.timeouts,
+      non2xx: result.non2xx,
+      rateLimited: result.statusCodeStats?.['429']?.count ?? 0,
+      ratioOfCeiling: result.requests.average / ceiling.requests.average,
+      ceilingRps: ceiling.requests.average,
+      webRssMb: targetRss,
+      webCpuUs: cpuSpent / Math.max(result.requests.total, 1),
+    });
+  }
 
 /**
  * The product drop: new guest shoppers, one add to cart and one checkout each, for a fixed number
@@ -476,6 +503,7 @@ rows.unshift({
   ratioOfCeiling: 1,
   ceilingRps: mean((r) => r.requests.average),
   webRssMb: 0,
+  webCpuUs: 0,
 });
 
 const bundles: Record<string, { js: number; css: number }> = {};
@@ -500,11 +528,11 @@ await bench.stop();
 const pad = (s: string, n: number) => s.padEnd(n);
 const num = (n: number, d = 0) => n.toFixed(d).padStart(9);
 process.stdout.write(
-  `${pad('target', 38)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'errors'.padStart(9)}${'non-2xx'.padStart(9)}${'429'.padStart(9)}${'ratio'.padStart(9)}${'RSS MB'.padStart(9)}\n`,
+  `${pad('target', 38)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'errors'.padStart(9)}${'non-2xx'.padStart(9)}${'429'.padStart(9)}${'ratio'.padStart(9)}${'RSS MB'.padStart(9)}${'CPU µs'.padStart(9)}\n`,
 );
 for (const row of rows) {
   process.stdout.write(
-    `${pad(row.name, 38)}${num(row.requestsPerSec)}${num(row.p50)}${num(row.p99)}${num(row.errors)}${num(row.non2xx)}${num(row.rateLimited)}${num(row.ratioOfCeiling * 100, 1)}%${row.webRssMb ? num(row.webRssMb) : '        -'}\n`,
+    `${pad(row.name, 38)}${num(row.requestsPerSec)}${num(row.p50)}${num(row.p99)}${num(row.errors)}${num(row.non2xx)}${num(row.rateLimited)}${num(row.ratioOfCeiling * 100, 1)}%${row.webRssMb ? num(row.webRssMb) : '        -'}${row.webCpuUs ? num(row.webCpuUs) : '        -'}\n`,
   );
 }
 for (const [name, codes] of Object.entries(statusCodes)) {
@@ -527,6 +555,21 @@ for (const [name, b] of Object.entries(bundles)) {
     `  ${pad(name, 10)} JS ${(b.js / 1024).toFixed(1)} KB   CSS ${(b.css / 1024).toFixed(1)} KB\n`,
   );
 }
+/** What counting page views costs the web process per stored home page: CPU µs, counted vs not. */
+const homeCpu = (counted: boolean) => {
+  const cpu = rows
+    .filter((r) =>
+      counted
+        ? /^home(, counted again)?( \(round \d+\))?$/.test(r.name)
+        : r.name.startsWith('home, not counted'),
+    )
+    .map((r) => r.webCpuUs);
+  return cpu.length ? cpu.reduce((a, b) => a + b, 0) / cpu.length : 0;
+};
+if (homeCpu(true) && homeCpu(false))
+  process.stdout.write(
+    `\nCounting page views: ${homeCpu(true).toFixed(1)} µs of web CPU per stored home page counted, ${homeCpu(false).toFixed(1)} µs not counted (${(((homeCpu(true) - homeCpu(false)) / homeCpu(false)) * 100).toFixed(1)}%, budget 5%)\n`,
+  );
 process.stdout.write(`\nWeb process peak RSS over the whole run: ${maxRss.toFixed(0)} MB (budget 300 MB)\n`);
 
 await mkdir('bench-results', { recursive: true });
@@ -543,11 +586,11 @@ const report = {
 };
 await writeFile('bench-results/latest.json', `${JSON.stringify(report, null, 2)}\n`);
 const markdown = [
-  '| target | req/s | p50 ms | p99 ms | errors | non-2xx | of which 429 | ceiling req/s | of ceiling | web RSS MB |',
-  '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  '| target | req/s | p50 ms | p99 ms | errors | non-2xx | of which 429 | ceiling req/s | of ceiling | web RSS MB | web CPU µs/request |',
+  '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ...rows.map(
     (r) =>
-      `| ${r.name} | ${r.requestsPerSec.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${r.rateLimited} | ${r.ceilingRps.toFixed(0)} | ${(r.ratioOfCeiling * 100).toFixed(1)}% | ${r.webRssMb ? r.webRssMb.toFixed(0) : '–'} |`,
+      `| ${r.name} | ${r.requestsPerSec.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${r.rateLimited} | ${r.ceilingRps.toFixed(0)} | ${(r.ratioOfCeiling * 100).toFixed(1)}% | ${r.webRssMb ? r.webRssMb.toFixed(0) : '–'} | ${r.webCpuUs ? r.webCpuUs.toFixed(0) : '–'} |`,
   ),
   '',
   ...(dropRows.length

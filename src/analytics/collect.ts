@@ -15,7 +15,8 @@ function positiveId(value: string | undefined): number | null {
  * view: a navigation's Referer is the page it leaves.
  */
 function pagePath(ctx: Context): string | null {
-  if (!ctx.path.endsWith('.data')) return ctx.response.is('html') ? ctx.path : null;
+  if (!ctx.path.endsWith('.data'))
+    return String(ctx.response.get('content-type')).startsWith('text/html') ? ctx.path : null;
   const path = ctx.path.replace(/(\/_)?\.data$/, '') || '/';
   let from: string | null = null;
   try {

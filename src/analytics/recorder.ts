@@ -22,14 +22,62 @@ export type PageView = {
 /** A post page's view while analytics is off: only for the post's public count. */
 export type PostRead = Pick<PageView, 'postId' | 'visitor' | 'sessionId'>;
 
-const MAX_PENDING = 100_000;
-
 type Batch = z.output<(typeof jobSchemas)['views.record']>;
-type Pending = (PageView | PostRead) & { at: Date };
 
-function utcDay(at: Date): string {
-  return at.toISOString().slice(0, 10);
+/**
+ * Distinct things kept (hour-and-path rows, visitors, a post's viewers), counted and unsent: views
+ * past the bound are not counted while the queue is unreachable. Memory matters more than counts.
+ */
+const MAX_KEPT = 100_000;
+const HOUR_MS = 3_600_000;
+
+/** A visitor seen this hour: the paths they read (and whether they count at all, see Viewers). */
+type Visitor = { address: string; userAgent: string; paths: Set<string> };
+
+/** Who read a post this hour: sessions, visitors (hashed at the flush), and DNT views each once. */
+type Viewers = { sessions: Set<string>; visitors: Set<Visitor>; untracked: number };
+
+/** Everything counted in one UTC hour, added up as the views arrive. */
+type HourTally = {
+  startMs: number;
+  day: string;
+  hour: string;
+  paths: Map<string, Batch['hours'][number]>;
+  referrers: Map<string, number>;
+  devices: Map<string, number>;
+  countries: Map<string, number>;
+  /** By address, then user agent: no key string is built per view. */
+  visitors: Map<string, Map<string, Visitor>>;
+  posts: Map<number, Viewers>;
+};
+
+function hourTally(ms: number): HourTally {
+  const startMs = ms - (ms % HOUR_MS);
+  const iso = new Date(startMs).toISOString();
+  return {
+    startMs,
+    day: iso.slice(0, 10),
+    hour: `${iso.slice(0, 13)}:00:00Z`,
+    paths: new Map(),
+    referrers: new Map(),
+    devices: new Map(),
+    countries: new Map(),
+    visitors: new Map(),
+    posts: new Map(),
+  };
 }
+
+/** The entry of a key, made and kept first when there is none. */
+function entryOf<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = make();
+    map.set(key, value);
+  }
+  return value;
+}
+
+const bump = (map: Map<string, number>, key: string, by = 1) => map.set(key, (map.get(key) ?? 0) + by);
 
 /** Today's salt, created by whichever process asks first. */
 async function saltOf(db: Db, day: string): Promise<string> {
@@ -42,12 +90,21 @@ async function saltOf(db: Db, day: string): Promise<string> {
 }
 
 /**
- * Collects page views in memory and sends them to the queue as one job of rollups per interval:
- * a view (a cached page's too) costs a push onto an array. Visitors are hashed with the day's salt
- * at the flush, so neither the address nor the user agent leaves this process.
+ * Counts page views in memory, into per-hour tallies as they arrive (a view, a cached page's too,
+ * costs a few map lookups and keeps no object of its own), and sends them to the queue as one job
+ * of rollups per interval. Visitors are hashed with the day's salt at the flush, so neither the
+ * address nor the user agent leaves this process.
  */
 export class PageViewRecorder {
-  private pending: Pending[] = [];
+  private tallies = new Map<number, HourTally>();
+  /** The tally of the hour views last arrived in: nearly every view's. */
+  private current: HourTally | undefined;
+  private kept = 0;
+  /** Batches the queue refused, sent again first (with their ids, so never counted twice). */
+  private unsent: { batch: Batch; size: number }[] = [];
+  private unsentSize = 0;
+  /** Flushes run one after another: two at once could send the same unsent batch twice. */
+  private flushing: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private readonly salts = new Map<string, string>();
   /** The time a view is counted at; tests move it to another day. */
@@ -64,24 +121,89 @@ export class PageViewRecorder {
   }
 
   record(view: PageView | PostRead): void {
-    // While the queue is unreachable the batch is kept, up to a bound: memory matters more than counts.
-    if (this.pending.length >= MAX_PENDING) return;
-    this.pending.push({ ...view, at: this.clock() });
-    this.timer ??= setTimeout(() => this.flush().catch(() => {}), this.intervalMs);
-    this.timer.unref();
+    if (this.kept + this.unsentSize >= MAX_KEPT) return;
+    const tally = this.tallyAt(this.clock().getTime());
+    let visitor: Visitor | undefined;
+    if (view.visitor) {
+      const { address, userAgent } = view.visitor;
+      visitor = entryOf(
+        entryOf(tally.visitors, address, () => new Map()),
+        userAgent,
+        () => {
+          this.kept++;
+          return { address, userAgent, paths: new Set<string>() };
+        },
+      );
+    }
+    if (view.postId) {
+      const viewers = entryOf(
+        tally.posts,
+        view.postId,
+        (): Viewers => ({ sessions: new Set(), visitors: new Set(), untracked: 0 }),
+      );
+      // A session tells a reader apart best; without one the visitor's hash; DNT views each count.
+      if (view.sessionId) {
+        if (!viewers.sessions.has(view.sessionId)) {
+          viewers.sessions.add(view.sessionId);
+          this.kept++;
+        }
+      } else if (visitor) viewers.visitors.add(visitor);
+      else {
+        viewers.untracked++;
+        this.kept++;
+      }
+    }
+    if ('path' in view) {
+      const { path, postId, productId } = view;
+      entryOf(tally.paths, path, () => {
+        this.kept++;
+        return { hour: tally.hour, path, postId, productId, views: 0 };
+      }).views++;
+      bump(tally.referrers, view.source);
+      bump(tally.devices, view.device);
+      if (view.country) bump(tally.countries, view.country);
+      // Only analytics views count a visitor's paths: a public count's reader is not a visitor.
+      if (visitor && !visitor.paths.has(view.path)) {
+        visitor.paths.add(view.path);
+        this.kept++;
+      }
+    }
+    if (!this.timer) {
+      this.timer = setTimeout(() => this.flush().catch(() => {}), this.intervalMs);
+      this.timer.unref();
+    }
   }
 
-  /** Sends the collected views; when the queue cannot take them they are kept for the next try. */
-  async flush(): Promise<void> {
+  /** Sends the counted views; when the queue cannot take them they are kept for the next try. */
+  flush(): Promise<void> {
+    const run = this.flushing.then(() => this.send());
+    this.flushing = run.catch(() => {});
+    return run;
+  }
+
+  private async send(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (!this.pending.length) return;
-    const views = this.pending;
-    this.pending = [];
     try {
-      await this.queues.enqueue('views.record', await this.rollUp(views), { attempts: 3 });
+      if (this.tallies.size) {
+        // The salts first: a failure here leaves every tally in place for the next flush.
+        const days = new Set([...this.tallies.values()].map((t) => t.day));
+        for (const day of this.salts.keys()) if (!days.has(day)) this.salts.delete(day);
+        for (const day of days) if (!this.salts.has(day)) this.salts.set(day, await saltOf(this.db, day));
+        const tallies = [...this.tallies.values()].sort((a, b) => a.startMs - b.startMs);
+        this.tallies = new Map();
+        this.current = undefined;
+        this.unsent.push({ batch: this.batchOf(tallies), size: this.kept });
+        this.unsentSize += this.kept;
+        this.kept = 0;
+      }
+      while (this.unsent.length) {
+        const { batch, size } = this.unsent[0];
+        await this.queues.enqueue('views.record', batch, { attempts: 3 });
+        this.unsent.shift();
+        this.unsentSize -= size;
+      }
     } catch (error) {
-      this.pending.unshift(...views);
       // A failed timed flush has kept its views and scheduled the next one: nothing to report.
       this.timer ??= setTimeout(() => this.flush().catch(() => {}), this.intervalMs);
       this.timer.unref();
@@ -89,54 +211,46 @@ export class PageViewRecorder {
     }
   }
 
-  private async rollUp(views: Pending[]): Promise<Batch> {
-    const hours = new Map<string, Batch['hours'][number]>();
+  private tallyAt(ms: number): HourTally {
+    const current = this.current;
+    if (current && ms >= current.startMs && ms < current.startMs + HOUR_MS) return current;
+    const startMs = ms - (ms % HOUR_MS);
+    this.current = entryOf(this.tallies, startMs, () => hourTally(ms));
+    return this.current;
+  }
+
+  /** The job of some hours' tallies, in time order: a visitor's first hour on a path is kept. */
+  private batchOf(tallies: HourTally[]): Batch {
     const seen = new Map<string, Batch['visitors'][number]>();
-    const postViews = new Map<string, Batch['views'][number]>();
+    const postViews: Batch['views'] = [];
     const perDay = { referrers: new Map<string, number>(), devices: new Map<string, number>() };
     const countries = new Map<string, number>();
-    const bump = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
-    // The salts of the batch's days first (only those are kept: an older day's is of no more use
-    // here), then each visitor hashed once per batch, however many pages they read.
-    const days = new Set(views.map((view) => utcDay(view.at)));
-    for (const day of this.salts.keys()) if (!days.has(day)) this.salts.delete(day);
-    for (const day of days) if (!this.salts.has(day)) this.salts.set(day, await saltOf(this.db, day));
-    const hashes = new Map<string, string>();
-    for (const view of views) {
-      const at = view.at.toISOString();
-      const day = at.slice(0, 10);
-      const hour = `${at.slice(0, 13)}:00:00Z`;
-      let visitor: string | null = null;
-      if (view.visitor) {
-        const key = `${day}|${view.visitor.address}|${view.visitor.userAgent}`;
-        visitor = hashes.get(key) ?? this.visitorHash(day, view.visitor);
-        hashes.set(key, visitor);
-      }
-      if (view.postId) {
-        // Without a session or a hash (DNT) each view counts: nothing may tell such readers apart.
-        const viewer = view.sessionId ?? visitor ?? `once:${randomBytes(12).toString('base64url')}`;
-        postViews.set(`${view.postId}|${viewer}|${day}`, { postId: view.postId, viewer, day });
-      }
-      if (!('path' in view)) continue;
-      const hourKey = `${hour}|${view.path}`;
-      const row = hours.get(hourKey) ?? {
-        hour,
-        path: view.path,
-        postId: view.postId,
-        productId: view.productId,
-        views: 0,
-      };
-      row.views++;
-      hours.set(hourKey, row);
-      bump(perDay.referrers, `${day}|${view.source}`);
-      bump(perDay.devices, `${day}|${view.device}`);
-      if (view.country) bump(countries, `${day}|${view.country}`);
-      if (visitor) {
-        // The site ('') and the path: the first hour of the batch a visitor was seen on each.
-        for (const path of ['', view.path]) {
-          const key = `${day}|${visitor}|${path}`;
-          if (!seen.has(key)) seen.set(key, { day, hour, path, visitor });
+    const hours: Batch['hours'] = [];
+    for (const tally of tallies) {
+      const { day, hour } = tally;
+      hours.push(...tally.paths.values());
+      for (const [name, views] of tally.referrers) bump(perDay.referrers, `${day}|${name}`, views);
+      for (const [name, views] of tally.devices) bump(perDay.devices, `${day}|${name}`, views);
+      for (const [name, views] of tally.countries) bump(countries, `${day}|${name}`, views);
+      const hashes = new Map<Visitor, string>();
+      const hashOf = (visitor: Visitor) => entryOf(hashes, visitor, () => this.visitorHash(day, visitor));
+      for (const agents of tally.visitors.values()) {
+        for (const visitor of agents.values()) {
+          if (!visitor.paths.size) continue;
+          const hash = hashOf(visitor);
+          // The site ('') and each path: the first hour of the batch a visitor was seen on each.
+          for (const path of ['', ...visitor.paths]) {
+            const key = `${day}|${hash}|${path}`;
+            if (!seen.has(key)) seen.set(key, { day, hour, path, visitor: hash });
+          }
         }
+      }
+      for (const [postId, viewers] of tally.posts) {
+        const add = (viewer: string) => postViews.push({ postId, viewer, day });
+        for (const sessionId of viewers.sessions) add(sessionId);
+        for (const visitor of viewers.visitors) add(hashOf(visitor));
+        // Without a session or a hash (DNT) each view counts: nothing may tell such readers apart.
+        for (let i = 0; i < viewers.untracked; i++) add(`once:${randomBytes(12).toString('base64url')}`);
       }
     }
     const split = (map: Map<string, number>) =>
@@ -146,8 +260,8 @@ export class PageViewRecorder {
       });
     return {
       batchId: randomUUID(),
-      views: [...postViews.values()],
-      hours: [...hours.values()],
+      views: postViews,
+      hours,
       visitors: [...seen.values()],
       referrers: split(perDay.referrers),
       devices: split(perDay.devices),

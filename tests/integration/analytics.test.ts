@@ -256,6 +256,51 @@ describe('analytics collection', () => {
     ]);
   });
 
+  it('adds up the views of one batch per hour: a visitor once a day, at the first hour they came', async () => {
+    const { db, pageViews } = app.services;
+    const day = '2026-03-02';
+    const path = '/about';
+    const view = (visitor: { address: string; userAgent: string } | null) => ({
+      path,
+      postId: null,
+      productId: null,
+      visitor,
+      sessionId: null,
+      source: 'Google',
+      device: 'mobile' as const,
+      country: 'NL',
+    });
+    const reader = { address: ADDRESS, userAgent: PHONE };
+    try {
+      pageViews.clock = () => new Date(`${day}T10:59:59Z`);
+      pageViews.record(view(reader));
+      pageViews.record(view(reader));
+      pageViews.clock = () => new Date(`${day}T11:00:00Z`);
+      pageViews.record(view(reader));
+      pageViews.record(view(null)); // Do-Not-Track: a view, never a visitor
+    } finally {
+      pageViews.clock = () => new Date();
+    }
+    await settle(day, 4);
+    expect(await dailyViews(day)).toEqual({ views: 4, visitors: 1 });
+    expect(
+      await db('analytics_hourly')
+        .where({ path })
+        .whereRaw('hour::date = ?', [day])
+        .orderBy('hour')
+        .select('views', 'visitors'),
+    ).toEqual([
+      { views: 2, visitors: 1 },
+      { views: 2, visitors: 0 },
+    ]);
+    expect(await db('analytics_referrers').where({ day }).select('source', 'views')).toEqual([
+      { source: 'Google', views: 4 },
+    ]);
+    expect(await db('analytics_countries').where({ day }).select('country', 'views')).toEqual([
+      { country: 'NL', views: 4 },
+    ]);
+  });
+
   it('refuses bad ranges in clear words, and anyone but an admin', async () => {
     const admin = await signedInSession(app, { role: 'admin' });
     const ask = (query: string, headers = admin.headers) =>
