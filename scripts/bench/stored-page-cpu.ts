@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -83,7 +85,17 @@ const variants: { name: string; middleware: Koa.Middleware[] }[] = [{ name: 'ful
 for (const i of values.without) {
   variants.push({ name: `without #${i}`, middleware: full.filter((_, j) => j !== Number(i)) });
 }
+// The bench's ceiling (bare node:http sending 20 KB) measured the same way, for the ratio.
+const page = `<!doctype html><html><head><title>x</title></head><body>${'x'.repeat(20 * 1024)}</body></html>`;
+const ceiling = http.createServer((_req, res) => {
+  res.writeHead(200, { 'content-type': 'text/html' });
+  res.end(page);
+});
+await new Promise<void>((resolve) => ceiling.listen(0, '127.0.0.1', resolve));
+const ceilingUrl = `http://127.0.0.1:${(ceiling.address() as AddressInfo).port}/`;
 const n = Number(values.requests);
+const median = (runs: number[]) => runs.toSorted((a, b) => a - b)[Math.floor(runs.length / 2)];
+const bare: number[] = [];
 for (const pagePath of paths) {
   const results = new Map<string, number[]>();
   for (let rep = 0; rep < Number(values.reps); rep++) {
@@ -97,14 +109,19 @@ for (const pagePath of paths) {
       const us = await cpuPerRequest(`${base}${pagePath}`, n);
       results.set(variant.name, [...(results.get(variant.name) ?? []), us]);
     }
+    await cpuPerRequest(ceilingUrl, 2_000);
+    bare.push(await cpuPerRequest(ceilingUrl, n));
   }
   for (const [name, runs] of results) {
-    const sorted = runs.toSorted((a, b) => a - b);
     process.stdout.write(
-      `${pagePath.padEnd(40)} ${name.padEnd(14)} median ${sorted[Math.floor(sorted.length / 2)].toFixed(1)} µs/req  (${runs.map((r) => r.toFixed(1)).join(', ')})\n`,
+      `${pagePath.padEnd(40)} ${name.padEnd(14)} median ${median(runs).toFixed(1)} µs/req  (${runs.map((r) => r.toFixed(1)).join(', ')})\n`,
     );
   }
 }
+process.stdout.write(
+  `bare node:http ceiling (20 KB)               median ${median(bare).toFixed(1)} µs/req\n`,
+);
+ceiling.close();
 await web.close();
 await runtime.close();
 await bench.stop();
