@@ -104,7 +104,12 @@ for (const pagePath of paths) {
       // Koa composes the middleware per callback: a new one for each variant.
       web.server.removeAllListeners('request');
       web.server.on('request', app.callback());
-      await fetch(`${base}${pagePath}`, { headers }).then((r) => r.arrayBuffer());
+      const first = await fetch(`${base}${pagePath}`, { headers });
+      await first.arrayBuffer();
+      if (rep === 0 && variant === variants[0])
+        process.stdout.write(
+          `${pagePath}: ${first.headers.get('content-length')} bytes sent, ${first.headers.get('content-encoding')}\n`,
+        );
       await cpuPerRequest(`${base}${pagePath}`, 2_000); // warm-up
       const us = await cpuPerRequest(`${base}${pagePath}`, n);
       results.set(variant.name, [...(results.get(variant.name) ?? []), us]);

@@ -104,6 +104,7 @@ export class PageCache {
     return entry;
   }
 
+  /** Past its TTL: still sent, and rendered again meanwhile. */
   isStale(entry: Entry): boolean {
     return Date.now() - entry.storedAt > this.ttlMs;
   }
@@ -311,7 +312,7 @@ type Encoding = 'br' | 'gzip' | 'identity';
 const encodings = new Map<string, Encoding>();
 
 /** The encoding a stored answer is sent in (negotiated as Koa's acceptsEncodings does), remembered per header value. */
-export function storedEncoding(ctx: Context, offered: 'br' | 'gzip'): Encoding {
+function storedEncoding(ctx: Context, offered: 'br' | 'gzip'): Encoding {
   const header = ctx.req.headers['accept-encoding'] ?? '';
   const key = `${offered} ${header}`;
   let chosen = encodings.get(key);
