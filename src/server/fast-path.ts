@@ -58,13 +58,15 @@ export function serveStoredAnswers(services: AppServices, sendPage: StoredPageSe
       const { answer, entry } = stored;
       let shared = apiHeaders.get(answer);
       if (!shared) {
-        shared = [...apiSecurity, ['Vary', 'Accept-Encoding'], ['X-Cache', 'HIT']];
+        shared = [...apiSecurity, ['Vary', 'Accept-Encoding']];
         if (answer.cacheControl) shared.push(['Cache-Control', answer.cacheControl]);
         apiHeaders.set(answer, shared);
       }
       sendStored(
         ctx,
-        [['X-Request-Id', requestId], ...shared],
+        requestId,
+        'HIT',
+        shared,
         { identity: entry.json, gzip: entry.gzip },
         'application/json; charset=utf-8',
         false,

@@ -328,9 +328,14 @@ function storedEncoding(ctx: Context, offered: 'br' | 'gzip'): Encoding {
   return chosen;
 }
 
-/** Writes a stored answer's status, headers and body straight to the response (Koa's respond is skipped). */
+/**
+ * Writes a stored answer's status, headers (the request's id and X-Cache, then those made with the
+ * entry) and body straight to the response (Koa's respond is skipped).
+ */
 export function sendStored(
   ctx: Context,
+  requestId: string,
+  xCache: 'HIT' | 'STALE',
   headers: [string, string][],
   body: { identity: Buffer; gzip: Buffer; br?: Buffer },
   contentType: string,
@@ -338,6 +343,8 @@ export function sendStored(
 ): void {
   const { res } = ctx;
   res.statusCode = 200;
+  res.setHeader('X-Request-Id', requestId);
+  res.setHeader('X-Cache', xCache);
   for (let i = 0; i < headers.length; i++) res.setHeader(headers[i][0], headers[i][1]);
   ctx.respond = false;
   const req = ctx.req;
@@ -385,7 +392,9 @@ export function storedPageSender(
     ctx.state.pageMeta = entry.meta;
     sendStored(
       ctx,
-      [['X-Request-Id', requestId], ['X-Cache', stale ? 'STALE' : 'HIT'], ...shared],
+      requestId,
+      stale ? 'STALE' : 'HIT',
+      shared,
       { identity: entry.body, gzip: entry.gzip, br: entry.br },
       entry.contentType,
       true,
