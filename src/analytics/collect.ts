@@ -48,6 +48,15 @@ function agentOf(userAgent: string): { bot: boolean; device: Device } {
  * count, for their public view counts, and nothing else is collected.
  */
 export function countPageViews(services: AppServices): Middleware {
+  const countView = pageViewCounter(services);
+  return async (ctx, next) => {
+    await next();
+    countView(ctx);
+  };
+}
+
+/** The counting of countPageViews, after a request is answered: stored pages sent before any middleware count through it too. */
+export function pageViewCounter(services: AppServices): (ctx: Context) => void {
   const { config } = services;
   const ownHost = new URL(services.publicUrl).hostname;
   const count = (ctx: Context, meta: Record<string, string>, analytics: boolean) => {
@@ -86,8 +95,7 @@ export function countPageViews(services: AppServices): Middleware {
       country: countryCode(ctx.get(config.analyticsCountryHeader)),
     });
   };
-  return async (ctx, next) => {
-    await next();
+  return (ctx) => {
     const meta: Record<string, string> | undefined = ctx.state.pageMeta;
     // 304: a browser's revalidation of a page it shows again is a view too.
     if (!meta || ctx.method !== 'GET' || (ctx.status !== 200 && ctx.status !== 304)) return;

@@ -7,19 +7,20 @@ import { sessionMiddleware } from '../identity/session-middleware.ts';
 import { auditLog } from './audit.ts';
 import { csrfProtection } from './csrf.ts';
 import { serveDownloads } from './downloads.ts';
+import { serveStoredAnswers } from './fast-path.ts';
 import { metricsEndpoint, metricsMiddleware } from './metrics.ts';
 import {
-  buildCsp,
   compression,
   errorHandler,
   failFastWhenDatabaseDown,
   privateForSessions,
   refuseNulInUrl,
   requestContext,
+  securityHeaderList,
   securityHeaders,
   warnOnUntrustedProxy,
 } from './middleware.ts';
-import { invalidateOnAdminWrites, pageCacheMiddleware } from './page-cache.ts';
+import { invalidateOnAdminWrites, pageCacheMiddleware, storedPageSender } from './page-cache.ts';
 import { reactRouterMiddleware } from './react-router-adapter.ts';
 import type { AppServices } from './services.ts';
 import { serveStatic, serveUploads } from './static.ts';
@@ -34,6 +35,9 @@ export function createApp(services: AppServices, pages: PageHandler): Koa {
   const app = new Koa();
   app.proxy = config.trustProxy;
   app.silent = true; // errors are logged by errorHandler with the request id
+  const sendPage = storedPageSender(services.pageCache, (sources) => securityHeaderList(config, sources));
+  // Stored pages and API answers for anonymous readers, before the middleware they would not need.
+  app.use(serveStoredAnswers(services, sendPage));
   app.use(requestContext(services.log, config.trustProxy));
   app.use(warnOnUntrustedProxy(config, services.log));
   app.use(metricsMiddleware(services.metrics));
@@ -49,10 +53,10 @@ export function createApp(services: AppServices, pages: PageHandler): Koa {
   } else {
     app.use(pages.middleware);
   }
-  // Outside the page cache, so stored pages count too.
+  // Outside the page cache, so stored pages count too (those sent by serveStoredAnswers count there).
   app.use(countPageViews(services));
-  // Anonymous readers get stored pages before any session or database work.
-  app.use(pageCacheMiddleware(services.pageCache, (sources) => buildCsp(config, sources)));
+  // Misses: a page rendered for anonymous readers is stored, and its burst of readers waits for it.
+  app.use(pageCacheMiddleware(services.pageCache, sendPage));
   app.use(failFastWhenDatabaseDown(() => services.dbAvailability.isDown));
   // Download links need no session: the token is the permission.
   app.use(serveDownloads(services));

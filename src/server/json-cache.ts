@@ -2,6 +2,7 @@ import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { Context } from 'koa';
 import { ByteLru } from './byte-lru.ts';
+import { anonymousTheme } from './page-cache.ts';
 
 const gzipAsync = promisify(gzip);
 
@@ -9,6 +10,12 @@ const gzipAsync = promisify(gzip);
 export type EncodedJson = { json: Buffer; gzip: Buffer };
 
 type Entry = EncodedJson & { storedAt: number; version: number };
+
+/** How an anonymous request's URL was answered: the entry's key, and what the route set besides. */
+export type AnonymousAnswer = { key: string; cacheControl: string; route: string };
+
+/** URLs remembered for anonymous answers (any query string makes one): dropped all at once past this. */
+const ANONYMOUS_URLS_KEPT = 10_000;
 
 export async function encodeJson(value: unknown): Promise<EncodedJson> {
   const json = Buffer.from(JSON.stringify(value));
@@ -36,13 +43,16 @@ type Invalidations = { currentVersion(): number };
  * categories and tags): serialized and gzipped once, then sent as stored bytes for ttlMs. Entries
  * carry the page cache's version, so an admin's write in any process, a scheduled publication or a
  * lost invalidation listener drops them with the stored pages. A burst of requests for a missing
- * key waits for one computation; total size is bounded, least recently used first out.
+ * key waits for one computation; total size is bounded, least recently used first out. A key must
+ * be decided by the request's URL and its visitor's session alone: an anonymous reader's URL is
+ * remembered with its key, so the next one is answered before any middleware (see fast-path.ts).
  */
 export class JsonCache {
   private readonly entries: ByteLru<Entry>;
   private readonly pending = new Map<string, { version: number; entry: Promise<Entry> }>();
   private readonly invalidations: Invalidations;
   private readonly ttlMs: number;
+  private readonly anonymous = new Map<string, AnonymousAnswer>();
 
   constructor(invalidations: Invalidations, opts: { ttlMs: number; maxBytes?: number }) {
     this.invalidations = invalidations;
@@ -69,6 +79,18 @@ export class JsonCache {
     }
     ctx.set('X-Cache', source);
     sendEncodedJson(ctx, entry);
+    if (anonymousTheme(ctx.req.headers) && !this.anonymous.has(ctx.url)) {
+      if (this.anonymous.size >= ANONYMOUS_URLS_KEPT) this.anonymous.clear();
+      const route = (ctx as { _matchedRoute?: string })._matchedRoute ?? 'other';
+      this.anonymous.set(ctx.url, { key, cacheControl: ctx.response.get('cache-control'), route });
+    }
+  }
+
+  /** The stored answer an anonymous request for this URL gets, when one is stored. */
+  storedForAnonymous(url: string): { answer: AnonymousAnswer; entry: EncodedJson } | undefined {
+    const answer = this.anonymous.get(url);
+    const entry = answer && this.get(answer.key);
+    return entry && answer ? { answer, entry } : undefined;
   }
 
   private get(key: string): Entry | undefined {

@@ -53,6 +53,21 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Label sets seen, kept: no label object is made per request. */
+  private readonly requestLabels = new Map<string, { method: string; route: string; status: string }>();
+
+  /** Counts and times one HTTP request. */
+  countRequest(method: string, route: string, status: number, seconds: number): void {
+    const key = `${method} ${status} ${route}`;
+    let labels = this.requestLabels.get(key);
+    if (!labels) {
+      labels = { method, route, status: String(status) };
+      this.requestLabels.set(key, labels);
+    }
+    this.httpRequests.inc(labels);
+    this.httpDuration.observe(labels, seconds);
+  }
+
   /** Pool and queue gauges read their values when scraped. */
   watch(db: Db, queues: Queues): void {
     const pool = () =>
@@ -92,15 +107,13 @@ export class Metrics {
 /** Counts and times every request, labelled by route pattern (never by raw path). */
 export function metricsMiddleware(metrics: Metrics): Middleware {
   return async (ctx, next) => {
-    const end = metrics.httpDuration.startTimer();
+    const started = performance.now();
     try {
       await next();
     } finally {
       const record = () => {
         const route = (ctx as { _matchedRoute?: string })._matchedRoute ?? ctx.state.routePattern ?? 'other';
-        const labels = { method: ctx.method, route: String(route), status: String(ctx.status) };
-        metrics.httpRequests.inc(labels);
-        end(labels);
+        metrics.countRequest(ctx.method, String(route), ctx.status, (performance.now() - started) / 1000);
       };
       if (ctx.res.writableFinished || ctx.respond === false) record();
       else ctx.res.once('close', record);

@@ -9,18 +9,43 @@ import { escapeHtml } from './escape.ts';
 import type { Logger } from './logger.ts';
 import type { RequestState } from './request-state.ts';
 
+/** The request id of a request: a trusted proxy's X-Request-Id, or a new one. */
+export function requestIdOf(incoming: string | undefined, trustProxy: boolean): string {
+  return trustProxy && incoming && /^[\w-]{8,64}$/.test(incoming) ? incoming : randomUUID();
+}
+
+/** The theme preference of a `theme` cookie's value. */
+export function themeOf(cookie: string | undefined): RequestState['theme'] {
+  return cookie === 'light' || cookie === 'dark' ? cookie : 'system';
+}
+
+/**
+ * ctx.state.log, made when first used: a pino child logger costs more than most requests that
+ * never log anything.
+ */
+export function lazyRequestLog(state: Record<string, unknown>, log: Logger, requestId: string): void {
+  let child: Logger | undefined;
+  Object.defineProperty(state, 'log', {
+    configurable: true,
+    enumerable: true,
+    get: () => (child ??= log.child({ requestId })),
+    set: (value: Logger) => {
+      child = value;
+    },
+  });
+}
+
 /** A request id (kept from a trusted proxy's X-Request-Id), a child logger, and one log line per request. */
 export function requestContext(log: Logger, trustProxy: boolean): Middleware {
   return async (ctx, next) => {
-    const incoming = trustProxy ? ctx.get('x-request-id') : '';
-    const requestId = /^[\w-]{8,64}$/.test(incoming) ? incoming : randomUUID();
+    const requestId = requestIdOf(ctx.get('x-request-id'), trustProxy);
     ctx.state.requestId = requestId;
-    ctx.state.log = log.child({ requestId });
+    lazyRequestLog(ctx.state, log, requestId);
     ctx.state.clientIp = ctx.ip;
     ctx.state.userAgent = ctx.get('user-agent').slice(0, 300);
-    const theme = ctx.cookies.get('theme');
-    ctx.state.theme = theme === 'light' || theme === 'dark' ? theme : 'system';
+    ctx.state.theme = themeOf(ctx.cookies.get('theme'));
     ctx.set('X-Request-Id', requestId);
+    if (!log.isLevelEnabled('info')) return next();
     const started = performance.now();
     try {
       await next();
@@ -79,22 +104,36 @@ export function buildCsp(config: Config, scriptSources: string[]): string {
   ].join('; ');
 }
 
+/** Every security header but the CSP, which depends on the scripts a response allows. */
+function fixedSecurityHeaders(config: Config): [string, string][] {
+  const headers: [string, string][] = [
+    ['X-Content-Type-Options', 'nosniff'],
+    ['Referrer-Policy', 'strict-origin-when-cross-origin'],
+    ['X-Frame-Options', 'DENY'],
+    ['Cross-Origin-Opener-Policy', 'same-origin'],
+    ['Permissions-Policy', 'camera=(), microphone=(), geolocation=()'],
+  ];
+  if (config.isProduction)
+    headers.push([
+      'Strict-Transport-Security',
+      config.hstsIncludeSubdomains ? 'max-age=31536000; includeSubDomains' : 'max-age=31536000',
+    ]);
+  return headers;
+}
+
+/** The security headers of a response that allows the given script sources, CSP first. */
+export function securityHeaderList(config: Config, scriptSources: string[]): [string, string][] {
+  return [['Content-Security-Policy', buildCsp(config, scriptSources)], ...fixedSecurityHeaders(config)];
+}
+
 /** Security headers, with a fresh script nonce per response (no 'unsafe-inline' for scripts). */
 export function securityHeaders(config: Config): Middleware {
+  const fixed = fixedSecurityHeaders(config);
   return async (ctx, next) => {
     const nonce = randomBytes(16).toString('base64');
     ctx.state.nonce = nonce;
     ctx.set('Content-Security-Policy', buildCsp(config, [`'nonce-${nonce}'`]));
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set('Referrer-Policy', 'strict-origin-when-cross-origin');
-    ctx.set('X-Frame-Options', 'DENY');
-    ctx.set('Cross-Origin-Opener-Policy', 'same-origin');
-    ctx.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=()');
-    if (config.isProduction)
-      ctx.set(
-        'Strict-Transport-Security',
-        config.hstsIncludeSubdomains ? 'max-age=31536000; includeSubDomains' : 'max-age=31536000',
-      );
+    for (const [name, value] of fixed) ctx.res.setHeader(name, value);
     await next();
   };
 }

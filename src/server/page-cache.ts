@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import http from 'node:http';
 import { PassThrough, type Readable } from 'node:stream';
 import { promisify } from 'node:util';
@@ -7,6 +8,8 @@ import type { Context, Middleware } from 'koa';
 import pg from 'pg';
 import { ByteLru } from './byte-lru.ts';
 import type { Logger } from './logger.ts';
+import { themeOf } from './middleware.ts';
+import type { RequestState } from './request-state.ts';
 
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
@@ -16,6 +19,8 @@ type Entry = {
   gzip: Buffer;
   br: Buffer;
   etag: string;
+  /** The Last-Modified header: made once, at store time. */
+  lastModified: string;
   contentType: string;
   /** Inline scripts allowed by hash: the stored page is byte-identical for every visitor. */
   scriptHashes: string[];
@@ -34,7 +39,7 @@ export const CACHE_META_PREFIX = 'x-page-cache-';
 const PASS_THROUGH_PREFIXES = ['/api', '/assets/', '/uploads/', '/downloads/', '/metrics', '/_', '/preview/'];
 
 /** The header a background refresh carries: this process's secret, so no one else can send it. */
-const REFRESH_HEADER = 'x-page-cache-refresh';
+export const REFRESH_HEADER = 'x-page-cache-refresh';
 
 /**
  * Rendered pages for anonymous readers. A visitor with no cookie but `theme` gets the stored page
@@ -78,34 +83,35 @@ export class PageCache {
   }
 
   /** The cache key of a request, or null when it must be rendered for this visitor alone. */
-  keyOf(ctx: Context): string | null {
-    if (!this.enabled || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return null;
-    if (PASS_THROUGH_PREFIXES.some((p) => ctx.path.startsWith(p)) || ctx.path.endsWith('.data')) return null;
-    if (ctx.get('authorization') || ctx.get('x-session-id')) return null;
-    const cookieNames = ctx
-      .get('cookie')
-      .split(';')
-      .map((c) => c.split('=')[0].trim())
-      .filter(Boolean);
-    if (cookieNames.some((name) => name !== 'theme')) return null;
-    return `${ctx.state.theme}|${ctx.url}`;
+  keyOf(req: IncomingMessage): string | null {
+    if (!this.enabled || (req.method !== 'GET' && req.method !== 'HEAD')) return null;
+    const url = req.url ?? '/';
+    const query = url.indexOf('?');
+    const path = query === -1 ? url : url.slice(0, query);
+    if (PASS_THROUGH_PREFIXES.some((p) => path.startsWith(p)) || path.endsWith('.data')) return null;
+    const theme = anonymousTheme(req.headers);
+    return theme && `${theme}|${url}`;
   }
 
-  /** The stored page of a key, fresh or (within staleMs past its TTL) stale. */
-  get(key: string): (Entry & { stale: boolean }) | undefined {
+  /** The stored page of a key, fresh or (within staleMs past its TTL) stale: see isStale. */
+  get(key: string): Entry | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    const age = Date.now() - entry.storedAt;
-    if (entry.version !== this.version || age > this.ttlMs + this.staleMs) {
+    if (entry.version !== this.version || Date.now() - entry.storedAt > this.ttlMs + this.staleMs) {
       this.entries.delete(key);
       return undefined;
     }
-    return { ...entry, stale: age > this.ttlMs };
+    return entry;
+  }
+
+  /** Past its TTL: still sent, and rendered again meanwhile. */
+  isStale(entry: Entry): boolean {
+    return Date.now() - entry.storedAt > this.ttlMs;
   }
 
   /** True when a request is this process's own background refresh. */
-  isRefresh(ctx: Context): boolean {
-    return ctx.get(REFRESH_HEADER) === this.refreshSecret;
+  isRefresh(req: IncomingMessage): boolean {
+    return req.headers[REFRESH_HEADER] === this.refreshSecret;
   }
 
   /**
@@ -150,14 +156,16 @@ export class PageCache {
       brotliAsync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 6 } }),
     ]);
     if (version !== this.version) return; // invalidated while compressing
+    const storedAt = Date.now();
     const entry: Entry = {
       body,
       gzip: gz,
       br,
       etag: `"${createHash('sha1').update(body).digest('base64url')}"`,
+      lastModified: new Date(storedAt).toUTCString(),
       contentType,
       scriptHashes: inlineScriptHashes(body.toString('utf8')),
-      storedAt: Date.now(),
+      storedAt,
       version,
       meta,
     };
@@ -186,7 +194,7 @@ export class PageCache {
   }
 
   /** Waits (at most ms) for the render of a key under way, then gives its page, if it was stored. */
-  async waitForFill(key: string, ms: number): Promise<(Entry & { stale: boolean }) | undefined> {
+  async waitForFill(key: string, ms: number): Promise<Entry | undefined> {
     const fill = this.fills.get(key);
     if (!fill) return undefined;
     let timer: NodeJS.Timeout | undefined;
@@ -279,53 +287,141 @@ function inlineScriptHashes(html: string): string[] {
   return [...hashes];
 }
 
-/** Serves stored pages; marks cacheable misses so the response can be stored on its way out. */
-export function pageCacheMiddleware(
+/**
+ * The theme of an anonymous reader's request (no credentials, no cookie but `theme`), or null for
+ * a visitor whose answers are their own. Read from the raw headers: it runs before any middleware.
+ */
+export function anonymousTheme(headers: IncomingHttpHeaders): RequestState['theme'] | null {
+  if (headers.authorization || headers['x-session-id']) return null;
+  const cookie = headers.cookie;
+  if (!cookie) return 'system';
+  let theme: string | undefined;
+  for (const part of cookie.split(';')) {
+    const eq = part.indexOf('=');
+    const name = (eq === -1 ? part : part.slice(0, eq)).trim();
+    if (!name) continue;
+    if (name !== 'theme') return null;
+    // The first one counts, as the cookies library reads it (quotes removed).
+    theme ??= part.slice(eq + 1).replace(/^"(.*)"$/, '$1');
+  }
+  return themeOf(theme);
+}
+
+type Encoding = 'br' | 'gzip' | 'identity';
+/** Accept-Encoding values seen recently and what they chose: browsers send a handful of them. */
+const encodings = new Map<string, Encoding>();
+
+/** The encoding a stored answer is sent in (negotiated as Koa's acceptsEncodings does), remembered per header value. */
+function storedEncoding(ctx: Context, offered: 'br' | 'gzip'): Encoding {
+  const header = ctx.req.headers['accept-encoding'] ?? '';
+  const key = `${offered} ${header}`;
+  let chosen = encodings.get(key);
+  if (!chosen) {
+    const accepted =
+      offered === 'br'
+        ? ctx.acceptsEncodings('br', 'gzip', 'identity')
+        : ctx.acceptsEncodings('gzip', 'identity');
+    chosen = accepted === 'br' || accepted === 'gzip' ? accepted : 'identity';
+    if (encodings.size >= 100) encodings.clear();
+    encodings.set(key, chosen);
+  }
+  return chosen;
+}
+
+/**
+ * Writes a stored answer's status, headers (the request's id and X-Cache, then those made with the
+ * entry) and body straight to the response (Koa's respond is skipped).
+ */
+export function sendStored(
+  ctx: Context,
+  requestId: string,
+  xCache: 'HIT' | 'STALE',
+  headers: [string, string][],
+  body: { identity: Buffer; gzip: Buffer; br?: Buffer },
+  contentType: string,
+  conditional: boolean,
+): void {
+  const { res } = ctx;
+  res.statusCode = 200;
+  res.setHeader('X-Request-Id', requestId);
+  res.setHeader('X-Cache', xCache);
+  for (let i = 0; i < headers.length; i++) res.setHeader(headers[i][0], headers[i][1]);
+  ctx.respond = false;
+  const req = ctx.req;
+  // Koa's fresh check, only for a conditional request: it copies every response header.
+  if (conditional && (req.headers['if-none-match'] || req.headers['if-modified-since']) && ctx.fresh) {
+    res.statusCode = 304;
+    res.end();
+    return;
+  }
+  res.setHeader('Content-Type', contentType);
+  const encoding = storedEncoding(ctx, body.br ? 'br' : 'gzip');
+  if (encoding !== 'identity') res.setHeader('Content-Encoding', encoding);
+  const bytes = (encoding === 'br' ? body.br : encoding === 'gzip' ? body.gzip : body.identity) as Buffer;
+  res.setHeader('Content-Length', bytes.length);
+  if (req.method === 'HEAD') res.end();
+  else res.end(bytes);
+}
+
+/**
+ * Sends a stored page: its headers (security headers with a CSP that allows exactly its inline
+ * scripts, ETag, Last-Modified, Vary, Cache-Control) are made on its first answer and kept with it;
+ * a request adds only its id and X-Cache. A stale page is sent and rendered again meanwhile.
+ */
+export type StoredPageSender = (ctx: Context, key: string, entry: Entry, requestId: string) => void;
+
+export function storedPageSender(
   cache: PageCache,
-  buildCsp: (scriptSources: string[]) => string,
-): Middleware {
+  securityHeaders: (scriptSources: string[]) => [string, string][],
+): StoredPageSender {
+  const prepared = new WeakMap<Entry, [string, string][]>();
+  return (ctx, key, entry, requestId) => {
+    let shared = prepared.get(entry);
+    if (!shared) {
+      shared = [
+        ...securityHeaders(entry.scriptHashes),
+        ['ETag', entry.etag],
+        ['Last-Modified', entry.lastModified],
+        ['Cache-Control', 'public, max-age=0, must-revalidate'],
+        ['Vary', 'Accept-Encoding, Cookie'],
+      ];
+      prepared.set(entry, shared);
+    }
+    const stale = cache.isStale(entry);
+    if (stale) cache.refresh(key, ctx);
+    ctx.state.pageMeta = entry.meta;
+    sendStored(
+      ctx,
+      requestId,
+      stale ? 'STALE' : 'HIT',
+      shared,
+      { identity: entry.body, gzip: entry.gzip, br: entry.br },
+      entry.contentType,
+      true,
+    );
+  };
+}
+
+/** Serves stored pages; marks cacheable misses so the response can be stored on its way out. */
+export function pageCacheMiddleware(cache: PageCache, send: StoredPageSender): Middleware {
   return async (ctx, next) => {
-    const key = cache.keyOf(ctx);
+    const key = cache.keyOf(ctx.req);
     if (!key) return next();
-    const refresh = cache.isRefresh(ctx);
+    const refresh = cache.isRefresh(ctx.req);
     // Readers who ask for a page while it is being rendered for the cache wait for that render
     // instead of starting their own: a burst of misses costs one render, not fifty.
     const entry = refresh ? undefined : (cache.get(key) ?? (await cache.waitForFill(key, FILL_WAIT_MS)));
-    if (!entry) {
-      ctx.state.pageCache = { key, version: cache.currentVersion(), refresh };
-      ctx.set('X-Cache', 'MISS');
-      if (!cache.startFill(key)) return next();
-      // Ended once the page is stored (captureForCache), or here when it will not be (not a 200
-      // page, a cookie set, an error).
-      try {
-        await next();
-      } finally {
-        if (!ctx.state.pageCacheStoring) cache.endFill(key);
-      }
-      return;
+    if (entry) return send(ctx, key, entry, ctx.state.requestId);
+    ctx.state.pageCache = { key, version: cache.currentVersion(), refresh };
+    ctx.set('X-Cache', 'MISS');
+    if (!cache.startFill(key)) return next();
+    // Ended once the page is stored (captureForCache), or here when it will not be (not a 200
+    // page, a cookie set, an error).
+    try {
+      await next();
+    } finally {
+      if (!ctx.state.pageCacheStoring) cache.endFill(key);
     }
-    if (entry.stale) cache.refresh(key, ctx);
-    ctx.set('X-Cache', entry.stale ? 'STALE' : 'HIT');
-    ctx.set('Content-Security-Policy', buildCsp(entry.scriptHashes));
-    ctx.set('ETag', entry.etag);
-    ctx.lastModified = new Date(entry.storedAt);
-    ctx.set('Cache-Control', 'public, max-age=0, must-revalidate');
-    ctx.vary('Cookie');
-    ctx.vary('Accept-Encoding');
-    ctx.state.pageMeta = entry.meta;
-    ctx.status = 200;
-    if (ctx.fresh) {
-      ctx.status = 304;
-      return;
-    }
-    ctx.type = entry.contentType;
-    ctx.compress = false;
-    const encoding = ctx.acceptsEncodings('br', 'gzip', 'identity');
-    if (encoding === 'br' || encoding === 'gzip') ctx.set('Content-Encoding', encoding);
-    const body = encoding === 'br' ? entry.br : encoding === 'gzip' ? entry.gzip : entry.body;
-    ctx.length = body.length;
-    ctx.body = ctx.method === 'HEAD' ? null : body;
-    if (ctx.method === 'HEAD') ctx.status = 200;
   };
 }
 

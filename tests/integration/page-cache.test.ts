@@ -55,6 +55,49 @@ describe('the anonymous page cache', () => {
     }
   });
 
+  it('sends a stored page with the headers of a rendered one, for GET and HEAD', async () => {
+    const url = `${app.url}/?cache-test=headers`;
+    const headers = { 'user-agent': BROWSER, 'accept-encoding': 'gzip' };
+    const rendered = await get(url, headers);
+    expect(rendered.headers.get('x-cache')).toBe('MISS');
+    await new Promise((r) => setTimeout(r, 200));
+    const stored = await get(url, headers);
+    expect(stored.headers.get('x-cache')).toBe('HIT');
+    const same = [
+      'x-content-type-options',
+      'referrer-policy',
+      'x-frame-options',
+      'cross-origin-opener-policy',
+      'permissions-policy',
+      'strict-transport-security',
+      'content-type',
+      'content-encoding',
+    ];
+    for (const name of same)
+      expect([name, stored.headers.get(name)]).toEqual([name, rendered.headers.get(name)]);
+    expect(stored.headers.get('vary')).toBe('Accept-Encoding, Cookie');
+    expect(stored.headers.get('cache-control')).toBe('public, max-age=0, must-revalidate');
+    expect(stored.headers.get('etag')).toMatch(/^"[\w-]+"$/);
+    expect(new Date(stored.headers.get('last-modified') ?? '').getTime()).toBeGreaterThan(
+      Date.now() - 60_000,
+    );
+    // The same policy but for the scripts: hashes of the stored page's, instead of a nonce.
+    const withoutScripts = (csp: string | null) => csp?.replace(/script-src [^;]*/, '');
+    expect(withoutScripts(stored.headers.get('content-security-policy'))).toBe(
+      withoutScripts(rendered.headers.get('content-security-policy')),
+    );
+    const ids = [rendered, stored].map((r) => r.headers.get('x-request-id'));
+    expect(ids[1]).toMatch(/^[\w-]{8,64}$/);
+    expect(ids[1]).not.toBe(ids[0]);
+
+    const head = await fetch(url, { method: 'HEAD', headers });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('x-cache')).toBe('HIT');
+    expect(head.headers.get('content-length')).toBe(stored.headers.get('content-length'));
+    expect(head.headers.get('etag')).toBe(stored.headers.get('etag'));
+    expect(await head.text()).toBe('');
+  });
+
   it('renders a page once for a burst of readers: the others wait for that render', async () => {
     const url = `${app.url}/?cache-test=burst`;
     const responses = await Promise.all(
@@ -180,6 +223,31 @@ describe("readers' API answers", () => {
       'Quietly changed',
     );
     expect(after.body.pagination.total).toBe(first.body.pagination.total + 1);
+  });
+
+  it('sends a stored answer with the headers of a computed one, and never to a visitor with a session', async () => {
+    const path = '/api/posts?limit=3&tag=headers-test';
+    const computed = await api(path, { 'accept-encoding': 'gzip' });
+    expect(computed.res.headers.get('x-cache')).toBe('MISS');
+    const stored = await api(path, { 'accept-encoding': 'gzip' });
+    expect(stored.res.headers.get('x-cache')).toBe('HIT');
+    expect(stored.body).toEqual(computed.body);
+    for (const name of [
+      'cache-control',
+      'vary',
+      'content-type',
+      'content-encoding',
+      'x-frame-options',
+      'referrer-policy',
+    ])
+      expect([name, stored.res.headers.get(name)]).toEqual([name, computed.res.headers.get(name)]);
+    expect(stored.res.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(stored.res.headers.get('x-request-id')).toBeTruthy();
+
+    const admin = await signedInSession(app, { role: 'admin' });
+    const live = await api(path, admin.headers);
+    expect(live.res.headers.get('x-cache')).toBeNull();
+    expect(live.res.headers.get('cache-control')).toBe('private, no-store');
   });
 
   it('computes a missing answer once for a burst of readers', async () => {
