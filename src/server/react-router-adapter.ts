@@ -11,6 +11,18 @@ import type { AppServices } from './services.ts';
 
 type BuildWithContext = ServerBuild & { entry: { module: { appContext?: unknown } } };
 
+type RequestHandler = ReturnType<typeof createRequestHandler>;
+/** One handler per build: creating one derives the route tree again, which cost every request its share. */
+const handlers = new WeakMap<ServerBuild, RequestHandler>();
+function requestHandlerOf(build: ServerBuild, mode: string): RequestHandler {
+  let handler = handlers.get(build);
+  if (!handler) {
+    handler = createRequestHandler(build, mode);
+    handlers.set(build, handler);
+  }
+  return handler;
+}
+
 const matchers = new WeakMap<ServerBuild, (pathname: string) => PageRoute>();
 function pageRouteOf(build: ServerBuild, pathname: string): PageRoute {
   let match = matchers.get(build);
@@ -32,7 +44,7 @@ export function reactRouterMiddleware(
 ): Middleware {
   return async (ctx) => {
     const build = (await getBuild()) as BuildWithContext;
-    const handler = createRequestHandler(build, mode);
+    const handler = requestHandlerOf(build, mode);
     const appContextKey = build.entry.module.appContext as Parameters<RouterContextProvider['set']>[0];
     const loadContext = new RouterContextProvider();
     loadContext.set(appContextKey, { services, state: ctx.state } satisfies AppContext);
