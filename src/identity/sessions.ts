@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../db/knex.ts';
+import { sessionCartCountColumn } from '../shop/cart.ts';
 
 export const SESSION_COOKIE = 'sid';
 /** The specification's cookie default lifetime. */
@@ -63,11 +64,11 @@ export async function createSession(
   return inserted.length ? sid : createSession(db, userId, data, undefined, userAgent);
 }
 
-/** The session and its user, or null when unknown or expired. */
+/** The session, its user and its cart's count for the header, or null when unknown or expired. */
 export async function loadSession(
   db: Db,
   sid: string,
-): Promise<{ session: SessionRecord; user: SessionUser | null } | null> {
+): Promise<{ session: SessionRecord; user: SessionUser | null; cartCount: number } | null> {
   const row = await db('sessions as s')
     .leftJoin('users as u', 'u.id', 's.user_id')
     .where('s.sid', sid)
@@ -83,6 +84,7 @@ export async function loadSession(
       'u.first_name',
       'u.last_name',
       'u.role',
+      sessionCartCountColumn(db),
     );
   if (!row) return null;
   return {
@@ -97,6 +99,7 @@ export async function loadSession(
           role: row.role,
         }
       : null,
+    cartCount: Number(row.cart_count),
   };
 }
 

@@ -59,18 +59,29 @@ async function ensureCartId(db: Executor, owner: CartOwner): Promise<number> {
   return row.id;
 }
 
+/** The header badge's count: the quantities of a cart's lines still for sale (`owner` picks the cart `c`). */
+const cartCountSql = (owner: string) =>
+  `SELECT coalesce(sum(i.quantity), 0) FROM cart_items i JOIN carts c ON c.id = i.cart_id
+   JOIN products p ON p.id = i.product_id WHERE ${owner} AND p.status = 'active'`;
+
 /** Total quantity for the header badge: one indexed query, no cart created. */
 export async function countCartItems(db: Db, owner: CartOwner): Promise<number> {
   const where = ownerWhere(owner);
   if (!where) return 0;
-  const row = await db('cart_items as i')
-    .join('carts as c', 'c.id', 'i.cart_id')
-    .join('products as p', 'p.id', 'i.product_id')
-    .where(Object.fromEntries(Object.entries(where).map(([k, v]) => [`c.${k}`, v])))
-    .where('p.status', 'active')
-    .sum<{ total: string | null }>({ total: 'i.quantity' })
-    .first();
-  return Number(row?.total ?? 0);
+  const [[column, value]] = Object.entries(where) as [string, number | string][];
+  const result = await db.raw(`SELECT (${cartCountSql(`c.${column} = ?`)}) AS total`, [value]);
+  return Number(result.rows[0]?.total ?? 0);
+}
+
+/**
+ * The same count as a column of a query on `sessions as s` (its user's cart when signed in, else
+ * its own), so the session and the header's badge come in one round trip.
+ */
+export function sessionCartCountColumn(db: Db): Knex.Raw {
+  return db.raw(
+    `CASE WHEN s.user_id IS NOT NULL THEN (${cartCountSql('c.user_id = s.user_id')})
+     ELSE (${cartCountSql('c.session_id = s.sid')}) END AS cart_count`,
+  );
 }
 
 /** Takes the cart's stored notices (deleted products), so each is shown once. */

@@ -1,4 +1,3 @@
-import { getBlogSettings } from '../../../blog/settings.ts';
 import { listFeaturedProducts } from '../../../shop/products.ts';
 import type { AppContext } from '../../context.ts';
 import type { ProductCardData } from './ProductCard.tsx';
@@ -11,7 +10,7 @@ export async function loadFeaturedProducts({
   services,
   state,
 }: AppContext): Promise<ProductCardData[] | null> {
-  const settings = await getBlogSettings(services.db);
+  const settings = await services.settings.get();
   if (settings.shopRequiresSignIn && !state.session.user) return null;
   const products = await listFeaturedProducts(services.db, 6);
   return products.map(({ id, name, description, price, image, category, stock, featured }) => ({
