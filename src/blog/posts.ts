@@ -28,6 +28,41 @@ export type PostSummary = {
   author: PostAuthor;
 };
 
+/** What a post's card shows (lists, the lead, the carousel): all a listing page's data needs of it. */
+export type PostCardData = Pick<
+  PostSummary,
+  | 'id'
+  | 'title'
+  | 'slug'
+  | 'excerpt'
+  | 'category'
+  | 'featuredImage'
+  | 'featuredImageFile'
+  | 'youtubeVideoId'
+  | 'podcastUrl'
+  | 'viewCount'
+  | 'createdAt'
+  | 'publishedAt'
+>;
+
+/** A summary cut to its card: a page's data is serialized into it on every render. */
+export function postCard(post: PostSummary): PostCardData {
+  return {
+    id: post.id,
+    title: post.title,
+    slug: post.slug,
+    excerpt: post.excerpt,
+    category: post.category,
+    featuredImage: post.featuredImage,
+    featuredImageFile: post.featuredImageFile,
+    youtubeVideoId: post.youtubeVideoId,
+    podcastUrl: post.podcastUrl,
+    viewCount: post.viewCount,
+    createdAt: post.createdAt,
+    publishedAt: post.publishedAt,
+  };
+}
+
 /** One post: the body, and the optional search and social overrides (null: the defaults). */
 export type Post = PostSummary & {
   content: string;

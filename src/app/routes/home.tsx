@@ -1,6 +1,6 @@
 import { Link, redirect, useRouteLoaderData } from 'react-router';
 import { BLOG_MESSAGES } from '../../blog/messages.ts';
-import { latestPosts, leadPost, listPosts, oldPathRedirect } from '../../blog/posts.ts';
+import { latestPosts, leadPost, listPosts, oldPathRedirect, postCard } from '../../blog/posts.ts';
 import { Carousel } from '../components/blog/Carousel.tsx';
 import { HomeHero } from '../components/blog/HomeHero.tsx';
 import { LeadPost } from '../components/blog/LeadPost.tsx';
@@ -40,12 +40,23 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     // Unfiltered, the latest posts are the newest: the carousel takes the first of them.
     filtered ? latestPosts(db, 6) : null,
   ]);
-  const newest = newestFiltered ?? latest.posts.slice(0, 6);
+  const posts = latest.posts.map(postCard);
+  const newest = newestFiltered?.map(postCard) ?? posts.slice(0, 6);
   // The same objects where the same posts are shown twice: the page's data holds each once.
-  const lead = found && { ...found, post: newest.find((post) => post.id === found.post.id) ?? found.post };
+  const lead = found && {
+    ...found,
+    post: newest.find((post) => post.id === found.post.id) ?? postCard(found.post),
+  };
   // The lead is shown above the carousel: not again inside it.
   const carousel = newest.filter((post) => post.id !== lead?.post.id).slice(0, 5);
-  return { lead, carousel, latest, q: q ?? '', category: category ?? '', featuredProducts };
+  return {
+    lead,
+    carousel,
+    latest: { posts, pagination: latest.pagination },
+    q: q ?? '',
+    category: category ?? '',
+    featuredProducts,
+  };
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
