@@ -1,6 +1,6 @@
 import { listFeaturedProducts } from '../../../shop/products.ts';
 import type { AppContext } from '../../context.ts';
-import type { ProductCardData } from './ProductCard.tsx';
+import { type ProductCardData, productCard } from './ProductCard.tsx';
 
 /**
  * The home page's featured products: shown to everyone (DESIGN decision 2), or only to
@@ -13,14 +13,5 @@ export async function loadFeaturedProducts({
   const settings = await services.settings.get();
   if (settings.shopRequiresSignIn && !state.session.user) return null;
   const products = await listFeaturedProducts(services.db, 6);
-  return products.map(({ id, name, description, price, image, category, stock, featured }) => ({
-    id,
-    name,
-    description,
-    price,
-    image,
-    category,
-    stock,
-    featured,
-  }));
+  return products.map(productCard);
 }
