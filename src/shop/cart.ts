@@ -84,12 +84,12 @@ export function sessionCartCountColumn(db: Db): Knex.Raw {
   );
 }
 
-/** Takes the cart's stored notices (deleted products), so each is shown once. */
-async function takeNotices(db: Db, cartId: number): Promise<string[]> {
+/** Takes the stored notices (deleted products) of the cart whose `column` is `value`, so each is shown once. */
+async function takeNotices(db: Db, column: string, value: number | string): Promise<string[]> {
   const result = await db.raw(
-    `WITH taken AS (SELECT id, notices FROM carts WHERE id = ? AND notices <> '[]'::jsonb FOR UPDATE)
+    `WITH taken AS (SELECT id, notices FROM carts WHERE ?? = ? AND notices <> '[]'::jsonb FOR UPDATE)
      UPDATE carts SET notices = '[]'::jsonb FROM taken WHERE carts.id = taken.id RETURNING taken.notices`,
-    [cartId],
+    [column, value],
   );
   return (result.rows[0]?.notices as string[] | undefined) ?? [];
 }
@@ -109,15 +109,16 @@ export async function cartIsDigitalOnly(db: Executor, owner: CartOwner): Promise
 }
 
 export async function getCart(db: Db, owner: CartOwner): Promise<CartView> {
-  const cartId = await findCartId(db, owner);
-  if (!cartId)
+  const where = ownerWhere(owner);
+  if (!where)
     return {
       cart: { items: [] },
       summary: { totalItems: 0, totalPrice: 0, digitalOnly: false },
       notices: [],
     };
-  const stored = await takeNotices(db, cartId);
-  const rows: {
+  // By the owner's column (carts has a unique index on each), not by a cart id read first.
+  const [[column, value]] = Object.entries(where) as [string, number | string][];
+  const lines: Promise<{
     id: number;
     product_id: number;
     quantity: number;
@@ -128,9 +129,10 @@ export async function getCart(db: Db, owner: CartOwner): Promise<CartView> {
     stock: number | null;
     status: string;
     digital: boolean;
-  }[] = await db('cart_items as i')
+  }[]> = db('cart_items as i')
+    .join('carts as c', 'c.id', 'i.cart_id')
     .join('products as p', 'p.id', 'i.product_id')
-    .where('i.cart_id', cartId)
+    .where(`c.${column}`, value)
     .orderBy('i.id')
     .select(
       'i.id',
@@ -144,6 +146,7 @@ export async function getCart(db: Db, owner: CartOwner): Promise<CartView> {
       'p.status',
       db.raw(DIGITAL),
     );
+  const [stored, rows] = await Promise.all([takeNotices(db, column, value), lines]);
   const gone = rows.filter((r) => r.status !== 'active');
   if (gone.length) {
     await db('cart_items')
