@@ -118,18 +118,20 @@ export async function getCart(db: Db, owner: CartOwner): Promise<CartView> {
     };
   // By the owner's column (carts has a unique index on each), not by a cart id read first.
   const [[column, value]] = Object.entries(where) as [string, number | string][];
-  const lines: Promise<{
-    id: number;
-    product_id: number;
-    quantity: number;
-    image: string | null;
-    name: string;
-    category: ProductCategory;
-    price: number;
-    stock: number | null;
-    status: string;
-    digital: boolean;
-  }[]> = db('cart_items as i')
+  const lines: Promise<
+    {
+      id: number;
+      product_id: number;
+      quantity: number;
+      image: string | null;
+      name: string;
+      category: ProductCategory;
+      price: number;
+      stock: number | null;
+      status: string;
+      digital: boolean;
+    }[]
+  > = db('cart_items as i')
     .join('carts as c', 'c.id', 'i.cart_id')
     .join('products as p', 'p.id', 'i.product_id')
     .where(`c.${column}`, value)
