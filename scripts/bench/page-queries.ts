@@ -11,10 +11,10 @@ import { startRuntime } from '../../src/server/runtime.ts';
 import { BENCH_DATA_DIR, openBenchDatabase } from './database.ts';
 
 /**
- * `npm run bench:queries`: the SQL statements each page sends for a signed-in reader (the page
- * cache bypassed), counted per request, on the benchmark database (npm run bench:data; npm run
- * build first). `--sql` prints each statement. Run `npm run bench` once before: it makes the
- * bench reader.
+ * `npm run bench:queries`: the SQL statements each page sends for a signed-in reader, and the cart
+ * and checkout for a guest shopper (the page cache bypassed), counted per request, on the
+ * benchmark database (npm run bench:data; npm run build first). `--sql` prints each statement.
+ * Run `npm run bench` once before: it makes the bench reader.
  */
 const { values } = parseArgs({ options: { sql: { type: 'boolean', default: false } } });
 
@@ -39,23 +39,34 @@ const buildDir = path.resolve('build');
 const build = (await import(pathToFileURL(path.join(buildDir, 'server/index.js')).href)) as ServerBuild;
 const web = await listen(createApp(runtime.services, { kind: 'build', buildDir, build }), '127.0.0.1', 0);
 
+// A guest shopper: the session an add to cart makes (of a product with unlimited stock).
+const unlimited = await bench.db('products').where({ status: 'active' }).whereNull('stock').first('id');
+const added = await fetch(`http://127.0.0.1:${web.port}/api/cart?action=add`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ productId: unlimited?.id ?? 1, quantity: 1 }),
+});
+const guestCookie = `${SESSION_COOKIE}=${added.headers.get('x-session-id')}`;
+
 // One request at a time: every statement the process sends meanwhile is that page's.
 let statements: string[] = [];
 runtime.services.db.on('query', (query: { sql: string }) => statements.push(query.sql));
 const pages = [
-  ['home', '/'],
-  ['post (2,000 comments)', `/post/${post?.slug}`],
-  ['shop page 3, category', '/shop?category=Books&page=3'],
-  ['product', `/product/${product?.id}`],
+  ['home', '/', cookie],
+  ['post (2,000 comments)', `/post/${post?.slug}`, cookie],
+  ['shop page 3, category', '/shop?category=Books&page=3', cookie],
+  ['product', `/product/${product?.id}`, cookie],
+  ['cart, guest with a cart', '/cart', guestCookie],
+  ['checkout, guest with a cart', '/checkout', guestCookie],
 ];
-for (const [name, pagePath] of pages) {
+for (const [name, pagePath, pageCookie] of pages) {
   // The second request is counted: the first warms what a process keeps (settings, the build).
   for (const counted of [false, true]) {
     statements = [];
-    const res = await fetch(`http://127.0.0.1:${web.port}${pagePath}`, { headers: { cookie } });
+    const res = await fetch(`http://127.0.0.1:${web.port}${pagePath}`, { headers: { cookie: pageCookie } });
     await res.text();
     if (!counted) continue;
-    process.stdout.write(`${name.padEnd(24)} ${res.status}  ${statements.length} statements\n`);
+    process.stdout.write(`${name.padEnd(28)} ${res.status}  ${statements.length} statements\n`);
     if (values.sql) for (const sql of statements) process.stdout.write(`    ${sql.slice(0, 200)}\n`);
   }
 }

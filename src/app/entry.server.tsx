@@ -1,10 +1,10 @@
-import { PassThrough } from 'node:stream';
 import { createReadableStreamFromReadable } from '@react-router/node';
 import { isbot } from 'isbot';
 import type { RenderToPipeableStreamOptions } from 'react-dom/server';
 import { renderToPipeableStream } from 'react-dom/server';
 import type { EntryContext, RouterContextProvider } from 'react-router';
 import { ServerRouter } from 'react-router';
+import { Coalesce } from '../server/coalesce.ts';
 import { appContext } from './context.ts';
 import { NonceProvider } from './nonce.tsx';
 
@@ -48,7 +48,7 @@ export default function handleRequest(
         nonce,
         [readyOption]() {
           shellRendered = true;
-          const body = new PassThrough({
+          const body = new Coalesce({
             final(callback) {
               clearTimeout(timeoutId);
               timeoutId = undefined;

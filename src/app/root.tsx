@@ -12,7 +12,6 @@ import {
   useNavigation,
   useRouteLoaderData,
 } from 'react-router';
-import { getBlogSettings } from '../blog/settings.ts';
 import { countCartItems } from '../shop/cart.ts';
 import type { Route } from './+types/root';
 import './app.css';
@@ -42,12 +41,15 @@ export const meta: Route.MetaFunction = ({ error }) => {
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { services, state } = getApp(context);
-  const settings = await getBlogSettings(services.db);
+  const settings = await services.settings.get();
   const user = state.session.user;
-  // Only an existing session can have a cart: counting never creates one.
-  const cartCount = state.session.id
-    ? await countCartItems(services.db, { userId: user?.id ?? null, sessionId: state.session.id })
-    : 0;
+  // Only an existing session can have a cart: counting never creates one. Read with the session
+  // when nothing in this request could have changed it.
+  const cartCount =
+    state.session.cartCount ??
+    (state.session.id
+      ? await countCartItems(services.db, { userId: user?.id ?? null, sessionId: state.session.id })
+      : 0);
   const { toast, clear } = takeToast(request);
   return data(
     {

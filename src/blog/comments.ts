@@ -197,7 +197,20 @@ const FORM_KEY = 'comment_form_key';
 /** A person takes longer than this to write a comment; a bot posting the form at once does not. */
 export const MIN_FORM_SECONDS = 2;
 
-async function formKey(db: Db): Promise<Buffer> {
+const formKeys = new WeakMap<Db, Promise<Buffer>>();
+
+/** Read once per process: the key never changes once made, and every post page signs with it. */
+function formKey(db: Db): Promise<Buffer> {
+  let key = formKeys.get(db);
+  if (!key) {
+    key = readFormKey(db);
+    key.catch(() => formKeys.delete(db));
+    formKeys.set(db, key);
+  }
+  return key;
+}
+
+async function readFormKey(db: Db): Promise<Buffer> {
   const existing = await db('app_meta').where({ key: FORM_KEY }).first('value');
   if (existing) return Buffer.from(existing.value as string, 'base64');
   const fresh = randomBytes(32).toString('base64');

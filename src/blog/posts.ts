@@ -28,6 +28,41 @@ export type PostSummary = {
   author: PostAuthor;
 };
 
+/** What a post's card shows (lists, the lead, the carousel): all a listing page's data needs of it. */
+export type PostCardData = Pick<
+  PostSummary,
+  | 'id'
+  | 'title'
+  | 'slug'
+  | 'excerpt'
+  | 'category'
+  | 'featuredImage'
+  | 'featuredImageFile'
+  | 'youtubeVideoId'
+  | 'podcastUrl'
+  | 'viewCount'
+  | 'createdAt'
+  | 'publishedAt'
+>;
+
+/** A summary cut to its card: a page's data is serialized into it on every render. */
+export function postCard(post: PostSummary): PostCardData {
+  return {
+    id: post.id,
+    title: post.title,
+    slug: post.slug,
+    excerpt: post.excerpt,
+    category: post.category,
+    featuredImage: post.featuredImage,
+    featuredImageFile: post.featuredImageFile,
+    youtubeVideoId: post.youtubeVideoId,
+    podcastUrl: post.podcastUrl,
+    viewCount: post.viewCount,
+    createdAt: post.createdAt,
+    publishedAt: post.publishedAt,
+  };
+}
+
 /** One post: the body, and the optional search and social overrides (null: the defaults). */
 export type Post = PostSummary & {
   content: string;
@@ -401,27 +436,18 @@ export async function adjacentPosts(
   db: Db,
   postId: number,
 ): Promise<{ previous: PostLink | null; next: PostLink | null }> {
-  // The post's own key from the table: a JavaScript date would drop the microseconds.
+  // The post's own key from the table: a JavaScript date would drop the microseconds. Both
+  // neighbours in one statement, each a short walk of the date index.
   const key = '(SELECT published_at, id FROM posts WHERE id = ?)';
-  const [previous, next] = await Promise.all([
-    db('posts')
-      .where('status', 'published')
-      .whereRaw(`(published_at, id) < ${key}`, [postId])
-      .orderBy([
-        { column: 'published_at', order: 'desc' },
-        { column: 'id', order: 'desc' },
-      ])
-      .first('slug', 'title'),
-    db('posts')
-      .where('status', 'published')
-      .whereRaw(`(published_at, id) > ${key}`, [postId])
-      .orderBy([
-        { column: 'published_at', order: 'asc' },
-        { column: 'id', order: 'asc' },
-      ])
-      .first('slug', 'title'),
-  ]);
-  return { previous: previous ?? null, next: next ?? null };
+  const neighbour = (compare: '<' | '>', order: 'DESC' | 'ASC') =>
+    `(SELECT json_build_object('slug', slug, 'title', title) FROM posts
+      WHERE status = 'published' AND (published_at, id) ${compare} ${key}
+      ORDER BY published_at ${order}, id ${order} LIMIT 1)`;
+  const result = await db.raw(
+    `SELECT ${neighbour('<', 'DESC')} AS previous, ${neighbour('>', 'ASC')} AS next`,
+    [postId, postId],
+  );
+  return result.rows[0];
 }
 
 /** Categories that published posts use, alphabetically. */

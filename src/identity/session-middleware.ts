@@ -23,6 +23,11 @@ export type RequestSession = {
   via: 'cookie' | 'bearer' | 'header' | null;
   /** An admin who must set up two-factor first ('Require two-factor for admins'): no admin page or API yet. */
   twoFactorSetupDue: boolean;
+  /**
+   * The header's cart count, read with the session; null when it must be counted again: in a
+   * request that may change the cart (not GET or HEAD), or after the session changed.
+   */
+  cartCount: number | null;
   /** Returns the session id, creating a guest session (and its cookie) on first need. */
   ensure: () => Promise<string>;
   /** Replaces the session (sign-in, sign-out): a new id, so a planted id is worthless. */
@@ -73,8 +78,10 @@ export function sessionMiddleware(services: AppServices): Middleware {
       data: (found?.session.data ?? {}) as ProviderSession,
       via: found ? via : null,
       twoFactorSetupDue: found?.user ? await adminTwoFactorDue(db, found.user) : false,
+      cartCount: ctx.method === 'GET' || ctx.method === 'HEAD' ? (found?.cartCount ?? 0) : null,
       async ensure() {
         if (session.id) return session.id;
+        session.cartCount = null;
         session.id = await createSession(db, null, {}, chosenId);
         session.via = 'cookie';
         setSessionCookie(ctx, session.id, secure);
@@ -82,6 +89,7 @@ export function sessionMiddleware(services: AppServices): Middleware {
       },
       async rotate(userId, data = {}) {
         const previous = session.id;
+        session.cartCount = null;
         session.id = await createSession(db, userId, data, undefined, ctx.get('user-agent'));
         session.data = data;
         if (userId !== null)

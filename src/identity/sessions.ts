@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { type Db, prepared } from '../db/knex.ts';
+import { sessionCartCountColumn } from '../shop/cart.ts';
 
 export const SESSION_COOKIE = 'sid';
 /** The specification's cookie default lifetime. */
@@ -63,11 +64,11 @@ export async function createSession(
   return inserted.length ? sid : createSession(db, userId, data, undefined, userAgent);
 }
 
-/** The session and its user, or null when unknown or expired. */
+/** The session, its user and its cart's count for the header, or null when unknown or expired. */
 export async function loadSession(
   db: Db,
   sid: string,
-): Promise<{ session: SessionRecord; user: SessionUser | null } | null> {
+): Promise<{ session: SessionRecord; user: SessionUser | null; cartCount: number } | null> {
   const row = await prepared(
     db('sessions as s')
       .leftJoin('users as u', 'u.id', 's.user_id')
@@ -84,6 +85,7 @@ export async function loadSession(
         'u.first_name',
         'u.last_name',
         'u.role',
+        sessionCartCountColumn(db),
       ),
   );
   if (!row) return null;
@@ -99,6 +101,7 @@ export async function loadSession(
           role: row.role,
         }
       : null,
+    cartCount: Number(row.cart_count),
   };
 }
 

@@ -138,11 +138,15 @@ export function securityHeaders(config: Config): Middleware {
   };
 }
 
-/** Compression that flushes every chunk, so streamed HTML is not held back. */
+/**
+ * Compression that flushes every chunk, so streamed HTML is not held back. Gzip at level 3, not 6:
+ * measured on rendered pages, a third of the CPU for about 9% more bytes (stored pages are
+ * compressed once, at level 6, by the page cache).
+ */
 export function compression(): Middleware {
   return compress({
     threshold: 1024,
-    gzip: { flush: zlib.Z_SYNC_FLUSH },
+    gzip: { flush: zlib.Z_SYNC_FLUSH, level: 3 },
     deflate: false,
     br: { flush: zlib.BROTLI_OPERATION_FLUSH, params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
     zstd: { flush: zlib.ZSTD_e_flush },

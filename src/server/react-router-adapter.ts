@@ -1,4 +1,4 @@
-import { pipeline, Readable, Transform, type TransformCallback } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { Context, Middleware } from 'koa';
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'react-router';
@@ -10,6 +10,18 @@ import { type PageRoute, pageRouteMatcher } from './page-routes.ts';
 import type { AppServices } from './services.ts';
 
 type BuildWithContext = ServerBuild & { entry: { module: { appContext?: unknown } } };
+
+type RequestHandler = ReturnType<typeof createRequestHandler>;
+/** One handler per build: creating one derives the route tree again, which cost every request its share. */
+const handlers = new WeakMap<ServerBuild, RequestHandler>();
+function requestHandlerOf(build: ServerBuild, mode: string): RequestHandler {
+  let handler = handlers.get(build);
+  if (!handler) {
+    handler = createRequestHandler(build, mode);
+    handlers.set(build, handler);
+  }
+  return handler;
+}
 
 const matchers = new WeakMap<ServerBuild, (pathname: string) => PageRoute>();
 function pageRouteOf(build: ServerBuild, pathname: string): PageRoute {
@@ -32,7 +44,7 @@ export function reactRouterMiddleware(
 ): Middleware {
   return async (ctx) => {
     const build = (await getBuild()) as BuildWithContext;
-    const handler = createRequestHandler(build, mode);
+    const handler = requestHandlerOf(build, mode);
     const appContextKey = build.entry.module.appContext as Parameters<RouterContextProvider['set']>[0];
     const loadContext = new RouterContextProvider();
     loadContext.set(appContextKey, { services, state: ctx.state } satisfies AppContext);
@@ -143,54 +155,9 @@ function sendResponse(ctx: Context, response: Response, services: AppServices): 
   const cookies = response.headers.getSetCookie();
   if (cookies.length) ctx.append('Set-Cookie', cookies);
   // Leave the body unset for redirects and empty answers: ctx.body = null would turn a 302 into a 204.
+  // Rendered pages come in chunks joined per turn of the event loop (Coalesce, in entry.server).
   if (response.body) {
-    const body = pipeline(
-      Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>),
-      new Coalesce(),
-      () => {},
-    );
+    const body = Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>);
     ctx.body = captureForCache(ctx, services.pageCache, body);
-  }
-}
-
-/** Most bytes one coalesced chunk holds. */
-const COALESCE_BYTES = 64 * 1024;
-
-/**
- * Joins the small chunks the renderer writes in one turn of the event loop into one. The
- * compression middleware flushes every chunk (so streamed HTML is not held back), and a page
- * came as dozens of small ones: each a flush, a gzip block and a socket write. A chunk still goes
- * out as soon as the renderer waits (for deferred data), at the next turn of the loop.
- */
-class Coalesce extends Transform {
-  #chunks: Buffer[] = [];
-  #size = 0;
-  #timer: NodeJS.Immediate | null = null;
-
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
-    this.#chunks.push(chunk);
-    this.#size += chunk.length;
-    if (this.#size >= COALESCE_BYTES) this.#send();
-    else this.#timer ??= setImmediate(() => this.#send());
-    done();
-  }
-
-  override _flush(done: TransformCallback): void {
-    this.#send();
-    done();
-  }
-
-  override _destroy(error: Error | null, done: (error: Error | null) => void): void {
-    if (this.#timer) clearImmediate(this.#timer);
-    done(error);
-  }
-
-  #send(): void {
-    if (this.#timer) clearImmediate(this.#timer);
-    this.#timer = null;
-    if (this.#size === 0) return;
-    this.push(Buffer.concat(this.#chunks, this.#size));
-    this.#chunks = [];
-    this.#size = 0;
   }
 }

@@ -1,5 +1,6 @@
 import { PageViewRecorder } from '../analytics/recorder.ts';
 import { AnalyticsSwitch } from '../analytics/switch.ts';
+import { SettingsCache } from '../blog/settings-cache.ts';
 import type { Config } from '../config.ts';
 import { DatabaseAvailability } from '../db/availability.ts';
 import { EMBEDDED_DATABASE, startEmbeddedPostgres } from '../db/embedded.ts';
@@ -73,11 +74,13 @@ export async function startRuntime(
   if (pageCache.enabled) await pageCache.listen(databaseUrl, log);
   const jsonCache = new JsonCache(pageCache, { ttlMs: config.pageCacheTtlSeconds * 1000 });
   const pageViews = new PageViewRecorder(db, queues);
+  const settings = new SettingsCache(db, pageCache);
   const uploads = createUploadStorage(config);
   const privateFiles = createUploadStorage(config, 'private');
   const services: AppServices = {
     pageViews,
-    analytics: new AnalyticsSwitch(db, pageCache),
+    settings,
+    analytics: new AnalyticsSwitch(settings),
     config,
     db,
     dbAvailability,

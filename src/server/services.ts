@@ -1,6 +1,7 @@
 import type Stripe from 'stripe';
 import type { PageViewRecorder } from '../analytics/recorder.ts';
 import type { AnalyticsSwitch } from '../analytics/switch.ts';
+import type { SettingsCache } from '../blog/settings-cache.ts';
 import type { Config } from '../config.ts';
 import type { DatabaseAvailability } from '../db/availability.ts';
 import type { Db } from '../db/knex.ts';
@@ -29,6 +30,8 @@ export type AppServices = {
   uploads: UploadStorage;
   /** Page views (and the posts' public counts), batched into one queue job per interval. */
   pageViews: PageViewRecorder;
+  /** The blog settings, kept in memory until an admin's write (while the page cache is on). */
+  settings: SettingsCache;
   /** The 'Analytics' setting, read from memory by the counting path. */
   analytics: AnalyticsSwitch;
   /** Downloadable products' files: never served but through a download link. */

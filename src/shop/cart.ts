@@ -52,26 +52,37 @@ export async function findCartId(db: Executor, owner: CartOwner): Promise<number
   return row?.id ?? null;
 }
 
+/** The header badge's count: the quantities of a cart's lines still for sale (`owner` picks the cart `c`). */
+const cartCountSql = (owner: string) =>
+  `SELECT coalesce(sum(i.quantity), 0) FROM cart_items i JOIN carts c ON c.id = i.cart_id
+   JOIN products p ON p.id = i.product_id WHERE ${owner} AND p.status = 'active'`;
+
 /** Total quantity for the header badge: one indexed query, no cart created. */
 export async function countCartItems(db: Db, owner: CartOwner): Promise<number> {
-  const where = cartWhere(owner);
+  const where = ownerWhere(owner);
   if (!where) return 0;
-  const row = await db('cart_items as i')
-    .join('carts as c', 'c.id', 'i.cart_id')
-    .join('products as p', 'p.id', 'i.product_id')
-    .where(where)
-    .where('p.status', 'active')
-    .sum<{ total: string | null }>({ total: 'i.quantity' })
-    .first();
-  return Number(row?.total ?? 0);
+  const [[column, value]] = Object.entries(where) as [string, number | string][];
+  const result = await db.raw(`SELECT (${cartCountSql(`c.${column} = ?`)}) AS total`, [value]);
+  return Number(result.rows[0]?.total ?? 0);
 }
 
-/** Takes the cart's stored notices (deleted products), so each is shown once. */
-async function takeNotices(db: Db, cartId: number): Promise<string[]> {
+/**
+ * The same count as a column of a query on `sessions as s` (its user's cart when signed in, else
+ * its own), so the session and the header's badge come in one round trip.
+ */
+export function sessionCartCountColumn(db: Db): Knex.Raw {
+  return db.raw(
+    `CASE WHEN s.user_id IS NOT NULL THEN (${cartCountSql('c.user_id = s.user_id')})
+     ELSE (${cartCountSql('c.session_id = s.sid')}) END AS cart_count`,
+  );
+}
+
+/** Takes the stored notices (deleted products) of the cart whose `column` is `value`, so each is shown once. */
+async function takeNotices(db: Db, column: string, value: number | string): Promise<string[]> {
   const result = await db.raw(
-    `WITH taken AS (SELECT id, notices FROM carts WHERE id = ? AND notices <> '[]'::jsonb FOR UPDATE)
+    `WITH taken AS (SELECT id, notices FROM carts WHERE ?? = ? AND notices <> '[]'::jsonb FOR UPDATE)
      UPDATE carts SET notices = '[]'::jsonb FROM taken WHERE carts.id = taken.id RETURNING taken.notices`,
-    [cartId],
+    [column, value],
   );
   return (result.rows[0]?.notices as string[] | undefined) ?? [];
 }
@@ -96,28 +107,32 @@ export function cartDigitalOnlyQuery(db: Executor, owner: CartOwner) {
 }
 
 export async function getCart(db: Db, owner: CartOwner): Promise<CartView> {
-  const cartId = await findCartId(db, owner);
-  if (!cartId)
+  const where = ownerWhere(owner);
+  if (!where)
     return {
       cart: { items: [] },
       summary: { totalItems: 0, totalPrice: 0, digitalOnly: false },
       notices: [],
     };
-  const stored = await takeNotices(db, cartId);
-  const rows: {
-    id: number;
-    product_id: number;
-    quantity: number;
-    image: string | null;
-    name: string;
-    category: ProductCategory;
-    price: number;
-    stock: number | null;
-    status: string;
-    digital: boolean;
-  }[] = await db('cart_items as i')
+  // By the owner's column (carts has a unique index on each), not by a cart id read first.
+  const [[column, value]] = Object.entries(where) as [string, number | string][];
+  const lines: Promise<
+    {
+      id: number;
+      product_id: number;
+      quantity: number;
+      image: string | null;
+      name: string;
+      category: ProductCategory;
+      price: number;
+      stock: number | null;
+      status: string;
+      digital: boolean;
+    }[]
+  > = db('cart_items as i')
+    .join('carts as c', 'c.id', 'i.cart_id')
     .join('products as p', 'p.id', 'i.product_id')
-    .where('i.cart_id', cartId)
+    .where(`c.${column}`, value)
     .orderBy('i.id')
     .select(
       'i.id',
@@ -131,6 +146,7 @@ export async function getCart(db: Db, owner: CartOwner): Promise<CartView> {
       'p.status',
       db.raw(DIGITAL),
     );
+  const [stored, rows] = await Promise.all([takeNotices(db, column, value), lines]);
   const gone = rows.filter((r) => r.status !== 'active');
   if (gone.length) {
     await db('cart_items')

@@ -149,8 +149,16 @@ export async function listProducts(
 }
 
 export async function listFeaturedProducts(db: Db, limit = 6): Promise<Product[]> {
-  const { products } = await listProducts(db, { featured: true, limit, status: 'active' });
-  return products;
+  // The shop's order, without the shop's count: the home page shows no total.
+  const rows: ProductRow[] = await db('products')
+    .where({ status: 'active', featured: true })
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(limit)
+    .select(COLUMNS);
+  return rows.map(presentProduct);
 }
 
 /** Up to 4 other active products of a product's category, newest first (the category index). */

@@ -1,4 +1,4 @@
-import { getBlogSettings, socialLinkList } from '../../blog/settings.ts';
+import { socialLinkList } from '../../blog/settings.ts';
 import { UploadedImage } from '../components/UploadedImage.tsx';
 import { getApp } from '../context.ts';
 import '../styles/blog.css';
@@ -16,7 +16,7 @@ const INTERESTS = ['Open source', 'Typography', 'Hiking', 'Photography', 'Podcas
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { services } = getApp(context);
-  return { settings: await getBlogSettings(services.db) };
+  return { settings: await services.settings.get() };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [

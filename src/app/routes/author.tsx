@@ -1,7 +1,6 @@
 import { data } from 'react-router';
 import { listPosts, publishedAuthor } from '../../blog/posts.ts';
 import { authorName } from '../../blog/reading.ts';
-import { getBlogSettings } from '../../blog/settings.ts';
 import { AuthorCard } from '../components/blog/AuthorCard.tsx';
 import { PostListing, postCount } from '../components/blog/PostListing.tsx';
 import { getApp } from '../context.ts';
@@ -11,13 +10,14 @@ import type { Route } from './+types/author';
 import { postListQuery } from './post-list-query.ts';
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const { db } = getApp(context).services;
+  const { services } = getApp(context);
+  const { db } = services;
   const author = await publishedAuthor(db, params.username);
   if (!author) throw data(null, { status: 404 });
   const { page } = postListQuery(request);
   const [result, settings] = await Promise.all([
     listPosts(db, { authorId: author.id, page, limit: 12 }),
-    getBlogSettings(db),
+    services.settings.get(),
   ]);
   redirectPastLastPage(request, result.pagination);
   return {

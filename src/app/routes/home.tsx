@@ -1,6 +1,6 @@
 import { Link, redirect, useRouteLoaderData } from 'react-router';
 import { BLOG_MESSAGES } from '../../blog/messages.ts';
-import { latestPosts, leadPost, listPosts, oldPathRedirect } from '../../blog/posts.ts';
+import { latestPosts, leadPost, listPosts, oldPathRedirect, postCard } from '../../blog/posts.ts';
 import { Carousel } from '../components/blog/Carousel.tsx';
 import { HomeHero } from '../components/blog/HomeHero.tsx';
 import { LeadPost } from '../components/blog/LeadPost.tsx';
@@ -32,15 +32,31 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     if (moved) throw redirect(`/post/${moved}`, 301);
   }
   const { q, category } = postListQuery(request);
-  const [lead, newest, latest, featuredProducts] = await Promise.all([
+  const filtered = Boolean(q || category);
+  const [found, latest, featuredProducts, newestFiltered] = await Promise.all([
     leadPost(db),
-    latestPosts(db, 6),
     listPosts(db, { search: q, category, limit: 12 }),
     loadFeaturedProducts(app),
+    // Unfiltered, the latest posts are the newest: the carousel takes the first of them.
+    filtered ? latestPosts(db, 6) : null,
   ]);
+  const posts = latest.posts.map(postCard);
+  const newest = newestFiltered?.map(postCard) ?? posts.slice(0, 6);
+  // The same objects where the same posts are shown twice: the page's data holds each once.
+  const lead = found && {
+    ...found,
+    post: newest.find((post) => post.id === found.post.id) ?? postCard(found.post),
+  };
   // The lead is shown above the carousel: not again inside it.
   const carousel = newest.filter((post) => post.id !== lead?.post.id).slice(0, 5);
-  return { lead, carousel, latest, q: q ?? '', category: category ?? '', featuredProducts };
+  return {
+    lead,
+    carousel,
+    latest: { posts, pagination: latest.pagination },
+    q: q ?? '',
+    category: category ?? '',
+    featuredProducts,
+  };
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {

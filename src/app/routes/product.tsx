@@ -5,7 +5,7 @@ import { formatPrice } from '../../shop/price.ts';
 import { getPublicProduct, parseProductId, postsFeaturing, relatedProducts } from '../../shop/products.ts';
 import { type AddToCartResult, addToCartFor } from '../add-to-cart.server.ts';
 import { Notice } from '../components/shop/Notice.tsx';
-import { ProductCard } from '../components/shop/ProductCard.tsx';
+import { ProductCard, productCard } from '../components/shop/ProductCard.tsx';
 import { ProductGallery } from '../components/shop/ProductGallery.tsx';
 import { getApp } from '../context.ts';
 import { useCurrency } from '../currency.ts';
@@ -56,7 +56,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     {
       product,
       featuredIn: await postsFeaturing(db, product.id),
-      related: await relatedProducts(db, product),
+      related: (await relatedProducts(db, product)).map(productCard),
       canonical: `${services.publicUrl}/product/${product.id}`,
       publicUrl: services.publicUrl,
       currency: services.config.currency,

@@ -3,7 +3,7 @@ import { SHOP_MESSAGES, showingRange } from '../../shop/messages.ts';
 import { pageWindow, SHOP_PAGE_SIZE } from '../../shop/pagination.ts';
 import { PRODUCT_CATEGORIES } from '../../shop/product-enums.ts';
 import { isCategory, listProducts } from '../../shop/products.ts';
-import { ProductCard } from '../components/shop/ProductCard.tsx';
+import { ProductCard, productCard } from '../components/shop/ProductCard.tsx';
 import { getApp } from '../context.ts';
 import '../styles/shop.css';
 import { redirectPastLastPage } from '../pagination.server.ts';
@@ -28,7 +28,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     status: 'active',
   });
   redirectPastLastPage(request, pagination);
-  return { products, pagination, search, category };
+  return { products: products.map(productCard), pagination, search, category };
 }
 
 export default function Shop({ loaderData }: Route.ComponentProps) {

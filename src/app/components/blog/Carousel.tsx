@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { BLOG_MESSAGES } from '../../../blog/messages.ts';
-import { cardMedia, type PostSummary, postType } from '../../../blog/posts.ts';
+import { cardMedia, type PostCardData, postType } from '../../../blog/posts.ts';
 import { UploadedImage } from '../UploadedImage.tsx';
 import { FeaturedMedia } from './FeaturedMedia.tsx';
 import { MediaPlaceholder } from './MediaPlaceholder.tsx';
@@ -12,7 +12,7 @@ const INTERVAL_MS = 5_000;
  * Featured posts: newest first, up to 5, advancing every 5 s and wrapping. It pauses while
  * hovered or focused, and does not move by itself for people who prefer reduced motion.
  */
-export function Carousel({ posts }: { posts: PostSummary[] }) {
+export function Carousel({ posts }: { posts: PostCardData[] }) {
   const [index, setIndex] = useState(0);
   const [paused, setPaused] = useState(false);
   const [reducedMotion, setReducedMotion] = useState(true);

@@ -1,11 +1,11 @@
 import { Link } from 'react-router';
-import { cardMedia, type PostSummary, postType } from '../../../blog/posts.ts';
+import { cardMedia, type PostCardData, postType } from '../../../blog/posts.ts';
 import { formatDate } from '../../../blog/reading.ts';
 import { FeaturedMedia } from './FeaturedMedia.tsx';
 import { CategoryLink } from './TagLink.tsx';
 
 /** The home page's lead (Casper's large first card): image, category, title, excerpt, reading time. */
-export function LeadPost({ post, minutes }: { post: PostSummary; minutes: number }) {
+export function LeadPost({ post, minutes }: { post: PostCardData; minutes: number }) {
   const media = cardMedia(post);
   const published = post.publishedAt ?? post.createdAt;
   return (

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Form, useNavigation, useSubmit } from 'react-router';
 import { HOME_CATEGORIES } from '../../../blog/messages.ts';
-import type { Pagination, PostSummary } from '../../../blog/posts.ts';
+import type { Pagination, PostCardData } from '../../../blog/posts.ts';
 import { Pager, PostGrid } from './PostList.tsx';
 
 const DEBOUNCE_MS = 300;
@@ -20,7 +20,7 @@ export function PostBrowser({
   headingId,
   heading,
 }: {
-  posts: PostSummary[];
+  posts: PostCardData[];
   pagination: Pagination;
   q: string;
   category: string;

@@ -1,12 +1,12 @@
 import { Link } from 'react-router';
-import { cardMedia, type PostSummary } from '../../../blog/posts.ts';
+import { cardMedia, type PostCardData } from '../../../blog/posts.ts';
 import { formatDate } from '../../../blog/reading.ts';
 import { UploadedImage } from '../UploadedImage.tsx';
 import { MediaPlaceholder } from './MediaPlaceholder.tsx';
 import { CategoryLink } from './TagLink.tsx';
 
 /** A post in a grid: media by the SPEC §4 priority, category, title, excerpt and date. */
-export function PostCard({ post, headingLevel = 3 }: { post: PostSummary; headingLevel?: 2 | 3 }) {
+export function PostCard({ post, headingLevel = 3 }: { post: PostCardData; headingLevel?: 2 | 3 }) {
   const media = cardMedia(post);
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (

@@ -1,10 +1,10 @@
 import { Link } from 'react-router';
 import { BLOG_MESSAGES } from '../../../blog/messages.ts';
-import type { Pagination, PostSummary } from '../../../blog/posts.ts';
+import type { Pagination, PostCardData } from '../../../blog/posts.ts';
 import { PostCard } from './PostCard.tsx';
 
 /** The post cards of a list, or the SPEC's empty state. */
-export function PostGrid({ posts, filtering }: { posts: PostSummary[]; filtering: boolean }) {
+export function PostGrid({ posts, filtering }: { posts: PostCardData[]; filtering: boolean }) {
   if (posts.length === 0)
     return (
       <div className="empty-state">

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { Pagination, PostSummary } from '../../../blog/posts.ts';
+import type { Pagination, PostCardData } from '../../../blog/posts.ts';
 import { Pager, PostGrid } from './PostList.tsx';
 
 /** A tag's, category's or author's posts: a small hero, the cards and the pages. */
@@ -15,7 +15,7 @@ export function PostListing({
   tagline: ReactNode;
   intro?: ReactNode;
   path: string;
-  posts: PostSummary[];
+  posts: PostCardData[];
   pagination: Pagination;
 }) {
   return (

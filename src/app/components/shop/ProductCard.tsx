@@ -10,6 +10,11 @@ export type ProductCardData = Pick<
   'id' | 'name' | 'description' | 'price' | 'image' | 'category' | 'stock' | 'featured'
 >;
 
+/** A product cut to its card: a page's data is serialized into it on every render. */
+export function productCard({ id, name, description, price, image, category, stock, featured }: Product) {
+  return { id, name, description, price, image, category, stock, featured } satisfies ProductCardData;
+}
+
 export function ProductCard({
   product,
   headingLevel = 'h2',

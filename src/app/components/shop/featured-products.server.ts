@@ -1,7 +1,6 @@
-import { getBlogSettings } from '../../../blog/settings.ts';
 import { listFeaturedProducts } from '../../../shop/products.ts';
 import type { AppContext } from '../../context.ts';
-import type { ProductCardData } from './ProductCard.tsx';
+import { type ProductCardData, productCard } from './ProductCard.tsx';
 
 /**
  * The home page's featured products: shown to everyone (DESIGN decision 2), or only to
@@ -11,17 +10,8 @@ export async function loadFeaturedProducts({
   services,
   state,
 }: AppContext): Promise<ProductCardData[] | null> {
-  const settings = await getBlogSettings(services.db);
+  const settings = await services.settings.get();
   if (settings.shopRequiresSignIn && !state.session.user) return null;
   const products = await listFeaturedProducts(services.db, 6);
-  return products.map(({ id, name, description, price, image, category, stock, featured }) => ({
-    id,
-    name,
-    description,
-    price,
-    image,
-    category,
-    stock,
-    featured,
-  }));
+  return products.map(productCard);
 }
