@@ -2,16 +2,11 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import type { ServerBuild } from 'react-router';
-import { loadConfig } from '../../src/config.ts';
-import { createApp } from '../../src/server/app.ts';
 import { listen } from '../../src/server/http.ts';
-import { createLogger } from '../../src/server/logger.ts';
-import { startRuntime } from '../../src/server/runtime.ts';
 import { BENCH_DATA_DIR, openBenchDatabase } from './database.ts';
+import { benchApp } from './in-process-app.ts';
 
 /**
  * `npm run bench:orders`: what one guest shopper of the product drop costs the web process, on
@@ -50,20 +45,8 @@ const productId: number =
 // Its orders' jobs are dropped at the end (no worker runs here): they would wait for the next bench's.
 const outboxBefore = Number((await bench.db('outbox').max({ id: 'id' }).first())?.id ?? 0);
 
-const config = loadConfig({
-  NODE_ENV: 'production',
-  PORT: '0',
-  HOST: '127.0.0.1',
-  LOG_LEVEL: 'warn',
-  DATABASE_URL: bench.url,
-  SEED_DEMO: 'false',
-  DATA_DIR: path.join(BENCH_DATA_DIR, 'app'),
-  TRUST_PROXY: 'true',
-});
-const runtime = await startRuntime(config, createLogger({ level: 'warn' }));
-const buildDir = path.resolve('build');
-const build = (await import(pathToFileURL(path.join(buildDir, 'server/index.js')).href)) as ServerBuild;
-const web = await listen(createApp(runtime.services, { kind: 'build', buildDir, build }), '127.0.0.1', 0);
+const { app, runtime } = await benchApp(bench.url, { TRUST_PROXY: 'true' });
+const web = await listen(app, '127.0.0.1', 0);
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
 function post(

@@ -3,16 +3,11 @@ import { fork } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { ServerBuild } from 'react-router';
-import { loadConfig } from '../../src/config.ts';
 import { createSession, SESSION_COOKIE } from '../../src/identity/sessions.ts';
-import { createApp } from '../../src/server/app.ts';
 import { listen } from '../../src/server/http.ts';
-import { createLogger } from '../../src/server/logger.ts';
-import { startRuntime } from '../../src/server/runtime.ts';
-import { BENCH_DATA_DIR, openBenchDatabase } from './database.ts';
+import { openBenchDatabase } from './database.ts';
+import { benchApp } from './in-process-app.ts';
 
 /**
  * `npm run bench:cpu`: the web process's CPU time per request for each page a signed-in reader or a
@@ -74,19 +69,8 @@ if (process.argv[2] === 'client') {
     .orderBy('id')
     .first('id');
 
-  const config = loadConfig({
-    NODE_ENV: 'production',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    DATABASE_URL: bench.url,
-    SEED_DEMO: 'false',
-    DATA_DIR: path.join(BENCH_DATA_DIR, 'app'),
-  });
-  const runtime = await startRuntime(config, createLogger({ level: 'warn' }));
-  const buildDir = path.resolve('build');
-  const build = (await import(pathToFileURL(path.join(buildDir, 'server/index.js')).href)) as ServerBuild;
-  const web = await listen(createApp(runtime.services, { kind: 'build', buildDir, build }), '127.0.0.1', 0);
+  const { app, runtime } = await benchApp(bench.url);
+  const web = await listen(app, '127.0.0.1', 0);
   const base = `http://127.0.0.1:${web.port}`;
 
   // A guest shopper: the session an add to cart makes, as a browser's is.

@@ -1,14 +1,8 @@
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { ServerBuild } from 'react-router';
-import { loadConfig } from '../../src/config.ts';
 import { createSession, SESSION_COOKIE } from '../../src/identity/sessions.ts';
-import { createApp } from '../../src/server/app.ts';
 import { listen } from '../../src/server/http.ts';
-import { createLogger } from '../../src/server/logger.ts';
-import { startRuntime } from '../../src/server/runtime.ts';
-import { BENCH_DATA_DIR, openBenchDatabase } from './database.ts';
+import { openBenchDatabase } from './database.ts';
+import { benchApp } from './in-process-app.ts';
 
 /**
  * `npm run bench:queries`: the SQL statements each page sends for a signed-in reader, and the cart
@@ -25,19 +19,8 @@ const cookie = `${SESSION_COOKIE}=${await createSession(bench.db, reader.id)}`;
 const post = await bench.db('posts').where({ status: 'published' }).orderBy('id').first('slug');
 const product = await bench.db('products').where({ status: 'active' }).orderBy('id').first('id');
 
-const config = loadConfig({
-  NODE_ENV: 'production',
-  PORT: '0',
-  HOST: '127.0.0.1',
-  LOG_LEVEL: 'warn',
-  DATABASE_URL: bench.url,
-  SEED_DEMO: 'false',
-  DATA_DIR: path.join(BENCH_DATA_DIR, 'app'),
-});
-const runtime = await startRuntime(config, createLogger({ level: 'warn' }));
-const buildDir = path.resolve('build');
-const build = (await import(pathToFileURL(path.join(buildDir, 'server/index.js')).href)) as ServerBuild;
-const web = await listen(createApp(runtime.services, { kind: 'build', buildDir, build }), '127.0.0.1', 0);
+const { app, runtime } = await benchApp(bench.url);
+const web = await listen(app, '127.0.0.1', 0);
 
 // A guest shopper: the session an add to cart makes (of a product with unlimited stock).
 const unlimited = await bench.db('products').where({ status: 'active' }).whereNull('stock').first('id');

@@ -1,20 +1,14 @@
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type Koa from 'koa';
-import type { ServerBuild } from 'react-router';
-import { loadConfig } from '../../src/config.ts';
-import { createApp } from '../../src/server/app.ts';
 import { listen } from '../../src/server/http.ts';
-import { createLogger } from '../../src/server/logger.ts';
-import { startRuntime } from '../../src/server/runtime.ts';
-import { BENCH_DATA_DIR, openBenchDatabase } from './database.ts';
+import { openBenchDatabase } from './database.ts';
+import { benchApp } from './in-process-app.ts';
 
 /**
- * `node scripts/bench/stored-page-cpu.ts`: the web process's CPU time per request for stored pages
+ * `npm run bench:stored`: the web process's CPU time per request for stored pages
  * (page cache and JSON cache hits), measured in this process with process.cpuUsage() while a
  * separate process sends the requests, so the load generator's own CPU is not counted. Throughput
  * on a shared machine swings with the neighbours' load; CPU per request does not, much. Variants
@@ -35,19 +29,7 @@ const { values } = parseArgs({
 const bench = await openBenchDatabase();
 const post = await bench.db('posts').where({ status: 'published' }).orderBy('id').first('slug');
 const product = await bench.db('products').where({ status: 'active' }).orderBy('id').first('id');
-const config = loadConfig({
-  NODE_ENV: 'production',
-  PORT: '0',
-  HOST: '127.0.0.1',
-  LOG_LEVEL: 'warn',
-  DATABASE_URL: bench.url,
-  SEED_DEMO: 'false',
-  DATA_DIR: path.join(BENCH_DATA_DIR, 'app'),
-});
-const runtime = await startRuntime(config, createLogger({ level: 'warn' }));
-const buildDir = path.resolve('build');
-const build = (await import(pathToFileURL(path.join(buildDir, 'server/index.js')).href)) as ServerBuild;
-const app: Koa = createApp(runtime.services, { kind: 'build', buildDir, build });
+const { app, runtime } = await benchApp(bench.url);
 if (values.list) {
   for (const [i, mw] of app.middleware.entries())
     process.stdout.write(`${i} ${mw.toString().slice(0, 100)}\n`);
