@@ -50,6 +50,12 @@ const COLUMNS = [
   'updated_at',
 ];
 
+/** Newest first, the id breaking ties: the shop's order, and its category index's. */
+const NEWEST_FIRST: { column: string; order: 'desc' }[] = [
+  { column: 'created_at', order: 'desc' },
+  { column: 'id', order: 'desc' },
+];
+
 type ProductRow = {
   id: number;
   name: string;
@@ -134,10 +140,7 @@ export async function listProducts(
     base
       .clone()
       .select(COLUMNS)
-      .orderBy([
-        { column: 'created_at', order: 'desc' },
-        { column: 'id', order: 'desc' },
-      ])
+      .orderBy(NEWEST_FIRST)
       .limit(limit)
       .offset((page - 1) * limit) as Promise<ProductRow[]>,
   ]);
@@ -152,10 +155,7 @@ export async function listFeaturedProducts(db: Db, limit = 6): Promise<Product[]
   // The shop's order, without the shop's count: the home page shows no total.
   const rows: ProductRow[] = await db('products')
     .where({ status: 'active', featured: true })
-    .orderBy([
-      { column: 'created_at', order: 'desc' },
-      { column: 'id', order: 'desc' },
-    ])
+    .orderBy(NEWEST_FIRST)
     .limit(limit)
     .select(COLUMNS);
   return rows.map(presentProduct);
@@ -170,10 +170,7 @@ export async function relatedProducts(
   const rows: ProductRow[] = await db('products')
     .where({ status: 'active', category: product.category })
     .whereNot('id', product.id)
-    .orderBy([
-      { column: 'created_at', order: 'desc' },
-      { column: 'id', order: 'desc' },
-    ])
+    .orderBy(NEWEST_FIRST)
     .limit(limit)
     .select(COLUMNS);
   return rows.map(presentProduct);
