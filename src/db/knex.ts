@@ -55,8 +55,16 @@ export function createDb(connectionString: string, poolMax = 10, log?: DbLog): D
  */
 export function prepared<Q extends Knex.QueryBuilder | Knex.Raw>(query: Q): Q {
   const { sql } = query.toSQL();
-  return query.options({ name: `p_${createHash('sha1').update(sql).digest('base64url')}` }) as Q;
+  let name = preparedNames.get(sql);
+  if (!name) {
+    name = `p_${createHash('sha1').update(sql).digest('base64url')}`;
+    preparedNames.set(sql, name);
+  }
+  return query.options({ name }) as Q;
 }
+
+/** The names of the prepared statements' texts: a few fixed texts, hashed once per process. */
+const preparedNames = new Map<string, string>();
 
 /** Runs fn inside one transaction; the transaction is passed down explicitly. */
 export function withTransaction<T>(db: Db, fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
