@@ -7,6 +7,7 @@ import pg from 'pg';
 import { listen } from '../../src/server/http.ts';
 import { BENCH_DATA_DIR, openBenchDatabase } from './database.ts';
 import { benchApp } from './in-process-app.ts';
+import { SHOPPER_CHECKOUT_BODY } from './shopper.ts';
 
 /**
  * `npm run bench:orders`: what one guest shopper of the product drop costs the web process, on
@@ -75,14 +76,6 @@ function post(
 }
 
 const addBody = JSON.stringify({ productId, quantity: 1 });
-const checkoutBody = JSON.stringify({
-  customerName: 'Bench Shopper',
-  customerEmail: 'bench@example.com',
-  address: '1 Benchmark Road',
-  city: 'Loadville',
-  zipCode: '12345',
-  country: 'US',
-});
 let shopper = 0;
 
 /** One new guest shopper: an add to cart from a new address, then the checkout. */
@@ -92,7 +85,7 @@ async function order(): Promise<void> {
   const json = { 'content-type': 'application/json', 'x-forwarded-for': address };
   const added = await post('/api/cart?action=add', addBody, json);
   if (added.status !== 201 || !added.sid) throw new Error(`add to cart: ${added.status}`);
-  const placed = await post('/api/orders', checkoutBody, {
+  const placed = await post('/api/orders', SHOPPER_CHECKOUT_BODY, {
     ...json,
     'x-session-id': added.sid,
     'idempotency-key': `bench-${process.pid}-${n}`,
@@ -120,7 +113,7 @@ steps.push([
 steps.push([
   'checkout',
   () =>
-    post('/api/orders', checkoutBody, {
+    post('/api/orders', SHOPPER_CHECKOUT_BODY, {
       ...counted,
       'x-session-id': sid,
       'idempotency-key': `bench-${process.pid}-counted`,
@@ -193,7 +186,7 @@ if (values.profile) {
 for (let run = 1; run <= Number(values.runs); run++) {
   const empty = await measure(async () => {
     await post('/', addBody, counted, barePort);
-    await post('/', checkoutBody, counted, barePort);
+    await post('/', SHOPPER_CHECKOUT_BODY, counted, barePort);
   });
   const orders = await measure(order);
   process.stdout.write(

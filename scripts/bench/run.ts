@@ -12,6 +12,7 @@ import { createSession, SESSION_COOKIE } from '../../src/identity/sessions.ts';
 import { freePort } from '../free-port.ts';
 import { startWebCommand } from '../start-web-command.ts';
 import { BENCH_DATA_DIR, openBenchDatabase } from './database.ts';
+import { SHOPPER_CHECKOUT_BODY } from './shopper.ts';
 
 /**
  * `npm run bench`: the production build against the benchmark database (npm run bench:data), as
@@ -237,14 +238,6 @@ const sampler = setInterval(async () => {
   targetRss = Math.max(targetRss, rss);
 }, 250);
 
-const checkoutBody = JSON.stringify({
-  customerName: 'Bench Shopper',
-  customerEmail: 'bench@example.com',
-  address: '1 Benchmark Road',
-  city: 'Loadville',
-  zipCode: '12345',
-  country: 'US',
-});
 type Shopper = { address?: string; sid?: string; added?: boolean };
 let shoppers = 0;
 /** 10.0.0.1, 10.0.0.2, …: one address per order, as many shoppers ordering once each. */
@@ -297,7 +290,7 @@ function shopperRequests(productId: number, onOrder: () => void = () => {}): aut
             'x-forwarded-for': shopper.address ?? '',
             'idempotency-key': randomUUID(),
           },
-          body: checkoutBody,
+          body: SHOPPER_CHECKOUT_BODY,
         };
       },
       onResponse: (status: number) => {
