@@ -23,6 +23,7 @@ import {
 import { invalidateOnAdminWrites, pageCacheMiddleware, storedPageSender } from './page-cache.ts';
 import { reactRouterMiddleware } from './react-router-adapter.ts';
 import type { AppServices } from './services.ts';
+import { sessionPageTemplates } from './session-templates.ts';
 import { serveStatic, serveUploads } from './static.ts';
 
 export type PageHandler =
@@ -68,6 +69,7 @@ export function createApp(services: AppServices, pages: PageHandler): Koa {
   const api = apiRouter(services);
   app.use(api.routes());
   const getBuild = pages.kind === 'build' ? async () => pages.build : pages.getBuild;
+  app.use(sessionPageTemplates(services));
   app.use(reactRouterMiddleware(services, getBuild, pages.kind === 'build' ? 'production' : 'development'));
   return app;
 }

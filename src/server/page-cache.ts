@@ -207,6 +207,11 @@ export class PageCache {
     return this.version;
   }
 
+  /** Whether something made at this version and time is still good to send (not invalidated, within the TTL). */
+  isCurrent(version: number, storedAt: number): boolean {
+    return version === this.version && Date.now() - storedAt <= this.ttlMs;
+  }
+
   /** Drops every entry here, and tells the other processes to do the same. */
   invalidate(): void {
     this.dropAll();
@@ -312,7 +317,7 @@ type Encoding = 'br' | 'gzip' | 'identity';
 const encodings = new Map<string, Encoding>();
 
 /** The encoding a stored answer is sent in (negotiated as Koa's acceptsEncodings does), remembered per header value. */
-function storedEncoding(ctx: Context, offered: 'br' | 'gzip'): Encoding {
+export function storedEncoding(ctx: Context, offered: 'br' | 'gzip'): Encoding {
   const header = ctx.req.headers['accept-encoding'] ?? '';
   const key = `${offered} ${header}`;
   let chosen = encodings.get(key);

@@ -27,6 +27,8 @@ export interface RequestState {
   formIntent?: string | null;
   /** Set when a right password was answered with a two-factor challenge (the audit log says so). */
   signInChallenged?: SessionUser;
+  /** Set while a page is rendered as a template for sessions (session-templates.ts): its per-response values. */
+  templateSlots?: { formKey: string };
   /** Set by an admin write that changes no page (an autosave): the page cache is kept. */
   pagesUnchanged?: boolean;
 }

@@ -77,6 +77,30 @@ export function sessionCartCountColumn(db: Db): Knex.Raw {
   );
 }
 
+/**
+ * What the cart and checkout pages show of the owner's cart, as one string: its lines (id, product,
+ * quantity) with each product's stock and price. Null when showing the cart changes it (a notice to
+ * show once, a line whose product is gone): such a page is rendered for that visit alone.
+ */
+export async function cartSignature(db: Db, owner: CartOwner): Promise<string | null> {
+  const where = ownerWhere(owner);
+  if (!where) return '';
+  const [[column, value]] = Object.entries(where) as [string, number | string][];
+  const result = await db.raw(
+    `SELECT bool_or(c.notices <> '[]'::jsonb) AS noticed,
+            bool_or(i.id IS NOT NULL AND p.status IS DISTINCT FROM 'active') AS gone,
+            string_agg(concat_ws(':', i.id, i.product_id, i.quantity, coalesce(p.stock, -1), p.price), ',' ORDER BY i.id) AS lines
+       FROM carts c LEFT JOIN cart_items i ON i.cart_id = c.id LEFT JOIN products p ON p.id = i.product_id
+      WHERE c.?? = ?`,
+    [column, value],
+  );
+  const row = result.rows[0] as
+    | { noticed: boolean | null; gone: boolean | null; lines: string | null }
+    | undefined;
+  if (row?.noticed || row?.gone) return null;
+  return row?.lines ?? '';
+}
+
 /** Takes the stored notices (deleted products) of the cart whose `column` is `value`, so each is shown once. */
 async function takeNotices(db: Db, column: string, value: number | string): Promise<string[]> {
   const result = await db.raw(

@@ -24,6 +24,7 @@ import { Notice } from '../components/shop/Notice.tsx';
 import { DiscountRow } from '../components/shop/OrderLines.tsx';
 import { getApp } from '../context.ts';
 import { useCurrency } from '../currency.ts';
+import { formKeyOf } from '../form-key.server.ts';
 import '../styles/shop.css';
 import type { Route } from './+types/checkout';
 
@@ -38,7 +39,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     // Awaited, not streamed: the form must work without JavaScript.
     cart: await getCart(services.db, cartOwnerOf(state)),
     // One key per rendered form: a double submit or a retry returns the same order.
-    idempotencyKey: crypto.randomUUID(),
+    idempotencyKey: formKeyOf(state),
     emailDelivers: services.mailer.delivers,
     shippingMethods: await listShippingMethods(services.db),
   };
