@@ -11,7 +11,7 @@ import { benchApp } from './in-process-app.ts';
 
 /**
  * `npm run bench:cpu`: the web process's CPU time per request for each page a signed-in reader or a
- * guest shopper gets rendered (the page cache bypassed), on the benchmark database (npm run
+ * guest shopper gets (from its template; `--live` renders each one), on the benchmark database (npm run
  * bench:data; npm run build first; npm run bench once, for the bench reader). Unlike req/s, CPU
  * time per request holds still while other work shares the machine. The requests come from a child
  * process, so its CPU is not counted; the median of the repetitions is printed.
@@ -23,6 +23,8 @@ const { values } = parseArgs({
     repeat: { type: 'string', default: '3' },
     connections: { type: 'string', default: '4' },
     only: { type: 'string', multiple: true },
+    /** Renders every page live (templates off, with the page cache: PAGE_CACHE_TTL_SECONDS=0). */
+    live: { type: 'boolean', default: false },
     /** Writes a CPU profile of each page's measured requests here: <dir>/<page>.cpuprofile. */
     profile: { type: 'string' },
   },
@@ -69,7 +71,7 @@ if (process.argv[2] === 'client') {
     .orderBy('id')
     .first('id');
 
-  const { app, runtime } = await benchApp(bench.url);
+  const { app, runtime } = await benchApp(bench.url, values.live ? { PAGE_CACHE_TTL_SECONDS: '0' } : {});
   const web = await listen(app, '127.0.0.1', 0);
   const base = `http://127.0.0.1:${web.port}`;
 
