@@ -151,7 +151,8 @@ let shopper = 0;
 
 /** One new guest shopper's order: the add to cart's three statements, then the checkout's ten. */
 async function order(client: pg.Client, productId: number): Promise<boolean> {
-  const q = (name: Name, args: unknown[]) => client.query({ name: `floor_${name}`, text: SQL[name], values: args });
+  const q = (name: Name, args: unknown[]) =>
+    client.query({ name: `floor_${name}`, text: SQL[name], values: args });
   const n = ++shopper;
   const sid = randomBytes(32).toString('base64url');
   const now = new Date();
@@ -200,15 +201,59 @@ async function order(client: pg.Client, productId: number): Promise<boolean> {
   ]);
   // The order and its line as the projection writes them.
   await q('order', [
-    '1 Benchmark Road', null, 'Loadville', false, 'US', at, 0, null, 'bench@example.com', 'Bench', holdUntil,
-    line.order_id, key, 'Shopper', null, 0, null, null, 'unpaid', null, '12345', false, 0, sid, 0, 'Standard',
-    'pending', line.price, null, at, null, 1,
-    at, line.line_id, line.order_id, line.price, productId, line.name, 1, at,
+    '1 Benchmark Road',
+    null,
+    'Loadville',
+    false,
+    'US',
+    at,
+    0,
+    null,
+    'bench@example.com',
+    'Bench',
+    holdUntil,
+    line.order_id,
+    key,
+    'Shopper',
+    null,
+    0,
+    null,
+    null,
+    'unpaid',
+    null,
+    '12345',
+    false,
+    0,
+    sid,
+    0,
+    'Standard',
+    'pending',
+    line.price,
+    null,
+    at,
+    null,
+    1,
+    at,
+    line.line_id,
+    line.order_id,
+    line.price,
+    productId,
+    line.name,
+    1,
+    at,
   ]);
   const payload = JSON.stringify({ orderId: line.order_id });
   await q('outbox', [
-    `order-expire-${line.order_id}`, 'orders.expire', payload, 'orders', holdUntil,
-    `order-confirmation-${line.order_id}`, 'orders.send-confirmation', payload, 'orders', null,
+    `order-expire-${line.order_id}`,
+    'orders.expire',
+    payload,
+    'orders',
+    holdUntil,
+    `order-confirmation-${line.order_id}`,
+    'orders.send-confirmation',
+    payload,
+    'orders',
+    null,
   ]);
   const reserved = await q('reserve', [1, productId, 'active', 1]);
   await client.query(reserved.rowCount ? 'COMMIT' : 'ROLLBACK');
