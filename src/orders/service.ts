@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { type Db, prepared } from '../db/knex.ts';
-import { writeOutbox, writeOutboxJobs } from '../jobs/outbox.ts';
+import { type OutboxJob, writeOutbox, writeOutboxJobs } from '../jobs/outbox.ts';
 import { HttpError } from '../server/middleware.ts';
 import type { CartOwner } from '../shop/cart.ts';
 import { type CheckoutInput, splitName } from '../shop/checkout-schema.ts';
@@ -400,12 +400,27 @@ async function placeOrderIn(
       ...(discount ? { discount } : {}),
     },
   };
+  const jobs: OutboxJob[] = [
+    ...(holdUntil
+      ? [
+          {
+            name: 'orders.expire' as const,
+            data: { orderId },
+            jobId: `order-expire-${orderId}`,
+            runAt: holdUntil,
+          },
+        ]
+      : []),
+    { name: 'orders.send-confirmation', data: { orderId }, jobId: `order-confirmation-${orderId}` },
+  ];
+  // The jobs in OrderPlaced's own statement; a free order's after its payment's, as ever.
   let state = await commitEvents(
     trx,
     orderId,
     initialOrderState,
     decide(initialOrderState, command),
     input.metadata ?? {},
+    totalAmount === 0 ? [] : jobs,
   );
   if (discount) await takeDiscountUse(trx, orderId, discount, checkout.customerEmail);
   if (totalAmount === 0) {
@@ -420,20 +435,8 @@ async function placeOrderIn(
     const placed = state;
     state = await commitEvents(trx, orderId, state, events, input.metadata ?? {});
     await applyConsequences(trx, orderId, placed, state, events);
+    await writeOutboxJobs(trx, jobs);
   }
-  await writeOutboxJobs(trx, [
-    ...(holdUntil
-      ? [
-          {
-            name: 'orders.expire' as const,
-            data: { orderId },
-            jobId: `order-expire-${orderId}`,
-            runAt: holdUntil,
-          },
-        ]
-      : []),
-    { name: 'orders.send-confirmation', data: { orderId }, jobId: `order-confirmation-${orderId}` },
-  ]);
   // The stock last, line by line in product order; the commit follows.
   for (const [i, item] of items.entries()) {
     const reserved =
