@@ -106,11 +106,13 @@ const SQL = {
          WHERE (SELECT stock FROM product) IS NULL
            OR cart_items.quantity + excluded.quantity <= (SELECT stock FROM product)
        RETURNING id, quantity
+     ), counted AS (
+       INSERT INTO analytics_cart_adds (day, product_id, adds)
+       SELECT CAST($8 AS date), CAST($9 AS int), 1 FROM line WHERE coalesce((SELECT analytics FROM blog_settings WHERE id = 1), true)
+       ON CONFLICT (day, product_id) DO UPDATE SET adds = analytics_cart_adds.adds + 1
      )
      SELECT product.stock, product.status, line.id AS line_id, line.quantity
      FROM product CROSS JOIN has LEFT JOIN line ON true`,
-  cartAdds: `INSERT INTO analytics_cart_adds (day, product_id, adds) SELECT $1::date, $2::int, 1 WHERE coalesce((SELECT analytics FROM blog_settings WHERE id = 1), true)
-     ON CONFLICT (day, product_id) DO UPDATE SET adds = analytics_cart_adds.adds + 1`,
   loadSession: `select "s"."sid", "s"."sess", "s"."expire", "s"."user_id", "u"."id" as "uid", "u"."email", "u"."username", "u"."first_name", "u"."last_name", "u"."role", CASE WHEN s.user_id IS NOT NULL THEN (SELECT coalesce(sum(i.quantity), 0) FROM cart_items i JOIN carts c ON c.id = i.cart_id
    JOIN products p ON p.id = i.product_id WHERE c.user_id = s.user_id AND p.status = 'active')
      ELSE (SELECT coalesce(sum(i.quantity), 0) FROM cart_items i JOIN carts c ON c.id = i.cart_id
@@ -139,17 +141,19 @@ const SQL = {
        (SELECT nextval('order_ids')::int) AS order_id, nextval('order_items_id_seq')::int AS line_id
      FROM taken t JOIN products p ON p.id = t.product_id
      ORDER BY t.product_id`,
-  event: `insert into "order_events" ("data", "metadata", "order_id", "type", "version") values ($1, $2, $3, $4, $5) on conflict ("order_id", "version") do nothing returning "order_id", "version", "type", "data", "metadata", "created_at"`,
+  event: `with "appended" as (insert into "order_events" ("data", "metadata", "order_id", "type", "version") values ($1, $2, $3, $4, $5) on conflict ("order_id", "version") do nothing returning "order_id", "version", "type", "data", "metadata", "created_at"), "jobs" as (INSERT INTO outbox (queue, job_name, payload, job_id, run_at)
+     SELECT * FROM (VALUES ($6, $7, $8::jsonb, $9, $10::timestamptz), ($11, $12, $13::jsonb, $14, $15::timestamptz)) AS v
+     WHERE EXISTS (SELECT 1 FROM "appended")) select "order_id", "version", "type", "data", "metadata", "created_at" from "appended"`,
   order: `with "placed" as (insert into "orders" ("address", "checkout_session_id", "city", "confirmation_sent", "country", "created_at", "discount_amount", "discount_code", "email", "first_name", "hold_until", "id", "idempotency_key", "last_name", "notes", "paid_amount", "payment_method", "payment_reference", "payment_status", "phone", "postal_code", "refund_needed", "refunded_amount", "session_id", "shipping_cost", "shipping_method", "status", "total_amount", "tracking_number", "updated_at", "user_id", "version") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32)) insert into "order_items" ("created_at", "id", "order_id", "price_at_time", "product_id", "product_name", "quantity", "updated_at") values ($33, $34, $35, $36, (SELECT id FROM products WHERE id = $37), $38, $39, $40)`,
-  outbox: `insert into "outbox" ("job_id", "job_name", "payload", "queue", "run_at") values ($1, $2, $3, $4, $5), ($6, $7, $8, $9, $10)`,
   reserve: `update "products" set "stock" = CASE WHEN stock IS NULL THEN NULL ELSE stock - $1 END, "updated_at" = CURRENT_TIMESTAMP where "id" = $2 and "status" = $3 and ("stock" is null or "stock" >= $4) returning "name", "price"`,
+  holdUnlimited: `SELECT name, price FROM products WHERE id = $1 AND status = 'active' AND stock IS NULL FOR SHARE`,
 };
 type Name = keyof typeof SQL;
 
 const HOLD_MS = 3 * 24 * 60 * 60 * 1000;
 let shopper = 0;
 
-/** One new guest shopper's order: the add to cart's three statements, then the checkout's ten. */
+/** One new guest shopper's order: the add to cart's two statements, then the checkout's nine. */
 async function order(client: pg.Client, productId: number): Promise<boolean> {
   const q = (name: Name, args: unknown[]) =>
     client.query({ name: `floor_${name}`, text: SQL[name], values: args });
@@ -157,16 +161,22 @@ async function order(client: pg.Client, productId: number): Promise<boolean> {
   const sid = randomBytes(32).toString('base64url');
   const now = new Date();
   await q('session', [new Date(now.getTime() + 365 * 86_400_000), '{}', sid, null, null]);
-  const added = await q('add', [productId, sid, productId, sid, 1, productId, 1]);
+  const day = now.toISOString().slice(0, 10);
+  const added = await q('add', [productId, sid, productId, sid, 1, productId, 1, day, productId]);
   if (added.rows[0]?.line_id == null) return false;
-  await q('cartAdds', [now.toISOString().slice(0, 10), productId]);
 
   await q('loadSession', [sid, 1]);
   await q('context', [sid, 'active', 1]);
   await q('rateLimit', [`checkout:floor-${process.pid}-${n}`, 1, Date.now() + 60_000, Date.now()]);
   await client.query('BEGIN');
   const { rows } = await q('take', [sid]);
-  const line = rows[0] as { name: string; price: number; order_id: number; line_id: number };
+  const line = rows[0] as {
+    name: string;
+    price: number;
+    stock: number | null;
+    order_id: number;
+    line_id: number;
+  };
   const at = new Date();
   const holdUntil = new Date(at.getTime() + HOLD_MS).toISOString();
   const key = `floor-${process.pid}-${n}`;
@@ -192,12 +202,24 @@ async function order(client: pg.Client, productId: number): Promise<boolean> {
     holdUntil,
     currency: 'usd',
   };
+  const payload = JSON.stringify({ orderId: line.order_id });
+  // The event, and the order's jobs in the outbox.
   await q('event', [
     JSON.stringify(data),
     JSON.stringify({ requestId: randomBytes(16).toString('hex'), via: 'header' }),
     line.order_id,
     'OrderPlaced',
     1,
+    'orders',
+    'orders.expire',
+    payload,
+    `order-expire-${line.order_id}`,
+    holdUntil,
+    'orders',
+    'orders.send-confirmation',
+    payload,
+    `order-confirmation-${line.order_id}`,
+    null,
   ]);
   // The order and its line as the projection writes them.
   await q('order', [
@@ -242,20 +264,11 @@ async function order(client: pg.Client, productId: number): Promise<boolean> {
     1,
     at,
   ]);
-  const payload = JSON.stringify({ orderId: line.order_id });
-  await q('outbox', [
-    `order-expire-${line.order_id}`,
-    'orders.expire',
-    payload,
-    'orders',
-    holdUntil,
-    `order-confirmation-${line.order_id}`,
-    'orders.send-confirmation',
-    payload,
-    'orders',
-    null,
-  ]);
-  const reserved = await q('reserve', [1, productId, 'active', 1]);
+  // Unlimited stock is held, limited stock decremented (the app reads which from the take's row).
+  const reserved =
+    line.stock === null
+      ? await q('holdUnlimited', [productId])
+      : await q('reserve', [1, productId, 'active', 1]);
   await client.query(reserved.rowCount ? 'COMMIT' : 'ROLLBACK');
   return Boolean(reserved.rowCount);
 }
