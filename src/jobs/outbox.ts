@@ -79,13 +79,16 @@ export async function relayOutbox(db: Db, queues: Queues, batch = 100): Promise<
       .limit(batch)
       .forUpdate()
       .skipLocked();
-    for (const row of rows) {
-      const delay = row.run_at ? Math.max(0, row.run_at.getTime() - Date.now()) : 0;
-      await queues.enqueue(row.job_name, row.payload as never, {
-        ...(row.job_id ? { jobId: row.job_id } : {}),
-        ...(delay ? { delay } : {}),
-      });
-    }
+    await queues.enqueueBulk(
+      rows.map((row) => {
+        const delay = row.run_at ? Math.max(0, row.run_at.getTime() - Date.now()) : 0;
+        return {
+          name: row.job_name,
+          data: row.payload,
+          opts: { ...(row.job_id ? { jobId: row.job_id } : {}), ...(delay ? { delay } : {}) },
+        };
+      }),
+    );
     if (rows.length) {
       await trx('outbox')
         .whereIn(
