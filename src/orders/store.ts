@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Db } from '../db/knex.ts';
+import { type Db, prepared } from '../db/knex.ts';
 import { type OutboxJob, writeOutboxJobs, writeOutboxJobsWhen } from '../jobs/outbox.ts';
 import {
   ERASED_CUSTOMER,
@@ -90,13 +90,16 @@ export async function appendEvents(
       .ignore()
       .returning(EVENT_COLUMNS);
     // The jobs in the same statement, written only when the event is.
-    const stored: EventRow[] = jobs.length
-      ? await trx
-          .with('appended', append)
-          .with('jobs', writeOutboxJobsWhen(trx, jobs, 'appended'))
-          .select(EVENT_COLUMNS)
-          .from('appended')
-      : await append;
+    // Prepared: an order's placing sends the same text every time (PostgreSQL plans it once).
+    const stored: EventRow[] = await prepared(
+      jobs.length
+        ? trx
+            .with('appended', append)
+            .with('jobs', writeOutboxJobsWhen(trx, jobs, 'appended'))
+            .select(EVENT_COLUMNS)
+            .from('appended')
+        : append,
+    );
     if (stored.length === 0) throw lost();
     return stored.map(fromRow);
   }
@@ -150,24 +153,26 @@ export async function projectEvent(
       created_at: event.createdAt,
       updated_at: event.createdAt,
     });
-    await trx
-      .with('placed', order)
-      .insert(
-        o.items.map((line) => ({
-          id: line.lineId,
-          order_id: event.orderId,
-          product_id:
-            line.productId === null
-              ? null
-              : trx.raw('(SELECT id FROM products WHERE id = ?)', [line.productId]),
-          quantity: line.quantity,
-          price_at_time: line.priceAtTime,
-          product_name: line.productName,
-          created_at: event.createdAt,
-          updated_at: event.createdAt,
-        })),
-      )
-      .into('order_items');
+    await prepared(
+      trx
+        .with('placed', order)
+        .insert(
+          o.items.map((line) => ({
+            id: line.lineId,
+            order_id: event.orderId,
+            product_id:
+              line.productId === null
+                ? null
+                : trx.raw('(SELECT id FROM products WHERE id = ?)', [line.productId]),
+            quantity: line.quantity,
+            price_at_time: line.priceAtTime,
+            product_name: line.productName,
+            created_at: event.createdAt,
+            updated_at: event.createdAt,
+          })),
+        )
+        .into('order_items'),
+    );
     return;
   }
   await trx('orders')
