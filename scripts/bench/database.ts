@@ -1,3 +1,4 @@
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
 import { createDb, type Db } from '../../src/db/knex.ts';
@@ -29,4 +30,38 @@ export async function openBenchDatabase(): Promise<{ db: Db; url: string; stop: 
       await stopPg();
     },
   };
+}
+
+/**
+ * The CPU (ms) the benchmark database's processes have used so far (NaN when not embedded here):
+ * in all, and the part of its background processes (autovacuum, WAL writer, checkpointer), which
+ * serve no one connection.
+ */
+export async function databaseCpu(): Promise<{ total: number; background: number }> {
+  const postmaster = Number(
+    (await readFile(path.join(BENCH_DATA_DIR, 'pg', 'postmaster.pid'), 'utf8').catch(() => '')).split(
+      '\n',
+    )[0],
+  );
+  if (!postmaster) return { total: Number.NaN, background: Number.NaN };
+  let ticks = 0;
+  let background = 0;
+  for (const pid of await readdir('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    // Fields after the command's closing parenthesis: state ppid … utime stime (the 12th and 13th).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(pid) !== postmaster && Number(fields[1]) !== postmaster) continue;
+    const used = Number(fields[11]) + Number(fields[12]);
+    ticks += used;
+    // A client's backend shows its address in its title: "postgres: user db 127.0.0.1(port) idle".
+    const title = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    if (!title.includes('(')) background += used;
+  }
+  return { total: (ticks * 1000) / 100, background: (background * 1000) / 100 };
+}
+
+/** The CPU (ms) the benchmark database's processes have used so far, or NaN when not embedded here. */
+export async function databaseCpuMs(): Promise<number> {
+  return (await databaseCpu()).total;
 }

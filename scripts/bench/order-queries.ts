@@ -1,11 +1,10 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import { Session } from 'node:inspector/promises';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { listen } from '../../src/server/http.ts';
-import { BENCH_DATA_DIR, openBenchDatabase } from './database.ts';
+import { databaseCpuMs, openBenchDatabase } from './database.ts';
 import { benchApp } from './in-process-app.ts';
 import { SHOPPER_CHECKOUT_BODY } from './shopper.ts';
 
@@ -139,26 +138,6 @@ await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
 const barePort = (bare.address() as { port: number }).port;
 const N = Number(values.orders);
 const C = Number(values.concurrency);
-/** The CPU (ms) the benchmark database's processes have used so far, or NaN when not embedded here. */
-async function databaseCpuMs(): Promise<number> {
-  const postmaster = Number(
-    (await readFile(path.join(BENCH_DATA_DIR, 'pg', 'postmaster.pid'), 'utf8').catch(() => '')).split(
-      '\n',
-    )[0],
-  );
-  if (!postmaster) return Number.NaN;
-  let ticks = 0;
-  for (const pid of await readdir('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-    // Fields after the command's closing parenthesis: state ppid … utime stime (the 12th and 13th).
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(pid) === postmaster || Number(fields[1]) === postmaster)
-      ticks += Number(fields[11]) + Number(fields[12]);
-  }
-  return (ticks * 1000) / 100;
-}
-
 async function measure(one: () => Promise<unknown>) {
   const database = await databaseCpuMs();
   const before = process.threadCpuUsage();

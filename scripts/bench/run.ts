@@ -11,7 +11,7 @@ import { hashPassword } from '../../src/identity/passwords.ts';
 import { createSession, SESSION_COOKIE } from '../../src/identity/sessions.ts';
 import { freePort } from '../free-port.ts';
 import { startWebCommand } from '../start-web-command.ts';
-import { BENCH_DATA_DIR, openBenchDatabase } from './database.ts';
+import { BENCH_DATA_DIR, databaseCpuMs, openBenchDatabase } from './database.ts';
 import { SHOPPER_CHECKOUT_BODY } from './shopper.ts';
 
 /**
@@ -437,6 +437,11 @@ type DropRow = {
   otherNon2xx: number;
   stockLeft: number | null;
   ceilingRps: number;
+  /**
+   * CPU ms per order while the drop ran: the web process's, the worker's (relaying and mailing
+   * the orders, as far as it kept up) and the benchmark PostgreSQL's (NaN when not embedded here).
+   */
+  cpuMsPerOrder: { web: number; worker: number; database: number };
 };
 const drops = [
   { name: `drop, stock ${DROP_STOCK.toLocaleString('en')}`, productId: dropLimited },
@@ -448,6 +453,8 @@ for (const drop of drops) {
   ceilings.push(ceiling);
   const startedAt = new Date();
   let lastOrderAt = Date.now();
+  const cpuBefore = { web: await cpuUs(server.pid ?? 0), worker: await cpuUs(worker.pid ?? 0) };
+  const databaseBefore = await databaseCpuMs();
   const result = await autocannon({
     url: base,
     connections: CONNECTIONS,
@@ -457,6 +464,11 @@ for (const drop of drops) {
       lastOrderAt = Date.now();
     }),
   });
+  const cpuSpent = {
+    web: (await cpuUs(server.pid ?? 0)) - cpuBefore.web,
+    worker: (await cpuUs(worker.pid ?? 0)) - cpuBefore.worker,
+    database: (await databaseCpuMs()) - databaseBefore,
+  };
   const codes = Object.fromEntries(
     Object.entries(result.statusCodeStats ?? {}).map(([code, stat]) => [code, stat?.count ?? 0]),
   );
@@ -482,6 +494,11 @@ for (const drop of drops) {
     otherNon2xx: count((code) => !code.startsWith('2') && !code.startsWith('5') && code !== '409'),
     stockLeft: left?.stock ?? null,
     ceilingRps: ceiling.requests.average,
+    cpuMsPerOrder: {
+      web: cpuSpent.web / 1000 / Math.max(orders, 1),
+      worker: cpuSpent.worker / 1000 / Math.max(orders, 1),
+      database: cpuSpent.database / Math.max(orders, 1),
+    },
   });
 }
 
@@ -538,11 +555,11 @@ for (const [name, codes] of Object.entries(statusCodes)) {
 }
 if (dropRows.length) {
   process.stdout.write(
-    `\n${pad('product drop', 38)}${'orders'.padStart(9)}${'orders/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'409'.padStart(9)}${'5xx'.padStart(9)}${'other'.padStart(9)}${'stock'.padStart(9)}${'ceiling'.padStart(9)}\n`,
+    `\n${pad('product drop', 38)}${'orders'.padStart(9)}${'orders/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'409'.padStart(9)}${'5xx'.padStart(9)}${'other'.padStart(9)}${'stock'.padStart(9)}${'ceiling'.padStart(9)}${'web ms'.padStart(9)}${'worker'.padStart(9)}${'PG ms'.padStart(9)}\n`,
   );
   for (const d of dropRows)
     process.stdout.write(
-      `${pad(d.name, 38)}${num(d.orders)}${num(d.ordersPerSec)}${num(d.p50)}${num(d.p99)}${num(d.conflicts)}${num(d.serverErrors)}${num(d.otherNon2xx)}${(d.stockLeft === null ? 'none' : String(d.stockLeft)).padStart(9)}${num(d.ceilingRps)}\n`,
+      `${pad(d.name, 38)}${num(d.orders)}${num(d.ordersPerSec)}${num(d.p50)}${num(d.p99)}${num(d.conflicts)}${num(d.serverErrors)}${num(d.otherNon2xx)}${(d.stockLeft === null ? 'none' : String(d.stockLeft)).padStart(9)}${num(d.ceilingRps)}${d.cpuMsPerOrder.web.toFixed(2).padStart(9)}${d.cpuMsPerOrder.worker.toFixed(2).padStart(9)}${d.cpuMsPerOrder.database.toFixed(2).padStart(9)}\n`,
     );
 }
 process.stdout.write('\nFirst-load bytes (gzip):\n');
@@ -591,11 +608,11 @@ const markdown = [
   '',
   ...(dropRows.length
     ? [
-        '| product drop | orders | orders/s | p50 ms | p99 ms | 409 | 5xx | other non-2xx | stock left | ceiling req/s |',
-        '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+        '| product drop | orders | orders/s | p50 ms | p99 ms | 409 | 5xx | other non-2xx | stock left | ceiling req/s | CPU ms per order: web, worker, PostgreSQL |',
+        '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
         ...dropRows.map(
           (d) =>
-            `| ${d.name} | ${d.orders} | ${d.ordersPerSec.toFixed(0)} | ${d.p50} | ${d.p99} | ${d.conflicts} | ${d.serverErrors} | ${d.otherNon2xx} | ${d.stockLeft ?? 'unlimited'} | ${d.ceilingRps.toFixed(0)} |`,
+            `| ${d.name} | ${d.orders} | ${d.ordersPerSec.toFixed(0)} | ${d.p50} | ${d.p99} | ${d.conflicts} | ${d.serverErrors} | ${d.otherNon2xx} | ${d.stockLeft ?? 'unlimited'} | ${d.ceilingRps.toFixed(0)} | ${d.cpuMsPerOrder.web.toFixed(2)}, ${d.cpuMsPerOrder.worker.toFixed(2)}, ${d.cpuMsPerOrder.database.toFixed(2)} |`,
         ),
         '',
       ]

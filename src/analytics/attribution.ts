@@ -57,11 +57,13 @@ export async function recordOrderSource(
   );
 }
 
-/** Counts an add-to-cart for the product's funnel. */
-export async function countCartAdd(db: Db, productId: number, now = new Date()): Promise<void> {
-  await db.raw(
-    `INSERT INTO analytics_cart_adds (day, product_id, adds) SELECT ?::date, ?::int, 1 WHERE ${ANALYTICS_ON_SQL}
-     ON CONFLICT (day, product_id) DO UPDATE SET adds = analytics_cart_adds.adds + 1`,
-    [now.toISOString().slice(0, 10), productId],
-  );
+/**
+ * Counts an add-to-cart for the product's funnel, as a CTE of the add's own statement (`taken`
+ * names the CTE that returns a row when the line was taken): no round trip or commit of its own.
+ * Binds `:day` (the UTC day, YYYY-MM-DD) and `:productId`.
+ */
+export function countCartAddSql(taken: string): string {
+  return `INSERT INTO analytics_cart_adds (day, product_id, adds)
+       SELECT CAST(:day AS date), CAST(:productId AS int), 1 FROM ${taken} WHERE ${ANALYTICS_ON_SQL}
+       ON CONFLICT (day, product_id) DO UPDATE SET adds = analytics_cart_adds.adds + 1`;
 }

@@ -50,17 +50,19 @@ export async function createSession(
   userAgent?: string,
 ): Promise<string> {
   const sid = userId === null && clientChosenSid ? clientChosenSid : newSessionId();
-  const inserted = await db('sessions')
-    .insert({
-      sid,
-      sess: JSON.stringify(data),
-      expire: new Date(Date.now() + SESSION_TTL_MS),
-      user_id: userId,
-      user_agent: userAgent?.slice(0, 300) || null,
-    })
-    .onConflict('sid')
-    .ignore()
-    .returning('sid');
+  const inserted = await prepared(
+    db('sessions')
+      .insert({
+        sid,
+        sess: JSON.stringify(data),
+        expire: new Date(Date.now() + SESSION_TTL_MS),
+        user_id: userId,
+        user_agent: userAgent?.slice(0, 300) || null,
+      })
+      .onConflict('sid')
+      .ignore()
+      .returning('sid'),
+  );
   return inserted.length ? sid : createSession(db, userId, data, undefined, userAgent);
 }
 

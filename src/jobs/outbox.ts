@@ -27,15 +27,40 @@ export async function writeOutbox<N extends JobName>(
 
 /** Several jobs as writeOutbox records one, in one statement. */
 export async function writeOutboxJobs(trx: Knex.Transaction, jobs: OutboxJob[]): Promise<void> {
-  await trx('outbox').insert(
-    jobs.map((job) => ({
-      queue: queueOf(job.name),
-      job_name: job.name,
-      payload: jobSchemas[job.name].parse(job.data),
-      job_id: job.jobId,
-      run_at: job.runAt ?? null,
-    })),
+  await trx('outbox').insert(jobs.map(outboxRow));
+}
+
+/**
+ * The jobs' outbox rows as a data-modifying CTE of another statement, written only when the CTE
+ * named `when` returns a row: a change and its jobs in one round trip, the jobs only with the change.
+ */
+export function writeOutboxJobsWhen(trx: Knex.Transaction, jobs: OutboxJob[], when: string): Knex.Raw {
+  const rows = jobs.map(outboxRow);
+  return trx.raw(
+    `INSERT INTO outbox (queue, job_name, payload, job_id, run_at)
+     SELECT * FROM (VALUES ${rows.map(() => '(?, ?, ?::jsonb, ?, ?::timestamptz)').join(', ')}) AS v
+     WHERE EXISTS (SELECT 1 FROM ??)`,
+    [
+      ...rows.flatMap((row) => [
+        row.queue,
+        row.job_name,
+        JSON.stringify(row.payload),
+        row.job_id,
+        row.run_at,
+      ]),
+      when,
+    ],
   );
+}
+
+function outboxRow(job: OutboxJob) {
+  return {
+    queue: queueOf(job.name),
+    job_name: job.name,
+    payload: jobSchemas[job.name].parse(job.data),
+    job_id: job.jobId,
+    run_at: job.runAt ?? null,
+  };
 }
 
 /** Moves committed outbox rows to the queue. Safe to run from several processes at once. */
@@ -54,13 +79,16 @@ export async function relayOutbox(db: Db, queues: Queues, batch = 100): Promise<
       .limit(batch)
       .forUpdate()
       .skipLocked();
-    for (const row of rows) {
-      const delay = row.run_at ? Math.max(0, row.run_at.getTime() - Date.now()) : 0;
-      await queues.enqueue(row.job_name, row.payload as never, {
-        ...(row.job_id ? { jobId: row.job_id } : {}),
-        ...(delay ? { delay } : {}),
-      });
-    }
+    await queues.enqueueBulk(
+      rows.map((row) => {
+        const delay = row.run_at ? Math.max(0, row.run_at.getTime() - Date.now()) : 0;
+        return {
+          name: row.job_name,
+          data: row.payload,
+          opts: { ...(row.job_id ? { jobId: row.job_id } : {}), ...(delay ? { delay } : {}) },
+        };
+      }),
+    );
     if (rows.length) {
       await trx('outbox')
         .whereIn(

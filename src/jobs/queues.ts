@@ -21,6 +21,14 @@ type AnyWorker = Worker;
 
 export type JobData<N extends JobName> = z.input<(typeof jobSchemas)[N]>;
 
+/** Retries and retention of every job. */
+const JOB_DEFAULTS: JobsOptions = {
+  attempts: 5,
+  backoff: { type: 'exponential', delay: 2_000 },
+  removeOnComplete: 1_000,
+  removeOnFail: 5_000,
+};
+
 /** The queues of one process, on PostgreSQL (same database) or Redis. */
 export class Queues {
   private readonly queues = new Map<QueueName, AnyQueue>();
@@ -61,14 +69,23 @@ export class Queues {
     opts: JobsOptions = {},
   ): Promise<string | undefined> {
     const payload = jobSchemas[name].parse(data);
-    const job = await this.queue(queueOf(name)).add(name, payload, {
-      attempts: 5,
-      backoff: { type: 'exponential', delay: 2_000 },
-      removeOnComplete: 1_000,
-      removeOnFail: 5_000,
-      ...opts,
-    });
+    const job = await this.queue(queueOf(name)).add(name, payload, { ...JOB_DEFAULTS, ...opts });
     return job.id;
+  }
+
+  /** Several jobs as enqueue adds one, one bulk add per queue (one round trip, not one per job). */
+  async enqueueBulk(jobs: { name: JobName; data: unknown; opts?: JobsOptions }[]): Promise<void> {
+    const byQueue = new Map<QueueName, { name: JobName; data: unknown; opts: JobsOptions }[]>();
+    for (const job of jobs) {
+      const queued = byQueue.get(queueOf(job.name)) ?? [];
+      queued.push({
+        name: job.name,
+        data: jobSchemas[job.name].parse(job.data),
+        opts: { ...JOB_DEFAULTS, ...job.opts },
+      });
+      byQueue.set(queueOf(job.name), queued);
+    }
+    for (const [name, queued] of byQueue) await this.queue(name).addBulk(queued);
   }
 
   createWorker(name: QueueName, processor: Processor, opts: Partial<WorkerOptions> = {}): AnyWorker {

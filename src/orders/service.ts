@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { type Db, prepared } from '../db/knex.ts';
-import { writeOutbox, writeOutboxJobs } from '../jobs/outbox.ts';
+import { type OutboxJob, writeOutbox, writeOutboxJobs } from '../jobs/outbox.ts';
 import { HttpError } from '../server/middleware.ts';
 import type { CartOwner } from '../shop/cart.ts';
 import { type CheckoutInput, splitName } from '../shop/checkout-schema.ts';
@@ -400,12 +400,27 @@ async function placeOrderIn(
       ...(discount ? { discount } : {}),
     },
   };
+  const jobs: OutboxJob[] = [
+    ...(holdUntil
+      ? [
+          {
+            name: 'orders.expire' as const,
+            data: { orderId },
+            jobId: `order-expire-${orderId}`,
+            runAt: holdUntil,
+          },
+        ]
+      : []),
+    { name: 'orders.send-confirmation', data: { orderId }, jobId: `order-confirmation-${orderId}` },
+  ];
+  // The jobs in OrderPlaced's own statement; a free order's after its payment's, as ever.
   let state = await commitEvents(
     trx,
     orderId,
     initialOrderState,
     decide(initialOrderState, command),
     input.metadata ?? {},
+    totalAmount === 0 ? [] : jobs,
   );
   if (discount) await takeDiscountUse(trx, orderId, discount, checkout.customerEmail);
   if (totalAmount === 0) {
@@ -420,38 +435,14 @@ async function placeOrderIn(
     const placed = state;
     state = await commitEvents(trx, orderId, state, events, input.metadata ?? {});
     await applyConsequences(trx, orderId, placed, state, events);
+    await writeOutboxJobs(trx, jobs);
   }
-  await writeOutboxJobs(trx, [
-    ...(holdUntil
-      ? [
-          {
-            name: 'orders.expire' as const,
-            data: { orderId },
-            jobId: `order-expire-${orderId}`,
-            runAt: holdUntil,
-          },
-        ]
-      : []),
-    { name: 'orders.send-confirmation', data: { orderId }, jobId: `order-confirmation-${orderId}` },
-  ]);
-  // The stock last, one conditional decrement per line in product order; the commit follows.
-  for (const item of items) {
-    const reserved: { name: string; price: number }[] = await prepared(
-      trx('products')
-        .where({ id: item.productId, status: 'active' })
-        .where((w) => w.whereNull('stock').orWhere('stock', '>=', item.quantity))
-        .update({
-          stock: trx.raw('CASE WHEN stock IS NULL THEN NULL ELSE stock - ? END', [item.quantity]),
-          updated_at: trx.fn.now(),
-        })
-        .returning(['name', 'price']),
-    );
-    if (reserved.length === 0) {
-      const product = await trx('products').where({ id: item.productId }).first('name', 'stock', 'status');
-      refuseLine(product);
-    }
-    if (reserved[0].name !== item.productName || reserved[0].price !== item.priceAtTime)
-      throw new ProductChanged();
+  // The stock last, line by line in product order; the commit follows.
+  for (const [i, item] of items.entries()) {
+    const reserved =
+      (lines[i].stock === null ? await holdUnlimited(trx, lines[i].product_id) : null) ??
+      (await reserveStock(trx, item));
+    if (reserved.name !== item.productName || reserved.price !== item.priceAtTime) throw new ProductChanged();
   }
   const placed = state.placed;
   if (!placed) throw new Error('OrderPlaced did not place the order');
@@ -468,6 +459,45 @@ async function placeOrderIn(
 }
 
 const MAX_ATTEMPTS = 3;
+
+/**
+ * A product with unlimited stock, as the order read it, held against an edit until the commit
+ * (FOR SHARE: an admin's change waits for the order, or the order sees the change), with no
+ * decrement: orders of it do not queue for its row. Null when it is limited now (or gone), so
+ * reserveStock decides.
+ */
+async function holdUnlimited(
+  trx: Knex.Transaction,
+  productId: number,
+): Promise<{ name: string; price: number } | null> {
+  const { rows } = await prepared(
+    trx.raw(
+      `SELECT name, price FROM products WHERE id = ? AND status = 'active' AND stock IS NULL FOR SHARE`,
+      [productId],
+    ),
+  );
+  return rows[0] ?? null;
+}
+
+/** The line's units taken from stock by a conditional decrement under the product row's lock, or a 409. */
+async function reserveStock(
+  trx: Knex.Transaction,
+  item: OrderLine,
+): Promise<{ name: string; price: number }> {
+  const reserved: { name: string; price: number }[] = await prepared(
+    trx('products')
+      .where({ id: item.productId, status: 'active' })
+      .where((w) => w.whereNull('stock').orWhere('stock', '>=', item.quantity))
+      .update({
+        stock: trx.raw('CASE WHEN stock IS NULL THEN NULL ELSE stock - ? END', [item.quantity]),
+        updated_at: trx.fn.now(),
+      })
+      .returning(['name', 'price']),
+  );
+  if (reserved.length === 0)
+    refuseLine(await trx('products').where({ id: item.productId }).first('name', 'stock', 'status'));
+  return reserved[0];
+}
 
 /** The 409 of a line that cannot be reserved: the product gone, inactive, or short of stock. */
 function refuseLine(product: { name: string; stock: number | null; status: string } | undefined): never {

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import type { Db } from '../db/knex.ts';
+import { type Db, prepared } from '../db/knex.ts';
+import { type OutboxJob, writeOutboxJobs, writeOutboxJobsWhen } from '../jobs/outbox.ts';
 import {
   ERASED_CUSTOMER,
   evolve,
@@ -56,8 +57,9 @@ export function stateOf(events: OrderEvent[]): OrderState {
 }
 
 /**
- * Appends events after expectedVersion. The unique (order_id, version) key is the guard: a
- * concurrent append of the same version fails here instead of forking the stream.
+ * Appends events after expectedVersion, and the change's jobs to the outbox. The unique
+ * (order_id, version) key is the guard: a concurrent append of the same version fails here
+ * instead of forking the stream.
  */
 export async function appendEvents(
   trx: Knex.Transaction,
@@ -65,8 +67,12 @@ export async function appendEvents(
   expectedVersion: number,
   events: OrderEvent[],
   metadata: Record<string, unknown>,
+  jobs: OutboxJob[] = [],
 ): Promise<StoredEvent[]> {
-  if (events.length === 0) return [];
+  if (events.length === 0) {
+    if (jobs.length) await writeOutboxJobs(trx, jobs);
+    return [];
+  }
   const rows = events.map((event, i) => ({
     order_id: orderId,
     version: expectedVersion + i + 1,
@@ -78,11 +84,22 @@ export async function appendEvents(
     new ConcurrencyError(`order ${orderId} changed concurrently (expected version ${expectedVersion})`);
   if (rows.length === 1) {
     // One row is appended or not, atomically: the outer transaction stays usable without a savepoint.
-    const stored: EventRow[] = await trx('order_events')
+    const append = trx('order_events')
       .insert(rows[0])
       .onConflict(['order_id', 'version'])
       .ignore()
       .returning(EVENT_COLUMNS);
+    // The jobs in the same statement, written only when the event is.
+    // Prepared: an order's placing sends the same text every time (PostgreSQL plans it once).
+    const stored: EventRow[] = await prepared(
+      jobs.length
+        ? trx
+            .with('appended', append)
+            .with('jobs', writeOutboxJobsWhen(trx, jobs, 'appended'))
+            .select(EVENT_COLUMNS)
+            .from('appended')
+        : append,
+    );
     if (stored.length === 0) throw lost();
     return stored.map(fromRow);
   }
@@ -92,6 +109,7 @@ export async function appendEvents(
     const stored: EventRow[] = await trx.transaction((sp) =>
       sp('order_events').insert(rows).returning(EVENT_COLUMNS),
     );
+    if (jobs.length) await writeOutboxJobs(trx, jobs);
     return stored.map(fromRow);
   } catch (error) {
     if (
@@ -135,24 +153,26 @@ export async function projectEvent(
       created_at: event.createdAt,
       updated_at: event.createdAt,
     });
-    await trx
-      .with('placed', order)
-      .insert(
-        o.items.map((line) => ({
-          id: line.lineId,
-          order_id: event.orderId,
-          product_id:
-            line.productId === null
-              ? null
-              : trx.raw('(SELECT id FROM products WHERE id = ?)', [line.productId]),
-          quantity: line.quantity,
-          price_at_time: line.priceAtTime,
-          product_name: line.productName,
-          created_at: event.createdAt,
-          updated_at: event.createdAt,
-        })),
-      )
-      .into('order_items');
+    await prepared(
+      trx
+        .with('placed', order)
+        .insert(
+          o.items.map((line) => ({
+            id: line.lineId,
+            order_id: event.orderId,
+            product_id:
+              line.productId === null
+                ? null
+                : trx.raw('(SELECT id FROM products WHERE id = ?)', [line.productId]),
+            quantity: line.quantity,
+            price_at_time: line.priceAtTime,
+            product_name: line.productName,
+            created_at: event.createdAt,
+            updated_at: event.createdAt,
+          })),
+        )
+        .into('order_items'),
+    );
     return;
   }
   await trx('orders')
@@ -216,15 +236,16 @@ function paymentColumns(state: OrderState) {
   };
 }
 
-/** Appends and projects in the caller's transaction; returns the new state. */
+/** Appends (with the change's outbox jobs) and projects in the caller's transaction; returns the new state. */
 export async function commitEvents(
   trx: Knex.Transaction,
   orderId: number,
   state: OrderState,
   events: OrderEvent[],
   metadata: Record<string, unknown>,
+  jobs: OutboxJob[] = [],
 ): Promise<OrderState> {
-  const stored = await appendEvents(trx, orderId, state.version, events, metadata);
+  const stored = await appendEvents(trx, orderId, state.version, events, metadata, jobs);
   let next = state;
   for (const event of stored) {
     next = evolve(next, event);

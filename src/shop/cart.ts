@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { countCartAdd } from '../analytics/attribution.ts';
+import { countCartAddSql } from '../analytics/attribution.ts';
 import { type Db, prepared } from '../db/knex.ts';
 import { HttpError } from '../server/middleware.ts';
 import { noLongerAvailable, SHOP_MESSAGES, stockLimitMessage } from './messages.ts';
@@ -217,7 +217,8 @@ function refuseOverStock(stock: number | null, wanted: number): void {
 /**
  * Adds quantity of a product (to an existing line too), never beyond stock, in one statement: the
  * cart is made or touched only when the line is taken, and the line's upsert checks the stock
- * against the quantity it finds under its row lock, so two quick adds cannot both pass.
+ * against the quantity it finds under its row lock, so two quick adds cannot both pass. A taken
+ * line is counted for analytics in the same statement.
  */
 export async function addToCart(
   db: Db,
@@ -247,10 +248,12 @@ export async function addToCart(
          WHERE (SELECT stock FROM product) IS NULL
            OR cart_items.quantity + excluded.quantity <= (SELECT stock FROM product)
        RETURNING id, quantity
+     ), counted AS (
+       ${countCartAddSql('line')}
      )
      SELECT product.stock, product.status, line.id AS line_id, line.quantity
      FROM product CROSS JOIN has LEFT JOIN line ON true`,
-      { productId, quantity, ownerId, column },
+      { productId, quantity, ownerId, column, day: new Date().toISOString().slice(0, 10) },
     ),
   );
   const row = rows[0] as
@@ -259,8 +262,6 @@ export async function addToCart(
   if (row?.status !== 'active') throw new HttpError(404, SHOP_MESSAGES.productNotFound);
   // Not taken: over the stock as read, or as the line stood under its lock (a concurrent add).
   if (row.line_id === null || row.quantity === null) throw overStock(row.stock ?? 0);
-  // After the line: the day's counter row is shared by every cart, not worth holding with it.
-  await countCartAdd(db, productId);
   return { lineId: row.line_id, quantity: row.quantity };
 }
 

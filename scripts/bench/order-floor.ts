@@ -1,0 +1,326 @@
+import { randomBytes } from 'node:crypto';
+import { closeSync, fdatasyncSync, openSync, rmSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { BENCH_DATA_DIR, databaseCpu, openBenchDatabase } from './database.ts';
+
+/**
+ * `npm run bench:order-floor`: what PostgreSQL alone can do with the statements of one
+ * product-drop order (the add to cart's and the checkout's, as `npm run bench:orders --sql` lists
+ * them: same statements, transactions and parameters), sent by `--clients` raw pg connections
+ * with no web process in between, each a new guest shopper per order. Every statement is a named
+ * prepared statement, so this is the best these statements can do. Also prints how the
+ * PostgreSQL is configured and what one WAL-sized write + fdatasync costs on its disk. The rows
+ * with synchronous_commit off are for comparison only (the app never turns it off): their
+ * difference is the wait for the WAL's flush at each commit.
+ */
+const { values } = parseArgs({
+  options: {
+    clients: { type: 'string', default: '50' },
+    orders: { type: 'string', default: '5000' },
+  },
+});
+const CLIENTS = Number(values.clients);
+const ORDERS = Number(values.orders);
+
+const bench = await openBenchDatabase();
+const { db } = bench;
+
+const settings = await db.raw(
+  `SELECT name, setting, unit FROM pg_settings WHERE name = ANY(?) ORDER BY name`,
+  [
+    [
+      'server_version',
+      'fsync',
+      'synchronous_commit',
+      'wal_sync_method',
+      'full_page_writes',
+      'commit_delay',
+      'wal_buffers',
+      'shared_buffers',
+      'max_wal_size',
+      'checkpoint_timeout',
+      'max_connections',
+      'wal_writer_delay',
+    ],
+  ],
+);
+process.stdout.write('PostgreSQL settings:\n');
+for (const s of settings.rows as { name: string; setting: string; unit: string | null }[])
+  process.stdout.write(`  ${s.name.padEnd(20)} ${s.setting}${s.unit ? ` (${s.unit})` : ''}\n`);
+
+/** One 8 KB write and fdatasync, as a WAL flush of a small commit, on the database's own disk. */
+function fsyncMicros(times = 300): number {
+  const file = path.join(BENCH_DATA_DIR, 'fsync-probe');
+  const fd = openSync(file, 'w');
+  const page = randomBytes(8192);
+  const started = process.hrtime.bigint();
+  for (let i = 0; i < times; i++) {
+    writeSync(fd, page, 0, page.length, 0);
+    fdatasyncSync(fd);
+  }
+  const micros = Number(process.hrtime.bigint() - started) / 1000 / times;
+  closeSync(fd);
+  rmSync(file);
+  return micros;
+}
+const fsyncUs = fsyncMicros();
+process.stdout.write(
+  `  8 KB write + fdatasync: ${fsyncUs.toFixed(0)} µs (at most ${Math.round(1e6 / fsyncUs)} flushes/s, each covering every commit waiting)\n\n`,
+);
+
+async function floorProduct(name: string, stock: number | null): Promise<number> {
+  const row = { stock, status: 'active', price: 2_500, updated_at: db.fn.now() };
+  const found = await db('products').where({ name }).first('id');
+  if (found) {
+    await db('products').where({ id: found.id }).update(row);
+    return found.id;
+  }
+  const [created] = await db('products')
+    .insert({ ...row, name, description: 'The order floor.', category: 'Books' })
+    .returning('id');
+  return created.id;
+}
+const limited = await floorProduct('Bench floor, limited', ORDERS);
+const unlimited = await floorProduct('Bench floor, unlimited', null);
+const outboxBefore = Number((await db('outbox').max({ id: 'id' }).first())?.id ?? 0);
+
+// The statements as the app sends them (see `npm run bench:orders -- --sql`).
+const SQL = {
+  session: `insert into "sessions" ("expire", "sess", "sid", "user_agent", "user_id") values ($1, $2, $3, $4, $5) on conflict ("sid") do nothing returning "sid"`,
+  add: `WITH product AS (
+       SELECT id, stock, status FROM products WHERE id = $1
+     ), has AS (
+       SELECT coalesce(sum(i.quantity), 0)::int AS quantity FROM cart_items i
+       JOIN carts c ON c.id = i.cart_id WHERE c."session_id" = $2 AND i.product_id = $3
+     ), cart AS (
+       INSERT INTO carts ("session_id") SELECT CAST($4 AS text) FROM product, has
+       WHERE product.status = 'active' AND (product.stock IS NULL OR has.quantity + CAST($5 AS int) <= product.stock)
+       ON CONFLICT ("session_id") DO UPDATE SET updated_at = now()
+       RETURNING id
+     ), line AS (
+       INSERT INTO cart_items (cart_id, product_id, quantity) SELECT cart.id, CAST($6 AS int), CAST($7 AS int) FROM cart
+       ON CONFLICT (cart_id, product_id) DO UPDATE
+         SET quantity = cart_items.quantity + excluded.quantity, updated_at = now()
+         WHERE (SELECT stock FROM product) IS NULL
+           OR cart_items.quantity + excluded.quantity <= (SELECT stock FROM product)
+       RETURNING id, quantity
+     ), counted AS (
+       INSERT INTO analytics_cart_adds (day, product_id, adds)
+       SELECT CAST($8 AS date), CAST($9 AS int), 1 FROM line WHERE coalesce((SELECT analytics FROM blog_settings WHERE id = 1), true)
+       ON CONFLICT (day, product_id) DO UPDATE SET adds = analytics_cart_adds.adds + 1
+     )
+     SELECT product.stock, product.status, line.id AS line_id, line.quantity
+     FROM product CROSS JOIN has LEFT JOIN line ON true`,
+  loadSession: `select "s"."sid", "s"."sess", "s"."expire", "s"."user_id", "u"."id" as "uid", "u"."email", "u"."username", "u"."first_name", "u"."last_name", "u"."role", CASE WHEN s.user_id IS NOT NULL THEN (SELECT coalesce(sum(i.quantity), 0) FROM cart_items i JOIN carts c ON c.id = i.cart_id
+   JOIN products p ON p.id = i.product_id WHERE c.user_id = s.user_id AND p.status = 'active')
+     ELSE (SELECT coalesce(sum(i.quantity), 0) FROM cart_items i JOIN carts c ON c.id = i.cart_id
+   JOIN products p ON p.id = i.product_id WHERE c.session_id = s.sid AND p.status = 'active') END AS cart_count from "sessions" as "s" left join "users" as "u" on "u"."id" = "s"."user_id" where "s"."sid" = $1 and "s"."expire" > CURRENT_TIMESTAMP limit $2`,
+  context: `SELECT (select coalesce(bool_and(EXISTS (SELECT 1 FROM product_files f WHERE f.product_id = p.id)), false) from "cart_items" as "i" inner join "carts" as "c" on "c"."id" = "i"."cart_id" inner join "products" as "p" on "p"."id" = "i"."product_id" where "c"."session_id" = $1 and "p"."status" = $2) AS digital_only,
+       (SELECT coalesce(json_agg(m ORDER BY m.position, m.id), '[]'::json) FROM (select "id", "name", "price", "free_over", "countries", "position" from "shipping_methods" order by "position" asc, "id" asc) m) AS shipping_methods,
+       (SELECT row_to_json(s) FROM (select "payment_instructions", "payment_hold_minutes" from "blog_settings" where "id" = $3) s) AS payment`,
+  rateLimit: `INSERT INTO "rate_limits" VALUES ($1, $2, $3)
+              ON CONFLICT(key) DO UPDATE SET
+                points = CASE
+                          WHEN ("rate_limits".expire <= $4 OR 1=0) THEN $2
+                          ELSE "rate_limits".points + ($2)
+                         END,
+                expire =  CASE
+             WHEN "rate_limits".expire <= $4 THEN $3
+             ELSE "rate_limits".expire
+            END
+            RETURNING points, expire;`,
+  take: `WITH cart AS (
+       SELECT id FROM carts WHERE "session_id" = $1 FOR UPDATE
+     ), taken AS (
+       DELETE FROM cart_items i USING cart WHERE i.cart_id = cart.id
+       RETURNING i.product_id, i.quantity
+     )
+     SELECT t.product_id, t.quantity, p.name, p.price, p.stock, p.status,
+       (SELECT nextval('order_ids')::int) AS order_id, nextval('order_items_id_seq')::int AS line_id
+     FROM taken t JOIN products p ON p.id = t.product_id
+     ORDER BY t.product_id`,
+  event: `with "appended" as (insert into "order_events" ("data", "metadata", "order_id", "type", "version") values ($1, $2, $3, $4, $5) on conflict ("order_id", "version") do nothing returning "order_id", "version", "type", "data", "metadata", "created_at"), "jobs" as (INSERT INTO outbox (queue, job_name, payload, job_id, run_at)
+     SELECT * FROM (VALUES ($6, $7, $8::jsonb, $9, $10::timestamptz), ($11, $12, $13::jsonb, $14, $15::timestamptz)) AS v
+     WHERE EXISTS (SELECT 1 FROM "appended")) select "order_id", "version", "type", "data", "metadata", "created_at" from "appended"`,
+  order: `with "placed" as (insert into "orders" ("address", "checkout_session_id", "city", "confirmation_sent", "country", "created_at", "discount_amount", "discount_code", "email", "first_name", "hold_until", "id", "idempotency_key", "last_name", "notes", "paid_amount", "payment_method", "payment_reference", "payment_status", "phone", "postal_code", "refund_needed", "refunded_amount", "session_id", "shipping_cost", "shipping_method", "status", "total_amount", "tracking_number", "updated_at", "user_id", "version") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32)) insert into "order_items" ("created_at", "id", "order_id", "price_at_time", "product_id", "product_name", "quantity", "updated_at") values ($33, $34, $35, $36, (SELECT id FROM products WHERE id = $37), $38, $39, $40)`,
+  reserve: `update "products" set "stock" = CASE WHEN stock IS NULL THEN NULL ELSE stock - $1 END, "updated_at" = CURRENT_TIMESTAMP where "id" = $2 and "status" = $3 and ("stock" is null or "stock" >= $4) returning "name", "price"`,
+  holdUnlimited: `SELECT name, price FROM products WHERE id = $1 AND status = 'active' AND stock IS NULL FOR SHARE`,
+};
+type Name = keyof typeof SQL;
+
+const HOLD_MS = 3 * 24 * 60 * 60 * 1000;
+let shopper = 0;
+
+/** One new guest shopper's order: the add to cart's two statements, then the checkout's nine. */
+async function order(client: pg.Client, productId: number): Promise<boolean> {
+  const q = (name: Name, args: unknown[]) =>
+    client.query({ name: `floor_${name}`, text: SQL[name], values: args });
+  const n = ++shopper;
+  const sid = randomBytes(32).toString('base64url');
+  const now = new Date();
+  await q('session', [new Date(now.getTime() + 365 * 86_400_000), '{}', sid, null, null]);
+  const day = now.toISOString().slice(0, 10);
+  const added = await q('add', [productId, sid, productId, sid, 1, productId, 1, day, productId]);
+  if (added.rows[0]?.line_id == null) return false;
+
+  await q('loadSession', [sid, 1]);
+  await q('context', [sid, 'active', 1]);
+  await q('rateLimit', [`checkout:floor-${process.pid}-${n}`, 1, Date.now() + 60_000, Date.now()]);
+  await client.query('BEGIN');
+  const { rows } = await q('take', [sid]);
+  const line = rows[0] as {
+    name: string;
+    price: number;
+    stock: number | null;
+    order_id: number;
+    line_id: number;
+  };
+  const at = new Date();
+  const holdUntil = new Date(at.getTime() + HOLD_MS).toISOString();
+  const key = `floor-${process.pid}-${n}`;
+  const data = {
+    userId: null,
+    sessionId: sid,
+    email: 'bench@example.com',
+    firstName: 'Bench',
+    lastName: 'Shopper',
+    phone: null,
+    address: '1 Benchmark Road',
+    city: 'Loadville',
+    postalCode: '12345',
+    country: 'US',
+    shippingMethod: 'Standard',
+    shippingCost: 0,
+    notes: null,
+    idempotencyKey: key,
+    items: [
+      { lineId: line.line_id, productId, productName: line.name, quantity: 1, priceAtTime: line.price },
+    ],
+    totalAmount: line.price,
+    holdUntil,
+    currency: 'usd',
+  };
+  const payload = JSON.stringify({ orderId: line.order_id });
+  // The event, and the order's jobs in the outbox.
+  await q('event', [
+    JSON.stringify(data),
+    JSON.stringify({ requestId: randomBytes(16).toString('hex'), via: 'header' }),
+    line.order_id,
+    'OrderPlaced',
+    1,
+    'orders',
+    'orders.expire',
+    payload,
+    `order-expire-${line.order_id}`,
+    holdUntil,
+    'orders',
+    'orders.send-confirmation',
+    payload,
+    `order-confirmation-${line.order_id}`,
+    null,
+  ]);
+  // The order and its line as the projection writes them.
+  await q('order', [
+    '1 Benchmark Road',
+    null,
+    'Loadville',
+    false,
+    'US',
+    at,
+    0,
+    null,
+    'bench@example.com',
+    'Bench',
+    holdUntil,
+    line.order_id,
+    key,
+    'Shopper',
+    null,
+    0,
+    null,
+    null,
+    'unpaid',
+    null,
+    '12345',
+    false,
+    0,
+    sid,
+    0,
+    'Standard',
+    'pending',
+    line.price,
+    null,
+    at,
+    null,
+    1,
+    at,
+    line.line_id,
+    line.order_id,
+    line.price,
+    productId,
+    line.name,
+    1,
+    at,
+  ]);
+  // Unlimited stock is held, limited stock decremented (the app reads which from the take's row).
+  const reserved =
+    line.stock === null
+      ? await q('holdUnlimited', [productId])
+      : await q('reserve', [1, productId, 'active', 1]);
+  await client.query(reserved.rowCount ? 'COMMIT' : 'ROLLBACK');
+  return Boolean(reserved.rowCount);
+}
+
+async function run(label: string, productId: number, synchronousCommit: 'on' | 'off') {
+  const clients = await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      const client = new pg.Client({ connectionString: bench.url });
+      await client.connect();
+      await client.query(`SET synchronous_commit = ${synchronousCommit}`);
+      return client;
+    }),
+  );
+  // Warm: each connection prepares its statements on an order of the unlimited product, not counted.
+  await Promise.all(clients.map((client) => order(client, unlimited)));
+  const latencies: number[] = [];
+  let placed = 0;
+  let left = ORDERS;
+  const database = await databaseCpu();
+  const cpu = process.threadCpuUsage();
+  const started = performance.now();
+  await Promise.all(
+    clients.map(async (client) => {
+      while (left-- > 0) {
+        const t = performance.now();
+        if (await order(client, productId)) placed++;
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const used = process.threadCpuUsage(cpu);
+  const after = await databaseCpu();
+  const databaseMs = after.total - database.total;
+  const backgroundMs = after.background - database.background;
+  await Promise.all(clients.map((client) => client.end()));
+  latencies.sort((a, b) => a - b);
+  const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))];
+  process.stdout.write(
+    `${label.padEnd(44)}${String(placed).padStart(7)}${(placed / seconds).toFixed(0).padStart(10)}${at(0.5).toFixed(1).padStart(9)}${at(0.99).toFixed(1).padStart(9)}${(databaseMs / ORDERS).toFixed(2).padStart(12)}${(backgroundMs / ORDERS).toFixed(2).padStart(12)}${((used.user + used.system) / 1000 / ORDERS).toFixed(2).padStart(12)}\n`,
+  );
+}
+
+process.stdout.write(
+  `${`${CLIENTS} clients, ${ORDERS} orders each run`.padEnd(44)}${'orders'.padStart(7)}${'orders/s'.padStart(10)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'PG CPU ms'.padStart(12)}${'of it bg'.padStart(12)}${'driver ms'.padStart(12)}\n`,
+);
+await run(`stock ${ORDERS} (one row every order decrements)`, limited, 'on');
+await run('unlimited stock', unlimited, 'on');
+await floorProduct('Bench floor, limited', ORDERS);
+await run(`stock ${ORDERS}, synchronous_commit off`, limited, 'off');
+await run('unlimited stock, synchronous_commit off', unlimited, 'off');
+
+// No worker relays these orders' jobs: they would wait for the next bench's.
+await db('outbox').where('id', '>', outboxBefore).whereNull('relayed_at').delete();
+await bench.stop();
