@@ -392,6 +392,12 @@ describe('Delete my account', () => {
       email: validCheckout.customerEmail,
     });
 
+    // The worker may still be confirming the orders of the test before: compare once it is done.
+    await until(
+      async () =>
+        !(await db('orders').where({ confirmation_sent: false }).whereNot({ email: '' }).first('id')),
+      'every order confirmed',
+    );
     const projection = async () => ({
       orders: await db('orders').orderBy('id'),
       items: await db('order_items').orderBy('id'),
