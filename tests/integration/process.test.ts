@@ -66,23 +66,26 @@ describe('the web process', () => {
       },
       nodeFlags,
     );
-    await proc.waitForLog('Penstand is listening');
-    // The pid its parent started is the server (execve), with the settings and the same flags.
-    // glibc parses the variable in place, ending each setting with a NUL.
-    const environ = (await readFile(`/proc/${proc.child.pid}/environ`, 'utf8')).split('\0');
-    const at = environ.findIndex((entry) => entry.startsWith('GLIBC_TUNABLES='));
-    const settings = [environ[at].slice('GLIBC_TUNABLES='.length)];
-    for (const entry of environ.slice(at + 1)) {
-      if (!entry.startsWith('glibc.')) break;
-      settings.push(entry);
+    try {
+      await proc.waitForLog('Penstand is listening');
+      // The pid its parent started is the server (execve), with the settings and the same flags.
+      // glibc parses the variable in place, ending each setting with a NUL.
+      const environ = (await readFile(`/proc/${proc.child.pid}/environ`, 'utf8')).split('\0');
+      const at = environ.findIndex((entry) => entry.startsWith('GLIBC_TUNABLES='));
+      const settings = [environ[at].slice('GLIBC_TUNABLES='.length)];
+      for (const entry of environ.slice(at + 1)) {
+        if (!entry.startsWith('glibc.')) break;
+        settings.push(entry);
+      }
+      expect(settings.join(':')).toBe(`glibc.pthread.rseq=1:${MALLOC_TUNABLES}`);
+      const argv = (await readFile(`/proc/${proc.child.pid}/cmdline`, 'utf8')).split('\0');
+      expect(argv).toEqual(
+        expect.arrayContaining([...nodeFlags, expect.stringMatching(/src\/server\/start\.ts$/)]),
+      );
+      expect((await fetch(`http://127.0.0.1:${port}/about`)).status).toBe(200);
+    } finally {
+      proc.child.kill('SIGTERM');
     }
-    expect(settings.join(':')).toBe(`glibc.pthread.rseq=1:${MALLOC_TUNABLES}`);
-    const argv = (await readFile(`/proc/${proc.child.pid}/cmdline`, 'utf8')).split('\0');
-    expect(argv).toEqual(
-      expect.arrayContaining([...nodeFlags, expect.stringMatching(/src\/server\/start\.ts$/)]),
-    );
-    expect((await fetch(`http://127.0.0.1:${port}/about`)).status).toBe(200);
-    proc.child.kill('SIGTERM');
     expect(await proc.exited).toBe(0);
   });
 
