@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { loadSharp } from '../media/sharp.ts';
 import { escapeHtml } from '../server/escape.ts';
 
 /** Apple Podcasts wants a square JPEG or PNG of 1400–3000 px. */
@@ -22,7 +22,7 @@ export function podcastCoverPng(title: string): Promise<Buffer> {
 
 let drawn: { title: string; png: Promise<Buffer> } | undefined;
 
-function drawCover(title: string): Promise<Buffer> {
+async function drawCover(title: string): Promise<Buffer> {
   const size = PODCAST_COVER_SIZE;
   const label = title.length > 28 ? `${title.slice(0, 27)}…` : title;
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 1400 1400">
@@ -32,5 +32,6 @@ function drawCover(title: string): Promise<Buffer> {
   <text x="700" y="1010" text-anchor="middle" font-family="DejaVu Sans, Arial, sans-serif" font-size="96" font-weight="700" fill="#ffffff">${escapeHtml(label)}</text>
   <text x="700" y="1130" text-anchor="middle" font-family="DejaVu Sans, Arial, sans-serif" font-size="60" fill="#ffffff" fill-opacity="0.85">Podcast</text>
 </svg>`;
+  const sharp = await loadSharp();
   return sharp(Buffer.from(svg)).png().toBuffer();
 }

@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import busboy from 'busboy';
-import sharp, { type Sharp } from 'sharp';
+import type { Sharp } from 'sharp';
 import { HttpError } from '../server/middleware.ts';
 import { detectImageType, type ImageType, SNIFF_BYTES } from './image-type.ts';
 import { MAX_UPLOAD_BYTES, UPLOAD_MESSAGES } from './messages.ts';
+import { loadSharp, type SharpFactory } from './sharp.ts';
 import type { UploadStorage } from './storage.ts';
 
 export type StoredUpload = { fileName: string; url: string; type: ImageType; bytes: number };
@@ -82,6 +83,7 @@ export async function storeFile(
   storage: UploadStorage,
   baseName?: string,
 ): Promise<StoredUpload> {
+  const sharp = await loadSharp();
   const { head, ended } = await readHead(stream);
   const type = detectImageType(head);
   if (!type) {
@@ -105,7 +107,7 @@ export async function storeFile(
       }
     })(),
   );
-  const cleaned = withoutMetadata(type);
+  const cleaned = withoutMetadata(sharp, type);
   let undecodable = false;
   cleaned.on('error', () => {
     undecodable = !tooLarge;
@@ -131,7 +133,7 @@ export async function storeFile(
  * (EXIF with GPS position, time, device) is not published with it. A JPEG is turned upright
  * first, since its EXIF orientation goes too. sharp decodes the whole image (at most 10 MB).
  */
-function withoutMetadata(type: ImageType): Sharp {
+function withoutMetadata(sharp: SharpFactory, type: ImageType): Sharp {
   switch (type.ext) {
     case 'jpg':
       return sharp({ failOn: 'error' }).rotate().jpeg({ quality: 90, mozjpeg: true });

@@ -1,8 +1,9 @@
-import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startWebCommand } from '../../scripts/start-web-command.ts';
+import { MALLOC_TUNABLES } from '../../src/server/malloc-tunables.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { startProcess } from '../support/process.ts';
 import { freePort } from '../support/redis-server.ts';
@@ -45,6 +46,47 @@ describe('the web process', () => {
     expect(builds.some((line) => line.includes('react-dom-server.node.production'))).toBe(true);
     expect(builds.some((line) => line.includes('/react.production'))).toBe(true);
     expect(builds.filter((line) => line.endsWith('.development.js'))).toEqual([]);
+  });
+
+  it('runs with its malloc settings, started again in place with its flags, keeping other glibc settings', async () => {
+    const database = await createTestDatabase();
+    databases.push(database);
+    await database.db.destroy();
+    const port = await freePort();
+    const { entry, nodeFlags } = startWebCommand();
+    const proc = startProcess(
+      entry,
+      [],
+      {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATABASE_URL: database.url,
+        DATA_DIR: await tempDataDir(),
+        GLIBC_TUNABLES: 'glibc.pthread.rseq=1',
+      },
+      nodeFlags,
+    );
+    try {
+      await proc.waitForLog('Penstand is listening');
+      // The pid its parent started is the server (execve), with the settings and the same flags.
+      // glibc parses the variable in place, ending each setting with a NUL.
+      const environ = (await readFile(`/proc/${proc.child.pid}/environ`, 'utf8')).split('\0');
+      const at = environ.findIndex((entry) => entry.startsWith('GLIBC_TUNABLES='));
+      const settings = [environ[at].slice('GLIBC_TUNABLES='.length)];
+      for (const entry of environ.slice(at + 1)) {
+        if (!entry.startsWith('glibc.')) break;
+        settings.push(entry);
+      }
+      expect(settings.join(':')).toBe(`glibc.pthread.rseq=1:${MALLOC_TUNABLES}`);
+      const argv = (await readFile(`/proc/${proc.child.pid}/cmdline`, 'utf8')).split('\0');
+      expect(argv).toEqual(
+        expect.arrayContaining([...nodeFlags, expect.stringMatching(/src\/server\/start\.ts$/)]),
+      );
+      expect((await fetch(`http://127.0.0.1:${port}/about`)).status).toBe(200);
+    } finally {
+      proc.child.kill('SIGTERM');
+    }
+    expect(await proc.exited).toBe(0);
   });
 
   it('stops at once with one line naming a bad variable', async () => {
