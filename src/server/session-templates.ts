@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import type { Context, Middleware } from 'koa';
 import { SESSION_COOKIE } from '../identity/sessions.ts';
@@ -25,7 +26,8 @@ import { compressPart, splicedGzip } from './spliced-gzip.ts';
  * and checkout pages show the lines' ids, so their templates serve one cart's repeated views.
  */
 
-type Slot = 'nonce' | 'email' | 'username' | 'formKey';
+const SLOTS = ['nonce', 'email', 'username', 'formKey'] as const;
+type Slot = (typeof SLOTS)[number];
 
 /** Placeholders: letters and digits only, so every encoding on the page (HTML, JSON, JS) leaves them as they are. */
 const PLACEHOLDERS: Record<Slot, string> = {
@@ -34,7 +36,6 @@ const PLACEHOLDERS: Record<Slot, string> = {
   username: `pu${randomBytes(12).toString('hex')}x`,
   formKey: `pk${randomBytes(12).toString('hex')}x`,
 };
-const SLOTS = Object.keys(PLACEHOLDERS) as Slot[];
 const PLACEHOLDER_PATTERN = new RegExp(SLOTS.map((slot) => PLACEHOLDERS[slot]).join('|'), 'g');
 const SLOT_OF = new Map(SLOTS.map((slot) => [PLACEHOLDERS[slot], slot]));
 
@@ -154,8 +155,10 @@ function templateOf(
   const slots: Slot[] = [];
   let from = 0;
   for (const match of text.matchAll(PLACEHOLDER_PATTERN)) {
+    const slot = SLOT_OF.get(match[0]);
+    if (slot === undefined) continue;
     parts.push(Buffer.from(text.slice(from, match.index)));
-    slots.push(SLOT_OF.get(match[0]) as Slot);
+    slots.push(slot);
     from = match.index + match[0].length;
   }
   parts.push(Buffer.from(text.slice(from)));
@@ -247,9 +250,9 @@ async function renderTemplate(
     state.templateSlots = undefined;
   }
   const body = ctx.body;
-  if (body === null || body === undefined || typeof body === 'string') return;
+  if (!Buffer.isBuffer(body) && !(body instanceof Readable)) return;
   // Read whole: the placeholders are replaced in every answer, kept or not (a 404 page has them too).
-  const page = Buffer.isBuffer(body) ? body : await buffer(body as NodeJS.ReadableStream);
+  const page = Buffer.isBuffer(body) ? body : await buffer(body);
   const headers = [...headerSnapshot(ctx)].filter(
     ([name, value]) => before.get(name) !== value && !BODY_HEADERS.has(name),
   );
