@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { embeddedDatabaseForCommand } from './src/db/embedded.ts';
+import { openDatabase } from './src/db/embedded.ts';
 import { knexConfig } from './src/db/knex.ts';
 import { loadConfigOrExit } from './src/server/boot.ts';
 
@@ -10,8 +10,13 @@ import { loadConfigOrExit } from './src/server/boot.ts';
  */
 export default async function knexfile(): Promise<Knex.Config> {
   const config = loadConfigOrExit();
-  const url =
-    config.databaseUrl ??
-    (await embeddedDatabaseForCommand({ dataDir: config.dataDir, port: config.embeddedPgPort }));
+  // The knex CLI ends the process itself: a cluster started for it is stopped on exit.
+  const { url } = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    port: config.embeddedPgPort,
+    role: 'command',
+    log: { info: () => {}, error: (message) => process.stderr.write(`${message}\n`), debug: () => {} },
+  });
   return knexConfig(url, config.databasePoolMax);
 }

@@ -13,7 +13,7 @@ import { startRuntime } from './runtime.ts';
 /** `npm run dev`: Vite in middleware mode inside our own Koa server, with hot reload. */
 const config = { ...loadConfigOrExit(), env: 'development' as const, isProduction: false };
 const log = processLogger(config);
-const runtime = await startRuntime(config, log);
+const runtime = await startRuntime(config, log, { role: 'site' });
 const admin = await bootstrapAdmin(runtime.services.db, config);
 if (config.seedDemo) await seedDemoContent(runtime.services.db);
 if (admin?.generated) process.stdout.write(`\n  Admin: ${admin.email} / ${admin.password}\n\n`);

@@ -3,7 +3,7 @@ import { AnalyticsSwitch } from '../analytics/switch.ts';
 import { SettingsCache } from '../blog/settings-cache.ts';
 import type { Config } from '../config.ts';
 import { DatabaseAvailability } from '../db/availability.ts';
-import { EMBEDDED_DATABASE, startEmbeddedPostgres } from '../db/embedded.ts';
+import { type DatabaseRole, DataDirBusyError, openDatabase } from '../db/embedded.ts';
 import { createDb } from '../db/knex.ts';
 import { migrateLatest } from '../db/migrate.ts';
 import { createMailer } from '../jobs/mailer.ts';
@@ -18,26 +18,35 @@ import type { AppServices } from './services.ts';
 
 export type Runtime = { services: AppServices; databaseUrl: string; close: () => Promise<void> };
 
-/** Database (embedded when DATABASE_URL is unset), migrations, queues and mailer. */
+/**
+ * Database (DATABASE_URL, or the embedded cluster: the site's own, supervised, or the running one
+ * a command attaches to; see openDatabase), migrations, queues and mailer.
+ */
 export async function startRuntime(
   config: Config,
   log: Logger,
-  opts: { migrate?: boolean } = {},
+  opts: { migrate?: boolean; role?: DatabaseRole } = {},
 ): Promise<Runtime> {
-  let databaseUrl = config.databaseUrl;
-  let stopEmbedded: (() => Promise<void>) | undefined;
-  if (!databaseUrl) {
-    const pgLog = log.child({ component: 'postgres' });
-    const embedded = await startEmbeddedPostgres({
-      dataDir: config.dataDir,
-      port: config.embeddedPgPort,
-      database: EMBEDDED_DATABASE,
-      onLog: (message) => pgLog.debug(message),
-    });
+  const pgLog = log.child({ component: 'postgres' });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    port: config.embeddedPgPort,
+    role: opts.role ?? 'command',
+    log: {
+      info: (message) => pgLog.info(message),
+      error: (message) => pgLog.error(message),
+      debug: (message) => pgLog.debug(message),
+    },
+  }).catch((error: unknown) => {
+    // Another site or command holds DATA_DIR: one line that says which, and nothing touched.
+    if (!(error instanceof DataDirBusyError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  });
+  if (database.startedCluster)
     log.info({ port: config.embeddedPgPort, dataDir: config.dataDir }, 'embedded PostgreSQL started');
-    databaseUrl = embedded.url;
-    stopEmbedded = embedded.stop;
-  }
+  const databaseUrl = database.url;
   const dbLog = log.child({ component: 'db' });
   const db = createDb(databaseUrl, config.databasePoolMax, {
     warn: (message) => dbLog.warn(message),
@@ -107,7 +116,7 @@ export async function startRuntime(
       uploads.close();
       privateFiles.close();
       await db.destroy();
-      if (stopEmbedded) await stopEmbedded();
+      await database.close();
     },
   };
 }

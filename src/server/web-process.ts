@@ -17,7 +17,7 @@ const withWorker = process.argv.includes('--with-worker');
 const config = loadConfigOrExit();
 const log = processLogger(config);
 
-const runtime = await startRuntime(config, log);
+const runtime = await startRuntime(config, log, { role: 'site' });
 const { services } = runtime;
 
 const admin = await bootstrapAdmin(services.db, config);
