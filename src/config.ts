@@ -69,6 +69,8 @@ const EnvSchema = z.object({
     .default('CF-IPCountry'),
   SESSION_IDLE_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   DOWNLOAD_MAX_MB: z.coerce.number().int().min(1).max(1_000_000).default(500),
+  BACKUP_INTERVAL_HOURS: z.coerce.number().min(0).max(8_760).optional(),
+  BACKUP_KEEP: z.coerce.number().int().min(1).max(1_000).default(7),
   S3_BUCKET: z
     .string()
     .regex(
@@ -135,6 +137,9 @@ export type Config = {
   s3: S3Config | undefined;
   /** The largest file a downloadable product may have, in megabytes. */
   downloadMaxMb: number;
+  /** Time between scheduled backups into DATA_DIR/backups; 0 when they are off. */
+  backupIntervalMs: number;
+  backupKeep: number;
 };
 
 export type S3Config = {
@@ -275,6 +280,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     sessionIdleMs: env.SESSION_IDLE_DAYS * 24 * 60 * 60 * 1000,
     s3: env.S3_BUCKET ? s3Config(env, env.S3_BUCKET) : undefined,
     downloadMaxMb: env.DOWNLOAD_MAX_MB,
+    // Scheduled backups are for the embedded install; a server's database has its own.
+    backupIntervalMs: (env.BACKUP_INTERVAL_HOURS ?? (env.DATABASE_URL ? 0 : 24)) * 60 * 60 * 1000,
+    backupKeep: env.BACKUP_KEEP,
   };
 }
 

@@ -4,6 +4,7 @@ import { sendCommentNotice } from '../src/blog/comment-notices.ts';
 import { sendNewsletterBatch, startDueNewsletters } from '../src/blog/newsletter-delivery.ts';
 import { publishDuePosts, publishScheduledPost } from '../src/blog/scheduling.ts';
 import { sweepViewLog } from '../src/blog/views.ts';
+import { backupsDir, scheduleBackups } from '../src/db/scheduled-backups.ts';
 import { runImport } from '../src/import/import.ts';
 import { removeUpload, sweepUploadedImports, withUploadedFile } from '../src/import/uploaded.ts';
 import { jobSchemas } from '../src/jobs/names.ts';
@@ -202,6 +203,23 @@ export function startWorkers(services: AppServices): Workers {
   const publishTimer = setInterval(() => enqueueSweep('maintenance.publish-due'), PUBLISH_SWEEP_EVERY_MS);
   enqueueSweep('orders.expire-due');
   const expiryTimer = setInterval(() => enqueueSweep('orders.expire-due'), EXPIRY_SWEEP_EVERY_MS);
+  const backups =
+    services.config.backupIntervalMs > 0
+      ? scheduleBackups({
+          dir: backupsDir(services.config.dataDir),
+          intervalMs: services.config.backupIntervalMs,
+          keep: services.config.backupKeep,
+          sources: {
+            databaseUrl: services.databaseUrl,
+            uploads: services.uploads,
+            privateFiles: services.privateFiles,
+          },
+          onRun: (run) =>
+            run.ok
+              ? log.info({ file: run.file, size: run.size }, 'backup written')
+              : log.error({ err: run.error }, 'backup failed'),
+        })
+      : undefined;
 
   return {
     async close() {
@@ -210,6 +228,7 @@ export function startWorkers(services: AppServices): Workers {
       clearInterval(sweepTimer);
       clearInterval(publishTimer);
       clearInterval(expiryTimer);
+      await backups?.close();
       await Promise.allSettled([...inFlight]);
       await Promise.allSettled(workers.map((w) => w.close()));
     },

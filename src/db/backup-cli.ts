@@ -1,12 +1,16 @@
 import '../server/production-by-default.ts';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfigOrExit, processLogger } from '../server/boot.ts';
+import { PAGE_CACHE_CHANNEL } from '../server/page-cache.ts';
 import { startRuntime } from '../server/runtime.ts';
 import { backupDatabase, restoreDatabase } from './backup.ts';
+import { BACKUP_SUFFIX, restoreUploadsArchive, uploadsArchiveFor } from './scheduled-backups.ts';
 
 /**
  * `npm run db:backup [FILE]` writes a backup (default: backups/penstand-<time>.backup.gz);
- * `npm run db:restore FILE` replaces the database's content with it.
+ * `npm run db:restore FILE` replaces the database's content with it, and puts back the uploads
+ * of the archive beside it when there is one (what the scheduled backups write).
  */
 const [command, fileArg] = process.argv.slice(2);
 if (command !== 'backup' && command !== 'restore') {
@@ -30,8 +34,17 @@ try {
     const header = await backupDatabase(url, file);
     log.info({ file, tables: header.tables.length }, 'backup written');
   } else {
-    const header = await restoreDatabase(url, path.resolve(fileArg));
+    const file = path.resolve(fileArg);
+    const header = await restoreDatabase(url, file);
+    // A site running beside it drops the pages it stored from the replaced content.
+    await runtime.services.db.raw('SELECT pg_notify(?, ?)', [PAGE_CACHE_CHANNEL, 'db:restore']);
     log.info({ file: fileArg, createdAt: header.createdAt, tables: header.tables.length }, 'backup restored');
+    const uploads = file.endsWith(BACKUP_SUFFIX) ? uploadsArchiveFor(file) : null;
+    if (uploads && existsSync(uploads)) {
+      const { uploads: publicFiles, privateFiles } = runtime.services;
+      const files = await restoreUploadsArchive(uploads, { uploads: publicFiles, privateFiles });
+      log.info({ file: uploads, files }, 'uploads restored');
+    }
   }
 } finally {
   await runtime.close();

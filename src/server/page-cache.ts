@@ -38,6 +38,9 @@ export const CACHE_META_PREFIX = 'x-page-cache-';
 /** Never stored: APIs, files, download links and secret preview links (a draft is not for every visitor). */
 const PASS_THROUGH_PREFIXES = ['/api', '/assets/', '/uploads/', '/downloads/', '/metrics', '/_', '/preview/'];
 
+/** The NOTIFY channel on which a process tells the others to drop their stored pages. */
+export const PAGE_CACHE_CHANNEL = 'penstand_page_cache';
+
 /** The header a background refresh carries: this process's secret, so no one else can send it. */
 export const REFRESH_HEADER = 'x-page-cache-refresh';
 
@@ -248,7 +251,7 @@ export class PageCache {
       });
       try {
         await client.connect();
-        await client.query('LISTEN penstand_page_cache');
+        await client.query(`LISTEN ${PAGE_CACHE_CHANNEL}`);
         this.listener = client;
       } catch (err) {
         log.warn({ err: (err as Error).message }, 'page cache listener could not connect; retrying');
@@ -269,7 +272,7 @@ export class PageCache {
     const client = new pg.Client({ connectionString: this.notifyUrl ?? undefined });
     try {
       await client.connect();
-      await client.query('SELECT pg_notify($1, $2)', ['penstand_page_cache', this.instanceId]);
+      await client.query('SELECT pg_notify($1, $2)', [PAGE_CACHE_CHANNEL, this.instanceId]);
     } catch {
       // Other processes fall back on the TTL.
     } finally {

@@ -92,6 +92,7 @@ export async function startRuntime(
     analytics: new AnalyticsSwitch(settings),
     config,
     db,
+    databaseUrl,
     dbAvailability,
     queues,
     log,

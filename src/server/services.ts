@@ -17,6 +17,8 @@ import type { PageCache } from './page-cache.ts';
 export type AppServices = {
   config: Config;
   db: Db;
+  /** The connection string behind db (the embedded cluster's when DATABASE_URL is unset). */
+  databaseUrl: string;
   /** Whether PostgreSQL answers; requests fail fast with 503 while it does not. */
   dbAvailability: DatabaseAvailability;
   queues: Queues;

@@ -1,16 +1,11 @@
 import { type FormEvent, useState } from 'react';
 import { PRODUCT_FILE_MESSAGES } from '../../shop/product-file-messages.ts';
 import type { ProductFile } from '../../shop/product-files.ts';
+import { formatSize } from './format.ts';
 import { Notice } from './Notice.tsx';
 
 type Props = { productId: number; files: ProductFile[]; maxMb: number };
 type Result = { ok: boolean; title: string; message?: string } | null;
-
-function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
 
 async function messageOf(res: Response): Promise<string> {
   const json = (await res.json().catch(() => ({}))) as { message?: string };

@@ -16,6 +16,7 @@ import {
 import { listAdminPosts } from '../../blog/post-editor.ts';
 import { getBlogSettings } from '../../blog/settings.ts';
 import { listSubscribers, recentNewsletters, subscriberCounts } from '../../blog/subscribers.ts';
+import { backupOverview } from '../../db/scheduled-backups.ts';
 import { downloadSettings } from '../../orders/downloads.ts';
 import { paymentSettings } from '../../orders/payment-settings.ts';
 import { listOrders } from '../../orders/service.ts';
@@ -145,6 +146,7 @@ async function settingsTab(services: AppServices) {
     carriers: await listCarriers(services.db),
     apiUrl: services.publicUrl,
     environment: services.config.env,
+    backups: await backupOverview(services.config),
   };
 }
 
@@ -182,7 +184,9 @@ export async function loadTab(
         analytics ? analyticsReport(services.db, lastDays(30), 5) : null,
       ]);
       const popular = params.get('popular') === 'all' || !recent ? ('all' as const) : ('recent' as const);
-      return { tab, dashboard: all, recent, popular };
+      const lastBackup =
+        services.config.backupIntervalMs > 0 ? (await backupOverview(services.config)).last : null;
+      return { tab, dashboard: all, recent, popular, lastBackup };
     }
     case 'analytics':
       return analyticsTab(services, params);

@@ -5,6 +5,7 @@ import { AdminTabs, panelId, tabId } from '../admin/AdminTabs.tsx';
 import { AnalyticsTab } from '../admin/AnalyticsTab.tsx';
 import { runAdminAction } from '../admin/admin-actions.server.ts';
 import { loadTab } from '../admin/admin-data.server.ts';
+import { BackupOutcome, BackupsCard } from '../admin/Backups.tsx';
 import { CommentsTab } from '../admin/CommentsTab.tsx';
 import { DashboardTab } from '../admin/DashboardTab.tsx';
 import { DiscountsTab } from '../admin/DiscountsTab.tsx';
@@ -79,7 +80,12 @@ function TabContent({ loaderData, actionData }: Pick<Route.ComponentProps, 'load
   }
   switch (data.tab) {
     case 'dashboard':
-      return <DashboardTab dashboard={data.dashboard} recent={data.recent} popular={data.popular} />;
+      return (
+        <div className="admin-stack">
+          <BackupOutcome last={data.lastBackup} />
+          <DashboardTab dashboard={data.dashboard} recent={data.recent} popular={data.popular} />
+        </div>
+      );
     case 'analytics':
       return <AnalyticsTab report={data.report} preset={data.preset} rangeError={data.rangeError} />;
     case 'posts':
@@ -119,16 +125,19 @@ function TabContent({ loaderData, actionData }: Pick<Route.ComponentProps, 'load
       );
     case 'settings':
       return (
-        <SettingsTab
-          settings={data.settings}
-          payments={data.payments}
-          downloads={data.downloads}
-          shippingMethods={data.shippingMethods}
-          carriers={data.carriers}
-          apiUrl={data.apiUrl}
-          environment={data.environment}
-          fieldErrors={actionData && !actionData.ok ? actionData.fieldErrors : undefined}
-        />
+        <div className="admin-stack">
+          <SettingsTab
+            settings={data.settings}
+            payments={data.payments}
+            downloads={data.downloads}
+            shippingMethods={data.shippingMethods}
+            carriers={data.carriers}
+            apiUrl={data.apiUrl}
+            environment={data.environment}
+            fieldErrors={actionData && !actionData.ok ? actionData.fieldErrors : undefined}
+          />
+          <BackupsCard backups={data.backups} />
+        </div>
       );
   }
 }

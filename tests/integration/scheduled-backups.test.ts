@@ -1,0 +1,125 @@
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/embedded.ts';
+import { createDb } from '../../src/db/knex.ts';
+import { BACKUP_SUFFIX, type BackupRun, backupsDir, UPLOADS_SUFFIX } from '../../src/db/scheduled-backups.ts';
+import { fingerprint } from '../support/db-fingerprint.ts';
+import { type RunningProcess, startProcess, startWebProcess } from '../support/process.ts';
+import { freePort } from '../support/redis-server.ts';
+import { validCheckout } from '../support/shop.ts';
+
+const dirs: string[] = [];
+let site: RunningProcess | undefined;
+afterAll(async () => {
+  if (site && site.child.exitCode === null) {
+    site.child.kill('SIGTERM');
+    await site.exited;
+  }
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+async function emptyDataDir(): Promise<string> {
+  await mkdir('.test-data', { recursive: true });
+  const dir = await mkdtemp(path.resolve('.test-data', 'backups-'));
+  await chmod(dir, 0o755); // embedded initdb runs as the postgres user when we are root
+  dirs.push(dir);
+  return dir;
+}
+
+const TABLES = ['posts', 'products', 'orders', 'order_items', 'order_events', 'blog_settings', 'users'];
+const quiet = () => ({ info: () => {}, error: () => {}, debug: () => {} });
+
+it('the embedded site backs itself up on schedule, keeps the newest N, and a backup restores into an empty DATA_DIR as the same site', async () => {
+  const dataDir = await emptyDataDir();
+  const pgPort = await freePort();
+  // Embedded and seeded, as npm start runs it; a backup every 1.8 s, the newest 2 kept.
+  site = await startWebProcess(
+    {
+      DATA_DIR: dataDir,
+      EMBEDDED_PG_PORT: String(pgPort),
+      BACKUP_INTERVAL_HOURS: '0.0005',
+      BACKUP_KEEP: '2',
+      LOG_LEVEL: 'info',
+    },
+    { args: ['--with-worker'] },
+  );
+  await writeFile(path.join(dataDir, 'uploads', 'backed-up.txt'), 'an upload').catch(async () => {
+    await mkdir(path.join(dataDir, 'uploads'), { recursive: true });
+    await writeFile(path.join(dataDir, 'uploads', 'backed-up.txt'), 'an upload');
+  });
+  await mkdir(path.join(dataDir, 'uploads', 'private'), { recursive: true });
+  await writeFile(path.join(dataDir, 'uploads', 'private', 'book.pdf'), 'a private file');
+
+  const live = createDb(`postgres://postgres:postgres@127.0.0.1:${pgPort}/penstand`, 1);
+  try {
+    const product = await live('products').where('status', 'active').whereNull('stock').first('id');
+    const add = await fetch(`${site.url}/api/cart?action=add`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ productId: product.id, quantity: 1 }),
+    });
+    const order = await fetch(`${site.url}/api/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-session-id': add.headers.get('x-session-id') ?? '' },
+      body: JSON.stringify(validCheckout),
+    });
+    expect(order.status).toBe(201);
+    // The confirmation mail's event lands, then the content stands still.
+    await expect
+      .poll(
+        async () =>
+          (await live('order_events').where('type', 'ConfirmationEmailSent').count({ n: '*' }))[0].n,
+      )
+      .toBe(1);
+    const before = await fingerprint(live, TABLES);
+    const takenAt = Date.now();
+
+    const dir = backupsDir(dataDir);
+    const lastRun = async () =>
+      JSON.parse(await readFile(path.join(dir, 'last-run.json'), 'utf8')) as BackupRun;
+    await expect
+      .poll(async () => Date.parse((await lastRun().catch(() => null))?.at ?? '0') > takenAt + 2_000)
+      .toBe(true);
+    expect(await lastRun()).toMatchObject({ ok: true });
+    // Several ran by now; two pairs are left, with nothing half-written.
+    const files = (await readdir(dir)).sort();
+    expect(files.filter((f) => f.endsWith(BACKUP_SUFFIX))).toHaveLength(2);
+    expect(files.filter((f) => f.endsWith(UPLOADS_SUFFIX))).toHaveLength(2);
+    expect(files.filter((f) => f.startsWith('.'))).toEqual([]);
+    const newest = path.join(dir, files.filter((f) => f.endsWith(BACKUP_SUFFIX)).at(-1) ?? '');
+
+    site.child.kill('SIGTERM');
+    expect(await site.exited).toBe(0);
+
+    // `npm run db:restore -- FILE` into an empty DATA_DIR: the same posts, products, orders,
+    // settings and accounts, and the uploads back in place.
+    const restoredDir = await emptyDataDir();
+    const restoredPort = await freePort();
+    const env = { NODE_ENV: 'test', DATA_DIR: restoredDir, EMBEDDED_PG_PORT: String(restoredPort) };
+    const restore = startProcess('src/db/backup-cli.ts', ['restore', newest], env);
+    expect(await restore.exited, restore.output()).toBe(0);
+    expect(await readFile(path.join(restoredDir, 'uploads', 'backed-up.txt'), 'utf8')).toBe('an upload');
+    expect(await readFile(path.join(restoredDir, 'uploads', 'private', 'book.pdf'), 'utf8')).toBe(
+      'a private file',
+    );
+    const opened = await openDatabase({
+      databaseUrl: undefined,
+      dataDir: restoredDir,
+      port: restoredPort,
+      role: 'command',
+      log: quiet(),
+    });
+    const restored = createDb(opened.url, 1);
+    try {
+      expect(await fingerprint(restored, TABLES)).toEqual(before);
+    } finally {
+      await restored.destroy();
+      await opened.close();
+    }
+    expect(existsSync(path.join(restoredDir, 'pg', 'postmaster.pid'))).toBe(false);
+  } finally {
+    await live.destroy();
+  }
+});
