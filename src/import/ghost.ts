@@ -8,7 +8,14 @@ import { ImportError, type ReaderEvent } from './types.ts';
 export const MAX_JSON_BYTES = 200 * 1024 * 1024;
 
 type Row = Record<string, unknown>;
-type GhostData = { posts: Row[]; tags?: Row[]; posts_tags?: Row[]; users?: Row[]; posts_authors?: Row[] };
+type GhostData = {
+  posts: Row[];
+  tags?: Row[];
+  posts_tags?: Row[];
+  users?: Row[];
+  posts_authors?: Row[];
+  settings?: Row[];
+};
 
 const NOT_GHOST = 'The file is JSON but not a Ghost export: it has no db[0].data.posts list.';
 
@@ -34,6 +41,14 @@ export function ghostData(document: unknown): GhostData | null {
 }
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
+
+/** The exporting site's identity from its settings: its uuid (Ghost 5+), else its URL; '' for neither. */
+export function ghostSite(document: unknown): string {
+  const settings = ghostData(document)?.settings ?? [];
+  const value = (key: string) => text(settings.find((row) => row.key === key)?.value).trim();
+  const uuid = value('site_uuid');
+  return uuid ? `uuid:${uuid}` : value('url');
+}
 
 /** Ghost stores UTC as 'YYYY-MM-DD HH:MM:SS' (SQLite, MySQL) or ISO; older exports as epoch ms. */
 function utc(value: unknown): Date | null {

@@ -1,4 +1,5 @@
 import { open } from 'node:fs/promises';
+import { basename } from 'node:path';
 import type { Knex } from 'knex';
 import { renderMarkdown } from '../blog/markdown.ts';
 import { schedulePublish, uniqueSlug } from '../blog/post-editor.ts';
@@ -9,7 +10,7 @@ import type { Db } from '../db/knex.ts';
 import type { Queues } from '../jobs/queues.ts';
 import type { UploadStorage } from '../media/storage.ts';
 import { emptyNotes, htmlToMarkdown, htmlToText } from './content.ts';
-import { ghostData, readGhost, readJsonFile } from './ghost.ts';
+import { ghostData, ghostSite, readGhost, readJsonFile } from './ghost.ts';
 import { createImageCopier } from './images.ts';
 import { importPenstand, isPenstandExport, type PenstandExport } from './penstand.ts';
 import { ImportError, type ImportItem, type ReaderEvent } from './types.ts';
@@ -140,11 +141,12 @@ type Outcome = 'created' | 'updated' | 'unchanged';
 async function importItem(
   trx: Knex.Transaction,
   item: ImportItem,
+  site: string,
   columns: Columns,
   report: ImportReport,
 ): Promise<{ outcome: Outcome; id: number; status: string; publishAt: Date | null }> {
-  const source = { source_system: item.sourceSystem, source_id: item.sourceId };
-  const existing = await trx('posts').where(source).first();
+  const source = { source_system: item.sourceSystem, source_site: site, source_id: item.sourceId };
+  const existing = (await trx('posts').where(source).first()) ?? (await claimUnsitedPost(trx, item, site));
   let id: number;
   let outcome: Outcome;
   if (!existing) {
@@ -169,8 +171,16 @@ async function importItem(
         .update({ ...columns, updated_at: trx.fn.now() });
   }
   for (const comment of item.comments) {
-    const commentSource = { source_system: item.sourceSystem, source_id: comment.sourceId };
-    if (await trx('comments').where(commentSource).first('id')) {
+    const commentSource = {
+      source_system: item.sourceSystem,
+      source_site: site,
+      source_id: comment.sourceId,
+    };
+    // A comment imported before sites were told apart is this site's when it is on this post.
+    const unsited = await trx('comments')
+      .where({ ...commentSource, source_site: '', post_id: id })
+      .update({ source_site: site });
+    if (unsited || (await trx('comments').where(commentSource).first('id'))) {
       report.comments.unchanged++;
       continue;
     }
@@ -187,6 +197,16 @@ async function importItem(
     report.comments.created++;
   }
   const keys = [...new Set(item.oldPaths.map(oldPathKey))].filter((key) => key !== '/');
+  // An old address that already leads to another post (another site's, with the same path) keeps
+  // leading there: said in the report, never silently taken over.
+  for (const clash of keys.length
+    ? await trx('post_slug_history').whereIn('slug', keys).whereNot('post_id', id).select('slug', 'post_id')
+    : [])
+    report.warnings.push(
+      detach(
+        `${item.kind} ${item.sourceId}: the old address ${clash.slug} already leads to post ${clash.post_id}; it stays there and does not lead to this one`,
+      ),
+    );
   if (keys.length)
     await trx('post_slug_history')
       .insert(keys.map((slug) => ({ slug, post_id: id })))
@@ -195,8 +215,40 @@ async function importItem(
   return { outcome, id, status: columns.status, publishAt: columns.publish_at };
 }
 
+/**
+ * A post imported before sites were told apart (empty source_site) with this id is this site's
+ * when it also has this title or slug: it is claimed, keyed by this site from now on. Another
+ * site's post that only shares the id is not.
+ */
+async function claimUnsitedPost(trx: Knex.Transaction, item: ImportItem, site: string) {
+  if (!site) return undefined;
+  const unsited = await trx('posts')
+    .where({ source_system: item.sourceSystem, source_site: '', source_id: item.sourceId })
+    .where((q) => q.where('title', item.title.trim() || 'Untitled').orWhere('slug', item.slug))
+    .first();
+  if (!unsited) return undefined;
+  await trx('posts').where({ id: unsited.id }).update({ source_site: site });
+  return unsited;
+}
+
+/**
+ * Which site an export came from, as part of every imported row's key: its address without the
+ * scheme (`example.com/blog`), Ghost's site uuid, or the file's name when the export names neither.
+ */
+export function sourceSiteKey(declared: string, path: string): string {
+  if (declared.startsWith('uuid:')) return declared;
+  try {
+    const url = new URL(declared);
+    return `${url.host.toLowerCase()}${url.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return `file:${basename(path)}`;
+  }
+}
+
 type Reader = {
   format: 'wordpress' | 'ghost';
+  /** The source site's key (sourceSiteKey). */
+  site: string;
   total: number;
   events: AsyncIterable<ReaderEvent> | Iterable<ReaderEvent>;
 };
@@ -204,12 +256,22 @@ type Reader = {
 async function readerFor(path: string): Promise<Reader | { format: 'penstand'; document: PenstandExport }> {
   if ((await detectFormat(path)) === 'xml') {
     const index = await scanWxr(path);
-    return { format: 'wordpress', total: index.total, events: readWxr(path, index) };
+    return {
+      format: 'wordpress',
+      site: sourceSiteKey(index.siteUrl, path),
+      total: index.total,
+      events: readWxr(path, index),
+    };
   }
   const document = await readJsonFile(path);
   if (isPenstandExport(document)) return { format: 'penstand', document };
   const total = ghostData(document)?.posts.length ?? 0;
-  return { format: 'ghost', total, events: readGhost(document) };
+  return {
+    format: 'ghost',
+    site: sourceSiteKey(ghostSite(document), path),
+    total,
+    events: readGhost(document),
+  };
 }
 
 /**
@@ -242,7 +304,7 @@ export async function runImport(
       warnings: [],
     };
   }
-  const { format, total, events } = reader;
+  const { format, site, total, events } = reader;
   const report: ImportReport = {
     format,
     dryRun: !!options.dryRun,
@@ -293,7 +355,7 @@ export async function runImport(
           };
         }
         await inTransaction(async (trx) => {
-          const result = await importItem(trx, event.item, columns, report);
+          const result = await importItem(trx, event.item, site, columns, report);
           report[result.outcome]++;
           if (result.status === 'scheduled' && result.publishAt && result.outcome !== 'unchanged')
             scheduled.push({ id: result.id, status: 'scheduled', publishAt: result.publishAt.toISOString() });

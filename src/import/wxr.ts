@@ -93,6 +93,8 @@ function gmt(value: string): Date | null {
 export type WxrIndex = {
   total: number;
   basePath: string;
+  /** The old site's address (wp:base_site_url, else the channel's <link>); '' when it has none. */
+  siteUrl: string;
   authors: Map<string, string>;
   attachments: Map<string, string>;
   categoryParents: Map<string, string>;
@@ -103,6 +105,7 @@ export async function scanWxr(path: string): Promise<WxrIndex> {
   const index: WxrIndex = {
     total: 0,
     basePath: '',
+    siteUrl: '',
     authors: new Map(),
     attachments: new Map(),
     categoryParents: new Map(),
@@ -114,7 +117,9 @@ export async function scanWxr(path: string): Promise<WxrIndex> {
       if (child(node, 'wp:post_type') === 'attachment')
         index.attachments.set(detach(child(node, 'wp:post_id')), detach(child(node, 'wp:attachment_url')));
     } else if (node.name === 'wp:wxr_version') version = node.text.trim();
+    else if (node.name === 'link' && !index.siteUrl) index.siteUrl = detach(node.text.trim());
     else if (node.name === 'wp:base_site_url') {
+      index.siteUrl = detach(node.text.trim());
       try {
         index.basePath = detach(new URL(node.text.trim()).pathname.replace(/\/+$/, ''));
       } catch {

@@ -11,7 +11,7 @@ import { freePort } from '../support/redis-server.ts';
 import { validCheckout } from '../support/shop.ts';
 
 const dirs: string[] = [];
-let site: RunningProcess | undefined;
+let site: (RunningProcess & { url: string }) | undefined;
 afterAll(async () => {
   if (site && site.child.exitCode === null) {
     site.child.kill('SIGTERM');
