@@ -145,20 +145,24 @@ type NewsletterPost = {
  * video, or of the podcast's cover, that open the post.
  */
 export function mailBody(html: string, publicUrl: string, postUrl: string): string {
-  return html
-    .replace(/(src|href)="\/(?!\/)/g, `$1="${publicUrl}/`)
-    .replace(/<img /g, '<img style="max-width:100%;height:auto" ')
-    .replace(
-      /<div class="video-embed"><iframe src="https:\/\/www\.youtube-nocookie\.com\/embed\/([A-Za-z0-9_-]{11})"[^>]*><\/iframe><\/div>/g,
-      (_, id: string) =>
-        `<p><a href="https://www.youtube.com/watch?v=${id}"><img src="https://i.ytimg.com/vi/${id}/hqdefault.jpg" alt="Watch the video" width="560" style="max-width:100%;height:auto;border-radius:8px"></a></p>`,
-    )
-    .replace(/<iframe[\s\S]*?<\/iframe>/g, `<p><a href="${postUrl}">Watch on the site</a></p>`)
-    .replace(
-      /<audio[\s\S]*?<\/audio>/g,
-      `<table role="presentation" class="nl-media" cellpadding="0" cellspacing="0" style="margin:16px 0;border:1px solid #e5e7eb;border-radius:8px"><tr><td style="padding:12px"><a href="${postUrl}"><img src="${publicUrl}/podcast-cover.png" alt="Podcast cover" width="96" height="96" style="display:block;border-radius:6px"></a></td><td style="padding:12px 16px 12px 4px;font-family:Arial,sans-serif;font-size:16px"><a href="${postUrl}" style="color:#1d4ed8;font-weight:bold;text-decoration:none">&#9654; Listen on the site</a></td></tr></table>`,
-    )
-    .replace(/<video[\s\S]*?<\/video>/g, `<p><a href="${postUrl}">Watch on the site</a></p>`);
+  return (
+    html
+      .replace(/(src|href)="\/(?!\/)/g, `$1="${publicUrl}/`)
+      // Footnote references and back-links open the post at the note: few mail clients follow a fragment alone.
+      .replace(/href="#/g, `href="${postUrl}#`)
+      .replace(/<img /g, '<img style="max-width:100%;height:auto" ')
+      .replace(
+        /<div class="video-embed"><iframe src="https:\/\/www\.youtube-nocookie\.com\/embed\/([A-Za-z0-9_-]{11})"[^>]*><\/iframe><\/div>/g,
+        (_, id: string) =>
+          `<p><a href="https://www.youtube.com/watch?v=${id}"><img src="https://i.ytimg.com/vi/${id}/hqdefault.jpg" alt="Watch the video" width="560" style="max-width:100%;height:auto;border-radius:8px"></a></p>`,
+      )
+      .replace(/<iframe[\s\S]*?<\/iframe>/g, `<p><a href="${postUrl}">Watch on the site</a></p>`)
+      .replace(
+        /<audio[\s\S]*?<\/audio>/g,
+        `<table role="presentation" class="nl-media" cellpadding="0" cellspacing="0" style="margin:16px 0;border:1px solid #e5e7eb;border-radius:8px"><tr><td style="padding:12px"><a href="${postUrl}"><img src="${publicUrl}/podcast-cover.png" alt="Podcast cover" width="96" height="96" style="display:block;border-radius:6px"></a></td><td style="padding:12px 16px 12px 4px;font-family:Arial,sans-serif;font-size:16px"><a href="${postUrl}" style="color:#1d4ed8;font-weight:bold;text-decoration:none">&#9654; Listen on the site</a></td></tr></table>`,
+      )
+      .replace(/<video[\s\S]*?<\/video>/g, `<p><a href="${postUrl}">Watch on the site</a></p>`)
+  );
 }
 
 /**
@@ -178,9 +182,11 @@ const DARK_MODE_STYLE = `<style>
 }
 </style>`;
 
-/** Plain text of the post for the text/plain part: paragraphs kept, tags dropped. */
-function plainText(html: string): string {
+/** Plain text of the post for the text/plain part: paragraphs kept, tags dropped, footnote references as [1]. */
+export function plainText(html: string): string {
   return html
+    .replace(/<sup><a [^>]*data-footnote-ref[^>]*>(\d+)<\/a><\/sup>/g, '[$1]')
+    .replace(/\s*<a [^>]*data-footnote-backref[^>]*>[^<]*<\/a>/g, '')
     .replace(/<(br|\/p|\/h[1-6]|\/li|\/blockquote|\/pre)>/g, '\n')
     .replace(/<li>/g, '• ')
     .replace(/<[^>]+>/g, '')

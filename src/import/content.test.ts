@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { XSS_CORPUS } from '../../tests/support/xss-corpus.ts';
 import { renderMarkdown } from '../blog/markdown.ts';
+import { mailBody, plainText } from '../blog/newsletter-delivery.ts';
 import { emptyNotes, htmlToMarkdown, htmlToText } from './content.ts';
 
 /** An imported body as readers get it: converted, then rendered by the editor's pipeline. */
@@ -81,5 +82,39 @@ describe('imported bodies', () => {
 describe('htmlToText', () => {
   it('decodes entities and drops markup', () => {
     expect(htmlToText('Fish &amp; <em>chips</em> &#8220;ok&#8221;')).toBe('Fish & chips “ok”');
+  });
+});
+
+describe('imported footnotes', () => {
+  it("bring WordPress's footnotes block as footnotes with back-links, on the site and in mails", () => {
+    // As WordPress 6.3+ exports it: markers in the body, the notes in the post's footnotes meta.
+    const body =
+      '<!-- wp:paragraph --><p>Claim one<sup data-fn="a1b2" class="fn"><a href="#a1b2" id="a1b2-link">1</a></sup> and two<sup data-fn="c3d4" class="fn"><a href="#c3d4" id="c3d4-link">2</a></sup>.</p><!-- /wp:paragraph --><!-- wp:footnotes /-->';
+    const notes = emptyNotes();
+    const markdown = htmlToMarkdown(body, notes, [
+      { id: 'c3d4', html: 'Second, with <em>emphasis</em>.' },
+      { id: 'a1b2', html: 'First <a href="https://example.com/source">source</a>.' },
+      { id: 'e5f6', html: 'Never referred to.' },
+    ]);
+    expect(markdown).toBe(
+      [
+        'Claim one[^1] and two[^2].',
+        '',
+        '[^1]: First [source](https://example.com/source).',
+        '[^2]: Second, with *emphasis*.',
+      ].join('\n'),
+    );
+    const html = renderMarkdown(markdown);
+    expect(html).toContain('<a href="#user-content-fn-1" id="user-content-fnref-1" data-footnote-ref');
+    expect(html).toMatch(
+      /<li id="user-content-fn-1">\s*<p>First <a href="https:\/\/example.com\/source">source<\/a>\. <a href="#user-content-fnref-1" data-footnote-backref/,
+    );
+    // The mail's links open the post at the note; its text part reads [1] and keeps the notes.
+    const postUrl = 'https://blog.example/post/claims';
+    expect(mailBody(html, 'https://blog.example', postUrl)).toContain(`href="${postUrl}#user-content-fn-1"`);
+    const text = plainText(html);
+    expect(text).toContain('Claim one[1] and two[2].');
+    expect(text).toContain('First source.');
+    expect(text).not.toContain('↩');
   });
 });

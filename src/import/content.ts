@@ -7,7 +7,16 @@ import { sanitizeHtml } from '../blog/markdown.ts';
 import { extractYouTubeId, isYouTubeId } from '../blog/youtube.ts';
 
 /** What the conversion of one body noticed, for the import report. */
-export type ContentNotes = { shortcodes: Set<string>; keptHtml: number; droppedFrames: number };
+export type ContentNotes = {
+  shortcodes: Set<string>;
+  keptHtml: number;
+  droppedFrames: number;
+  /** Footnote ids (WordPress's footnotes block) in the order the body refers to them. */
+  footnotes: string[];
+};
+
+/** A footnote of WordPress's footnotes block (6.3+): its id and its text, as HTML. */
+export type ImportFootnote = { id: string; html: string };
 
 /** Shortcodes this converter understands; any other is kept as text and reported. */
 const KNOWN_SHORTCODES = new Set(['embed', 'audio', 'caption', 'wp_caption']);
@@ -107,6 +116,17 @@ function createConverter(notes: { current: ContentNotes }): TurndownService {
       isGallery(node),
     replacement: keptHtml,
   });
+  // WordPress's footnote markers, <sup data-fn="id"><a href="#id">1</a></sup>, become Markdown
+  // footnote references, numbered in the order the body refers to them.
+  service.addRule('footnoteRefs', {
+    filter: (node) => node.nodeName === 'SUP' && (node as HTMLElement).hasAttribute('data-fn'),
+    replacement: (_content, node) => {
+      const id = (node as HTMLElement).getAttribute('data-fn') ?? '';
+      const { footnotes } = notes.current;
+      if (!footnotes.includes(id)) footnotes.push(id);
+      return `[^${footnotes.indexOf(id) + 1}]`;
+    },
+  });
   service.addRule('markers', {
     filter: (node) => node.nodeName === 'PENSTAND-MARKER',
     replacement: (_content, node) => `\n\n[${node.textContent}]\n\n`,
@@ -190,20 +210,20 @@ const notesRef: { current: ContentNotes } = { current: emptyNotes() };
 const converter = createConverter(notesRef);
 
 export function emptyNotes(): ContentNotes {
-  return { shortcodes: new Set(), keptHtml: 0, droppedFrames: 0 };
+  return { shortcodes: new Set(), keptHtml: 0, droppedFrames: 0, footnotes: [] };
 }
 
 /**
  * An imported body (WordPress classic or block editor, Ghost) → Markdown with the editor's media
  * markers; what does not convert faithfully stays as sanitized HTML.
  */
-export function htmlToMarkdown(html: string, notes: ContentNotes): string {
+export function htmlToMarkdown(html: string, notes: ContentNotes, footnotes: ImportFootnote[] = []): string {
   notesRef.current = notes;
   // Block-editor bodies carry their own markup; classic ones rely on WordPress's paragraphs.
   const withParagraphs = html.includes('<!-- wp:') ? html : autop(html);
   const prepared = preprocess(withParagraphs, notes);
   try {
-    return converter.turndown(prepared).trim();
+    return `${converter.turndown(prepared).trim()}${footnoteDefinitions(notes, footnotes)}`;
   } catch {
     // Markup the converter cannot walk is kept whole, as sanitized HTML: an import never fails on a body.
     notes.keptHtml++;
@@ -211,6 +231,23 @@ export function htmlToMarkdown(html: string, notes: ContentNotes): string {
       .replace(/\n\s*\n/g, '\n')
       .trim();
   }
+}
+
+/**
+ * The notes of the footnotes block as Markdown definitions, numbered as the body refers to them.
+ * A note the body no longer refers to is not among them (WordPress does not show it either).
+ */
+function footnoteDefinitions(notes: ContentNotes, footnotes: ImportFootnote[]): string {
+  const lines = notes.footnotes.flatMap((id, i) => {
+    const note = footnotes.find((n) => n.id === id);
+    if (!note) return [];
+    const text = converter
+      .turndown(note.html)
+      .replace(/\s*\n\s*/g, ' ')
+      .trim();
+    return [`[^${i + 1}]: ${text || '…'}`];
+  });
+  return lines.length ? `\n\n${lines.join('\n')}` : '';
 }
 
 const textParser = unified().use(rehypeParse, { fragment: true });

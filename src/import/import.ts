@@ -92,13 +92,17 @@ function checkCategories(options: ImportOptions): void {
 function columnsOf(item: ImportItem, options: ImportOptions, report: ImportReport) {
   const { warnings } = report;
   const notes = emptyNotes();
-  const content = htmlToMarkdown(item.html, notes);
+  const content = htmlToMarkdown(item.html, notes, item.footnotes);
   const where = `${item.kind} ${item.sourceId} (${item.slug || item.title})`;
   const warn = (text: string) => warnings.push(detach(text));
   for (const warning of item.warnings) warn(`${where}: ${warning}`);
   for (const name of notes.shortcodes) warn(`${where}: unknown shortcode [${name}] kept as text`);
   if (notes.keptHtml)
     warn(`${where}: ${notes.keptHtml} block(s) kept as HTML (merged table cells, galleries)`);
+  const unreferenced = (item.footnotes ?? []).filter((note) => !notes.footnotes.includes(note.id)).length;
+  if (unreferenced) warn(`${where}: ${unreferenced} footnote(s) the body does not refer to left out`);
+  const missing = notes.footnotes.filter((id) => !item.footnotes?.some((note) => note.id === id)).length;
+  if (missing) warn(`${where}: ${missing} footnote marker(s) without their note`);
   if (notes.droppedFrames)
     warn(`${where}: ${notes.droppedFrames} embedded frame(s) other than YouTube dropped`);
   const title = item.title.trim() || 'Untitled';

@@ -33,6 +33,8 @@ export type ImportItem = {
   comments: ImportComment[];
   /** Paths the post answered on the old site ('/2013/01/03/slug/', '/?p=149'). */
   oldPaths: string[];
+  /** The notes of WordPress's footnotes block (the post's `footnotes` meta), if any. */
+  footnotes?: { id: string; html: string }[];
   /** What the reader changed on the way (for the report). */
   warnings: string[];
 };

@@ -153,6 +153,26 @@ function categoryPath(nicename: string, parents: Map<string, string>): string {
   return chain.join('/');
 }
 
+/** The footnotes block's notes: the post's `footnotes` meta, a JSON list of { id, content }. */
+function footnotesOf(json: string | undefined, warnings: string[]): { id: string; html: string }[] {
+  if (!json) return [];
+  try {
+    const notes: unknown = JSON.parse(json);
+    if (!Array.isArray(notes)) throw new Error('not a list');
+    return notes
+      .filter(
+        (n): n is { id: string; content: string } =>
+          typeof n?.id === 'string' && typeof n?.content === 'string',
+      )
+      .map((n) => ({ id: n.id, html: n.content }));
+  } catch {
+    warnings.push(
+      'its footnotes could not be read (the footnotes meta is not a JSON list): they are not imported',
+    );
+    return [];
+  }
+}
+
 /** Second pass: each post and page as an import item; everything else skipped with its reason. */
 export async function* readWxr(path: string, index: WxrIndex): AsyncGenerator<ReaderEvent> {
   for await (const { node, inItem } of elements(path)) {
@@ -221,6 +241,7 @@ export async function* readWxr(path: string, index: WxrIndex): AsyncGenerator<Re
         featuredImage: (thumbnail && index.attachments.get(thumbnail)) || null,
         featured: child(node, 'wp:is_sticky') === '1',
         comments,
+        footnotes: footnotesOf(meta.get('footnotes')?.[0], warnings),
         oldPaths: oldWordPressPaths({
           id,
           kind: type,

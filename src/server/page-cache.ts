@@ -66,6 +66,7 @@ export class PageCache {
   private readonly refreshSecret = randomBytes(16).toString('hex');
   private listener: pg.Client | null = null;
   private notifyUrl: string | null = null;
+  private readonly notifying = new Set<Promise<void>>();
   private closed = false;
   /** Our own notifications come back to our listener; this tells them apart. */
   private readonly instanceId = randomUUID();
@@ -218,7 +219,11 @@ export class PageCache {
   /** Drops every entry here, and tells the other processes to do the same. */
   invalidate(): void {
     this.dropAll();
-    if (this.notifyUrl) void this.notify();
+    if (!this.notifyUrl) return;
+    // Kept, so that close() waits for it: a command that ends right after an import would
+    // otherwise stop its database under this connection.
+    const sent = this.notify().finally(() => this.notifying.delete(sent));
+    this.notifying.add(sent);
   }
 
   /** Listens for invalidations from other processes on the same database. */
@@ -264,12 +269,15 @@ export class PageCache {
 
   async close(): Promise<void> {
     this.closed = true;
+    await Promise.all(this.notifying);
     await this.listener?.end().catch(() => {});
     this.listener = null;
   }
 
   private async notify(): Promise<void> {
     const client = new pg.Client({ connectionString: this.notifyUrl ?? undefined });
+    // A connection cut while it is open (the database restarting) is an 'error' event, not a rejection.
+    client.on('error', () => {});
     try {
       await client.connect();
       await client.query('SELECT pg_notify($1, $2)', [PAGE_CACHE_CHANNEL, this.instanceId]);
