@@ -118,3 +118,28 @@ describe('imported footnotes', () => {
     expect(text).not.toContain('↩');
   });
 });
+
+describe('imported cards', () => {
+  it('turn a Ghost bookmark card into a quoted link card, on the site and in mails', () => {
+    // Ghost 5's bookmark card markup, as its exports carry it in `html`.
+    const { markdown, html } = imported(
+      '<figure class="kg-card kg-bookmark-card"><a class="kg-bookmark-container" href="https://ghost.org/"><div class="kg-bookmark-content"><div class="kg-bookmark-title">Ghost: The Creator Economy Platform</div><div class="kg-bookmark-description">The world’s most popular modern publishing platform [for] creating a new media platform.</div><div class="kg-bookmark-metadata"><img class="kg-bookmark-icon" src="https://ghost.org/favicon.png" alt=""><span class="kg-bookmark-author">Ghost</span><span class="kg-bookmark-publisher">Ghost Foundation</span></div></div><div class="kg-bookmark-thumbnail"><img src="https://ghost.org/og.png" alt=""></div></a></figure>',
+    );
+    expect(markdown).toBe(
+      [
+        '> **[Ghost: The Creator Economy Platform](https://ghost.org/)**  ',
+        '> The world’s most popular modern publishing platform \\[for\\] creating a new media platform.  ',
+        '> Ghost Foundation · Ghost',
+      ].join('\n'),
+    );
+    expect(html).toContain(
+      '<blockquote>\n<p><strong><a href="https://ghost.org/">Ghost: The Creator Economy Platform</a></strong><br>',
+    );
+    expect(html).not.toContain('](');
+    const text = plainText(html);
+    expect(text).toContain('Ghost: The Creator Economy Platform');
+    expect(mailBody(html, 'https://blog.example', 'https://blog.example/post/x')).toContain(
+      'href="https://ghost.org/"',
+    );
+  });
+});

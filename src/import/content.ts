@@ -127,6 +127,25 @@ function createConverter(notes: { current: ContentNotes }): TurndownService {
       return `[^${footnotes.indexOf(id) + 1}]`;
     },
   });
+  // A Ghost bookmark card (a link with its page's title, description and publisher) becomes a
+  // quoted link card, where turndown alone made debris of its block link.
+  service.addRule('bookmarkCards', {
+    filter: (node) =>
+      node.nodeName === 'FIGURE' &&
+      (node as HTMLElement).classList.contains('kg-bookmark-card') &&
+      SAFE_URL.test(node.querySelector('a')?.getAttribute('href')?.trim() ?? ''),
+    replacement: (_content, node) => {
+      const href = node.querySelector('a')?.getAttribute('href')?.trim() ?? '';
+      const text = (selector: string) =>
+        service.escape((node.querySelector(selector)?.textContent ?? '').replace(/\s+/g, ' ').trim());
+      const lines = [
+        `**[${text('.kg-bookmark-title') || service.escape(href)}](${href.replace(/[()\s]/g, encodeURIComponent)})**`,
+        text('.kg-bookmark-description'),
+        [text('.kg-bookmark-publisher'), text('.kg-bookmark-author')].filter(Boolean).join(' · '),
+      ].filter(Boolean);
+      return `\n\n${lines.map((line) => `> ${line}`).join('  \n')}\n\n`;
+    },
+  });
   service.addRule('markers', {
     filter: (node) => node.nodeName === 'PENSTAND-MARKER',
     replacement: (_content, node) => `\n\n[${node.textContent}]\n\n`,
