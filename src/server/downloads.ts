@@ -26,7 +26,8 @@ function parseRange(header: string | undefined, size: number): ByteRange | null 
 /**
  * GET and HEAD /downloads/<token>: a paid order's file, from private storage, with its name.
  * Resumable (one Range); each response takes one download before it starts (so parallel ones
- * cannot pass the limit) and gives it back if it is cut short: an interrupted one counts none. Past the grant's expiry or limit, or once revoked, 410; an unknown token 404.
+ * cannot pass the limit) and gives it back if it is cut short: an interrupted one counts none.
+ * Past the grant's expiry or limit, or once revoked, 410; an unknown token 404.
  */
 export function serveDownloads(services: AppServices): Middleware {
   return async (ctx, next) => {
