@@ -3,13 +3,17 @@ import type { Db } from '../db/knex.ts';
 import { SHOP_MESSAGES } from '../shop/messages.ts';
 import { HttpError } from './middleware.ts';
 
-export type RateLimitOptions = {
+type RateLimitOptions = {
   keyPrefix: string;
   points: number;
   durationSeconds: number;
   message: string;
 };
-/** A cap counted on the row it limits, taken by a conditional write before the work. */
+
+/**
+ * A cap kept in the rows it limits, taken atomically before the work (a conditional update, or a
+ * count under the limited row's lock).
+ */
 type RowCap = { row: string; points?: number };
 
 const FIFTEEN_MINUTES = 15 * 60;
@@ -133,12 +137,15 @@ export type RateLimit = {
 
 const limits = new WeakMap<Db, Map<string, RateLimit>>();
 
-/** The limit of that name; `points` overrides the table's where a setting decides it. */
+/**
+ * The limit of that name; `points` overrides the table's where a setting decides it. The only way
+ * to a limit: one not in LIMITS cannot be made, so none escapes the concurrency test.
+ */
 export function rateLimit(db: Db, name: WindowLimitName, points?: number): RateLimit {
   return createRateLimit(db, { ...LIMITS[name], points: points ?? LIMITS[name].points });
 }
 
-export function createRateLimit(db: Db, opts: RateLimitOptions): RateLimit {
+function createRateLimit(db: Db, opts: RateLimitOptions): RateLimit {
   // One limiter per database and prefix, however often a request handler asks for it.
   let byPrefix = limits.get(db);
   if (!byPrefix) {
