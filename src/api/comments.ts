@@ -4,7 +4,7 @@ import { commentSchema } from '../blog/comment-schema.ts';
 import { approvedComments, commentWriter, createComment, likeComment } from '../blog/comments.ts';
 import { BLOG_MESSAGES } from '../blog/messages.ts';
 import { HttpError } from '../server/middleware.ts';
-import { createRateLimit } from '../server/rate-limit.ts';
+import { rateLimit } from '../server/rate-limit.ts';
 import type { AppServices } from '../server/services.ts';
 import { parseOr400, queryId, readJsonBody, SMALL_BODY } from './http.ts';
 
@@ -27,12 +27,7 @@ const listQuery = z.object({
 export function commentsRouter(services: AppServices): Router {
   const { db } = services;
   const router = new Router();
-  const commentLimit = createRateLimit(db, {
-    keyPrefix: 'comment-ip',
-    points: 10,
-    durationSeconds: 600,
-    message: 'Too many comments from your network. Please wait a few minutes and try again.',
-  });
+  const commentLimit = rateLimit(db, 'comments');
 
   router.get('/comments', async (ctx, next) => {
     if (ctx.query.action !== undefined) return next();
@@ -43,7 +38,7 @@ export function commentsRouter(services: AppServices): Router {
   router.post('/comments', async (ctx, next) => {
     if (ctx.query.action !== undefined) return next();
     const input = parseOr400(commentSchema, await readJsonBody(ctx, SMALL_BODY));
-    await commentLimit.consume(ctx.ip);
+    await commentLimit.consume(ctx.state.clientIp);
     const created = await createComment(db, input, { writer: commentWriter(ctx.state.session) });
     if (created === 'no-post') throw new HttpError(404, 'Post not found');
     if (created === 'no-parent') throw new HttpError(400, BLOG_MESSAGES.replyParentMissing.description);

@@ -29,6 +29,7 @@ import {
 import {
   authLimits,
   changePassword,
+  confirmSignUp,
   finishTwoFactorSetup,
   identityProvider,
   resetPassword,
@@ -150,7 +151,6 @@ export function usersRouter(services: AppServices): Router {
         return;
       }
       case 'passkey-login-options': {
-        await limits.ipFailures.check(ctx.state.clientIp);
         await limits.passkeyChallenges.consume(ctx.state.clientIp);
         ctx.set('Cache-Control', 'no-store');
         ctx.body = { options: await passkeySignInOptions(services) };
@@ -175,36 +175,32 @@ export function usersRouter(services: AppServices): Router {
       }
       case 'confirm': {
         const input = parseOr400(confirmSchema, body);
-        await provider().confirmSignUp(input);
+        await confirmSignUp(services, ctx.state, input);
         ctx.body = { message: 'Email confirmed' };
         return;
       }
       case 'resend': {
         const input = parseOr400(resendSchema, body);
-        await limits.codes.consume(`${ctx.ip}|${input.username.toLowerCase()}`);
+        await limits.codes.consume(`${ctx.state.clientIp}|${input.username.toLowerCase()}`);
         await provider().resendCode(input);
         ctx.body = { message: 'A new code is on its way' };
         return;
       }
       case 'forgot': {
         const input = parseOr400(forgotSchema, body);
-        await limits.codes.consume(`${ctx.ip}|${JSON.stringify(input).toLowerCase()}`);
+        await limits.codes.consume(`${ctx.state.clientIp}|${JSON.stringify(input).toLowerCase()}`);
         await sendResetCode(services, input);
         ctx.body = { message: AUTH_MESSAGES.resetCodeMaybeSent('username' in input ? 'username' : 'email') };
         return;
       }
       case 'reset': {
-        const input = parseOr400(resetSchema, body);
-        await limits.resets.consume(
-          `${ctx.ip}|${('username' in input ? input.username : input.email).toLowerCase()}`,
-        );
-        await resetPassword(services, input);
+        await resetPassword(services, ctx.state, parseOr400(resetSchema, body));
         ctx.body = { message: 'Password reset successful' };
         return;
       }
       case undefined: {
         const input = parseOr400(signUpSchema, body);
-        await limits.signUps.consume(ctx.ip);
+        await limits.signUps.consume(ctx.state.clientIp);
         const result = await provider().signUp(input);
         ctx.status = 201;
         ctx.body = {

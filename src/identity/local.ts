@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { Db } from '../db/knex.ts';
 import type { Queues } from '../jobs/queues.ts';
 import { HttpError } from '../server/middleware.ts';
+import { LIMITS } from '../server/rate-limit.ts';
 import { AUTH_MESSAGES } from './messages.ts';
 import { hashPassword, verifyPassword, verifyPasswordOrDummy } from './passwords.ts';
 import {
@@ -23,7 +24,7 @@ import {
 import type { SessionUser } from './sessions.ts';
 
 const CODE_TTL_MS = { confirm: 24 * 3600_000, reset: 3600_000 } as const;
-const MAX_CODE_ATTEMPTS = 5;
+const MAX_CODE_ATTEMPTS = LIMITS.mailedCodeAttempts.points;
 
 type Purpose = keyof typeof CODE_TTL_MS;
 
@@ -63,22 +64,33 @@ async function issueCode(db: Db, queues: Queues, user: UserRow, purpose: Purpose
   });
 }
 
-/** Checks a code: wrong ones count against 5 attempts; expired or exhausted ones must be re-sent. */
-async function useCode(trx: Knex.Transaction, userId: number, purpose: Purpose, code: string): Promise<void> {
-  const row = await trx('auth_codes')
+/**
+ * Checks a code: every try takes one of its 5 attempts first, in its own committed statement
+ * (never inside the transaction of what the code proves, which a wrong code rolls back), so
+ * parallel tries are judged at most 5 times. Expired or exhausted codes must be re-sent. Answers
+ * the right code's id, for spendCode.
+ */
+async function tryCode(db: Db, userId: number, purpose: Purpose, code: string): Promise<number> {
+  const [row] = await db('auth_codes')
     .where({ user_id: userId, purpose })
     .whereNull('used_at')
-    .orderBy('id', 'desc')
-    .forUpdate()
-    .first();
-  if (!row || row.expires_at < new Date() || row.attempts >= MAX_CODE_ATTEMPTS) {
-    throw new HttpError(400, AUTH_MESSAGES.codeExpired);
-  }
-  if (!(await verifyPassword(row.code_hash, code))) {
-    await trx('auth_codes').where({ id: row.id }).increment('attempts', 1);
-    throw new HttpError(400, AUTH_MESSAGES.codeMismatch);
-  }
-  await trx('auth_codes').where({ id: row.id }).update({ used_at: trx.fn.now() });
+    .where('expires_at', '>', db.fn.now())
+    .where('attempts', '<', MAX_CODE_ATTEMPTS)
+    .where('id', db('auth_codes').where({ user_id: userId, purpose }).whereNull('used_at').max('id'))
+    .increment('attempts', 1)
+    .returning(['id', 'code_hash']);
+  if (!row) throw new HttpError(400, AUTH_MESSAGES.codeExpired);
+  if (!(await verifyPassword(row.code_hash, code))) throw new HttpError(400, AUTH_MESSAGES.codeMismatch);
+  return row.id;
+}
+
+/** Uses up a right code in the transaction of what it proves: once, however many tried it at once. */
+async function spendCode(trx: Knex.Transaction, codeId: number): Promise<void> {
+  const spent = await trx('auth_codes')
+    .where({ id: codeId })
+    .whereNull('used_at')
+    .update({ used_at: trx.fn.now() });
+  if (spent === 0) throw new HttpError(400, AUTH_MESSAGES.codeExpired);
 }
 
 /** Local accounts: users in PostgreSQL, argon2id passwords, codes by mail. */
@@ -121,8 +133,9 @@ export class LocalIdentityProvider implements IdentityProvider {
     const user = await findUser(this.db, { username: input.username });
     if (!user) throw new HttpError(404, AUTH_MESSAGES.userNotFound);
     if (user.email_verified) return;
+    const codeId = await tryCode(this.db, user.id, 'confirm', input.code);
     await this.db.transaction(async (trx) => {
-      await useCode(trx, user.id, 'confirm', input.code);
+      await spendCode(trx, codeId);
       await trx('users').where({ id: user.id }).update({ email_verified: true, updated_at: trx.fn.now() });
     });
   }
@@ -160,9 +173,10 @@ export class LocalIdentityProvider implements IdentityProvider {
     assertStrongPassword(input.password);
     const user = await findUser(this.db, input);
     if (!user) throw new HttpError(404, AUTH_MESSAGES.userNotFound);
+    const codeId = await tryCode(this.db, user.id, 'reset', input.code);
     const hash = await hashPassword(input.password);
     await this.db.transaction(async (trx) => {
-      await useCode(trx, user.id, 'reset', input.code);
+      await spendCode(trx, codeId);
       // A reset by mail also proves the address.
       await trx('users')
         .where({ id: user.id })

@@ -1,6 +1,6 @@
 import type { Db } from '../db/knex.ts';
 import { HttpError } from '../server/middleware.ts';
-import { createRateLimit } from '../server/rate-limit.ts';
+import { rateLimit } from '../server/rate-limit.ts';
 import type { RequestState } from '../server/request-state.ts';
 import type { AppServices } from '../server/services.ts';
 import { mergeGuestCart } from '../shop/cart-merge.ts';
@@ -67,77 +67,100 @@ export async function sendResetCode(services: ResetServices, input: AccountInput
   await identityProvider(services).forgotPassword(input).catch(unlessUnknownAccount);
 }
 
-/** Sets a new password with a mailed code, and tells the owner. */
-export async function resetPassword(services: ResetServices, input: ResetInput): Promise<void> {
-  await identityProvider(services)
-    .confirmNewPassword(input)
-    .catch((error) => {
-      // For an unknown account the code is as wrong as any other: nothing more is said.
-      unlessUnknownAccount(error);
-      throw new HttpError(400, AUTH_MESSAGES.codeMismatch);
-    });
-  await mailPasswordReset(services.db, services.queues, input, services.publicUrl);
+/**
+ * A mailed code tried: a unit of the address's and of the identifier's code limits is taken
+ * before the code is judged (each code also ends after 5 wrong tries, counted by the provider);
+ * the right code gives them back.
+ */
+async function judgeCode<T>(
+  db: Db,
+  clientIp: string,
+  identifier: string,
+  judge: () => Promise<T>,
+): Promise<T> {
+  const limits = authLimits(db);
+  const accountKey = identifier.trim().toLowerCase();
+  await limits.codeGuessesByAddress.consume(clientIp);
+  await limits.codeGuessesByAccount.consume(accountKey);
+  const result = await judge();
+  await limits.codeGuessesByAddress.refund(clientIp);
+  await limits.codeGuessesByAccount.refund(accountKey);
+  return result;
 }
 
-const WINDOW_SECONDS = 15 * 60;
+/** Confirms a new account's email with its mailed code. */
+export async function confirmSignUp(
+  services: Pick<AppServices, 'db' | 'queues' | 'config'>,
+  state: Pick<RequestState, 'clientIp'>,
+  input: { username: string; code: string },
+): Promise<void> {
+  await judgeCode(services.db, state.clientIp, `confirm|${input.username}`, () =>
+    identityProvider(services).confirmSignUp(input),
+  );
+}
+
+/** Sets a new password with a mailed code, and tells the owner. */
+export async function resetPassword(
+  services: ResetServices,
+  state: Pick<RequestState, 'clientIp'>,
+  input: ResetInput,
+): Promise<void> {
+  const identifier = 'username' in input ? input.username : input.email;
+  await judgeCode(services.db, state.clientIp, `reset|${identifier}`, () =>
+    identityProvider(services)
+      .confirmNewPassword(input)
+      .catch((error) => {
+        // For an unknown account the code is as wrong as any other: nothing more is said.
+        unlessUnknownAccount(error);
+        throw new HttpError(400, AUTH_MESSAGES.codeMismatch);
+      }),
+  );
+  await mailPasswordReset(services.db, services.queues, input, services.publicUrl);
+}
 
 /** Limits that hold across processes (PostgreSQL-backed), per account and per address. */
 export function authLimits(db: Db) {
   return {
-    accountFailures: createRateLimit(db, {
-      keyPrefix: 'signin-account',
-      points: 10,
-      durationSeconds: WINDOW_SECONDS,
-      message: 'Too many failed sign-in attempts for this account. Please wait 15 minutes and try again.',
-    }),
-    ipFailures: createRateLimit(db, {
-      keyPrefix: 'signin-ip',
-      points: 50,
-      durationSeconds: WINDOW_SECONDS,
-      message: 'Too many failed sign-in attempts from your network. Please wait 15 minutes and try again.',
-    }),
-    signUps: createRateLimit(db, {
-      keyPrefix: 'signup-ip',
-      points: 10,
-      durationSeconds: 3600,
-      message: 'Too many sign-ups from your network. Please try again later.',
-    }),
-    codes: createRateLimit(db, {
-      keyPrefix: 'codes',
-      points: 5,
-      durationSeconds: WINDOW_SECONDS,
-      message: 'Too many code requests. Please wait 15 minutes before asking for another code.',
-    }),
-    // Each passkey sign-in's options store a challenge row until it expires: a flood would fill the table.
-    passkeyChallenges: createRateLimit(db, {
-      keyPrefix: 'passkey-options-ip',
-      points: 30,
-      durationSeconds: 60,
-      message: 'Too many passkey sign-in attempts from your network. Please wait a minute and try again.',
-    }),
-    resets: createRateLimit(db, {
-      keyPrefix: 'reset',
-      points: 10,
-      durationSeconds: WINDOW_SECONDS,
-      message: 'Too many password reset attempts. Please wait 15 minutes and try again.',
-    }),
+    accountFailures: rateLimit(db, 'signInAccount'),
+    ipFailures: rateLimit(db, 'signInAddress'),
+    signUps: rateLimit(db, 'signUps'),
+    codes: rateLimit(db, 'codeRequests'),
+    codeGuessesByAddress: rateLimit(db, 'codeGuessesAddress'),
+    codeGuessesByAccount: rateLimit(db, 'codeGuessesAccount'),
+    passkeyChallenges: rateLimit(db, 'passkeyOptions'),
+    resets: rateLimit(db, 'securityChanges'),
   };
 }
 
-/**
- * The key the per-account failure limit counts under: the account, once the identifier names
- * one (its username and its email share one count), else the identifier as typed.
- */
-async function signInAccountKey(db: Db, input: SignInInput): Promise<string> {
-  const typed = ('email' in input ? input.email : input.username).trim().toLowerCase();
-  const column = 'email' in input ? 'email' : 'username';
-  const account = await db('users').whereRaw(`lower(${column}) = ?`, [typed]).first('id');
-  return account ? `user:${account.id}` : `typed:${typed}`;
+/** A 429 from a limit is an answer to hold; anything else goes on. */
+function refusal(error: unknown): HttpError {
+  if (error instanceof HttpError && error.status === 429) return error;
+  throw error;
 }
 
 /**
- * Signs a visitor in: refused while the account or address is over its failure limit (even
- * with the right password), then the guest cart joins the user's and the session id changes.
+ * The key the per-account failure limit counts under: the identifier as typed, whether or not it
+ * names an account, so a lock says nothing about which email and username belong together. From
+ * an address the account has signed in from before, the owner's own failures count apart, so
+ * failures from elsewhere do not lock the owner out.
+ */
+async function signInAccountKey(db: Db, input: SignInInput, clientIp: string): Promise<string> {
+  const typed = ('email' in input ? input.email : input.username).trim().toLowerCase();
+  const column = 'email' in input ? 'email' : 'username';
+  const known = await db('users as u')
+    .join('sign_in_addresses as a', 'a.user_id', 'u.id')
+    .whereRaw(`lower(u.${column}) = ?`, [typed])
+    .where('a.client_ip', clientIp)
+    .first('u.id');
+  return known ? `known:${known.id}|${clientIp}` : `typed:${typed}`;
+}
+
+/**
+ * Signs a visitor in: each attempt takes a unit of the address's and the identifier's failure
+ * limits before the password is checked, and a right password gives them back. Over the limit
+ * the answer is 429 even for the right password, unless a second factor follows it: then the
+ * code, counted under the account's own key, decides. On success the guest cart joins the
+ * user's and the session id changes.
  */
 export async function signIn(
   services: AppServices,
@@ -145,26 +168,35 @@ export async function signIn(
   input: SignInInput,
 ): Promise<{ user: SessionUser; token: string }> {
   const limits = authLimits(services.db);
-  const accountKey = await signInAccountKey(services.db, input);
-  await limits.accountFailures.check(accountKey);
-  await limits.ipFailures.check(state.clientIp);
+  const accountKey = await signInAccountKey(services.db, input, state.clientIp);
+  await limits.ipFailures.consume(state.clientIp);
+  const locked = await limits.accountFailures.consume(accountKey).then(() => null, refusal);
+  const passwordRight = async () => {
+    await limits.ipFailures.refund(state.clientIp);
+    if (!locked) await limits.accountFailures.reset(accountKey);
+  };
   let signedIn: SignInResult;
   try {
     signedIn = await identityProvider(services).signIn(input);
   } catch (error) {
-    if (error instanceof ProviderChallenge) throw await providerChallenge(services, state, error.pending);
-    if ((error as { status?: number }).status === 401) {
-      await limits.accountFailures.consume(accountKey).catch(() => {});
-      await limits.ipFailures.consume(state.clientIp).catch(() => {});
+    if (error instanceof ProviderChallenge) {
+      await passwordRight();
+      throw await providerChallenge(services, state, error.pending);
     }
+    if (locked) throw locked;
+    // Only a wrong password is a failure: an unconfirmed account's right one is not.
+    if ((error as { status?: number }).status !== 401) await passwordRight();
     throw error;
   }
   const { user } = signedIn;
   // The password was right; with two-factor on, the session opens only after the code.
   if (await twoFactorEnabled(services.db, user.id)) {
+    await passwordRight();
     state.signInChallenged = user;
     throw new TwoFactorRequired(await createChallenge(services.db, user.id, signedIn.session));
   }
+  if (locked) throw locked;
+  await passwordRight();
   return finishSignIn(services, state, user, signedIn.session);
 }
 
@@ -189,7 +221,8 @@ async function providerChallenge(
 
 /**
  * The second step of a two-factor sign-in: the challenge and a code (authenticator or recovery).
- * Wrong codes count against the same limits as wrong passwords.
+ * Each code takes a unit of the address's limit and of the account's own code limit (which only
+ * someone with the password reaches) before it is checked; the right one gives them back.
  */
 export async function signInWithCode(
   services: AppServices,
@@ -198,31 +231,26 @@ export async function signInWithCode(
   code: string,
 ): Promise<{ user: SessionUser; token: string }> {
   const limits = authLimits(services.db);
-  await limits.ipFailures.check(state.clientIp);
+  await limits.ipFailures.consume(state.clientIp);
   const pending = await services.db('login_challenges').where({ id: challengeId }).first('user_id');
-  if (pending) await limits.accountFailures.check(`user:${pending.user_id}`);
-  let answered: { userId: number; session: Record<string, unknown> };
-  try {
-    answered = await answerChallenge(services.db, challengeId, async (userId, stored) => {
-      const pending = stored.pending as PendingChallenge | undefined;
-      if (!pending) return (await verifySecondFactor(services.db, userId, code)) ? stored : null;
-      const result = await identityProvider(services).answerChallenge?.(pending, code);
-      return result?.session ?? null;
-    });
-  } catch (error) {
-    if ((error as { status?: number }).status === 401) {
-      if (pending) await limits.accountFailures.consume(`user:${pending.user_id}`).catch(() => {});
-      await limits.ipFailures.consume(state.clientIp).catch(() => {});
-    }
-    throw error;
-  }
+  const accountKey = pending ? `user:${pending.user_id}` : null;
+  if (accountKey) await limits.accountFailures.consume(accountKey);
+  const answered = await answerChallenge(services.db, challengeId, async (userId, stored) => {
+    const pending = stored.pending as PendingChallenge | undefined;
+    if (!pending) return (await verifySecondFactor(services.db, userId, code)) ? stored : null;
+    const result = await identityProvider(services).answerChallenge?.(pending, code);
+    return result?.session ?? null;
+  });
+  await limits.ipFailures.refund(state.clientIp);
+  if (accountKey) await limits.accountFailures.reset(accountKey);
   const row = await services.db('users').where({ id: answered.userId }).first();
   return finishSignIn(services, state, presentUser(row), answered.session as SignInResult['session']);
 }
 
 /**
  * A sign-in with a passkey, no password: the passkey is both factors (the authenticator verified
- * its user), so no code step follows. A refused answer counts against the address's limit.
+ * its user), so no code step follows. Each answer takes a unit of the address's limit before it
+ * is checked; an accepted one gives it back.
  */
 export async function signInWithPasskey(
   services: AppServices,
@@ -230,15 +258,9 @@ export async function signInWithPasskey(
   response: AuthenticationResponse,
 ): Promise<{ user: SessionUser; token: string }> {
   const limits = authLimits(services.db);
-  await limits.ipFailures.check(state.clientIp);
-  let userId: number;
-  try {
-    userId = await verifyPasskeySignIn(services, response);
-  } catch (error) {
-    if ((error as { status?: number }).status === 400)
-      await limits.ipFailures.consume(state.clientIp).catch(() => {});
-    throw error;
-  }
+  await limits.ipFailures.consume(state.clientIp);
+  const userId = await verifyPasskeySignIn(services, response);
+  await limits.ipFailures.refund(state.clientIp);
   const user = presentUser(await services.db('users').where({ id: userId }).first());
   return finishSignIn(services, state, user, {
     signInDetails: { loginId: user.email, authFlowType: 'WEBAUTHN' },
@@ -257,6 +279,11 @@ async function finishSignIn(
   }
   const token = await state.session.rotate(user.id, providerSession);
   state.log.info({ userId: user.id }, 'signed in');
+  await services
+    .db('sign_in_addresses')
+    .insert({ user_id: user.id, client_ip: state.clientIp })
+    .onConflict(['user_id', 'client_ip'])
+    .merge({ last_seen_at: services.db.fn.now() });
   await noteSignInDevice(services.db, services.queues, user, {
     userAgent: state.userAgent ?? null,
     clientIp: state.clientIp,

@@ -4,6 +4,7 @@ import QRCode from 'qrcode';
 import { getBlogSettings } from '../blog/settings.ts';
 import type { Db } from '../db/knex.ts';
 import { HttpError } from '../server/middleware.ts';
+import { LIMITS } from '../server/rate-limit.ts';
 
 export const TWO_FACTOR_MESSAGES = {
   codeNeeded: 'Enter the 6-digit code from your authenticator app, or a recovery code.',
@@ -20,7 +21,7 @@ export const TWO_FACTOR_MESSAGES = {
 
 const ISSUER = 'Penstand';
 const CHALLENGE_MS = 5 * 60_000;
-const CHALLENGE_ATTEMPTS = 5;
+const CHALLENGE_ATTEMPTS = LIMITS.twoFactorChallengeAttempts.points;
 const RECOVERY_CODES = 10;
 
 function totp(secret: string, label: string): TOTP {
@@ -122,18 +123,20 @@ export async function answerChallenge(
   check: (userId: number, stored: Record<string, unknown>) => Promise<Record<string, unknown> | null>,
 ): Promise<{ userId: number; session: Record<string, unknown> }> {
   if (!/^[\w-]{20,64}$/.test(challengeId)) throw new HttpError(400, TWO_FACTOR_MESSAGES.challengeExpired);
-  const challenge = await db('login_challenges')
+  // The attempt is taken before the code is judged, so parallel codes are judged at most
+  // CHALLENGE_ATTEMPTS times in all.
+  const [challenge] = await db('login_challenges')
     .where({ id: challengeId })
     .where('expires_at', '>', db.fn.now())
     .where('attempts', '<', CHALLENGE_ATTEMPTS)
-    .first('user_id', 'session');
+    .increment('attempts', 1)
+    .returning(['user_id', 'session']);
   if (!challenge) throw new HttpError(400, TWO_FACTOR_MESSAGES.challengeExpired);
   const session = await check(challenge.user_id, challenge.session ?? {});
-  if (!session) {
-    await db('login_challenges').where({ id: challengeId }).increment('attempts', 1);
-    throw new HttpError(401, TWO_FACTOR_MESSAGES.codeWrong);
-  }
-  await db('login_challenges').where({ id: challengeId }).delete();
+  if (!session) throw new HttpError(401, TWO_FACTOR_MESSAGES.codeWrong);
+  // Deleted once: of two right codes in parallel, only one opens a session.
+  if ((await db('login_challenges').where({ id: challengeId }).delete()) === 0)
+    throw new HttpError(400, TWO_FACTOR_MESSAGES.challengeExpired);
   return { userId: challenge.user_id, session };
 }
 

@@ -215,13 +215,22 @@ export async function findGrant(db: Db, linkToken: string): Promise<GrantForDown
   };
 }
 
-/** One completed download. Returns false when the limit was reached meanwhile (a parallel one). */
-export async function countDownload(db: Db, grantId: number): Promise<boolean> {
-  const updated = await db('download_grants')
+/**
+ * Takes one of the grant's downloads before its bytes are sent, in one conditional statement, so
+ * parallel requests cannot pass the limit together. False when none is left.
+ */
+export async function takeDownload(db: Db, grantId: number): Promise<boolean> {
+  const taken = await db('download_grants')
     .where({ id: grantId })
     .where('downloads', '<', db.ref('download_limit'))
-    .increment('downloads', 1);
-  return updated > 0;
+    .increment('downloads', 1)
+    .returning('id');
+  return taken.length > 0;
+}
+
+/** Gives back a download taken for a response that did not reach its last byte. */
+export async function giveBackDownload(db: Db, grantId: number): Promise<void> {
+  await db('download_grants').where({ id: grantId }).where('downloads', '>', 0).decrement('downloads', 1);
 }
 
 /** The admin's reset: the grant's count back to 0 (its expiry unchanged). 404-worthy when absent. */

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { ByteRange } from '../media/storage.ts';
-import { countDownload, DOWNLOAD_MESSAGES, findGrant } from '../orders/downloads.ts';
+import { DOWNLOAD_MESSAGES, findGrant, giveBackDownload, takeDownload } from '../orders/downloads.ts';
 import { HttpError } from './middleware.ts';
 import type { AppServices } from './services.ts';
 
@@ -25,8 +25,9 @@ function parseRange(header: string | undefined, size: number): ByteRange | null 
 
 /**
  * GET and HEAD /downloads/<token>: a paid order's file, from private storage, with its name.
- * Resumable (one Range); a response sent to its last byte counts one download, an interrupted one
- * none. Past the grant's expiry or limit, or once revoked, 410; an unknown token 404.
+ * Resumable (one Range); each response takes one download before it starts (so parallel ones
+ * cannot pass the limit) and gives it back if it is cut short: an interrupted one counts none.
+ * Past the grant's expiry or limit, or once revoked, 410; an unknown token 404.
  */
 export function serveDownloads(services: AppServices): Middleware {
   return async (ctx, next) => {
@@ -47,8 +48,24 @@ export function serveDownloads(services: AppServices): Middleware {
         'Content-Range': `bytes */${grant.size}`,
       });
     const headOnly = ctx.method === 'HEAD';
-    const object = headOnly ? null : await services.privateFiles.get(grant.storageName, range ?? undefined);
-    if (!headOnly && !object) throw new HttpError(404, DOWNLOAD_MESSAGES.notFound);
+    if (!headOnly && !(await takeDownload(services.db, grant.id)))
+      throw new HttpError(410, DOWNLOAD_MESSAGES.limitReached);
+    const giveBack = () =>
+      giveBackDownload(services.db, grant.id).catch((error: unknown) =>
+        ctx.state.log.error({ err: error, grantId: grant.id }, 'download not given back'),
+      );
+    const object = headOnly
+      ? null
+      : await services.privateFiles
+          .get(grant.storageName, range ?? undefined)
+          .catch(async (error: unknown) => {
+            await giveBack();
+            throw error;
+          });
+    if (!headOnly && !object) {
+      await giveBack();
+      throw new HttpError(404, DOWNLOAD_MESSAGES.notFound);
+    }
     // Compressing would change the length and the byte offsets that Range counts in.
     ctx.compress = false;
     ctx.attachment(grant.fileName);
@@ -64,11 +81,9 @@ export function serveDownloads(services: AppServices): Middleware {
     }
     if (headOnly || !object) return;
     ctx.body = object.body;
-    // 'finish': the last byte went to the client's connection. A download cut short counts nothing.
-    ctx.res.once('finish', () => {
-      countDownload(services.db, grant.id).catch((error: unknown) =>
-        ctx.state.log.error({ err: error, grantId: grant.id }, 'download count failed'),
-      );
+    // Closed before 'finish' (the last byte handed to the connection): a download cut short counts nothing.
+    ctx.res.once('close', () => {
+      if (!ctx.res.writableFinished) void giveBack();
     });
   };
 }

@@ -4,7 +4,7 @@ import type { OrderDiscount } from '../orders/domain.ts';
 import { type PaymentSettings, paymentSettingsQuery, toPaymentSettings } from '../orders/payment-settings.ts';
 import { type PaymentNextStep, paymentNextStep } from '../orders/payments.ts';
 import { type OrderSummary, placeOrder } from '../orders/service.ts';
-import { createRateLimit, type RateLimit } from '../server/rate-limit.ts';
+import { type RateLimit, rateLimit } from '../server/rate-limit.ts';
 import type { RequestState } from '../server/request-state.ts';
 import type { AppServices } from '../server/services.ts';
 import { type CartOwner, cartDigitalOnlyQuery, findCartId } from './cart.ts';
@@ -19,20 +19,8 @@ import { SHOP_MESSAGES } from './messages.ts';
 import { shippingMethodsQuery, toShippingMethod } from './shipping.ts';
 import { pickShippingMethod, type ShippingMethod } from './shipping-rules.ts';
 
-const limits = new WeakMap<AppServices, RateLimit>();
-
 function checkoutLimit(services: AppServices): RateLimit {
-  let limit = limits.get(services);
-  if (!limit) {
-    limit = createRateLimit(services.db, {
-      keyPrefix: 'checkout',
-      points: services.config.checkoutRateLimit,
-      durationSeconds: 60,
-      message: SHOP_MESSAGES.tooManyCheckouts,
-    });
-    limits.set(services, limit);
-  }
-  return limit;
+  return rateLimit(services.db, 'checkout', services.config.checkoutRateLimit);
 }
 
 /** The cart of this request's visitor: the user's when signed in, else the guest session's. */

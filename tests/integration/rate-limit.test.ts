@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createRateLimit, sweepExpiredRateLimits } from '../../src/server/rate-limit.ts';
+import { rateLimit, sweepExpiredRateLimits } from '../../src/server/rate-limit.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 
 let database: TestDatabase;
@@ -10,22 +10,18 @@ afterAll(() => database?.drop());
 
 it('sweeps the counters of ended windows and keeps those still counting', async () => {
   const { db } = database;
-  const limit = createRateLimit(db, {
-    keyPrefix: 'sweep',
-    points: 2,
-    durationSeconds: 60,
-    message: 'Slow down',
-  });
+  // The checkout limit, with its points set as CHECKOUT_RATE_LIMIT sets them.
+  const limit = rateLimit(db, 'checkout', 2);
   await limit.consume('10.0.0.1');
   await db('rate_limits').insert([
-    { key: 'sweep:10.0.0.2', points: 1, expire: Date.now() - 1_000 },
-    { key: 'sweep:10.0.0.3', points: 2, expire: Date.now() - 60_000 },
+    { key: 'checkout:10.0.0.2', points: 1, expire: Date.now() - 1_000 },
+    { key: 'checkout:10.0.0.3', points: 2, expire: Date.now() - 60_000 },
     { key: 'forever:10.0.0.4', points: 1, expire: null },
   ]);
 
   expect(await sweepExpiredRateLimits(db)).toBe(2);
   const left = await db('rate_limits').orderBy('key').pluck('key');
-  expect(left).toEqual(['forever:10.0.0.4', 'sweep:10.0.0.1']);
+  expect(left).toEqual(['checkout:10.0.0.1', 'forever:10.0.0.4']);
   // The live counter still counts: one point used, one left, then the limit.
   await limit.consume('10.0.0.1');
   await expect(limit.consume('10.0.0.1')).rejects.toMatchObject({ status: 429 });

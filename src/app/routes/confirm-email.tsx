@@ -1,7 +1,7 @@
 import { data, Form, Link, useLocation, useNavigation } from 'react-router';
 import { AUTH_MESSAGES } from '../../identity/messages.ts';
 import { confirmSchema, resendSchema } from '../../identity/schemas.ts';
-import { authLimits, identityProvider } from '../../identity/service.ts';
+import { authLimits, confirmSignUp, identityProvider } from '../../identity/service.ts';
 import { formError } from '../auth-actions.server.ts';
 import { AuthCard } from '../components/auth/AuthCard.tsx';
 import { CodeField } from '../components/auth/CodeField.tsx';
@@ -35,7 +35,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     const parsed = confirmSchema.safeParse({ username: form.get('username'), code: form.get('code') });
     if (!parsed.success) return data({ error: parsed.error.issues[0].message, sent: false }, { status: 400 });
-    await identityProvider(services).confirmSignUp(parsed.data);
+    await confirmSignUp(services, state, parsed.data);
   } catch (error) {
     return formError(error, AUTH_MESSAGES.confirmFailed);
   }

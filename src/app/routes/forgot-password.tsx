@@ -57,8 +57,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         { step: 'reset', identifier, error: parsed.error.issues[0].message },
         { status: 400 },
       );
-    await limits.resets.consume(`${state.clientIp}|${identifier.toLowerCase()}`);
-    await resetPassword(services, parsed.data);
+    await resetPassword(services, state, parsed.data);
   } catch (error) {
     const answer = formError(
       error,

@@ -1,7 +1,7 @@
 import { data, Link } from 'react-router';
 import { BLOG_MESSAGES } from '../../blog/messages.ts';
 import { newsletterSchema, subscribe } from '../../blog/newsletter.ts';
-import { createRateLimit } from '../../server/rate-limit.ts';
+import { rateLimit } from '../../server/rate-limit.ts';
 import { NewsletterForm } from '../components/blog/NewsletterForm.tsx';
 import { getApp } from '../context.ts';
 import type { Route } from './+types/newsletter';
@@ -22,12 +22,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       { status: 400 },
     );
   try {
-    await createRateLimit(services.db, {
-      keyPrefix: 'newsletter-ip',
-      points: 10,
-      durationSeconds: 3600,
-      message: 'Too many subscriptions from your network. Please try again later.',
-    }).consume(state.clientIp);
+    await rateLimit(services.db, 'newsletter').consume(state.clientIp);
   } catch (error) {
     return data({ ok: false as const, message: (error as Error).message }, { status: 429 });
   }

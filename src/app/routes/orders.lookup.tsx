@@ -1,10 +1,9 @@
 import { data, Form, Link, useNavigation } from 'react-router';
-import type { Db } from '../../db/knex.ts';
 import { orderLink } from '../../orders/access-key.ts';
 import { listDownloads } from '../../orders/downloads.ts';
+import { lookupGuestOrder } from '../../orders/guest-lookup.ts';
 import { isAwaitingPayment } from '../../orders/payment-labels.ts';
-import { lookupOrder } from '../../orders/service.ts';
-import { createRateLimit } from '../../server/rate-limit.ts';
+import { HttpError } from '../../server/middleware.ts';
 import { SHOP_MESSAGES } from '../../shop/messages.ts';
 import { Downloads } from '../components/shop/Downloads.tsx';
 import { Notice } from '../components/shop/Notice.tsx';
@@ -18,28 +17,6 @@ export const meta: Route.MetaFunction = () => [
   { name: 'robots', content: 'noindex' },
 ];
 
-/**
- * Misses per network address and per email, like failed sign-ins per address and per account:
- * order numbers are sequential, so without a limit a known email would let anyone walk through a
- * customer's orders, and the email's own limit holds when the guesses come from many addresses.
- */
-function lookupMisses(db: Db) {
-  return {
-    byAddress: createRateLimit(db, {
-      keyPrefix: 'order-lookup-ip',
-      points: 20,
-      durationSeconds: 15 * 60,
-      message: 'Too many order look-ups from your network. Please wait 15 minutes and try again.',
-    }),
-    byEmail: createRateLimit(db, {
-      keyPrefix: 'order-lookup-email',
-      points: 10,
-      durationSeconds: 15 * 60,
-      message: 'Too many order look-ups for this email address. Please wait 15 minutes and try again.',
-    }),
-  };
-}
-
 export async function action({ request, context }: Route.ActionArgs) {
   const { services, state } = getApp(context);
   const form = await request.formData();
@@ -50,22 +27,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   const email = String(form.get('email') ?? '')
     .trim()
     .slice(0, 254);
-  const misses = lookupMisses(services.db);
-  const emailKey = email.toLowerCase();
-  try {
-    await misses.byAddress.check(state.clientIp);
-    if (emailKey) await misses.byEmail.check(emailKey);
-  } catch (error) {
-    return data({ found: null, orderId: rawId, email, limited: (error as Error).message }, { status: 429 });
-  }
-  // The same answer for an unknown number and a wrong email: nobody learns which orders exist.
-  const found =
-    /^\d{1,9}$/.test(rawId) && email ? await lookupOrder(services.db, Number(rawId), email) : null;
-  if (!found) {
-    await misses.byAddress.consume(state.clientIp).catch(() => {});
-    if (emailKey) await misses.byEmail.consume(emailKey).catch(() => {});
-    return { found: null, orderId: rawId, email };
-  }
+  const found = await lookupGuestOrder(services.db, state.clientIp, rawId, email).catch((error: unknown) => {
+    if (error instanceof HttpError && error.status === 429) return error;
+    throw error;
+  });
+  if (found instanceof HttpError)
+    return data({ found: null, orderId: rawId, email, limited: found.message }, { status: 429 });
+  if (!found) return { found: null, orderId: rawId, email };
   const { order, items } = found;
   const orderUrl = new URL(await orderLink(services.db, services.publicUrl, order.id));
   return {

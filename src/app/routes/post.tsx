@@ -13,7 +13,7 @@ import { BLOG_MESSAGES, COMMENT_LIMITS } from '../../blog/messages.ts';
 import { adjacentPosts, getPost, relatedPosts, slugRedirect } from '../../blog/posts.ts';
 import { authorName, preview, readingMinutes, wordCount } from '../../blog/reading.ts';
 import type { BlogSettings } from '../../blog/settings.ts';
-import { createRateLimit } from '../../server/rate-limit.ts';
+import { rateLimit } from '../../server/rate-limit.ts';
 import { AuthorCard } from '../components/blog/AuthorCard.tsx';
 import { type CommentResult, Comments, type CommentValues } from '../components/blog/Comments.tsx';
 import { PostArticle } from '../components/blog/PostArticle.tsx';
@@ -133,12 +133,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       submittedToken,
     );
   try {
-    await createRateLimit(db, {
-      keyPrefix: 'comment-ip',
-      points: 10,
-      durationSeconds: 600,
-      message: 'Too many comments from your network. Please wait a few minutes and try again.',
-    }).consume(state.clientIp);
+    await rateLimit(db, 'comments').consume(state.clientIp);
   } catch (error) {
     return fail('Error', (error as Error).message, 429, submittedToken);
   }
