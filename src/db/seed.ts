@@ -5,7 +5,10 @@ import type { Db } from './knex.ts';
 
 const SEEDED_KEY = 'demo_seeded_at';
 
-/** Seeds the demo content once, written by the first admin. Returns false when it had been seeded before. */
+/**
+ * Seeds the demo content once, written by the first admin, into a site without posts or products.
+ * Returns false when it had been seeded (or skipped) before, or the site has content.
+ */
 export async function seedDemoContent(db: Db): Promise<boolean> {
   return db.transaction(async (trx) => {
     const admin = await trx('users').where({ role: 'admin' }).orderBy('id').first('id');
@@ -16,6 +19,12 @@ export async function seedDemoContent(db: Db): Promise<boolean> {
       .ignore()
       .returning('key');
     if (!inserted.length) return false;
+    // A site that has content already (moved here by an import before its first start) is never
+    // seeded: the demo would mix with it, and its slugs clash.
+    const { rows } = await trx.raw(
+      'SELECT EXISTS (SELECT 1 FROM posts) OR EXISTS (SELECT 1 FROM products) AS has',
+    );
+    if (rows[0].has) return false;
 
     await trx('blog_settings')
       .insert({ id: 1, ...demoSettings, social_links: JSON.stringify(demoSettings.social_links) })

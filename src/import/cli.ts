@@ -27,7 +27,7 @@ export function formatReport(report: ImportReport): string {
     ),
     ...(report.restored
       ? [
-          `products: ${report.restored.products}, subscribers: ${report.restored.subscribers}, orders: ${report.restored.orders}`,
+          `products: ${report.restored.products}, subscribers: ${report.restored.subscribers}, orders: ${report.restored.orders}, discount codes: ${report.restored.discounts}`,
         ]
       : []),
     `warnings: ${report.warnings.length}`,

@@ -41,7 +41,7 @@ export type ImportReport = {
   /** Old category (the one that decided) → the Penstand category its posts got, for the writer to confirm. */
   categories: Record<string, { category: string; posts: number }>;
   /** A Penstand export also brings the shop and the newsletter. */
-  restored?: { products: number; subscribers: number; orders: number };
+  restored?: { products: number; subscribers: number; orders: number; discounts: number };
   warnings: string[];
 };
 
@@ -304,7 +304,12 @@ export async function runImport(
       skipped: [],
       comments: { created: counts.comments, unchanged: 0 },
       categories: {},
-      restored: { products: counts.products, subscribers: counts.subscribers, orders: counts.orders },
+      restored: {
+        products: counts.products,
+        subscribers: counts.subscribers,
+        orders: counts.orders,
+        discounts: counts.discounts,
+      },
       warnings: [],
     };
   }

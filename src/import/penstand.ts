@@ -5,8 +5,13 @@ import type { Db } from '../db/knex.ts';
 import { rebuildProjections } from '../orders/store.ts';
 import { ImportError } from './types.ts';
 
-/** The version of the export document; an importer refuses versions it does not know. */
-export const EXPORT_VERSION = 1;
+/**
+ * The version of the export document; an importer refuses versions it does not know. Version 2
+ * added the posts' SEO fields, import sources, revisions and newsletter state, the comments'
+ * import sources, and the discount codes with their uses; a version 1 document still imports.
+ */
+export const EXPORT_VERSION = 2;
+const READABLE_VERSIONS = [1, 2];
 
 type Json = Record<string, unknown>;
 
@@ -15,10 +20,11 @@ export type PenstandExport = {
   exported_at: string;
   settings: Json | null;
   tags: string[];
-  posts: (Json & { comments: Json[]; old_slugs: string[] })[];
+  posts: (Json & { comments: Json[]; old_slugs: string[]; revisions?: Json[]; newsletter?: Json | null })[];
   products: Json[];
   subscribers: Json[];
   orders: { id: number; events: Json[] }[];
+  discounts?: (Json & { uses: Json[] })[];
 };
 
 export function isPenstandExport(document: unknown): document is PenstandExport {
@@ -43,6 +49,13 @@ const POST_COLUMNS = [
   'view_count',
   'created_at',
   'updated_at',
+  'meta_title',
+  'meta_description',
+  'canonical_url',
+  'social_image',
+  'source_system',
+  'source_site',
+  'source_id',
 ];
 const COMMENT_COLUMNS = [
   'author',
@@ -54,9 +67,42 @@ const COMMENT_COLUMNS = [
   'held_reason',
   'created_at',
   'updated_at',
+  'source_system',
+  'source_site',
+  'source_id',
 ];
 /** Left out of an older export: their defaults. */
 const COMMENT_FLAGS = ['by_author', 'notify'];
+/** A post's revisions, without their author (accounts are not exported). */
+const REVISION_COLUMNS = [
+  'kind',
+  'version',
+  'title',
+  'excerpt',
+  'content',
+  'settings',
+  'created_at',
+  'updated_at',
+];
+/** Whether the post went out as a newsletter, so the moved site does not offer to send it again. */
+const NEWSLETTER_COLUMNS = ['state', 'total', 'created_at', 'started_at', 'finished_at'];
+const DISCOUNT_COLUMNS = [
+  'id',
+  'code',
+  'type',
+  'value',
+  'usage_limit',
+  'per_email_limit',
+  'starts_at',
+  'ends_at',
+  'min_subtotal',
+  'product_ids',
+  'categories',
+  'active',
+  'created_at',
+  'updated_at',
+];
+const DISCOUNT_USE_COLUMNS = ['order_id', 'email', 'created_at'];
 const PRODUCT_COLUMNS = [
   'id',
   'name',
@@ -74,8 +120,9 @@ const PRODUCT_COLUMNS = [
 const SUBSCRIBER_COLUMNS = ['email', 'status', 'created_at', 'confirmed_at', 'unsubscribed_at', 'bounced_at'];
 
 /**
- * The whole site as one JSON document: settings, posts (Markdown) with their comments and old
- * slugs, tags, products, newsletter subscribers and orders as their event streams. Accounts are
+ * The whole site as one JSON document: settings, posts (Markdown, SEO fields, import sources) with
+ * their comments, old slugs, revisions and newsletter state, tags, products, newsletter
+ * subscribers, orders as their event streams, and discount codes with their uses. Accounts are
  * not part of it (passwords stay behind): a post's author travels as its byline.
  */
 export async function exportSite(db: Db): Promise<PenstandExport> {
@@ -97,6 +144,13 @@ export async function exportSite(db: Db): Promise<PenstandExport> {
     .orderBy('id')
     .select('id', 'post_id', 'reply_to_id', ...COMMENT_COLUMNS, ...COMMENT_FLAGS);
   const history = await db('post_slug_history').orderBy('slug').select('post_id', 'slug');
+  const revisions = await db('post_revisions')
+    .orderBy('id')
+    .select('post_id', ...REVISION_COLUMNS);
+  const newsletters = await db('newsletters').select('post_id', ...NEWSLETTER_COLUMNS);
+  const uses = await db('discount_uses')
+    .orderBy('order_id')
+    .select('discount_id', ...DISCOUNT_USE_COLUMNS);
   const events = await db('order_events')
     .orderBy(['order_id', 'version'])
     .select('order_id', 'version', 'type', 'data', 'metadata', 'created_at');
@@ -113,10 +167,20 @@ export async function exportSite(db: Db): Promise<PenstandExport> {
       ...post,
       comments: threaded(comments.filter((c) => c.post_id === id)),
       old_slugs: history.filter((h) => h.post_id === id).map((h) => h.slug),
+      revisions: revisions.filter((r) => r.post_id === id).map(({ post_id, ...r }) => r),
+      newsletter:
+        newsletters
+          .filter((n) => n.post_id === id)
+          .map(({ post_id, ...n }) => n)
+          .at(0) ?? null,
     })),
     products: await db('products').orderBy('id').select(PRODUCT_COLUMNS),
     subscribers: await db('newsletter_subscribers').orderBy('id').select(SUBSCRIBER_COLUMNS),
     orders: [...orders].map(([id, list]) => ({ id, events: list })),
+    discounts: (await db('discount_codes').orderBy('id').select(DISCOUNT_COLUMNS)).map((discount) => ({
+      ...discount,
+      uses: uses.filter((u) => u.discount_id === discount.id).map(({ discount_id, ...u }) => u),
+    })),
   };
 }
 
@@ -151,6 +215,7 @@ export type PenstandImportCounts = {
   products: number;
   subscribers: number;
   orders: number;
+  discounts: number;
 };
 
 /** Restores a Penstand export into an empty site in one transaction; the order projections are rebuilt after. */
@@ -159,11 +224,18 @@ export async function importPenstand(
   document: PenstandExport,
   dryRun: boolean,
 ): Promise<PenstandImportCounts> {
-  if (document.penstand_export !== EXPORT_VERSION || !Array.isArray(document.posts))
+  if (!READABLE_VERSIONS.includes(document.penstand_export) || !Array.isArray(document.posts))
     throw new ImportError(
       `This Penstand export has version ${String(document.penstand_export)}; this site reads version ${EXPORT_VERSION}. Nothing was imported.`,
     );
-  const counts: PenstandImportCounts = { posts: 0, comments: 0, products: 0, subscribers: 0, orders: 0 };
+  const counts: PenstandImportCounts = {
+    posts: 0,
+    comments: 0,
+    products: 0,
+    subscribers: 0,
+    orders: 0,
+    discounts: 0,
+  };
   const work = async (trx: Knex.Transaction) => {
     await assertEmpty(trx);
     if (document.settings)
@@ -179,13 +251,23 @@ export async function importPenstand(
       const [{ id }] = await trx('posts')
         .insert({
           ...pick(post, POST_COLUMNS),
+          source_site: post.source_site ?? '',
           content_html: renderMarkdown(String(post.content ?? '')),
           author_name: post.author ?? null,
         })
         .returning('id');
       counts.posts++;
+      for (const revision of post.revisions ?? [])
+        await trx('post_revisions').insert({
+          ...pick(revision, REVISION_COLUMNS),
+          settings: JSON.stringify(revision.settings ?? {}),
+          post_id: id,
+        });
+      if (post.newsletter)
+        await trx('newsletters').insert({ ...pick(post.newsletter, NEWSLETTER_COLUMNS), post_id: id });
       const row = (c: Json) => ({
         ...pick(c, COMMENT_COLUMNS),
+        source_site: c.source_site ?? '',
         ...Object.fromEntries(COMMENT_FLAGS.map((flag) => [flag, c[flag] === true])),
         // Already public on the old site: its mails went from there, none goes again from here.
         ...(c.approved === true ? { published_notice_at: trx.fn.now(), reply_notice_at: trx.fn.now() } : {}),
@@ -244,6 +326,15 @@ export async function importPenstand(
     }
     counts.orders = document.orders.length;
     await trx.raw("SELECT setval('order_ids', GREATEST((SELECT max(order_id) FROM order_events), 1))");
+    for (const { uses, ...discount } of document.discounts ?? []) {
+      await trx('discount_codes').insert(pick(discount, DISCOUNT_COLUMNS));
+      for (const use of uses)
+        await trx('discount_uses').insert({ ...pick(use, DISCOUNT_USE_COLUMNS), discount_id: discount.id });
+    }
+    counts.discounts = document.discounts?.length ?? 0;
+    await trx.raw(
+      "SELECT setval('discount_codes_id_seq', GREATEST((SELECT max(id) FROM discount_codes), 1))",
+    );
   };
   if (dryRun) {
     const trx = await db.transaction();

@@ -207,8 +207,13 @@ export async function* readWxr(path: string, index: WxrIndex): AsyncGenerator<Re
     const tags = node.children
       .filter((c) => c.name === 'category' && c.attributes.domain === 'post_tag')
       .map((c) => htmlToText(c.text));
-    const comments: ImportComment[] = node.children
-      .filter((c) => c.name === 'wp:comment')
+    const allComments = node.children.filter((c) => c.name === 'wp:comment');
+    const pings = allComments.filter((c) =>
+      ['pingback', 'trackback'].includes(child(c, 'wp:comment_type')),
+    ).length;
+    if (pings)
+      warnings.push(`${pings} pingback(s) and trackback(s) not imported (Penstand shows comments only)`);
+    const comments: ImportComment[] = allComments
       .filter((c) => child(c, 'wp:comment_approved') === '1')
       .filter((c) => ['', 'comment'].includes(child(c, 'wp:comment_type')))
       .map((c) => ({

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,8 @@ import { ImportError } from '../../src/import/types.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { seedDemo } from '../support/blog.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
-import { startProcess } from '../support/process.ts';
+import { startProcess, startWebProcess } from '../support/process.ts';
+import { freePort } from '../support/redis-server.ts';
 import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
 
 let app: TestApp;
@@ -34,6 +35,36 @@ beforeAll(async () => {
   ]);
   const post = await db('posts').where({ status: 'published' }).orderBy('id').first('id', 'slug');
   await db('post_slug_history').insert({ slug: 'an-older-title', post_id: post.id });
+  // What a moved site must keep besides: SEO fields, where an imported post came from, its
+  // revisions, that it went out as a newsletter, and the discount codes with their uses.
+  await db('posts').where({ id: post.id }).update({
+    meta_title: 'A title for search',
+    meta_description: 'What search shows under it',
+    canonical_url: 'https://old.example/original',
+    social_image: '/uploads/social.png',
+    source_system: 'wordpress',
+    source_site: 'old.example',
+    source_id: '42',
+  });
+  await db('post_revisions').insert({
+    post_id: post.id,
+    kind: 'save',
+    version: 1,
+    title: 'The first title',
+    excerpt: 'First excerpt',
+    content: 'First draft',
+    settings: JSON.stringify({ category: 'Design' }),
+  });
+  await db('newsletters').insert({ post_id: post.id, state: 'sent', total: 1, finished_at: db.fn.now() });
+  const [discount] = await db('discount_codes')
+    .insert({ code: 'MOVED10', type: 'percent', value: 10, usage_limit: 5 })
+    .returning('id');
+  const firstOrder = await db('order_events').min({ id: 'order_id' }).first();
+  await db('discount_uses').insert({
+    order_id: firstOrder?.id,
+    discount_id: discount.id,
+    email: 'ada@example.com',
+  });
   // A thread: a comment, the author's reply, and a reply to that reply (shown under the comment).
   const [question] = await db('comments')
     .insert({
@@ -89,7 +120,16 @@ describe('export and import of a Penstand site', () => {
     const cli = startProcess('src/import/export-cli.ts', [file], env);
     expect(await cli.exited, cli.output()).toBe(0);
     const first = JSON.parse(readFileSync(file, 'utf8'));
-    expect(first.penstand_export).toBe(1);
+    expect(first.penstand_export).toBe(2);
+    const carried = first.posts.find((p: { source_id: string | null }) => p.source_id === '42');
+    expect(carried).toMatchObject({
+      meta_title: 'A title for search',
+      canonical_url: 'https://old.example/original',
+      source_site: 'old.example',
+      newsletter: { state: 'sent', total: 1 },
+      revisions: [{ title: 'The first title', content: 'First draft' }],
+    });
+    expect(first.discounts).toMatchObject([{ code: 'MOVED10', uses: [{ email: 'ada@example.com' }] }]);
     expect(first.orders).toHaveLength(2);
     expect(first.subscribers.map((s: { status: string }) => s.status)).toEqual(['confirmed', 'pending']);
     expect(first.posts.some((p: { comments: unknown[] }) => p.comments.length > 0)).toBe(true);
@@ -98,7 +138,7 @@ describe('export and import of a Penstand site', () => {
     expect(report).toMatchObject({
       format: 'penstand',
       created: first.posts.length,
-      restored: { products: first.products.length, subscribers: 2, orders: 2 },
+      restored: { products: first.products.length, subscribers: 2, orders: 2, discounts: 1 },
     });
     const second = await exportSite(empty.db);
     expect(withoutRun(second)).toEqual(withoutRun(first));
@@ -149,5 +189,42 @@ describe('export and import of a Penstand site', () => {
     expect(error).toBeInstanceOf(ImportError);
     expect((error as Error).message).toMatch(/imported into an empty site/);
     expect(await empty.db('posts').count({ n: '*' })).toEqual(before);
+  });
+
+  it('moves a site: import into an empty embedded DATA_DIR, then its first start skips the demo and says how to sign in', async () => {
+    const file = path.join(dir, 'move.json');
+    const source = {
+      NODE_ENV: 'test',
+      DATABASE_URL: app.database.url,
+      LOG_LEVEL: 'warn',
+      DATA_DIR: path.join(dir, 'data'),
+    };
+    expect(await startProcess('src/import/export-cli.ts', [file], source).exited).toBe(0);
+    await mkdir('.test-data', { recursive: true });
+    const dataDir = await mkdtemp(path.resolve('.test-data', 'moved-'));
+    await chmod(dataDir, 0o755);
+    try {
+      // The new machine: no DATABASE_URL, nothing but where it keeps its data and its ports.
+      const target = { NODE_ENV: 'test', DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()) };
+      const imported = startProcess('src/import/cli.ts', [file], target);
+      expect(await imported.exited, imported.output()).toBe(0);
+      const site = await startWebProcess({ ...target, LOG_LEVEL: 'info' });
+      try {
+        expect(site.output()).toMatch(
+          /Admin account created\s+email:\s+admin@penstand\.local\s+password: \S+/,
+        );
+        expect(site.output()).not.toContain('demo content seeded');
+        const moved = (await (await fetch(`${site.url}/api/posts?limit=100`)).json()) as {
+          posts: { slug: string }[];
+        };
+        const published = await app.services.db('posts').where({ status: 'published' }).pluck('slug');
+        expect(moved.posts.map((p) => p.slug).sort()).toEqual([...published].sort());
+      } finally {
+        site.child.kill('SIGTERM');
+        await site.exited;
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });
