@@ -5,6 +5,7 @@ import tar from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportJobStatus } from '../../src/api/import-admin.ts';
 import { IMPORT_MESSAGES, MAX_IMPORT_BYTES } from '../../src/import/messages.ts';
+import { EXPORT_VERSION } from '../../src/import/penstand.ts';
 import { readUploadState } from '../../src/import/uploaded.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
@@ -172,7 +173,7 @@ describe('admin import screen', () => {
       /^attachment; filename="penstand-export-.+\.json"$/,
     );
     const document = (await res.json()) as { penstand_export: number; posts: unknown[] };
-    expect(document.penstand_export).toBe(1);
+    expect(document.penstand_export).toBe(EXPORT_VERSION);
     expect(document.posts.length).toBeGreaterThan(0);
   });
 
