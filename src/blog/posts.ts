@@ -4,7 +4,16 @@ import { readingMinutes } from './reading.ts';
 import { toPrefixTsQuery } from './search.ts';
 import { slugify } from './slug.ts';
 
-export type PostAuthor = { firstName: string | null; lastName: string | null; username: string | null };
+export type PostAuthor = {
+  firstName: string | null;
+  lastName: string | null;
+  username: string | null;
+  /**
+   * An imported post's byline from the old site, with no account here: no /author/ page, and not
+   * the writer of the settings' author card.
+   */
+  importedByline?: boolean;
+};
 
 /** A post as readers and the API see it (SPEC §3), never with the author's email. */
 export type PostSummary = {
@@ -158,7 +167,12 @@ function presentSummary(row: PostRow): PostSummary {
     publishedAt: row.published_at?.toISOString() ?? null,
     version: row.version,
     // An imported post whose author has no account here keeps the old site's byline.
-    author: { firstName: row.first_name, lastName: row.last_name, username: row.username ?? row.author_name },
+    author: {
+      firstName: row.first_name,
+      lastName: row.last_name,
+      username: row.username ?? row.author_name,
+      importedByline: row.username === null && row.author_name !== null,
+    },
   };
 }
 

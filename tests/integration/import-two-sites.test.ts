@@ -95,3 +95,15 @@ it('posts imported before sites were told apart are claimed by their own file on
   expect(withoutSite(claimed.comments)).toEqual(withoutSite(unsited.comments));
   expect(await rowsOf('second.example/blog')).toEqual(secondRows);
 });
+
+it("shows an imported post's old byline without the site writer's author card or a dead author link", async () => {
+  const post = await app.services
+    .db('posts')
+    .where({ source_site: 'wptest.io/demo', status: 'published' })
+    .whereNotNull('author_name')
+    .first('slug', 'author_name');
+  const page = await (await fetch(`${app.url}/post/${post.slug}`)).text();
+  expect(page).toContain(post.author_name);
+  expect(page).not.toContain('class="author-card');
+  expect(page).not.toContain(`/author/${encodeURIComponent(post.author_name)}`);
+});

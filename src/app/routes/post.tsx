@@ -218,7 +218,7 @@ export default function PostPage({ loaderData, actionData }: Route.ComponentProp
   return (
     <PostArticle post={post} headings={headings} minutes={minutes}>
       {settings && <ShareLinks link={canonical} title={post.title} social={settings.socialLinks} />}
-      {settings && (
+      {settings && !post.author.importedByline && (
         <AuthorCard
           settings={settings}
           name={authorName(post.author)}
