@@ -2,9 +2,18 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
 import { openDatabase } from '../../src/db/embedded.ts';
 import { createDb } from '../../src/db/knex.ts';
-import { BACKUP_SUFFIX, type BackupRun, backupsDir, UPLOADS_SUFFIX } from '../../src/db/scheduled-backups.ts';
+import {
+  BACKUP_SUFFIX,
+  type BackupRun,
+  backupsDir,
+  lastBackupRun,
+  UPLOADS_SUFFIX,
+  writeBackup,
+} from '../../src/db/scheduled-backups.ts';
+import { createUploadStorage } from '../../src/media/storage.ts';
 import { fingerprint } from '../support/db-fingerprint.ts';
 import { type RunningProcess, startProcess, startWebProcess } from '../support/process.ts';
 import { freePort } from '../support/redis-server.ts';
@@ -122,4 +131,18 @@ it('the embedded site backs itself up on schedule, keeps the newest N, and a bac
   } finally {
     await live.destroy();
   }
+});
+
+it('a backup that fails leaves no file behind and records why, for the dashboard', async () => {
+  const dataDir = await emptyDataDir();
+  const dir = backupsDir(dataDir);
+  const storage = createUploadStorage(loadConfig({ DATA_DIR: dataDir }));
+  const run = await writeBackup(dir, 7, {
+    databaseUrl: `postgres://postgres:postgres@127.0.0.1:${await freePort()}/none`,
+    uploads: storage,
+    privateFiles: storage,
+  });
+  expect(run).toMatchObject({ ok: false, error: expect.stringMatching(/ECONNREFUSED/) });
+  expect(await lastBackupRun(dir)).toEqual(run);
+  expect(await readdir(dir)).toEqual(['last-run.json']);
 });

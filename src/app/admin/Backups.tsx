@@ -38,10 +38,14 @@ export function BackupsCard({ backups }: { backups: BackupOverview }) {
 export function BackupOutcome({ last }: { last: BackupOverview['last'] }) {
   if (!last) return null;
   return last.ok ? (
-    <p className="muted">Last backup: {formatDateTime(last.at)}.</p>
-  ) : (
-    <p className="field-error" role="alert">
-      The last backup failed ({formatDateTime(last.at)}): {last.error}
+    <p className="muted">
+      Last backup: {formatDateTime(last.at)} (<a href="/admin?tab=settings#backup-settings">all backups</a>).
     </p>
+  ) : (
+    <div className="admin-banner" role="alert">
+      <p>
+        <strong>The last backup failed</strong> ({formatDateTime(last.at)}): {last.error}
+      </p>
+    </div>
   );
 }

@@ -82,8 +82,10 @@ function TabContent({ loaderData, actionData }: Pick<Route.ComponentProps, 'load
     case 'dashboard':
       return (
         <div className="admin-stack">
-          <BackupOutcome last={data.lastBackup} />
+          {/* A failed backup is a warning at the top; the last good one a line at the end. */}
+          {data.lastBackup?.ok === false && <BackupOutcome last={data.lastBackup} />}
           <DashboardTab dashboard={data.dashboard} recent={data.recent} popular={data.popular} />
+          {data.lastBackup?.ok && <BackupOutcome last={data.lastBackup} />}
         </div>
       );
     case 'analytics':
