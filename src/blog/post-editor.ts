@@ -176,8 +176,8 @@ function columnsOf(input: PostInput) {
   };
 }
 
-/** Keeps post_products in step with the post's [product:ID] markers. */
-async function syncProducts(trx: Knex.Transaction, postId: number, content: string): Promise<void> {
+/** Keeps post_products in step with the post's [product:ID] markers (the editor's saves, and imports). */
+export async function syncProducts(trx: Knex.Transaction, postId: number, content: string): Promise<void> {
   await trx('post_products').where({ post_id: postId }).delete();
   const ids = productIdsIn(content);
   if (ids.length) await trx('post_products').insert(ids.map((id) => ({ post_id: postId, product_id: id })));

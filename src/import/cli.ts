@@ -1,8 +1,11 @@
 import '../server/production-by-default.ts';
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { restoreUploadsArchive } from '../db/scheduled-backups.ts';
 import { loadConfigOrExit, processLogger } from '../server/boot.ts';
 import { startRuntime } from '../server/runtime.ts';
 import { type ImportReport, runImport } from './import.ts';
+import { uploadsBeside } from './penstand.ts';
 import { ImportError } from './types.ts';
 
 const FORMAT_NAMES = { wordpress: 'WordPress', ghost: 'Ghost', penstand: 'Penstand' } as const;
@@ -83,6 +86,13 @@ try {
   });
   if (process.stderr.isTTY) process.stderr.write('\n');
   process.stdout.write(`${formatReport(report)}\n`);
+  // A Penstand export's uploads, written beside it by `npm run export`, come back with it.
+  const uploads = uploadsBeside(file);
+  if (report.format === 'penstand' && !report.dryRun && existsSync(uploads)) {
+    const { uploads: publicFiles, privateFiles } = runtime.services;
+    const restored = await restoreUploadsArchive(uploads, { uploads: publicFiles, privateFiles });
+    process.stdout.write(`uploads restored: ${restored} from ${uploads}\n`);
+  }
 } catch (error) {
   if (!(error instanceof ImportError)) throw error;
   process.stderr.write(`${error.message}\n`);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { renderMarkdown } from '../blog/markdown.ts';
+import { syncProducts } from '../blog/post-editor.ts';
 import type { Db } from '../db/knex.ts';
 import { rebuildProjections } from '../orders/store.ts';
 import { ImportError } from './types.ts';
@@ -26,6 +27,9 @@ export type PenstandExport = {
   orders: { id: number; events: Json[] }[];
   discounts?: (Json & { uses: Json[] })[];
 };
+
+/** Where `npm run export` writes the uploads of an export file, and `npm run import` finds them. */
+export const uploadsBeside = (file: string) => `${file.replace(/\.json$/i, '')}.uploads.tar.gz`;
 
 export function isPenstandExport(document: unknown): document is PenstandExport {
   return typeof document === 'object' && document !== null && 'penstand_export' in document;
@@ -238,6 +242,7 @@ export async function importPenstand(
   };
   const work = async (trx: Knex.Transaction) => {
     await assertEmpty(trx);
+    const imported: { id: number; content: string }[] = [];
     if (document.settings)
       await trx('blog_settings')
         .insert({
@@ -256,6 +261,7 @@ export async function importPenstand(
           author_name: post.author ?? null,
         })
         .returning('id');
+      imported.push({ id, content: String(post.content ?? '') });
       counts.posts++;
       for (const revision of post.revisions ?? [])
         await trx('post_revisions').insert({
@@ -302,6 +308,8 @@ export async function importPenstand(
         ),
       });
     counts.products = document.products.length;
+    // The products a post shows ([product:ID] markers), once the products are there.
+    for (const post of imported) await syncProducts(trx, post.id, post.content);
     await trx.raw("SELECT setval('products_id_seq', GREATEST((SELECT max(id) FROM products), 1))");
     for (const subscriber of document.subscribers)
       await trx('newsletter_subscribers').insert({
