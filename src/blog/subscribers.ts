@@ -73,26 +73,40 @@ export type ImportReport = { added: number; merged: number; invalid: { line: num
 
 /**
  * Confirmed subscribers from another platform's CSV (the address in the first column, or in a
- * column headed "email"). The admin affirms their consent. An address already here is merged: a
- * pending one becomes confirmed, one that unsubscribed or bounced stays so (their choice stands).
+ * column headed "email"). The admin affirms their consent (addConfirmedSubscribers).
  */
 export async function importSubscribers(db: Db, csv: string): Promise<ImportReport> {
   const records = parseCsv(csv);
   if (records.length > MAX_LINES) throw new RangeError(SUBSCRIBER_MESSAGES.tooLarge);
   const header = records[0]?.fields.map((c) => c.trim().toLowerCase());
   const column = header ? header.findIndex((c) => c === 'email' || c === 'email address') : -1;
-  const report: ImportReport = { added: 0, merged: 0, invalid: [] };
-  const valid = new Map<string, string>();
+  const invalid: ImportReport['invalid'] = [];
+  const addresses: string[] = [];
   for (const record of records.slice(column >= 0 ? 1 : 0)) {
     const raw = record.fields[Math.max(column, 0)]?.trim() ?? '';
     if (!raw && record.fields.every((f) => !f.trim())) continue;
-    if (raw.length > 254 || !email.safeParse(raw).success) {
-      report.invalid.push({ line: record.line, value: raw.slice(0, 100) });
-      continue;
-    }
-    valid.set(raw.toLowerCase(), raw);
+    if (isSubscriberAddress(raw)) addresses.push(raw);
+    else invalid.push({ line: record.line, value: raw.slice(0, 100) });
   }
+  return { ...(await addConfirmedSubscribers(db, addresses)), invalid };
+}
+
+export function isSubscriberAddress(raw: string): boolean {
+  return raw.length <= 254 && email.safeParse(raw).success;
+}
+
+/**
+ * Adds addresses whose consent the admin affirms (another platform's list) as confirmed. An
+ * address already here is merged: a pending one becomes confirmed, one that unsubscribed or
+ * bounced stays so (their choice stands).
+ */
+export async function addConfirmedSubscribers(
+  db: Db,
+  list: string[],
+): Promise<{ added: number; merged: number }> {
+  const valid = new Map(list.map((address) => [address.toLowerCase(), address]));
   const addresses = [...valid.values()];
+  const report = { added: 0, merged: 0 };
   for (let i = 0; i < addresses.length; i += 1_000) {
     const chunk = addresses.slice(i, i + 1_000);
     await db.transaction(async (trx) => {

@@ -8,9 +8,15 @@ import { type ImportReport, runImport } from './import.ts';
 import { uploadsBeside } from './penstand.ts';
 import { ImportError } from './types.ts';
 
-const FORMAT_NAMES = { wordpress: 'WordPress', ghost: 'Ghost', penstand: 'Penstand' } as const;
+const FORMAT_NAMES = {
+  wordpress: 'WordPress',
+  ghost: 'Ghost',
+  substack: 'Substack',
+  medium: 'Medium',
+  penstand: 'Penstand',
+} as const;
 const USAGE =
-  "Usage: npm run import -- <file.xml|file.json> [--dry-run] [--fetch-images] [--category 'Old name=Penstand category']… [--default-category Technology]";
+  "Usage: npm run import -- <file.xml|file.json|file.zip> [--dry-run] [--fetch-images] [--category 'Old name=Penstand category']… [--default-category Technology]";
 
 /** The report as a writer reads it: counts first, then what was skipped and why, then warnings. */
 export function formatReport(report: ImportReport): string {
@@ -23,6 +29,10 @@ export function formatReport(report: ImportReport): string {
     `unchanged: ${report.unchanged}`,
     `skipped: ${report.skipped.length}`,
     ...[...reasons].map(([reason, n]) => `  ${n} × ${reason}`),
+    ...(report.contents.drafts !== undefined ? [`drafts: ${report.contents.drafts}`] : []),
+    ...(report.contents.paid
+      ? [`paid posts: ${report.contents.paid} (imported as drafts: this site has no paid memberships)`]
+      : []),
     `comments created: ${report.comments.created}, unchanged: ${report.comments.unchanged}`,
     ...(Object.keys(report.categories).length ? ['categories (old → Penstand):'] : []),
     ...Object.entries(report.categories).map(
@@ -31,6 +41,11 @@ export function formatReport(report: ImportReport): string {
     ...(report.restored
       ? [
           `products: ${report.restored.products}, subscribers: ${report.restored.subscribers}, orders: ${report.restored.orders}, discount codes: ${report.restored.discounts}`,
+        ]
+      : []),
+    ...(report.subscribers
+      ? [
+          `subscribers: ${report.subscribers.added} added (confirmed), ${report.subscribers.merged} already here, ${report.subscribers.optedOut} with emails turned off left out, ${report.subscribers.deleted} deleted left out, ${report.subscribers.invalid} not addresses`,
         ]
       : []),
     `warnings: ${report.warnings.length}`,

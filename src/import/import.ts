@@ -12,9 +12,18 @@ import type { UploadStorage } from '../media/storage.ts';
 import { emptyNotes, htmlToMarkdown, htmlToText } from './content.ts';
 import { ghostData, ghostSite, readGhost, readJsonFile } from './ghost.ts';
 import { createImageCopier } from './images.ts';
+import { mediumPostFiles, mediumSite, readMedium } from './medium.ts';
 import { importPenstand, isPenstandExport, type PenstandExport } from './penstand.ts';
+import {
+  importSubstackSubscribers,
+  readSubstack,
+  type SubscriberImport,
+  scanSubstack,
+  substackPostsCsv,
+} from './substack.ts';
 import { ImportError, type ImportItem, type ReaderEvent } from './types.ts';
 import { detach, readWxr, scanWxr } from './wxr.ts';
+import { openZip } from './zip.ts';
 
 export type ImportOptions = {
   dryRun?: boolean;
@@ -27,12 +36,15 @@ export type ImportOptions = {
 };
 
 export type ImportReport = {
-  format: 'wordpress' | 'ghost' | 'penstand';
+  format: 'wordpress' | 'ghost' | 'substack' | 'medium' | 'penstand';
   dryRun: boolean;
   /** Items (posts, pages and everything else) in the file. */
   total: number;
-  /** What the importable items are, for the admin screen's preview. */
-  contents: { posts: number; pages: number; tags: number };
+  /**
+   * What the importable items are, for the admin screen's preview: drafts among them (drafts on
+   * the old site, and posts imported as drafts), and paid posts (only for paying subscribers there).
+   */
+  contents: { posts: number; pages: number; tags: number; drafts?: number; paid?: number };
   created: number;
   updated: number;
   unchanged: number;
@@ -42,18 +54,22 @@ export type ImportReport = {
   categories: Record<string, { category: string; posts: number }>;
   /** A Penstand export also brings the shop and the newsletter. */
   restored?: { products: number; subscribers: number; orders: number; discounts: number };
+  /** A Substack export's subscriber list, as newsletter subscribers. */
+  subscribers?: Omit<SubscriberImport, 'invalid'> & { invalid: number };
   warnings: string[];
 };
 
 /** Rolls the dry run's single transaction back once its counts are known. */
 class DryRunDone extends Error {}
 
-async function detectFormat(path: string): Promise<'xml' | 'json'> {
+async function detectFormat(path: string): Promise<'xml' | 'json' | 'zip'> {
   const handle = await open(path, 'r').catch(() => {
     throw new ImportError(`The file ${path} cannot be read.`);
   });
   try {
     const { buffer, bytesRead } = await handle.read(Buffer.alloc(512), 0, 512, 0);
+    // A zip's local file header, or the end record of an empty zip.
+    if (bytesRead >= 4 && ['504b0304', '504b0506'].includes(buffer.toString('hex', 0, 4))) return 'zip';
     const head = buffer
       .subarray(0, bytesRead)
       .toString('utf8')
@@ -63,7 +79,7 @@ async function detectFormat(path: string): Promise<'xml' | 'json'> {
     if (head.startsWith('<')) return 'xml';
     if (head.startsWith('{')) return 'json';
     throw new ImportError(
-      'The file is neither a WordPress export (XML) nor a Ghost export (JSON). Nothing was imported.',
+      'The file is neither a WordPress export (XML), a Ghost export (JSON) nor a Substack or Medium export (zip). Nothing was imported.',
     );
   } finally {
     await handle.close();
@@ -250,15 +266,56 @@ export function sourceSiteKey(declared: string, path: string): string {
 }
 
 type Reader = {
-  format: 'wordpress' | 'ghost';
+  format: 'wordpress' | 'ghost' | 'substack' | 'medium';
   /** The source site's key (sourceSiteKey). */
   site: string;
   total: number;
   events: AsyncIterable<ReaderEvent> | Iterable<ReaderEvent>;
+  /** The export's subscriber list, imported after the posts (in the dry run's transaction too). */
+  subscribers?: (db: Knex) => Promise<SubscriberImport>;
+  /** Releases the open file (a zip). */
+  close?: () => void;
 };
 
+const NEITHER_ZIP =
+  'The zip is neither a Substack export (posts.csv and posts/) nor a Medium export (posts/*.html). Nothing was imported.';
+
+/** A Substack or Medium export, told apart by their files. */
+async function zipReader(path: string): Promise<Reader> {
+  const zip = await openZip(path);
+  try {
+    const postsCsv = substackPostsCsv(zip);
+    if (postsCsv) {
+      const scan = await scanSubstack(zip, postsCsv);
+      const list = scan.subscribers;
+      return {
+        format: 'substack',
+        site: sourceSiteKey(scan.siteUrl, path),
+        total: scan.rows.length,
+        events: readSubstack(zip, scan),
+        subscribers: list ? (db) => importSubstackSubscribers(db, list) : undefined,
+        close: () => zip.close(),
+      };
+    }
+    const files = mediumPostFiles(zip);
+    if (!files.length) throw new ImportError(NEITHER_ZIP);
+    return {
+      format: 'medium',
+      site: sourceSiteKey(await mediumSite(zip, files), path),
+      total: files.length,
+      events: readMedium(zip, files),
+      close: () => zip.close(),
+    };
+  } catch (error) {
+    zip.close();
+    throw error;
+  }
+}
+
 async function readerFor(path: string): Promise<Reader | { format: 'penstand'; document: PenstandExport }> {
-  if ((await detectFormat(path)) === 'xml') {
+  const kind = await detectFormat(path);
+  if (kind === 'zip') return zipReader(path);
+  if (kind === 'xml') {
     const index = await scanWxr(path);
     return {
       format: 'wordpress',
@@ -279,8 +336,9 @@ async function readerFor(path: string): Promise<Reader | { format: 'penstand'; d
 }
 
 /**
- * Imports a WordPress (WXR), Ghost (JSON) or Penstand (JSON, into an empty site) export file: the
- * one entry point of the CLI and the job. The whole file is checked before anything is written; each item is then its own
+ * Imports a WordPress (WXR), Ghost (JSON), Substack or Medium (zip) or Penstand (JSON, into an
+ * empty site) export file: the one entry point of the CLI and the job. The whole file is checked
+ * before anything is written (of a zip: its directory and CSVs); each item is then its own
  * transaction (a dry run uses one, rolled back). Idempotent: items are found again by source id.
  */
 export async function runImport(
@@ -313,12 +371,24 @@ export async function runImport(
       warnings: [],
     };
   }
+  try {
+    return await importItems(services, reader, options);
+  } finally {
+    reader.close?.();
+  }
+}
+
+async function importItems(
+  services: Parameters<typeof runImport>[0],
+  reader: Reader,
+  options: ImportOptions,
+): Promise<ImportReport> {
   const { format, site, total, events } = reader;
   const report: ImportReport = {
     format,
     dryRun: !!options.dryRun,
     total,
-    contents: { posts: 0, pages: 0, tags: 0 },
+    contents: { posts: 0, pages: 0, tags: 0, drafts: 0, paid: 0 },
     created: 0,
     updated: 0,
     unchanged: 0,
@@ -350,7 +420,10 @@ export async function runImport(
       else {
         // Images are fetched before the item's transaction opens: no transaction waits on the network.
         let columns = columnsOf(event.item, options, report);
-        report.contents[event.item.kind === 'page' ? 'pages' : 'posts']++;
+        const { contents } = report;
+        contents[event.item.kind === 'page' ? 'pages' : 'posts']++;
+        if (columns.status === 'draft') contents.drafts = (contents.drafts ?? 0) + 1;
+        if (event.item.paid) contents.paid = (contents.paid ?? 0) + 1;
         for (const tag of columns.tags) tags.add(tag);
         report.contents.tags = tags.size;
         if (copier) {
@@ -377,6 +450,7 @@ export async function runImport(
     await services.db
       .transaction(async (trx) => {
         await importAll((work) => work(trx));
+        await importSubscribers(reader, trx, report);
         throw new DryRunDone();
       })
       .catch((error) => {
@@ -385,10 +459,22 @@ export async function runImport(
     return report;
   }
   await importAll((work) => services.db.transaction(work));
+  await importSubscribers(reader, services.db, report);
   // Stored pages (the home page, lists, a '/?p=' that was not a post yet) show the old content.
   if (report.created || report.updated || report.comments.created) services.pageCache?.invalidate();
   if (services.queues) for (const post of scheduled) await schedulePublish(services.queues, post);
   else if (scheduled.length)
     report.warnings.push(`${scheduled.length} scheduled post(s): they publish when the worker next starts`);
   return report;
+}
+
+/** The export's subscribers (Substack's list) become confirmed newsletter subscribers: they opted in there. */
+async function importSubscribers(reader: Reader, db: Knex, report: ImportReport): Promise<void> {
+  if (!reader.subscribers) return;
+  const { invalid, ...counts } = await reader.subscribers(db);
+  report.subscribers = { ...counts, invalid: invalid.length };
+  for (const { line, value } of invalid)
+    report.warnings.push(
+      detach(`subscriber list line ${line}: '${value}' is not an email address, left out`),
+    );
 }

@@ -2,5 +2,6 @@
 export const MAX_IMPORT_BYTES = 200 * 1024 * 1024;
 export const IMPORT_MESSAGES = {
   tooLarge: 'The export file must be smaller than 200 MB. Nothing was imported.',
-  noFile: 'Choose a WordPress (XML), Ghost (JSON) or Penstand (JSON) export file to upload.',
+  noFile:
+    'Choose a WordPress (XML), Ghost (JSON), Penstand (JSON), Substack (zip) or Medium (zip) export file to upload.',
 } as const;

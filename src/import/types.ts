@@ -1,6 +1,6 @@
 import type { PostStatus } from '../blog/post-schema.ts';
 
-export type SourceSystem = 'wordpress' | 'ghost';
+export type SourceSystem = 'wordpress' | 'ghost' | 'substack' | 'medium';
 
 export type ImportComment = {
   sourceId: string;
@@ -35,6 +35,8 @@ export type ImportItem = {
   oldPaths: string[];
   /** The notes of WordPress's footnotes block (the post's `footnotes` meta), if any. */
   footnotes?: { id: string; html: string }[];
+  /** Only paying subscribers could read it on the old site (Substack's paid posts). */
+  paid?: boolean;
   /** What the reader changed on the way (for the report). */
   warnings: string[];
 };

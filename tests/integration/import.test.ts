@@ -246,7 +246,11 @@ describe('a bad file', () => {
   const wxr = readFileSync(WXR);
   const cases: [string, string | Buffer, RegExp][] = [
     ['empty.xml', '', /The file is empty/],
-    ['notes.txt', 'just some notes, not an export', /neither a WordPress export \(XML\) nor a Ghost export/],
+    [
+      'notes.txt',
+      'just some notes, not an export',
+      /neither a WordPress export \(XML\), a Ghost export \(JSON\) nor a Substack or Medium export \(zip\)/,
+    ],
     ['page.xml', '<html><body>hello</body></html>', /not a WordPress export/],
     ['broken.xml', '<rss><channel><item><title>x</title></channel></rss>', /not valid XML/],
     ['truncated.xml', wxr.subarray(0, Math.floor(wxr.length / 2)), /not valid XML/],
@@ -256,7 +260,7 @@ describe('a bad file', () => {
     [
       'archive.xml',
       gzipSync(Buffer.alloc(20 * 1024 * 1024)),
-      /neither a WordPress export \(XML\) nor a Ghost export/,
+      /neither a WordPress export \(XML\), a Ghost export \(JSON\) nor a Substack or Medium export \(zip\)/,
     ],
     [
       'bomb.xml',
@@ -322,7 +326,7 @@ describe('npm run import', () => {
     expect(bad.output()).toContain('The file is empty (0 bytes). Nothing was imported.');
     const usage = startProcess('src/import/cli.ts', [], env);
     expect(await usage.exited).toBe(2);
-    expect(usage.output()).toContain('Usage: npm run import -- <file.xml|file.json> [--dry-run]');
+    expect(usage.output()).toContain('Usage: npm run import -- <file.xml|file.json|file.zip> [--dry-run]');
   });
 });
 

@@ -88,12 +88,13 @@ function UploadForm() {
     >
       <h2>Import</h2>
       <p>
-        A WordPress export (WXR, .xml), a Ghost export (.json) or a Penstand export (.json), up to 200 MB.
+        A WordPress export (WXR, .xml), a Ghost export (.json), a Penstand export (.json), or the .zip a
+        Substack or Medium export downloads as, up to 200 MB.
       </p>
       <Notice result={error ? { ok: false, title: 'Error', message: error } : null} />
       <div className="field">
         <label htmlFor="import-file">Export file</label>
-        <input id="import-file" name="file" type="file" accept=".xml,.json" required />
+        <input id="import-file" name="file" type="file" accept=".xml,.json,.zip" required />
       </div>
       <button className="button" type="submit">
         Upload and preview
@@ -113,7 +114,47 @@ function Counts({ report }: { report: ImportReport }) {
       <dd>{report.comments.created + report.comments.unchanged}</dd>
       <dt>Tags</dt>
       <dd>{report.contents.tags}</dd>
+      {report.contents.drafts !== undefined ? (
+        <>
+          <dt>Drafts</dt>
+          <dd>{report.contents.drafts}</dd>
+        </>
+      ) : null}
+      {report.contents.paid ? (
+        <>
+          <dt>Paid posts (as drafts)</dt>
+          <dd>{report.contents.paid}</dd>
+        </>
+      ) : null}
+      {report.subscribers ? (
+        <>
+          <dt>Subscribers</dt>
+          <dd>{report.subscribers.added + report.subscribers.merged}</dd>
+        </>
+      ) : null}
     </dl>
+  );
+}
+
+/** What happens to a Substack export's subscriber list, and to its paid posts. */
+function Notes({ report }: { report: ImportReport }) {
+  const { subscribers, contents } = report;
+  return (
+    <>
+      {contents.paid ? (
+        <p>
+          Paid posts: {contents.paid}, imported as drafts (this site has no paid memberships, and publishing
+          would give them to every reader).
+        </p>
+      ) : null}
+      {subscribers ? (
+        <p>
+          Subscribers: {subscribers.added} new (confirmed: they opted in on the old site),{' '}
+          {subscribers.merged} already here; left out: {subscribers.optedOut} with emails turned off,{' '}
+          {subscribers.deleted} deleted, {subscribers.invalid} not addresses.
+        </p>
+      ) : null}
+    </>
   );
 }
 
@@ -123,8 +164,9 @@ function Preview({ id, fileName, report }: { id: string; fileName: string; repor
     <Form method="post" className="card admin-import-form">
       <h2>{`Preview of ${fileName}`}</h2>
       <Counts report={report} />
+      <Notes report={report} />
       <p>
-        {report.skipped.length} of {report.total} items will be skipped (attachments, menus and other
+        {report.skipped.length} of {report.total} items will be skipped (attachments, menus, threads and other
         non-posts).
       </p>
       <input type="hidden" name="upload" value={id} />
@@ -172,6 +214,7 @@ function Report({ report }: { report: ImportReport }) {
         <dt>Comments created</dt>
         <dd>{report.comments.created}</dd>
       </dl>
+      <Notes report={report} />
       {report.skipped.length ? (
         <details>
           <summary>Skipped items</summary>

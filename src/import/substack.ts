@@ -1,0 +1,170 @@
+import { basename } from 'node:path';
+import type { PostStatus } from '../blog/post-schema.ts';
+import { addConfirmedSubscribers, isSubscriberAddress } from '../blog/subscribers.ts';
+import type { Db } from '../db/knex.ts';
+import { parseCsv } from '../server/csv.ts';
+import { htmlToText } from './content.ts';
+import { ImportError, type ReaderEvent } from './types.ts';
+import type { ZipArchive } from './zip.ts';
+
+/*
+ * A Substack export (Settings → Exports) is a zip of posts.csv (one row per post: post_id
+ * '<id>.<slug>', post_date, is_published, email_sent_at, type, audience, title, subtitle,
+ * podcast_url…), posts/<post_id>.html (the body alone, no page around it) and the subscriber
+ * list, email_list.<publication>.csv (email, active_subscription, expiry, email_disabled,
+ * created_at…). Facts from Ghost's migration tools (TryGhost/migrate: mg-substack,
+ * mg-substack-members-csv) and their fixtures.
+ */
+
+type Row = Record<string, string>;
+type CsvRow = { line: number; row: Row };
+
+const POSTS_COLUMNS = ['post_id', 'post_date', 'is_published', 'type', 'audience', 'title'];
+
+export type SubstackExport = {
+  /** The publication's address (https://name.substack.com or its own domain), or '' when the export does not show it. */
+  siteUrl: string;
+  rows: Row[];
+  /** Where posts.csv is: '' at the top of the zip, or the folder it was exported in. */
+  prefix: string;
+  /** The subscriber list's rows, if the export has one. */
+  subscribers: CsvRow[] | null;
+};
+
+/** posts.csv at the top of the zip or in one folder: the zip is a Substack export. */
+export function substackPostsCsv(zip: ZipArchive): string | null {
+  return zip.names.find((name) => /^(?:[^/]+\/)?posts\.csv$/.test(name)) ?? null;
+}
+
+function records(csv: string, what: string, required: string[]): CsvRow[] {
+  const [header, ...rest] = parseCsv(csv);
+  const columns = header?.fields.map((c) => c.trim().toLowerCase()) ?? [];
+  const missing = required.filter((c) => !columns.includes(c));
+  if (missing.length)
+    throw new ImportError(
+      `${what} has no ${missing.join(', ')} column${missing.length > 1 ? 's' : ''}: it is not a Substack export's. Nothing was imported.`,
+    );
+  return rest
+    .filter((record) => record.fields.some((f) => f.trim()))
+    .map((record) => ({
+      line: record.line,
+      row: Object.fromEntries(columns.map((c, i) => [c, record.fields[i]?.trim() ?? ''])),
+    }));
+}
+
+/** A call to action that leads back to Substack (subscribe, share, leave a comment): its link names the publication. */
+const BUTTON = /<p class="button-wrapper"[^>]*>[\s\S]*?<\/p>/g;
+const PUBLICATION_LINK = /href="(https?:\/\/[^"/?#]+)\/(?:subscribe|p\/[^"/?#]+\/comments)\b/;
+
+/**
+ * Reads posts.csv and the subscriber list (both checked before anything is written) and finds the
+ * publication's address: the subscriber list's name, else a button's link.
+ */
+export async function scanSubstack(zip: ZipArchive, csvName: string): Promise<SubstackExport> {
+  const prefix = csvName.slice(0, -'posts.csv'.length);
+  const rows = records(await zip.read(csvName), 'posts.csv', POSTS_COLUMNS).map((record) => record.row);
+  const subscriberFile =
+    zip.names.find(
+      (name) => name.startsWith(prefix) && /^email_list[^/]*\.csv$/i.test(name.slice(prefix.length)),
+    ) ?? null;
+  const listed = subscriberFile && /^email_list\.([a-z0-9-]+)\.csv$/i.exec(basename(subscriberFile));
+  let siteUrl = listed ? `https://${listed[1].toLowerCase()}.substack.com` : '';
+  for (const row of siteUrl ? [] : rows) {
+    const name = `${prefix}posts/${row.post_id}.html`;
+    const link = zip.has(name) && PUBLICATION_LINK.exec((await zip.read(name)).match(BUTTON)?.join('') ?? '');
+    if (link) {
+      siteUrl = link[1].toLowerCase();
+      break;
+    }
+  }
+  const subscribers = subscriberFile
+    ? records(await zip.read(subscriberFile), 'The subscriber list', ['email'])
+    : null;
+  return { siteUrl, rows, prefix, subscribers };
+}
+
+const timestamp = (value: string) => {
+  const date = new Date(value);
+  return value && !Number.isNaN(date.getTime()) ? date : null;
+};
+
+/** Each row of posts.csv, oldest first, as an import item; threads and rows without their HTML are skipped. */
+export async function* readSubstack(zip: ZipArchive, scan: SubstackExport): AsyncGenerator<ReaderEvent> {
+  const rows = [...scan.rows].sort(
+    (a, b) => (timestamp(a.post_date)?.getTime() ?? 0) - (timestamp(b.post_date)?.getTime() ?? 0),
+  );
+  for (const row of rows) {
+    const [, id = row.post_id, slug = ''] = /^(\d+)\.(.*)$/.exec(row.post_id) ?? [];
+    const title = row.title;
+    const type = row.type.toLowerCase();
+    if (type === 'thread') {
+      yield { type: 'skip', sourceId: id, title, reason: 'a Substack thread (a discussion, not a post)' };
+      continue;
+    }
+    const file = `${scan.prefix}posts/${row.post_id}.html`;
+    if (!zip.has(file)) {
+      yield { type: 'skip', sourceId: id, title, reason: 'no HTML file in the export' };
+      continue;
+    }
+    const warnings: string[] = [];
+    let status: PostStatus = row.is_published.toLowerCase() === 'true' ? 'published' : 'draft';
+    const audience = row.audience.toLowerCase();
+    const paid = audience === 'only_paid';
+    // This site has no paid memberships (yet): publishing would give a paid post away to everyone.
+    if (paid) warnings.push('paid-only on Substack: imported as a draft (this site has no paid memberships)');
+    else if (audience === 'only_free') warnings.push('for subscribers only on Substack: imported as a draft');
+    if (paid || audience === 'only_free') status = 'draft';
+    let html = (await zip.read(file)).replace(BUTTON, '');
+    if (/^https?:\/\//.test(row.podcast_url ?? ''))
+      html = `<audio src="${row.podcast_url.replace(/"/g, '&quot;')}"></audio>\n${html}`;
+    const kind = type === 'page' ? 'page' : 'post';
+    yield {
+      type: 'item',
+      item: {
+        sourceSystem: 'substack',
+        sourceId: id,
+        kind,
+        title,
+        slug,
+        status,
+        date: timestamp(row.post_date),
+        html,
+        excerpt: htmlToText(row.subtitle ?? ''),
+        authorName: null,
+        // Pages and podcast episodes are placed by the mapping like other systems' pages and podcasts.
+        categories: kind === 'page' ? ['Pages'] : type === 'podcast' ? ['Podcasts'] : [],
+        tags: [],
+        featuredImage: null,
+        featured: false,
+        comments: [],
+        oldPaths: slug ? [`/p/${slug}`] : [],
+        paid,
+        warnings,
+      },
+    };
+  }
+}
+
+export type SubscriberImport = {
+  added: number;
+  merged: number;
+  /** Readers who had turned Substack's emails off: their choice stands, they are not added. */
+  optedOut: number;
+  /** Addresses Substack replaced after a deletion request. */
+  deleted: number;
+  invalid: { line: number; value: string }[];
+};
+
+/** The subscriber list: each address that receives the newsletter on Substack becomes a confirmed subscriber. */
+export async function importSubstackSubscribers(db: Db, list: CsvRow[]): Promise<SubscriberImport> {
+  const report: SubscriberImport = { added: 0, merged: 0, optedOut: 0, deleted: 0, invalid: [] };
+  const addresses: string[] = [];
+  for (const { line, row } of list) {
+    if (/@deletion-request\.substack\.com$/i.test(row.email)) report.deleted++;
+    else if (row.email_disabled?.toLowerCase() === 'true') report.optedOut++;
+    else if (isSubscriberAddress(row.email)) addresses.push(row.email);
+    else report.invalid.push({ line, value: row.email.slice(0, 100) });
+  }
+  Object.assign(report, await addConfirmedSubscribers(db, addresses));
+  return report;
+}
