@@ -171,7 +171,7 @@ function presentSummary(row: PostRow): PostSummary {
       firstName: row.first_name,
       lastName: row.last_name,
       username: row.username ?? row.author_name,
-      importedByline: row.username === null && row.author_name !== null,
+      ...(row.username === null && row.author_name !== null ? { importedByline: true } : {}),
     },
   };
 }
