@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { expireOrder } from '../../src/orders/payments.ts';
 import { signedInSession } from '../support/auth.ts';
 import { changedTables, fingerprint, watchedTables } from '../support/db-fingerprint.ts';
-import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
+import { createProductFileRow, createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
 import { type StripeStandIn, setUpCardPaymentsApp } from '../support/stripe-stand-in.ts';
 
 const WEBHOOK_SECRET = 'whsec_penstand_tests';
@@ -166,6 +166,83 @@ describe('Stripe Checkout', () => {
       client_reference_id: '99999999',
     });
     expect((await deliver(stray)).body.outcome).toBe('unknown-order');
+  });
+
+  it('pays an order only from its own Checkout Session for its total: any other payment is kept to review', async () => {
+    const { db } = stack.app.services;
+    const { order, product } = await placedOrder(1);
+    await createProductFileRow(db, product.id, 'Field Notes PDF');
+    const own = stack.stripe.complete(sessionOf(order.paymentUrl).id);
+    // A Payment Link or another integration on the same account, naming this order.
+    const strays = [
+      { ...own, id: 'cs_test_payment_link', payment_intent: 'pi_test_elsewhere' },
+      { ...own, amount_total: 1 },
+      { ...own, currency: 'jpy' },
+    ].map((object) => stack.stripe.event('checkout.session.completed', object));
+    for (const stray of strays) expect((await deliver(stray)).body.outcome).toBe('to-review');
+    expect(
+      await db('orders').where({ id: order.id }).first('status', 'payment_status', 'paid_amount'),
+    ).toEqual({ status: 'pending', payment_status: 'unpaid', paid_amount: 0 });
+    expect(await db('download_grants').where({ order_id: order.id })).toEqual([]);
+    const reviews = await db('order_events')
+      .where({ order_id: order.id, type: 'PaymentToReview' })
+      .orderBy('version');
+    expect(reviews.map((e) => [e.data.eventId, e.data.reason])).toEqual([
+      [strays[0].id, 'It was not made on a payment page opened for this order.'],
+      [strays[1].id, 'It was for $0.01, not the order’s total of $12.50.'],
+      [strays[2].id, 'It was made in JPY, not in the order’s USD.'],
+    ]);
+    const page = await fetch(`${stack.app.url}/admin/orders/${order.id}`, { headers: admin }).then((r) =>
+      r.text(),
+    );
+    expect(page).toContain('Payment to review');
+    for (const stray of strays) expect(page).toContain(`Stripe event ${stray.id}`);
+
+    // The order's own payment still pays it, and releases its download.
+    expect((await deliver(stack.stripe.event('checkout.session.completed', own))).body.outcome).toBe(
+      'applied',
+    );
+    expect(await db('orders').where({ id: order.id }).first('payment_status', 'paid_amount')).toEqual({
+      payment_status: 'paid',
+      paid_amount: 1250,
+    });
+    expect(await db('download_grants').where({ order_id: order.id })).toHaveLength(1);
+  });
+
+  it('refuses a signature dated more than 5 minutes ahead, as one more than 5 minutes old', async () => {
+    const { order } = await placedOrder(1);
+    const delivery = stack.stripe.event(
+      'checkout.session.completed',
+      stack.stripe.complete(sessionOf(order.paymentUrl).id),
+    );
+    const now = Math.floor(Date.now() / 1000);
+    expect(await deliver(delivery, WEBHOOK_SECRET, now + 600)).toEqual({
+      status: 400,
+      body: { message: 'Invalid Stripe signature.' },
+    });
+    expect(
+      (await stack.app.services.db('orders').where({ id: order.id }).first('payment_status')).payment_status,
+    ).toBe('unpaid');
+    // Within the tolerance (a clock a little ahead of ours) it is Stripe's.
+    expect((await deliver(delivery, WEBHOOK_SECRET, now + 60)).body.outcome).toBe('applied');
+  });
+
+  it('answers 400 to a correctly signed body that is not an event, and logs it', async () => {
+    const bodies = [
+      JSON.stringify({ id: 'evt_no_data', object: 'event', type: 'checkout.session.completed' }),
+      JSON.stringify({ id: 'evt_null', object: 'event', type: 'checkout.session.completed', data: null }),
+      JSON.stringify({ id: 'evt_no_object', object: 'event', type: 'charge.refunded', data: {} }),
+      JSON.stringify([{ id: 'evt_in_array', type: 'checkout.session.completed' }]),
+      'null',
+    ];
+    for (const body of bodies)
+      expect(await deliver(stack.stripe.signed(body))).toEqual({
+        status: 400,
+        body: { message: 'This is not a Stripe event.' },
+      });
+    expect(stack.app.logs.filter((l) => l.msg === 'signed Stripe webhook is not an event')).toHaveLength(
+      bodies.length,
+    );
   });
 
   it('refunds through Stripe’s Refunds API, and records a refund made in Stripe’s dashboard', async () => {
