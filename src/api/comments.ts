@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { commentSchema } from '../blog/comment-schema.ts';
 import { approvedComments, commentWriter, createComment, likeComment } from '../blog/comments.ts';
 import { BLOG_MESSAGES } from '../blog/messages.ts';
+import { linkKey } from '../db/site-secret.ts';
 import { HttpError } from '../server/middleware.ts';
 import { createRateLimit } from '../server/rate-limit.ts';
 import type { AppServices } from '../server/services.ts';
@@ -66,13 +67,13 @@ export function commentsRouter(services: AppServices): Router {
   router.put('/comments', async (ctx, next) => {
     if (ctx.query.action !== 'like') return next();
     const id = queryId(ctx);
-    // A guest API client learns the id of a session made for it; an existing one is never echoed
-    // (it may be a cookie's, which page scripts must not read).
-    const created = !ctx.state.session.id;
-    const liker = await ctx.state.session.ensure();
+    // A client without a session gets none: a session per like would let anyone count again with
+    // each request and grow the sessions table. It likes once per address and day instead, named
+    // by a keyed hash (the address itself is not stored).
+    const day = new Date().toISOString().slice(0, 10);
+    const liker = ctx.state.session.id ?? `address:${await linkKey(db, `comment-like ${ctx.ip} ${day}`)}`;
     const likes = await likeComment(db, id, liker);
     if (likes === null) throw new HttpError(404, 'Comment not found');
-    if (created) ctx.set('X-Session-Id', liker);
     ctx.body = { id, likes };
   });
   return router;
