@@ -69,6 +69,10 @@ const EnvSchema = z.object({
     .default('CF-IPCountry'),
   SESSION_IDLE_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   DOWNLOAD_MAX_MB: z.coerce.number().int().min(1).max(1_000_000).default(500),
+  IMPORT_ALLOWED_ADDRESSES: z
+    .string()
+    .regex(/^[\s\d.:a-fA-F/,]+$/, 'IP addresses or CIDR ranges, separated by commas')
+    .optional(),
   S3_BUCKET: z
     .string()
     .regex(
@@ -135,6 +139,8 @@ export type Config = {
   s3: S3Config | undefined;
   /** The largest file a downloadable product may have, in megabytes. */
   downloadMaxMb: number;
+  /** Non-public addresses an import may still copy images from (an old site on the same network). */
+  importAllowedAddresses: string[];
 };
 
 export type S3Config = {
@@ -147,6 +153,12 @@ export type S3Config = {
 };
 
 export class ConfigError extends Error {}
+
+/** docker-compose.yml's stand-ins for secrets the operator sets in .env: refused in production. */
+export const COMPOSE_PLACEHOLDERS = [
+  ['ADMIN_PASSWORD', 'change-me-Now1!'],
+  ['S3_SECRET_ACCESS_KEY', 'change-me-s3-secret'],
+] as const;
 
 /** Reads and validates the environment. The only reader of process.env in the app. */
 /** Variables whose values must not be printed, even when they are wrong. */
@@ -224,6 +236,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       'Invalid environment variable STRIPE_API_URL: it points the payments at a Stripe stand-in for tests and development; not allowed with NODE_ENV=production',
     );
   }
+  if (env.NODE_ENV === 'production')
+    for (const [name, placeholder] of COMPOSE_PLACEHOLDERS)
+      if (env[name] === placeholder)
+        throw new ConfigError(
+          `Invalid environment variable ${name}: it is docker-compose.yml's placeholder, which everyone knows; set your own ${name} in .env (README: Docker)`,
+        );
   const dataDir = path.resolve(env.DATA_DIR);
   return {
     env: env.NODE_ENV,
@@ -275,6 +293,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     sessionIdleMs: env.SESSION_IDLE_DAYS * 24 * 60 * 60 * 1000,
     s3: env.S3_BUCKET ? s3Config(env, env.S3_BUCKET) : undefined,
     downloadMaxMb: env.DOWNLOAD_MAX_MB,
+    importAllowedAddresses: (env.IMPORT_ALLOWED_ADDRESSES ?? '')
+      .split(',')
+      .map((a) => a.trim())
+      .filter(Boolean),
   };
 }
 
