@@ -85,7 +85,8 @@ export type OrderMailKind =
   | 'order-expired'
   | 'refund-issued'
   | 'downloads'
-  | 'order-shipped';
+  | 'order-shipped'
+  | 'order-cancelled';
 
 export type OrderEvent =
   | { type: 'OrderPlaced'; data: OrderPlacedData }

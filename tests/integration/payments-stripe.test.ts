@@ -373,6 +373,55 @@ describe('Stripe Checkout', () => {
     ).toBe(true);
   });
 
+  it('mails a cancellation with its reason, and a payment after it as one to be refunded, refunded when the writer confirms', async () => {
+    const { db } = stack.app.services;
+    const { order } = await placedOrder(1);
+    // The customer pays on Stripe's page while the writer cancels.
+    const paid = stack.stripe.complete(sessionOf(order.paymentUrl).id);
+    const cancel = await fetch(`${stack.app.url}/api/admin/orders/${order.id}?action=cancel`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ reason: 'Out of print' }),
+    });
+    expect(cancel.status).toBe(200);
+    const cancelled = await stack.smtp.waitFor((m) => m.subject === `Order #${order.id} cancelled`);
+    expect(cancelled.to).toEqual(['ada@example.com']);
+    expect(cancelled.text).toContain(
+      `Your order #${order.id} has been cancelled. Reason: Out of print. Nothing will be charged.`,
+    );
+
+    expect((await deliver(stack.stripe.event('checkout.session.completed', paid))).body.outcome).toBe(
+      'applied',
+    );
+    expect(
+      await db('orders').where({ id: order.id }).first('status', 'payment_status', 'refund_needed'),
+    ).toEqual({
+      status: 'cancelled',
+      payment_status: 'paid',
+      refund_needed: true,
+    });
+    const late = await stack.smtp.waitFor(
+      (m) => m.subject === `Payment received for order #${order.id}: it will be refunded`,
+    );
+    expect(late.text).toContain(
+      `We received your payment of $12.50 for your order #${order.id}, but the order had been cancelled (Out of print), so nothing will be sent. We will refund your payment in full`,
+    );
+    expect(late.text).not.toContain('ships');
+    expect(
+      stack.smtp.messages.filter((m) => m.subject === `Payment received for order #${order.id}`),
+    ).toEqual([]);
+    // Nothing is refunded until the writer confirms with Refund on the order.
+    expect(stack.stripe.refunds.filter((r) => r.payment_intent === paid.payment_intent)).toEqual([]);
+    const refund = await fetch(`${stack.app.url}/api/admin/orders/${order.id}?action=refund`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ amount: 1250, restock: false }),
+    });
+    expect(refund.status).toBe(200);
+    expect(stack.stripe.refunds.filter((r) => r.payment_intent === paid.payment_intent)).toHaveLength(1);
+    await stack.smtp.waitFor((m) => m.subject === `Refund issued for order #${order.id}`);
+  });
+
   it('keeps a payment that arrives after expiry: the order re-opens while its stock is there, else it is flagged', async () => {
     const { db } = stack.app.services;
     const later = new Date(Date.now() + 2 * 60 * 60_000);
