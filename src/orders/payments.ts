@@ -307,7 +307,8 @@ export async function applyStripeEvent(services: AppServices, event: Stripe.Even
     services.log.warn({ eventId: event.id, type: event.type }, 'Stripe event for no known order');
     return 'unknown-order';
   }
-  let outcome: WebhookOutcome = 'ignored';
+  // Widened on purpose: the closure below sets it, which TypeScript's narrowing does not see.
+  let outcome = 'ignored' as WebhookOutcome;
   await changeOrder(
     db,
     orderId,

@@ -116,6 +116,7 @@ function formIntent(body: Buffer, type: string): string | null {
       ? /name="intent"\r\n\r\n([^\r]*)/.exec(text)?.[1]
       : new URLSearchParams(text).get('intent');
   // Control characters (a NUL above all) are no part of an intent, and the audit log cannot store a NUL.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it removes
   return value ? value.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 60) : null;
 }
 

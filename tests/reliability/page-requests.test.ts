@@ -348,7 +348,7 @@ describe('page route fuzzing', () => {
 
   it('answers NUL with a 400, and newlines, non-Latin-1 and over-long values without a 5xx, in every field of every form of every page', async () => {
     const routes = await pageRoutes();
-    const forms = new Map<string, { who: string; form: PageForm }>();
+    const forms = new Map<string, { who: 'anonymous' | 'admin'; form: PageForm }>();
     const pages = [
       ...routes.filter((r) => !r.pattern.includes('*')).map((r) => concretePath(r.pattern, ids)),
       ...ADMIN_TABS.map((tab) => `/admin?tab=${tab.id}`),
