@@ -1,9 +1,8 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { commentSchema } from '../blog/comment-schema.ts';
-import { approvedComments, commentWriter, createComment, likeComment } from '../blog/comments.ts';
+import { approvedComments, commentWriter, createComment, likeComment, likerOf } from '../blog/comments.ts';
 import { BLOG_MESSAGES } from '../blog/messages.ts';
-import { linkKey } from '../db/site-secret.ts';
 import { HttpError } from '../server/middleware.ts';
 import { createRateLimit } from '../server/rate-limit.ts';
 import type { AppServices } from '../server/services.ts';
@@ -67,12 +66,7 @@ export function commentsRouter(services: AppServices): Router {
   router.put('/comments', async (ctx, next) => {
     if (ctx.query.action !== 'like') return next();
     const id = queryId(ctx);
-    // A client without a session gets none: a session per like would let anyone count again with
-    // each request and grow the sessions table. It likes once per address and day instead, named
-    // by a keyed hash (the address itself is not stored).
-    const day = new Date().toISOString().slice(0, 10);
-    const liker = ctx.state.session.id ?? `address:${await linkKey(db, `comment-like ${ctx.ip} ${day}`)}`;
-    const likes = await likeComment(db, id, liker);
+    const likes = await likeComment(db, id, await likerOf(db, ctx.state.session.id, ctx.ip));
     if (likes === null) throw new HttpError(404, 'Comment not found');
     ctx.body = { id, likes };
   });

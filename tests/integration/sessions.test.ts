@@ -114,6 +114,22 @@ it('echoes no session id to a like, and counts likes without a session once per 
   expect(guests.map((r) => r.headers.get('set-cookie'))).toEqual([null, null, null]);
   // The signed-in like and this address's one.
   expect(await Promise.all(guests.map(async (r) => (await r.json()).likes))).toEqual([2, 2, 2]);
+  // The post page's like form (without JavaScript) counts alike, and makes no session either.
+  const [other] = await app.services
+    .db('comments')
+    .insert({ post_id: post.id, author: 'B', email: 'b@example.com', content: 'Hello', approved: true })
+    .returning('id');
+  for (let i = 0; i < 3; i++) {
+    const res = await fetch(`${app.url}/post/${post.slug}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { origin: app.url, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ intent: 'like', commentId: String(other.id) }).toString(),
+    });
+    expect(res.status).toBeLessThan(400);
+    expect(res.headers.getSetCookie().filter((c) => c.startsWith('sid='))).toEqual([]);
+  }
+  expect((await app.services.db('comments').where({ id: other.id }).first('likes')).likes).toBe(1);
   expect(await sessions()).toBe(before);
 });
 
