@@ -102,6 +102,34 @@ describe('loadConfig', () => {
       );
   });
 
+  it('refuses docker-compose.yml’s placeholder secrets in production only, naming the variable', () => {
+    const compose = { ADMIN_EMAIL: 'admin@penstand.local', ADMIN_PASSWORD: 'change-me-Now1!' };
+    expect(() => loadConfig({ ...compose, NODE_ENV: 'production' })).toThrow(
+      /^Invalid environment variable ADMIN_PASSWORD: it is docker-compose.yml's placeholder, which everyone knows; set your own ADMIN_PASSWORD in .env/,
+    );
+    expect(() =>
+      loadConfig({
+        S3_BUCKET: 'uploads',
+        S3_ACCESS_KEY_ID: 'penstand',
+        S3_SECRET_ACCESS_KEY: 'change-me-s3-secret',
+      }),
+    ).toThrow(/^Invalid environment variable S3_SECRET_ACCESS_KEY: it is docker-compose.yml's placeholder/);
+    expect(loadConfig({ ...compose, NODE_ENV: 'development' }).admin?.password).toBe('change-me-Now1!');
+    expect(
+      loadConfig({ ...compose, NODE_ENV: 'production', ADMIN_PASSWORD: 'An0ther-secret!' }).admin?.email,
+    ).toBe('admin@penstand.local');
+  });
+
+  it('reads the non-public addresses an import may copy images from', () => {
+    expect(loadConfig({}).importAllowedAddresses).toEqual([]);
+    expect(
+      loadConfig({ IMPORT_ALLOWED_ADDRESSES: '10.0.0.5, 192.168.1.0/24' }).importAllowedAddresses,
+    ).toEqual(['10.0.0.5', '192.168.1.0/24']);
+    expect(() => loadConfig({ IMPORT_ALLOWED_ADDRESSES: 'intranet.local' })).toThrow(
+      /^Invalid environment variable IMPORT_ALLOWED_ADDRESSES/,
+    );
+  });
+
   it('does not seed demo content on an external database unless asked', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://u:p@h/db' }).seedDemo).toBe(false);
     expect(loadConfig({ DATABASE_URL: 'postgres://u:p@h/db', SEED_DEMO: 'true' }).seedDemo).toBe(true);

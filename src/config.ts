@@ -71,6 +71,10 @@ const EnvSchema = z.object({
   DOWNLOAD_MAX_MB: z.coerce.number().int().min(1).max(1_000_000).default(500),
   BACKUP_INTERVAL_HOURS: z.coerce.number().min(0).max(8_760).optional(),
   BACKUP_KEEP: z.coerce.number().int().min(1).max(1_000).default(7),
+  IMPORT_ALLOWED_ADDRESSES: z
+    .string()
+    .regex(/^[\s\d.:a-fA-F/,]+$/, 'IP addresses or CIDR ranges, separated by commas')
+    .optional(),
   S3_BUCKET: z
     .string()
     .regex(
@@ -140,6 +144,8 @@ export type Config = {
   /** Time between scheduled backups into DATA_DIR/backups; 0 when they are off. */
   backupIntervalMs: number;
   backupKeep: number;
+  /** Non-public addresses an import may still copy images from (an old site on the same network). */
+  importAllowedAddresses: string[];
 };
 
 export type S3Config = {
@@ -152,6 +158,12 @@ export type S3Config = {
 };
 
 export class ConfigError extends Error {}
+
+/** docker-compose.yml's stand-ins for secrets the operator sets in .env: refused in production. */
+export const COMPOSE_PLACEHOLDERS = [
+  ['ADMIN_PASSWORD', 'change-me-Now1!'],
+  ['S3_SECRET_ACCESS_KEY', 'change-me-s3-secret'],
+] as const;
 
 /** Reads and validates the environment. The only reader of process.env in the app. */
 /** Variables whose values must not be printed, even when they are wrong. */
@@ -229,6 +241,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       'Invalid environment variable STRIPE_API_URL: it points the payments at a Stripe stand-in for tests and development; not allowed with NODE_ENV=production',
     );
   }
+  if (env.NODE_ENV === 'production')
+    for (const [name, placeholder] of COMPOSE_PLACEHOLDERS)
+      if (env[name] === placeholder)
+        throw new ConfigError(
+          `Invalid environment variable ${name}: it is docker-compose.yml's placeholder, which everyone knows; set your own ${name} in .env (README: Docker)`,
+        );
   const dataDir = path.resolve(env.DATA_DIR);
   return {
     env: env.NODE_ENV,
@@ -283,6 +301,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     // Scheduled backups are for the embedded install; a server's database has its own.
     backupIntervalMs: (env.BACKUP_INTERVAL_HOURS ?? (env.DATABASE_URL ? 0 : 24)) * 60 * 60 * 1000,
     backupKeep: env.BACKUP_KEEP,
+    importAllowedAddresses: (env.IMPORT_ALLOWED_ADDRESSES ?? '')
+      .split(',')
+      .map((a) => a.trim())
+      .filter(Boolean),
   };
 }
 

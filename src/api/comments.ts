@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { commentSchema } from '../blog/comment-schema.ts';
-import { approvedComments, commentWriter, createComment, likeComment } from '../blog/comments.ts';
+import { approvedComments, commentWriter, createComment, likeComment, likerOf } from '../blog/comments.ts';
 import { BLOG_MESSAGES } from '../blog/messages.ts';
 import { HttpError } from '../server/middleware.ts';
 import { rateLimit } from '../server/rate-limit.ts';
@@ -61,13 +61,8 @@ export function commentsRouter(services: AppServices): Router {
   router.put('/comments', async (ctx, next) => {
     if (ctx.query.action !== 'like') return next();
     const id = queryId(ctx);
-    // A guest API client learns the id of a session made for it; an existing one is never echoed
-    // (it may be a cookie's, which page scripts must not read).
-    const created = !ctx.state.session.id;
-    const liker = await ctx.state.session.ensure();
-    const likes = await likeComment(db, id, liker);
+    const likes = await likeComment(db, id, await likerOf(db, ctx.state.session.id, ctx.ip));
     if (likes === null) throw new HttpError(404, 'Comment not found');
-    if (created) ctx.set('X-Session-Id', liker);
     ctx.body = { id, likes };
   });
   return router;

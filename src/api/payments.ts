@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import type Stripe from 'stripe';
+import { z } from 'zod';
 import { applyStripeEvent } from '../orders/payments.ts';
 import { WEBHOOK_TOLERANCE_SECONDS } from '../payments/stripe.ts';
 import { readBody } from '../server/body.ts';
@@ -8,6 +9,18 @@ import type { AppServices } from '../server/services.ts';
 
 /** Stripe's events are small; anything near this is not one. */
 const WEBHOOK_BODY_LIMIT = 512 * 1024;
+
+/** What applyStripeEvent reads of every event: a signed body of another shape is not one Stripe sends. */
+const eventShape = z.object({
+  id: z.string().min(1),
+  type: z.string().min(1),
+  data: z.object({ object: z.record(z.string(), z.unknown()) }),
+});
+
+/** The `t=` of a Stripe-Signature header (seconds since the epoch). */
+function signedAt(signature: string): number {
+  return Number(/(?:^|,)t=(\d{1,12})(?:,|$)/.exec(signature)?.[1] ?? 0);
+}
 
 /**
  * POST /api/payments/stripe/webhook: Stripe's events, verified on the raw body with the SDK.
@@ -29,8 +42,14 @@ export function paymentsRouter(services: AppServices): Router {
         config.stripe.webhookSecret,
         WEBHOOK_TOLERANCE_SECONDS,
       );
+      // The SDK refuses only old timestamps; one from the future would stay replayable until then.
+      if (signedAt(signature) > Date.now() / 1000 + WEBHOOK_TOLERANCE_SECONDS) throw new Error('future');
     } catch {
       throw new HttpError(400, 'Invalid Stripe signature.');
+    }
+    if (!eventShape.safeParse(event).success) {
+      ctx.state.log.warn({ body: raw.subarray(0, 200).toString() }, 'signed Stripe webhook is not an event');
+      throw new HttpError(400, 'This is not a Stripe event.');
     }
     try {
       const outcome = await applyStripeEvent(services, event);

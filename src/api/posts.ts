@@ -68,10 +68,10 @@ export function postsRouter(services: AppServices): Router {
     }
     if (action !== undefined) return next();
     const params = parseOr400(listQuery, rest);
-    const isAdmin = ctx.state.session.user?.role === 'admin';
-    if (params.status && params.status !== 'published' && !isAdmin) {
+    // An admin who has yet to set up a required second factor reads what everyone reads.
+    const isAdmin = ctx.state.session.user?.role === 'admin' && !ctx.state.session.twoFactorSetupDue;
+    if (params.status && params.status !== 'published')
       requireAdmin(ctx.state, 'Only admins can list unpublished posts.');
-    }
     if (params.id || params.slug) {
       const by = params.id ? { id: params.id } : { slug: params.slug ?? '' };
       const find = async () => {

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex.ts';
+import { linkKey } from '../db/site-secret.ts';
 import type { RequestSession } from '../identity/session-middleware.ts';
 import { writeOutbox } from '../jobs/outbox.ts';
 import type { CommentInput } from './comment-schema.ts';
@@ -178,6 +179,16 @@ export async function queueCommentNotices(trx: Knex.Transaction, commentId: numb
 }
 
 /** One like per liker (session) and approved comment; returns the new count, or null when unknown. */
+/**
+ * Who a like counts for: the session, or for a client without one (none is made for it: a
+ * session per like would let anyone count again with each request and grow the sessions table)
+ * its address, once a day, named by a keyed hash (the address itself is not stored).
+ */
+export async function likerOf(db: Db, sessionId: string | null, address: string): Promise<string> {
+  if (sessionId) return sessionId;
+  return `address:${await linkKey(db, `comment-like ${address} ${new Date().toISOString().slice(0, 10)}`)}`;
+}
+
 export async function likeComment(db: Db, commentId: number, liker: string): Promise<number | null> {
   return db.transaction(async (trx) => {
     const comment = await trx('comments').where({ id: commentId, approved: true }).first('id', 'likes');

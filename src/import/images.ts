@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
 import { Readable } from 'node:stream';
+import { useAgent } from 'request-filtering-agent';
 import type { Queues } from '../jobs/queues.ts';
 import { MAX_UPLOAD_BYTES } from '../media/messages.ts';
 import type { UploadStorage } from '../media/storage.ts';
@@ -21,6 +24,41 @@ async function readLimited(body: AsyncIterable<Uint8Array> | null): Promise<Buff
   return Buffer.concat(chunks);
 }
 
+const MAX_REDIRECTS = 5;
+
+function get(url: string, allowed: string[], signal: AbortSignal): Promise<http.IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const client = url.startsWith('https:') ? https : http;
+    client
+      .get(url, { agent: useAgent(url, { allowIPAddressList: allowed }), signal }, resolve)
+      .on('error', reject);
+  });
+}
+
+/**
+ * GETs an address of the public internet, following redirects. The agent checks the address a
+ * name resolves to when it connects (so a name that changes its answer gains nothing): loopback,
+ * private, link-local and reserved addresses are refused, unless listed in `allowed`, and so at
+ * every redirect. An export file from someone else must not make the server probe its own network.
+ */
+export async function getPublic(
+  url: string,
+  allowed: string[],
+  signal: AbortSignal,
+): Promise<http.IncomingMessage> {
+  let current = url;
+  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+    if (!/^https?:\/\//i.test(current)) throw new Error('not an http(s) address');
+    const response = await get(current, allowed, signal);
+    const location = response.headers.location;
+    const status = response.statusCode ?? 0;
+    if (status < 300 || status >= 400 || !location) return response;
+    response.resume();
+    current = new URL(location, current).href;
+  }
+  throw new Error(`more than ${MAX_REDIRECTS} redirects`);
+}
+
 /**
  * Copies an old site's images into this site's storage (re-encoded without metadata, WebP
  * variants queued, as an upload), once per address. The stored name derives from the address,
@@ -30,6 +68,8 @@ async function readLimited(body: AsyncIterable<Uint8Array> | null): Promise<Buff
 export function createImageCopier(
   services: { uploads: UploadStorage; queues?: Queues },
   warn: (text: string) => void,
+  /** Non-public addresses images may still come from (an old site on the same network). */
+  allowedAddresses: string[] = [],
 ) {
   const copies = new Map<string, string | null>();
 
@@ -43,13 +83,13 @@ export function createImageCopier(
       }
     }
     try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(15_000) });
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      const stored = await storeFile(
-        Readable.from([await readLimited(response.body)]),
-        services.uploads,
-        base,
-      );
+      const response = await getPublic(url, allowedAddresses, AbortSignal.timeout(15_000));
+      const status = response.statusCode ?? 0;
+      if (status < 200 || status >= 300) {
+        response.resume();
+        throw new Error(`HTTP ${status}`);
+      }
+      const stored = await storeFile(Readable.from([await readLimited(response)]), services.uploads, base);
       await services.queues?.enqueue(
         'media.variants',
         { fileName: stored.fileName },

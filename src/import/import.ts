@@ -6,6 +6,7 @@ import { schedulePublish, uniqueSlug } from '../blog/post-editor.ts';
 import { normalizeTags, POST_CATEGORIES } from '../blog/post-schema.ts';
 import { oldPathKey } from '../blog/posts.ts';
 import { preview } from '../blog/reading.ts';
+import type { Config } from '../config.ts';
 import type { Db } from '../db/knex.ts';
 import type { Queues } from '../jobs/queues.ts';
 import type { UploadStorage } from '../media/storage.ts';
@@ -342,7 +343,13 @@ async function readerFor(path: string): Promise<Reader | { format: 'penstand'; d
  * transaction (a dry run uses one, rolled back). Idempotent: items are found again by source id.
  */
 export async function runImport(
-  services: { db: Db; queues?: Queues; uploads?: UploadStorage; pageCache?: { invalidate(): void } },
+  services: {
+    db: Db;
+    queues?: Queues;
+    uploads?: UploadStorage;
+    pageCache?: { invalidate(): void };
+    config?: Pick<Config, 'importAllowedAddresses'>;
+  },
   path: string,
   options: ImportOptions = {},
 ): Promise<ImportReport> {
@@ -401,8 +408,10 @@ async function importItems(
   if (options.fetchImages && options.dryRun) report.warnings.push('a dry run copies no images');
   const copier =
     options.fetchImages && !options.dryRun && services.uploads
-      ? createImageCopier({ uploads: services.uploads, queues: services.queues }, (text) =>
-          report.warnings.push(detach(text)),
+      ? createImageCopier(
+          { uploads: services.uploads, queues: services.queues },
+          (text) => report.warnings.push(detach(text)),
+          services.config?.importAllowedAddresses,
         )
       : null;
   const tags = new Set<string>();

@@ -8,6 +8,7 @@ import { text } from 'node:stream/consumers';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import type { UploadStorage } from '../media/storage.ts';
+import { discardRest } from '../server/body.ts';
 import { HttpError } from '../server/middleware.ts';
 import type { ImportReport } from './import.ts';
 import { IMPORT_MESSAGES, MAX_IMPORT_BYTES } from './messages.ts';
@@ -78,6 +79,9 @@ export async function sweepUploadedImports(storage: UploadStorage, now = Date.no
   return removed;
 }
 
+/** What a multipart body adds around its file: boundaries and part headers. */
+const MULTIPART_ALLOWANCE = 64 * 1024;
+
 /**
  * Streams the multipart field `file` to a temporary file (never held in memory), cut at
  * MAX_IMPORT_BYTES with a 413, then runs the importer's dry run for the preview and stores the
@@ -88,6 +92,12 @@ export async function receiveImport(
   storage: UploadStorage,
   dryRun: (file: string) => Promise<ImportReport>,
 ): Promise<{ id: string; state: UploadState }> {
+  // A declared length past the limit is refused at once, not after waiting for the body.
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > MAX_IMPORT_BYTES + MULTIPART_ALLOWANCE) {
+    discardRest(req, 0);
+    throw new HttpError(413, IMPORT_MESSAGES.tooLarge);
+  }
   const seconds = Math.floor(Date.now() / 1000)
     .toString(16)
     .padStart(8, '0');

@@ -60,10 +60,17 @@ export const jobSchemas = {
     level: z.enum(['low', 'out']),
   }),
   'orders.send-confirmation': z.object({ orderId: z.number().int().positive() }),
-  /** A mail after the confirmation (payment received, expired, refund, downloads), once per key. */
+  /** A mail after the confirmation (payment received, expired, refund, downloads, cancelled), once per key. */
   'orders.send-mail': z.object({
     orderId: z.number().int().positive(),
-    kind: z.enum(['payment-received', 'order-expired', 'refund-issued', 'downloads', 'order-shipped']),
+    kind: z.enum([
+      'payment-received',
+      'order-expired',
+      'refund-issued',
+      'downloads',
+      'order-shipped',
+      'order-cancelled',
+    ]),
     key: z.string().min(1).max(100),
   }),
   /** Ends an unpaid order's stock hold at its deadline (a delayed job per order). */

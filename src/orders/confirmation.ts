@@ -164,24 +164,60 @@ export async function sendOrderConfirmation(
   });
 }
 
-const MAIL_SUBJECTS: Record<OrderMailKind, (orderId: number) => string> = {
-  'payment-received': (id) => `Payment received for order #${id}`,
+/** A card payment that came after the order ended (cancelled, or expired with its items gone): the money goes back. */
+function paidAfterEnd(stream: StoredEvent[]): boolean {
+  return stream.some((e) => e.type === 'PaymentSucceeded' && e.data.afterExpiry === 'refund-needed');
+}
+
+const MAIL_SUBJECTS: Record<OrderMailKind, (orderId: number, stream: StoredEvent[]) => string> = {
+  'payment-received': (id, stream) =>
+    paidAfterEnd(stream)
+      ? `Payment received for order #${id}: it will be refunded`
+      : `Payment received for order #${id}`,
   'order-expired': (id) => `Order #${id} expired`,
   'refund-issued': (id) => `Refund issued for order #${id}`,
   downloads: (id) => `Your downloads for order #${id}`,
   'order-shipped': (id) => `Your order has shipped (order #${id})`,
+  'order-cancelled': (id) => `Order #${id} cancelled`,
 };
 
-function mailText(kind: OrderMailKind, orderId: number, state: OrderState, refundAmount: number): string {
+/** Each mail says what was true when its event happened, however late the worker sends it. */
+function mailText(
+  kind: OrderMailKind,
+  orderId: number,
+  state: OrderState,
+  stream: StoredEvent[],
+  refundAmount: number,
+): string {
+  const cancelled = stream.find((e) => e.type === 'OrderCancelled');
+  const cancellation = cancelled?.type === 'OrderCancelled' ? cancelled.data : null;
   switch (kind) {
     case 'payment-received':
-      return `Payment received: ${formatPrice(state.paidAmount, orderCurrency(state))} for your order #${orderId}. Thank you! We will let you know when it ships.`;
+      return paidAfterEnd(stream)
+        ? `We received your payment of ${formatPrice(state.paidAmount, orderCurrency(state))} for your order #${orderId}, but ${
+            cancellation
+              ? `the order had been cancelled${cancellation.reason ? ` (${cancellation.reason})` : ''}`
+              : 'the order had expired and its items were no longer available'
+          }, so nothing will be sent. We will refund your payment in full and mail you when we have; you need to do nothing.`
+        : `Payment received: ${formatPrice(state.paidAmount, orderCurrency(state))} for your order #${orderId}. Thank you! We will let you know when it ships.`;
     case 'order-expired':
       return `Your order #${orderId} was not paid within the time we could hold it, so it has expired and nothing will be charged. You are welcome to order again.`;
     case 'refund-issued':
       return `We have refunded ${formatPrice(refundAmount, orderCurrency(state))} of your order #${orderId}. It can take a few days to reach your account.`;
     case 'downloads':
       return `Your downloads for order #${orderId} are ready:`;
+    case 'order-cancelled': {
+      // A card payment is refunded before its order can be cancelled: the refund's own mail said so.
+      const paidBefore = stream.some(
+        (e) => e.type === 'PaymentSucceeded' && cancelled && e.version < cancelled.version,
+      );
+      const payment = cancellation?.refunded
+        ? ' The payment you made will be given back to you.'
+        : paidBefore
+          ? ''
+          : ' Nothing will be charged.';
+      return `Your order #${orderId} has been cancelled${cancellation?.reason ? `. Reason: ${cancellation.reason}` : ''}.${payment}`;
+    }
     case 'order-shipped':
       return `Your order #${orderId} has shipped${state.carrier ? ` with ${state.carrier}` : ''}. Tracking number: ${state.trackingNumber ?? ''}.${state.trackingUrl ? ` Follow it here: ${state.trackingUrl}` : ''}`;
   }
@@ -208,7 +244,7 @@ export async function sendOrderMail(
     const refund = stream.find((e) => `refund-${e.version}` === key && e.type === 'RefundIssued');
     const refundAmount = refund?.type === 'RefundIssued' ? refund.data.amount : 0;
     const name = [placed.firstName, placed.lastName].filter(Boolean).join(' ');
-    const body = mailText(kind, orderId, state, refundAmount);
+    const body = mailText(kind, orderId, state, stream, refundAmount);
     const linkText = links.map((l) => `\n${l.label} (${l.note}): ${l.url}`).join('');
     const linkHtml = links.length
       ? `<ul>${links.map((l) => `<li><a href="${escapeHtml(l.url)}">${escapeHtml(l.label)}</a> (${escapeHtml(l.note)})</li>`).join('')}</ul>`
@@ -216,7 +252,7 @@ export async function sendOrderMail(
     return {
       mail: {
         to: placed.email,
-        subject: MAIL_SUBJECTS[kind](orderId),
+        subject: MAIL_SUBJECTS[kind](orderId, stream),
         text: `Hello ${name},\n\n${body}${linkText ? `\n${linkText}` : ''}\n\nYour order: ${orderUrl}`,
         html: `<p>Hello ${escapeHtml(name)},</p><p>${escapeHtml(body)}</p>${linkHtml}<p><a href="${escapeHtml(orderUrl)}">Your order</a></p>`,
         idempotencyKey: `order-${orderId}-${key}.${stream[0].createdAt.getTime()}`,

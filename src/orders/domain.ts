@@ -58,6 +58,19 @@ export type PaymentSucceededData = {
   afterExpiry?: 'reopened' | 'refund-needed';
 };
 
+/** A card payment that does not match the order: kept for the writer to look at, never counted as paid. */
+export type PaymentToReviewData = {
+  /** The Stripe event that reported it. */
+  eventId: string;
+  /** Its Checkout Session, and the payment intent when it had one. */
+  sessionId: string;
+  reference: string | null;
+  amount: number | null;
+  currency: string | null;
+  /** Why it was not taken as this order's payment, in the admin's words. */
+  reason: string;
+};
+
 export type RefundIssuedData = {
   amount: number;
   restock: boolean;
@@ -72,7 +85,8 @@ export type OrderMailKind =
   | 'order-expired'
   | 'refund-issued'
   | 'downloads'
-  | 'order-shipped';
+  | 'order-shipped'
+  | 'order-cancelled';
 
 export type OrderEvent =
   | { type: 'OrderPlaced'; data: OrderPlacedData }
@@ -81,6 +95,7 @@ export type OrderEvent =
   | { type: 'PaymentRequested'; data: { checkoutSessionId: string; expiresAt: string } }
   | { type: 'PaymentSucceeded'; data: PaymentSucceededData }
   | { type: 'PaymentFailed'; data: { reason: string } }
+  | { type: 'PaymentToReview'; data: PaymentToReviewData }
   | { type: 'OrderExpired'; data: Record<string, never> }
   | { type: 'RefundIssued'; data: RefundIssuedData }
   | { type: 'OrderMailSent'; data: { kind: OrderMailKind; key: string; to: string } }
@@ -110,6 +125,7 @@ export type OrderCommand =
     }
   | { type: 'RequestPayment'; checkoutSessionId: string; expiresAt: string }
   | { type: 'FailPayment'; reason: string }
+  | { type: 'ReviewPayment'; payment: PaymentToReviewData }
   | { type: 'ExpireOrder'; now: Date }
   | { type: 'IssueRefund'; amount: number; restock: boolean; refundId: string | null; reason?: string }
   | { type: 'RecordMailSent'; kind: OrderMailKind; key: string; to: string }
@@ -140,6 +156,8 @@ export type OrderState = {
   paidAmount: number;
   refundedAmount: number;
   checkoutSessionId: string | null;
+  /** Every Checkout Session opened for the order: a payment on any of them is the order's own. */
+  checkoutSessionIds: string[];
   /** Paid after it expired with its stock gone: the money must go back. */
   refundNeeded: boolean;
   /** Keys of the mails already sent (OrderMailSent). */
@@ -167,6 +185,7 @@ export const initialOrderState: OrderState = {
   paidAmount: 0,
   refundedAmount: 0,
   checkoutSessionId: null,
+  checkoutSessionIds: [],
   refundNeeded: false,
   mailsSent: [],
   stockReleased: false,
@@ -215,6 +234,26 @@ export function orderCurrency(state: Pick<OrderState, 'placed'>): string {
   return state.placed?.currency ?? DEFAULT_CURRENCY;
 }
 
+/** What a card payment reports: its Checkout Session and what it charged. */
+export type CardPayment = { sessionId: string; amount: number | null; currency: string | null };
+
+/**
+ * Why a card payment is not this order's own (null when it is): it must come from a Checkout
+ * Session opened for the order and charge its total in its currency. A Payment Link or another
+ * integration on the same Stripe account can report any order number with any amount.
+ */
+export function cardPaymentMismatch(state: OrderState, payment: CardPayment): string | null {
+  if (!state.checkoutSessionIds.includes(payment.sessionId))
+    return 'It was not made on a payment page opened for this order.';
+  const currency = orderCurrency(state);
+  if (payment.currency?.toLowerCase() !== currency.toLowerCase())
+    return `It was made in ${payment.currency?.toUpperCase() ?? 'no currency'}, not in the order’s ${currency.toUpperCase()}.`;
+  const total = state.placed?.totalAmount ?? 0;
+  if (payment.amount !== total)
+    return `It was for ${payment.amount === null ? 'no amount' : formatPrice(payment.amount, currency)}, not the order’s total of ${formatPrice(total, currency)}.`;
+  return null;
+}
+
 export function evolve(state: OrderState, event: OrderEvent): OrderState {
   const version = state.version + 1;
   switch (event.type) {
@@ -230,7 +269,12 @@ export function evolve(state: OrderState, event: OrderEvent): OrderState {
         paidAmount: state.placed?.totalAmount ?? 0,
       };
     case 'PaymentRequested':
-      return { ...state, version, checkoutSessionId: event.data.checkoutSessionId };
+      return {
+        ...state,
+        version,
+        checkoutSessionId: event.data.checkoutSessionId,
+        checkoutSessionIds: [...state.checkoutSessionIds, event.data.checkoutSessionId],
+      };
     case 'PaymentSucceeded': {
       const refundNeeded = event.data.afterExpiry === 'refund-needed';
       return {
@@ -253,6 +297,7 @@ export function evolve(state: OrderState, event: OrderEvent): OrderState {
       };
     }
     case 'PaymentFailed':
+    case 'PaymentToReview':
       return { ...state, version };
     case 'OrderExpired':
       return { ...state, version, status: 'expired', stockReleased: true, discountReleased: true };
@@ -358,6 +403,8 @@ export function decide(state: OrderState, command: OrderCommand): OrderEvent[] {
       if (state.paymentStatus !== 'unpaid')
         throw new OrderRuleError(409, 'Payment has already been recorded.');
       return [{ type: 'PaymentFailed', data: { reason: command.reason } }];
+    case 'ReviewPayment':
+      return [{ type: 'PaymentToReview', data: command.payment }];
     case 'ExpireOrder': {
       if (state.status !== 'pending' || state.paymentStatus !== 'unpaid')
         throw new OrderRuleError(409, 'Only an unpaid pending order can expire.');

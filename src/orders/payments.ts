@@ -5,7 +5,7 @@ import type { AppServices } from '../server/services.ts';
 import { formatPrice } from '../shop/price.ts';
 import { orderLink } from './access-key.ts';
 import type { PaymentGuidance } from './confirmation.ts';
-import { decide, type OrderEvent, type OrderState, orderCurrency } from './domain.ts';
+import { cardPaymentMismatch, decide, type OrderEvent, type OrderState, orderCurrency } from './domain.ts';
 import { isAwaitingPayment } from './payment-labels.ts';
 import { type PaymentSettings, paymentSettings } from './payment-settings.ts';
 import { changeOrder, reserveStockAgain } from './service.ts';
@@ -287,7 +287,7 @@ export async function expireDueOrders(services: OrderEnding, batch = 200): Promi
   return expired;
 }
 
-export type WebhookOutcome = 'applied' | 'duplicate' | 'ignored' | 'unknown-order';
+export type WebhookOutcome = 'applied' | 'duplicate' | 'ignored' | 'unknown-order' | 'to-review';
 
 /**
  * Applies one verified Stripe event. Its id is stored in the same transaction as the order
@@ -307,7 +307,8 @@ export async function applyStripeEvent(services: AppServices, event: Stripe.Even
     services.log.warn({ eventId: event.id, type: event.type }, 'Stripe event for no known order');
     return 'unknown-order';
   }
-  let outcome: WebhookOutcome = 'ignored';
+  // Widened on purpose: the closure below sets it, which TypeScript's narrowing does not see.
+  let outcome = 'ignored' as WebhookOutcome;
   await changeOrder(
     db,
     orderId,
@@ -322,12 +323,18 @@ export async function applyStripeEvent(services: AppServices, event: Stripe.Even
         return [];
       }
       const events = await eventsFor(trx, state, event);
-      outcome = events.length ? 'applied' : 'ignored';
+      outcome = events.some((e) => e.type === 'PaymentToReview')
+        ? 'to-review'
+        : events.length
+          ? 'applied'
+          : 'ignored';
       return events;
     },
     { by: 'stripe', eventId: event.id },
     PAYMENT_LOCK,
   );
+  if (outcome === 'to-review')
+    services.log.warn({ orderId, eventId: event.id, type: event.type }, 'Stripe payment to review');
   return outcome;
 }
 
@@ -361,21 +368,32 @@ async function eventsFor(
     case 'checkout.session.completed':
     case 'checkout.session.async_payment_succeeded': {
       const session = event.data.object as Stripe.Checkout.Session;
-      if (session.payment_status !== 'paid' || state.paymentStatus !== 'unpaid') return [];
+      if (session.payment_status !== 'paid') return [];
       const intent =
         typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id;
+      const payment = { sessionId: session.id, amount: session.amount_total, currency: session.currency };
+      const mismatch = cardPaymentMismatch(state, payment);
+      if (mismatch)
+        return decide(state, {
+          type: 'ReviewPayment',
+          payment: { ...payment, eventId: event.id, reference: intent ?? null, reason: mismatch },
+        });
+      if (state.paymentStatus !== 'unpaid') return [];
       return decide(state, {
         type: 'RecordPayment',
         method: 'stripe',
-        amount: session.amount_total ?? state.placed?.totalAmount ?? 0,
-        currency: session.currency ?? orderCurrency(state),
+        amount: state.placed?.totalAmount,
+        currency: orderCurrency(state),
         reference: intent ?? session.id,
         stockReserved: state.status === 'expired' ? await reserveStockAgain(trx, state) : undefined,
       });
     }
-    case 'checkout.session.async_payment_failed':
-      if (state.paymentStatus !== 'unpaid') return [];
+    case 'checkout.session.async_payment_failed': {
+      const session = event.data.object as Stripe.Checkout.Session;
+      // Another page's failure says nothing about this order's payment.
+      if (state.paymentStatus !== 'unpaid' || !state.checkoutSessionIds.includes(session.id)) return [];
       return decide(state, { type: 'FailPayment', reason: 'The payment method was declined.' });
+    }
     case 'checkout.session.expired':
       // The page expired; the order keeps its own hold (the customer may pay again until then).
       return [];

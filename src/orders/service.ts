@@ -586,6 +586,7 @@ async function applyConsequences(
     if (event.type === 'OrderExpired') await mail('order-expired', 'order-expired');
     if (event.type === 'RefundIssued') await mail('refund-issued', `refund-${version}`);
     if (event.type === 'OrderShipped') await mail('order-shipped', 'order-shipped');
+    if (event.type === 'OrderCancelled') await mail('order-cancelled', 'order-cancelled');
   }
 }
 

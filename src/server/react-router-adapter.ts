@@ -56,7 +56,7 @@ export function reactRouterMiddleware(
       return;
     }
     const request = toFetchRequest(ctx, await pageFormBody(ctx, page));
-    await refuseUnreadableForm(request);
+    await refuseUnusableForm(request);
     const route = page.pattern;
     ctx.state.routePattern = route;
     const endShell = services.metrics.ssrShell.startTimer({ route });
@@ -115,17 +115,29 @@ function formIntent(body: Buffer, type: string): string | null {
     type === 'multipart/form-data'
       ? /name="intent"\r\n\r\n([^\r]*)/.exec(text)?.[1]
       : new URLSearchParams(text).get('intent');
-  return value ? value.slice(0, 60) : null;
+  // Control characters (a NUL above all) are no part of an intent, and the audit log cannot store a NUL.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it removes
+  return value ? value.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 60) : null;
 }
 
-/** A multipart body that cannot be parsed (no boundary, cut short) is the client's error. */
-async function refuseUnreadableForm(request: Request): Promise<void> {
-  if (!request.headers.get('content-type')?.toLowerCase().startsWith('multipart/')) return;
+/**
+ * A form the actions cannot use is the client's error, refused here once for every page: a
+ * multipart body that cannot be parsed (no boundary, cut short), or a NUL in a field's name or
+ * text (PostgreSQL text cannot hold one), as the JSON API refuses it.
+ */
+async function refuseUnusableForm(request: Request): Promise<void> {
+  const type = request.headers.get('content-type')?.toLowerCase() ?? '';
+  const multipart = type.startsWith('multipart/');
+  if (!multipart && !(request.body && type.startsWith('application/x-www-form-urlencoded'))) return;
+  let form: FormData;
   try {
-    await request.clone().formData();
+    form = await request.clone().formData();
   } catch {
     throw new HttpError(400, 'The form data could not be read.');
   }
+  for (const [name, value] of form)
+    if (name.includes('\0') || (typeof value === 'string' && value.includes('\0')))
+      throw new HttpError(400, 'Form fields must not contain NUL characters.');
 }
 
 function toFetchRequest(ctx: Context, body: Buffer | undefined): Request {

@@ -207,7 +207,8 @@ export async function getPublicProduct(db: Db, id: number): Promise<Product | nu
   return product && product.status === 'active' ? product : null;
 }
 
-function toRow(db: Db, data: Partial<ProductData>): Record<string, unknown> {
+/** The columns for an insert (`update` false) or an update: only an update has a gallery to keep. */
+function toRow(db: Db, data: Partial<ProductData>, update: boolean): Record<string, unknown> {
   const row: Record<string, unknown> = {};
   for (const key of ['name', 'description', 'category', 'price', 'stock', 'status', 'featured'] as const) {
     if (data[key] !== undefined) row[key] = data[key];
@@ -219,10 +220,10 @@ function toRow(db: Db, data: Partial<ProductData>): Record<string, unknown> {
     row.image = data.images[0] ?? null;
   } else if (data.image !== undefined) {
     row.image = data.image;
-    row.images =
-      data.image === null
-        ? db.raw("'[]'::jsonb")
-        : db.raw("jsonb_build_array(?::text) || (coalesce(images, '[]'::jsonb) - 0)", [data.image]);
+    if (data.image === null) row.images = db.raw("'[]'::jsonb");
+    else if (update)
+      row.images = db.raw("jsonb_build_array(?::text) || (coalesce(images, '[]'::jsonb) - 0)", [data.image]);
+    else row.images = JSON.stringify([data.image]);
   }
   return row;
 }
@@ -244,7 +245,9 @@ function parseOr400<T>(
 
 export async function createProduct(db: Db, input: unknown): Promise<Product> {
   const data = parseOr400(productSchema, input);
-  const [row] = await db('products').insert(toRow(db, data)).returning(COLUMNS);
+  const [row] = await db('products')
+    .insert(toRow(db, data, false))
+    .returning(COLUMNS);
   return presentProduct(row);
 }
 
@@ -252,7 +255,7 @@ export async function updateProduct(db: Db, id: number, input: unknown): Promise
   const data = parseOr400(productUpdateSchema, input);
   const [row] = await db('products')
     .where({ id })
-    .update({ ...toRow(db, data), updated_at: db.fn.now() })
+    .update({ ...toRow(db, data, true), updated_at: db.fn.now() })
     .returning(COLUMNS);
   if (!row) throw new HttpError(404, SHOP_MESSAGES.productNotFound);
   return presentProduct(row);

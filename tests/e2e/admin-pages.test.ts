@@ -42,6 +42,24 @@ afterAll(async () => {
   await app?.close();
 });
 
+describe('the post editor', () => {
+  it('has no axe violation of any impact, its preview open too', { timeout: 120_000 }, async () => {
+    const context = await newContext(browser, app.url);
+    await addSessionCookie(context, app.url, sid);
+    const page = await context.newPage();
+    const post = await app.services.db('posts').orderBy('id').first('id');
+    for (const path of ['/admin/posts/new', `/admin/posts/${post.id}`]) {
+      await page.goto(path);
+      await page.waitForSelector('html[data-hydrated]');
+      await expectAccessible(page, ['minor', 'moderate', 'serious', 'critical']);
+      await page.locator('button[aria-controls="post-preview"]').click();
+      await page.waitForSelector('#post-preview[aria-busy="false"]');
+      await expectAccessible(page, ['minor', 'moderate', 'serious', 'critical']);
+    }
+    await context.close();
+  });
+});
+
 describe('every admin page', () => {
   it.each(['light', 'dark'] as const)(
     'has no serious or critical axe violations and no console errors (%s)',

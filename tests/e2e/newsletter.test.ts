@@ -42,7 +42,7 @@ describe('the newsletter, from the footer to the inbox and out again', () => {
     const sendFromEditor = async (postId: number) => {
       await admin.goto(`/admin/posts/${postId}`);
       await admin.waitForSelector('html[data-hydrated]');
-      const card = admin.getByRole('region', { name: 'Newsletter' });
+      const card = admin.getByRole('region', { name: 'Send as a newsletter' });
       const subscribers = await db('newsletter_subscribers').where({ status: 'confirmed' }).count({ n: '*' });
       const n = Number(subscribers[0].n);
       const button = card.getByRole('button', {

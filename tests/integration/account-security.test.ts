@@ -190,6 +190,8 @@ describe("'Require two-factor for admins'", () => {
       ['GET', '/api/admin/audit'],
       ['GET', '/api/users'],
       ['PUT', '/api/settings'],
+      ['GET', '/api/posts?status=draft'],
+      ['GET', '/api/posts?status=all'],
     ]) {
       const refused = await fetch(`${app.url}${path}`, {
         method,

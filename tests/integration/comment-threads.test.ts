@@ -238,6 +238,7 @@ describe('mail to commenters who ask for it', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: 'List-Unsubscribe=One-Click',
     });
+    expect(refused.status).toBe(404);
     expect(await refused.text()).toContain('Link not valid');
     for (let i = 0; i < 2; i++) {
       const res = await fetch(url, {

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ENV_VARIABLES, loadConfig } from '../../src/config.ts';
+import { COMPOSE_PLACEHOLDERS, ENV_VARIABLES, loadConfig } from '../../src/config.ts';
 
 type Service = {
   image?: string;
@@ -23,12 +23,26 @@ const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true 
   volumes: Record<string, unknown>;
 };
 
-/** Values as compose substitutes them when the operator's .env sets nothing. */
-function resolved(env: Record<string, string>): Record<string, string> {
+/** Values as compose substitutes them, from the operator's .env (nothing set: the file's defaults). */
+function resolved(env: Record<string, string>, dotEnv: Record<string, string> = {}): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(env).map(([k, v]) => [k, String(v).replace(/\$\{[A-Z0-9_]+:-([^}]*)\}/g, '$1')]),
+    Object.entries(env).map(([k, v]) => [
+      k,
+      String(v).replace(
+        /\$\{([A-Z0-9_]+):-([^}]*)\}/g,
+        (_, name: string, fallback: string) => dotEnv[name] ?? fallback,
+      ),
+    ]),
   );
 }
+
+/** The secrets an operator's .env sets (README: Docker). */
+const OPERATOR_ENV = {
+  ADMIN_PASSWORD: 'An0ther-secret!',
+  S3_SECRET_ACCESS_KEY: 'a-real-s3-secret',
+  MINIO_ROOT_PASSWORD: 'a-real-minio-root-secret',
+  POSTGRES_PASSWORD: 'a-real-db-secret',
+};
 
 // No Docker engine or Compose v2 here: this test checks the file the way compose would read it.
 describe('docker-compose.yml', () => {
@@ -76,12 +90,41 @@ describe('docker-compose.yml', () => {
     for (const name of ['migrate', 'web', 'worker']) {
       const env = compose.services[name].environment ?? {};
       for (const key of Object.keys(env)) expect(ENV_VARIABLES, `${name}: ${key}`).toContain(key);
-      const config = loadConfig(resolved(env));
+      const config = loadConfig(resolved(env, OPERATOR_ENV));
       expect(config.databaseUrl).toMatch(/^postgres:\/\/penstand:.*@postgres:5432\/penstand$/);
       expect(config.redisUrl).toBe('redis://redis:6379');
       expect(config.smtpUrl).toBe('smtp://mailpit:1025');
       expect(config.isProduction).toBe(true);
     }
+  });
+
+  it('refuses to start production without a .env: the app names each placeholder secret, the MinIO setup its root password', () => {
+    const env = compose.services.web.environment ?? {};
+    for (const [name] of COMPOSE_PLACEHOLDERS) {
+      const onlyThisLeft = Object.fromEntries(Object.entries(OPERATOR_ENV).filter(([key]) => key !== name));
+      expect(() => loadConfig(resolved(env, onlyThisLeft)), name).toThrow(
+        `Invalid environment variable ${name}: it is docker-compose.yml's placeholder`,
+      );
+    }
+    // The setup step's own script, as its shell runs it (no mc here: past the check it fails on that).
+    const setup = compose.services['minio-setup'];
+    const script = (setup.command ?? [])[0].replaceAll('$$', '$');
+    const run = (password: string) =>
+      spawnSync('/bin/sh', ['-c', script], {
+        env: { ...resolved(setup.environment ?? {}), MINIO_ROOT_PASSWORD: password, PATH: '/nonexistent' },
+        encoding: 'utf8',
+      });
+    const refused = run(resolved(setup.environment ?? {}).MINIO_ROOT_PASSWORD);
+    expect([refused.status, refused.stderr.trim()]).toEqual([
+      1,
+      'Set your own MINIO_ROOT_PASSWORD in .env (README: Docker)',
+    ]);
+    expect(run(OPERATOR_ENV.MINIO_ROOT_PASSWORD).stderr).not.toContain('MINIO_ROOT_PASSWORD');
+    // web and worker start only after the setup step succeeded.
+    for (const name of ['web', 'worker'])
+      expect(compose.services[name].depends_on?.['minio-setup']?.condition).toBe(
+        'service_completed_successfully',
+      );
   });
 
   it('runs web at 2 replicas behind the load balancer, sharing one MinIO bucket with the worker', () => {
@@ -95,7 +138,7 @@ describe('docker-compose.yml', () => {
     expect(readFileSync('docker/Caddyfile', 'utf8')).toMatch(/reverse_proxy \{\s+dynamic a web 3000 /);
     expect(services.lb.depends_on?.web).toEqual({ condition: 'service_healthy' });
 
-    const s3 = (name: string) => loadConfig(resolved(services[name].environment ?? {})).s3;
+    const s3 = (name: string) => loadConfig(resolved(services[name].environment ?? {}, OPERATOR_ENV)).s3;
     const web = s3('web');
     expect(web).toMatchObject({ endpoint: 'http://minio:9000', forcePathStyle: true });
     expect(s3('worker')).toEqual(web);
@@ -104,7 +147,7 @@ describe('docker-compose.yml', () => {
 
     // The one-shot setup creates that bucket and that key once MinIO is healthy, before the app starts.
     const setup = services['minio-setup'];
-    const setupEnv = resolved(setup.environment ?? {});
+    const setupEnv = resolved(setup.environment ?? {}, OPERATOR_ENV);
     expect(setupEnv.S3_BUCKET).toBe(web?.bucket);
     expect(setupEnv.S3_ACCESS_KEY_ID).toBe(web?.credentials?.accessKeyId);
     expect(setupEnv.S3_SECRET_ACCESS_KEY).toBe(web?.credentials?.secretAccessKey);

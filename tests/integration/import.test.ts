@@ -74,7 +74,8 @@ const reports: Record<string, ImportReport> = {};
 
 beforeAll(async () => {
   // With the page cache on: an import must not leave stored pages showing what was there before.
-  app = await startTestApp({ env: { PAGE_CACHE_TTL_SECONDS: '300' } });
+  // The image server of the --fetch-images tests is on loopback: allowed as an operator would allow an intranet host.
+  app = await startTestApp({ env: { PAGE_CACHE_TTL_SECONDS: '300', IMPORT_ALLOWED_ADDRESSES: '127.0.0.1' } });
   dir = await mkdtemp(path.join(tmpdir(), 'penstand-import-'));
   reports.wordpress = await runImport(app.services, WXR);
   reports.ghost = await runImport(app.services, GHOST);
@@ -398,6 +399,66 @@ describe('import with --fetch-images', () => {
       expect(again).toMatchObject({ created: 0, updated: 0, unchanged: 1 });
       expect(changedTables(before, await fingerprint(db, tables))).toEqual([]);
       expect(hits.filter((h) => h === '/a.png')).toHaveLength(fetched);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('refuses loopback, private and link-local addresses, after resolving the name and at every redirect', async () => {
+    const hits: string[] = [];
+    const server = createServer((req, res) => {
+      hits.push(req.url ?? '');
+      // The cloud's metadata service: what a hostile export would like the server to read.
+      res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const port = (server.address() as AddressInfo).port;
+    const post = (
+      id: number,
+      urls: string[],
+    ) => `<item><title>Probe ${id}</title><wp:post_id>${id}</wp:post_id>
+<wp:post_name>probe-${id}</wp:post_name><wp:post_type>post</wp:post_type><wp:status>publish</wp:status>
+<wp:post_date_gmt>2020-01-02 03:04:05</wp:post_date_gmt>
+<content:encoded><![CDATA[${urls.map((u) => `<p><img src="${u}" alt="x"></p>`).join('')}]]></content:encoded></item>`;
+    const text = readFileSync(WXR, 'utf8');
+    const header = text.slice(0, text.indexOf('<item>'));
+    const importOf = async (name: string, item: string, allowed: string[]) => {
+      const file = path.join(dir, name);
+      writeFileSync(file, `${header}${item}</channel></rss>`);
+      return runImport({ ...app.services, config: { importAllowedAddresses: allowed } }, file, {
+        fetchImages: true,
+      });
+    };
+    try {
+      const direct = [
+        `http://127.0.0.1:${port}/a.png`,
+        `http://localhost:${port}/b.png`,
+        `http://[::1]:${port}/c.png`,
+        'http://10.0.0.1/d.png',
+        'http://169.254.169.254/latest/meta-data/e.png',
+      ];
+      const refused = await importOf('private.xml', post(7101, direct), []);
+      expect(refused.created).toBe(1);
+      for (const url of direct)
+        expect(refused.warnings.find((w) => w.startsWith(`image ${url} not copied:`))).toMatch(
+          /is not allowed/,
+        );
+      expect(hits).toEqual([]);
+
+      // Allowed (an intranet host), it may still not send the server on to a private address.
+      const redirected = await importOf('redirect.xml', post(7102, [`http://127.0.0.1:${port}/moved.png`]), [
+        '127.0.0.1',
+      ]);
+      expect(
+        redirected.warnings.find((w) => w.startsWith(`image http://127.0.0.1:${port}/moved.png`)),
+      ).toMatch(/169\.254\.169\.254.* is not allowed/);
+      expect(hits).toEqual(['/moved.png']);
+      const stored = await app.services
+        .db('posts')
+        .whereIn('slug', ['probe-7101', 'probe-7102'])
+        .select('content');
+      expect(stored.map((p) => p.content).join('')).not.toContain('/uploads/');
     } finally {
       server.close();
     }

@@ -192,6 +192,7 @@ describe('sending a post as a newsletter', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: 'List-Unsubscribe=One-Click',
     });
+    expect(refused.status).toBe(404);
     expect(await refused.text()).toContain('Link not valid');
     expect((await app.services.db('newsletter_subscribers').where({ id: bobId }).first()).status).toBe(
       'confirmed',

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { expireOrder } from '../../src/orders/payments.ts';
 import { signedInSession } from '../support/auth.ts';
 import { changedTables, fingerprint, watchedTables } from '../support/db-fingerprint.ts';
-import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
+import { createProductFileRow, createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
 import { type StripeStandIn, setUpCardPaymentsApp } from '../support/stripe-stand-in.ts';
 
 const WEBHOOK_SECRET = 'whsec_penstand_tests';
@@ -168,6 +168,83 @@ describe('Stripe Checkout', () => {
     expect((await deliver(stray)).body.outcome).toBe('unknown-order');
   });
 
+  it('pays an order only from its own Checkout Session for its total: any other payment is kept to review', async () => {
+    const { db } = stack.app.services;
+    const { order, product } = await placedOrder(1);
+    await createProductFileRow(db, product.id, 'Field Notes PDF');
+    const own = stack.stripe.complete(sessionOf(order.paymentUrl).id);
+    // A Payment Link or another integration on the same account, naming this order.
+    const strays = [
+      { ...own, id: 'cs_test_payment_link', payment_intent: 'pi_test_elsewhere' },
+      { ...own, amount_total: 1 },
+      { ...own, currency: 'jpy' },
+    ].map((object) => stack.stripe.event('checkout.session.completed', object));
+    for (const stray of strays) expect((await deliver(stray)).body.outcome).toBe('to-review');
+    expect(
+      await db('orders').where({ id: order.id }).first('status', 'payment_status', 'paid_amount'),
+    ).toEqual({ status: 'pending', payment_status: 'unpaid', paid_amount: 0 });
+    expect(await db('download_grants').where({ order_id: order.id })).toEqual([]);
+    const reviews = await db('order_events')
+      .where({ order_id: order.id, type: 'PaymentToReview' })
+      .orderBy('version');
+    expect(reviews.map((e) => [e.data.eventId, e.data.reason])).toEqual([
+      [strays[0].id, 'It was not made on a payment page opened for this order.'],
+      [strays[1].id, 'It was for $0.01, not the order’s total of $12.50.'],
+      [strays[2].id, 'It was made in JPY, not in the order’s USD.'],
+    ]);
+    const page = await fetch(`${stack.app.url}/admin/orders/${order.id}`, { headers: admin }).then((r) =>
+      r.text(),
+    );
+    expect(page).toContain('Payment to review');
+    for (const stray of strays) expect(page).toContain(`Stripe event ${stray.id}`);
+
+    // The order's own payment still pays it, and releases its download.
+    expect((await deliver(stack.stripe.event('checkout.session.completed', own))).body.outcome).toBe(
+      'applied',
+    );
+    expect(await db('orders').where({ id: order.id }).first('payment_status', 'paid_amount')).toEqual({
+      payment_status: 'paid',
+      paid_amount: 1250,
+    });
+    expect(await db('download_grants').where({ order_id: order.id })).toHaveLength(1);
+  });
+
+  it('refuses a signature dated more than 5 minutes ahead, as one more than 5 minutes old', async () => {
+    const { order } = await placedOrder(1);
+    const delivery = stack.stripe.event(
+      'checkout.session.completed',
+      stack.stripe.complete(sessionOf(order.paymentUrl).id),
+    );
+    const now = Math.floor(Date.now() / 1000);
+    expect(await deliver(delivery, WEBHOOK_SECRET, now + 600)).toEqual({
+      status: 400,
+      body: { message: 'Invalid Stripe signature.' },
+    });
+    expect(
+      (await stack.app.services.db('orders').where({ id: order.id }).first('payment_status')).payment_status,
+    ).toBe('unpaid');
+    // Within the tolerance (a clock a little ahead of ours) it is Stripe's.
+    expect((await deliver(delivery, WEBHOOK_SECRET, now + 60)).body.outcome).toBe('applied');
+  });
+
+  it('answers 400 to a correctly signed body that is not an event, and logs it', async () => {
+    const bodies = [
+      JSON.stringify({ id: 'evt_no_data', object: 'event', type: 'checkout.session.completed' }),
+      JSON.stringify({ id: 'evt_null', object: 'event', type: 'checkout.session.completed', data: null }),
+      JSON.stringify({ id: 'evt_no_object', object: 'event', type: 'charge.refunded', data: {} }),
+      JSON.stringify([{ id: 'evt_in_array', type: 'checkout.session.completed' }]),
+      'null',
+    ];
+    for (const body of bodies)
+      expect(await deliver(stack.stripe.signed(body))).toEqual({
+        status: 400,
+        body: { message: 'This is not a Stripe event.' },
+      });
+    expect(stack.app.logs.filter((l) => l.msg === 'signed Stripe webhook is not an event')).toHaveLength(
+      bodies.length,
+    );
+  });
+
   it('refunds through Stripe’s Refunds API, and records a refund made in Stripe’s dashboard', async () => {
     const { order } = await placedOrder(2);
     const paid = stack.stripe.complete(sessionOf(order.paymentUrl).id);
@@ -294,6 +371,55 @@ describe('Stripe Checkout', () => {
     expect(
       stack.app.logs.some((l) => l.orderId === late.id && l.msg === 'Checkout Session already closed'),
     ).toBe(true);
+  });
+
+  it('mails a cancellation with its reason, and a payment after it as one to be refunded, refunded when the writer confirms', async () => {
+    const { db } = stack.app.services;
+    const { order } = await placedOrder(1);
+    // The customer pays on Stripe's page while the writer cancels.
+    const paid = stack.stripe.complete(sessionOf(order.paymentUrl).id);
+    const cancel = await fetch(`${stack.app.url}/api/admin/orders/${order.id}?action=cancel`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ reason: 'Out of print' }),
+    });
+    expect(cancel.status).toBe(200);
+    const cancelled = await stack.smtp.waitFor((m) => m.subject === `Order #${order.id} cancelled`);
+    expect(cancelled.to).toEqual(['ada@example.com']);
+    expect(cancelled.text).toContain(
+      `Your order #${order.id} has been cancelled. Reason: Out of print. Nothing will be charged.`,
+    );
+
+    expect((await deliver(stack.stripe.event('checkout.session.completed', paid))).body.outcome).toBe(
+      'applied',
+    );
+    expect(
+      await db('orders').where({ id: order.id }).first('status', 'payment_status', 'refund_needed'),
+    ).toEqual({
+      status: 'cancelled',
+      payment_status: 'paid',
+      refund_needed: true,
+    });
+    const late = await stack.smtp.waitFor(
+      (m) => m.subject === `Payment received for order #${order.id}: it will be refunded`,
+    );
+    expect(late.text).toContain(
+      `We received your payment of $12.50 for your order #${order.id}, but the order had been cancelled (Out of print), so nothing will be sent. We will refund your payment in full`,
+    );
+    expect(late.text).not.toContain('ships');
+    expect(
+      stack.smtp.messages.filter((m) => m.subject === `Payment received for order #${order.id}`),
+    ).toEqual([]);
+    // Nothing is refunded until the writer confirms with Refund on the order.
+    expect(stack.stripe.refunds.filter((r) => r.payment_intent === paid.payment_intent)).toEqual([]);
+    const refund = await fetch(`${stack.app.url}/api/admin/orders/${order.id}?action=refund`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ amount: 1250, restock: false }),
+    });
+    expect(refund.status).toBe(200);
+    expect(stack.stripe.refunds.filter((r) => r.payment_intent === paid.payment_intent)).toHaveLength(1);
+    await stack.smtp.waitFor((m) => m.subject === `Refund issued for order #${order.id}`);
   });
 
   it('keeps a payment that arrives after expiry: the order re-opens while its stock is there, else it is flagged', async () => {

@@ -93,7 +93,7 @@ it('rotates a client-chosen session id at sign-in, and its cart moves to the new
   expect(stale.cart.items).toEqual([]);
 });
 
-it('echoes a session id only to the guest it was made for', async () => {
+it('echoes no session id to a like, and counts likes without a session once per address and day', async () => {
   await seedDemo(app);
   const post = await publishedPost(app);
   const [comment] = await app.services
@@ -105,9 +105,32 @@ it('echoes a session id only to the guest it was made for', async () => {
   const signedIn = await fetch(like, { method: 'PUT', headers: { cookie, origin: app.url } });
   expect(signedIn.status).toBe(200);
   expect(signedIn.headers.get('x-session-id')).toBeNull();
-  const guest = await fetch(like, { method: 'PUT' });
-  expect(guest.status).toBe(200);
-  expect(guest.headers.get('x-session-id')).toMatch(/^[\w-]{32,}$/);
+  const sessions = async () => Number((await app.services.db('sessions').count({ n: '*' }).first())?.n);
+  const before = await sessions();
+  const guests = [];
+  for (let i = 0; i < 3; i++) guests.push(await fetch(like, { method: 'PUT' }));
+  expect(guests.map((r) => r.status)).toEqual([200, 200, 200]);
+  expect(guests.map((r) => r.headers.get('x-session-id'))).toEqual([null, null, null]);
+  expect(guests.map((r) => r.headers.get('set-cookie'))).toEqual([null, null, null]);
+  // The signed-in like and this address's one.
+  expect(await Promise.all(guests.map(async (r) => (await r.json()).likes))).toEqual([2, 2, 2]);
+  // The post page's like form (without JavaScript) counts alike, and makes no session either.
+  const [other] = await app.services
+    .db('comments')
+    .insert({ post_id: post.id, author: 'B', email: 'b@example.com', content: 'Hello', approved: true })
+    .returning('id');
+  for (let i = 0; i < 3; i++) {
+    const res = await fetch(`${app.url}/post/${post.slug}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { origin: app.url, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ intent: 'like', commentId: String(other.id) }).toString(),
+    });
+    expect(res.status).toBeLessThan(400);
+    expect(res.headers.getSetCookie().filter((c) => c.startsWith('sid='))).toEqual([]);
+  }
+  expect((await app.services.db('comments').where({ id: other.id }).first('likes')).likes).toBe(1);
+  expect(await sessions()).toBe(before);
 });
 
 it('shows the demo page a fingerprint of the session, never its id', async () => {

@@ -114,6 +114,27 @@ describe('products API', () => {
     expect(deleted.status).toBe(200);
     expect((await fetch(`${app.url}/api/products/${product.id}`)).status).toBe(404);
   });
+
+  it('creates a product from `image` alone: a gallery of that one image', async () => {
+    const admin = await signedInSession(app, { role: 'admin' });
+    const created = await fetch(`${app.url}/api/products`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...admin.headers },
+      body: JSON.stringify({
+        name: 'Poster',
+        description: 'A poster',
+        category: 'Merchandise',
+        price: 900,
+        stock: 3,
+        image: '/uploads/poster.png',
+      }),
+    });
+    expect(created.status).toBe(201);
+    expect(await created.json()).toMatchObject({
+      image: '/uploads/poster.png',
+      images: ['/uploads/poster.png'],
+    });
+  });
 });
 
 describe('cart API', () => {

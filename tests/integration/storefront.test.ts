@@ -97,6 +97,28 @@ it('refuses what cannot be added with a clear toast, and never sends the reader 
     );
 });
 
+it('goes back to a path in any script, and refuses a NUL in any form field with a 400', async () => {
+  const product = await createProductRow(app.services.db, { name: 'Kanji Mug' });
+  const back = async (returnTo: string) => {
+    const res = await addFromCard({ productId: String(product.id), returnTo });
+    return [res.status, res.headers.get('location')];
+  };
+  expect(await back('/shop?q=日本')).toEqual([302, `/shop?q=%E6%97%A5%E6%9C%AC#product-${product.id}`]);
+  expect(await back('/shop?q=a\r\nb')).toEqual([302, `/shop?q=ab#product-${product.id}`]);
+  // The URL parser drops the newline: what is left names another host.
+  expect(await back('/\n/evil.example/x')).toEqual([302, `/shop#product-${product.id}`]);
+  expect(await back(`/${'x'.repeat(20_000)}`)).toEqual([302, `/shop#product-${product.id}`]);
+  const nul = await addFromCard({ productId: String(product.id), returnTo: '/shop\u0000' });
+  expect(nul.status).toBe(400);
+  expect(await nul.text()).toContain('Form fields must not contain NUL characters.');
+  const checkout = await fetch(`${app.url}/checkout`, {
+    method: 'POST',
+    headers: { origin: app.url, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ intent: 'apply-discount', discountCode: 'SAVE\u000010' }).toString(),
+  });
+  expect(checkout.status).toBe(400);
+});
+
 it('describes a product for search engines with Product JSON-LD: price, currency, availability', async () => {
   const product = await createProductRow(app.services.db, {
     name: 'Schema Course',

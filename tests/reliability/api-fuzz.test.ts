@@ -238,7 +238,14 @@ const PLAUSIBLE: Record<string, Record<string, unknown>> = {
     authorBio: 'Bio',
     socialLinks: { youtube: '', github: '', twitter: '', linkedin: '' },
   },
-  '/api/products': { name: 'Fuzzed', description: 'D', category: 'Books', price: 100, stock: 1 },
+  '/api/products': {
+    name: 'Fuzzed',
+    description: 'D',
+    category: 'Books',
+    price: 100,
+    stock: 1,
+    image: '/uploads/fuzzed.png',
+  },
   '/api/cart': { productId: 1, quantity: 1 },
   '/api/orders': validCheckout,
   '/api/admin/orders': { amount: 100, restock: true, reference: 'BT-1', reason: 'fuzz' },
@@ -438,6 +445,21 @@ async function send(
   }
 }
 
+/** Each sent in every field of every plausible body, the other fields left as they are. */
+const ODD_FIELD_VALUES: Record<string, string> = {
+  nul: 'a\u0000b',
+  newline: 'a\r\nb',
+  'non-Latin-1': '/shop?q=日本',
+  'over-long': HUGE,
+};
+
+/** Bodies signed with the webhook secret that are no Stripe event. */
+const NOT_EVENTS = [
+  '{"id":"evt_fuzz_no_data","object":"event","type":"checkout.session.completed"}',
+  '{"id":"evt_fuzz_null","object":"event","type":"checkout.session.completed","data":null}',
+  '[{"id":"evt_fuzz_array","type":"checkout.session.completed"}]',
+];
+
 describe('API fuzzing', () => {
   it('derives its endpoint list from the router, so a new endpoint is fuzzed without being listed', () => {
     const list = routerEndpoints(apiRouter(app.services)).map((e) => `${e.method} ${e.path}`);
@@ -504,5 +526,57 @@ describe('API fuzzing', () => {
     // The fuzzing reached past the door: some requests were refused by validation, some accepted.
     expect(outcomes.some((o) => o.status === 400)).toBe(true);
     expect(outcomes.some((o) => o.status < 300)).toBe(true);
+  });
+
+  // Last: what it stores (200 KB strings among them) would slow the fingerprints of the test above.
+  it('answers NUL with a 4xx, and newlines, non-Latin-1 and over-long values without a 5xx, in every JSON field of every endpoint', async () => {
+    const problems: string[] = [];
+    let sent = 0;
+    const judge = (line: string, kind: string, res: { status: number; text: string }) => {
+      sent++;
+      if (res.status >= 500) problems.push(`${line} → ${res.status} ${res.text.slice(0, 200)}`);
+      if (kind === 'nul' && res.status < 400 && !line.includes(' DELETE '))
+        problems.push(`${line} → ${res.status}: NUL accepted`);
+    };
+    const withBody = routerEndpoints(apiRouter(app.services)).filter((e) => e.method !== 'GET');
+    for (const endpoint of withBody) {
+      const base = plausibleBody(endpoint.path);
+      const fields = Object.keys(base);
+      if (fields.length === 0) continue;
+      // Each action the endpoint tells apart (its plausible body answered differently), so every
+      // field reaches the validation that reads it, without sweeping an action it ignores again.
+      const answers = new Set<string>();
+      for (const action of [null, ...ACTIONS]) {
+        const pairs = action ? [['action', action] as const] : [];
+        const probe = await send(endpoint, 'admin', pairs, '1', json(base));
+        judge(`admin ${endpoint.method} ${probe.url.slice(0, 100)} plausible`, 'plausible', probe);
+        const answer = `${probe.status} ${probe.text.replace(/\d+/g, '#').slice(0, 300)}`;
+        if (/unknown action/i.test(probe.text) || answers.has(answer)) continue;
+        answers.add(answer);
+        for (const field of fields)
+          for (const [kind, value] of Object.entries(ODD_FIELD_VALUES)) {
+            const res = await send(endpoint, 'admin', pairs, '1', json({ ...base, [field]: value }));
+            judge(`admin ${endpoint.method} ${res.url.slice(0, 100)} ${field}=${kind}`, kind, res);
+          }
+      }
+    }
+    for (const payload of NOT_EVENTS) {
+      const res = await fetch(`${app.url}/api/payments/stripe/webhook`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'stripe-signature': stripe.signed(payload).signature('whsec_fuzz'),
+        },
+        body: payload,
+      });
+      judge(`signed webhook ${payload}`, 'not-an-event', { status: res.status, text: await res.text() });
+      if (res.status !== 400) problems.push(`signed webhook ${payload} → ${res.status}: expected 400`);
+    }
+    await recordSummary({
+      requestsSent: sent,
+      serverErrors: problems.filter((p) => / → 5\d\d/.test(p)).length,
+    });
+    expect(problems).toEqual([]);
+    expect(sent).toBeGreaterThan(500);
   });
 });

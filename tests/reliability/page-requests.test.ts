@@ -5,7 +5,9 @@ import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import type { ServerBuild } from 'react-router';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ADMIN_TABS } from '../../src/app/admin/tabs.ts';
 import { seedDemoContent } from '../../src/db/seed.ts';
+import { createSession } from '../../src/identity/sessions.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { createUser, signedInSession } from '../support/auth.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
@@ -98,6 +100,59 @@ function postHuge(base: string, url: string, megabytes: number, chunked: boolean
   });
 }
 
+type PageForm = { method: 'get' | 'post'; action: string; fields: Record<string, string> };
+
+const unescapeHtml = (text: string) =>
+  text
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+const attribute = (tag: string, name: string) =>
+  new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1] ?? new RegExp(`\\s${name}(?=[\\s>/])`).exec(tag)?.[0];
+
+/** The forms of a rendered page with the values a browser would send (checked boxes, first options). */
+function formsOf(html: string, pageUrl: string): PageForm[] {
+  const forms: PageForm[] = [];
+  for (const [, open, inner] of html.matchAll(/(<form\b[^>]*>)([\s\S]*?)<\/form>/g)) {
+    const method = attribute(open, 'method')?.toLowerCase() === 'post' ? 'post' : 'get';
+    const action = unescapeHtml(attribute(open, 'action') ?? pageUrl);
+    if (!action.startsWith('/')) continue;
+    const fields: Record<string, string> = {};
+    for (const [tag] of inner.matchAll(/<input\b[^>]*>/g)) {
+      const name = attribute(tag, 'name');
+      const type = attribute(tag, 'type') ?? 'text';
+      if (
+        !name ||
+        type === 'file' ||
+        ((type === 'checkbox' || type === 'radio') && !attribute(tag, 'checked'))
+      )
+        continue;
+      fields[unescapeHtml(name)] = unescapeHtml(attribute(tag, 'value') ?? '');
+    }
+    for (const [, tag, text] of inner.matchAll(/(<textarea\b[^>]*>)([\s\S]*?)<\/textarea>/g)) {
+      const name = attribute(tag, 'name');
+      if (name) fields[unescapeHtml(name)] = unescapeHtml(text);
+    }
+    for (const [, tag, options] of inner.matchAll(/(<select\b[^>]*>)([\s\S]*?)<\/select>/g)) {
+      const name = attribute(tag, 'name');
+      const first = /<option\b[^>]*value="([^"]*)"/.exec(options)?.[1];
+      if (name) fields[unescapeHtml(name)] = unescapeHtml(first ?? '');
+    }
+    forms.push({ method, action, fields });
+  }
+  return forms;
+}
+
+/** Each sent in every field of every form, the others as the page filled them (a path first: some fields are paths). */
+const ODD_FIELD_VALUES = {
+  nul: '/a\u0000b',
+  newline: '/a\r\nb',
+  'non-Latin-1': '/shop?q=日本',
+  'over-long': `/${'x'.repeat(20_000)}`,
+};
+
 async function rssMb(pid: number): Promise<number> {
   return Number(/VmRSS:\s+(\d+)/.exec(await readFile(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
 }
@@ -154,11 +209,21 @@ describe('page route fuzzing', () => {
   let app: TestApp;
   let tables: string[];
   let adminCookie: string;
+  let admin: { userId: number; sid: string };
   const ids: Record<string, string> = {};
+  /** The headers of a visitor or the admin; the admin's session opened again when a fuzzed form closed it. */
+  async function pageHeaders(who: 'anonymous' | 'admin'): Promise<Record<string, string>> {
+    if (who === 'anonymous') return { origin: app.url };
+    if (!(await app.services.db('sessions').where({ sid: admin.sid }).first('sid')))
+      admin.sid = await createSession(app.services.db, admin.userId);
+    return { origin: app.url, cookie: `sid=${admin.sid}` };
+  }
   beforeAll(async () => {
     app = await startTestApp();
     await seedDemoContent(app.services.db);
-    adminCookie = (await signedInSession(app, { role: 'admin' })).cookie;
+    const signedIn = await signedInSession(app, { role: 'admin' });
+    adminCookie = signedIn.cookie;
+    admin = { userId: signedIn.user.id, sid: signedIn.sid };
     tables = await watchedTables(app.services.db);
     const post = await app.services.db('posts').where({ status: 'published' }).first('id', 'slug');
     const product = await app.services.db('products').first('id');
@@ -279,6 +344,62 @@ describe('page route fuzzing', () => {
     expect(problems).toEqual([]);
     const errors = app.logs.filter((entry) => Number(entry.level) >= 50);
     expect(errors.map((e) => e.msg)).toEqual([]);
+  });
+
+  it('answers NUL with a 400, and newlines, non-Latin-1 and over-long values without a 5xx, in every field of every form of every page', async () => {
+    const routes = await pageRoutes();
+    const forms = new Map<string, { who: 'anonymous' | 'admin'; form: PageForm }>();
+    const pages = [
+      ...routes.filter((r) => !r.pattern.includes('*')).map((r) => concretePath(r.pattern, ids)),
+      ...ADMIN_TABS.map((tab) => `/admin?tab=${tab.id}`),
+    ];
+    for (const url of pages) {
+      for (const who of ['anonymous', 'admin'] as const) {
+        const res = await request(app.url, 'GET', url, await pageHeaders(who));
+        for (const form of formsOf(res.text, url))
+          forms.set(`${who} ${form.method} ${form.action} ${Object.keys(form.fields).join(',')}`, {
+            who,
+            form,
+          });
+      }
+    }
+    const actions = new Set([...forms.values()].map(({ form }) => form.action.split('?')[0]));
+    // The forms of the shop, the reader and the admin are all reached.
+    expect([...actions]).toEqual(expect.arrayContaining(['/cart/add', '/checkout', '/login', '/admin']));
+    const problems: string[] = [];
+    let sent = 0;
+    for (const { who, form } of forms.values())
+      for (const field of Object.keys(form.fields))
+        for (const [kind, value] of Object.entries(ODD_FIELD_VALUES)) {
+          const body = new URLSearchParams({ ...form.fields, [field]: value }).toString();
+          const headers = await pageHeaders(who);
+          const line = `${who} ${form.method.toUpperCase()} ${form.action} ${field}=${kind}`;
+          const res = await (form.method === 'get'
+            ? request(app.url, 'GET', `${form.action.split('?')[0]}?${body}`.slice(0, 8_000), headers)
+            : request(
+                app.url,
+                'POST',
+                form.action,
+                { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+                body,
+              )
+          ).catch((error: Error) => ({ status: 0, text: error.message }));
+          sent++;
+          // No answer a client can read (a header over Node's 16 KB limit) counts as a failure too.
+          if (res.status >= 500 || res.status === 0)
+            problems.push(`${line} → ${res.status} ${res.text.slice(0, 200)}`);
+          if (kind === 'nul' && form.method === 'post' && res.status !== 400)
+            problems.push(`${line} → ${res.status}: expected 400`);
+        }
+    await recordSummary({
+      requestsSent: sent,
+      serverErrors: problems.filter((p) => / → (5\d\d|0) /.test(p)).length,
+    });
+    expect(problems).toEqual([]);
+    const errors = app.logs.filter((entry) => Number(entry.level) >= 50);
+    expect(errors.map((e) => `${e.msg}: ${(e.err as { message?: string } | undefined)?.message}`)).toEqual(
+      [],
+    );
   });
 
   it('echoes a refused checkout value back no longer than the schema allows', async () => {

@@ -58,9 +58,12 @@ export async function watchPage(page: Page): Promise<string[]> {
 }
 
 /** No serious or critical axe violations on the current page. */
-export async function expectAccessible(page: Page): Promise<void> {
+export async function expectAccessible(
+  page: Page,
+  impacts: readonly string[] = ['serious', 'critical'],
+): Promise<void> {
   const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const bad = results.violations.filter((v) => impacts.includes(v.impact ?? ''));
   expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual(
     [],
   );

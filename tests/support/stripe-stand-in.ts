@@ -47,6 +47,12 @@ type StandInRequest = {
   idempotencyKey?: string;
 };
 
+export type SignedDelivery = {
+  id: string;
+  payload: string;
+  signature: (secret: string, timestamp?: number) => string;
+};
+
 export type StripeStandIn = {
   url: string;
   requests: StandInRequest[];
@@ -58,11 +64,9 @@ export type StripeStandIn = {
   /** The customer paid on the hosted page: the session completes with a payment intent. */
   complete: (sessionId: string) => StandInSession;
   /** A signed webhook delivery: the event's JSON and its Stripe-Signature header. */
-  event: (
-    type: string,
-    object: unknown,
-    opts?: { id?: string; created?: number },
-  ) => { id: string; payload: string; signature: (secret: string, timestamp?: number) => string };
+  event: (type: string, object: unknown, opts?: { id?: string; created?: number }) => SignedDelivery;
+  /** Any body, signed as Stripe signs a webhook: what a sender holding the secret could post. */
+  signed: (payload: string) => SignedDelivery;
   close: () => Promise<void>;
 };
 
@@ -251,13 +255,13 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         pending_webhooks: 1,
         request: { id: null, idempotency_key: null },
       });
-      return {
-        id: eventId,
-        payload,
-        signature: (secret, timestamp) =>
-          sdk.webhooks.generateTestHeaderString({ payload, secret, timestamp }),
-      };
+      return { ...standIn.signed(payload), id: eventId };
     },
+    signed: (payload) => ({
+      id: '',
+      payload,
+      signature: (secret, timestamp) => sdk.webhooks.generateTestHeaderString({ payload, secret, timestamp }),
+    }),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -30,7 +30,8 @@ export function NewsletterCard({
   const n = progress.subscribers;
   return (
     <section className="card admin-stack" aria-labelledby="newsletter-heading">
-      <h2 id="newsletter-heading">Newsletter</h2>
+      {/* Not 'Newsletter': the footer's subscribe region has that name, and landmarks need their own. */}
+      <h2 id="newsletter-heading">Send as a newsletter</h2>
       <Notice result={result} />
       {progress.state === null ? (
         sendable && n === 0 ? (

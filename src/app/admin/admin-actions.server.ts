@@ -253,7 +253,9 @@ export async function runAdminAction(
         return { ok: false, title: 'Error', message: 'Unknown action' };
     }
   } catch (err) {
-    state.log.error({ err, intent }, 'admin action failed');
+    // A refusal (a product already deleted, an id that names none) is the request's fault, not ours.
+    if (err instanceof HttpError && err.status < 500) state.log.info({ err, intent }, 'admin action refused');
+    else state.log.error({ err, intent }, 'admin action failed');
     const message =
       intent === 'delete-post'
         ? POST_MESSAGES.deleteFailed

@@ -148,6 +148,7 @@ const EVENT_LABELS: Record<string, string> = {
   PaymentRequested: 'Payment page opened',
   PaymentSucceeded: 'Payment received',
   PaymentFailed: 'Payment failed',
+  PaymentToReview: 'Payment to review (not counted as paid)',
   OrderExpired: 'Expired unpaid',
   RefundIssued: 'Refund issued',
   OrderMailSent: 'Email sent',
@@ -172,6 +173,16 @@ function eventDetail(event: OrderHistoryEvent, currency: string): string | null 
   if (event.type === 'OrderMailSent') return `${String(d.kind)} to ${String(d.to)}`;
   if (event.type === 'PaymentRequested') return `Checkout Session ${String(d.checkoutSessionId)}`;
   if (event.type === 'PaymentFailed') return String(d.reason);
+  if (event.type === 'PaymentToReview')
+    return [
+      d.amount === null ? null : formatPrice(Number(d.amount), String(d.currency ?? currency)),
+      `Stripe event ${String(d.eventId)}`,
+      `Checkout Session ${String(d.sessionId)}`,
+      d.reference ? `payment ${String(d.reference)}` : null,
+      String(d.reason),
+    ]
+      .filter(Boolean)
+      .join(', ');
   if (event.type === 'PaymentSucceeded')
     return [
       `${formatPrice(Number(d.amount), String(d.currency ?? currency))} by ${String(d.method)}`,
@@ -258,6 +269,16 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
             ok: false,
             title: 'Refund needed',
             message: 'This payment arrived after the order had ended and its items were gone: refund it.',
+          }}
+        />
+      )}
+      {events.some((e) => e.type === 'PaymentToReview') && (
+        <Notice
+          result={{
+            ok: false,
+            title: 'Payment to review',
+            message:
+              'Stripe reported a payment for this order that does not match it (see the history below): it was not counted as paid. Check it in Stripe and refund it there if it is not for this order.',
           }}
         />
       )}

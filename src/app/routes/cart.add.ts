@@ -3,10 +3,20 @@ import { addToCartFor } from '../add-to-cart.server.ts';
 import { redirectWithToast } from '../toast.server.ts';
 import type { Route } from './+types/cart.add';
 
-/** Where to go back to: a path of this site, never another host ('//evil.example' or a URL). */
+const SELF = 'http://return.invalid';
+/** Longer is no page of ours, and would make a Location header over Node's 16 KB limit. */
+const MAX_RETURN_PATH = 2_000;
+
+/**
+ * Where to go back to: a path of this site, never another host ('//evil.example', a URL, or one
+ * the URL parser makes of '/\n/evil.example'), percent-encoded as a Location header needs it.
+ */
 function returnPath(value: FormDataEntryValue | null): string {
   const path = typeof value === 'string' ? value : '';
-  return /^\/(?![/\\])/.test(path) ? path.split('#')[0] : '/shop';
+  if (!/^\/(?![/\\])/.test(path) || path.length > MAX_RETURN_PATH) return '/shop';
+  const url = new URL(path, SELF);
+  const back = `${url.pathname}${url.search}`;
+  return url.origin === SELF && back.length <= MAX_RETURN_PATH ? back : '/shop';
 }
 
 /**

@@ -1,4 +1,4 @@
-import { Form, Link, useNavigation } from 'react-router';
+import { data, Form, Link, useNavigation } from 'react-router';
 import { unsubscribeCommentNotices } from '../../blog/comment-notices.ts';
 import { unsubscribeByToken } from '../../blog/newsletter-delivery.ts';
 import { getApp } from '../context.ts';
@@ -48,7 +48,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { list, token } = target(request);
   // Here, not in LISTS: the page's component reads LISTS, and these would ship to the browser with it.
   const unsubscribe = list === 'comments' ? unsubscribeCommentNotices : unsubscribeByToken;
-  return { done: await unsubscribe(getApp(context).services.db, token.slice(0, 100)) };
+  const done = await unsubscribe(getApp(context).services.db, token.slice(0, 100));
+  // A 404 for a forged or unknown token, so a mailbox provider's one-click POST can tell.
+  return data({ done }, { status: done ? 200 : 404 });
 }
 
 export default function Unsubscribe({ loaderData, actionData }: Route.ComponentProps) {

@@ -7,6 +7,7 @@ import {
   createComment,
   issueFormToken,
   likeComment,
+  likerOf,
 } from '../../blog/comments.ts';
 import { extractHeadings } from '../../blog/markdown.ts';
 import { BLOG_MESSAGES, COMMENT_LIMITS } from '../../blog/messages.ts';
@@ -104,7 +105,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const commentId = Number(form.get('commentId'));
     if (!Number.isInteger(commentId) || commentId < 1)
       throw data({ message: 'Unknown comment' }, { status: 400 });
-    const likes = await likeComment(db, commentId, await state.session.ensure());
+    const likes = await likeComment(db, commentId, await likerOf(db, state.session.id, state.clientIp));
     if (likes === null) throw data({ message: 'Unknown comment' }, { status: 404 });
     return { likes };
   }
