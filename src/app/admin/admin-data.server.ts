@@ -182,7 +182,7 @@ export async function loadTab(
         analytics ? analyticsReport(services.db, lastDays(30), 5) : null,
       ]);
       const popular = params.get('popular') === 'all' || !recent ? ('all' as const) : ('recent' as const);
-      return { tab, dashboard: all, recent, popular };
+      return { tab, dashboard: all, recent, popular, mailDelivers: services.mailer.delivers };
     }
     case 'analytics':
       return analyticsTab(services, params);

@@ -79,7 +79,14 @@ function TabContent({ loaderData, actionData }: Pick<Route.ComponentProps, 'load
   }
   switch (data.tab) {
     case 'dashboard':
-      return <DashboardTab dashboard={data.dashboard} recent={data.recent} popular={data.popular} />;
+      return (
+        <DashboardTab
+          dashboard={data.dashboard}
+          recent={data.recent}
+          popular={data.popular}
+          mailDelivers={data.mailDelivers}
+        />
+      );
     case 'analytics':
       return <AnalyticsTab report={data.report} preset={data.preset} rangeError={data.rangeError} />;
     case 'posts':

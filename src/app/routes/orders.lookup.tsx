@@ -2,14 +2,16 @@ import { data, Form, Link, useNavigation } from 'react-router';
 import type { Db } from '../../db/knex.ts';
 import { orderLink } from '../../orders/access-key.ts';
 import { listDownloads } from '../../orders/downloads.ts';
-import { isAwaitingPayment } from '../../orders/payment-labels.ts';
+import { isAwaitingPayment, paymentStatusLabel } from '../../orders/payment-labels.ts';
 import { lookupOrder } from '../../orders/service.ts';
 import { createRateLimit } from '../../server/rate-limit.ts';
 import { SHOP_MESSAGES } from '../../shop/messages.ts';
+import { formatPrice } from '../../shop/price.ts';
 import { Downloads } from '../components/shop/Downloads.tsx';
 import { Notice } from '../components/shop/Notice.tsx';
 import { OrderLines, orderDiscount, orderShipping } from '../components/shop/OrderLines.tsx';
 import { getApp } from '../context.ts';
+import { useCurrency } from '../currency.ts';
 import '../styles/shop.css';
 import type { Route } from './+types/orders.lookup';
 
@@ -75,6 +77,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       id: order.id,
       status: order.status,
       paymentStatus: order.paymentStatus,
+      refundedAmount: order.refundedAmount,
       trackingNumber: order.trackingNumber,
       trackingUrl: order.trackingUrl,
       totalAmount: order.totalAmount,
@@ -97,6 +100,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function OrderLookup({ actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
+  const currency = useCurrency();
   const found = actionData?.found;
   return (
     <div className="container lookup-page">
@@ -141,7 +145,8 @@ export default function OrderLookup({ actionData }: Route.ComponentProps) {
         <section className="card" aria-labelledby="lookup-result">
           <h2 id="lookup-result">Order #{found.id}</h2>
           <p>
-            Status: <strong>{found.status}</strong> · Payment: {found.paymentStatus}
+            Status: <strong>{found.status}</strong> · Payment: {paymentStatusLabel(found.paymentStatus)}
+            {found.refundedAmount > 0 && ` (${formatPrice(found.refundedAmount, currency)} refunded)`}
             {found.trackingNumber ? (
               <>
                 {' · Tracking: '}
