@@ -87,7 +87,9 @@ export function Layout({ children }: { children: ReactNode }) {
           dangerouslySetInnerHTML={{ __html: themeScript({ hydrating: !plain }) }}
         />
         <Meta />
-        <Links />
+        {/* No nonce on stylesheet links (style-src allows 'self'): the browser hides a nonce from the
+            DOM, and React, which renders none in the browser, would report the difference. */}
+        <Links nonce="" />
       </head>
       <body>
         <a className="skip-link" href="#main">
