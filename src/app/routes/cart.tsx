@@ -223,9 +223,11 @@ function CartLineRow({ line, pending }: { line: CartLine; pending: boolean }) {
   const fetcher = useFetcher<typeof action>({ key: 'cart' });
   const [typed, setTyped] = useState(String(line.quantity));
   const [refused, setRefused] = useState<string | null>(null);
-  // A refused change leaves the line as it was: show its real quantity again.
+  // After any change to the cart, or a refused one, show the line's real quantity again.
   useEffect(() => {
-    if (fetcher.state === 'idle') setTyped(String(line.quantity));
+    if (fetcher.state !== 'idle') return;
+    setTyped(String(line.quantity));
+    setRefused(null);
   }, [fetcher.state, line.quantity]);
   const stock = line.product.stock;
   const max = maxQuantity(stock);
