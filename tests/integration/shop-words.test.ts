@@ -69,10 +69,20 @@ it("tells a digital-only order's buyer where the downloads come, not that it shi
   expect(physical.text).toContain('We will let you know when it ships.');
 });
 
-it('looks up a partly refunded order in words, with the amount refunded', async () => {
+it('refunds an amount typed in dollars, and looks the order up in words, with the amount refunded', async () => {
   const placed = await order({ email: 'refunded@example.com' });
   await adminPost(`/api/admin/orders/${placed.id}?action=mark-paid`);
-  expect((await adminPost(`/api/admin/orders/${placed.id}?action=refund`, { amount: 1250 })).status).toBe(200);
+  const refund = (amount: string) =>
+    fetch(`${app.url}/admin/orders/${placed.id}`, {
+      method: 'POST',
+      headers: { ...admin, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ intent: 'refund', amount }).toString(),
+    });
+  expect(await html(await refund('12.505'))).toContain('Enter a refund amount of at least 1 cent.');
+  expect(await html(await refund('12.50'))).toContain('Refund issued');
+  expect(await app.services.db('orders').where({ id: placed.id }).first('refunded_amount')).toEqual({
+    refunded_amount: 1250,
+  });
   const found = await html(
     await fetch(`${app.url}/orders/lookup`, {
       method: 'POST',
