@@ -27,7 +27,11 @@ export async function addToCartFor(
     return { ok: true, title: SHOP_MESSAGES.addedTitle, description: addedMessage(line.added) };
   } catch (error) {
     if (error instanceof HttpError && error.status === 409)
-      return { ok: false, title: error.headers['X-Error-Title'] ?? SHOP_MESSAGES.stockLimitTitle, description: error.message };
+      return {
+        ok: false,
+        title: error.headers['X-Error-Title'] ?? SHOP_MESSAGES.stockLimitTitle,
+        description: error.message,
+      };
     if (error instanceof HttpError && (error.status === 404 || error.status === 400))
       return { ok: false, title: SHOP_MESSAGES.errorTitle, description: error.message };
     state.log.error({ err: error }, 'add to cart failed');

@@ -318,4 +318,3 @@ export async function clearCart(db: Executor, owner: CartOwner): Promise<void> {
   const cartId = await findCartId(db, owner);
   if (cartId) await db('cart_items').where({ cart_id: cartId }).delete();
 }
-

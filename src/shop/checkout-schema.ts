@@ -30,7 +30,10 @@ export const checkoutSchema = z.object({
     .pipe(z.email('Please enter a valid email')),
   address: min(5, 'Address must be at least 5 characters').max(MAX.address, tooLong('Address', MAX.address)),
   city: min(2, 'City must be at least 2 characters').max(MAX.city, tooLong('City', MAX.city)),
-  zipCode: min(5, 'ZIP code must be at least 5 characters').max(MAX.zipCode, tooLong('ZIP code', MAX.zipCode)),
+  zipCode: min(5, 'ZIP code must be at least 5 characters').max(
+    MAX.zipCode,
+    tooLong('ZIP code', MAX.zipCode),
+  ),
   country: min(2, 'Country must be at least 2 characters').max(MAX.country, tooLong('Country', MAX.country)),
   /** A method's id or name; absent: the first that delivers to the country (SPEC: standard). */
   shippingMethod: z

@@ -48,7 +48,10 @@ describe('checkout with JavaScript', () => {
         endsAt: new Date(Date.now() - day).toISOString(),
       }),
     );
-    await createDiscount(db, discountSchema.parse({ code: 'BIG', type: 'percent', value: 10, minSubtotal: 100_000 }));
+    await createDiscount(
+      db,
+      discountSchema.parse({ code: 'BIG', type: 'percent', value: 10, minSubtotal: 100_000 }),
+    );
     const context = await newContext(stack.browser, stack.app.url);
     const page = await context.newPage();
     const problems = await watchPage(page);
@@ -75,9 +78,9 @@ describe('checkout with JavaScript', () => {
       await page.getByRole('button', { name: 'Apply' }).click();
       await page.locator('#checkout-discountCode-error').getByText(reason, { exact: true }).waitFor();
       // Only the code is marked: the empty address fields were not judged.
-      await expect.poll(() => invalid.evaluateAll((els) => els.map((e) => e.id))).toEqual([
-        'checkout-discountCode',
-      ]);
+      await expect
+        .poll(() => invalid.evaluateAll((els) => els.map((e) => e.id)))
+        .toEqual(['checkout-discountCode']);
       expect(await page.getByText(FORM_HAS_ERRORS).count()).toBe(0);
     }
 
@@ -91,8 +94,13 @@ describe('checkout with JavaScript', () => {
     await page.getByRole('button', { name: 'Place Order' }).click();
     await page.getByRole('heading', { name: SHOP_MESSAGES.orderConfirmed }).waitFor();
     const main = page.locator('main');
-    expect(await main.locator('h1, h2').allTextContents()).toEqual([SHOP_MESSAGES.orderConfirmed, 'How to pay']);
-    expect(await main.textContent()).not.toMatch(/confirmed\.|Placed Successfully|only logged|email delivery/);
+    expect(await main.locator('h1, h2').allTextContents()).toEqual([
+      SHOP_MESSAGES.orderConfirmed,
+      'How to pay',
+    ]);
+    expect(await main.textContent()).not.toMatch(
+      /confirmed\.|Placed Successfully|only logged|email delivery/,
+    );
 
     // The order's own page, loaded afresh: hydrated without a mismatch.
     const orderPath = await page.getByRole('link', { name: 'View your order' }).getAttribute('href');
@@ -112,7 +120,13 @@ describe('the home carousel without JavaScript', () => {
         await createPost(
           db,
           queues,
-          postInputSchema.parse({ title, content: 'Words.', excerpt: 'An excerpt', category: 'Life', status: 'published' }),
+          postInputSchema.parse({
+            title,
+            content: 'Words.',
+            excerpt: 'An excerpt',
+            category: 'Life',
+            status: 'published',
+          }),
           null,
         ),
       );

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postInputSchema } from '../../src/blog/post-schema.ts';
 import { createPost } from '../../src/blog/post-editor.ts';
+import { postInputSchema } from '../../src/blog/post-schema.ts';
 import { getBlogSettings, updateBlogSettings } from '../../src/blog/settings.ts';
 import { blogSettingsSchema } from '../../src/blog/settings-schema.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';

@@ -277,8 +277,8 @@ export function SettingsTab({
       <section className="card" aria-labelledby="shipping-settings">
         <h2 id="shipping-settings">Shipping</h2>
         <p className="muted">
-          Checkout offers the methods that deliver to the customer's country when an item ships. Prices in
-          the shop's currency, such as 4.50; empty countries: everywhere.
+          Checkout offers the methods that deliver to the customer's country when an item ships. Prices in the
+          shop's currency, such as 4.50; empty countries: everywhere.
         </p>
         {shippingMethods.map((m) => (
           <ShippingMethodForm key={m.id} method={m} />

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Form, Link } from 'react-router';
 
 export const PAGE_NOT_FOUND = 'Page not found';
 
@@ -11,7 +11,7 @@ export function NotFound({ latest = [] }: { latest?: { slug: string; title: stri
     <section className="container not-found">
       <h1>{PAGE_NOT_FOUND}</h1>
       <p className="muted">There is nothing at this address: it may have moved, or be mistyped.</p>
-      <form method="get" action="/blog" role="search" className="not-found-search">
+      <Form method="get" action="/blog" role="search" className="not-found-search">
         <label htmlFor="not-found-q" className="visually-hidden">
           Search posts
         </label>
@@ -19,7 +19,7 @@ export function NotFound({ latest = [] }: { latest?: { slug: string; title: stri
         <button type="submit" className="button button-secondary">
           Search
         </button>
-      </form>
+      </Form>
       {latest.length > 0 && (
         <section aria-labelledby="not-found-latest">
           <h2 id="not-found-latest">Latest posts</h2>

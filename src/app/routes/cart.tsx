@@ -48,7 +48,12 @@ export async function action({ request, context }: Route.ActionArgs): Promise<Ac
   });
   try {
     if (intent === 'set') {
-      const result = await updateCartItem(services.db, owner, lineId, form.get('set') ?? form.get('quantity'));
+      const result = await updateCartItem(
+        services.db,
+        owner,
+        lineId,
+        form.get('set') ?? form.get('quantity'),
+      );
       return { ok: true, title: 'Cart updated', description: `Quantity set to ${result.quantity}.`, intent };
     }
     if (intent === 'remove') {

@@ -297,35 +297,35 @@ function CheckoutForm({
           <Notice key={n} tone="info" title="Cart updated" description={n} />
         ))}
         <ul className="checkout-lines">
-              {cart.cart.items.map((line) => (
-                <li key={line.id} className="checkout-line">
-                  <div>
-                    <p className="checkout-line-name">{line.product.name}</p>
-                    <p className="muted">
-                      Quantity: {line.quantity} × {formatPrice(line.product.price, currency)}
-                    </p>
-                  </div>
-                  <p className="checkout-line-total">
-                    {formatPrice(line.quantity * line.product.price, currency)}
-                  </p>
-                </li>
-              ))}
-            </ul>
-            <p className="summary-row">
-              <span>Subtotal</span>
-              <span>{formatPrice(subtotal, currency)}</span>
-            </p>
-            {!digitalOnly && method && (
-              <p className="summary-row">
-                <span>Shipping ({method.name})</span>
-                <span>{shipping === 0 ? 'Free' : formatPrice(shipping, currency)}</span>
+          {cart.cart.items.map((line) => (
+            <li key={line.id} className="checkout-line">
+              <div>
+                <p className="checkout-line-name">{line.product.name}</p>
+                <p className="muted">
+                  Quantity: {line.quantity} × {formatPrice(line.product.price, currency)}
+                </p>
+              </div>
+              <p className="checkout-line-total">
+                {formatPrice(line.quantity * line.product.price, currency)}
               </p>
-            )}
-            {discount && <DiscountRow code={discount.code} amount={discount.amount} />}
-            <p className="summary-row summary-total">
-              <span>Total</span>
-              <span>{formatPrice(subtotal - (discount?.amount ?? 0) + shipping, currency)}</span>
-            </p>
+            </li>
+          ))}
+        </ul>
+        <p className="summary-row">
+          <span>Subtotal</span>
+          <span>{formatPrice(subtotal, currency)}</span>
+        </p>
+        {!digitalOnly && method && (
+          <p className="summary-row">
+            <span>Shipping ({method.name})</span>
+            <span>{shipping === 0 ? 'Free' : formatPrice(shipping, currency)}</span>
+          </p>
+        )}
+        {discount && <DiscountRow code={discount.code} amount={discount.amount} />}
+        <p className="summary-row summary-total">
+          <span>Total</span>
+          <span>{formatPrice(subtotal - (discount?.amount ?? 0) + shipping, currency)}</span>
+        </p>
       </section>
       <section className="card" aria-labelledby="shipping-heading">
         <h2 id="shipping-heading">Shipping Information</h2>
