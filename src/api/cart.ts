@@ -22,7 +22,7 @@ const addBody = z.object({
     .number('productId must be a number')
     .int()
     .positive('productId must be a positive integer'),
-  /** Checked against the product's stock by the cart's quantity schema. */
+  /** Checked against the product's stock by the cart's quantity rule (readQuantity). */
   quantity: z.unknown().default(1),
 });
 

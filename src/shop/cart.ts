@@ -4,7 +4,7 @@ import { type Db, prepared } from '../db/knex.ts';
 import { HttpError } from '../server/middleware.ts';
 import { noLongerAvailable, SHOP_MESSAGES, stockLimitMessage } from './messages.ts';
 import type { ProductCategory } from './product-enums.ts';
-import { maxQuantity, quantitySchema } from './quantity-schema.ts';
+import { maxQuantity, readQuantity } from './quantity.ts';
 
 /** Whose cart: a signed-in user's, or a guest session's. */
 export type CartOwner = { userId: number | null; sessionId: string | null };
@@ -213,12 +213,12 @@ function overStock(stock: number): HttpError {
   return new HttpError(409, stockLimitMessage(stock), { 'X-Error-Title': SHOP_MESSAGES.stockLimitTitle });
 }
 
-/** A typed quantity of a product with this stock, checked by the shared schema before any write. */
+/** A typed quantity of a product with this stock, checked by the shared rule before any write. */
 function quantityFor(value: unknown, stock: number | null): number {
   if (stock === 0) throw overStock(0);
-  const parsed = quantitySchema(maxQuantity(stock)).safeParse(value);
-  if (!parsed.success) throw new HttpError(400, parsed.error.issues[0].message);
-  return parsed.data;
+  const read = readQuantity(value, maxQuantity(stock));
+  if ('error' in read) throw new HttpError(400, read.error);
+  return read.quantity;
 }
 
 /**

@@ -12,7 +12,7 @@ import {
 import { cartOwnerOf } from '../../shop/checkout.ts';
 import { cartLowStockNote, SHOP_MESSAGES } from '../../shop/messages.ts';
 import { formatPrice } from '../../shop/price.ts';
-import { maxQuantity, quantitySchema } from '../../shop/quantity-schema.ts';
+import { maxQuantity, readQuantity } from '../../shop/quantity.ts';
 import { Notice } from '../components/shop/Notice.tsx';
 import { ProductImage } from '../components/shop/ProductImage.tsx';
 import { getApp } from '../context.ts';
@@ -238,11 +238,11 @@ function CartLineRow({ line, pending }: { line: CartLine; pending: boolean }) {
   const max = maxQuantity(stock);
   const atLimit = line.quantity >= max;
   const inputId = `quantity-${line.id}`;
-  /** The shared schema's verdict on what was typed; the message is shown under the field. */
+  /** The shared rule's verdict on what was typed; the message is shown under the field. */
   const typedIsValid = () => {
-    const parsed = quantitySchema(max).safeParse(typed);
-    setRefused(parsed.success ? null : parsed.error.issues[0].message);
-    return parsed.success;
+    const read = readQuantity(typed, max);
+    setRefused('error' in read ? read.error : null);
+    return 'quantity' in read;
   };
   return (
     <li className="cart-line">

@@ -3,7 +3,7 @@ import { data, Link, useActionData, useFetcher } from 'react-router';
 import { inStockLabel, lowStockNote, SHOP_MESSAGES } from '../../shop/messages.ts';
 import { formatPrice } from '../../shop/price.ts';
 import { getPublicProduct, parseProductId, postsFeaturing, relatedProducts } from '../../shop/products.ts';
-import { maxQuantity, quantitySchema } from '../../shop/quantity-schema.ts';
+import { maxQuantity, readQuantity } from '../../shop/quantity.ts';
 import { type AddToCartResult, addToCartFor } from '../add-to-cart.server.ts';
 import { Notice } from '../components/shop/Notice.tsx';
 import { ProductCard, productCard } from '../components/shop/ProductCard.tsx';
@@ -81,7 +81,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
   const fetcher = useFetcher<typeof action>();
   // Without JavaScript the form posts natively and the answer arrives as action data.
   const actionData = useActionData<typeof action>();
-  // As typed: the shared schema reads it, so what the server would refuse is refused here too.
+  // As typed: the shared rule (readQuantity) reads it, so what the server would refuse is refused here too.
   const [quantity, setQuantity] = useState('1');
   const [refused, setRefused] = useState<string | null>(null);
   const [fromPost, setFromPost] = useState('');
@@ -111,8 +111,8 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
   const max = maxQuantity(product.stock);
   const outOfStock = product.stock === 0;
   const pending = fetcher.state !== 'idle';
-  const parsed = quantitySchema(max).safeParse(quantity);
-  const count = parsed.success ? parsed.data : null;
+  const read = readQuantity(quantity, max);
+  const count = 'quantity' in read ? read.quantity : null;
   const step = (by: number) => {
     setRefused(null);
     setQuantity(String(Math.min(Math.max(1, (count ?? 1) + by), max)));
@@ -151,9 +151,9 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
             className="add-to-cart"
             noValidate
             onSubmit={(event) => {
-              if (parsed.success) return;
+              if (!('error' in read)) return;
               event.preventDefault();
-              setRefused(parsed.error.issues[0].message);
+              setRefused(read.error);
             }}
           >
             {fromPost && <input type="hidden" name="fromPost" value={fromPost} />}
