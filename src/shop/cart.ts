@@ -4,7 +4,7 @@ import { type Db, prepared } from '../db/knex.ts';
 import { HttpError } from '../server/middleware.ts';
 import { noLongerAvailable, SHOP_MESSAGES, stockLimitMessage } from './messages.ts';
 import type { ProductCategory } from './product-enums.ts';
-import { maxQuantity, readQuantity } from './quantity.ts';
+import { MAX_PER_LINE, maxQuantity, quantityMessage, readQuantity } from './quantity.ts';
 
 /** Whose cart: a signed-in user's, or a guest session's. */
 export type CartOwner = { userId: number | null; sessionId: string | null };
@@ -213,20 +213,25 @@ function overStock(stock: number): HttpError {
   return new HttpError(409, stockLimitMessage(stock), { 'X-Error-Title': SHOP_MESSAGES.stockLimitTitle });
 }
 
+/** Why a quantity is refused for a product with this stock: out of stock, or out of its range. */
+function quantityRefusal(stock: number | null): HttpError {
+  return stock === 0 ? overStock(0) : new HttpError(400, quantityMessage(maxQuantity(stock)));
+}
+
 /** A typed quantity of a product with this stock, checked by the shared rule before any write. */
 function quantityFor(value: unknown, stock: number | null): number {
-  if (stock === 0) throw overStock(0);
   const read = readQuantity(value, maxQuantity(stock));
-  if ('error' in read) throw new HttpError(400, read.error);
+  if (stock === 0 || 'error' in read) throw quantityRefusal(stock);
   return read.quantity;
 }
 
 /**
- * Adds a typed quantity of a product (to an existing line too), never beyond stock. The quantity
- * is checked against the product's stock first; then one statement adds it: the cart is made or
- * touched only when the line is taken, and the line's upsert checks the stock against the quantity
- * it finds under its row lock, so two quick adds cannot both pass. A taken line is counted for
- * analytics in the same statement.
+ * Adds a typed quantity of a product (to an existing line too), never beyond stock, in one
+ * statement: the cart is made or touched only when the line is taken, and the line's upsert checks
+ * the stock against the quantity it finds under its row lock, so two quick adds cannot both pass.
+ * A taken line is counted for analytics in the same statement. What is no whole number up to the
+ * most a line holds is refused before it; the product's stock, which the refusal names, is read
+ * only then.
  */
 export async function addToCart(
   db: Db,
@@ -237,9 +242,12 @@ export async function addToCart(
   const where = ownerWhere(owner);
   if (!where) throw new Error('a cart needs a user or a session');
   const [column, ownerId] = Object.entries(where)[0];
-  const product = await db('products').where({ id: productId, status: 'active' }).first('stock');
-  if (!product) throw new HttpError(404, SHOP_MESSAGES.productNotFound);
-  const quantity = quantityFor(typed, product.stock);
+  const read = readQuantity(typed, MAX_PER_LINE);
+  if ('error' in read) {
+    const product = await db('products').where({ id: productId, status: 'active' }).first('stock');
+    throw product ? quantityRefusal(product.stock) : new HttpError(404, SHOP_MESSAGES.productNotFound);
+  }
+  const { quantity } = read;
   const { rows } = await prepared(
     db.raw(
       `WITH product AS (
@@ -271,7 +279,9 @@ export async function addToCart(
     | { stock: number | null; status: string; line_id: number | null; quantity: number | null }
     | undefined;
   if (row?.status !== 'active') throw new HttpError(404, SHOP_MESSAGES.productNotFound);
-  // Not taken: over the stock as read, or as the line stood under its lock (a concurrent add).
+  // More than there is at all: the typed quantity is out of range (none in stock: out of stock).
+  if (row.line_id === null && row.stock !== null && quantity > row.stock) throw quantityRefusal(row.stock);
+  // Not taken: over the stock with what the line holds, as read or under its lock (a concurrent add).
   if (row.line_id === null || row.quantity === null) throw overStock(row.stock ?? 0);
   return { lineId: row.line_id, quantity: row.quantity, added: quantity };
 }
