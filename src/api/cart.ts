@@ -10,7 +10,6 @@ import {
   clearCart,
   countCartItems,
   getCart,
-  parseQuantity,
   removeCartItem,
   updateCartItem,
 } from '../shop/cart.ts';
@@ -23,7 +22,8 @@ const addBody = z.object({
     .number('productId must be a number')
     .int()
     .positive('productId must be a positive integer'),
-  quantity: z.coerce.number().int().min(1, 'quantity must be at least 1').max(10_000).default(1),
+  /** Checked against the product's stock by the cart's quantity rule (readQuantity). */
+  quantity: z.unknown().default(1),
 });
 
 /**
@@ -77,7 +77,7 @@ export function cartRouter(services: AppServices): Router {
     ctx.status = 201;
     ctx.body = {
       title: SHOP_MESSAGES.addedTitle,
-      message: addedMessage(parsed.data.quantity),
+      message: addedMessage(line.added),
       item: { id: line.lineId, productId: parsed.data.productId, quantity: line.quantity },
     };
   }
@@ -92,10 +92,8 @@ export function cartRouter(services: AppServices): Router {
     const body = (await readJsonBody(ctx, SMALL_BODY)) as { quantity?: unknown };
     if (!body || typeof body !== 'object' || !('quantity' in body))
       throw new HttpError(400, 'quantity is required');
-    const result = await updateCartItem(db, cartOwnerOf(ctx.state), id, parseQuantity(body.quantity));
-    ctx.body = result.removed
-      ? { removed: true, message: SHOP_MESSAGES.itemRemoved }
-      : { id, quantity: result.quantity };
+    const result = await updateCartItem(db, cartOwnerOf(ctx.state), id, body.quantity);
+    ctx.body = { id, quantity: result.quantity };
   });
 
   router.delete('/cart', async (ctx) => {

@@ -12,7 +12,8 @@ export type AddToCartResult = { ok: boolean; title: string; description: string 
 export async function addToCartFor(
   context: Readonly<RouterContextProvider>,
   productId: number | null,
-  quantity: number,
+  /** As typed or posted: the cart checks it against the product's stock. */
+  quantity: unknown,
   /** The slug of the post the product page was opened from (shop attribution). */
   fromPost?: FormDataEntryValue | null,
 ): Promise<AddToCartResult> {
@@ -21,13 +22,17 @@ export async function addToCartFor(
     return { ok: false, title: SHOP_MESSAGES.errorTitle, description: SHOP_MESSAGES.productNotFound };
   try {
     const sessionId = await state.session.ensure();
-    await addToCart(services.db, cartOwnerOf(state), productId, quantity);
+    const line = await addToCart(services.db, cartOwnerOf(state), productId, quantity);
     if (typeof fromPost === 'string' && fromPost) await rememberPostBySlug(services.db, sessionId, fromPost);
-    return { ok: true, title: SHOP_MESSAGES.addedTitle, description: addedMessage(quantity) };
+    return { ok: true, title: SHOP_MESSAGES.addedTitle, description: addedMessage(line.added) };
   } catch (error) {
     if (error instanceof HttpError && error.status === 409)
-      return { ok: false, title: SHOP_MESSAGES.stockLimitTitle, description: error.message };
-    if (error instanceof HttpError && error.status === 404)
+      return {
+        ok: false,
+        title: error.headers['X-Error-Title'] ?? SHOP_MESSAGES.stockLimitTitle,
+        description: error.message,
+      };
+    if (error instanceof HttpError && (error.status === 404 || error.status === 400))
       return { ok: false, title: SHOP_MESSAGES.errorTitle, description: error.message };
     state.log.error({ err: error }, 'add to cart failed');
     return { ok: false, title: SHOP_MESSAGES.errorTitle, description: SHOP_MESSAGES.addFailed };

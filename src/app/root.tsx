@@ -18,7 +18,7 @@ import './app.css';
 import { PostSkeleton } from './components/blog/PostSkeleton.tsx';
 import { Footer } from './components/Footer.tsx';
 import { Header } from './components/Header.tsx';
-import { NotFound, RecordNotFound } from './components/NotFound.tsx';
+import { NotFound, PAGE_NOT_FOUND, RecordNotFound } from './components/NotFound.tsx';
 import { Toaster } from './components/Toaster.tsx';
 import { getApp } from './context.ts';
 import { useNonce } from './nonce.tsx';
@@ -34,7 +34,7 @@ export const meta: Route.MetaFunction = ({ error }) => {
   if (!error) return [];
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   return [
-    { title: notFound ? '404 Page Not Found' : 'Something went wrong' },
+    { title: notFound ? PAGE_NOT_FOUND : 'Something went wrong' },
     { name: 'robots', content: 'noindex' },
   ];
 };
@@ -87,7 +87,9 @@ export function Layout({ children }: { children: ReactNode }) {
           dangerouslySetInnerHTML={{ __html: themeScript({ hydrating: !plain }) }}
         />
         <Meta />
-        <Links />
+        {/* No nonce on stylesheet links (style-src allows 'self'): the browser hides a nonce from the
+            DOM, and React, which renders none in the browser, would report the difference. */}
+        <Links nonce="" />
       </head>
       <body>
         <a className="skip-link" href="#main">
@@ -140,7 +142,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const rootData = useRouteLoaderData<typeof loader>('root');
   const notFound = isRouteErrorResponse(error) && error.status === 404;
-  // A loader that names the missing record says so; only an unknown address gets the route hint.
+  // A loader that names the missing record says so; otherwise the page-not-found page.
   const missingRecord = notFound && typeof error.data === 'string' && error.data ? error.data : null;
   const content = missingRecord ? (
     <RecordNotFound message={missingRecord} />

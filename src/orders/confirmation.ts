@@ -79,10 +79,11 @@ export function confirmationWithPayment(mail: Mail, orderId: number, guidance: P
     };
   }
   const instructions = guidance.instructions.trim() || 'We will contact you about the payment.';
+  // After the order (greeting, lines, total): the customer reads what they owe, then how to pay it.
   return {
     ...mail,
-    text: `How to pay:\n${instructions}\n\nYour order: ${guidance.orderUrl}\n\n${mail.text}`,
-    html: `<p><strong>How to pay</strong></p><p>${escapeHtml(instructions).replace(/\n/g, '<br>')}</p><p><a href="${escapeHtml(guidance.orderUrl)}">Your order</a></p>${mail.html ?? ''}`,
+    text: `${mail.text}\n\nHow to pay:\n${instructions}\n\nYour order: ${guidance.orderUrl}`,
+    html: `${mail.html ?? ''}<p><strong>How to pay</strong></p><p>${escapeHtml(instructions).replace(/\n/g, '<br>')}</p><p><a href="${escapeHtml(guidance.orderUrl)}">Your order</a></p>`,
   };
 }
 
@@ -193,13 +194,14 @@ function mailText(
   const cancellation = cancelled?.type === 'OrderCancelled' ? cancelled.data : null;
   switch (kind) {
     case 'payment-received':
+      // An order without an address is all downloads: nothing ships, its links have their own mail.
       return paidAfterEnd(stream)
         ? `We received your payment of ${formatPrice(state.paidAmount, orderCurrency(state))} for your order #${orderId}, but ${
             cancellation
               ? `the order had been cancelled${cancellation.reason ? ` (${cancellation.reason})` : ''}`
               : 'the order had expired and its items were no longer available'
           }, so nothing will be sent. We will refund your payment in full and mail you when we have; you need to do nothing.`
-        : `Payment received: ${formatPrice(state.paidAmount, orderCurrency(state))} for your order #${orderId}. Thank you! We will let you know when it ships.`;
+        : `Payment received: ${formatPrice(state.paidAmount, orderCurrency(state))} for your order #${orderId}. Thank you! ${state.placed?.address ? 'We will let you know when it ships.' : 'Your download links come in a separate mail.'}`;
     case 'order-expired':
       return `Your order #${orderId} was not paid within the time we could hold it, so it has expired and nothing will be charged. You are welcome to order again.`;
     case 'refund-issued':

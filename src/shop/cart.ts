@@ -4,6 +4,7 @@ import { type Db, prepared } from '../db/knex.ts';
 import { HttpError } from '../server/middleware.ts';
 import { noLongerAvailable, SHOP_MESSAGES, stockLimitMessage } from './messages.ts';
 import type { ProductCategory } from './product-enums.ts';
+import { MAX_PER_LINE, maxQuantity, quantityMessage, readQuantity } from './quantity.ts';
 
 /** Whose cart: a signed-in user's, or a guest session's. */
 export type CartOwner = { userId: number | null; sessionId: string | null };
@@ -207,28 +208,46 @@ export async function getCart(db: Db, owner: CartOwner): Promise<CartView> {
 }
 
 function overStock(stock: number): HttpError {
+  if (stock === 0)
+    return new HttpError(409, SHOP_MESSAGES.outOfStockNote, { 'X-Error-Title': SHOP_MESSAGES.outOfStock });
   return new HttpError(409, stockLimitMessage(stock), { 'X-Error-Title': SHOP_MESSAGES.stockLimitTitle });
 }
 
-function refuseOverStock(stock: number | null, wanted: number): void {
-  if (stock !== null && wanted > stock) throw overStock(stock);
+/** Why a quantity is refused for a product with this stock: out of stock, or out of its range. */
+function quantityRefusal(stock: number | null): HttpError {
+  return stock === 0 ? overStock(0) : new HttpError(400, quantityMessage(maxQuantity(stock)));
+}
+
+/** A typed quantity of a product with this stock, checked by the shared rule before any write. */
+function quantityFor(value: unknown, stock: number | null): number {
+  const read = readQuantity(value, maxQuantity(stock));
+  if (stock === 0 || 'error' in read) throw quantityRefusal(stock);
+  return read.quantity;
 }
 
 /**
- * Adds quantity of a product (to an existing line too), never beyond stock, in one statement: the
- * cart is made or touched only when the line is taken, and the line's upsert checks the stock
- * against the quantity it finds under its row lock, so two quick adds cannot both pass. A taken
- * line is counted for analytics in the same statement.
+ * Adds a typed quantity of a product (to an existing line too), never beyond stock, in one
+ * statement: the cart is made or touched only when the line is taken, and the line's upsert checks
+ * the stock against the quantity it finds under its row lock, so two quick adds cannot both pass.
+ * A taken line is counted for analytics in the same statement. What is no whole number up to the
+ * most a line holds is refused before it; the product's stock, which the refusal names, is read
+ * only then.
  */
 export async function addToCart(
   db: Db,
   owner: CartOwner,
   productId: number,
-  quantity: number,
-): Promise<{ lineId: number; quantity: number }> {
+  typed: unknown,
+): Promise<{ lineId: number; quantity: number; added: number }> {
   const where = ownerWhere(owner);
   if (!where) throw new Error('a cart needs a user or a session');
   const [column, ownerId] = Object.entries(where)[0];
+  const read = readQuantity(typed, MAX_PER_LINE);
+  if ('error' in read) {
+    const product = await db('products').where({ id: productId, status: 'active' }).first('stock');
+    throw product ? quantityRefusal(product.stock) : new HttpError(404, SHOP_MESSAGES.productNotFound);
+  }
+  const { quantity } = read;
   const { rows } = await prepared(
     db.raw(
       `WITH product AS (
@@ -260,9 +279,11 @@ export async function addToCart(
     | { stock: number | null; status: string; line_id: number | null; quantity: number | null }
     | undefined;
   if (row?.status !== 'active') throw new HttpError(404, SHOP_MESSAGES.productNotFound);
-  // Not taken: over the stock as read, or as the line stood under its lock (a concurrent add).
+  // More than there is at all: the typed quantity is out of range (none in stock: out of stock).
+  if (row.line_id === null && row.stock !== null && quantity > row.stock) throw quantityRefusal(row.stock);
+  // Not taken: over the stock with what the line holds, as read or under its lock (a concurrent add).
   if (row.line_id === null || row.quantity === null) throw overStock(row.stock ?? 0);
-  return { lineId: row.line_id, quantity: row.quantity };
+  return { lineId: row.line_id, quantity: row.quantity, added: quantity };
 }
 
 /** A line of the owner's own cart, or 404: another cart's line id is not found (no IDOR). */
@@ -278,29 +299,21 @@ async function ownLine(trx: Executor, owner: CartOwner, lineId: number) {
   return line as { id: number; quantity: number; stock: number | null; name: string };
 }
 
-/** Sets a line's quantity; under 1 removes the line. */
 /**
- * Sets a line's quantity. Over the stock it is refused (409), or with `clampToStock` (the cart
- * page, where a person typed it) set to the stock and reported as `clamped`.
+ * Sets a line's quantity to a typed one, which must be a whole number from 1 to the product's
+ * stock (400 otherwise: removing a line is its own action).
  */
 export async function updateCartItem(
   db: Db,
   owner: CartOwner,
   lineId: number,
-  wanted: number,
-  opts: { clampToStock?: boolean } = {},
-): Promise<{ removed: boolean; quantity: number; clamped: boolean }> {
+  typed: unknown,
+): Promise<{ quantity: number }> {
   return db.transaction(async (trx) => {
     const line = await ownLine(trx, owner, lineId);
-    if (wanted < 1) {
-      await trx('cart_items').where({ id: line.id }).delete();
-      return { removed: true, quantity: 0, clamped: false };
-    }
-    const clamped = Boolean(opts.clampToStock) && line.stock !== null && wanted > line.stock;
-    const quantity = clamped ? (line.stock as number) : wanted;
-    refuseOverStock(line.stock, quantity);
+    const quantity = quantityFor(typed, line.stock);
     await trx('cart_items').where({ id: line.id }).update({ quantity, updated_at: trx.fn.now() });
-    return { removed: false, quantity, clamped };
+    return { quantity };
   });
 }
 
@@ -314,10 +327,4 @@ export async function removeCartItem(db: Db, owner: CartOwner, lineId: number): 
 export async function clearCart(db: Executor, owner: CartOwner): Promise<void> {
   const cartId = await findCartId(db, owner);
   if (cartId) await db('cart_items').where({ cart_id: cartId }).delete();
-}
-
-/** Reads a typed quantity: a non-number falls back to 1 (SPEC §5). */
-export function parseQuantity(value: unknown): number {
-  const n = typeof value === 'number' ? value : Number.parseInt(String(value ?? ''), 10);
-  return Number.isFinite(n) ? Math.trunc(n) : 1;
 }

@@ -2,6 +2,8 @@ import { z } from '../zod.ts';
 import { DISCOUNT_MESSAGES } from './discount-schema.ts';
 
 const min = (n: number, message: string) => z.string(message).trim().min(n, message);
+/** Said for text over a field's limit (without it, the field's own message would be used). */
+export const tooLong = (label: string, max: number) => `${label} is too long (at most ${max} characters)`;
 
 /** The one checkout schema (SPEC §5): the form validates with it in the browser, the server again. */
 export const CHECKOUT_MAX_LENGTH = {
@@ -17,16 +19,22 @@ export const CHECKOUT_MAX_LENGTH = {
 const MAX = CHECKOUT_MAX_LENGTH;
 
 export const checkoutSchema = z.object({
-  customerName: min(2, 'Name must be at least 2 characters').max(MAX.customerName),
+  customerName: min(2, 'Name must be at least 2 characters').max(
+    MAX.customerName,
+    tooLong('Name', MAX.customerName),
+  ),
   customerEmail: z
     .string('Please enter a valid email')
     .trim()
     .max(MAX.customerEmail)
     .pipe(z.email('Please enter a valid email')),
-  address: min(5, 'Address must be at least 5 characters').max(MAX.address),
-  city: min(2, 'City must be at least 2 characters').max(MAX.city),
-  zipCode: min(5, 'ZIP code must be at least 5 characters').max(MAX.zipCode),
-  country: min(2, 'Country must be at least 2 characters').max(MAX.country),
+  address: min(5, 'Address must be at least 5 characters').max(MAX.address, tooLong('Address', MAX.address)),
+  city: min(2, 'City must be at least 2 characters').max(MAX.city, tooLong('City', MAX.city)),
+  zipCode: min(5, 'ZIP code must be at least 5 characters').max(
+    MAX.zipCode,
+    tooLong('ZIP code', MAX.zipCode),
+  ),
+  country: min(2, 'Country must be at least 2 characters').max(MAX.country, tooLong('Country', MAX.country)),
   /** A method's id or name; absent: the first that delivers to the country (SPEC: standard). */
   shippingMethod: z
     .string('Choose a shipping method')

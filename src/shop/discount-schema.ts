@@ -1,5 +1,5 @@
 import { z } from '../zod.ts';
-import { formatPrice } from './price.ts';
+import { formatPrice, moneyMessage } from './price.ts';
 import { PRODUCT_CATEGORIES } from './product-enums.ts';
 
 /** Discount codes' words: checkout, the admin screen, the API and tests use these. */
@@ -18,6 +18,9 @@ export const DISCOUNT_MESSAGES = {
   percent: 'A percentage must be between 1 and 100',
   limit: 'Limits must be empty or a whole number above 0',
   minSubtotalField: 'Minimum subtotal must be empty or a whole number of cents',
+  /** The admin form's words: its amounts are typed in the shop's currency. */
+  valueAmount: moneyMessage('A fixed amount'),
+  minSubtotalAmount: 'Minimum subtotal must be empty or an amount such as 25.00',
   date: 'Dates must be a date and time (YYYY-MM-DDTHH:mm, UTC)',
   endBeforeStart: 'The end must be after the start',
   productIds: 'Products must be a comma-separated list of product ids',

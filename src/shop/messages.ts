@@ -31,11 +31,9 @@ export const SHOP_MESSAGES = {
   noShippingNeeded: 'Everything in your cart is a download: no shipping address is needed.',
   addressNeeded: 'Your cart has changed: an item in it ships, please enter a shipping address.',
   orderConfirmed: 'Order Confirmed!',
-  orderPlacedTitle: 'Order Placed Successfully!',
   orderFailedTitle: 'Order Failed',
   orderFailedFallback: 'Something went wrong. Please try again.',
   orderCreateFailed: 'Failed to create order',
-  emailLoggedNote: 'A confirmation email is only logged to the console until email delivery is set up.',
   placeAnotherOrder: 'Place Another Order',
   orderLookupNotFound: 'We could not find an order with that number and email address.',
   tooManyCheckouts: 'Too many checkout attempts. Please wait a minute and try again.',
@@ -63,10 +61,6 @@ export function cartLowStockNote(stock: number): string {
 
 export function noLongerAvailable(name: string): string {
   return `"${name}" is no longer available and was removed from your cart.`;
-}
-
-export function orderPlacedMessage(id: number, total: string): string {
-  return `Your order #${id} has been confirmed. Total: ${total}`;
 }
 
 export function showingRange(from: number, to: number, total: number): string {

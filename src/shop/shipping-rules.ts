@@ -19,8 +19,8 @@ export const SHIPPING_MESSAGES = {
   notFound: 'Shipping method not found',
   name: 'Name must be 1 to 100 characters',
   nameTaken: 'Another shipping method has this name',
-  price: 'Price must be a whole number of cents',
-  freeOver: 'Free over must be empty or a whole number of cents',
+  price: 'Price must be an amount such as 4.50',
+  freeOver: 'Free over must be empty or an amount such as 50.00',
   countries: 'Countries must be a comma-separated list of at most 100 names',
 } as const;
 

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { z } from 'zod';
 import type { Db } from '../db/knex.ts';
 import { HttpError } from '../server/middleware.ts';
+import { parseMoney } from './price.ts';
 import { SHIPPING_MESSAGES, type ShippingMethod } from './shipping-rules.ts';
 
 type Executor = Db | Knex.Transaction;
@@ -24,14 +25,15 @@ export async function listShippingMethods(db: Executor): Promise<ShippingMethod[
   return rows.map(toShippingMethod);
 }
 
+/** An amount typed in the shop's currency ("4.50"), stored as cents. */
 const cents = (message: string) =>
-  z
-    .string()
-    .trim()
-    .regex(/^\d{1,9}$/, message)
-    .transform(Number);
+  z.string().transform((text, ctx) => {
+    const parsed = parseMoney(text);
+    if (parsed === null) ctx.addIssue({ code: 'custom', message });
+    return parsed ?? z.NEVER;
+  });
 
-/** The settings form of one method: cents as typed, countries comma-separated (empty: everywhere). */
+/** The settings form of one method: amounts in the shop's currency, countries comma-separated (empty: everywhere). */
 export const shippingMethodSchema = z.object({
   name: z.string().trim().min(1, SHIPPING_MESSAGES.name).max(100, SHIPPING_MESSAGES.name),
   price: cents(SHIPPING_MESSAGES.price),

@@ -115,8 +115,8 @@ describe('admin shop journeys', () => {
     expect(await actions.getByRole('button', { name: 'Cancel Order' }).count()).toBe(0);
     expect(await actions.getByRole('button', { name: 'Mark Delivered' }).count()).toBe(1);
 
-    // A partial refund (a damaged item), entered in cents; the rest of the payment stays.
-    await page.getByLabel('Refund amount (cents)').fill('150');
+    // A partial refund (a damaged item), entered in dollars; the rest of the payment stays.
+    await page.getByLabel('Refund amount (USD)').fill('1.50');
     await page.getByRole('button', { name: 'Refund' }).click();
     await expect.poll(() => page.getByRole('status').textContent()).toContain('Refund issued');
     expect(

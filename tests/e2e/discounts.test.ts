@@ -78,10 +78,7 @@ describe('discount codes in Chromium at 375 px', () => {
       await page.getByLabel('Country').fill(validCheckout.country);
       await page.getByRole('button', { name: 'Place Order' }).click();
       await page.getByText('Order Confirmed!').waitFor();
-      await page
-        .getByText(/Total: \$30\.00/)
-        .first()
-        .waitFor();
+      await page.locator('.confirmation-details').getByText('$30.00', { exact: true }).waitFor();
 
       const order = await app.services.db('orders').where({ discount_code: code }).first('id');
       await page.goto(`/admin/orders/${order.id}`);

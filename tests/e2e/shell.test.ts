@@ -1,5 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPost } from '../../src/blog/post-editor.ts';
+import { postInputSchema } from '../../src/blog/post-schema.ts';
 import { getBlogSettings, updateBlogSettings } from '../../src/blog/settings.ts';
 import { blogSettingsSchema } from '../../src/blog/settings-schema.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
@@ -59,14 +61,31 @@ describe('the shell', () => {
     await context.close();
   });
 
-  it('shows the 404 page with its hint for an unknown path', async () => {
+  it('answers an unknown path with a 404 page for readers: search, the latest posts, home', async () => {
+    const input = postInputSchema.parse({
+      title: 'A Post Worth Finding',
+      content: 'Words.',
+      excerpt: 'An excerpt',
+      category: 'Technology',
+      status: 'published',
+    });
+    const post = await createPost(app.services.db, app.services.queues, input, null);
     const context = await newContext(browser, app.url);
     const page = await context.newPage();
     const response = await page.goto('/this/does/not/exist');
     expect(response?.status()).toBe(404);
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('404 Page Not Found');
-    expect(await page.textContent('main')).toContain('add a route for it');
+    await page.waitForSelector('html[data-hydrated]');
+    const main = page.locator('main');
+    expect(await main.getByRole('heading', { level: 1 }).textContent()).toBe('Page not found');
+    expect(await main.textContent()).not.toContain('router');
+    expect(await main.getByRole('link', { name: 'A Post Worth Finding' }).getAttribute('href')).toBe(
+      `/post/${post.slug}`,
+    );
+    expect(await main.getByRole('link', { name: 'Back to home' }).getAttribute('href')).toBe('/');
     await expectAccessible(page);
+    await main.getByRole('searchbox', { name: 'Search posts' }).fill('Worth');
+    await main.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL('**/blog?q=Worth');
     await context.close();
   });
 

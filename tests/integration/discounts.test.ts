@@ -161,6 +161,16 @@ describe('discount codes', () => {
       DISCOUNT_MESSAGES.deactivated,
     );
     expect((await app.services.db('discount_codes').where({ id: row.id }).first()).active).toBe(false);
+
+    // Amounts are typed in the shop's currency and stored in cents.
+    const fixed = { ...fields, code: 'FIXED1250', type: 'fixed', value: '12.505', minSubtotal: '25' };
+    expect(await form(fixed)).toContain(DISCOUNT_MESSAGES.valueAmount);
+    expect(await form({ ...fixed, minSubtotal: '-1' })).toContain(DISCOUNT_MESSAGES.minSubtotalAmount);
+    expect(await form({ ...fixed, value: '12.50' })).toContain(DISCOUNT_MESSAGES.created);
+    expect(await app.services.db('discount_codes').where({ code: 'FIXED1250' }).first()).toMatchObject({
+      value: 1250,
+      min_subtotal: 2500,
+    });
   });
 
   it('are priced by the server, and every refusal is said at checkout', async () => {
@@ -268,7 +278,7 @@ describe('discount codes', () => {
       discountCode: 'FORM5',
     });
     expect(confirmed).toContain('Order Confirmed!');
-    expect(confirmed).toContain('Total: $25.00');
+    expect(confirmed).toContain('<dt>Total</dt><dd>$25.00</dd>');
   });
 
   it('admits exactly 10 of 50 concurrent checkouts on a code with 10 uses left, and holds the per-email limit', {

@@ -54,6 +54,6 @@ it("draws a video post's carousel thumbnail on / as the video icon, like the oth
   expect(home).toContain('id="lead-post-title"');
   const thumbs = /<ul class="carousel-thumbs">(.*?)<\/ul>/s.exec(home)?.[1] ?? '';
   expect(thumbs).toMatch(
-    /<button [^>]*aria-label="Video: show Refactoring a Legacy Checkout Live"[^>]*><span class="media-placeholder"><svg[^>]*><path d="M8 5.5v13l11-6.5z"[^>]*><\/path><\/svg><span>Video<\/span><\/span><\/button>/,
+    /<a [^>]*aria-label="Video: show Refactoring a Legacy Checkout Live"[^>]*><span class="media-placeholder"><svg[^>]*><path d="M8 5.5v13l11-6.5z"[^>]*><\/path><\/svg><span>Video<\/span><\/span><\/a>/,
   );
 });

@@ -37,13 +37,13 @@ describe('shipping methods', () => {
       'Express',
     ]);
     const express = await methodId('Express');
-    // The settings refuse what is not a price, and save the rest.
+    // The settings refuse what is not a price, and save the rest: amounts in the shop's currency.
     expect(
       await settingsForm({
         intent: 'save-shipping-method',
         id: String(express),
         name: 'Express',
-        price: '15.5',
+        price: '15.505',
         freeOver: '',
         countries: '',
       }),
@@ -53,8 +53,8 @@ describe('shipping methods', () => {
         intent: 'save-shipping-method',
         id: String(express),
         name: 'Express',
-        price: '1500',
-        freeOver: '4000',
+        price: '15',
+        freeOver: '40.00',
         countries: 'United Kingdom, Ireland',
       }),
     ).toContain(SHIPPING_MESSAGES.saved);
@@ -62,7 +62,7 @@ describe('shipping methods', () => {
       await settingsForm({
         intent: 'save-shipping-method',
         name: 'Standard',
-        price: '100',
+        price: '1.00',
         freeOver: '',
         countries: '',
       }),
@@ -71,7 +71,7 @@ describe('shipping methods', () => {
       await settingsForm({
         intent: 'save-shipping-method',
         name: 'Pigeon',
-        price: '99',
+        price: '0.99',
         freeOver: '',
         countries: 'Narnia',
       }),

@@ -5,22 +5,35 @@ import { formatPrice } from '../../shop/price.ts';
 import { useCurrency } from '../currency.ts';
 import { AnalyticsChart } from './AnalyticsChart.tsx';
 
+export const MAIL_NOT_SET_UP =
+  'Email delivery is not set up: order confirmations and other mails are only written to the server log.';
+
 export function DashboardTab({
   dashboard,
   recent,
   popular,
+  mailDelivers,
 }: {
   dashboard: DashboardData | null;
   /** The last 30 days: the chart and the top 5 posts; null while analytics is off. */
   recent: AnalyticsReport | null;
   /** Which popular posts: the last 30 days' (views in the analytics) or all time's (public counts). */
   popular: 'recent' | 'all';
+  /** Whether SMTP is set up: without it mails are only written to the server's log. */
+  mailDelivers: boolean;
 }) {
   const currency = useCurrency();
   if (!dashboard) return <p className="empty-state">No dashboard data available</p>;
   const { stats, recentActivity } = dashboard;
   return (
     <div className="admin-stack">
+      {!mailDelivers && (
+        <div className="admin-banner">
+          <p>
+            <strong>{MAIL_NOT_SET_UP}</strong> Set <code>SMTP_URL</code> to send them.
+          </p>
+        </div>
+      )}
       {stats.comments.pending > 0 ? (
         <div className="admin-banner">
           <p>

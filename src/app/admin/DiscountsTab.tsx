@@ -24,6 +24,7 @@ export function DiscountsTab({ discounts, fieldErrors, values = {} }: Props) {
   useFocusFirstError(formRef, fieldErrors);
   const errors = fieldErrors ?? {};
   const busy = navigation.state === 'submitting';
+  const code = currency.toUpperCase();
   const field = (name: string, label: string, type = 'text') => (
     <TextField
       name={name}
@@ -53,13 +54,13 @@ export function DiscountsTab({ discounts, fieldErrors, values = {} }: Props) {
             >
               {DISCOUNT_TYPES.map((t) => (
                 <option key={t} value={t}>
-                  {t === 'percent' ? 'Percentage' : 'Fixed amount (cents)'}
+                  {t === 'percent' ? 'Percentage' : `Fixed amount (${code})`}
                 </option>
               ))}
             </select>
           </div>
-          {field('value', 'Value (percent, or cents for a fixed amount)', 'number')}
-          {field('minSubtotal', 'Minimum subtotal in cents (empty: none)', 'number')}
+          {field('value', `Value (percent, or ${code} for a fixed amount, such as 12.50)`)}
+          {field('minSubtotal', `Minimum subtotal in ${code} (empty: none)`)}
           {field('usageLimit', 'Total usage limit (empty: unlimited)', 'number')}
           {field('perEmailLimit', 'Uses per email address (empty: unlimited)', 'number')}
           {field('startsAt', 'Starts (UTC, empty: now)', 'datetime-local')}

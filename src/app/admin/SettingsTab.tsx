@@ -5,8 +5,10 @@ import { IMAGE_VARIANTS } from '../../media/messages.ts';
 import type { DownloadSettings } from '../../orders/downloads.ts';
 import type { PaymentSettings } from '../../orders/payment-settings.ts';
 import type { Carrier } from '../../shop/carriers.ts';
+import { moneyInput } from '../../shop/price.ts';
 import type { ShippingMethod } from '../../shop/shipping-rules.ts';
 import { FormErrorsAtButton, useFocusFirstError } from '../components/FormErrors.tsx';
+import { useCurrency } from '../currency.ts';
 
 type Props = {
   settings: BlogSettings;
@@ -22,6 +24,7 @@ type Props = {
 /** One method's form (or a new one's): its own ids, so several sit on the page. */
 function ShippingMethodForm({ method }: { method: ShippingMethod | null }) {
   const key = method ? String(method.id) : 'new';
+  const currency = useCurrency().toUpperCase();
   const field = (name: string, label: string, value: string) => (
     <div className="field">
       <label htmlFor={`shipping-${key}-${name}`}>{label}</label>
@@ -33,11 +36,11 @@ function ShippingMethodForm({ method }: { method: ShippingMethod | null }) {
       <input type="hidden" name="intent" value="save-shipping-method" />
       {method && <input type="hidden" name="id" value={method.id} />}
       {field('name', 'Name', method?.name ?? '')}
-      {field('price', 'Price (cents)', method ? String(method.price) : '')}
+      {field('price', `Price (${currency})`, method ? moneyInput(method.price) : '')}
       {field(
         'freeOver',
-        'Free over (cents, optional)',
-        method?.freeOver === null || !method ? '' : String(method.freeOver),
+        `Free over (${currency}, optional)`,
+        method?.freeOver === null || !method ? '' : moneyInput(method.freeOver),
       )}
       {field('countries', 'Countries (comma-separated, optional)', method?.countries?.join(', ') ?? '')}
       <div className="admin-actions">
@@ -274,8 +277,8 @@ export function SettingsTab({
       <section className="card" aria-labelledby="shipping-settings">
         <h2 id="shipping-settings">Shipping</h2>
         <p className="muted">
-          Checkout offers the methods that deliver to the customer's country when an item ships. Prices in
-          cents; empty countries: everywhere.
+          Checkout offers the methods that deliver to the customer's country when an item ships. Prices in the
+          shop's currency, such as 4.50; empty countries: everywhere.
         </p>
         {shippingMethods.map((m) => (
           <ShippingMethodForm key={m.id} method={m} />

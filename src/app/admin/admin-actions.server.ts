@@ -28,6 +28,7 @@ import type { AppServices } from '../../server/services.ts';
 import { CARRIER_MESSAGES, carrierSchema, deleteCarrier, saveCarrier } from '../../shop/carriers.ts';
 import { DISCOUNT_MESSAGES, discountSchema } from '../../shop/discount-schema.ts';
 import { createDiscount, updateDiscount } from '../../shop/discounts.ts';
+import { parseMoney } from '../../shop/price.ts';
 import { PRODUCT_ADMIN_MESSAGES } from '../../shop/product-admin-messages.ts';
 import { deleteProductAndFiles } from '../../shop/product-files.ts';
 import { deleteShippingMethod, saveShippingMethod, shippingMethodSchema } from '../../shop/shipping.ts';
@@ -107,6 +108,24 @@ function discountFormValues(form: FormData): Record<string, string> {
     ),
     categories: form.getAll('categories').map(String).join(',').slice(0, 500),
   };
+}
+
+/**
+ * The form's amounts (a fixed discount, the minimum subtotal) are typed in the shop's currency
+ * ("12.50"); the schema, shared with the API, takes cents.
+ */
+function discountFormInput(values: Record<string, string>) {
+  const input: Record<string, unknown> = { ...values };
+  const fieldErrors: Record<string, string> = {};
+  const toCents = (name: 'value' | 'minSubtotal', message: string) => {
+    if (!values[name].trim()) return;
+    const cents = parseMoney(values[name]);
+    if (cents === null) fieldErrors[name] = message;
+    else input[name] = cents;
+  };
+  if (values.type === 'fixed') toCents('value', DISCOUNT_MESSAGES.valueAmount);
+  toCents('minSubtotal', DISCOUNT_MESSAGES.minSubtotalAmount);
+  return { input, fieldErrors };
 }
 
 /** A change whose refusals (HttpError 4xx) are the admin's to read. */
@@ -209,7 +228,10 @@ export async function runAdminAction(
         return await refusalOr(CARRIER_MESSAGES.deleted, () => deleteCarrier(db, idOf(form)));
       case 'create-discount': {
         const values = discountFormValues(form);
-        const parsed = discountSchema.safeParse(values);
+        const { input, fieldErrors } = discountFormInput(values);
+        const refused = Object.values(fieldErrors)[0];
+        if (refused) return { ok: false, title: 'Error', message: refused, fieldErrors, values };
+        const parsed = discountSchema.safeParse(input);
         if (!parsed.success) return refusedForm(parsed.error, values);
         const created = await refusalOr(DISCOUNT_MESSAGES.created, async () => {
           await createDiscount(db, parsed.data);

@@ -186,7 +186,7 @@ export async function loadTab(
       const popular = params.get('popular') === 'all' || !recent ? ('all' as const) : ('recent' as const);
       const lastBackup =
         services.config.backupIntervalMs > 0 ? (await backupOverview(services.config)).last : null;
-      return { tab, dashboard: all, recent, popular, lastBackup };
+      return { tab, dashboard: all, recent, popular, lastBackup, mailDelivers: services.mailer.delivers };
     }
     case 'analytics':
       return analyticsTab(services, params);

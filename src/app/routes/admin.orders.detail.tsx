@@ -14,7 +14,7 @@ import { cancelOrder, markOrderPaid, refundOrder } from '../../orders/payments.t
 import { executeOrderCommand, getOrderWithHistory, type OrderHistoryEvent } from '../../orders/service.ts';
 import { HttpError } from '../../server/middleware.ts';
 import { listCarriers, trackingFor } from '../../shop/carriers.ts';
-import { formatPrice } from '../../shop/price.ts';
+import { formatPrice, moneyInput, parseMoney } from '../../shop/price.ts';
 import { formatDateTime } from '../admin/format.ts';
 import { requireAdminUser } from '../admin/guard.server.ts';
 import { Notice } from '../admin/Notice.tsx';
@@ -71,11 +71,10 @@ function commandFrom(form: FormData): AdminOrderCommand | null {
     case 'record-payment':
       return { type: 'RecordPayment', reference: String(form.get('reference') ?? '').slice(0, 200) || null };
     case 'refund': {
-      const raw = String(form.get('amount') ?? '').trim();
       return {
         type: 'IssueRefund',
-        // Not a whole number of cents: 0, which the rules refuse with their own message.
-        amount: /^\d{1,9}$/.test(raw) ? Number(raw) : 0,
+        // Typed in the shop's currency ("12.50"); anything else is 0, which the rules refuse.
+        amount: parseMoney(String(form.get('amount') ?? '')) ?? 0,
         restock: form.get('restock') === 'on',
         refundId: null,
         reason: String(form.get('reason') ?? '').slice(0, 500) || undefined,
@@ -402,14 +401,13 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           {actions.IssueRefund.allowed && (
             <OrderActionForm intent="refund" label="Refund" busy={busy} danger>
               <div className="field">
-                <label htmlFor="amount">Refund amount (cents)</label>
+                <label htmlFor="amount">Refund amount ({currency.toUpperCase()})</label>
                 <input
                   id="amount"
                   name="amount"
-                  inputMode="numeric"
-                  pattern="[0-9]*"
+                  inputMode="decimal"
                   required
-                  defaultValue={order.paidAmount - order.refundedAmount}
+                  defaultValue={moneyInput(order.paidAmount - order.refundedAmount)}
                 />
               </div>
               <div className="field admin-checkbox">

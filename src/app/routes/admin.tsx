@@ -84,7 +84,12 @@ function TabContent({ loaderData, actionData }: Pick<Route.ComponentProps, 'load
         <div className="admin-stack">
           {/* A failed backup is a warning at the top; the last good one a line at the end. */}
           {data.lastBackup?.ok === false && <BackupOutcome last={data.lastBackup} />}
-          <DashboardTab dashboard={data.dashboard} recent={data.recent} popular={data.popular} />
+          <DashboardTab
+            dashboard={data.dashboard}
+            recent={data.recent}
+            popular={data.popular}
+            mailDelivers={data.mailDelivers}
+          />
           {data.lastBackup?.ok && <BackupOutcome last={data.lastBackup} />}
         </div>
       );

@@ -6,13 +6,13 @@ import {
   type CartView,
   clearCart,
   getCart,
-  parseQuantity,
   removeCartItem,
   updateCartItem,
 } from '../../shop/cart.ts';
 import { cartOwnerOf } from '../../shop/checkout.ts';
-import { cartLowStockNote, SHOP_MESSAGES, stockLimitMessage } from '../../shop/messages.ts';
+import { cartLowStockNote, SHOP_MESSAGES } from '../../shop/messages.ts';
 import { formatPrice } from '../../shop/price.ts';
+import { maxQuantity, readQuantity } from '../../shop/quantity.ts';
 import { Notice } from '../components/shop/Notice.tsx';
 import { ProductImage } from '../components/shop/ProductImage.tsx';
 import { getApp } from '../context.ts';
@@ -48,17 +48,12 @@ export async function action({ request, context }: Route.ActionArgs): Promise<Ac
   });
   try {
     if (intent === 'set') {
-      const quantity = parseQuantity(form.get('set') ?? form.get('quantity'));
-      const result = await updateCartItem(services.db, owner, lineId, quantity, { clampToStock: true });
-      if (result.removed) return { ok: true, title: SHOP_MESSAGES.itemRemoved, intent };
-      // More than the stock: the line is set to all there is, and the reader is told why.
-      if (result.clamped)
-        return {
-          ok: false,
-          title: SHOP_MESSAGES.stockLimitTitle,
-          description: stockLimitMessage(result.quantity),
-          intent,
-        };
+      const result = await updateCartItem(
+        services.db,
+        owner,
+        lineId,
+        form.get('set') ?? form.get('quantity'),
+      );
       return { ok: true, title: 'Cart updated', description: `Quantity set to ${result.quantity}.`, intent };
     }
     if (intent === 'remove') {
@@ -72,7 +67,8 @@ export async function action({ request, context }: Route.ActionArgs): Promise<Ac
     return fail('Unknown cart action');
   } catch (error) {
     if (error instanceof HttpError && error.status === 409)
-      return { ok: false, title: SHOP_MESSAGES.stockLimitTitle, description: error.message, intent };
+      return { ok: false, title: error.headers['X-Error-Title'], description: error.message, intent };
+    if (error instanceof HttpError && error.status === 400) return fail(error.message);
     if (!(error instanceof HttpError)) state.log.error({ err: error, intent }, 'cart action failed');
     if (intent === 'remove') return fail(SHOP_MESSAGES.removeFailed);
     if (intent === 'clear') return fail(SHOP_MESSAGES.clearFailed);
@@ -231,13 +227,23 @@ function CartLineRow({ line, pending }: { line: CartLine; pending: boolean }) {
   const currency = useCurrency();
   const fetcher = useFetcher<typeof action>({ key: 'cart' });
   const [typed, setTyped] = useState(String(line.quantity));
-  // A refused change (over stock) leaves the line as it was: show its real quantity again.
+  const [refused, setRefused] = useState<string | null>(null);
+  // After any change to the cart, or a refused one, show the line's real quantity again.
   useEffect(() => {
-    if (fetcher.state === 'idle') setTyped(String(line.quantity));
+    if (fetcher.state !== 'idle') return;
+    setTyped(String(line.quantity));
+    setRefused(null);
   }, [fetcher.state, line.quantity]);
   const stock = line.product.stock;
-  const atLimit = stock !== null && line.quantity >= stock;
+  const max = maxQuantity(stock);
+  const atLimit = line.quantity >= max;
   const inputId = `quantity-${line.id}`;
+  /** The shared rule's verdict on what was typed; the message is shown under the field. */
+  const typedIsValid = () => {
+    const read = readQuantity(typed, max);
+    setRefused('error' in read ? read.error : null);
+    return 'quantity' in read;
+  };
   return (
     <li className="cart-line">
       <ProductImage src={line.product.image} alt="" size="thumb" />
@@ -250,7 +256,17 @@ function CartLineRow({ line, pending }: { line: CartLine; pending: boolean }) {
         {stock !== null && stock <= 10 && <p className="stock-note">{cartLowStockNote(stock)}</p>}
       </div>
       <div className="cart-line-controls">
-        <fetcher.Form method="post" action="/cart" className="quantity-form" noValidate>
+        <fetcher.Form
+          method="post"
+          action="/cart"
+          className="quantity-form"
+          noValidate
+          onSubmit={(event) => {
+            // The steppers send their own value; a typed one is checked before it is sent.
+            const stepper = (event.nativeEvent as SubmitEvent).submitter?.getAttribute('name') === 'set';
+            if (!stepper && !typedIsValid()) event.preventDefault();
+          }}
+        >
           <input type="hidden" name="intent" value="set" />
           <input type="hidden" name="lineId" value={line.id} />
           {/* First submit button: what Enter in the number field presses. */}
@@ -263,7 +279,7 @@ function CartLineRow({ line, pending }: { line: CartLine; pending: boolean }) {
             value={line.quantity - 1}
             className="icon-button"
             aria-label={`Decrease quantity of ${line.product.name}`}
-            disabled={pending}
+            disabled={pending || line.quantity <= 1}
           >
             −
           </button>
@@ -277,14 +293,20 @@ function CartLineRow({ line, pending }: { line: CartLine; pending: boolean }) {
             name="quantity"
             inputMode="numeric"
             min={1}
-            max={stock ?? undefined}
+            max={max}
             value={typed}
             disabled={pending}
-            onChange={(event) => setTyped(event.target.value)}
+            aria-invalid={refused ? true : undefined}
+            aria-describedby={refused ? `${inputId}-error` : undefined}
+            onChange={(event) => {
+              setRefused(null);
+              setTyped(event.target.value);
+            }}
             onBlur={(event) => {
               // Disabling the field while a change is pending also blurs it: that is no new edit.
               const field = event.currentTarget;
-              if (!pending && !field.disabled && typed !== String(line.quantity)) fetcher.submit(field.form);
+              if (!pending && !field.disabled && typed !== String(line.quantity) && typedIsValid())
+                fetcher.submit(field.form);
             }}
           />
           <button
@@ -297,6 +319,11 @@ function CartLineRow({ line, pending }: { line: CartLine; pending: boolean }) {
           >
             +
           </button>
+          {refused && (
+            <p id={`${inputId}-error`} className="field-error">
+              {refused}
+            </p>
+          )}
         </fetcher.Form>
         <p className="cart-line-subtotal">{formatPrice(line.product.price * line.quantity, currency)}</p>
         <fetcher.Form method="post" action="/cart">

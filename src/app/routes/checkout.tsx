@@ -14,7 +14,7 @@ import {
   checkoutSchemaFor,
 } from '../../shop/checkout-schema.ts';
 import { DiscountRefused } from '../../shop/discounts.ts';
-import { orderPlacedMessage, SHOP_MESSAGES } from '../../shop/messages.ts';
+import { SHOP_MESSAGES } from '../../shop/messages.ts';
 import { formatPrice } from '../../shop/price.ts';
 import { listShippingMethods } from '../../shop/shipping.ts';
 import { deliversTo, type ShippingMethod, shippingCost } from '../../shop/shipping-rules.ts';
@@ -40,7 +40,6 @@ export async function loader({ context }: Route.LoaderArgs) {
     cart: await getCart(services.db, cartOwnerOf(state)),
     // One key per rendered form: a double submit or a retry returns the same order.
     idempotencyKey: formKeyOf(state),
-    emailDelivers: services.mailer.delivers,
     shippingMethods: await listShippingMethods(services.db),
   };
 }
@@ -52,7 +51,8 @@ type AppliedDiscount = { code: string; amount: number } | null;
 type ActionResult =
   | { status: 'confirmed'; order: OrderSummary; payment: ConfirmationPayment; downloads: DownloadGrant[] }
   | { status: 'invalid'; errors: Errors; values: Values; discount: AppliedDiscount }
-  | { status: 'discount'; values: Values; discount: AppliedDiscount }
+  /** Apply's answer: the code judged alone, with why it was refused. */
+  | { status: 'discount'; values: Values; discount: AppliedDiscount; refused?: string }
   | { status: 'empty'; values: Values }
   | { status: 'failed'; message: string; values: Values };
 
@@ -156,12 +156,7 @@ async function applyDiscount(app: ReturnType<typeof getApp>, values: Values): Pr
       )
     : null;
   if (judged && 'error' in judged)
-    return {
-      status: 'invalid',
-      errors: { discountCode: judged.error },
-      values: echoed(values),
-      discount: null,
-    };
+    return { status: 'discount', values: echoed(values), discount: null, refused: judged.error };
   return {
     status: 'discount',
     values: echoed(values),
@@ -172,21 +167,14 @@ async function applyDiscount(app: ReturnType<typeof getApp>, values: Values): Pr
 /** The typed code's discount when it applies (for a form refused for another field). */
 async function appliedDiscount(app: ReturnType<typeof getApp>, values: Values): Promise<AppliedDiscount> {
   const result = await applyDiscount(app, values);
-  return result.status === 'discount' ? result.discount : null;
+  return result.status === 'discount' && !result.refused ? result.discount : null;
 }
 
 export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   if (result?.status === 'confirmed')
-    return (
-      <Confirmation
-        order={result.order}
-        payment={result.payment}
-        downloads={result.downloads}
-        emailDelivers={loaderData.emailDelivers}
-      />
-    );
+    return <Confirmation order={result.order} payment={result.payment} downloads={result.downloads} />;
   return (
     <div className="container checkout-page">
       <h1>Checkout</h1>
@@ -196,6 +184,8 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
         <p role="status" className="loading">
           <span className="spinner" aria-hidden="true" /> {SHOP_MESSAGES.loadingCart}
         </p>
+      ) : loaderData.cart.cart.items.length === 0 ? (
+        <EmptyCheckout notices={loaderData.cart.notices} />
       ) : (
         <CheckoutForm
           cart={loaderData.cart}
@@ -205,6 +195,24 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
         />
       )}
     </div>
+  );
+}
+
+/** Nothing to check out: no form to fill in, only the way back to the shop. */
+function EmptyCheckout({ notices }: { notices: string[] }) {
+  return (
+    <>
+      {notices.map((n) => (
+        <Notice key={n} tone="info" title="Cart updated" description={n} />
+      ))}
+      <div className="empty-state">
+        <h2>{SHOP_MESSAGES.cartEmptyCheckoutTitle}</h2>
+        <p>{SHOP_MESSAGES.cartEmptyCheckoutHint}</p>
+        <Link to="/shop" className="button">
+          {SHOP_MESSAGES.continueShopping}
+        </Link>
+      </div>
+    </>
   );
 }
 
@@ -222,17 +230,26 @@ function CheckoutForm({
   const navigation = useNavigation();
   const currency = useCurrency();
   const processing = navigation.state === 'submitting';
-  const [clientErrors, setClientErrors] = useState<Errors | null>(null);
+  // The browser's own check, good until the server answers again: its answer is then shown.
+  const [client, setClient] = useState<{ after: typeof result; errors: Errors } | null>(null);
   const [submitted, setSubmitted] = useState(false);
   // Each refusal, the browser's own check or the server's answer, moves focus to the first error.
   const [refusal, setRefusal] = useState<object | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
+  const serverErrors: Errors =
+    result?.status === 'invalid'
+      ? result.errors
+      : result?.status === 'discount' && result.refused
+        ? { discountCode: result.refused }
+        : {};
   useFocusFirstError(formRef, refusal);
-  useFocusFirstError(formRef, result?.status === 'invalid' ? result : null);
-  const errors = clientErrors ?? (result?.status === 'invalid' ? result.errors : {});
+  useFocusFirstError(formRef, Object.keys(serverErrors).length > 0 ? result : null);
+  const clientErrors = client && client.after === result ? client.errors : null;
+  const errors = clientErrors ?? serverErrors;
+  // Only a refused order is about the whole form; a refused code is about its own field.
+  const orderRefused = clientErrors !== null || result?.status === 'invalid';
   const values = result?.values ?? {};
   const discount = result?.status === 'invalid' || result?.status === 'discount' ? result.discount : null;
-  const empty = cart.cart.items.length === 0;
   const { digitalOnly } = cart.summary;
   // The methods that deliver to the country typed so far (all of them before one is typed).
   const [country, setCountry] = useState(values.country ?? '');
@@ -252,10 +269,13 @@ function CheckoutForm({
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     // Applying a code checks only the code, on the server.
     const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
-    if (submitter?.value === APPLY_DISCOUNT) return;
+    if (submitter?.value === APPLY_DISCOUNT) {
+      setClient(null);
+      return;
+    }
     setSubmitted(true);
     const found = validate(event.currentTarget);
-    setClientErrors(found);
+    setClient({ after: result, errors: found });
     if (Object.keys(found).length > 0) {
       event.preventDefault();
       setRefusal({});
@@ -264,7 +284,9 @@ function CheckoutForm({
   const onChange = (event: FormEvent<HTMLFormElement>) => {
     const target = event.target as HTMLInputElement;
     if (target.name === 'country') setCountry(target.value);
-    if (submitted || result?.status === 'invalid') setClientErrors(validate(event.currentTarget));
+    // Fields are checked as they change once an order was refused, not after a refused code.
+    if (submitted || result?.status === 'invalid')
+      setClient({ after: result, errors: validate(event.currentTarget) });
   };
 
   return (
@@ -274,56 +296,39 @@ function CheckoutForm({
         {cart.notices.map((n) => (
           <Notice key={n} tone="info" title="Cart updated" description={n} />
         ))}
-        {empty ? (
-          <Notice
-            tone="info"
-            title={SHOP_MESSAGES.cartEmptyCheckoutTitle}
-            description={SHOP_MESSAGES.cartEmptyCheckoutHint}
-          />
-        ) : (
-          <>
-            <ul className="checkout-lines">
-              {cart.cart.items.map((line) => (
-                <li key={line.id} className="checkout-line">
-                  <div>
-                    <p className="checkout-line-name">{line.product.name}</p>
-                    <p className="muted">
-                      Quantity: {line.quantity} × {formatPrice(line.product.price, currency)}
-                    </p>
-                  </div>
-                  <p className="checkout-line-total">
-                    {formatPrice(line.quantity * line.product.price, currency)}
-                  </p>
-                </li>
-              ))}
-            </ul>
-            <p className="summary-row">
-              <span>Subtotal</span>
-              <span>{formatPrice(subtotal, currency)}</span>
-            </p>
-            {!digitalOnly && method && (
-              <p className="summary-row">
-                <span>Shipping ({method.name})</span>
-                <span>{shipping === 0 ? 'Free' : formatPrice(shipping, currency)}</span>
+        <ul className="checkout-lines">
+          {cart.cart.items.map((line) => (
+            <li key={line.id} className="checkout-line">
+              <div>
+                <p className="checkout-line-name">{line.product.name}</p>
+                <p className="muted">
+                  Quantity: {line.quantity} × {formatPrice(line.product.price, currency)}
+                </p>
+              </div>
+              <p className="checkout-line-total">
+                {formatPrice(line.quantity * line.product.price, currency)}
               </p>
-            )}
-            {discount && <DiscountRow code={discount.code} amount={discount.amount} />}
-            <p className="summary-row summary-total">
-              <span>Total</span>
-              <span>{formatPrice(subtotal - (discount?.amount ?? 0) + shipping, currency)}</span>
-            </p>
-          </>
+            </li>
+          ))}
+        </ul>
+        <p className="summary-row">
+          <span>Subtotal</span>
+          <span>{formatPrice(subtotal, currency)}</span>
+        </p>
+        {!digitalOnly && method && (
+          <p className="summary-row">
+            <span>Shipping ({method.name})</span>
+            <span>{shipping === 0 ? 'Free' : formatPrice(shipping, currency)}</span>
+          </p>
         )}
+        {discount && <DiscountRow code={discount.code} amount={discount.amount} />}
+        <p className="summary-row summary-total">
+          <span>Total</span>
+          <span>{formatPrice(subtotal - (discount?.amount ?? 0) + shipping, currency)}</span>
+        </p>
       </section>
       <section className="card" aria-labelledby="shipping-heading">
         <h2 id="shipping-heading">Shipping Information</h2>
-        {result?.status === 'empty' && (
-          <Notice
-            tone="error"
-            title={SHOP_MESSAGES.cartEmptyCheckoutTitle}
-            description={SHOP_MESSAGES.cartEmptyCheckoutHint}
-          />
-        )}
         {result?.status === 'failed' && (
           <Notice
             tone="error"
@@ -346,7 +351,7 @@ function CheckoutForm({
             className="visually-hidden"
             tabIndex={-1}
             aria-hidden="true"
-            disabled={processing || empty}
+            disabled={processing}
           >
             Place Order
           </button>
@@ -411,10 +416,10 @@ function CheckoutForm({
             defaultValue={values.discountCode ?? ''}
             error={errors.discountCode}
             applied={discount}
-            disabled={processing || empty}
+            disabled={processing}
           />
-          <FormErrorsAtButton show={Object.keys(errors).length > 0 && !processing} />
-          <button type="submit" className="button button-block" disabled={processing || empty}>
+          <FormErrorsAtButton show={orderRefused && Object.keys(errors).length > 0 && !processing} />
+          <button type="submit" className="button button-block" disabled={processing}>
             {processing ? 'Processing...' : 'Place Order'}
           </button>
         </Form>
@@ -480,12 +485,10 @@ function Confirmation({
   order,
   payment,
   downloads,
-  emailDelivers,
 }: {
   order: OrderSummary;
   payment: ConfirmationPayment;
   downloads: DownloadGrant[];
-  emailDelivers: boolean;
 }) {
   const currency = useCurrency();
   const total = formatPrice(order.totalAmount, currency);
@@ -493,11 +496,6 @@ function Confirmation({
     <div className="container checkout-page">
       <div className="card confirmation">
         <h1>{SHOP_MESSAGES.orderConfirmed}</h1>
-        <Notice
-          tone="success"
-          title={SHOP_MESSAGES.orderPlacedTitle}
-          description={orderPlacedMessage(order.id, total)}
-        />
         <dl className="confirmation-details">
           <div>
             <dt>Order ID</dt>
@@ -537,7 +535,6 @@ function Confirmation({
             {payment.error ? 'Pay now from your order page' : 'View your order'}
           </Link>
         </p>
-        {!emailDelivers && <p className="muted">{SHOP_MESSAGES.emailLoggedNote}</p>}
         <p className="muted">
           Keep your order number: you can <Link to="/orders/lookup">look up this order</Link> with it and your
           email at any time.

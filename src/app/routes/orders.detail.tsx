@@ -7,6 +7,7 @@ import { stripePaymentUrl } from '../../orders/payments.ts';
 import { getOrder, getOrderItems } from '../../orders/service.ts';
 import { HttpError } from '../../server/middleware.ts';
 import { SHOP_MESSAGES } from '../../shop/messages.ts';
+import { formatDateTime } from '../admin/format.ts';
 import { Downloads } from '../components/shop/Downloads.tsx';
 import { Notice } from '../components/shop/Notice.tsx';
 import { PlacedOrderLines } from '../components/shop/OrderLines.tsx';
@@ -103,7 +104,7 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
         {awaiting && order.holdUntil && (
           <p className="muted">
             Your items are reserved until{' '}
-            <time dateTime={order.holdUntil}>{new Date(order.holdUntil).toUTCString()}</time>.
+            <time dateTime={order.holdUntil}>{formatDateTime(order.holdUntil)}</time>.
           </p>
         )}
         {awaiting && cardPayments && (

@@ -2,13 +2,15 @@ import { data, Form, Link, useNavigation } from 'react-router';
 import { orderLink } from '../../orders/access-key.ts';
 import { listDownloads } from '../../orders/downloads.ts';
 import { lookupGuestOrder } from '../../orders/guest-lookup.ts';
-import { isAwaitingPayment } from '../../orders/payment-labels.ts';
+import { isAwaitingPayment, paymentStatusLabel } from '../../orders/payment-labels.ts';
 import { HttpError } from '../../server/middleware.ts';
 import { SHOP_MESSAGES } from '../../shop/messages.ts';
+import { formatPrice } from '../../shop/price.ts';
 import { Downloads } from '../components/shop/Downloads.tsx';
 import { Notice } from '../components/shop/Notice.tsx';
 import { OrderLines, orderDiscount, orderShipping } from '../components/shop/OrderLines.tsx';
 import { getApp } from '../context.ts';
+import { useCurrency } from '../currency.ts';
 import '../styles/shop.css';
 import type { Route } from './+types/orders.lookup';
 
@@ -43,6 +45,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       id: order.id,
       status: order.status,
       paymentStatus: order.paymentStatus,
+      refundedAmount: order.refundedAmount,
       trackingNumber: order.trackingNumber,
       trackingUrl: order.trackingUrl,
       totalAmount: order.totalAmount,
@@ -65,6 +68,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function OrderLookup({ actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
+  const currency = useCurrency();
   const found = actionData?.found;
   return (
     <div className="container lookup-page">
@@ -109,7 +113,8 @@ export default function OrderLookup({ actionData }: Route.ComponentProps) {
         <section className="card" aria-labelledby="lookup-result">
           <h2 id="lookup-result">Order #{found.id}</h2>
           <p>
-            Status: <strong>{found.status}</strong> · Payment: {found.paymentStatus}
+            Status: <strong>{found.status}</strong> · Payment: {paymentStatusLabel(found.paymentStatus)}
+            {found.refundedAmount > 0 && ` (${formatPrice(found.refundedAmount, currency)} refunded)`}
             {found.trackingNumber ? (
               <>
                 {' · Tracking: '}

@@ -3,6 +3,7 @@ import { data, Link, useActionData, useFetcher } from 'react-router';
 import { inStockLabel, lowStockNote, SHOP_MESSAGES } from '../../shop/messages.ts';
 import { formatPrice } from '../../shop/price.ts';
 import { getPublicProduct, parseProductId, postsFeaturing, relatedProducts } from '../../shop/products.ts';
+import { maxQuantity, readQuantity } from '../../shop/quantity.ts';
 import { type AddToCartResult, addToCartFor } from '../add-to-cart.server.ts';
 import { Notice } from '../components/shop/Notice.tsx';
 import { ProductCard, productCard } from '../components/shop/ProductCard.tsx';
@@ -71,8 +72,7 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs): Promise<AddToCartResult> {
   const form = await request.formData();
-  const quantity = Math.max(1, Number.parseInt(String(form.get('quantity') ?? '1'), 10) || 1);
-  return addToCartFor(context, parseProductId(params.id), quantity, form.get('fromPost'));
+  return addToCartFor(context, parseProductId(params.id), form.get('quantity') ?? 1, form.get('fromPost'));
 }
 
 export default function ProductPage({ loaderData }: Route.ComponentProps) {
@@ -81,7 +81,9 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
   const fetcher = useFetcher<typeof action>();
   // Without JavaScript the form posts natively and the answer arrives as action data.
   const actionData = useActionData<typeof action>();
-  const [quantity, setQuantity] = useState(1);
+  // As typed: the shared rule (readQuantity) reads it, so what the server would refuse is refused here too.
+  const [quantity, setQuantity] = useState('1');
+  const [refused, setRefused] = useState<string | null>(null);
   const [fromPost, setFromPost] = useState('');
   // The post this page was opened from, for the shop's attribution (analytics): the stored page is
   // the same for every reader, so only the browser knows it.
@@ -106,10 +108,15 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
       </div>
     );
   }
-  const max = product.stock ?? Number.POSITIVE_INFINITY;
+  const max = maxQuantity(product.stock);
   const outOfStock = product.stock === 0;
   const pending = fetcher.state !== 'idle';
-  const clamp = (n: number) => Math.min(Math.max(1, Number.isFinite(n) ? Math.trunc(n) : 1), max);
+  const read = readQuantity(quantity, max);
+  const count = 'quantity' in read ? read.quantity : null;
+  const step = (by: number) => {
+    setRefused(null);
+    setQuantity(String(Math.min(Math.max(1, (count ?? 1) + by), max)));
+  };
   const result = fetcher.data ?? actionData;
   return (
     <div className="container product-page">
@@ -139,7 +146,16 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
             product.stock !== null &&
             product.stock <= 10 && <p className="stock-note">{lowStockNote(product.stock)}</p>
           )}
-          <fetcher.Form method="post" className="add-to-cart">
+          <fetcher.Form
+            method="post"
+            className="add-to-cart"
+            noValidate
+            onSubmit={(event) => {
+              if (!('error' in read)) return;
+              event.preventDefault();
+              setRefused(read.error);
+            }}
+          >
             {fromPost && <input type="hidden" name="fromPost" value={fromPost} />}
             {/* Nothing to choose a quantity of: the stepper and the total only show what can be bought. */}
             {!outOfStock && (
@@ -151,8 +167,8 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
                       type="button"
                       className="icon-button"
                       aria-label="Decrease quantity"
-                      disabled={quantity <= 1}
-                      onClick={() => setQuantity((q) => clamp(q - 1))}
+                      disabled={count !== null && count <= 1}
+                      onClick={() => step(-1)}
                     >
                       −
                     </button>
@@ -162,24 +178,36 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
                       type="number"
                       inputMode="numeric"
                       min={1}
-                      max={product.stock ?? undefined}
+                      max={max}
                       value={quantity}
-                      onChange={(event) => setQuantity(clamp(Number.parseInt(event.target.value, 10)))}
+                      aria-invalid={refused ? true : undefined}
+                      aria-describedby={refused ? 'quantity-error' : undefined}
+                      onChange={(event) => {
+                        setRefused(null);
+                        setQuantity(event.target.value);
+                      }}
                     />
                     <button
                       type="button"
                       className="icon-button"
                       aria-label="Increase quantity"
-                      disabled={quantity >= max}
-                      onClick={() => setQuantity((q) => clamp(q + 1))}
+                      disabled={count !== null && count >= max}
+                      onClick={() => step(1)}
                     >
                       +
                     </button>
                   </div>
+                  {refused && (
+                    <p id="quantity-error" className="field-error">
+                      {refused}
+                    </p>
+                  )}
                 </div>
-                <p className="line-total">
-                  Total: <strong>{formatPrice(product.price * quantity, currency)}</strong>
-                </p>
+                {count !== null && (
+                  <p className="line-total">
+                    Total: <strong>{formatPrice(product.price * count, currency)}</strong>
+                  </p>
+                )}
               </>
             )}
             <div className="add-to-cart-actions">

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { BLOG_MESSAGES } from '../../../blog/messages.ts';
 import { cardMedia, type PostCardData, postType } from '../../../blog/posts.ts';
+import { useHydrated } from '../../hydrated.ts';
 import { UploadedImage } from '../UploadedImage.tsx';
 import { FeaturedMedia } from './FeaturedMedia.tsx';
 import { MediaPlaceholder } from './MediaPlaceholder.tsx';
@@ -16,6 +17,7 @@ export function Carousel({ posts }: { posts: PostCardData[] }) {
   const [index, setIndex] = useState(0);
   const [paused, setPaused] = useState(false);
   const [reducedMotion, setReducedMotion] = useState(true);
+  const hydrated = useHydrated();
   useEffect(() => {
     const query = matchMedia('(prefers-reduced-motion: reduce)');
     setReducedMotion(query.matches);
@@ -71,7 +73,8 @@ export function Carousel({ posts }: { posts: PostCardData[] }) {
           <p>{current.excerpt}</p>
         </div>
       </div>
-      {posts.length > 1 && (
+      {/* Arrows and dots only turn slides: without JavaScript they would do nothing, so they wait. */}
+      {hydrated && posts.length > 1 && (
         <div className="carousel-controls">
           <button
             type="button"
@@ -104,10 +107,14 @@ export function Carousel({ posts }: { posts: PostCardData[] }) {
           const type = postType(post);
           return (
             <li key={post.id}>
-              <button
-                type="button"
+              {/* A link to the post, which works without JavaScript; with it, a click shows the slide. */}
+              <a
+                href={`/post/${post.id}`}
                 className={i === index ? 'thumb active' : 'thumb'}
-                onClick={() => go(i)}
+                onClick={(event) => {
+                  event.preventDefault();
+                  go(i);
+                }}
                 // Names the post; a thumbnail without an image shows its type, so the name starts with it
                 // (once: a title like 'Video: …' does not say it twice).
                 aria-label={
@@ -128,7 +135,7 @@ export function Carousel({ posts }: { posts: PostCardData[] }) {
                 ) : (
                   <MediaPlaceholder kind={type} />
                 )}
-              </button>
+              </a>
             </li>
           );
         })}
