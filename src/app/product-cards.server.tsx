@@ -1,9 +1,9 @@
 import { renderToStaticMarkup } from 'react-dom/server';
-import { PRODUCT_SLOT } from '../blog/markdown.ts';
+import { PRODUCT_SLOT, productSlotIds } from '../blog/markdown.ts';
 import type { Db } from '../db/knex.ts';
 import { inStockLabel, lowStockNote, SHOP_MESSAGES } from '../shop/messages.ts';
 import { formatPrice } from '../shop/price.ts';
-import { getProduct, type Product } from '../shop/products.ts';
+import { activeProductsById, type Product } from '../shop/products.ts';
 import { ProductImage } from './components/shop/ProductImage.tsx';
 
 function stockText(stock: number | null): string {
@@ -54,11 +54,9 @@ export async function withProductCards(
   currency: string,
   opts: { forEditor?: boolean } = {},
 ): Promise<string> {
-  const ids = [...new Set([...html.matchAll(PRODUCT_SLOT)].map((m) => Number(m[1])))];
+  const ids = productSlotIds(html);
   if (ids.length === 0) return html;
-  const products = new Map<number, Product>();
-  for (const product of await Promise.all(ids.map((id) => getProduct(db, id))))
-    if (product?.status === 'active') products.set(product.id, product);
+  const products = await activeProductsById(db, ids);
   return html.replace(PRODUCT_SLOT, (_, raw: string) => {
     const product = products.get(Number(raw));
     if (product) return renderToStaticMarkup(<ProductCard product={product} currency={currency} />);
