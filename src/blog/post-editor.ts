@@ -4,7 +4,13 @@ import type { Queues } from '../jobs/queues.ts';
 import { HttpError } from '../server/middleware.ts';
 import { productIdsIn, renderMarkdown } from './markdown.ts';
 import { POST_MESSAGES } from './post-messages.ts';
-import { assertVersion, getRevision, type RevisionKind, recordRevision } from './post-revisions.ts';
+import {
+  assertVersion,
+  getRevision,
+  hasUnsavedDraft,
+  type RevisionKind,
+  recordRevision,
+} from './post-revisions.ts';
 import { type PostInput, type PostStatus, postInputSchema } from './post-schema.ts';
 import { slugify } from './slug.ts';
 
@@ -176,6 +182,16 @@ function columnsOf(input: PostInput) {
   };
 }
 
+/**
+ * Whether a save's columns are those stored. The rendered HTML is left out: it follows from the
+ * Markdown, and a newer renderer is no change of the writer's.
+ */
+function sameColumns(columns: ReturnType<typeof columnsOf>, row: Record<string, unknown>): boolean {
+  return Object.entries(columns).every(
+    ([name, value]) => name === 'content_html' || JSON.stringify(value) === JSON.stringify(row[name]),
+  );
+}
+
 /** Keeps post_products in step with the post's [product:ID] markers. */
 async function syncProducts(trx: Knex.Transaction, postId: number, content: string): Promise<void> {
   await trx('post_products').where({ post_id: postId }).delete();
@@ -236,7 +252,8 @@ export type SaveOptions = {
 };
 
 /**
- * Saves a post and stores it as a revision. A new slug (from an edited slug or title) keeps the
+ * Saves a post and stores it as a revision, when anything changed: a save of what is stored
+ * writes nothing (or, after an autosave, only moves the version on past its draft). A new slug (from an edited slug or title) keeps the
  * old one in post_slug_history so old links redirect. published_at is set when first published.
  */
 export async function updatePost(
@@ -247,13 +264,14 @@ export async function updatePost(
   opts: SaveOptions,
 ): Promise<EditablePost | null> {
   const post = await db.transaction(async (trx) => {
-    const current = await trx('posts')
-      .where({ id })
-      .forUpdate()
-      .first('id', 'slug', 'published_at', 'version');
+    const current = await trx('posts').where({ id }).forUpdate().first();
     if (!current) return null;
     assertVersion(current.version, opts.baseVersion);
     const slug = await uniqueSlug(trx, input.slug ?? input.title, id);
+    const columns = columnsOf(input);
+    const unchanged = slug === current.slug && sameColumns(columns, current);
+    // Nothing to save, and no autosaved draft for this save to settle: nothing is written.
+    if (unchanged && !(await hasUnsavedDraft(trx, id, current.version))) return presentEditable(current);
     if (slug !== current.slug) {
       await trx('post_slug_history')
         .insert({ slug: current.slug, post_id: id })
@@ -264,7 +282,7 @@ export async function updatePost(
     const [row] = await trx('posts')
       .where({ id })
       .update({
-        ...columnsOf(input),
+        ...columns,
         slug,
         published_at: current.published_at ?? (input.status === 'published' ? trx.fn.now() : null),
         updated_at: trx.fn.now(),
@@ -273,7 +291,7 @@ export async function updatePost(
       .returning('*');
     await syncProducts(trx, id, input.content);
     const kind = opts.kind ?? (input.status === 'published' ? 'publish' : 'save');
-    await recordRevision(trx, id, kind, row.version, opts.authorId, input);
+    if (!unchanged) await recordRevision(trx, id, kind, row.version, opts.authorId, input);
     return presentEditable(row);
   });
   if (post) await schedulePublish(queues, post);
