@@ -111,7 +111,7 @@ export function usersRouter(services: AppServices): Router {
       case '2fa-enable': {
         const user = requireUser(ctx.state);
         const { code } = parseOr400(twoFactorCodeSchema, body);
-        await limits.resets.consume(`user|${user.id}`);
+        await limits.twoFactorCodes.consume(`user|${user.id}`);
         const recoveryCodes = await finishTwoFactorSetup(services, ctx.state, user, code);
         const token = await twoFactorChanged(services, ctx.state, user, true);
         ctx.set('Cache-Control', 'no-store');
@@ -121,7 +121,7 @@ export function usersRouter(services: AppServices): Router {
       case '2fa-disable': {
         const user = requireUser(ctx.state);
         const { code } = parseOr400(twoFactorCodeSchema, body);
-        await limits.resets.consume(`user|${user.id}`);
+        await limits.twoFactorCodes.consume(`user|${user.id}`);
         await turnOffTwoFactor(services, user, code);
         const token = await twoFactorChanged(services, ctx.state, user, false);
         ctx.set('Cache-Control', 'no-store');
@@ -137,7 +137,7 @@ export function usersRouter(services: AppServices): Router {
       case 'passkey-register': {
         const user = requireUser(ctx.state);
         const { name, response } = parseOr400(passkeyRegisterSchema, body);
-        await limits.resets.consume(`user|${user.id}`);
+        await limits.passkeyRegistrations.consume(`user|${user.id}`);
         ctx.status = 201;
         ctx.body = { passkey: await registerPasskey(services, user, name, response) };
         return;

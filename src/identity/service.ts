@@ -121,6 +121,19 @@ export function authLimits(db: Db) {
       durationSeconds: WINDOW_SECONDS,
       message: 'Too many password reset attempts. Please wait 15 minutes and try again.',
     }),
+    // Guesses at a two-factor code while turning it on or off (Account page and API together).
+    twoFactorCodes: createRateLimit(db, {
+      keyPrefix: 'two-factor-code',
+      points: 10,
+      durationSeconds: WINDOW_SECONDS,
+      message: 'Too many two-factor code attempts. Please wait 15 minutes and try again.',
+    }),
+    passkeyRegistrations: createRateLimit(db, {
+      keyPrefix: 'passkey-register',
+      points: 10,
+      durationSeconds: WINDOW_SECONDS,
+      message: 'Too many passkeys added. Please wait 15 minutes and try again.',
+    }),
   };
 }
 

@@ -95,7 +95,7 @@ async function twoFactorAction(app: AppContext, intent: string, form: FormData):
         setup: await startTwoFactorSetup(app.services, app.state, user),
       };
     // Guessing codes here counts against the same limit as the API's 2fa-enable and 2fa-disable.
-    await authLimits(db).resets.consume(`user|${user.id}`);
+    await authLimits(db).twoFactorCodes.consume(`user|${user.id}`);
     if (intent === '2fa-enable') {
       const recoveryCodes = await finishTwoFactorSetup(app.services, app.state, user, code);
       await twoFactorChanged(app.services, app.state, user, true);
