@@ -267,6 +267,20 @@ describe('sending a post as a newsletter', () => {
     expect(mail.text).not.toContain('Retired mug');
   });
 
+  it('says a published post’s requested newsletter is starting, a scheduled one’s that it waits', async () => {
+    const published = await newPost('Starting at once');
+    const scheduled = await newPost('Waiting for its time', 'scheduled');
+    // As right after Send: requested, not yet picked up by the worker.
+    await app.services.db('newsletters').insert([{ post_id: published.id }, { post_id: scheduled.id }]);
+    const card = async (id: number) => {
+      const html = await (await fetch(`${app.url}/admin/posts/${id}`, { headers: admin.headers })).text();
+      return /data-testid="newsletter-progress">([^<]*)</.exec(html)?.[1];
+    };
+    expect(await card(published.id)).toBe('Starting: it goes out in a few seconds.');
+    expect(await card(scheduled.id)).toBe('Queued: it goes out when the post is published.');
+    await app.services.db('newsletters').whereIn('post_id', [published.id, scheduled.id]).delete();
+  });
+
   it('marks a 550 address bounced, retries a 451, and delivers the rest', async () => {
     await addSubscribers([
       { email: BOUNCES, status: 'confirmed' },
