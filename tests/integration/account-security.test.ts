@@ -55,6 +55,13 @@ describe('sessions', () => {
     expect(html).toContain('Chrome on Android (mobile)');
     expect(html).toContain('Firefox on macOS (desktop)');
     expect(html).toContain('This device');
+    // Each with the network it is used from (not the address itself) and when it was last active.
+    const lines = (html.match(/<li class="session-item">[\s\S]*?<\/p>/g) ?? []).map((line) =>
+      line.replace(/<!-- -->/g, '').replace(/<[^>]+>/g, ' '),
+    );
+    expect(lines).toHaveLength(2);
+    for (const line of lines)
+      expect(line).toMatch(/From network 127\.0\.0\.0\/24 · Signed in .+ · last active around .+\d/);
     // The page never shows a session id: it is a credential.
     expect(html).not.toContain(phone.token);
     expect(html).not.toContain(laptop.token);

@@ -193,7 +193,8 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
                 <strong>{s.device}</strong>
                 {s.current ? <span className="badge"> This device</span> : null}
                 <p className="muted">
-                  Signed in {formatDateTime(s.createdAt)} · last active around {formatDateTime(s.lastSeenAt)}
+                  {s.network ? <>From network {s.network} · </> : null}Signed in {formatDateTime(s.createdAt)}{' '}
+                  · last active around {formatDateTime(s.lastSeenAt)}
                 </p>
               </div>
               {!s.current && (
