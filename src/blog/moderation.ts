@@ -94,14 +94,15 @@ export async function listComments(
 }
 
 /** Pending comments, oldest first: the moderation queue. */
-export async function listPendingComments(db: Db, limit = 100): Promise<ModerationComment[]> {
+export async function listPendingComments(db: Db, limit = 100, page = 1): Promise<ModerationComment[]> {
   const rows = await baseQuery(db)
     .where({ 'c.approved': false, 'c.rejected': false })
     .orderBy([
       { column: 'c.created_at', order: 'asc' },
       { column: 'c.id', order: 'asc' },
     ])
-    .limit(limit);
+    .limit(limit)
+    .offset((page - 1) * limit);
   return rows.map(present);
 }
 

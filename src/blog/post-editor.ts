@@ -84,53 +84,67 @@ export async function getEditablePost(db: Db, id: number): Promise<EditablePost 
   return row ? presentEditable(row) : null;
 }
 
-/** The admin's list: every status, newest first, with search over title, excerpt and content. */
+/** The admin's list: every status, newest first, a page at a time, with search over title, excerpt and category. */
 export async function listAdminPosts(
   db: Db,
-  filter: { search?: string; status?: PostStatus | 'all'; limit?: number } = {},
-): Promise<AdminPostListItem[]> {
-  const query = db('posts as p')
-    .leftJoin('users as u', 'u.id', 'p.author_id')
-    .select(
-      'p.id',
-      'p.title',
-      'p.slug',
-      'p.excerpt',
-      'p.category',
-      'p.status',
-      'p.publish_at',
-      'p.view_count',
-      'p.created_at',
-      'u.first_name',
-      'u.last_name',
-      'u.username',
-    )
-    .orderBy([
-      { column: 'p.created_at', order: 'desc' },
-      { column: 'p.id', order: 'desc' },
-    ])
-    .limit(filter.limit ?? 200);
-  if (filter.status && filter.status !== 'all') query.where('p.status', filter.status);
+  filter: { search?: string; status?: PostStatus | 'all'; page?: number; limit?: number } = {},
+): Promise<{
+  posts: AdminPostListItem[];
+  pagination: { page: number; limit: number; total: number; pages: number };
+}> {
+  const limit = Math.min(Math.max(Math.trunc(filter.limit ?? 25), 1), 200);
+  const page = Math.max(Math.trunc(filter.page ?? 1), 1);
+  const base = db('posts as p');
+  if (filter.status && filter.status !== 'all') base.where('p.status', filter.status);
   const search = filter.search?.trim();
   if (search) {
     const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    query.where((q) =>
+    base.where((q) =>
       q.whereILike('p.title', like).orWhereILike('p.excerpt', like).orWhereILike('p.category', like),
     );
   }
-  const rows = await query;
-  return rows.map((row) => ({
-    id: row.id,
-    title: row.title,
-    slug: row.slug,
-    excerpt: row.excerpt,
-    category: row.category,
-    status: row.status,
-    publishAt: iso(row.publish_at),
-    viewCount: row.view_count,
-    author: { firstName: row.first_name, lastName: row.last_name, username: row.username },
-    createdAt: iso(row.created_at) as string,
-  }));
+  const [[{ count }], rows] = await Promise.all([
+    base.clone().count<{ count: string }[]>({ count: '*' }),
+    base
+      .clone()
+      .leftJoin('users as u', 'u.id', 'p.author_id')
+      .select(
+        'p.id',
+        'p.title',
+        'p.slug',
+        'p.excerpt',
+        'p.category',
+        'p.status',
+        'p.publish_at',
+        'p.view_count',
+        'p.created_at',
+        'u.first_name',
+        'u.last_name',
+        'u.username',
+      )
+      .orderBy([
+        { column: 'p.created_at', order: 'desc' },
+        { column: 'p.id', order: 'desc' },
+      ])
+      .limit(limit)
+      .offset((page - 1) * limit),
+  ]);
+  const total = Number(count);
+  return {
+    posts: rows.map((row) => ({
+      id: row.id,
+      title: row.title,
+      slug: row.slug,
+      excerpt: row.excerpt,
+      category: row.category,
+      status: row.status,
+      publishAt: iso(row.publish_at),
+      viewCount: row.view_count,
+      author: { firstName: row.first_name, lastName: row.last_name, username: row.username },
+      createdAt: iso(row.created_at) as string,
+    })),
+    pagination: { page, limit, total, pages: Math.ceil(total / limit) },
+  };
 }
 
 /**
