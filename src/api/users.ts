@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { setAvatar } from '../identity/account.ts';
-import { ACCOUNT_MESSAGES, AUTH_MESSAGES } from '../identity/messages.ts';
+import { ACCOUNT_MESSAGES, AUTH_MESSAGES, TWO_FACTOR_AUDIT } from '../identity/messages.ts';
 import { PASSKEY_MESSAGES } from '../identity/passkey-messages.ts';
 import {
   passkeyDeleteSchema,
@@ -103,6 +103,7 @@ export function usersRouter(services: AppServices): Router {
       }
       case '2fa-setup': {
         const user = requireUser(ctx.state);
+        ctx.state.audit = { what: TWO_FACTOR_AUDIT['2fa-setup'] };
         const { secret, otpauthUrl } = await startTwoFactorSetup(services, ctx.state, user);
         ctx.set('Cache-Control', 'no-store');
         ctx.body = { secret, otpauthUrl };
@@ -110,6 +111,7 @@ export function usersRouter(services: AppServices): Router {
       }
       case '2fa-enable': {
         const user = requireUser(ctx.state);
+        ctx.state.audit = { what: TWO_FACTOR_AUDIT['2fa-enable'] };
         const { code } = parseOr400(twoFactorCodeSchema, body);
         await limits.twoFactorCodes.consume(`user|${user.id}`);
         const recoveryCodes = await finishTwoFactorSetup(services, ctx.state, user, code);
@@ -120,6 +122,7 @@ export function usersRouter(services: AppServices): Router {
       }
       case '2fa-disable': {
         const user = requireUser(ctx.state);
+        ctx.state.audit = { what: TWO_FACTOR_AUDIT['2fa-disable'] };
         const { code } = parseOr400(twoFactorCodeSchema, body);
         await limits.twoFactorCodes.consume(`user|${user.id}`);
         await turnOffTwoFactor(services, user, code);

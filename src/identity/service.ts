@@ -224,7 +224,11 @@ export async function signInWithCode(
     });
   } catch (error) {
     if ((error as { status?: number }).status === 401) {
-      if (pending) await limits.accountFailures.consume(`user:${pending.user_id}`).catch(() => {});
+      if (pending) {
+        await limits.accountFailures.consume(`user:${pending.user_id}`).catch(() => {});
+        const row = await services.db('users').where({ id: pending.user_id }).first();
+        if (row) state.signInRefused = presentUser(row);
+      }
       await limits.ipFailures.consume(state.clientIp).catch(() => {});
     }
     throw error;

@@ -333,13 +333,19 @@ describe('the audit log', () => {
       .select('action', 'actor_email', 'status');
     expect(rows.map((r) => [r.action, r.actor_email, r.status])).toEqual([
       ['sign-in', user.email, 200],
-      ['POST /api/users (2fa-setup)', user.email, 200],
-      ['POST /api/users (2fa-enable)', user.email, 200],
+      ['Two-factor setup started', user.email, 200],
+      ['Two-factor sign-in turned on', user.email, 200],
       // The password was right: not a failed sign-in, but a sign-in waiting for its code.
       ['sign-in awaiting two-factor code', user.email, 401],
-      ['sign-in failed', null, 401],
+      // A wrong code names the account it was for.
+      ['sign-in failed: two-factor code refused', user.email, 401],
       ['sign-in', user.email, 200],
-      ['POST /account (2fa-disable)', user.email, 200],
+      // The Account page answers a wrong code with 200 and the message: the log says refused.
+      [
+        'Two-factor sign-in turned off: refused (That code is not right, or it was already used. Try the next one.)',
+        user.email,
+        400,
+      ],
     ]);
   });
 
@@ -384,12 +390,26 @@ describe('the audit log', () => {
       }),
     });
     expect(await saved.text()).toContain('Settings saved');
-    const comment = await db('comments').where({ approved: false }).first('id');
+    const [comment, other] = await db('comments as c')
+      .join('posts as p', 'p.id', 'c.post_id')
+      .where({ 'c.approved': false })
+      .orderBy('c.id')
+      .limit(2)
+      .select('c.id', 'c.author', 'p.title');
     await fetch(`${app.url}/api/comments?id=${comment.id}&action=moderate`, {
       method: 'PUT',
       headers,
       body: JSON.stringify({ approved: true }),
     });
+    const adminForm = (fields: Record<string, string>) =>
+      fetch(`${app.url}/admin`, {
+        method: 'POST',
+        headers: { ...admin.headers, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields),
+      }).then((res) => res.text());
+    await adminForm({ intent: 'moderate', id: String(other.id), decision: 'reject' });
+    await adminForm({ intent: 'create-discount', code: 'AUDIT10', type: 'percent', value: '10' });
+    await adminForm({ intent: 'create-discount', code: 'AUDIT10', type: 'percent', value: '10' });
     const product = await createProductRow(db, { price: 1000 });
     const guest = new GuestClient(app);
     await guest.add(product.id);
@@ -438,12 +458,20 @@ describe('the audit log', () => {
         'POST /api/posts',
         'PUT /api/posts',
         'POST /admin (save-settings)',
-        'PUT /api/comments (moderate)',
+        `Comment approved: comment #${comment.id} by ${comment.author} on “${comment.title}”`,
+        `Comment rejected: comment #${other.id} by ${other.author} on “${other.title}”`,
+        'Discount code “AUDIT10” created',
         `POST /api/admin/orders/${order.id} (mark-paid)`,
         `POST /api/admin/orders/${order.id} (refund)`,
         'POST /admin (clear-cache)',
       ]),
     );
+    // The second code of the same name was refused, and the log says so (the form answered 200).
+    expect(
+      entries.find((e: { action: string }) =>
+        e.action.startsWith('Discount code “AUDIT10” created: refused'),
+      ),
+    ).toMatchObject({ status: 400 });
     const created = entries.find((e: { action: string }) => e.action === 'POST /api/posts');
     expect(created).toMatchObject({
       actorEmail: admin.user.email,
