@@ -94,6 +94,7 @@ export function startWorkers(services: AppServices): Workers {
               db,
               mailer,
               publicUrl: services.publicUrl,
+              currency: services.config.currency,
               ratePerSecond: services.config.newsletterRatePerSecond,
             },
             batch,

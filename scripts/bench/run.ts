@@ -325,7 +325,7 @@ async function analyticsSetting(on: boolean): Promise<void> {
   const res = await fetch(`${base}/api/settings`, {
     method: 'PUT',
     headers: { authorization: `Bearer ${adminSid}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ ...settings, socialLinks: JSON.parse(settings.socialLinks), analytics: on }),
+    body: JSON.stringify({ ...settings, analytics: on }),
   });
   if (!res.ok) throw new Error(`Analytics ${on ? 'on' : 'off'}: ${res.status} ${await res.text()}`);
 }

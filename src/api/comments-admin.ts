@@ -4,6 +4,7 @@ import { MODERATION_MESSAGES } from '../blog/comment-moderation-messages.ts';
 import { commentSchema } from '../blog/comment-schema.ts';
 import {
   COMMENT_STATUS_FILTERS,
+  commentLabel,
   deleteComment,
   listComments,
   listPendingComments,
@@ -48,6 +49,9 @@ export function commentsAdminRouter(services: AppServices): Router {
     requireAdmin(ctx.state);
     const id = queryId(ctx);
     const { approved } = parseOr400(moderateBody, await readJsonBody(ctx));
+    ctx.state.audit = {
+      what: `${approved ? MODERATION_MESSAGES.approved : MODERATION_MESSAGES.rejected}: ${(await commentLabel(db, id)) ?? `comment #${id}`}`,
+    };
     if (!(await moderateComment(db, id, approved ? 'approve' : 'reject')))
       throw new HttpError(404, MODERATION_MESSAGES.notFound);
     ctx.body = { message: approved ? MODERATION_MESSAGES.approved : MODERATION_MESSAGES.rejected };

@@ -41,6 +41,7 @@ export function discountsAdminRouter(services: AppServices): Router {
   router.post('/admin/discounts', async (ctx) => {
     requireAdmin(ctx.state);
     const input = parseOr400(discountSchema, await objectBody(ctx));
+    ctx.state.audit = { what: `Discount code “${input.code}” created` };
     ctx.set('Cache-Control', 'no-store');
     ctx.status = 201;
     ctx.body = await createDiscount(db, input);

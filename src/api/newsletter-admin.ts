@@ -49,7 +49,13 @@ export function newsletterAdminRouter(services: AppServices): Router {
     await readJsonBody(ctx, SMALL_BODY); // no fields; read so a body never lingers on the connection
     if (ctx.query.test !== undefined) {
       if (ctx.query.test !== '1') throw new HttpError(400, 'test must be 1');
-      await sendTestNewsletter(services.db, services.mailer, services.publicUrl, id, user.email);
+      await sendTestNewsletter(
+        services.db,
+        services.mailer,
+        { publicUrl: services.publicUrl, currency: services.config.currency },
+        id,
+        user.email,
+      );
       ctx.body = { message: `Test sent to ${user.email}` };
       return;
     }

@@ -7,7 +7,7 @@ export function settingsRouter(services: AppServices): Router {
   const router = new Router();
   router.get('/settings', async (ctx) => {
     const settings = await getBlogSettings(services.db);
-    ctx.body = { settings: { ...settings, socialLinks: JSON.stringify(settings.socialLinks) } };
+    ctx.body = { settings };
   });
   return router;
 }

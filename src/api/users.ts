@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { setAvatar } from '../identity/account.ts';
-import { ACCOUNT_MESSAGES, AUTH_MESSAGES } from '../identity/messages.ts';
+import { ACCOUNT_MESSAGES, AUTH_MESSAGES, TWO_FACTOR_AUDIT } from '../identity/messages.ts';
 import { PASSKEY_MESSAGES } from '../identity/passkey-messages.ts';
 import {
   passkeyDeleteSchema,
@@ -104,6 +104,7 @@ export function usersRouter(services: AppServices): Router {
       }
       case '2fa-setup': {
         const user = requireUser(ctx.state);
+        ctx.state.audit = { what: TWO_FACTOR_AUDIT['2fa-setup'] };
         const { secret, otpauthUrl } = await startTwoFactorSetup(services, ctx.state, user);
         ctx.set('Cache-Control', 'no-store');
         ctx.body = { secret, otpauthUrl };
@@ -111,8 +112,9 @@ export function usersRouter(services: AppServices): Router {
       }
       case '2fa-enable': {
         const user = requireUser(ctx.state);
+        ctx.state.audit = { what: TWO_FACTOR_AUDIT['2fa-enable'] };
         const { code } = parseOr400(twoFactorCodeSchema, body);
-        await limits.resets.consume(`user|${user.id}`);
+        await limits.twoFactorCodes.consume(`user|${user.id}`);
         const recoveryCodes = await finishTwoFactorSetup(services, ctx.state, user, code);
         const token = await twoFactorChanged(services, ctx.state, user, true);
         ctx.set('Cache-Control', 'no-store');
@@ -121,8 +123,9 @@ export function usersRouter(services: AppServices): Router {
       }
       case '2fa-disable': {
         const user = requireUser(ctx.state);
+        ctx.state.audit = { what: TWO_FACTOR_AUDIT['2fa-disable'] };
         const { code } = parseOr400(twoFactorCodeSchema, body);
-        await limits.resets.consume(`user|${user.id}`);
+        await limits.twoFactorCodes.consume(`user|${user.id}`);
         await turnOffTwoFactor(services, user, code);
         const token = await twoFactorChanged(services, ctx.state, user, false);
         ctx.set('Cache-Control', 'no-store');
@@ -138,7 +141,7 @@ export function usersRouter(services: AppServices): Router {
       case 'passkey-register': {
         const user = requireUser(ctx.state);
         const { name, response } = parseOr400(passkeyRegisterSchema, body);
-        await limits.resets.consume(`user|${user.id}`);
+        await limits.passkeyRegistrations.consume(`user|${user.id}`);
         ctx.status = 201;
         ctx.body = { passkey: await registerPasskey(services, user, name, response) };
         return;

@@ -24,7 +24,7 @@ export async function passkeyAccountAction(
       response: parseJsonField(form.get('response')),
     });
     if (!parsed.success) return { ok: false, message: parsed.error.issues[0].message };
-    await authLimits(app.services.db).resets.consume(`user|${user.id}`);
+    await authLimits(app.services.db).passkeyRegistrations.consume(`user|${user.id}`);
     await registerPasskey(app.services, user, parsed.data.name, parsed.data.response);
     return { ok: true, message: PASSKEY_MESSAGES.added };
   } catch (error) {

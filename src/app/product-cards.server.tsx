@@ -1,9 +1,9 @@
 import { renderToStaticMarkup } from 'react-dom/server';
-import { PRODUCT_SLOT } from '../blog/markdown.ts';
+import { PRODUCT_SLOT, productSlotIds } from '../blog/markdown.ts';
 import type { Db } from '../db/knex.ts';
 import { inStockLabel, lowStockNote, SHOP_MESSAGES } from '../shop/messages.ts';
 import { formatPrice } from '../shop/price.ts';
-import { getProduct, type Product } from '../shop/products.ts';
+import { activeProductsById, type Product } from '../shop/products.ts';
 import { ProductImage } from './components/shop/ProductImage.tsx';
 
 function stockText(stock: number | null): string {
@@ -12,8 +12,20 @@ function stockText(stock: number | null): string {
   return stock <= 10 ? lowStockNote(stock) : inStockLabel(stock);
 }
 
-/** A product inside a post: its 'Add to Cart' is a plain form to the product page's own action. */
-function ProductCard({ product, currency }: { product: Product; currency: string }) {
+/**
+ * A product inside a post. Its 'Add to Cart' is a plain form to /cart/add that then opens the
+ * product page (a 303, so the page is a GET: counted as a view, and safe to reload), naming the
+ * post for the shop's attribution.
+ */
+function ProductCard({
+  product,
+  currency,
+  fromPost,
+}: {
+  product: Product;
+  currency: string;
+  fromPost?: string;
+}) {
   const outOfStock = product.stock === 0;
   return (
     <aside className="product-embed card" aria-label={`Product: ${product.name}`}>
@@ -24,8 +36,10 @@ function ProductCard({ product, currency }: { product: Product; currency: string
         </p>
         <p className="product-price">{formatPrice(product.price, currency)}</p>
         <p className={outOfStock ? 'stock-note stock-out' : 'stock-note'}>{stockText(product.stock)}</p>
-        <form method="post" action={`/product/${product.id}`}>
-          <input type="hidden" name="quantity" value="1" />
+        <form method="post" action="/cart/add">
+          <input type="hidden" name="productId" value={product.id} />
+          <input type="hidden" name="returnTo" value={`/product/${product.id}`} />
+          {fromPost ? <input type="hidden" name="fromPost" value={fromPost} /> : null}
           <button type="submit" className="button button-small" disabled={outOfStock}>
             {SHOP_MESSAGES.addToCart}
           </button>
@@ -52,16 +66,17 @@ export async function withProductCards(
   db: Db,
   html: string,
   currency: string,
-  opts: { forEditor?: boolean } = {},
+  opts: { forEditor?: boolean; fromPost?: string } = {},
 ): Promise<string> {
-  const ids = [...new Set([...html.matchAll(PRODUCT_SLOT)].map((m) => Number(m[1])))];
+  const ids = productSlotIds(html);
   if (ids.length === 0) return html;
-  const products = new Map<number, Product>();
-  for (const product of await Promise.all(ids.map((id) => getProduct(db, id))))
-    if (product?.status === 'active') products.set(product.id, product);
+  const products = await activeProductsById(db, ids);
   return html.replace(PRODUCT_SLOT, (_, raw: string) => {
     const product = products.get(Number(raw));
-    if (product) return renderToStaticMarkup(<ProductCard product={product} currency={currency} />);
+    if (product)
+      return renderToStaticMarkup(
+        <ProductCard product={product} currency={currency} fromPost={opts.fromPost} />,
+      );
     return opts.forEditor ? renderToStaticMarkup(<EditorWarning id={Number(raw)} />) : '';
   });
 }

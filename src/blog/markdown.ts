@@ -21,6 +21,11 @@ const PRODUCT_SLOT_CLASS = 'product-slot';
 export const PRODUCT_SLOT = /<div class="product-slot" data-product="(\d{1,9})"><\/div>/g;
 const PRODUCT_MARKER = /\[product:(\d{1,9})\]/g;
 
+/** The product ids of a rendered post's card slots, each once. */
+export function productSlotIds(html: string): number[] {
+  return [...new Set([...html.matchAll(PRODUCT_SLOT)].map((m) => Number(m[1])))];
+}
+
 /** The product ids a post's Markdown names with [product:ID] markers, each once. */
 export function productIdsIn(markdown: string): number[] {
   return [...new Set([...markdown.matchAll(PRODUCT_MARKER)].map((m) => Number(m[1])))].filter((id) => id > 0);

@@ -41,7 +41,11 @@ export const BLOG_MESSAGES = {
   authorMark: 'Author',
   /** Shown to the moderator beside a comment that filled the form's hidden field. */
   honeypotReason: 'it filled in a form field that people cannot see',
-  subscribed: { title: 'Subscribed!', description: 'Thanks for subscribing to the newsletter.' },
+  // Double opt-in: nothing is sent until the reader opens the mailed link, so say where to look.
+  subscribed: {
+    title: 'Check your inbox',
+    description: 'We sent you a link to confirm your subscription to the newsletter.',
+  },
 } as const;
 
 export const HOME_CATEGORIES = ['All', 'Technology', 'Design', 'Tutorial', 'Life', 'Podcasts'] as const;

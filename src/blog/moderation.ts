@@ -94,14 +94,15 @@ export async function listComments(
 }
 
 /** Pending comments, oldest first: the moderation queue. */
-export async function listPendingComments(db: Db, limit = 100): Promise<ModerationComment[]> {
+export async function listPendingComments(db: Db, limit = 100, page = 1): Promise<ModerationComment[]> {
   const rows = await baseQuery(db)
     .where({ 'c.approved': false, 'c.rejected': false })
     .orderBy([
       { column: 'c.created_at', order: 'asc' },
       { column: 'c.id', order: 'asc' },
     ])
-    .limit(limit);
+    .limit(limit)
+    .offset((page - 1) * limit);
   return rows.map(present);
 }
 
@@ -124,6 +125,15 @@ export async function commentCounts(
 }
 
 /** approve: shown on the site; reject: out of the queue, not shown; pending: back into the queue. */
+/** A comment as the audit log names it: 'comment #12 by Ann on “Hello”' (null when there is none). */
+export async function commentLabel(db: Db, id: number): Promise<string | null> {
+  const row = await db('comments as c')
+    .join('posts as p', 'p.id', 'c.post_id')
+    .where('c.id', id)
+    .first('c.author', 'p.title');
+  return row ? `comment #${id} by ${row.author} on “${row.title}”` : null;
+}
+
 export const MODERATION_DECISIONS = ['approve', 'reject', 'pending'] as const;
 export type ModerationDecision = (typeof MODERATION_DECISIONS)[number];
 

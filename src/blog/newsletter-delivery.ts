@@ -5,6 +5,9 @@ import type { Mail, Mailer } from '../jobs/mailer.ts';
 import { writeOutbox } from '../jobs/outbox.ts';
 import { escapeHtml } from '../server/escape.ts';
 import { HttpError } from '../server/middleware.ts';
+import { formatPrice } from '../shop/price.ts';
+import { activeProductsById, type Product } from '../shop/products.ts';
+import { PRODUCT_SLOT, productSlotIds } from './markdown.ts';
 import { type BlogSettings, getBlogSettings } from './settings.ts';
 
 export const NEWSLETTER_MESSAGES = {
@@ -12,6 +15,7 @@ export const NEWSLETTER_MESSAGES = {
   notPublished: 'Only a published or scheduled post can be sent by email.',
   postNotFound: 'Post not found',
   notSent: 'This post has not been sent by email.',
+  viewProduct: 'View product',
 } as const;
 
 const BATCH_SIZE = 50;
@@ -128,6 +132,9 @@ async function queueBatches(trx: Knex.Transaction, postId: number, ids: number[]
   }
 }
 
+/** Where the mail's links point, and the currency its product cards are priced in. */
+type MailSite = { publicUrl: string; currency: string };
+
 /** A post as its newsletter shows it. */
 type NewsletterPost = {
   id: number;
@@ -139,18 +146,53 @@ type NewsletterPost = {
   published_at: Date | null;
 };
 
+/** An absolute address for a site-relative one (mail is read away from the site). */
+function absoluteUrl(url: string, publicUrl: string): string {
+  return url.startsWith('/') && !url.startsWith('//') ? `${publicUrl}${url}` : url;
+}
+
+/** The post's products, and how the mail addresses them. */
+export type MailProducts = { products: Map<number, Product>; currency: string; publicUrl: string };
+
+const productUrl = (product: Product, publicUrl: string) => `${publicUrl}/product/${product.id}`;
+
+/**
+ * A product card as mail clients draw it: a table with inline styles, the image, name and price
+ * linked to the product page, and a link styled as the button (mail has no forms to add to a cart).
+ */
+function mailProductCard(product: Product, { currency, publicUrl }: MailProducts): string {
+  const url = productUrl(product, publicUrl);
+  const image = product.image
+    ? `<td width="112" style="padding:12px 0 12px 12px;vertical-align:top"><a href="${url}"><img src="${escapeHtml(absoluteUrl(product.image, publicUrl))}" alt="" width="96" height="96" style="display:block;width:96px;height:96px;object-fit:cover;border-radius:6px"></a></td>`
+    : '';
+  return `<table role="presentation" class="nl-media" width="100%" cellpadding="0" cellspacing="0" style="margin:16px 0;border:1px solid #e5e7eb;border-radius:8px"><tr>${image}<td style="padding:12px 16px;vertical-align:top;font-family:Arial,sans-serif"><p style="margin:0 0 4px;font-size:17px;font-weight:bold"><a href="${url}" style="color:#111827;text-decoration:none">${escapeHtml(product.name)}</a></p><p style="margin:0 0 12px;font-size:16px">${formatPrice(product.price, currency)}</p><a href="${url}" class="nl-button" style="display:inline-block;background:#1d4ed8;color:#ffffff;padding:8px 14px;border-radius:6px;text-decoration:none;font-size:14px">${NEWSLETTER_MESSAGES.viewProduct}</a></td></tr></table>`;
+}
+
+/** Borders and padding inline: mail clients drop the site's stylesheet, and many a <style>. */
+const MAIL_TABLE_STYLE =
+  'border-collapse:collapse;margin:0 0 16px;font-family:Arial,sans-serif;font-size:15px';
+const MAIL_CELL_STYLE = 'border:1px solid #d1d5db;padding:6px 10px;vertical-align:top';
+
 /**
  * The post's sanitized HTML made fit for mail clients: site-relative links and images absolute,
- * video and audio players (which no mail client plays) turned into linked thumbnails of the
- * video, or of the podcast's cover, that open the post.
+ * product slots filled with mail cards, tables ruled, and video and audio players (which no mail
+ * client plays) turned into linked thumbnails of the video, or of the podcast's cover, that open
+ * the post.
  */
-export function mailBody(html: string, publicUrl: string, postUrl: string): string {
+export function mailBody(html: string, postUrl: string, shop: MailProducts): string {
+  const { publicUrl } = shop;
   return (
     html
       .replace(/(src|href)="\/(?!\/)/g, `$1="${publicUrl}/`)
       // Footnote references and back-links open the post at the note: few mail clients follow a fragment alone.
       .replace(/href="#/g, `href="${postUrl}#`)
       .replace(/<img /g, '<img style="max-width:100%;height:auto" ')
+      .replace(/<table>/g, `<table style="${MAIL_TABLE_STYLE}">`)
+      .replace(/<(th|td)(?=[ >])/g, `<$1 style="${MAIL_CELL_STYLE}"`)
+      .replace(PRODUCT_SLOT, (_, id: string) => {
+        const product = shop.products.get(Number(id));
+        return product ? mailProductCard(product, shop) : '';
+      })
       .replace(
         /<div class="video-embed"><iframe src="https:\/\/www\.youtube-nocookie\.com\/embed\/([A-Za-z0-9_-]{11})"[^>]*><\/iframe><\/div>/g,
         (_, id: string) =>
@@ -182,19 +224,57 @@ const DARK_MODE_STYLE = `<style>
 }
 </style>`;
 
-/** Plain text of the post for the text/plain part: paragraphs kept, tags dropped, footnote references as [1]. */
-export function plainText(html: string): string {
-  return html
-    .replace(/<sup><a [^>]*data-footnote-ref[^>]*>(\d+)<\/a><\/sup>/g, '[$1]')
-    .replace(/\s*<a [^>]*data-footnote-backref[^>]*>[^<]*<\/a>/g, '')
-    .replace(/<(br|\/p|\/h[1-6]|\/li|\/blockquote|\/pre)>/g, '\n')
-    .replace(/<li>/g, '• ')
-    .replace(/<[^>]+>/g, '')
-    .replace(/&amp;/g, '&')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
+const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"' };
+
+/** One pass, so an escaped entity ('&amp;lt;') stays the text it was ('&lt;'). */
+const decodeEntities = (text: string) =>
+  text.replace(/&(#\d+|#x[0-9a-f]+|amp|lt|gt|quot);/gi, (entity, name: string) =>
+    name.startsWith('#')
+      ? String.fromCodePoint(Number(name[1] === 'x' || name[1] === 'X' ? `0${name.slice(1)}` : name.slice(1)))
+      : (NAMED_ENTITIES[name.toLowerCase()] ?? entity),
+  );
+
+/** An attribute's value as it stands in the HTML, entities and all (decoded with the rest). */
+const attribute = (tag: string, name: string) => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1] ?? '';
+
+/**
+ * Plain text of the post for the text/plain part: paragraphs kept, tags dropped, footnote
+ * references as [1], and what the
+ * HTML part shows as a picture or a card (images, videos, podcasts, products) kept as a line with
+ * its link, so a text-only reader knows it is there and can open it.
+ */
+export function plainText(html: string, postUrl: string, shop: MailProducts): string {
+  const line = (text: string) => `\n${text}\n`;
+  return decodeEntities(
+    html
+      .replace(/<sup><a [^>]*data-footnote-ref[^>]*>(\d+)<\/a><\/sup>/g, '[$1]')
+      .replace(/\s*<a [^>]*data-footnote-backref[^>]*>[^<]*<\/a>/g, '')
+      .replace(PRODUCT_SLOT, (_, id: string) => {
+        const product = shop.products.get(Number(id));
+        return product
+          ? line(
+              `[Product: ${escapeHtml(product.name)}, ${formatPrice(product.price, shop.currency)}] ${productUrl(product, shop.publicUrl)}`,
+            )
+          : '';
+      })
+      .replace(
+        /<iframe[^>]*\ssrc="https:\/\/www\.youtube-nocookie\.com\/embed\/([A-Za-z0-9_-]{11})"[\s\S]*?<\/iframe>/g,
+        (_, id: string) => line(`[Video] https://www.youtube.com/watch?v=${id}`),
+      )
+      .replace(/<(iframe|video)[\s\S]*?<\/\1>/g, () => line(`[Video] ${postUrl}`))
+      .replace(/<audio[\s\S]*?<\/audio>/g, () => line(`[Podcast] ${postUrl}`))
+      .replace(/<img\s[^>]*>/g, (tag) => {
+        const alt = attribute(tag, 'alt').trim();
+        return line(`[Image${alt ? `: ${alt}` : ''}] ${absoluteUrl(attribute(tag, 'src'), shop.publicUrl)}`);
+      })
+      // A table row on one line, its cells parted by ' | '.
+      .replace(/<\/t[hd]>\s*(?=<t[hd][\s>])/g, ' | ')
+      .replace(/<tr>\s*/g, '')
+      .replace(/<(br|\/p|\/h[1-6]|\/li|\/blockquote|\/pre|\/tr|\/figure)>/g, '\n')
+      .replace(/<li>/g, '• ')
+      .replace(/<[^>]+>/g, ''),
+  )
+    .replace(/[ \t]+\n/g, '\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 }
@@ -245,11 +325,16 @@ export async function newsletterMail(
   db: Db,
   post: NewsletterPost,
   settings: BlogSettings,
-  site: { publicUrl: string; fromAddress: string },
+  site: MailSite & { fromAddress: string },
   to: { id: number; email: string } | { test: string },
 ): Promise<Mail> {
   const { publicUrl } = site;
   const postUrl = `${publicUrl}/post/${post.slug}`;
+  const shop: MailProducts = {
+    products: await activeProductsById(db, productSlotIds(post.content_html)),
+    currency: site.currency,
+    publicUrl,
+  };
   const unsubscribeUrl =
     'id' in to ? `${publicUrl}/newsletter/unsubscribe?token=${await unsubscribeToken(db, to.id)}` : null;
   const date = (post.published_at ?? new Date()).toLocaleDateString('en-US', {
@@ -259,7 +344,7 @@ export async function newsletterMail(
     timeZone: 'UTC',
   });
   const image = post.featured_image
-    ? `<img src="${escapeHtml(post.featured_image.startsWith('/') ? `${publicUrl}${post.featured_image}` : post.featured_image)}" alt="" width="600" style="max-width:100%;height:auto;border-radius:8px;margin:0 0 16px">`
+    ? `<img src="${escapeHtml(absoluteUrl(post.featured_image, publicUrl))}" alt="" width="600" style="max-width:100%;height:auto;border-radius:8px;margin:0 0 16px">`
     : '';
   const footer = unsubscribeUrl
     ? `<p class="nl-muted" style="font-size:13px;color:#6b7280">You get this because you subscribed to ${escapeHtml(settings.title)}. <a href="${unsubscribeUrl}" style="color:#6b7280">Unsubscribe</a></p>`
@@ -272,7 +357,7 @@ export async function newsletterMail(
 <h1 style="margin:0 0 8px;font-size:28px;line-height:1.25"><a href="${postUrl}" style="color:#111827;text-decoration:none">${escapeHtml(post.title)}</a></h1>
 <p class="nl-muted" style="margin:0 0 20px;font-family:Arial,sans-serif;font-size:14px;color:#6b7280">${escapeHtml(settings.authorName)} · ${date}</p>
 ${image}
-${mailBody(post.content_html, publicUrl, postUrl)}
+${mailBody(post.content_html, postUrl, shop)}
 <p style="margin:24px 0"><a href="${postUrl}" class="nl-button" style="display:inline-block;background:#1d4ed8;color:#ffffff;padding:10px 18px;border-radius:8px;text-decoration:none;font-family:Arial,sans-serif">Read on the site</a></p>
 ${footer}
 </td></tr></table></td></tr></table></body></html>`;
@@ -280,7 +365,7 @@ ${footer}
     post.title,
     `${settings.authorName} · ${date}`,
     '',
-    plainText(post.content_html),
+    plainText(post.content_html, postUrl, shop),
     '',
     `Read on the site: ${postUrl}`,
     ...(unsubscribeUrl ? ['', `Unsubscribe: ${unsubscribeUrl}`] : []),
@@ -310,7 +395,7 @@ async function loadPost(db: Db, postId: number): Promise<NewsletterPost | undefi
 export async function sendTestNewsletter(
   db: Db,
   mailer: Mailer,
-  publicUrl: string,
+  site: MailSite,
   postId: number,
   email: string,
 ): Promise<void> {
@@ -321,7 +406,7 @@ export async function sendTestNewsletter(
       db,
       post,
       await getBlogSettings(db),
-      { publicUrl, fromAddress: mailer.fromAddress },
+      { ...site, fromAddress: mailer.fromAddress },
       { test: email },
     ),
   );
@@ -360,11 +445,11 @@ function isPermanentFailure(error: unknown): boolean {
  * with back-off, unless this is its last attempt, when the recipient is marked failed.
  */
 export async function sendNewsletterBatch(
-  services: { db: Db; mailer: Mailer; publicUrl: string; ratePerSecond: number },
+  services: { db: Db; mailer: Mailer; ratePerSecond: number } & MailSite,
   job: { postId: number; subscriberIds: number[] },
   lastAttempt: boolean,
 ): Promise<{ sent: number; bounced: number; failed: number; skipped: number }> {
-  const { db, mailer, publicUrl } = services;
+  const { db, mailer, publicUrl, currency } = services;
   const outcome = { sent: 0, bounced: 0, failed: 0, skipped: 0 };
   const post = await loadPost(db, job.postId);
   if (!post) return outcome;
@@ -395,7 +480,7 @@ export async function sendNewsletterBatch(
             db,
             post,
             settings,
-            { publicUrl, fromAddress: mailer.fromAddress },
+            { publicUrl, currency, fromAddress: mailer.fromAddress },
             { id: subscriberId, email: subscriber.email },
           ),
         );

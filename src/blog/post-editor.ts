@@ -4,7 +4,13 @@ import type { Queues } from '../jobs/queues.ts';
 import { HttpError } from '../server/middleware.ts';
 import { productIdsIn, renderMarkdown } from './markdown.ts';
 import { POST_MESSAGES } from './post-messages.ts';
-import { assertVersion, getRevision, type RevisionKind, recordRevision } from './post-revisions.ts';
+import {
+  assertVersion,
+  getRevision,
+  hasUnsavedDraft,
+  type RevisionKind,
+  recordRevision,
+} from './post-revisions.ts';
 import { type PostInput, type PostStatus, postInputSchema } from './post-schema.ts';
 import { slugify } from './slug.ts';
 
@@ -78,53 +84,67 @@ export async function getEditablePost(db: Db, id: number): Promise<EditablePost 
   return row ? presentEditable(row) : null;
 }
 
-/** The admin's list: every status, newest first, with search over title, excerpt and content. */
+/** The admin's list: every status, newest first, a page at a time, with search over title, excerpt and category. */
 export async function listAdminPosts(
   db: Db,
-  filter: { search?: string; status?: PostStatus | 'all'; limit?: number } = {},
-): Promise<AdminPostListItem[]> {
-  const query = db('posts as p')
-    .leftJoin('users as u', 'u.id', 'p.author_id')
-    .select(
-      'p.id',
-      'p.title',
-      'p.slug',
-      'p.excerpt',
-      'p.category',
-      'p.status',
-      'p.publish_at',
-      'p.view_count',
-      'p.created_at',
-      'u.first_name',
-      'u.last_name',
-      'u.username',
-    )
-    .orderBy([
-      { column: 'p.created_at', order: 'desc' },
-      { column: 'p.id', order: 'desc' },
-    ])
-    .limit(filter.limit ?? 200);
-  if (filter.status && filter.status !== 'all') query.where('p.status', filter.status);
+  filter: { search?: string; status?: PostStatus | 'all'; page?: number; limit?: number } = {},
+): Promise<{
+  posts: AdminPostListItem[];
+  pagination: { page: number; limit: number; total: number; pages: number };
+}> {
+  const limit = Math.min(Math.max(Math.trunc(filter.limit ?? 25), 1), 200);
+  const page = Math.max(Math.trunc(filter.page ?? 1), 1);
+  const base = db('posts as p');
+  if (filter.status && filter.status !== 'all') base.where('p.status', filter.status);
   const search = filter.search?.trim();
   if (search) {
     const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    query.where((q) =>
+    base.where((q) =>
       q.whereILike('p.title', like).orWhereILike('p.excerpt', like).orWhereILike('p.category', like),
     );
   }
-  const rows = await query;
-  return rows.map((row) => ({
-    id: row.id,
-    title: row.title,
-    slug: row.slug,
-    excerpt: row.excerpt,
-    category: row.category,
-    status: row.status,
-    publishAt: iso(row.publish_at),
-    viewCount: row.view_count,
-    author: { firstName: row.first_name, lastName: row.last_name, username: row.username },
-    createdAt: iso(row.created_at) as string,
-  }));
+  const [[{ count }], rows] = await Promise.all([
+    base.clone().count<{ count: string }[]>({ count: '*' }),
+    base
+      .clone()
+      .leftJoin('users as u', 'u.id', 'p.author_id')
+      .select(
+        'p.id',
+        'p.title',
+        'p.slug',
+        'p.excerpt',
+        'p.category',
+        'p.status',
+        'p.publish_at',
+        'p.view_count',
+        'p.created_at',
+        'u.first_name',
+        'u.last_name',
+        'u.username',
+      )
+      .orderBy([
+        { column: 'p.created_at', order: 'desc' },
+        { column: 'p.id', order: 'desc' },
+      ])
+      .limit(limit)
+      .offset((page - 1) * limit),
+  ]);
+  const total = Number(count);
+  return {
+    posts: rows.map((row) => ({
+      id: row.id,
+      title: row.title,
+      slug: row.slug,
+      excerpt: row.excerpt,
+      category: row.category,
+      status: row.status,
+      publishAt: iso(row.publish_at),
+      viewCount: row.view_count,
+      author: { firstName: row.first_name, lastName: row.last_name, username: row.username },
+      createdAt: iso(row.created_at) as string,
+    })),
+    pagination: { page, limit, total, pages: Math.ceil(total / limit) },
+  };
 }
 
 /**
@@ -174,6 +194,16 @@ function columnsOf(input: PostInput) {
     status: input.status,
     publish_at: input.status === 'scheduled' ? input.publishAt : null,
   };
+}
+
+/**
+ * Whether a save's columns are those stored. The rendered HTML is left out: it follows from the
+ * Markdown, and a newer renderer is no change of the writer's.
+ */
+function sameColumns(columns: ReturnType<typeof columnsOf>, row: Record<string, unknown>): boolean {
+  return Object.entries(columns).every(
+    ([name, value]) => name === 'content_html' || JSON.stringify(value) === JSON.stringify(row[name]),
+  );
 }
 
 /** Keeps post_products in step with the post's [product:ID] markers (the editor's saves, and imports). */
@@ -236,7 +266,8 @@ export type SaveOptions = {
 };
 
 /**
- * Saves a post and stores it as a revision. A new slug (from an edited slug or title) keeps the
+ * Saves a post and stores it as a revision, when anything changed: a save of what is stored
+ * writes nothing (or, after an autosave, only moves the version on past its draft). A new slug (from an edited slug or title) keeps the
  * old one in post_slug_history so old links redirect. published_at is set when first published.
  */
 export async function updatePost(
@@ -247,13 +278,14 @@ export async function updatePost(
   opts: SaveOptions,
 ): Promise<EditablePost | null> {
   const post = await db.transaction(async (trx) => {
-    const current = await trx('posts')
-      .where({ id })
-      .forUpdate()
-      .first('id', 'slug', 'published_at', 'version');
+    const current = await trx('posts').where({ id }).forUpdate().first();
     if (!current) return null;
     assertVersion(current.version, opts.baseVersion);
     const slug = await uniqueSlug(trx, input.slug ?? input.title, id);
+    const columns = columnsOf(input);
+    const unchanged = slug === current.slug && sameColumns(columns, current);
+    // Nothing to save, and no autosaved draft for this save to settle: nothing is written.
+    if (unchanged && !(await hasUnsavedDraft(trx, id, current.version))) return presentEditable(current);
     if (slug !== current.slug) {
       await trx('post_slug_history')
         .insert({ slug: current.slug, post_id: id })
@@ -264,7 +296,7 @@ export async function updatePost(
     const [row] = await trx('posts')
       .where({ id })
       .update({
-        ...columnsOf(input),
+        ...columns,
         slug,
         published_at: current.published_at ?? (input.status === 'published' ? trx.fn.now() : null),
         updated_at: trx.fn.now(),
@@ -273,7 +305,7 @@ export async function updatePost(
       .returning('*');
     await syncProducts(trx, id, input.content);
     const kind = opts.kind ?? (input.status === 'published' ? 'publish' : 'save');
-    await recordRevision(trx, id, kind, row.version, opts.authorId, input);
+    if (!unchanged) await recordRevision(trx, id, kind, row.version, opts.authorId, input);
     return presentEditable(row);
   });
   if (post) await schedulePublish(queues, post);

@@ -143,6 +143,17 @@ export async function getRevision(db: Db, postId: number, revisionId: number): P
   return row ? present(row) : null;
 }
 
+/** Whether an autosaved draft is newer than the post's last save (it holds the post's version). */
+export async function hasUnsavedDraft(
+  trx: Knex.Transaction,
+  postId: number,
+  version: number,
+): Promise<boolean> {
+  return Boolean(
+    await trx('post_revisions').where({ post_id: postId, kind: 'autosave', version }).first('id'),
+  );
+}
+
 /** The autosaved draft newer than the post's last save (a closed tab, a crash), if there is one. */
 export async function unsavedDraft(db: Db, postId: number): Promise<PostRevision | null> {
   const row = await revisions(db)

@@ -27,10 +27,14 @@ export const POST_CATEGORIES = [
 export const POST_STATUSES = ['draft', 'published', 'scheduled'] as const;
 export type PostStatus = (typeof POST_STATUSES)[number];
 
-const required = z
-  .string({ error: POST_MESSAGES.requiredFields })
-  .trim()
-  .min(1, POST_MESSAGES.requiredFields);
+/**
+ * Text with its line ends made LF, once, where every save comes in (forms send CRLF, API clients
+ * either): the stored text is the same however it was sent, and an unchanged save compares equal.
+ */
+const text = (params?: Parameters<typeof z.string>[0]) =>
+  z.string(params).overwrite((value) => value.replace(/\r\n?/g, '\n'));
+
+const required = text({ error: POST_MESSAGES.requiredFields }).trim().min(1, POST_MESSAGES.requiredFields);
 const optionalText = (max: number, check?: (v: string) => boolean, message?: string) =>
   z
     .string()
@@ -44,8 +48,7 @@ const optionalText = (max: number, check?: (v: string) => boolean, message?: str
 export const SEO_LIMITS = { metaTitle: 60, metaDescription: 160 } as const;
 
 const seoText = (max: number, message: string) =>
-  z
-    .string()
+  text()
     .trim()
     .max(max, message)
     .nullish()
@@ -119,9 +122,9 @@ export const postInputSchema = postFields.superRefine((post, ctx) => {
  * checked by the explicit save). The same limits keep it from growing without bound.
  */
 export const postDraftSchema = postFields.extend({
-  title: z.string().max(200).default(''),
-  content: z.string().max(200_000).default(''),
-  excerpt: z.string().max(1_000).default(''),
+  title: text().max(200).default(''),
+  content: text().max(200_000).default(''),
+  excerpt: text().max(1_000).default(''),
   category: z.string().trim().max(50).default(''),
   featuredImage: z.string().max(2_000).nullish(),
   featuredImageFile: z.string().max(2_000).nullish(),

@@ -399,6 +399,6 @@ export const demoSettings = {
     twitter: 'https://twitter.com/penstand',
     linkedin: 'https://linkedin.com/in/penstand',
   },
-  // SPEC §9: the analytics feature flag is off in the seed (a new install without the demo has it on).
-  analytics: false,
+  // On, as for a new install: first-party, cookie-free, nothing personal stored (DESIGN decision 14).
+  analytics: true,
 };

@@ -59,3 +59,10 @@ export const ACCOUNT_MESSAGES = {
     'An admin account cannot be deleted from this page: hand the admin role to someone else first.',
   deleted: 'Your account is deleted. A confirmation is on its way to your inbox.',
 } as const;
+
+/** Two-factor changes as the audit log names them, by the API action or the Account page's intent. */
+export const TWO_FACTOR_AUDIT: Partial<Record<string, string>> = {
+  '2fa-setup': 'Two-factor setup started',
+  '2fa-enable': 'Two-factor sign-in turned on',
+  '2fa-disable': 'Two-factor sign-in turned off',
+};

@@ -129,6 +129,9 @@ export function authLimits(db: Db) {
     codeGuessesByAccount: rateLimit(db, 'codeGuessesAccount'),
     passkeyChallenges: rateLimit(db, 'passkeyOptions'),
     resets: rateLimit(db, 'securityChanges'),
+    // Guesses at a two-factor code while turning it on or off (Account page and API together).
+    twoFactorCodes: rateLimit(db, 'twoFactorCodes'),
+    passkeyRegistrations: rateLimit(db, 'passkeyRegistrations'),
   };
 }
 
@@ -235,12 +238,22 @@ export async function signInWithCode(
   const pending = await services.db('login_challenges').where({ id: challengeId }).first('user_id');
   const accountKey = pending ? `user:${pending.user_id}` : null;
   if (accountKey) await limits.accountFailures.consume(accountKey);
-  const answered = await answerChallenge(services.db, challengeId, async (userId, stored) => {
-    const pending = stored.pending as PendingChallenge | undefined;
-    if (!pending) return (await verifySecondFactor(services.db, userId, code)) ? stored : null;
-    const result = await identityProvider(services).answerChallenge?.(pending, code);
-    return result?.session ?? null;
-  });
+  let answered: { userId: number; session: Record<string, unknown> };
+  try {
+    answered = await answerChallenge(services.db, challengeId, async (userId, stored) => {
+      const pending = stored.pending as PendingChallenge | undefined;
+      if (!pending) return (await verifySecondFactor(services.db, userId, code)) ? stored : null;
+      const result = await identityProvider(services).answerChallenge?.(pending, code);
+      return result?.session ?? null;
+    });
+  } catch (error) {
+    // The audit log names the account a refused code was for.
+    if ((error as { status?: number }).status === 401 && pending) {
+      const row = await services.db('users').where({ id: pending.user_id }).first();
+      if (row) state.signInRefused = presentUser(row);
+    }
+    throw error;
+  }
   await limits.ipFailures.refund(state.clientIp);
   if (accountKey) await limits.accountFailures.reset(accountKey);
   const row = await services.db('users').where({ id: answered.userId }).first();

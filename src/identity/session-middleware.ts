@@ -1,5 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import type { AppServices } from '../server/services.ts';
+import { addressNetwork } from './network.ts';
 import type { ProviderSession } from './provider.ts';
 import {
   createSession,
@@ -70,7 +71,8 @@ export function sessionMiddleware(services: AppServices): Middleware {
     const found = via === 'header' && loaded?.user ? null : loaded;
     // A guest API client's own id for a session it has not used yet: created under it on first need.
     const chosenId = via === 'header' && sid && !loaded ? sid : undefined;
-    if (found?.user) await slideSessionExpiry(db, found.session, config.sessionIdleMs);
+    if (found?.user)
+      await slideSessionExpiry(db, found.session, config.sessionIdleMs, addressNetwork(ctx.ip));
     const secure = config.isProduction && ctx.protocol === 'https';
     const session: RequestSession = {
       id: found?.session.id ?? null,
@@ -90,7 +92,10 @@ export function sessionMiddleware(services: AppServices): Middleware {
       async rotate(userId, data = {}) {
         const previous = session.id;
         session.cartCount = null;
-        session.id = await createSession(db, userId, data, undefined, ctx.get('user-agent'));
+        session.id = await createSession(db, userId, data, undefined, {
+          userAgent: ctx.get('user-agent'),
+          network: addressNetwork(ctx.ip),
+        });
         session.data = data;
         if (userId !== null)
           await db('sessions')

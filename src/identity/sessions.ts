@@ -47,7 +47,7 @@ export async function createSession(
   userId: number | null,
   data: Record<string, unknown> = {},
   clientChosenSid?: string,
-  userAgent?: string,
+  client: { userAgent?: string; network?: string | null } = {},
 ): Promise<string> {
   const sid = userId === null && clientChosenSid ? clientChosenSid : newSessionId();
   const inserted = await prepared(
@@ -57,13 +57,14 @@ export async function createSession(
         sess: JSON.stringify(data),
         expire: new Date(Date.now() + SESSION_TTL_MS),
         user_id: userId,
-        user_agent: userAgent?.slice(0, 300) || null,
+        user_agent: client.userAgent?.slice(0, 300) || null,
+        network: client.network ?? null,
       })
       .onConflict('sid')
       .ignore()
       .returning('sid'),
   );
-  return inserted.length ? sid : createSession(db, userId, data, undefined, userAgent);
+  return inserted.length ? sid : createSession(db, userId, data, undefined, client);
 }
 
 /** The session, its user and its cart's count for the header, or null when unknown or expired. */
@@ -114,12 +115,18 @@ const SLIDE_SLACK_MS = 60 * 60 * 1000;
  * Sliding idle expiry for a signed-in session: its deadline is `idleMs` after its last use. The
  * row is written at most about once an hour per session, not on every request.
  */
-export async function slideSessionExpiry(db: Db, session: SessionRecord, idleMs: number, now = Date.now()) {
+export async function slideSessionExpiry(
+  db: Db,
+  session: SessionRecord,
+  idleMs: number,
+  network: string | null,
+  now = Date.now(),
+) {
   const due = now + idleMs;
   if (Math.abs(session.expiresAt.getTime() - due) <= SLIDE_SLACK_MS) return;
   await db('sessions')
     .where({ sid: session.id })
-    .update({ expire: new Date(due), last_seen_at: new Date(now) });
+    .update({ expire: new Date(due), last_seen_at: new Date(now), ...(network ? { network } : {}) });
   session.expiresAt = new Date(due);
 }
 
@@ -132,6 +139,8 @@ export type UserSessionView = {
   handle: string;
   current: boolean;
   userAgent: string | null;
+  /** The network it was last used from (see addressNetwork), when known. */
+  network: string | null;
   createdAt: string;
   lastSeenAt: string;
 };
@@ -146,11 +155,12 @@ export async function listUserSessions(
     .where({ user_id: userId })
     .where('expire', '>', db.fn.now())
     .orderBy('last_seen_at', 'desc')
-    .select('sid', 'user_agent', 'created_at', 'last_seen_at');
+    .select('sid', 'user_agent', 'network', 'created_at', 'last_seen_at');
   return rows.map((r) => ({
     handle: sessionHandle(r.sid),
     current: r.sid === currentSid,
     userAgent: r.user_agent,
+    network: r.network,
     createdAt: r.created_at.toISOString(),
     lastSeenAt: r.last_seen_at.toISOString(),
   }));

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { XSS_CORPUS } from '../../tests/support/xss-corpus.ts';
 import { renderMarkdown } from '../blog/markdown.ts';
-import { mailBody, plainText } from '../blog/newsletter-delivery.ts';
+import { type MailProducts, mailBody, plainText } from '../blog/newsletter-delivery.ts';
 import { emptyNotes, htmlToMarkdown, htmlToText } from './content.ts';
+
+/** A mail of a post that shows no product. */
+const SHOP: MailProducts = { products: new Map(), currency: 'usd', publicUrl: 'https://blog.example' };
 
 /** An imported body as readers get it: converted, then rendered by the editor's pipeline. */
 function imported(html: string) {
@@ -111,8 +114,8 @@ describe('imported footnotes', () => {
     );
     // The mail's links open the post at the note; its text part reads [1] and keeps the notes.
     const postUrl = 'https://blog.example/post/claims';
-    expect(mailBody(html, 'https://blog.example', postUrl)).toContain(`href="${postUrl}#user-content-fn-1"`);
-    const text = plainText(html);
+    expect(mailBody(html, postUrl, SHOP)).toContain(`href="${postUrl}#user-content-fn-1"`);
+    const text = plainText(html, postUrl, SHOP);
     expect(text).toContain('Claim one[1] and two[2].');
     expect(text).toContain('First source.');
     expect(text).not.toContain('↩');
@@ -136,10 +139,8 @@ describe('imported cards', () => {
       '<blockquote>\n<p><strong><a href="https://ghost.org/">Ghost: The Creator Economy Platform</a></strong><br>',
     );
     expect(html).not.toContain('](');
-    const text = plainText(html);
-    expect(text).toContain('Ghost: The Creator Economy Platform');
-    expect(mailBody(html, 'https://blog.example', 'https://blog.example/post/x')).toContain(
-      'href="https://ghost.org/"',
-    );
+    const postUrl = 'https://blog.example/post/x';
+    expect(plainText(html, postUrl, SHOP)).toContain('Ghost: The Creator Economy Platform');
+    expect(mailBody(html, postUrl, SHOP)).toContain('href="https://ghost.org/"');
   });
 });

@@ -3,6 +3,7 @@ import type { Db } from '../db/knex.ts';
 import type { SessionUser } from '../identity/sessions.ts';
 import { toCsv } from './csv.ts';
 import { pagePath } from './page-routes.ts';
+import type { RequestState } from './request-state.ts';
 import type { AppServices } from './services.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -43,13 +44,15 @@ function signInOutcome(before: SessionUser | null, ctx: Context): Omit<Recorded,
   if (after && after.id !== before?.id) return { action: 'sign-in', actor: after };
   const challenged: SessionUser | undefined = ctx.state.signInChallenged;
   if (challenged) return { action: 'sign-in awaiting two-factor code', actor: challenged };
+  const refused: SessionUser | undefined = ctx.state.signInRefused;
+  if (refused) return { action: 'sign-in failed: two-factor code refused', actor: refused, refused: true };
   return { action: 'sign-in failed', actor: null };
 }
 
-type Recorded = { action: string; actor: SessionUser | null; target: string | null };
+type Recorded = { action: string; actor: SessionUser | null; target: string | null; refused?: boolean };
 
 /** The entry a finished request leaves in the log, or null when it is not one to record. */
-function entryOf(ctx: Context, before: SessionUser | null): Recorded | null {
+function entryOf(ctx: Context, before: SessionUser | null, status: number): Recorded | null {
   const path = pagePath(ctx.path);
   const { action } = ctx.query;
   const intent: string | null | undefined = ctx.state.formIntent;
@@ -58,12 +61,22 @@ function entryOf(ctx: Context, before: SessionUser | null): Recorded | null {
     return /^attachment\b/i.test(ctx.response.get('content-disposition'))
       ? { action: `GET ${path} (export)`, actor: before, target: null }
       : null;
-  if (before?.role === 'admin' || isTwoFactorChange(ctx.method, path, action, intent))
+  if (before?.role === 'admin' || isTwoFactorChange(ctx.method, path, action, intent)) {
+    const said: RequestState['audit'] = ctx.state.audit;
+    const what = said?.what ?? describe(ctx.method, path, action, intent);
+    // Words for the outcome too: an error answer (an API's 4xx) was a refusal as much as a form's.
+    const refusal = said?.refused
+      ? `: refused (${said.refused})`
+      : said?.what && status >= 400
+        ? ': refused'
+        : '';
     return {
-      action: describe(ctx.method, path, action, intent),
+      action: `${what}${refusal}`,
       actor: before,
       target: targetOf(path, ctx.query),
+      refused: Boolean(said?.refused),
     };
+  }
   return null;
 }
 
@@ -86,14 +99,15 @@ export function auditLog(services: Pick<AppServices, 'db'>): Middleware {
       status = (error as { status?: number }).status ?? 500;
       throw error;
     } finally {
-      const entry = entryOf(ctx, before);
+      const entry = entryOf(ctx, before, status);
       if (entry)
         await recordAudit(services.db, {
           actorId: entry.actor?.id ?? null,
           actorEmail: entry.actor?.email ?? null,
           action: entry.action,
           target: entry.target,
-          status,
+          // A form answers its refusal with 200 and the message: the log says it was refused.
+          status: entry.refused && status < 400 ? 400 : status,
           requestId: ctx.state.requestId ?? null,
           clientIp: ctx.state.clientIp ?? ctx.ip,
         }).catch((err: Error) => ctx.state.log?.error({ err }, 'audit log write failed'));

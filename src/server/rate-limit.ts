@@ -78,6 +78,20 @@ export const LIMITS = {
     durationSeconds: FIFTEEN_MINUTES,
     message: 'Too many password reset attempts. Please wait 15 minutes and try again.',
   },
+  /** Guesses at a two-factor code while turning it on or off (Account page and API), per account. */
+  twoFactorCodes: {
+    keyPrefix: 'two-factor-code',
+    points: 10,
+    durationSeconds: FIFTEEN_MINUTES,
+    message: 'Too many two-factor code attempts. Please wait 15 minutes and try again.',
+  },
+  /** Passkeys added, per account. */
+  passkeyRegistrations: {
+    keyPrefix: 'passkey-register',
+    points: 10,
+    durationSeconds: FIFTEEN_MINUTES,
+    message: 'Too many passkeys added. Please wait 15 minutes and try again.',
+  },
   orderLookupAddress: {
     keyPrefix: 'order-lookup-ip',
     points: 20,

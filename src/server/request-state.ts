@@ -27,6 +27,14 @@ export interface RequestState {
   formIntent?: string | null;
   /** Set when a right password was answered with a two-factor challenge (the audit log says so). */
   signInChallenged?: SessionUser;
+  /** Set when a two-factor code was refused at sign-in: the account it was for (the audit log names it). */
+  signInRefused?: SessionUser;
+  /**
+   * What the request did, in the owner's words, set by the handler that knows its object ('Comment
+   * approved: #12 by Ann on “Hello”'); `refused` with the reason when the answer refused it (a form
+   * answers 200 with the refusal). The audit log records it instead of the method and path.
+   */
+  audit?: { what?: string; refused?: string };
   /** Set while a page is rendered as a template for sessions (session-templates.ts): its per-response values. */
   templateSlots?: { formKey: string };
   /** Set by an admin write that changes no page (an autosave): the page cache is kept. */

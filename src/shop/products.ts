@@ -182,6 +182,14 @@ export async function getProduct(db: Db | Knex.Transaction, id: number): Promise
   return row ? presentProduct(row) : null;
 }
 
+/** The active products among these ids, by id: what a post's product cards show. */
+export async function activeProductsById(db: Db, ids: number[]): Promise<Map<number, Product>> {
+  const products = new Map<number, Product>();
+  for (const product of await Promise.all(ids.map((id) => getProduct(db, id))))
+    if (product?.status === 'active') products.set(product.id, product);
+  return products;
+}
+
 /** The published posts that show a product with a [product:ID] marker, newest first. */
 export async function postsFeaturing(db: Db, productId: number): Promise<{ title: string; slug: string }[]> {
   return db('post_products as pp')

@@ -150,6 +150,13 @@ describe('the Account page in the browser', () => {
       await look.goto('/account');
       await ready(look);
       await expectFitsPhone(look);
+      // Nothing typed yet: the new password's rules are listed, none marked broken.
+      const rules = look.locator('#new-password-rules li');
+      expect(await rules.count()).toBeGreaterThan(0);
+      expect(await look.locator('#new-password-rules .rule-unmet').count()).toBe(0);
+      expect(await look.locator('#new-password-rules').textContent()).not.toContain('✗');
+      await look.getByLabel('New password', { exact: true }).fill('short');
+      expect(await look.locator('#new-password-rules .rule-unmet').count()).toBeGreaterThan(0);
       // The phone header: the user menu is an icon, the name is inside it.
       expect(await look.locator('.user-menu-icon').isVisible()).toBe(true);
       expect((await look.locator('details.user-menu > summary').boundingBox())?.width).toBeLessThanOrEqual(

@@ -80,3 +80,30 @@ describe('every admin page', () => {
     },
   );
 });
+
+describe('the admin tabs', () => {
+  it('show every label whole on a 1366 px screen, with larger text too; a phone scrolls them', async () => {
+    for (const [width, fontSize, fits] of [
+      [1366, null, true],
+      [1366, '24px', true],
+      [375, null, false],
+    ] as const) {
+      const context = await newContext(browser, app.url, { width });
+      await addSessionCookie(context, app.url, sid);
+      const page = await context.newPage();
+      await page.goto('/admin');
+      // A reader's larger default text (Chrome's font size setting) scales every rem.
+      if (fontSize) await page.addStyleTag({ content: `html { font-size: ${fontSize} }` });
+      const bar = await page.locator('.admin-tabs').evaluate((el) => ({
+        overflow: el.scrollWidth - el.clientWidth,
+        cut: [...el.querySelectorAll('.admin-tab')]
+          .filter((tab) => tab.getBoundingClientRect().right > el.getBoundingClientRect().right + 0.5)
+          .map((tab) => tab.textContent),
+      }));
+      const label = `${width} px, ${fontSize ?? 'default'} text`;
+      if (fits) expect(bar, label).toEqual({ overflow: 0, cut: [] });
+      else expect(bar.overflow, label).toBeGreaterThan(0);
+      await context.close();
+    }
+  });
+});

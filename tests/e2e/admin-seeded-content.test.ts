@@ -34,9 +34,10 @@ async function open(path: string) {
 
 describe('the demo content as a new writer finds it', () => {
   it('saves every seeded post, product and the settings untouched', { timeout: 240_000 }, async () => {
-    const posts: { id: number; title: string; updated_at: Date }[] = await app.services
+    const posts: { id: number; title: string; content: string; updated_at: Date }[] = await app.services
       .db('posts')
-      .select('id', 'title', 'updated_at');
+      .select('id', 'title', 'content', 'updated_at');
+    const revisions = Number((await app.services.db('post_revisions').count('* as n'))[0].n);
     const products: { id: number }[] = await app.services.db('products').select('id');
     expect(posts.length).toBeGreaterThan(5);
     expect(products.length).toBeGreaterThan(3);
@@ -55,11 +56,14 @@ describe('the demo content as a new writer finds it', () => {
         'id',
         posts.map((p) => p.id),
       )
-      .select('id', 'updated_at');
-    for (const row of saved)
-      expect(row.updated_at.getTime(), `post ${row.id} updated`).toBeGreaterThan(
-        posts.find((p) => p.id === row.id)?.updated_at.getTime() ?? 0,
-      );
+      .select('id', 'content', 'updated_at');
+    // Saved as they were: nothing changed, so nothing is written (no CRLF line ends, no revision).
+    for (const row of saved) {
+      const before = posts.find((p) => p.id === row.id);
+      expect(row.content, `post ${row.id} content`).toBe(before?.content);
+      expect(row.updated_at.getTime(), `post ${row.id} updated`).toBe(before?.updated_at.getTime());
+    }
+    expect(Number((await app.services.db('post_revisions').count('* as n'))[0].n)).toBe(revisions);
     for (const product of products) {
       await open(`/admin/products/${product.id}`);
       await page.getByRole('button', { name: 'Update Product' }).click();

@@ -160,6 +160,47 @@ describe('comments with JavaScript', () => {
     expect(problems.filter((p) => !p.includes('status of 400'))).toEqual([]);
     await context.close();
   });
+  it('on a post opened directly, a reply sent at once after a refused comment counts from the first render', async () => {
+    // A post no test opened before (a stored page would not show the comment added below).
+    const other = await app.services
+      .db('posts')
+      .where({ status: 'published' })
+      .whereNotIn('id', [post.id, freshPost.id])
+      .first('id', 'slug');
+    const [{ id: parent }] = await app.services
+      .db('comments')
+      .insert({
+        post_id: other.id,
+        author: 'Kim',
+        email: 'kim@example.com',
+        content: 'Kim’s remark',
+        approved: true,
+      })
+      .returning('id');
+    const context = await newContext(browser, app.url);
+    const page = await context.newPage();
+    // Opened directly: plain HTML, whose script opens a reply form from the page's template.
+    await page.goto(`/post/${other.slug}`);
+    await typingTime();
+    await page.locator('#leave-comment').getByLabel('Email').fill('lin-at-example.com');
+    await page.locator('#leave-comment').getByRole('button', { name: 'Post Comment' }).click();
+    await page.waitForLoadState();
+    expect(await page.getByText(BLOG_MESSAGES.missingInfo.description).isVisible()).toBe(true);
+    // Right away, a reply instead, from the re-rendered page's template.
+    await page.locator(`#comment-${parent}`).getByRole('link', { name: 'Reply to Kim' }).click();
+    const form = page.locator(`#comment-${parent} .reply-form`);
+    await form.getByLabel('Name').fill('Lin');
+    await form.getByLabel('Email').fill('lin@example.com');
+    await form.getByLabel('Reply', { exact: true }).fill('Sent at once after the refusal.');
+    await form.getByRole('button', { name: 'Post Reply' }).click();
+    await page.waitForLoadState();
+    expect(await page.getByText(BLOG_MESSAGES.commentTooFast.description).count()).toBe(0);
+    expect(
+      await app.services.db('comments').where({ content: 'Sent at once after the refusal.' }).first(),
+    ).toMatchObject({ parent_id: parent });
+    await context.close();
+  });
+
   it('opens a reply form under a comment without a reload on a page rendered by React, and posts the reply in place', async () => {
     const context = await newContext(browser, app.url);
     const page = await context.newPage();

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPost } from '../../src/blog/post-editor.ts';
+import { createPost, updatePost } from '../../src/blog/post-editor.ts';
 import { POST_MESSAGES } from '../../src/blog/post-messages.ts';
 import { postInputSchema } from '../../src/blog/post-schema.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
@@ -155,6 +155,44 @@ describe('the editor keeps the writer’s work', () => {
     // The refusals (the autosave's and the save's) answered 409 on purpose; nothing else may appear.
     expect(new Set(problems)).toEqual(
       new Set(['console: Failed to load resource: the server responded with a status of 409 (Conflict)']),
+    );
+    await context.close();
+  });
+
+  it('without JavaScript, refuses the stale save and shows the writer’s own fields again', {
+    timeout: 90_000,
+  }, async () => {
+    const post = await newPost('Plain Tab');
+    const context = await newContext(browser, app.url, { javaScriptEnabled: false });
+    await addSessionCookie(context, app.url, admin.sid);
+    const page = await context.newPage();
+    await page.goto(`/admin/posts/${post.id}`);
+    await page.getByLabel('Title', { exact: true }).fill('The plain tab’s title');
+    await content(page).fill('The plain tab’s words.');
+    await page.getByLabel('Excerpt', { exact: true }).fill('The plain tab’s excerpt');
+
+    // Meanwhile another tab saves.
+    const other = postInputSchema.parse({
+      title: 'The other tab’s title',
+      content: 'The other tab’s words.',
+      excerpt: 'The other tab’s excerpt',
+      category: 'Design',
+      status: 'published',
+    });
+    await updatePost(app.services.db, app.services.queues, post.id, other, {
+      authorId: admin.user.id,
+      baseVersion: post.version,
+    });
+
+    await page.getByRole('button', { name: 'Update Post' }).click();
+    await page.waitForLoadState();
+    expect(await page.getByRole('alert').textContent()).toContain(POST_MESSAGES.changedElsewhere);
+    expect(await page.getByLabel('Title', { exact: true }).inputValue()).toBe('The plain tab’s title');
+    expect(await content(page).inputValue()).toBe('The plain tab’s words.');
+    expect(await page.getByLabel('Excerpt', { exact: true }).inputValue()).toBe('The plain tab’s excerpt');
+    expect(await page.getByLabel('Category', { exact: true }).inputValue()).toBe('Technology');
+    expect((await app.services.db('posts').where({ id: post.id }).first()).title).toBe(
+      'The other tab’s title',
     );
     await context.close();
   });

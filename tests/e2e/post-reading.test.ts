@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderMarkdown } from '../../src/blog/markdown.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { seedDemo } from '../support/blog.ts';
 import { expectAccessible, launchBrowser, newContext, watchPage } from '../support/browser.ts';
@@ -75,6 +76,35 @@ describe('reading a post', () => {
       });
     }
   }
+
+  it('draws a Markdown table with ruled, padded cells', async () => {
+    const markdown = 'Sizes:\n\n| Size | Pages |\n| --- | --- |\n| A5 | 120 |';
+    await app.services.db('posts').insert({
+      title: 'A post with a table',
+      slug: 'a-post-with-a-table',
+      content: markdown,
+      content_html: renderMarkdown(markdown),
+      excerpt: 'Sizes',
+      category: 'Technology',
+      status: 'published',
+      published_at: new Date(),
+    });
+    const context = await newContext(browser, app.url);
+    const page = await context.newPage();
+    await page.goto('/post/a-post-with-a-table');
+    for (const cell of ['th', 'td']) {
+      const style = await page
+        .locator(`.prose ${cell}`)
+        .first()
+        .evaluate((el) => {
+          const s = getComputedStyle(el);
+          return { border: s.borderTopWidth, style: s.borderTopStyle, padding: parseFloat(s.paddingLeft) };
+        });
+      expect(style).toMatchObject({ border: '1px', style: 'solid' });
+      expect(style.padding).toBeGreaterThanOrEqual(8);
+    }
+    await context.close();
+  });
 
   it('fills the reading-progress bar as the body is read, and shows none when motion is reduced', async () => {
     const context = await newContext(browser, app.url);

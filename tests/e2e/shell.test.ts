@@ -236,7 +236,7 @@ describe('the shell', () => {
     await field.press('Enter');
     await expect
       .poll(() => footer.getByRole('status').textContent())
-      .toBe('Subscribed! Thanks for subscribing to the newsletter.');
+      .toBe('Check your inbox We sent you a link to confirm your subscription to the newsletter.');
     expect(await field.inputValue()).toBe('');
     expect(page.url()).toBe(`${app.url}/about`);
     const row = await app.services

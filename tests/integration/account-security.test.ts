@@ -8,6 +8,7 @@ import { createUser, signedInSession } from '../support/auth.ts';
 import { seedDemo } from '../support/blog.ts';
 import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
 import { startSmtpServer } from '../support/smtp.ts';
+import { SoftAuthenticator } from '../support/webauthn.ts';
 
 let app: TestApp;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
@@ -54,6 +55,13 @@ describe('sessions', () => {
     expect(html).toContain('Chrome on Android (mobile)');
     expect(html).toContain('Firefox on macOS (desktop)');
     expect(html).toContain('This device');
+    // Each with the network it is used from (not the address itself) and when it was last active.
+    const lines = (html.match(/<li class="session-item">[\s\S]*?<\/p>/g) ?? []).map((line) =>
+      line.replace(/<!-- -->/g, '').replace(/<[^>]+>/g, ' '),
+    );
+    expect(lines).toHaveLength(2);
+    for (const line of lines)
+      expect(line).toMatch(/From network 127\.0\.0\.0\/24 · Signed in .+ · last active around .+\d/);
     // The page never shows a session id: it is a credential.
     expect(html).not.toContain(phone.token);
     expect(html).not.toContain(laptop.token);
@@ -240,12 +248,23 @@ describe('two-factor on the Account page', () => {
     // Ten attempts in 15 minutes, the API's 2fa-enable above included.
     for (let i = 0; i < 9; i++)
       expect(await turnOff('not-a-code')).toContain('That code is not right, or it was already used.');
-    expect(await turnOff('not-a-code')).toContain('Too many password reset attempts.');
+    expect(await turnOff('not-a-code')).toContain('Too many two-factor code attempts.');
     const right = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate({
       timestamp: Date.now() + 30_000,
     });
-    expect(await turnOff(right)).toContain('Too many password reset attempts.');
+    expect(await turnOff(right)).toContain('Too many two-factor code attempts.');
     expect(await twoFactorEnabled(app.services.db, user.user.id)).toBe(true);
+
+    // Adding a passkey has its own limit: the two-factor attempts above do not refuse it.
+    const headers = { ...json, authorization: `Bearer ${token}` };
+    const register = async (action: string, body: unknown) =>
+      fetch(`${app.url}/api/users?action=${action}`, { method: 'POST', headers, body: JSON.stringify(body) });
+    const options = await (await register('passkey-register-options', {})).json();
+    const added = await register('passkey-register', {
+      name: 'Phone',
+      response: new SoftAuthenticator(app.url).register(options.options),
+    });
+    expect(added.status, await added.clone().text()).toBe(201);
   });
 });
 
@@ -316,13 +335,19 @@ describe('the audit log', () => {
       .select('action', 'actor_email', 'status');
     expect(rows.map((r) => [r.action, r.actor_email, r.status])).toEqual([
       ['sign-in', user.email, 200],
-      ['POST /api/users (2fa-setup)', user.email, 200],
-      ['POST /api/users (2fa-enable)', user.email, 200],
+      ['Two-factor setup started', user.email, 200],
+      ['Two-factor sign-in turned on', user.email, 200],
       // The password was right: not a failed sign-in, but a sign-in waiting for its code.
       ['sign-in awaiting two-factor code', user.email, 401],
-      ['sign-in failed', null, 401],
+      // A wrong code names the account it was for.
+      ['sign-in failed: two-factor code refused', user.email, 401],
       ['sign-in', user.email, 200],
-      ['POST /account (2fa-disable)', user.email, 200],
+      // The Account page answers a wrong code with 200 and the message: the log says refused.
+      [
+        'Two-factor sign-in turned off: refused (That code is not right, or it was already used. Try the next one.)',
+        user.email,
+        400,
+      ],
     ]);
   });
 
@@ -367,12 +392,26 @@ describe('the audit log', () => {
       }),
     });
     expect(await saved.text()).toContain('Settings saved');
-    const comment = await db('comments').where({ approved: false }).first('id');
+    const [comment, other] = await db('comments as c')
+      .join('posts as p', 'p.id', 'c.post_id')
+      .where({ 'c.approved': false })
+      .orderBy('c.id')
+      .limit(2)
+      .select('c.id', 'c.author', 'p.title');
     await fetch(`${app.url}/api/comments?id=${comment.id}&action=moderate`, {
       method: 'PUT',
       headers,
       body: JSON.stringify({ approved: true }),
     });
+    const adminForm = (fields: Record<string, string>) =>
+      fetch(`${app.url}/admin`, {
+        method: 'POST',
+        headers: { ...admin.headers, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields),
+      }).then((res) => res.text());
+    await adminForm({ intent: 'moderate', id: String(other.id), decision: 'reject' });
+    await adminForm({ intent: 'create-discount', code: 'AUDIT10', type: 'percent', value: '10' });
+    await adminForm({ intent: 'create-discount', code: 'AUDIT10', type: 'percent', value: '10' });
     const product = await createProductRow(db, { price: 1000 });
     const guest = new GuestClient(app);
     await guest.add(product.id);
@@ -421,12 +460,20 @@ describe('the audit log', () => {
         'POST /api/posts',
         'PUT /api/posts',
         'POST /admin (save-settings)',
-        'PUT /api/comments (moderate)',
+        `Comment approved: comment #${comment.id} by ${comment.author} on “${comment.title}”`,
+        `Comment rejected: comment #${other.id} by ${other.author} on “${other.title}”`,
+        'Discount code “AUDIT10” created',
         `POST /api/admin/orders/${order.id} (mark-paid)`,
         `POST /api/admin/orders/${order.id} (refund)`,
         'POST /admin (clear-cache)',
       ]),
     );
+    // The second code of the same name was refused, and the log says so (the form answered 200).
+    expect(
+      entries.find((e: { action: string }) =>
+        e.action.startsWith('Discount code “AUDIT10” created: refused'),
+      ),
+    ).toMatchObject({ status: 400 });
     const created = entries.find((e: { action: string }) => e.action === 'POST /api/posts');
     expect(created).toMatchObject({
       actorEmail: admin.user.email,

@@ -197,6 +197,25 @@ describe('dashboard, settings and newsletter (admin API)', () => {
     expect(bad.status).toBe(400);
   });
 
+  it('answers GET /api/settings in the shape PUT takes, so the answer can be put back unchanged', async () => {
+    await call('PUT', '/api/settings', {
+      title: 'Round Trip',
+      description: 'Desc',
+      authorName: 'Ada',
+      authorBio: 'Bio',
+      authorProfileImage: '',
+      socialLinks: { github: 'https://github.com/ada', youtube: 'https://youtube.com/@ada' },
+    });
+    const before = await fetch(`${app.url}/api/settings`).then((r) => r.json());
+    expect(before.settings.socialLinks).toEqual({
+      github: 'https://github.com/ada',
+      youtube: 'https://youtube.com/@ada',
+    });
+    const put = await call('PUT', '/api/settings', before.settings);
+    expect(put.status).toBe(200);
+    expect(await fetch(`${app.url}/api/settings`).then((r) => r.json())).toEqual(before);
+  });
+
   it('exports newsletter subscribers as formula-safe CSV', async () => {
     await app.services.db('newsletter_subscribers').insert([
       { email: 'reader@example.com', token: 't1', status: 'confirmed' },

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemoContent } from '../../src/db/seed.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { createProductRow, GuestClient } from '../support/shop.ts';
@@ -131,5 +132,12 @@ describe("the 'Analytics' setting", () => {
     ]);
     const tab = await fetch(`${app.url}/admin?tab=analytics`, { headers: admin.headers });
     expect(await tab.text()).toContain('id="admin-tab-analytics"');
+  });
+
+  it('is on in the demo seed too (DESIGN decision 14)', async () => {
+    await app.services.db('blog_settings').delete();
+    expect(await seedDemoContent(app.services.db)).toBe(true);
+    const row = await app.services.db('blog_settings').where({ id: 1 }).first('analytics');
+    expect(row).toEqual({ analytics: true });
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyPageViews, sweepAnalytics } from '../../src/analytics/rollups.ts';
+import { renderMarkdown } from '../../src/blog/markdown.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { createProductRow, GuestClient } from '../support/shop.ts';
@@ -234,6 +235,82 @@ describe('analytics collection', () => {
     });
     expect(report.series).toEqual([expect.objectContaining({ day, orders: 1, revenue: 2500 })]);
     expect(report.devices).toContainEqual({ name: 'desktop', views: expect.any(Number) });
+  });
+
+  it('counts the product page a post card’s Add to Cart opens as a view of the product', async () => {
+    const { db } = app.services;
+    const product = await createProductRow(db, { name: 'Card mug', price: 1200 });
+    const markdown = `Try it: [product:${product.id}]`;
+    const [withCard] = await db('posts')
+      .insert({
+        title: 'With a card',
+        slug: 'with-a-card',
+        content: markdown,
+        content_html: renderMarkdown(markdown),
+        excerpt: 'x',
+        category: 'Life',
+        status: 'published',
+        published_at: new Date(),
+      })
+      .returning(['slug']);
+    const postUrl = `${app.url}/post/${withCard.slug}`;
+    const html = await (await visit(`/post/${withCard.slug}`, {})).text();
+    const card = /<aside class="product-embed card"[\s\S]*?<\/aside>/.exec(html)?.[0] ?? '';
+    const form = /<form action="([^"]+)" method="post">/.exec(card)?.[1] ?? '';
+    const fields = new URLSearchParams(
+      [...card.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)"\/>/g)].map((m) => [m[1], m[2]]),
+    );
+    // The browser without JavaScript: the form's POST, then the page its 303 names, with GET.
+    const added = await fetch(`${app.url}${form}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: {
+        'x-forwarded-for': ADDRESS,
+        'user-agent': BROWSER,
+        origin: app.url,
+        referer: postUrl,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: fields,
+    });
+    expect(added.status).toBe(303);
+    const cookie = added.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    const shown = await visit(new URL(added.headers.get('location') ?? '', app.url).pathname, {
+      cookie,
+      referer: postUrl,
+    });
+    expect(shown.status).toBe(200);
+    await app.services.pageViews.flush();
+    await until(
+      async () => (await db('analytics_hourly').where({ product_id: product.id }).first())?.views === 1,
+      'the product view rolled up',
+      20_000,
+    );
+    const admin = await signedInSession(app, { role: 'admin' });
+    const day = today();
+    const report = await (
+      await fetch(`${app.url}/api/admin/analytics?from=${day}&to=${day}`, { headers: admin.headers })
+    ).json();
+    expect(report.products).toContainEqual(
+      expect.objectContaining({ id: product.id, views: 1, addToCarts: 1 }),
+    );
+  });
+
+  it('reads $0.00 on the revenue chart’s axis for a range without revenue', async () => {
+    const admin = await signedInSession(app, { role: 'admin' });
+    const res = await fetch(`${app.url}/admin?tab=analytics&range=custom&from=2020-01-01&to=2020-01-31`, {
+      headers: { cookie: admin.cookie },
+    });
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    const chart =
+      /<svg[^>]*aria-labelledby="[^"]*"[^>]*><title[^>]*>Revenue per day[\s\S]*?<\/svg>/.exec(html)?.[0] ??
+      '';
+    expect(chart).toContain('>$0.00</text>');
+    expect(chart).not.toContain('$0.01');
   });
 
   it('adds a batch run twice (a retried job) once', async () => {

@@ -141,7 +141,9 @@ describe('newsletter', () => {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ email: 'Reader@Example.com' }),
       });
-    expect((await send()).body).toEqual({ message: 'Thanks for subscribing to the newsletter.' });
+    expect((await send()).body).toEqual({
+      message: 'We sent you a link to confirm your subscription to the newsletter.',
+    });
     expect((await send()).status).toBe(200);
     const rows = await app.services
       .db('newsletter_subscribers')

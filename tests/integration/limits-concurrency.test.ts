@@ -130,6 +130,34 @@ const bursts: Record<LimitName, Burst> = {
         );
     },
   },
+  twoFactorCodes: {
+    cap: points('twoFactorCodes'),
+    parallel: 20,
+    setup: async () => {
+      const { sid } = await signedInSession(app);
+      const headers = { authorization: `Bearer ${sid}` };
+      expect((await usersApi(app, '2fa-setup', {}, headers)).status).toBe(200);
+      return () => notRefused(usersApi(app, '2fa-enable', { code: '000000' }, headers));
+    },
+  },
+  passkeyRegistrations: {
+    cap: points('passkeyRegistrations'),
+    parallel: 20,
+    setup: async () => {
+      const { sid } = await signedInSession(app);
+      // Well-formed and wrong: judged (and refused) only after the limit took its unit.
+      const response = {
+        id: 'AAAA',
+        rawId: 'AAAA',
+        type: 'public-key',
+        response: { clientDataJSON: 'AAAA', attestationObject: 'AAAA' },
+      };
+      return () =>
+        notRefused(
+          usersApi(app, 'passkey-register', { name: 'Laptop', response }, { authorization: `Bearer ${sid}` }),
+        );
+    },
+  },
   orderLookupAddress: {
     cap: points('orderLookupAddress'),
     parallel: 35,

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTab } from '../../src/app/admin/admin-data.server.ts';
+import { renderMarkdown } from '../../src/blog/markdown.ts';
 import { sendNewsletterBatch } from '../../src/blog/newsletter-delivery.ts';
 import type { Mailer } from '../../src/jobs/mailer.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { seedDemo } from '../support/blog.ts';
+import { createProductRow } from '../support/shop.ts';
 import { type CapturedMail, startSmtpServer } from '../support/smtp.ts';
 
 const BOUNCES = 'gone@example.com';
@@ -209,6 +211,77 @@ describe('sending a post as a newsletter', () => {
     expect(mailsTo('bob@example.com', next.title)).toHaveLength(1);
   });
 
+  it('shows product cards, tables and a line for each image, video and podcast in both parts', async () => {
+    const { db } = app.services;
+    const product = await createProductRow(db, {
+      name: 'Field & Stream Notebook',
+      price: 1250,
+      image: '/uploads/notebook.jpg',
+    });
+    const hidden = await createProductRow(db, { name: 'Retired mug', status: 'inactive' });
+    const markdown = [
+      'Before the card.',
+      `[product:${product.id}]`,
+      `[product:${hidden.id}]`,
+      '![A hilltop at dawn](/uploads/hill.jpg)',
+      '[youtube:dQw4w9WgXcQ]',
+      '[podcast:/uploads/episode.mp3]',
+      '| Size | Pages |\n| --- | --- |\n| A5 | 120 |',
+    ].join('\n\n');
+    const [post] = await db('posts')
+      .insert({
+        title: 'The shop letter',
+        slug: 'the-shop-letter',
+        content: markdown,
+        content_html: renderMarkdown(markdown),
+        excerpt: 'Excerpt',
+        category: 'Technology',
+        status: 'published',
+        published_at: new Date(),
+      })
+      .returning(['id', 'slug']);
+    expect((await call('POST', `/api/admin/posts/${post.id}/newsletter?test=1`)).status).toBe(200);
+    const mail = await smtp.waitFor((m) => m.subject === '[Test] The shop letter');
+    const productUrl = `${app.url}/product/${product.id}`;
+    const postUrl = `${app.url}/post/${post.slug}`;
+
+    // The card, as mail clients draw it: image, name and price linked, and a button to the product.
+    expect(mail.html).toContain(`<a href="${productUrl}"><img src="${app.url}/uploads/notebook.jpg"`);
+    expect(mail.html).toMatch(new RegExp(`<a href="${productUrl}"[^>]*>Field &#38; Stream Notebook</a>`));
+    expect(mail.html).toContain('$12.50');
+    expect(mail.html).toMatch(new RegExp(`<a href="${productUrl}" class="nl-button"[^>]*>View product</a>`));
+    expect(mail.html).not.toContain('Retired mug');
+    expect(mail.html).not.toContain('product-slot');
+    // Tables keep their rules and room in mail clients, which drop the site's stylesheet.
+    expect(mail.html).toMatch(/<table style="[^"]*border-collapse:collapse/);
+    expect(mail.html).toMatch(/<th style="border:1px solid #d1d5db;padding:6px 10px[^"]*">Size<\/th>/);
+    expect(mail.html).toMatch(/<td style="border:1px solid #d1d5db;padding:6px 10px[^"]*">A5<\/td>/);
+
+    // The text part: a line with a link for everything the HTML part shows as a picture or a card.
+    const lines = mail.text.split('\n');
+    expect(lines).toContain(`[Product: Field & Stream Notebook, $12.50] ${productUrl}`);
+    expect(lines).toContain(`[Image: A hilltop at dawn] ${app.url}/uploads/hill.jpg`);
+    expect(lines).toContain('[Video] https://www.youtube.com/watch?v=dQw4w9WgXcQ');
+    expect(lines).toContain(`[Podcast] ${postUrl}`);
+    expect(lines).toContain('Size | Pages');
+    expect(lines).toContain('A5 | 120');
+    expect(mail.text).not.toContain('Retired mug');
+  });
+
+  it('says a published post’s requested newsletter is starting, a scheduled one’s that it waits', async () => {
+    const published = await newPost('Starting at once');
+    const scheduled = await newPost('Waiting for its time', 'scheduled');
+    // As right after Send: requested, not yet picked up by the worker.
+    await app.services.db('newsletters').insert([{ post_id: published.id }, { post_id: scheduled.id }]);
+    const card = async (id: number) => {
+      const html = await (await fetch(`${app.url}/admin/posts/${id}`, { headers: admin.headers })).text();
+      return /data-testid="newsletter-progress">([^<]*)</.exec(html)?.[1];
+    };
+    expect(await card(published.id)).toBe('Starting: it goes out in a few seconds.');
+    expect(await card(scheduled.id)).toBe('Queued: it goes out when the post is published.');
+    await app.services.db('newsletters').whereIn('post_id', [published.id, scheduled.id]).delete();
+  });
+
   it('marks a 550 address bounced, retries a 451, and delivers the rest', async () => {
     await addSubscribers([
       { email: BOUNCES, status: 'confirmed' },
@@ -281,7 +354,7 @@ describe('sending a post as a newsletter', () => {
         throw new Error('killed after the SMTP server accepted the mail');
       },
     };
-    const services = { db, publicUrl, ratePerSecond: 1000 };
+    const services = { db, publicUrl, currency: app.services.config.currency, ratePerSecond: 1000 };
     await expect(sendNewsletterBatch({ ...services, mailer: dying }, batch, false)).rejects.toThrow('killed');
     expect(await db('newsletter_sends').where({ post_id: post.id }).first('status')).toEqual({
       status: 'queued',

@@ -44,3 +44,62 @@ it('sends a page past the end of any list to its last page, keeping the other pa
   expect((await location('/shop?page=1')).status).toBe(200);
   expect((await location('/blog')).status).toBe(200);
 });
+
+it('pages every admin list, 25 a page, with links that keep the filters', async () => {
+  const { db } = app.services;
+  await db('posts').insert(
+    Array.from({ length: 60 }, (_, i) => ({
+      title: `Paged post ${i}`,
+      slug: `paged-post-${i}`,
+      content: 'Body',
+      content_html: '<p>Body</p>',
+      excerpt: 'Paged',
+      category: 'Technology',
+      status: 'draft',
+    })),
+  );
+  await db('products').insert(
+    Array.from({ length: 30 }, (_, i) => ({
+      name: `Paged product ${i}`,
+      description: 'Paged',
+      price: 100,
+      category: 'Books',
+      stock: 1,
+      status: 'inactive',
+    })),
+  );
+  const tab = async (query: string) => {
+    const res = await fetch(`${app.url}/admin?${query}`, { headers: { cookie: admin } });
+    expect(res.status).toBe(200);
+    const html = (await res.text()).replace(/<!-- -->/g, '');
+    return {
+      cards: html.match(/<li class="card admin-item/g)?.length ?? 0,
+      place: /Page (\d+) of (\d+) \((\d+) in all\)/.exec(html)?.slice(1).map(Number),
+      next: /href="([^"]+)"[^>]*>Next</.exec(html)?.[1]?.replace(/&amp;/g, '&'),
+    };
+  };
+
+  const posts = Number((await db('posts').count('* as n'))[0].n);
+  const first = await tab('tab=posts');
+  expect(first.cards).toBe(25);
+  expect(first.place).toEqual([1, Math.ceil(posts / 25), posts]);
+  expect(first.next).toBe('/admin?tab=posts&q=&status=all&page=2');
+  // A filtered list pages within its filter, and its links keep it.
+  const filtered = await tab('tab=posts&status=draft&q=Paged');
+  expect(filtered.place).toEqual([1, Math.ceil(60 / 25), 60]);
+  expect(filtered.next).toBe('/admin?tab=posts&q=Paged&status=draft&page=2');
+  const last = await tab('tab=posts&status=draft&q=Paged&page=3');
+  expect(last.cards).toBe(10);
+  expect(last.next).toBeUndefined();
+
+  const products = await tab('tab=products&status=inactive');
+  expect(products.cards).toBe(25);
+  expect(products.next).toBe('/admin?tab=products&q=&status=inactive&page=2');
+  expect((await tab('tab=products&status=inactive&page=2')).cards).toBe(
+    Number((await db('products').where({ status: 'inactive' }).count('* as n'))[0].n) - 25,
+  );
+  expect(await location('/admin?tab=posts&page=500', admin)).toEqual({
+    status: 302,
+    location: `/admin?tab=posts&page=${Math.ceil(posts / 25)}`,
+  });
+});

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POST_MESSAGES } from '../../src/blog/post-messages.ts';
-import { MAX_REVISIONS } from '../../src/blog/post-revisions.ts';
+import { MAX_REVISIONS, unsavedDraft } from '../../src/blog/post-revisions.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 
@@ -158,6 +158,83 @@ describe('post versions, autosave and revisions', () => {
     expect(revisions).toHaveLength(MAX_REVISIONS);
     expect(revisions[0].content).toBe('Save 50');
     expect(revisions.at(-1)?.content).toBe('Save 1');
+  });
+
+  it('stores LF line ends however a save sends them, and records nothing for a save that changes nothing', async () => {
+    const lf = 'First line.\nSecond line.\n\nA new paragraph.';
+    const crlf = lf.replace(/\n/g, '\r\n');
+    const created = await call('POST', '/api/posts', {
+      ...post,
+      title: 'Line ends',
+      content: crlf,
+      excerpt: 'One\r\ntwo',
+    });
+    expect(created.status).toBe(201);
+    const { id } = created.body.post;
+    const stored = () =>
+      app.services.db('posts').where({ id }).first('content', 'excerpt', 'version', 'updated_at');
+    const first = await stored();
+    expect(first).toMatchObject({ content: lf, excerpt: 'One\ntwo', version: 1 });
+
+    // The editor's form without JavaScript: the browser sends the textarea with CRLF line ends.
+    const fields = {
+      title: 'Line ends',
+      slug: 'line-ends',
+      content: crlf,
+      excerpt: 'One\r\ntwo',
+      category: 'Technology',
+      status: 'published',
+      baseVersion: '1',
+    };
+    const formSave = await fetch(`${app.url}/admin/posts/${id}`, {
+      method: 'POST',
+      headers: { ...admin.headers, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields),
+      redirect: 'manual',
+    });
+    expect(formSave.status).toBe(302);
+    // The API, the same text again, with either line ends.
+    for (const content of [lf, crlf])
+      expect(
+        (
+          await call('PUT', `/api/posts?id=${id}`, {
+            ...post,
+            title: 'Line ends',
+            content,
+            excerpt: 'One\ntwo',
+          })
+        ).status,
+      ).toBe(200);
+    expect(await stored()).toEqual(first);
+    expect((await revisionsOf(id)).map((r) => [r.kind, r.version])).toEqual([['publish', 1]]);
+
+    // After an autosave, saving the stored text settles the draft (not offered again), still no revision.
+    await call('PUT', `/api/posts/${id}?action=autosave`, {
+      ...post,
+      title: 'Line ends',
+      content: 'Second thoughts',
+      baseVersion: 1,
+    });
+    const settled = await call('PUT', `/api/posts?id=${id}`, {
+      ...post,
+      title: 'Line ends',
+      content: crlf,
+      excerpt: 'One\ntwo',
+      baseVersion: 2,
+    });
+    expect(settled.body.post).toMatchObject({ version: 3, content: lf });
+    expect(await unsavedDraft(app.services.db, id)).toBeNull();
+    expect((await revisionsOf(id)).map((r) => r.kind)).toEqual(['autosave', 'publish']);
+
+    // A real change is a revision.
+    await call('PUT', `/api/posts?id=${id}`, {
+      ...post,
+      title: 'Line ends',
+      content: `${crlf}\r\nMore.`,
+      excerpt: 'One\ntwo',
+    });
+    expect((await stored())?.content).toBe(`${lf}\nMore.`);
+    expect((await revisionsOf(id)).map((r) => r.kind)).toEqual(['publish', 'autosave', 'publish']);
   });
 
   it('answers bad requests with 4xx and a message', async () => {

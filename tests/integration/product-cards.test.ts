@@ -61,7 +61,9 @@ describe('[product:ID] cards in posts', () => {
     expect(card).toContain('$29.99');
     expect(card).toContain('Only 4 left in stock!');
     expect(card).toContain('src="/uploads/0123456789abcdef0123456789abcdef.png"');
-    expect(card).toContain(`<form action="/product/${mug.id}" method="post">`);
+    expect(card).toContain('<form action="/cart/add" method="post">');
+    expect(card).toContain(`<input type="hidden" name="returnTo" value="/product/${mug.id}"/>`);
+    expect(card).toContain(`<input type="hidden" name="fromPost" value="${post.slug}"/>`);
     expect(card).toContain('Add to Cart</button>');
     expect(html.match(/class="product-embed card"/g)).toHaveLength(1);
     expect(html).not.toContain('Retired Poster');
@@ -91,15 +93,22 @@ describe('[product:ID] cards in posts', () => {
 
     // The card's form, posted as a browser without JavaScript posts it, fills the cart.
     await api('PUT', `/api/products/${mug.id}`, { ...updated.body, stock: 4 });
-    const added = await fetch(`${app.url}/product/${mug.id}`, {
+    const fields = new URLSearchParams(
+      [...card.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)"\/>/g)].map((m) => [m[1], m[2]]),
+    );
+    const added = await fetch(`${app.url}/cart/add`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', origin: app.url },
-      body: 'quantity=1',
+      body: fields,
       redirect: 'manual',
     });
-    expect(added.status).toBe(200);
-    expect(await added.text()).toContain('Added to cart');
-    const cookie = (added.headers.get('set-cookie') ?? '').split(';')[0];
+    // On to the product page, with GET, and the answer as a toast there.
+    expect(added.status).toBe(303);
+    expect(added.headers.get('location')).toBe(`/product/${mug.id}#product-${mug.id}`);
+    const cookies = added.headers.getSetCookie().map((c) => c.split(';')[0]);
+    const cookie = cookies.find((c) => c.startsWith('sid=')) ?? '';
+    const shown = await fetch(`${app.url}/product/${mug.id}`, { headers: { cookie: cookies.join('; ') } });
+    expect(await shown.text()).toContain('Added to cart');
     expect(cookie).toMatch(/^sid=/);
     const cart = await (await fetch(`${app.url}/api/cart`, { headers: { cookie } })).json();
     expect(

@@ -60,7 +60,7 @@ it("shows each card's stock and an Add to Cart form that needs no script", async
 it('adds one from a card and goes back to the card with a toast; the header shows the count', async () => {
   const product = await createProductRow(app.services.db, { name: 'Card Poster', stock: 5 });
   const response = await addFromCard({ productId: String(product.id), returnTo: '/shop?page=1' });
-  expect(response.status).toBe(302);
+  expect(response.status).toBe(303);
   expect(response.headers.get('location')).toBe(`/shop?page=1#product-${product.id}`);
   expect(toastOf(response)).toEqual({
     title: SHOP_MESSAGES.addedTitle,
@@ -85,7 +85,7 @@ it('adds one from a card and goes back to the card with a toast; the header show
 it('refuses what cannot be added with a clear toast, and never sends the reader to another site', async () => {
   const gone = await createProductRow(app.services.db, { name: 'Sold Hat', stock: 0 });
   const refused = await addFromCard({ productId: String(gone.id), returnTo: '/shop' });
-  expect(refused.status).toBe(302);
+  expect(refused.status).toBe(303);
   // Said as it is, not as 'Only 0 items available in stock'.
   expect(toastOf(refused)).toEqual({
     title: SHOP_MESSAGES.outOfStock,

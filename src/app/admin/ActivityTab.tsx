@@ -1,6 +1,5 @@
-import { Link } from 'react-router';
 import type { AuditRow } from '../../server/audit.ts';
-import { AdminFilters } from './AdminList.tsx';
+import { AdminFilters, AdminPages } from './AdminList.tsx';
 import { formatDateTime } from './format.ts';
 
 type Props = {
@@ -46,19 +45,7 @@ export function ActivityTab({ entries, filters, pagination }: Props) {
           ))}
         </ul>
       )}
-      {pagination.pages > 1 && (
-        <nav aria-label="Activity pages" className="admin-meta">
-          {pagination.page > 1 && (
-            <Link to={`/admin?tab=activity&${query}&page=${pagination.page - 1}`}>Previous</Link>
-          )}
-          <span>
-            Page {pagination.page} of {pagination.pages}
-          </span>
-          {pagination.page < pagination.pages && (
-            <Link to={`/admin?tab=activity&${query}&page=${pagination.page + 1}`}>Next</Link>
-          )}
-        </nav>
-      )}
+      <AdminPages label="Activity pages" params={{ tab: 'activity', ...filters }} pagination={pagination} />
     </div>
   );
 }

@@ -142,3 +142,40 @@ export function ItemActions({
     </div>
   );
 }
+
+/**
+ * A paged list's place, and the pages before and after it as links that keep the list's filters
+ * (plain links: they work without JavaScript). Nothing when everything fits on one page.
+ */
+export function AdminPages({
+  label,
+  params,
+  pagination,
+}: {
+  /** The navigation's name for screen readers: 'Post pages'. */
+  label: string;
+  /** The list's query (its tab and filters), kept by each link. */
+  params: Record<string, string>;
+  pagination: { page: number; pages: number; total: number };
+}) {
+  const { page, pages, total } = pagination;
+  if (pages <= 1) return null;
+  const link = (n: number) => `/admin?${new URLSearchParams({ ...params, page: String(n) })}`;
+  return (
+    <nav className="admin-pagination" aria-label={label}>
+      {page > 1 ? (
+        <Link className="button button-small button-secondary" to={link(page - 1)}>
+          Previous
+        </Link>
+      ) : null}
+      <span>
+        Page {page} of {pages} ({total} in all)
+      </span>
+      {page < pages ? (
+        <Link className="button button-small button-secondary" to={link(page + 1)}>
+          Next
+        </Link>
+      ) : null}
+    </nav>
+  );
+}

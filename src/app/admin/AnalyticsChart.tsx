@@ -129,7 +129,9 @@ export function RevenueChart({
   title: string;
 }) {
   const id = useId();
-  const max = Math.max(1, ...series.map((d) => d.revenue));
+  const peak = Math.max(0, ...series.map((d) => d.revenue));
+  // The bars' scale; the axis says the peak itself ($0.00 with no revenue, not the scale's one cent).
+  const max = Math.max(1, peak);
   const currency = useCurrency();
   const innerW = WIDTH - PAD.left - PAD.right;
   const innerH = HEIGHT - PAD.top - PAD.bottom;
@@ -157,7 +159,7 @@ export function RevenueChart({
             y2={HEIGHT - PAD.bottom}
           />
           <text className="chart-label" x={PAD.left - 6} y={PAD.top + 4} textAnchor="end">
-            {formatPrice(max, currency)}
+            {formatPrice(peak, currency)}
           </text>
           <text className="chart-label" x={PAD.left} y={HEIGHT - 8}>
             {series[0]?.day ?? ''}

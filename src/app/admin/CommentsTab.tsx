@@ -8,7 +8,7 @@ import {
   type ModerationComment,
   type ModerationDecision,
 } from '../../blog/moderation.ts';
-import { AdminFilters, AdminItems, DeleteItem } from './AdminList.tsx';
+import { AdminFilters, AdminItems, AdminPages, DeleteItem } from './AdminList.tsx';
 import type { ActionResult } from './admin-actions.server.ts';
 import { formatDate } from './format.ts';
 
@@ -16,7 +16,7 @@ type Filters = { view: 'pending' | 'all'; q: string; status: CommentStatusFilter
 type Props = {
   counts: { total: number; pending: number; approved: number; rejected: number };
   comments: ModerationComment[];
-  pagination: { page: number; limit: number; total: number; pages: number } | null;
+  pagination: { page: number; limit: number; total: number; pages: number };
   filters: Filters;
 };
 
@@ -214,29 +214,11 @@ export function CommentsTab({ counts, comments, pagination, filters }: Props) {
       >
         {(comment) => <CommentCard key={comment.id} comment={comment} />}
       </AdminItems>
-      {pagination && pagination.pages > 1 ? (
-        <nav className="admin-pagination" aria-label="Comment pages">
-          <p>
-            Showing {comments.length} of {pagination.total} comments
-          </p>
-          {pagination.page > 1 ? (
-            <Link
-              className="button button-small button-secondary"
-              to={`/admin?tab=comments&view=all&q=${encodeURIComponent(filters.q)}&status=${filters.status}&page=${pagination.page - 1}`}
-            >
-              Previous
-            </Link>
-          ) : null}
-          {pagination.page < pagination.pages ? (
-            <Link
-              className="button button-small button-secondary"
-              to={`/admin?tab=comments&view=all&q=${encodeURIComponent(filters.q)}&status=${filters.status}&page=${pagination.page + 1}`}
-            >
-              Next
-            </Link>
-          ) : null}
-        </nav>
-      ) : null}
+      <AdminPages
+        label="Comment pages"
+        params={{ tab: 'comments', view: filters.view, q: filters.q, status: filters.status }}
+        pagination={pagination}
+      />
     </div>
   );
 }

@@ -58,7 +58,9 @@ export function NewsletterCard({
       ) : (
         <p role="status" data-testid="newsletter-progress">
           {progress.state === 'queued'
-            ? 'Queued: it goes out when the post is published.'
+            ? postStatus === 'published'
+              ? 'Starting: it goes out in a few seconds.'
+              : 'Queued: it goes out when the post is published.'
             : `${progress.state === 'sent' ? 'Sent' : 'Sending'}: ${progress.sent} of ${progress.total} delivered${progress.failed ? `, ${progress.failed} failed` : ''}.`}
         </p>
       )}

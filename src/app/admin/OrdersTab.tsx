@@ -4,7 +4,7 @@ import { PAYMENT_METHOD_LABELS, paymentStatusLabel } from '../../orders/payment-
 import type { OrderView } from '../../orders/service.ts';
 import { formatPrice } from '../../shop/price.ts';
 import { useCurrency } from '../currency.ts';
-import { AdminFilters, AdminItems } from './AdminList.tsx';
+import { AdminFilters, AdminItems, AdminPages } from './AdminList.tsx';
 import { formatDate } from './format.ts';
 
 export const ORDER_STATUS_FILTERS = [
@@ -25,7 +25,15 @@ type Filters = {
   fulfilment: (typeof FULFILMENT_FILTERS)[number];
 };
 
-export function OrdersTab({ orders, filters }: { orders: OrderView[]; filters: Filters }) {
+export function OrdersTab({
+  orders,
+  filters,
+  pagination,
+}: {
+  orders: OrderView[];
+  filters: Filters;
+  pagination: { page: number; pages: number; total: number };
+}) {
   const currency = useCurrency();
   return (
     <div className="admin-stack">
@@ -65,6 +73,7 @@ export function OrdersTab({ orders, filters }: { orders: OrderView[]; filters: F
           </li>
         )}
       </AdminItems>
+      <AdminPages label="Order pages" params={{ tab: 'orders', ...filters }} pagination={pagination} />
     </div>
   );
 }

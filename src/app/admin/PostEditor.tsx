@@ -36,6 +36,7 @@ import {
 } from './markdown-toolbar.ts';
 import { Notice } from './Notice.tsx';
 import type { PostFormErrors } from './post-form.server.ts';
+import type { EditorFields } from './post-form.ts';
 import { RevisionsPanel } from './RevisionsPanel.tsx';
 import { SeoFields } from './SeoFields.tsx';
 import { SharePreview } from './SharePreview.tsx';
@@ -52,9 +53,6 @@ type Props = {
 };
 
 type ProductChoice = { id: number; name: string; active: boolean };
-
-/** What the form shows: a post's fields, without what only a stored post has. */
-type EditorFields = Omit<EditablePost, 'id' | 'publishedAt' | 'createdAt' | 'updatedAt' | 'version'>;
 
 /** datetime-local wants the browser's local time; the server gets the offset beside it. */
 function toLocalInput(iso: string | null): string {
@@ -197,7 +195,11 @@ function useLeavePrompt(unstored: () => boolean) {
  */
 export function PostEditor({ post, draft = null, errors, products }: Props) {
   const formRef = useRef<HTMLFormElement>(null);
-  const [shown, setShown] = useState<{ post: EditorFields | null; key: number }>({ post, key: 0 });
+  // A page rendered for a refused save (without JavaScript) shows what was sent, not the stored post.
+  const [shown, setShown] = useState<{ post: EditorFields | null; key: number }>({
+    post: errors?.values ?? post,
+    key: 0,
+  });
   const [draftOffered, setDraftOffered] = useState(draft !== null);
   // Only the browser holds it: read once the page is live.
   const [newDraft, setNewDraft] = useState<NewPostDraft | null>(null);

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import type { AdminPostListItem } from '../../blog/post-editor.ts';
 import { POST_MESSAGES } from '../../blog/post-messages.ts';
-import { AdminFilters, AdminItems, ItemActions } from './AdminList.tsx';
+import { AdminFilters, AdminItems, AdminPages, ItemActions } from './AdminList.tsx';
 import { formatDate, formatDateTime } from './format.ts';
 
 export const POST_FILTERS = ['all', 'published', 'draft', 'scheduled'] as const;
@@ -41,7 +41,15 @@ function PostCard({ post }: { post: AdminPostListItem }) {
   );
 }
 
-export function PostsTab({ posts, filters }: { posts: AdminPostListItem[]; filters: Filters }) {
+export function PostsTab({
+  posts,
+  filters,
+  pagination,
+}: {
+  posts: AdminPostListItem[];
+  filters: Filters;
+  pagination: { page: number; pages: number; total: number };
+}) {
   return (
     <div className="admin-stack">
       <AdminFilters
@@ -58,6 +66,7 @@ export function PostsTab({ posts, filters }: { posts: AdminPostListItem[]; filte
       <AdminItems items={posts} empty="No posts found">
         {(post) => <PostCard key={post.id} post={post} />}
       </AdminItems>
+      <AdminPages label="Post pages" params={{ tab: 'posts', ...filters }} pagination={pagination} />
     </div>
   );
 }

@@ -3,7 +3,7 @@ import { formatPrice } from '../../shop/price.ts';
 import { PRODUCT_ADMIN_MESSAGES as M } from '../../shop/product-admin-messages.ts';
 import type { Product } from '../../shop/products.ts';
 import { useCurrency } from '../currency.ts';
-import { AdminFilters, AdminItems, ItemActions } from './AdminList.tsx';
+import { AdminFilters, AdminItems, AdminPages, ItemActions } from './AdminList.tsx';
 import { formatDate } from './format.ts';
 
 export const PRODUCT_FILTERS = ['all', 'active', 'inactive'] as const;
@@ -47,7 +47,15 @@ function ProductCard({ product }: { product: Product }) {
   );
 }
 
-export function ProductsTab({ products, filters }: { products: Product[]; filters: Filters }) {
+export function ProductsTab({
+  products,
+  filters,
+  pagination,
+}: {
+  products: Product[];
+  filters: Filters;
+  pagination: { page: number; pages: number; total: number };
+}) {
   return (
     <div className="admin-stack">
       <AdminFilters
@@ -64,6 +72,7 @@ export function ProductsTab({ products, filters }: { products: Product[]; filter
       <AdminItems items={products} empty="No products found">
         {(product) => <ProductCard key={product.id} product={product} />}
       </AdminItems>
+      <AdminPages label="Product pages" params={{ tab: 'products', ...filters }} pagination={pagination} />
     </div>
   );
 }

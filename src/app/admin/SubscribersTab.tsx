@@ -1,6 +1,6 @@
 import { Form, Link, useNavigation } from 'react-router';
 import type { SubscriberRow, SubscriberStatus } from '../../blog/subscribers.ts';
-import { AdminFilters, AdminItems, DeleteItem, optionLabel } from './AdminList.tsx';
+import { AdminFilters, AdminItems, AdminPages, DeleteItem, optionLabel } from './AdminList.tsx';
 import { formatDate } from './format.ts';
 
 export const SUBSCRIBER_FILTERS = ['all', 'pending', 'confirmed', 'unsubscribed', 'bounced'] as const;
@@ -24,8 +24,6 @@ type Props = {
 export function SubscribersTab({ subscribers, counts, newsletters, filters, pagination }: Props) {
   const navigation = useNavigation();
   const busy = navigation.state === 'submitting';
-  const pageLink = (page: number) =>
-    `/admin?tab=subscribers&q=${encodeURIComponent(filters.q)}&status=${filters.status}&page=${page}`;
   return (
     <div className="admin-stack">
       <p className="admin-meta">
@@ -67,15 +65,11 @@ export function SubscribersTab({ subscribers, counts, newsletters, filters, pagi
           </li>
         )}
       </AdminItems>
-      {pagination.pages > 1 && (
-        <nav aria-label="Subscriber pages" className="admin-meta">
-          {pagination.page > 1 && <Link to={pageLink(pagination.page - 1)}>Previous</Link>}
-          <span>
-            Page {pagination.page} of {pagination.pages}
-          </span>
-          {pagination.page < pagination.pages && <Link to={pageLink(pagination.page + 1)}>Next</Link>}
-        </nav>
-      )}
+      <AdminPages
+        label="Subscriber pages"
+        params={{ tab: 'subscribers', ...filters }}
+        pagination={pagination}
+      />
       <section className="card" aria-labelledby="import-subscribers">
         <h2 id="import-subscribers">Import subscribers</h2>
         <p className="muted">

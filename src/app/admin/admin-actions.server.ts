@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { MODERATION_MESSAGES } from '../../blog/comment-moderation-messages.ts';
 import { commentSchema } from '../../blog/comment-schema.ts';
 import {
+  commentLabel,
   deleteComment,
   MODERATION_DECISIONS,
   moderateComment,
@@ -140,8 +141,21 @@ async function refusalOr(done: string, change: () => Promise<void>): Promise<Act
   }
 }
 
-/** The admin page's mutations, by intent. The caller has already checked the admin role. */
+/**
+ * The admin page's mutations, by intent. The caller has already checked the admin role. A refusal
+ * is answered with its message (and 200, as a form's answer): the audit log records it as refused.
+ */
 export async function runAdminAction(
+  services: AppServices,
+  state: RequestState,
+  form: FormData,
+): Promise<ActionResult> {
+  const result = await adminAction(services, state, form);
+  if (!result.ok) state.audit = { ...state.audit, refused: result.message };
+  return result;
+}
+
+async function adminAction(
   services: AppServices,
   state: RequestState,
   form: FormData,
@@ -160,6 +174,10 @@ export async function runAdminAction(
       case 'moderate': {
         const decision = MODERATION_DECISIONS.find((d) => d === form.get('decision'));
         if (!decision) return { ok: false, title: 'Error', message: MODERATION_MESSAGES.moderateFailed };
+        const comment = await commentLabel(db, idOf(form));
+        state.audit = {
+          what: `${MODERATION_MESSAGES.decided[decision]}: ${comment ?? `comment #${idOf(form)}`}`,
+        };
         return (await moderateComment(db, idOf(form), decision))
           ? { ok: true, title: MODERATION_MESSAGES.decided[decision] }
           : { ok: false, title: 'Error', message: MODERATION_MESSAGES.moderateFailed };
@@ -228,6 +246,7 @@ export async function runAdminAction(
         return await refusalOr(CARRIER_MESSAGES.deleted, () => deleteCarrier(db, idOf(form)));
       case 'create-discount': {
         const values = discountFormValues(form);
+        state.audit = { what: `Discount code “${values.code.trim().slice(0, 50)}” created` };
         const { input, fieldErrors } = discountFormInput(values);
         const refused = Object.values(fieldErrors)[0];
         if (refused) return { ok: false, title: 'Error', message: refused, fieldErrors, values };

@@ -9,6 +9,7 @@ import {
 import { dashboard } from '../../blog/dashboard.ts';
 import {
   COMMENT_STATUS_FILTERS,
+  COMMENTS_PAGE_SIZE,
   commentCounts,
   listComments,
   listPendingComments,
@@ -32,6 +33,11 @@ import { PRODUCT_FILTERS } from './ProductsTab.tsx';
 import { SUBSCRIBER_FILTERS } from './SubscribersTab.tsx';
 import type { AdminTab } from './tabs.ts';
 
+/** Items on a page of every admin list (the page number past the last goes to the last: admin.tsx). */
+const ADMIN_PAGE_SIZE = 25;
+/** `?page=` of an admin list: a bad value is the first page. */
+const pageParam = z.coerce.number().int().min(1).max(100_000).catch(1);
+
 const postFilters = z.object({
   q: z.string().max(200).catch(''),
   status: z.enum(POST_FILTERS).catch('all'),
@@ -40,13 +46,18 @@ const commentFilters = z.object({
   view: z.enum(['pending', 'all']).catch('pending'),
   q: z.string().max(200).catch(''),
   status: z.enum(COMMENT_STATUS_FILTERS).catch('all'),
-  page: z.coerce.number().int().min(1).max(10_000).catch(1),
+  page: pageParam,
 });
 
 async function postsTab(services: AppServices, params: URLSearchParams) {
   const filters = postFilters.parse({ q: params.get('q') ?? '', status: params.get('status') ?? 'all' });
-  const posts = await listAdminPosts(services.db, { search: filters.q, status: filters.status });
-  return { tab: 'posts' as const, filters, posts };
+  const { posts, pagination } = await listAdminPosts(services.db, {
+    search: filters.q,
+    status: filters.status,
+    page: pageParam.parse(params.get('page') ?? 1),
+    limit: ADMIN_PAGE_SIZE,
+  });
+  return { tab: 'posts' as const, filters, posts, pagination };
 }
 
 async function commentsTab(services: AppServices, params: URLSearchParams) {
@@ -57,8 +68,13 @@ async function commentsTab(services: AppServices, params: URLSearchParams) {
       tab: 'comments' as const,
       filters,
       counts,
-      comments: await listPendingComments(services.db),
-      pagination: null,
+      comments: await listPendingComments(services.db, COMMENTS_PAGE_SIZE, filters.page),
+      pagination: {
+        page: filters.page,
+        limit: COMMENTS_PAGE_SIZE,
+        total: counts.pending,
+        pages: Math.ceil(counts.pending / COMMENTS_PAGE_SIZE),
+      },
     };
   }
   const { comments, pagination } = await listComments(services.db, {
@@ -82,12 +98,13 @@ const orderFilters = z.object({
 
 async function productsTab(services: AppServices, params: URLSearchParams) {
   const filters = productFilters.parse({ q: params.get('q') ?? '', status: params.get('status') ?? 'all' });
-  const { products } = await listProducts(services.db, {
+  const { products, pagination } = await listProducts(services.db, {
     search: filters.q,
     status: filters.status,
-    limit: 100,
+    page: pageParam.parse(params.get('page') ?? 1),
+    limit: ADMIN_PAGE_SIZE,
   });
-  return { tab: 'products' as const, filters, products };
+  return { tab: 'products' as const, filters, products, pagination };
 }
 
 async function ordersTab(services: AppServices, params: URLSearchParams) {
@@ -97,20 +114,21 @@ async function ordersTab(services: AppServices, params: URLSearchParams) {
     payment: params.get('payment') ?? 'all',
     fulfilment: params.get('fulfilment') ?? 'all',
   });
-  const { orders } = await listOrders(services.db, {
+  const { orders, pagination } = await listOrders(services.db, {
     search: filters.q,
     status: filters.status,
     paymentStatus: filters.payment,
     fulfilment: filters.fulfilment,
-    limit: 100,
+    page: pageParam.parse(params.get('page') ?? 1),
+    limit: ADMIN_PAGE_SIZE,
   });
-  return { tab: 'orders' as const, filters, orders };
+  return { tab: 'orders' as const, filters, orders, pagination };
 }
 
 const subscriberFilters = z.object({
   q: z.string().max(200).catch(''),
   status: z.enum(SUBSCRIBER_FILTERS).catch('all'),
-  page: z.coerce.number().int().min(1).max(100_000).catch(1),
+  page: pageParam,
 });
 
 async function subscribersTab(services: AppServices, params: URLSearchParams) {
@@ -207,7 +225,7 @@ export async function loadTab(
         actor: (params.get('actor') ?? '').slice(0, 200),
         action: (params.get('action') ?? '').slice(0, 200),
       };
-      const page = Math.min(Math.max(Number(params.get('page')) || 1, 1), 100_000);
+      const page = pageParam.parse(params.get('page') ?? 1);
       return { tab, filters, ...(await listAudit(services.db, { ...filters, page })) };
     }
     case 'settings':

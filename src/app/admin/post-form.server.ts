@@ -5,7 +5,7 @@ import { baseVersionSchema, postInputSchema } from '../../blog/post-schema.ts';
 import { HttpError } from '../../server/middleware.ts';
 import { getApp } from '../context.ts';
 import { requireAdminUser } from './guard.server.ts';
-import { postFromForm } from './post-form.ts';
+import { type EditorFields, postFromForm } from './post-form.ts';
 
 export type PostFormErrors = {
   title: string;
@@ -13,6 +13,8 @@ export type PostFormErrors = {
   fields: Record<string, string>;
   /** The save was based on a version another tab or admin has replaced. */
   conflict?: boolean;
+  /** What the writer sent, shown again in the form. */
+  values?: EditorFields;
 };
 
 /** Validates and saves; success goes back to the Posts tab with the SPEC's message. */
@@ -24,7 +26,8 @@ export async function savePost(
   const user = requireAdminUser(context, request);
   const { services, state } = getApp(context);
   const form = await request.formData();
-  const parsed = postInputSchema.safeParse(postFromForm(form));
+  const values = postFromForm(form);
+  const parsed = postInputSchema.safeParse(values);
   if (!parsed.success) {
     const fields: Record<string, string> = {};
     for (const issue of parsed.error.issues) fields[String(issue.path[0])] ??= issue.message;
@@ -34,6 +37,7 @@ export async function savePost(
         title: POST_MESSAGES.errorTitle,
         message: required ? POST_MESSAGES.requiredFields : parsed.error.issues[0].message,
         fields,
+        values,
       } satisfies PostFormErrors,
       400,
     );
@@ -57,6 +61,7 @@ export async function savePost(
           message: err.message,
           fields: {},
           conflict: true,
+          values,
         } satisfies PostFormErrors,
         409,
       );
@@ -66,6 +71,7 @@ export async function savePost(
         title: POST_MESSAGES.errorTitle,
         message: POST_MESSAGES.saveFailed,
         fields: {},
+        values,
       } satisfies PostFormErrors,
       500,
     );

@@ -1,4 +1,8 @@
+import type { EditablePost } from '../../blog/post-editor.ts';
 import type { PostInputRaw } from '../../blog/post-schema.ts';
+
+/** What the form shows: a post's fields, without what only a stored post has. */
+export type EditorFields = Omit<EditablePost, 'id' | 'publishedAt' | 'createdAt' | 'updatedAt' | 'version'>;
 
 /**
  * A datetime-local value has no zone: the browser sends its offset beside it (tzOffset, in
@@ -11,7 +15,12 @@ function publishAtFrom(local: string, tzOffset: string): string | null {
   return new Date(asUtc + offset * 60_000).toISOString();
 }
 
-export function postFromForm(form: FormData): PostInputRaw {
+/**
+ * The form's fields as sent: the schema's input, and as the editor shows them, so a refused save
+ * can show them again (without JavaScript the page is rendered anew, and must not fall back to
+ * the stored version, or another tab's).
+ */
+export function postFromForm(form: FormData): PostInputRaw & EditorFields {
   const text = (name: string) => String(form.get(name) ?? '');
   return {
     title: text('title'),
@@ -28,7 +37,7 @@ export function postFromForm(form: FormData): PostInputRaw {
     metaDescription: text('metaDescription'),
     canonicalUrl: text('canonicalUrl'),
     socialImage: text('socialImage'),
-    status: (text('status') || 'draft') as PostInputRaw['status'],
+    status: (text('status') || 'draft') as EditorFields['status'],
     publishAt: publishAtFrom(text('publishAt'), text('tzOffset')),
   };
 }

@@ -1,6 +1,6 @@
 import { data, Form, redirect, useNavigation } from 'react-router';
 import { getProfile } from '../../identity/account.ts';
-import { ACCOUNT_MESSAGES } from '../../identity/messages.ts';
+import { ACCOUNT_MESSAGES, TWO_FACTOR_AUDIT } from '../../identity/messages.ts';
 import { listPasskeys } from '../../identity/passkeys.ts';
 import {
   authLimits,
@@ -87,6 +87,7 @@ async function twoFactorAction(app: AppContext, intent: string, form: FormData):
   const user = signedInUser(app);
   const { db } = app.services;
   const code = String(form.get('code') ?? '').slice(0, 20);
+  app.state.audit = { what: TWO_FACTOR_AUDIT[intent] };
   try {
     if (intent === '2fa-setup')
       return {
@@ -95,7 +96,7 @@ async function twoFactorAction(app: AppContext, intent: string, form: FormData):
         setup: await startTwoFactorSetup(app.services, app.state, user),
       };
     // Guessing codes here counts against the same limit as the API's 2fa-enable and 2fa-disable.
-    await authLimits(db).resets.consume(`user|${user.id}`);
+    await authLimits(db).twoFactorCodes.consume(`user|${user.id}`);
     if (intent === '2fa-enable') {
       const recoveryCodes = await finishTwoFactorSetup(app.services, app.state, user, code);
       await twoFactorChanged(app.services, app.state, user, true);
@@ -106,6 +107,7 @@ async function twoFactorAction(app: AppContext, intent: string, form: FormData):
     return { ok: true, message: 'Two-factor sign-in is off.' };
   } catch (error) {
     if (!(error instanceof HttpError) || error.status >= 500) throw error;
+    app.state.audit.refused = error.message;
     // A wrong first code keeps the setup on screen (the pending secret stands).
     const pending =
       intent === '2fa-enable' ? await db('users').where({ id: user.id }).first('totp_pending_secret') : null;
@@ -193,7 +195,8 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
                 <strong>{s.device}</strong>
                 {s.current ? <span className="badge"> This device</span> : null}
                 <p className="muted">
-                  Signed in {formatDateTime(s.createdAt)} · last active around {formatDateTime(s.lastSeenAt)}
+                  {s.network ? <>From network {s.network} · </> : null}Signed in {formatDateTime(s.createdAt)}{' '}
+                  · last active around {formatDateTime(s.lastSeenAt)}
                 </p>
               </div>
               {!s.current && (

@@ -28,7 +28,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const { db } = getApp(context).services;
   const checks = await Promise.all([
     check('admin-test', () => adminTestStats(db)),
-    check('posts', async () => ({ posts: await listAdminPosts(db, { limit: 5 }) })),
+    check('posts', async () => ({ posts: (await listAdminPosts(db, { limit: 5 })).posts })),
     check('products', async () => ({
       products: await db('products')
         .select('id', 'name', 'price', 'stock', 'status')

@@ -52,7 +52,13 @@ async function newsletterAction(
   const { services } = getApp(context);
   try {
     if (intent === 'newsletter-test') {
-      await sendTestNewsletter(services.db, services.mailer, services.publicUrl, id, user.email);
+      await sendTestNewsletter(
+        services.db,
+        services.mailer,
+        { publicUrl: services.publicUrl, currency: services.config.currency },
+        id,
+        user.email,
+      );
       return { newsletter: { ok: true, title: `Test sent to ${user.email}` } };
     }
     await requestNewsletter(services.db, id, user.id);

@@ -96,11 +96,11 @@ function TabContent({ loaderData, actionData }: Pick<Route.ComponentProps, 'load
     case 'analytics':
       return <AnalyticsTab report={data.report} preset={data.preset} rangeError={data.rangeError} />;
     case 'posts':
-      return <PostsTab posts={data.posts} filters={data.filters} />;
+      return <PostsTab posts={data.posts} filters={data.filters} pagination={data.pagination} />;
     case 'products':
-      return <ProductsTab products={data.products} filters={data.filters} />;
+      return <ProductsTab products={data.products} filters={data.filters} pagination={data.pagination} />;
     case 'orders':
-      return <OrdersTab orders={data.orders} filters={data.filters} />;
+      return <OrdersTab orders={data.orders} filters={data.filters} pagination={data.pagination} />;
     case 'discounts':
       return (
         <DiscountsTab

@@ -20,19 +20,20 @@ function returnPath(value: FormDataEntryValue | null): string {
 }
 
 /**
- * 'Add to Cart' on a product card (the shop grid, featured and related products): one of the
- * product, then back to the page it was on, at the card, with the answer as a toast. A plain form
- * post, so it works without JavaScript.
+ * 'Add to Cart' on a product card (the shop grid, featured and related products, a post's card):
+ * one of the product, then back to the page it names (a 303: the page is fetched with GET), at
+ * the card, with the answer as a toast. A plain form post, so it works without JavaScript. A
+ * post's card names the post (`fromPost`) for the shop's attribution.
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const productId = parseProductId(form.get('productId'));
-  const result = await addToCartFor(context, productId, 1);
-  return redirectWithToast(`${returnPath(form.get('returnTo'))}#product-${productId ?? ''}`, {
-    title: result.title,
-    description: result.description,
-    type: result.ok ? 'success' : 'error',
-  });
+  const result = await addToCartFor(context, productId, 1, form.get('fromPost'));
+  return redirectWithToast(
+    `${returnPath(form.get('returnTo'))}#product-${productId ?? ''}`,
+    { title: result.title, description: result.description, type: result.ok ? 'success' : 'error' },
+    { status: 303 },
+  );
 }
 
 /** Only posted to: a visit goes to the shop. */

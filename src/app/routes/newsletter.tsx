@@ -48,7 +48,7 @@ export default function Newsletter({ actionData }: Route.ComponentProps) {
       {actionData.ok ? (
         <div role="status">
           <h1>{BLOG_MESSAGES.subscribed.title}</h1>
-          <p>{BLOG_MESSAGES.subscribed.description} Please confirm with the link we just mailed you.</p>
+          <p>{BLOG_MESSAGES.subscribed.description}</p>
         </div>
       ) : (
         <div role="alert">

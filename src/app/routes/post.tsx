@@ -60,7 +60,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     adjacentPosts(db, post.id),
     issueFormToken(db),
     approvedComments(db, post.id, { limit: COMMENTS_PER_PAGE, before: commentsBefore }),
-    withProductCards(db, post.contentHtml, services.config.currency),
+    withProductCards(db, post.contentHtml, services.config.currency, { fromPost: post.slug }),
   ]);
   // Tells the page view counter which post this page (stored or not) shows.
   const cacheMeta = { 'x-page-cache-view-post': String(post.id) };

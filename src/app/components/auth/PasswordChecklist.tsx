@@ -1,6 +1,9 @@
 import { AUTH_MESSAGES, PASSWORD_RULES } from '../../../identity/messages.ts';
 
-/** The new-password rules, each green when met and red when not, updated as the user types. */
+/**
+ * The new-password rules, updated as the user types: each green when met and red when not, and
+ * neutral while nothing is typed (an empty field has broken no rule yet).
+ */
 export function PasswordChecklist({
   id,
   password,
@@ -15,6 +18,12 @@ export function PasswordChecklist({
     <div id={id} className="password-checklist" aria-live="polite">
       <ul>
         {PASSWORD_RULES.map((rule) => {
+          if (password === '')
+            return (
+              <li key={rule.id} className="rule-pending">
+                <span aria-hidden="true">•</span> {rule.label}
+              </li>
+            );
           const met = rule.test(password);
           return (
             <li key={rule.id} className={met ? 'rule-met' : 'rule-unmet'}>

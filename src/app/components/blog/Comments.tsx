@@ -315,7 +315,9 @@ export function Comments({
   formToken: string;
   result: CommentResult | undefined;
 }) {
-  const form: FormProps = { postId, formToken, result, pageQuery };
+  // A page rendered for a refused comment: every form on it (the reply template too) keeps the
+  // token of the first render the reader saw, so the time trap does not restart.
+  const form: FormProps = { postId, formToken: result?.formToken ?? formToken, result, pageQuery };
   // A reply's answer goes back to its form under the comment; to the main form when that comment is gone.
   const shownIds = new Set(comments.comments.flatMap((c) => [c.id, ...c.replies.map((r) => r.id)]));
   const replyFormShown = result?.replyTo !== undefined && result.replyTo === replyTo && shownIds.has(replyTo);

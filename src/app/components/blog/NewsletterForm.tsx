@@ -8,7 +8,8 @@ type Result = { ok: true } | { ok: false; message: string; field?: 'email' };
 /**
  * The one newsletter form, in the footer of every page and in the home box. It subscribes
  * through the /newsletter action; without JavaScript the answer shows on that page. An empty
- * address does nothing (SPEC §5); a subscription shows 'Subscribed!' and clears the field.
+ * address does nothing (SPEC §5); a subscription asks the reader to confirm from their inbox
+ * (double opt-in, not SPEC's 'Subscribed!') and clears the field.
  */
 export function NewsletterForm({ id }: { id: string }) {
   const fetcher = useFetcher<Result>();
