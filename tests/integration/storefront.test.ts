@@ -108,11 +108,11 @@ it('goes back to a path in any script, and refuses a NUL in any form field with 
     const res = await addFromCard({ productId: String(product.id), returnTo });
     return [res.status, res.headers.get('location')];
   };
-  expect(await back('/shop?q=日本')).toEqual([302, `/shop?q=%E6%97%A5%E6%9C%AC#product-${product.id}`]);
-  expect(await back('/shop?q=a\r\nb')).toEqual([302, `/shop?q=ab#product-${product.id}`]);
+  expect(await back('/shop?q=日本')).toEqual([303, `/shop?q=%E6%97%A5%E6%9C%AC#product-${product.id}`]);
+  expect(await back('/shop?q=a\r\nb')).toEqual([303, `/shop?q=ab#product-${product.id}`]);
   // The URL parser drops the newline: what is left names another host.
-  expect(await back('/\n/evil.example/x')).toEqual([302, `/shop#product-${product.id}`]);
-  expect(await back(`/${'x'.repeat(20_000)}`)).toEqual([302, `/shop#product-${product.id}`]);
+  expect(await back('/\n/evil.example/x')).toEqual([303, `/shop#product-${product.id}`]);
+  expect(await back(`/${'x'.repeat(20_000)}`)).toEqual([303, `/shop#product-${product.id}`]);
   const nul = await addFromCard({ productId: String(product.id), returnTo: '/shop\u0000' });
   expect(nul.status).toBe(400);
   expect(await nul.text()).toContain('Form fields must not contain NUL characters.');
