@@ -9,7 +9,7 @@ const SEEDED_KEY = 'demo_seeded_at';
  * Seeds the demo content once, written by the first admin, into a site without posts or products.
  * Returns false when it had been seeded (or skipped) before, or the site has content.
  */
-export async function seedDemoContent(db: Db): Promise<boolean> {
+export async function seedDemoContent(db: Db, opts: { alongsideContent?: boolean } = {}): Promise<boolean> {
   return db.transaction(async (trx) => {
     const admin = await trx('users').where({ role: 'admin' }).orderBy('id').first('id');
     const authorId: number | null = admin?.id ?? null;
@@ -20,11 +20,11 @@ export async function seedDemoContent(db: Db): Promise<boolean> {
       .returning('key');
     if (!inserted.length) return false;
     // A site that has content already (moved here by an import before its first start) is never
-    // seeded: the demo would mix with it, and its slugs clash.
+    // seeded: the demo would mix with it, and its slugs clash. Tests seed beside rows of their own.
     const { rows } = await trx.raw(
       'SELECT EXISTS (SELECT 1 FROM posts) OR EXISTS (SELECT 1 FROM products) AS has',
     );
-    if (rows[0].has) return false;
+    if (rows[0].has && !opts.alongsideContent) return false;
 
     await trx('blog_settings')
       .insert({ id: 1, ...demoSettings, social_links: JSON.stringify(demoSettings.social_links) })

@@ -136,7 +136,7 @@ describe("the 'Analytics' setting", () => {
 
   it('is on in the demo seed too (DESIGN decision 14)', async () => {
     await app.services.db('blog_settings').delete();
-    expect(await seedDemoContent(app.services.db)).toBe(true);
+    expect(await seedDemoContent(app.services.db, { alongsideContent: true })).toBe(true);
     const row = await app.services.db('blog_settings').where({ id: 1 }).first('analytics');
     expect(row).toEqual({ analytics: true });
   });
