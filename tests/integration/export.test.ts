@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { seedDemo } from '../support/blog.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { WXR_FIXTURE } from '../support/import-fixtures.ts';
-import { startProcess, startWebProcess } from '../support/process.ts';
+import { emptyDataDir, startProcess, startWebProcess } from '../support/process.ts';
 import { freePort } from '../support/redis-server.ts';
 import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
 
@@ -339,9 +339,7 @@ describe('export and import of a Penstand site', () => {
     };
     const exported = startProcess('src/import/export-cli.ts', [file], source);
     expect(await exported.exited, exported.output()).toBe(0);
-    await mkdir('.test-data', { recursive: true });
-    const dataDir = await mkdtemp(path.resolve('.test-data', 'moved-'));
-    await chmod(dataDir, 0o755);
+    const dataDir = await emptyDataDir('moved');
     try {
       // The new machine: no DATABASE_URL, nothing but where it keeps its data and its ports.
       const pgPort = await freePort();

@@ -1,10 +1,11 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, expect, it } from 'vitest';
 import { GHOST_FIXTURE, WXR_FIXTURE } from '../support/import-fixtures.ts';
+import { emptyDataDir } from '../support/process.ts';
 import { freePort } from '../support/redis-server.ts';
 
 const run = promisify(execFile);
@@ -32,9 +33,7 @@ const isAlive = (pid: number) => {
 };
 
 it('every command of README runs beside `npm start` on the embedded database, and the site answers 200 throughout', async () => {
-  await mkdir('.test-data', { recursive: true });
-  dataDir = await mkdtemp(path.resolve('.test-data', 'beside-'));
-  await chmod(dataDir, 0o755); // embedded initdb runs as the postgres user when we are root
+  dataDir = await emptyDataDir('beside');
   const port = await freePort();
   // As README says, with no DATABASE_URL: only where it keeps its data, its ports and its build
   // (the suite's own build is in use by other tests) differ.

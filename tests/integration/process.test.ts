@@ -1,11 +1,10 @@
-import { chmod, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile, rm } from 'node:fs/promises';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startWebCommand } from '../../scripts/start-web-command.ts';
 import { MALLOC_TUNABLES } from '../../src/server/malloc-tunables.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
-import { startProcess } from '../support/process.ts';
+import { emptyDataDir, startProcess } from '../support/process.ts';
 import { freePort } from '../support/redis-server.ts';
 
 const databases: TestDatabase[] = [];
@@ -16,9 +15,7 @@ afterAll(async () => {
 });
 
 async function tempDataDir(): Promise<string> {
-  await mkdir('.test-data', { recursive: true });
-  const dir = await mkdtemp(path.resolve('.test-data', 'proc-'));
-  await chmod(dir, 0o755); // embedded initdb runs as the postgres user when we are root
+  const dir = await emptyDataDir('proc');
   dirs.push(dir);
   return dir;
 }

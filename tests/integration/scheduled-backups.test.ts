@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
@@ -15,7 +15,7 @@ import {
 } from '../../src/db/scheduled-backups.ts';
 import { createUploadStorage } from '../../src/media/storage.ts';
 import { fingerprint } from '../support/db-fingerprint.ts';
-import { type RunningProcess, startProcess, startWebProcess } from '../support/process.ts';
+import { emptyDataDir, type RunningProcess, startProcess, startWebProcess } from '../support/process.ts';
 import { freePort } from '../support/redis-server.ts';
 import { validCheckout } from '../support/shop.ts';
 
@@ -29,10 +29,8 @@ afterAll(async () => {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
 
-async function emptyDataDir(): Promise<string> {
-  await mkdir('.test-data', { recursive: true });
-  const dir = await mkdtemp(path.resolve('.test-data', 'backups-'));
-  await chmod(dir, 0o755); // embedded initdb runs as the postgres user when we are root
+async function freshDataDir(): Promise<string> {
+  const dir = await emptyDataDir('backups');
   dirs.push(dir);
   return dir;
 }
@@ -41,7 +39,7 @@ const TABLES = ['posts', 'products', 'orders', 'order_items', 'order_events', 'b
 const quiet = () => ({ info: () => {}, error: () => {}, debug: () => {} });
 
 it('the embedded site backs itself up on schedule, keeps the newest N, and a backup restores into an empty DATA_DIR as the same site', async () => {
-  const dataDir = await emptyDataDir();
+  const dataDir = await freshDataDir();
   const pgPort = await freePort();
   // Embedded and seeded, as npm start runs it; a backup every 1.8 s, the newest 2 kept.
   site = await startWebProcess(
@@ -104,7 +102,7 @@ it('the embedded site backs itself up on schedule, keeps the newest N, and a bac
 
     // `npm run db:restore -- FILE` into an empty DATA_DIR: the same posts, products, orders,
     // settings and accounts, and the uploads back in place.
-    const restoredDir = await emptyDataDir();
+    const restoredDir = await freshDataDir();
     const restoredPort = await freePort();
     const env = { NODE_ENV: 'test', DATA_DIR: restoredDir, EMBEDDED_PG_PORT: String(restoredPort) };
     const restore = startProcess('src/db/backup-cli.ts', ['restore', newest], env);
@@ -134,7 +132,7 @@ it('the embedded site backs itself up on schedule, keeps the newest N, and a bac
 });
 
 it('a backup that fails leaves no file behind and records why, for the dashboard', async () => {
-  const dataDir = await emptyDataDir();
+  const dataDir = await freshDataDir();
   const dir = backupsDir(dataDir);
   const storage = createUploadStorage(loadConfig({ DATA_DIR: dataDir }));
   const run = await writeBackup(dir, 7, {

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { createDb, type Db } from '../../src/db/knex.ts';
 import { rebuildProjections } from '../../src/orders/store.ts';
-import { type RunningProcess, startProcess } from '../support/process.ts';
+import { emptyDataDir, type RunningProcess, startProcess } from '../support/process.ts';
 import { freePort } from '../support/redis-server.ts';
 import { createProductRow, validCheckout } from '../support/shop.ts';
 import { recordSummary } from './summary.ts';
@@ -30,9 +30,7 @@ async function projections(db: Db) {
 }
 
 it("restarts the site's own PostgreSQL when it is killed during checkouts: 503 meanwhile, back within 10 s, no order lost or half-placed", async () => {
-  await mkdir('.test-data', { recursive: true });
-  dataDir = await mkdtemp(path.resolve('.test-data', 'pg-killed-'));
-  await chmod(dataDir, 0o755);
+  dataDir = await emptyDataDir('pg-killed');
   const port = await freePort();
   const pgPort = await freePort();
   // The default install: embedded PostgreSQL, no DATABASE_URL.

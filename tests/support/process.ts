@@ -1,9 +1,22 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { chmod, mkdir, mkdtemp } from 'node:fs/promises';
+import path from 'node:path';
 import { startWebCommand } from '../../scripts/start-web-command.ts';
 import { startTestApp, type TestApp } from './app.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 import { freePort } from './redis-server.ts';
 import { startSmtpServer, type TestSmtp } from './smtp.ts';
+
+/**
+ * An empty DATA_DIR under .test-data for a process on the embedded database (the caller removes
+ * it). Readable by all: embedded initdb runs as the postgres user when we are root.
+ */
+export async function emptyDataDir(prefix: string): Promise<string> {
+  await mkdir('.test-data', { recursive: true });
+  const dir = await mkdtemp(path.resolve('.test-data', `${prefix}-`));
+  await chmod(dir, 0o755);
+  return dir;
+}
 
 export type RunningProcess = {
   child: ChildProcess;
