@@ -146,6 +146,81 @@ function createConverter(notes: { current: ContentNotes }): TurndownService {
       return `\n\n${lines.map((line) => `> ${line}`).join('  \n')}\n\n`;
     },
   });
+  // Cards and blocks turndown alone would leave as debris (README: Import and export, block by block).
+  const hasClass = (node: Node, name: string) => (node as HTMLElement).classList?.contains(name) ?? false;
+  const textOf = (node: Node, selector: string) =>
+    service.escape(
+      (node as HTMLElement).querySelector(selector)?.textContent?.replace(/\s+/g, ' ').trim() ?? '',
+    );
+  const linkTo = (href: string) => href.trim().replace(/[()\s]/g, encodeURIComponent);
+  // A WordPress file block: the file's link and its Download button, as one link.
+  service.addRule('fileBlocks', {
+    filter: (node) =>
+      node.nodeName === 'DIV' && hasClass(node, 'wp-block-file') && node.querySelector('a') !== null,
+    replacement: (_content, node) => {
+      const link = (node as HTMLElement).querySelector('a') as HTMLAnchorElement;
+      const href = link.getAttribute('href') ?? '';
+      if (!SAFE_URL.test(href.trim())) return '';
+      return `\n\n[${service.escape(link.textContent?.trim() || 'Download')}](${linkTo(href)})\n\n`;
+    },
+  });
+  // A Ghost file card: its title as the link, the caption, file name and size after it.
+  service.addRule('fileCards', {
+    filter: (node) => hasClass(node, 'kg-file-card') && node.querySelector('a') !== null,
+    replacement: (_content, node) => {
+      const href = (node as HTMLElement).querySelector('a')?.getAttribute('href') ?? '';
+      if (!SAFE_URL.test(href.trim())) return '';
+      const name =
+        textOf(node, '.kg-file-card-title') || textOf(node, '.kg-file-card-filename') || 'Download';
+      const about = [textOf(node, '.kg-file-card-filename'), textOf(node, '.kg-file-card-filesize')]
+        .filter(Boolean)
+        .join(', ');
+      const caption = textOf(node, '.kg-file-card-caption');
+      return `\n\n[${name}](${linkTo(href)})${about ? ` (${about})` : ''}${caption ? `: ${caption}` : ''}\n\n`;
+    },
+  });
+  // A Ghost audio card: its title, then the podcast player (not its play button and clock).
+  service.addRule('audioCards', {
+    filter: (node) => hasClass(node, 'kg-audio-card'),
+    replacement: (_content, node) => {
+      const src = (node as HTMLElement).querySelector('audio')?.getAttribute('src') ?? '';
+      const title = textOf(node, '.kg-audio-title');
+      const player = /^https?:\/\//.test(src) ? `[podcast:${src}]` : '';
+      return `\n\n${[title && `**${title}**`, player].filter(Boolean).join('\n\n')}\n\n`;
+    },
+  });
+  // A Ghost callout: its emoji and text as one quoted line.
+  service.addRule('calloutCards', {
+    filter: (node) => hasClass(node, 'kg-callout-card'),
+    replacement: (_content, node) => {
+      const emoji = textOf(node, '.kg-callout-emoji');
+      const text = converterFor(node, '.kg-callout-text');
+      return `\n\n> ${[emoji, text].filter(Boolean).join(' ')}\n\n`;
+    },
+  });
+  // A Ghost sign-up card is the old site's form: this site has its own subscribe box.
+  service.addRule('signupCards', {
+    filter: (node) => hasClass(node, 'kg-signup-card'),
+    replacement: () => '',
+  });
+  // A video file (no mail client or Markdown plays one): a link to it where it was.
+  service.addRule('videos', {
+    filter: 'video',
+    replacement: (_content, node) => {
+      const element = node as HTMLElement;
+      const src = element.getAttribute('src') ?? element.querySelector('source')?.getAttribute('src') ?? '';
+      return /^https?:\/\//.test(src) ? `\n\n[Video](${linkTo(src)})\n\n` : '';
+    },
+  });
+  const converterFor = (node: Node, selector: string) => {
+    const part = (node as HTMLElement).querySelector(selector);
+    return part
+      ? service
+          .turndown(part.innerHTML)
+          .replace(/\s*\n\s*/g, ' ')
+          .trim()
+      : '';
+  };
   service.addRule('markers', {
     filter: (node) => node.nodeName === 'PENSTAND-MARKER',
     replacement: (_content, node) => `\n\n[${node.textContent}]\n\n`,

@@ -120,6 +120,10 @@ function columnsOf(item: ImportItem, options: ImportOptions, report: ImportRepor
   if (unreferenced) warn(`${where}: ${unreferenced} footnote(s) the body does not refer to left out`);
   const missing = notes.footnotes.filter((id) => !item.footnotes?.some((note) => note.id === id)).length;
   if (missing) warn(`${where}: ${missing} footnote marker(s) without their note`);
+  if (item.html.includes('<!--members-only-->'))
+    warn(
+      `${where}: the part after Ghost's members-only divider is public here (Penstand has no members-only posts yet)`,
+    );
   if (notes.droppedFrames)
     warn(`${where}: ${notes.droppedFrames} embedded frame(s) other than YouTube dropped`);
   const title = item.title.trim() || 'Untitled';
