@@ -104,13 +104,37 @@ function withStats(db: Db) {
     );
 }
 
+const NEWEST_FIRST = [
+  { column: 'd.created_at', order: 'desc' },
+  { column: 'd.id', order: 'desc' },
+] as const;
+
 /** Every code, newest first, with its uses and revenue. */
 export async function listDiscounts(db: Db): Promise<DiscountView[]> {
-  const rows = await withStats(db).orderBy([
-    { column: 'd.created_at', order: 'desc' },
-    { column: 'd.id', order: 'desc' },
-  ]);
+  const rows = await withStats(db).orderBy([...NEWEST_FIRST]);
   return rows.map(present);
+}
+
+/** One page of the codes, newest first, for the admin's list. */
+export async function discountsPage(
+  db: Db,
+  { page, limit }: { page: number; limit: number },
+): Promise<{
+  discounts: DiscountView[];
+  pagination: { page: number; limit: number; total: number; pages: number };
+}> {
+  const [rows, counted] = await Promise.all([
+    withStats(db)
+      .orderBy([...NEWEST_FIRST])
+      .limit(limit)
+      .offset((page - 1) * limit),
+    db('discount_codes').count({ n: '*' }).first(),
+  ]);
+  const total = Number(counted?.n ?? 0);
+  return {
+    discounts: rows.map(present),
+    pagination: { page, limit, total, pages: Math.ceil(total / limit) },
+  };
 }
 
 export async function getDiscount(db: Db, id: number): Promise<DiscountView> {

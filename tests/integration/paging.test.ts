@@ -98,6 +98,16 @@ it('pages every admin list, 25 a page, with links that keep the filters', async 
   expect((await tab('tab=products&status=inactive&page=2')).cards).toBe(
     Number((await db('products').where({ status: 'inactive' }).count('* as n'))[0].n) - 25,
   );
+
+  await db('discount_codes').insert(
+    Array.from({ length: 27 }, (_, i) => ({ code: `PAGED${i}`, type: 'percent', value: 10 })),
+  );
+  const discounts = await tab('tab=discounts');
+  expect(discounts.cards).toBe(25);
+  expect(discounts.place).toEqual([1, 2, 27]);
+  expect(discounts.next).toBe('/admin?tab=discounts&page=2');
+  expect((await tab('tab=discounts&page=2')).cards).toBe(2);
+
   expect(await location('/admin?tab=posts&page=500', admin)).toEqual({
     status: 302,
     location: `/admin?tab=posts&page=${Math.ceil(posts / 25)}`,

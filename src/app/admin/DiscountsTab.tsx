@@ -6,18 +6,20 @@ import { formatPrice } from '../../shop/price.ts';
 import { PRODUCT_CATEGORIES } from '../../shop/product-enums.ts';
 import { FormErrorsAtButton, useFocusFirstError } from '../components/FormErrors.tsx';
 import { useCurrency } from '../currency.ts';
+import { AdminPages } from './AdminList.tsx';
 import { formatDateTime } from './format.ts';
 import { TextField } from './SettingsTab.tsx';
 
 type Props = {
   discounts: DiscountView[];
+  pagination: { page: number; pages: number; total: number };
   fieldErrors?: Record<string, string>;
   /** What the admin typed into a refused form, to type it again. */
   values?: Record<string, string>;
 };
 
 /** Create a code, and the codes with their uses and revenue; a code is deactivated, never edited here. */
-export function DiscountsTab({ discounts, fieldErrors, values = {} }: Props) {
+export function DiscountsTab({ discounts, pagination, fieldErrors, values = {} }: Props) {
   const navigation = useNavigation();
   const currency = useCurrency();
   const formRef = useRef<HTMLFormElement>(null);
@@ -41,7 +43,7 @@ export function DiscountsTab({ discounts, fieldErrors, values = {} }: Props) {
     <div className="admin-stack">
       <section className="card" aria-labelledby="new-discount">
         <h2 id="new-discount">New discount code</h2>
-        <Form method="post" className="admin-form" noValidate ref={formRef} key={discounts.length}>
+        <Form method="post" className="admin-form" noValidate ref={formRef} key={pagination.total}>
           <input type="hidden" name="intent" value="create-discount" />
           {field('code', 'Code')}
           <div className="field">
@@ -136,6 +138,7 @@ export function DiscountsTab({ discounts, fieldErrors, values = {} }: Props) {
           ))}
         </ul>
       )}
+      <AdminPages label="Discount code pages" params={{ tab: 'discounts' }} pagination={pagination} />
     </div>
   );
 }

@@ -24,7 +24,7 @@ import { listOrders } from '../../orders/service.ts';
 import { listAudit } from '../../server/audit.ts';
 import type { AppServices } from '../../server/services.ts';
 import { listCarriers } from '../../shop/carriers.ts';
-import { listDiscounts } from '../../shop/discounts.ts';
+import { discountsPage } from '../../shop/discounts.ts';
 import { listProducts } from '../../shop/products.ts';
 import { listShippingMethods } from '../../shop/shipping.ts';
 import { FULFILMENT_FILTERS, ORDER_STATUS_FILTERS, PAYMENT_STATUS_FILTERS } from './OrdersTab.tsx';
@@ -217,7 +217,13 @@ export async function loadTab(
     case 'orders':
       return ordersTab(services, params);
     case 'discounts':
-      return { tab, discounts: await listDiscounts(services.db) };
+      return {
+        tab,
+        ...(await discountsPage(services.db, {
+          page: pageParam.parse(params.get('page') ?? 1),
+          limit: ADMIN_PAGE_SIZE,
+        })),
+      };
     case 'subscribers':
       return subscribersTab(services, params);
     case 'activity': {

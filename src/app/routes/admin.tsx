@@ -105,6 +105,7 @@ function TabContent({ loaderData, actionData }: Pick<Route.ComponentProps, 'load
       return (
         <DiscountsTab
           discounts={data.discounts}
+          pagination={data.pagination}
           fieldErrors={actionData && !actionData.ok ? actionData.fieldErrors : undefined}
           values={actionData && !actionData.ok ? actionData.values : undefined}
         />
