@@ -69,17 +69,17 @@ export type PaymentGuidance =
 
 /** The confirmation of an order still to be paid: the pay link (Stripe) or the writer's instructions. */
 export function confirmationWithPayment(mail: Mail, orderId: number, guidance: PaymentGuidance): Mail {
+  // After the order (greeting, lines, total): the customer reads what they owe, then how to pay it.
   if (guidance.mode === 'stripe') {
     const text = `Your order is reserved for you until you pay. Complete your payment here:\n${guidance.orderUrl}`;
     return {
       ...mail,
       subject: `Order #${orderId} received — complete your payment`,
-      text: `${text}\n\n${mail.text}`,
-      html: `<p>Your order is reserved for you until you pay. <a href="${escapeHtml(guidance.orderUrl)}">Complete your payment</a>.</p>${mail.html ?? ''}`,
+      text: `${mail.text}\n\n${text}`,
+      html: `${mail.html ?? ''}<p>Your order is reserved for you until you pay. <a href="${escapeHtml(guidance.orderUrl)}">Complete your payment</a>.</p>`,
     };
   }
   const instructions = guidance.instructions.trim() || 'We will contact you about the payment.';
-  // After the order (greeting, lines, total): the customer reads what they owe, then how to pay it.
   return {
     ...mail,
     text: `${mail.text}\n\nHow to pay:\n${instructions}\n\nYour order: ${guidance.orderUrl}`,
