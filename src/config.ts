@@ -164,6 +164,8 @@ export const COMPOSE_PLACEHOLDERS = [
   ['ADMIN_PASSWORD', 'change-me-Now1!'],
   ['S3_SECRET_ACCESS_KEY', 'change-me-s3-secret'],
 ] as const;
+/** docker-compose.yml's stand-in for POSTGRES_PASSWORD, which it puts into DATABASE_URL. */
+export const COMPOSE_DATABASE_PASSWORD = 'change-me-postgres';
 
 /** Reads and validates the environment. The only reader of process.env in the app. */
 /** Variables whose values must not be printed, even when they are wrong. */
@@ -241,6 +243,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       'Invalid environment variable STRIPE_API_URL: it points the payments at a Stripe stand-in for tests and development; not allowed with NODE_ENV=production',
     );
   }
+  if (
+    env.NODE_ENV === 'production' &&
+    env.DATABASE_URL &&
+    databasePassword(env.DATABASE_URL) === COMPOSE_DATABASE_PASSWORD
+  )
+    throw new ConfigError(
+      "Invalid environment variable DATABASE_URL: its password is docker-compose.yml's placeholder, which everyone knows; set your own POSTGRES_PASSWORD in .env (README: Docker)",
+    );
   if (env.NODE_ENV === 'production')
     for (const [name, placeholder] of COMPOSE_PLACEHOLDERS)
       if (env[name] === placeholder)
@@ -306,6 +316,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       .map((a) => a.trim())
       .filter(Boolean),
   };
+}
+
+function databasePassword(url: string): string {
+  try {
+    return decodeURIComponent(new URL(url).password);
+  } catch {
+    return '';
+  }
 }
 
 function s3Config(env: Env, bucket: string): S3Config {

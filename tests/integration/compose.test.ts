@@ -106,6 +106,10 @@ describe('docker-compose.yml', () => {
         `Invalid environment variable ${name}: it is docker-compose.yml's placeholder`,
       );
     }
+    const { POSTGRES_PASSWORD: _, ...withoutDatabasePassword } = OPERATOR_ENV;
+    expect(() => loadConfig(resolved(env, withoutDatabasePassword))).toThrow(
+      "Invalid environment variable DATABASE_URL: its password is docker-compose.yml's placeholder",
+    );
     // The setup step's own script, as its shell runs it (no mc here: past the check it fails on that).
     const setup = compose.services['minio-setup'];
     const script = (setup.command ?? [])[0].replaceAll('$$', '$');
