@@ -55,7 +55,7 @@ describe('a visitor reading the blog', () => {
       .toEqual(['Podcasts', 'Podcasts']);
 
     // A podcast post: audio player and reading time.
-    await page.getByRole('link', { name: 'Episode 12: Careers That Zigzag' }).click();
+    await page.getByRole('link', { name: 'Episode 12: Careers That Zigzag', exact: true }).click();
     await page.waitForURL(/\/post\/episode-12/);
     await expect
       .poll(() => page.getByRole('heading', { name: 'Listen to this post' }).isVisible())

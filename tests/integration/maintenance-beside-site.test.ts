@@ -140,4 +140,4 @@ it('every command of README runs beside `npm start` on the embedded database, an
   expect(imported.stdout).toMatch(/created: [1-9]/);
   expect(imported.stderr).not.toMatch(/terminating connection|Unhandled|Error/);
   expect(existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
-});
+}, 300_000); // npm start builds, seeds and serves; eleven commands run beside it

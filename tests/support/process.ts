@@ -90,7 +90,8 @@ export async function startWebProcess(
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;
   for (;;) {
-    const up = await fetch(`${url}/api/health`).then(
+    // A process that accepts but does not answer is asked again, not waited on for good.
+    const up = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(5_000) }).then(
       (r) => r.ok,
       () => false,
     );
