@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Db } from '../db/knex.ts';
 import { SHOP_MESSAGES } from '../shop/messages.ts';
@@ -183,6 +184,13 @@ export async function sweepExpiredRateLimits(db: Db): Promise<number> {
   return db('rate_limits').where('expire', '<', Date.now()).delete();
 }
 
+/**
+ * rate_limits.key is varchar(255) with the prefix in front: a key as long as a typed identifier
+ * can be (an email of 254 characters) is kept as its hash, the same for the same key.
+ */
+const storedKey = (key: string) =>
+  key.length <= 160 ? key : `sha256:${createHash('sha256').update(key).digest('base64url')}`;
+
 function buildRateLimit(db: Db, opts: RateLimitOptions): RateLimit {
   const limiter = new RateLimiterPostgres({
     storeClient: db,
@@ -198,14 +206,14 @@ function buildRateLimit(db: Db, opts: RateLimitOptions): RateLimit {
     new HttpError(429, opts.message, { 'Retry-After': String(Math.max(1, Math.ceil(msBeforeNext / 1000))) });
   return {
     async refund(key) {
-      await limiter.reward(key, 1);
+      await limiter.reward(storedKey(key), 1);
     },
     async reset(key) {
-      await limiter.delete(key);
+      await limiter.delete(storedKey(key));
     },
     async consume(key) {
       try {
-        await limiter.consume(key);
+        await limiter.consume(storedKey(key));
       } catch (error) {
         if (error instanceof RateLimiterRes) throw tooMany(error.msBeforeNext);
         throw error;

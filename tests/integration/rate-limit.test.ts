@@ -26,3 +26,14 @@ it('sweeps the counters of ended windows and keeps those still counting', async 
   await limit.consume('10.0.0.1');
   await expect(limit.consume('10.0.0.1')).rejects.toMatchObject({ status: 429 });
 });
+
+it('counts a key as long as an email may be (254 characters) like any other', async () => {
+  const limit = rateLimit(database.db, 'orderLookupEmail', 2);
+  const email = `${'a'.repeat(64)}@${'b'.repeat(185)}.example`.slice(0, 254);
+  await limit.consume(email);
+  await limit.refund(email);
+  await limit.consume(email);
+  await limit.consume(email);
+  await expect(limit.consume(email)).rejects.toMatchObject({ status: 429 });
+  await expect(limit.consume(`${email.slice(0, -1)}x`)).resolves.toBeUndefined();
+});

@@ -53,7 +53,6 @@ it(
   async () => {
     database = await createTestDatabase();
     const { db } = database;
-    const product = await createProductRow(db, { name: 'Soak mug', price: 900, stock: null });
     const env = {
       NODE_ENV: 'production',
       DATABASE_URL: database.url,
@@ -67,6 +66,8 @@ it(
     web = started;
     const base = started.url;
     worker = startProcess('workers/main.ts', [], env);
+    // After the start: the demo is seeded only into a database without posts or products.
+    const product = await createProductRow(db, { name: 'Soak mug', price: 900, stock: null });
     const { posts } = await (await fetch(`${base}/api/posts`)).json();
     const pid = web.child.pid ?? 0;
 

@@ -39,15 +39,19 @@ export async function action({ request, context }: Route.ActionArgs): Promise<Ac
   const form = await request.formData();
   const intent = String(form.get('intent') ?? '');
   const owner = cartOwnerOf(state);
-  const lineId = Number.parseInt(String(form.get('lineId') ?? ''), 10);
+  // A line id is a row id: anything else names no line, and never reaches the database.
+  const rawLineId = String(form.get('lineId') ?? '').trim();
+  const lineId = /^\d{1,9}$/.test(rawLineId) ? Number(rawLineId) : null;
   const fail = (description: string): ActionResult => ({
     ok: false,
     title: SHOP_MESSAGES.errorTitle,
     description,
     intent,
   });
+  if ((intent === 'set' || intent === 'remove') && lineId === null)
+    return fail(intent === 'set' ? SHOP_MESSAGES.updateFailed : SHOP_MESSAGES.removeFailed);
   try {
-    if (intent === 'set') {
+    if (intent === 'set' && lineId !== null) {
       const result = await updateCartItem(
         services.db,
         owner,
@@ -56,7 +60,7 @@ export async function action({ request, context }: Route.ActionArgs): Promise<Ac
       );
       return { ok: true, title: 'Cart updated', description: `Quantity set to ${result.quantity}.`, intent };
     }
-    if (intent === 'remove') {
+    if (intent === 'remove' && lineId !== null) {
       await removeCartItem(services.db, owner, lineId);
       return { ok: true, title: SHOP_MESSAGES.itemRemoved, intent };
     }
