@@ -109,7 +109,8 @@ const postSlug = (db: Db) => db.raw('(SELECT slug FROM posts WHERE posts.id = po
 
 /**
  * What a move carries, table by table: each as rows keyed by what survives a move (slugs, codes,
- * emails, order ids), not by the new site's ids.
+ * emails, order ids), not by the new site's ids, and ordered by them: an export keeps times to
+ * the millisecond, so rows made within one millisecond may trade places by time.
  */
 const CARRIED: Record<string, (db: Db) => Promise<unknown[]>> = {
   posts: (db) =>
@@ -146,7 +147,7 @@ const CARRIED: Record<string, (db: Db) => Promise<unknown[]>> = {
     db('comments as c')
       .join('posts as p', 'p.id', 'c.post_id')
       .leftJoin('comments as r', 'r.id', 'c.reply_to_id')
-      .orderBy(['p.slug', 'c.created_at', 'c.content', 'c.author'])
+      .orderBy(['p.slug', 'c.content', 'c.author', 'c.email', 'c.created_at'])
       .select(
         'p.slug',
         'c.author',
@@ -167,13 +168,12 @@ const CARRIED: Record<string, (db: Db) => Promise<unknown[]>> = {
   post_slug_history: (db) => db('post_slug_history').orderBy('slug').select('slug', postSlug(db)),
   post_revisions: (db) =>
     db('post_revisions')
-      .orderBy(['created_at', 'title'])
+      .orderBy(['post', 'version', 'kind', 'title'])
       .select(postSlug(db), 'kind', 'version', 'title', 'excerpt', 'content', 'settings', 'created_at'),
-  post_products: (db) => db('post_products').orderBy(['product_id']).select(postSlug(db), 'product_id'),
+  post_products: (db) =>
+    db('post_products').orderBy(['post', 'product_id']).select(postSlug(db), 'product_id'),
   newsletters: (db) =>
-    db('newsletters')
-      .orderBy('created_at')
-      .select(postSlug(db), 'state', 'total', 'created_at', 'finished_at'),
+    db('newsletters').orderBy('post').select(postSlug(db), 'state', 'total', 'created_at', 'finished_at'),
   newsletter_subscribers: (db) =>
     db('newsletter_subscribers')
       .orderBy('email')
