@@ -82,7 +82,8 @@ export class GuestClient {
     return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
   }
 
-  add(productId: number, quantity = 1) {
+  /** A quantity as a client may send it: a number, or any string (the API must refuse a bad one). */
+  add(productId: number, quantity: number | string = 1) {
     return this.request('POST', '/api/cart?action=add', { productId, quantity });
   }
 
