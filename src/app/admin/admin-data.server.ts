@@ -17,7 +17,7 @@ import {
 import { listAdminPosts } from '../../blog/post-editor.ts';
 import { getBlogSettings } from '../../blog/settings.ts';
 import { listSubscribers, recentNewsletters, subscriberCounts } from '../../blog/subscribers.ts';
-import { backupOverview } from '../../db/scheduled-backups.ts';
+import { backupOverview, backupsDir, lastBackupRun } from '../../db/scheduled-backups.ts';
 import { downloadSettings } from '../../orders/downloads.ts';
 import { paymentSettings } from '../../orders/payment-settings.ts';
 import { listOrders } from '../../orders/service.ts';
@@ -202,8 +202,11 @@ export async function loadTab(
         analytics ? analyticsReport(services.db, lastDays(30), 5) : null,
       ]);
       const popular = params.get('popular') === 'all' || !recent ? ('all' as const) : ('recent' as const);
+      // The last run's record alone: the list of files (a stat each) is the Settings tab's.
       const lastBackup =
-        services.config.backupIntervalMs > 0 ? (await backupOverview(services.config)).last : null;
+        services.config.backupIntervalMs > 0
+          ? await lastBackupRun(backupsDir(services.config.dataDir))
+          : null;
       return { tab, dashboard: all, recent, popular, lastBackup, mailDelivers: services.mailer.delivers };
     }
     case 'analytics':
