@@ -45,9 +45,9 @@ export function importAdminRouter(services: AppServices): Router {
   router.get('/admin/import/jobs/:id', async (ctx) => {
     requireAdmin(ctx.state);
     ctx.set('Cache-Control', 'no-store');
-    const job = await services.queues.queue('import').getJob(ctx.params.id);
-    if (!job) throw new HttpError(404, 'No such import job.');
-    ctx.body = await importJobStatus(job);
+    const status = await importJobStatus(services.queues.queue('import'), ctx.params.id);
+    if (!status) throw new HttpError(404, 'No such import job.');
+    ctx.body = status;
   });
   router.get('/admin/export', async (ctx) => {
     requireAdmin(ctx.state);
@@ -81,14 +81,18 @@ export type ImportJobStatus = {
   message: string | null;
 };
 
-/** What the screen shows of an import job: progress while it runs, then its report or its failure. */
-export async function importJobStatus(job: {
-  getState(): Promise<string>;
-  progress: unknown;
-  returnvalue: unknown;
-  failedReason?: string;
-}): Promise<ImportJobStatus> {
-  const state = await job.getState();
+/**
+ * What the screen shows of an import job: progress while it runs, then its report or its failure.
+ * The state is read before the job: a job read first and completed in between would show as
+ * finished without its report.
+ */
+export async function importJobStatus(
+  queue: { getJobState(id: string): Promise<string>; getJob(id: string): Promise<ImportJob | undefined> },
+  id: string,
+): Promise<ImportJobStatus | null> {
+  const state = await queue.getJobState(id);
+  const job = state === 'unknown' ? undefined : await queue.getJob(id);
+  if (!job) return null;
   const progress = (job.progress ?? {}) as { done?: number; total?: number };
   const report = state === 'completed' ? (job.returnvalue as ImportJobStatus['report']) : null;
   return {
@@ -99,3 +103,5 @@ export async function importJobStatus(job: {
     message: state === 'failed' ? `The import failed: ${job.failedReason ?? 'unknown error'}` : null,
   };
 }
+
+type ImportJob = { progress: unknown; returnvalue: unknown; failedReason?: string };

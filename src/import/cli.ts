@@ -14,9 +14,10 @@ const FORMAT_NAMES = {
   substack: 'Substack',
   medium: 'Medium',
   penstand: 'Penstand',
+  members: 'Member list',
 } as const;
 const USAGE =
-  "Usage: npm run import -- <file.xml|file.json|file.zip> [--dry-run] [--fetch-images] [--category 'Old name=Penstand category']… [--default-category Technology]";
+  "Usage: npm run import -- <file.xml|file.json|file.zip|file.csv> [--dry-run] [--fetch-images] [--category 'Old name=Penstand category']… [--default-category Technology]";
 
 /** The report as a writer reads it: counts first, then what was skipped and why, then warnings. */
 export function formatReport(report: ImportReport): string {

@@ -14,14 +14,14 @@ import { emptyNotes, htmlToMarkdown, htmlToText } from './content.ts';
 import { ghostData, ghostSite, readGhost, readJsonFile } from './ghost.ts';
 import { createImageCopier } from './images.ts';
 import { mediumPostFiles, mediumSite, readMedium } from './medium.ts';
-import { importPenstand, isPenstandExport, type PenstandExport } from './penstand.ts';
 import {
-  importSubstackSubscribers,
-  readSubstack,
+  importMemberList,
+  isMemberListHeader,
+  readMemberList,
   type SubscriberImport,
-  scanSubstack,
-  substackPostsCsv,
-} from './substack.ts';
+} from './member-list.ts';
+import { importPenstand, isPenstandExport, type PenstandExport } from './penstand.ts';
+import { readSubstack, scanSubstack, substackPostsCsv } from './substack.ts';
 import { ImportError, type ImportItem, type ReaderEvent } from './types.ts';
 import { detach, readWxr, scanWxr } from './wxr.ts';
 import { openZip } from './zip.ts';
@@ -37,7 +37,7 @@ export type ImportOptions = {
 };
 
 export type ImportReport = {
-  format: 'wordpress' | 'ghost' | 'substack' | 'medium' | 'penstand';
+  format: 'wordpress' | 'ghost' | 'substack' | 'medium' | 'penstand' | 'members';
   dryRun: boolean;
   /** Items (posts, pages and everything else) in the file. */
   total: number;
@@ -55,7 +55,7 @@ export type ImportReport = {
   categories: Record<string, { category: string; posts: number }>;
   /** A Penstand export also brings the shop and the newsletter. */
   restored?: { products: number; subscribers: number; orders: number; discounts: number };
-  /** A Substack export's subscriber list, as newsletter subscribers. */
+  /** A Substack export's subscriber list, or a member list of its own, as newsletter subscribers. */
   subscribers?: Omit<SubscriberImport, 'invalid'> & { invalid: number };
   warnings: string[];
 };
@@ -63,7 +63,7 @@ export type ImportReport = {
 /** Rolls the dry run's single transaction back once its counts are known. */
 class DryRunDone extends Error {}
 
-async function detectFormat(path: string): Promise<'xml' | 'json' | 'zip'> {
+async function detectFormat(path: string): Promise<'xml' | 'json' | 'zip' | 'csv'> {
   const handle = await open(path, 'r').catch(() => {
     throw new ImportError(`The file ${path} cannot be read.`);
   });
@@ -79,8 +79,9 @@ async function detectFormat(path: string): Promise<'xml' | 'json' | 'zip'> {
     if (bytesRead === 0) throw new ImportError('The file is empty (0 bytes). Nothing was imported.');
     if (head.startsWith('<')) return 'xml';
     if (head.startsWith('{')) return 'json';
+    if (isMemberListHeader(head.split(/\r?\n/, 1)[0])) return 'csv';
     throw new ImportError(
-      'The file is neither a WordPress export (XML), a Ghost export (JSON) nor a Substack or Medium export (zip). Nothing was imported.',
+      'The file is neither a WordPress export (XML), a Ghost export (JSON), a Substack or Medium export (zip) nor a member list (CSV with an email column). Nothing was imported.',
     );
   } finally {
     await handle.close();
@@ -271,7 +272,7 @@ export function sourceSiteKey(declared: string, path: string): string {
 }
 
 type Reader = {
-  format: 'wordpress' | 'ghost' | 'substack' | 'medium';
+  format: 'wordpress' | 'ghost' | 'substack' | 'medium' | 'members';
   /** The source site's key (sourceSiteKey). */
   site: string;
   total: number;
@@ -298,7 +299,7 @@ async function zipReader(path: string): Promise<Reader> {
         site: sourceSiteKey(scan.siteUrl, path),
         total: scan.rows.length,
         events: readSubstack(zip, scan),
-        subscribers: list ? (db) => importSubstackSubscribers(db, list) : undefined,
+        subscribers: list ? (db) => importMemberList(db, list) : undefined,
         close: () => zip.close(),
       };
     }
@@ -320,6 +321,16 @@ async function zipReader(path: string): Promise<Reader> {
 async function readerFor(path: string): Promise<Reader | { format: 'penstand'; document: PenstandExport }> {
   const kind = await detectFormat(path);
   if (kind === 'zip') return zipReader(path);
+  if (kind === 'csv') {
+    const list = await readMemberList(path);
+    return {
+      format: 'members',
+      site: sourceSiteKey('', path),
+      total: list.length,
+      events: [],
+      subscribers: (db) => importMemberList(db, list),
+    };
+  }
   if (kind === 'xml') {
     const index = await scanWxr(path);
     return {
@@ -489,5 +500,9 @@ async function importSubscribers(reader: Reader, db: Knex, report: ImportReport)
   for (const { line, value } of invalid)
     report.warnings.push(
       detach(`subscriber list line ${line}: '${value}' is not an email address, left out`),
+    );
+  if (counts.paid)
+    report.warnings.push(
+      `${counts.paid} paying or complimentary member(s) there: added as free newsletter subscribers (this site has no paid memberships)`,
     );
 }

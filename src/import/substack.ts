@@ -1,9 +1,7 @@
 import { basename } from 'node:path';
 import type { PostStatus } from '../blog/post-schema.ts';
-import { addConfirmedSubscribers, isSubscriberAddress } from '../blog/subscribers.ts';
-import type { Db } from '../db/knex.ts';
-import { parseCsv } from '../server/csv.ts';
 import { htmlToText } from './content.ts';
+import { type CsvRow, csvRows } from './member-list.ts';
 import { ImportError, type ReaderEvent } from './types.ts';
 import type { ZipArchive } from './zip.ts';
 
@@ -17,7 +15,6 @@ import type { ZipArchive } from './zip.ts';
  */
 
 type Row = Record<string, string>;
-type CsvRow = { line: number; row: Row };
 
 const POSTS_COLUMNS = ['post_id', 'post_date', 'is_published', 'type', 'audience', 'title'];
 
@@ -37,19 +34,13 @@ export function substackPostsCsv(zip: ZipArchive): string | null {
 }
 
 function records(csv: string, what: string, required: string[]): CsvRow[] {
-  const [header, ...rest] = parseCsv(csv);
-  const columns = header?.fields.map((c) => c.trim().toLowerCase()) ?? [];
+  const { columns, rows } = csvRows(csv);
   const missing = required.filter((c) => !columns.includes(c));
   if (missing.length)
     throw new ImportError(
       `${what} has no ${missing.join(', ')} column${missing.length > 1 ? 's' : ''}: it is not a Substack export's. Nothing was imported.`,
     );
-  return rest
-    .filter((record) => record.fields.some((f) => f.trim()))
-    .map((record) => ({
-      line: record.line,
-      row: Object.fromEntries(columns.map((c, i) => [c, record.fields[i]?.trim() ?? ''])),
-    }));
+  return rows;
 }
 
 /** A call to action that leads back to Substack (subscribe, share, leave a comment): its link names the publication. */
@@ -143,28 +134,4 @@ export async function* readSubstack(zip: ZipArchive, scan: SubstackExport): Asyn
       },
     };
   }
-}
-
-export type SubscriberImport = {
-  added: number;
-  merged: number;
-  /** Readers who had turned Substack's emails off: their choice stands, they are not added. */
-  optedOut: number;
-  /** Addresses Substack replaced after a deletion request. */
-  deleted: number;
-  invalid: { line: number; value: string }[];
-};
-
-/** The subscriber list: each address that receives the newsletter on Substack becomes a confirmed subscriber. */
-export async function importSubstackSubscribers(db: Db, list: CsvRow[]): Promise<SubscriberImport> {
-  const report: SubscriberImport = { added: 0, merged: 0, optedOut: 0, deleted: 0, invalid: [] };
-  const addresses: string[] = [];
-  for (const { line, row } of list) {
-    if (/@deletion-request\.substack\.com$/i.test(row.email)) report.deleted++;
-    else if (row.email_disabled?.toLowerCase() === 'true') report.optedOut++;
-    else if (isSubscriberAddress(row.email)) addresses.push(row.email);
-    else report.invalid.push({ line, value: row.email.slice(0, 100) });
-  }
-  Object.assign(report, await addConfirmedSubscribers(db, addresses));
-  return report;
 }

@@ -7,7 +7,12 @@ import { type ImportReport, runImport } from '../../src/import/import.ts';
 import { ImportError } from '../../src/import/types.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { changedTables, fingerprint, watchedTables } from '../support/db-fingerprint.ts';
-import { MEDIUM_FIXTURE, SUBSTACK_FIXTURE, storedZip } from '../support/import-fixtures.ts';
+import {
+  GHOST_MEMBERS_FIXTURE,
+  MEDIUM_FIXTURE,
+  SUBSTACK_FIXTURE,
+  storedZip,
+} from '../support/import-fixtures.ts';
 import { startProcess } from '../support/process.ts';
 
 let app: TestApp;
@@ -239,5 +244,49 @@ describe('a zip that is no export', () => {
     const refused = startProcess('src/import/cli.ts', [photos], env);
     expect(await refused.exited).toBe(1);
     expect(refused.output()).toContain('The zip is neither a Substack export');
+  });
+});
+
+describe('a member list (CSV) on its own', () => {
+  it("imports Ghost's members export and any list with an email column; a CSV without one is refused", async () => {
+    const { db } = app.services;
+    const tables = await watchedTables(db);
+    const before = await fingerprint(db, tables);
+    const dry = await runImport(app.services, GHOST_MEMBERS_FIXTURE, { dryRun: true });
+    expect(changedTables(before, await fingerprint(db, tables))).toEqual([]);
+    const ghost = await runImport(app.services, GHOST_MEMBERS_FIXTURE);
+    for (const report of [dry, ghost])
+      expect(report).toMatchObject({
+        format: 'members',
+        total: 5,
+        created: 0,
+        // ada@example.com came with the Substack export.
+        subscribers: { added: 3, merged: 1, optedOut: 1, deleted: 0, paid: 2, invalid: 0 },
+      });
+    expect(ghost.warnings).toContain(
+      '2 paying or complimentary member(s) there: added as free newsletter subscribers (this site has no paid memberships)',
+    );
+    expect(await db('newsletter_subscribers').where({ email: 'quiet@example.com' }).first()).toBeUndefined();
+
+    // Mailchimp's export heads its address column 'Email Address'.
+    const mailchimp = path.join(dir, 'subscribed_members.csv');
+    writeFileSync(mailchimp, 'Email Address,First Name\r\nnew.reader@example.com,New\r\nnope,Nope\r\n');
+    expect(await runImport(app.services, mailchimp)).toMatchObject({
+      format: 'members',
+      subscribers: { added: 1, merged: 0, invalid: 1 },
+    });
+    expect(
+      await db('newsletter_subscribers').where({ email: 'new.reader@example.com' }).first('status'),
+    ).toEqual({
+      status: 'confirmed',
+    });
+
+    const noEmail = path.join(dir, 'names.csv');
+    writeFileSync(noEmail, 'name,city\nAda,London\n');
+    const error = await runImport(app.services, noEmail).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ImportError);
+    expect((error as Error).message).toBe(
+      'The file is neither a WordPress export (XML), a Ghost export (JSON), a Substack or Medium export (zip) nor a member list (CSV with an email column). Nothing was imported.',
+    );
   });
 });

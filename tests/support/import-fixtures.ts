@@ -8,6 +8,8 @@ export const GHOST_FIXTURE = path.join(FIXTURES, 'ghost-6-export.json');
 /** Zips shaped as Substack's and Medium's exports (see the README for how they were made). */
 export const SUBSTACK_FIXTURE = path.join(FIXTURES, 'substack-export.zip');
 export const MEDIUM_FIXTURE = path.join(FIXTURES, 'medium-export.zip');
+/** A members list shaped as Ghost's Members → Export writes it (see the README). */
+export const GHOST_MEMBERS_FIXTURE = path.join(FIXTURES, 'ghost-members.csv');
 
 /** A zip of the given files, stored uncompressed: for archives that are no export (the refusals). */
 export function storedZip(files: Record<string, string>): Buffer {

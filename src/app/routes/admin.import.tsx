@@ -35,8 +35,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       refusal: IMPORT_MESSAGES[refused as keyof typeof IMPORT_MESSAGES] as string,
     };
   if (jobId) {
-    const job = await services.queues.queue('import').getJob(jobId.slice(0, 100));
-    return { upload: null, job: job ? await importJobStatus(job) : null, missing: !job };
+    const job = await importJobStatus(services.queues.queue('import'), jobId.slice(0, 100));
+    return { upload: null, job, missing: !job };
   }
   if (uploadId) {
     const upload = await readUploadState(services.privateFiles, uploadId);
@@ -88,13 +88,14 @@ function UploadForm() {
     >
       <h2>Import</h2>
       <p>
-        A WordPress export (WXR, .xml), a Ghost export (.json), a Penstand export (.json), or the .zip a
-        Substack or Medium export downloads as, up to 200 MB.
+        A WordPress export (WXR, .xml), a Ghost export (.json), a Penstand export (.json), the .zip a Substack
+        or Medium export downloads as, or a member list (.csv: Ghost's members export, Substack's subscriber
+        list, or any list with an email column), up to 200 MB.
       </p>
       <Notice result={error ? { ok: false, title: 'Error', message: error } : null} />
       <div className="field">
         <label htmlFor="import-file">Export file</label>
-        <input id="import-file" name="file" type="file" accept=".xml,.json,.zip" required />
+        <input id="import-file" name="file" type="file" accept=".xml,.json,.zip,.csv" required />
       </div>
       <button className="button" type="submit">
         Upload and preview
@@ -104,6 +105,15 @@ function UploadForm() {
 }
 
 function Counts({ report }: { report: ImportReport }) {
+  if (report.format === 'members')
+    return (
+      <dl className="admin-import-counts">
+        <dt>Rows</dt>
+        <dd>{report.total}</dd>
+        <dt>Subscribers</dt>
+        <dd>{(report.subscribers?.added ?? 0) + (report.subscribers?.merged ?? 0)}</dd>
+      </dl>
+    );
   return (
     <dl className="admin-import-counts">
       <dt>Posts</dt>
@@ -154,6 +164,12 @@ function Notes({ report }: { report: ImportReport }) {
           {subscribers.deleted} deleted, {subscribers.invalid} not addresses.
         </p>
       ) : null}
+      {subscribers?.paid ? (
+        <p>
+          Paying or complimentary there: {subscribers.paid}, added as free subscribers (this site has no paid
+          memberships).
+        </p>
+      ) : null}
     </>
   );
 }
@@ -165,10 +181,12 @@ function Preview({ id, fileName, report }: { id: string; fileName: string; repor
       <h2>{`Preview of ${fileName}`}</h2>
       <Counts report={report} />
       <Notes report={report} />
-      <p>
-        {report.skipped.length} of {report.total} items will be skipped (attachments, menus, threads and other
-        non-posts).
-      </p>
+      {report.format === 'members' ? null : (
+        <p>
+          {report.skipped.length} of {report.total} items will be skipped (attachments, menus, threads and
+          other non-posts).
+        </p>
+      )}
       <input type="hidden" name="upload" value={id} />
       {categories.length ? (
         <fieldset>
@@ -187,11 +205,13 @@ function Preview({ id, fileName, report }: { id: string; fileName: string; repor
           ))}
         </fieldset>
       ) : null}
-      <div className="field">
-        <label>
-          <input type="checkbox" name="fetchImages" /> Copy images into Penstand
-        </label>
-      </div>
+      {report.format === 'members' ? null : (
+        <div className="field">
+          <label>
+            <input type="checkbox" name="fetchImages" /> Copy images into Penstand
+          </label>
+        </div>
+      )}
       <button className="button" type="submit">
         Import
       </button>
@@ -202,18 +222,22 @@ function Preview({ id, fileName, report }: { id: string; fileName: string; repor
 function Report({ report }: { report: ImportReport }) {
   return (
     <>
-      <dl className="admin-import-counts">
-        <dt>Created</dt>
-        <dd>{report.created}</dd>
-        <dt>Updated</dt>
-        <dd>{report.updated}</dd>
-        <dt>Unchanged</dt>
-        <dd>{report.unchanged}</dd>
-        <dt>Skipped</dt>
-        <dd>{report.skipped.length}</dd>
-        <dt>Comments created</dt>
-        <dd>{report.comments.created}</dd>
-      </dl>
+      {report.format === 'members' ? (
+        <Counts report={report} />
+      ) : (
+        <dl className="admin-import-counts">
+          <dt>Created</dt>
+          <dd>{report.created}</dd>
+          <dt>Updated</dt>
+          <dd>{report.updated}</dd>
+          <dt>Unchanged</dt>
+          <dd>{report.unchanged}</dd>
+          <dt>Skipped</dt>
+          <dd>{report.skipped.length}</dd>
+          <dt>Comments created</dt>
+          <dd>{report.comments.created}</dd>
+        </dl>
+      )}
       <Notes report={report} />
       {report.skipped.length ? (
         <details>
