@@ -32,7 +32,7 @@ const isAlive = (pid: number) => {
   }
 };
 
-it('every command the operator's guide calls safe runs beside `npm start` on the embedded database, and the site answers 200 throughout', async () => {
+it('every command docs/operators-guide.md calls safe runs beside `npm start` on the embedded database, and the site answers 200 throughout', async () => {
   dataDir = await emptyDataDir('beside');
   const port = await freePort();
   // As the operator's guide says, with no DATABASE_URL: only where it keeps its data, its ports and its build
