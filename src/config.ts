@@ -94,7 +94,7 @@ const EnvSchema = z.object({
 
 export type Env = z.infer<typeof EnvSchema>;
 
-/** Every environment variable the app reads (README's configuration table lists the same). */
+/** Every environment variable the app reads (docs/operators-guide.md's Configuration table lists the same). */
 export const ENV_VARIABLES = Object.keys(EnvSchema.shape) as (keyof Env)[];
 
 export type Config = {

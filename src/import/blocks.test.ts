@@ -4,7 +4,7 @@ import { emptyNotes, htmlToMarkdown } from './content.ts';
 
 /**
  * Every block of WordPress 6's core library and every Ghost card, as their editors save them in
- * an export, with the Markdown each becomes (README: Import and export, block by block). Dynamic
+ * an export, with the Markdown each becomes (docs/writers-guide.md: Block by block). Dynamic
  * blocks (latest posts, archives, search…) are saved as a comment alone and bring nothing.
  */
 const BLOCKS: [name: string, html: string, markdown: string][] = [

@@ -146,7 +146,7 @@ function createConverter(notes: { current: ContentNotes }): TurndownService {
       return `\n\n${lines.map((line) => `> ${line}`).join('  \n')}\n\n`;
     },
   });
-  // Cards and blocks turndown alone would leave as debris (README: Import and export, block by block).
+  // Cards and blocks turndown alone would leave as debris (docs/writers-guide.md: Block by block).
   const hasClass = (node: Node, name: string) => (node as HTMLElement).classList?.contains(name) ?? false;
   const textOf = (node: Node, selector: string) =>
     service.escape(

@@ -9,8 +9,8 @@ import { uploadsArchive } from './uploads-archive.ts';
 
 /**
  * `npm run export -- <file>`: the whole site as one versioned JSON document, and its uploads as a
- * gzipped tar beside it (`<file>.uploads.tar.gz`, what `npm run import` puts back; README: Import
- * and export).
+ * gzipped tar beside it (`<file>.uploads.tar.gz`, what `npm run import` puts back; docs/writers-guide.md:
+ * Import and export).
  */
 const [file, ...extra] = process.argv.slice(2);
 if (!file || extra.length) {

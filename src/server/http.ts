@@ -13,7 +13,7 @@ export async function listen(app: Koa, host: string, port: number): Promise<WebS
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 5_000;
   // A client gets 20 s to send its headers and 2 minutes for the whole request (a 10 MB upload on
-  // a slow line); a reverse proxy in front should allow at least as much (see README).
+  // a slow line); a reverse proxy in front should allow at least as much (docs/operators-guide.md: Security).
   server.headersTimeout = 20_000;
   server.requestTimeout = 120_000;
   await new Promise<void>((resolve, reject) => {

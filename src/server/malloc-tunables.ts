@@ -1,5 +1,5 @@
 /**
- * glibc's malloc settings for the web process (README, "Web process memory"): two arenas instead
+ * glibc's malloc settings for the web process (docs/performance.md: The web process's memory): two arenas instead
  * of one for each thread that allocates (libuv's pool running zlib, V8's compiler and GC threads),
  * and a fixed mmap threshold, so a block of 128 KB or more goes back to the system when freed and
  * the arenas' free tops are trimmed. By default glibc raises both limits after the first large

@@ -197,7 +197,7 @@ const CARRIED: Record<string, (db: Db) => Promise<unknown[]>> = {
       .select('p.slug', db.raw("to_jsonb(cc) - 'post_id' AS counts")),
 };
 
-/** Not carried by an export, on purpose (README: Import and export). */
+/** Not carried by an export, on purpose (docs/writers-guide.md: Export, and moving a site). */
 const NOT_CARRIED = [
   'users',
   'sessions',
@@ -362,7 +362,7 @@ describe('export and import of a Penstand site', () => {
             "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename NOT LIKE 'knex%' ORDER BY 1",
           )
         ).rows.map((r: { tablename: string }) => r.tablename);
-        // Every table is either carried or named as not carried (README lists them).
+        // Every table is either carried or named as not carried (docs/writers-guide.md lists them).
         expect(tables.filter((t: string) => !(t in CARRIED) && !NOT_CARRIED.includes(t))).toEqual([]);
         for (const [table, rows] of Object.entries(CARRIED))
           expect(await rows(moved), table).toEqual(await rows(app.services.db));

@@ -32,10 +32,10 @@ const isAlive = (pid: number) => {
   }
 };
 
-it('every command of README runs beside `npm start` on the embedded database, and the site answers 200 throughout', async () => {
+it('every command docs/operators-guide.md calls safe runs beside `npm start` on the embedded database, and the site answers 200 throughout', async () => {
   dataDir = await emptyDataDir('beside');
   const port = await freePort();
-  // As README says, with no DATABASE_URL: only where it keeps its data, its ports and its build
+  // As the operator's guide says, with no DATABASE_URL: only where it keeps its data, its ports and its build
   // (the suite's own build is in use by other tests) differ.
   const env = {
     PATH: process.env.PATH ?? '',

@@ -49,7 +49,7 @@ async function placeOrder(base: string, productId: number): Promise<number> {
 it.skipIf(!redisServerInstalled())('loses no queued job when Redis is SIGKILLed and restarted', async () => {
   await mkdir('.test-data', { recursive: true });
   dir = await mkdtemp(path.resolve('.test-data', 'redis-'));
-  // Production needs the same: appendonly yes with appendfsync always (see README).
+  // Production needs the same: appendonly yes with appendfsync always (docs/operators-guide.md: Security).
   redis = (await startRedisServer(dir, { durable: true })) as Redis;
   smtp = await startSmtpServer();
   database = await createTestDatabase();

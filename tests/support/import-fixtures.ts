@@ -5,7 +5,7 @@ import { crc32 } from 'node:zlib';
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/import');
 export const WXR_FIXTURE = path.join(FIXTURES, 'wordpress-theme-unit-test.xml');
 export const GHOST_FIXTURE = path.join(FIXTURES, 'ghost-6-export.json');
-/** Zips shaped as Substack's and Medium's exports (see the README for how they were made). */
+/** Zips shaped as Substack's and Medium's exports (see tests/fixtures/import/README.md for how they were made). */
 export const SUBSTACK_FIXTURE = path.join(FIXTURES, 'substack-export.zip');
 export const MEDIUM_FIXTURE = path.join(FIXTURES, 'medium-export.zip');
 /** A members list shaped as Ghost's Members → Export writes it (see the README). */
