@@ -25,7 +25,7 @@ const positive = (name: string, max: number) =>
     .max(max, `${name} must be a number from 1 to ${max}`);
 
 /** A bad query parameter is a 400 naming it, as for posts (empty ones are omitted, SPEC §7). */
-const listQuery = z.object({
+export const listQuery = z.object({
   page: positive('page', 100_000).default(1),
   limit: positive('limit', 100).default(12),
   category: z
