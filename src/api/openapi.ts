@@ -171,6 +171,7 @@ const ENDPOINTS: Endpoint[] = [
     query: postsQuery,
     answers: [
       { status: 200, schema: R.PostList, description: 'A page of posts, or { post } with id or slug.' },
+      { status: 200, schema: R.PostOne },
     ],
     errors: [400, 401, 403, 404],
   },
@@ -535,7 +536,10 @@ const ENDPOINTS: Endpoint[] = [
     role: 'public',
     adminWhen: { param: 'status', description: 'status inactive or all: admins only' },
     query: productsQuery.extend({ id: z.string().optional() }),
-    answers: [{ status: 200, schema: R.ProductList, description: 'A page of products, or one Product with id.' }],
+    answers: [
+      { status: 200, schema: R.ProductList, description: 'A page of products, or one Product with id.' },
+      { status: 200, schema: R.Product },
+    ],
     errors: [400, 401, 403, 404],
   },
   {
@@ -851,8 +855,15 @@ const RANK: Record<Role, number> = { public: 0, user: 1, admin: 2 };
 
 const ref = (schema: z.ZodType) => ({ $ref: `#/components/schemas/${schema.meta()?.id}` });
 
-function jsonContent(schema: z.ZodType, media = 'application/json') {
+type Described = z.ZodType | { anyOf: { $ref: string }[] };
+
+function jsonContent(schema: Described, media = 'application/json') {
   return { [media]: { schema } };
+}
+
+/** Several named schemas as an anyOf of references (a zod union would flatten unions among them). */
+function oneOf(schemas: z.ZodType[]): Described {
+  return schemas.length > 1 ? { anyOf: schemas.map(ref) } : schemas[0];
 }
 
 /** An endpoint's answers followed by its refusals, each refusal an ApiError. */
@@ -865,7 +876,7 @@ function answersOf(e: Endpoint): Answer[] {
 
 /** The responses of one operation: answers of one status and media type are one schema (anyOf). */
 function responsesOf(group: Endpoint[]) {
-  const responses: Record<string, { description: string; content?: Record<string, { schema: z.ZodType }> }> = {};
+  const responses: Record<string, { description: string; content?: Record<string, { schema: Described }> }> = {};
   const byStatus = new Map<string, Answer[]>();
   for (const answer of group.flatMap(answersOf)) {
     const key = `${answer.status} ${answer.media ?? 'application/json'}`;
@@ -874,12 +885,28 @@ function responsesOf(group: Endpoint[]) {
   for (const answers of byStatus.values()) {
     const { status, media } = answers[0];
     const schemas = [...new Set(answers.map((a) => a.schema).filter((s) => s !== undefined))];
-    const schema = schemas.length > 1 ? z.union(schemas) : (schemas[0] ?? (media ? z.string() : undefined));
+    const schema = schemas.length ? oneOf(schemas) : media ? z.string() : undefined;
     const content = schema ? jsonContent(schema, media) : undefined;
     const previous = responses[status];
     responses[status] = previous
       ? { description: previous.description, content: { ...previous.content, ...content } }
       : { description: answers[0].description ?? 'Done.', ...(content ? { content } : {}) };
+  }
+  return responses;
+}
+
+/** One action's answers by status: references to their schemas, its own answers before refusals. */
+function actionResponses(e: Endpoint) {
+  const responses: Record<number, object> = {};
+  for (const status of new Set(answersOf(e).map((a) => a.status))) {
+    const answers = answersOf(e).filter((a) => a.status === status);
+    const own = answers.filter((a) => a.schema !== R.ApiError);
+    const schemas = (own.length ? own : answers).map((a) => a.schema).filter((s) => s !== undefined);
+    responses[status] = schemas.length
+      ? schemas.length > 1
+        ? { anyOf: schemas.map(ref) }
+        : ref(schemas[0])
+      : { description: answers[0].description };
   }
   return responses;
 }
@@ -917,7 +944,7 @@ function register(registry: OpenAPIRegistry, group: Endpoint[]) {
         },
       }
     : jsonBodies.length
-      ? { content: jsonContent(jsonBodies.length > 1 ? z.union(jsonBodies) : jsonBodies[0]) }
+      ? { content: jsonContent(oneOf(jsonBodies)) }
       : undefined;
   const least = group.reduce((a, e) => (RANK[e.role] < RANK[a] ? e.role : a), 'admin' as Role);
   const path = first.path.replace(/:(\w+)/g, '{$1}');
@@ -939,11 +966,7 @@ function register(registry: OpenAPIRegistry, group: Endpoint[]) {
             ...(e.adminWhen ? { adminWhen: e.adminWhen } : {}),
             ...(e.query ? { query: Object.keys(e.query.shape) } : {}),
             ...(e.body === 'multipart' ? { body: 'multipart' } : e.body ? { body: ref(e.body) } : {}),
-            responses: Object.fromEntries(
-              answersOf(e)
-                .reverse()
-                .map((a) => [a.status, a.schema ? ref(a.schema) : { description: a.description }]),
-            ),
+            responses: actionResponses(e),
           })),
         }
       : {}),
@@ -990,7 +1013,12 @@ function buildDocument() {
   const groups = new Map<string, Endpoint[]>();
   for (const e of ENDPOINTS) groups.set(`${e.method} ${e.path}`, [...(groups.get(`${e.method} ${e.path}`) ?? []), e]);
   for (const group of groups.values()) register(registry, group);
-  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+  // The named schemas themselves, so that references from anyOf and x-actions find them.
+  const named = ENDPOINTS.flatMap((e) => [e.body, ...e.answers.map((a) => a.schema)]).filter(
+    (s): s is z.ZodType => typeof s === 'object',
+  );
+  const schemas = [...new Set([...named, R.ApiError])].map((schema) => ({ type: 'schema' as const, schema }));
+  return new OpenApiGeneratorV31([...registry.definitions, ...schemas]).generateDocument({
     openapi: '3.1.0',
     info: { title: 'Penstand API', version: '1', description: DESCRIPTION },
     tags: [...new Set(ENDPOINTS.map((e) => e.tag))].map((name) => ({ name })),
