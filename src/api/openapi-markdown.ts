@@ -1,3 +1,5 @@
+import type { OpenApiDocument } from './openapi.ts';
+
 /**
  * docs/api.md from the OpenAPI document (npm run docs:api): the operations grouped by tag, each
  * with its role, parameters, body and answers, then every named schema with its fields. Pure, so a
@@ -54,7 +56,11 @@ type Document = {
 };
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-const anchor = (name: string) => name.toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-');
+const anchor = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9 -]/g, '')
+    .replace(/ /g, '-');
 const nameOf = (ref: string) => ref.slice(ref.lastIndexOf('/') + 1);
 const link = (ref: string) => `[${nameOf(ref)}](#${anchor(nameOf(ref))})`;
 
@@ -146,10 +152,16 @@ function answersOf(responses: Operation['responses']): string[] {
 
 function actionSection(action: Action, method: string, path: string): string[] {
   const query = action.action === null ? '' : `?action=${action.action}`;
-  const lines = [`#### \`${method} ${path}${query}\``, '', `${action.summary}. Role: **${action.role}**.`, ''];
+  const lines = [
+    `#### \`${method} ${path}${query}\``,
+    '',
+    `${action.summary}. Role: **${action.role}**.`,
+    '',
+  ];
   if (action.adminWhen) lines.push(`Admins only: ${action.adminWhen.description}.`, '');
   if (action.query?.length) lines.push(`Query: ${action.query.map((q) => `\`${q}\``).join(', ')}.`, '');
-  if (action.body) lines.push(`Body: ${action.body === 'multipart' ? '`multipart/form-data`' : typeOf(action.body)}.`, '');
+  if (action.body)
+    lines.push(`Body: ${action.body === 'multipart' ? '`multipart/form-data`' : typeOf(action.body)}.`, '');
   const answers = Object.entries(action.responses).map(
     ([status, schema]) => `${status} ${schema.$ref ? link(schema.$ref) : (schema.description ?? '')}`,
   );
@@ -174,7 +186,9 @@ function operationSection(method: string, path: string, op: Operation): string[]
   return lines;
 }
 
-export function renderApiReference(document: Document): string {
+export function renderApiReference(openApi: OpenApiDocument): string {
+  // Read as the few fields rendered here: the library's types leave the x- extensions out.
+  const document = openApi as unknown as Document;
   const tags = (document.tags ?? []).map((t) => t.name);
   const operations = Object.entries(document.paths ?? {}).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, op]) => ({ path, method, op })),
@@ -198,5 +212,8 @@ export function renderApiReference(document: Document): string {
   }
   lines.push('## Schemas', '');
   for (const [name, schema] of schemas) lines.push(...schemaSection(name, schema));
-  return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+  return `${lines
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`;
 }

@@ -73,8 +73,16 @@ export const PostList = named(
   z.object({ posts: z.array(PostSummary), pagination }),
 );
 export const PostOne = named('PostOne', 'One post, by id or slug.', z.object({ post: Post }));
-export const PostSaved = named('PostSaved', 'The post as saved.', z.object({ message: z.string(), post: Post }));
-export const Categories = named('Categories', 'Category names.', z.object({ categories: z.array(z.string()) }));
+export const PostSaved = named(
+  'PostSaved',
+  'The post as saved.',
+  z.object({ message: z.string(), post: Post }),
+);
+export const Categories = named(
+  'Categories',
+  'Category names.',
+  z.object({ categories: z.array(z.string()) }),
+);
 export const Tags = named('Tags', 'Tags in use.', z.object({ tags: z.array(z.string()) }));
 export const Autosaved = named(
   'Autosaved',
@@ -107,7 +115,10 @@ export const CommentPage = named(
   z.object({
     comments: z.array(publicComment.extend({ replies: z.array(publicComment) })),
     total: z.int(),
-    nextBefore: z.int().nullable().meta({ description: 'Pass as before for the next page; null on the last.' }),
+    nextBefore: z
+      .int()
+      .nullable()
+      .meta({ description: 'Pass as before for the next page; null on the last.' }),
   }),
 );
 export const CommentCreated = named(
@@ -125,7 +136,11 @@ export const CommentCreated = named(
     message: z.string(),
   }),
 );
-export const CommentLikes = named('CommentLikes', 'The comment’s likes.', z.object({ id: z.int(), likes: z.int() }));
+export const CommentLikes = named(
+  'CommentLikes',
+  'The comment’s likes.',
+  z.object({ id: z.int(), likes: z.int() }),
+);
 export const ModerationList = described(
   'ModerationList',
   '{ comments: [comment with email and post { id, title }], pagination { total, pages } } (pending: comments only).',
@@ -154,7 +169,11 @@ export const ProductList = named(
   'A page of products.',
   z.object({ products: z.array(Product), pagination }),
 );
-export const FeaturedProducts = named('FeaturedProducts', 'Featured products.', z.object({ products: z.array(Product) }));
+export const FeaturedProducts = named(
+  'FeaturedProducts',
+  'Featured products.',
+  z.object({ products: z.array(Product) }),
+);
 export const ProductFile = described(
   'ProductFile',
   'A downloadable file: { id, name, fileName, contentType, size, createdAt }.',
@@ -184,7 +203,11 @@ export const Cart = named(
     notices,
   }),
 );
-export const CartItems = named('CartItems', 'The cart’s lines only.', z.object({ items: z.array(cartLine), notices }));
+export const CartItems = named(
+  'CartItems',
+  'The cart’s lines only.',
+  z.object({ items: z.array(cartLine), notices }),
+);
 export const CartCount = named('CartCount', 'How many items the cart holds.', z.object({ count: z.int() }));
 export const CartAdded = named(
   'CartAdded',
@@ -205,8 +228,14 @@ export const OrderPlaced = described(
   'OrderPlaced',
   'The order (id, totalAmount in cents, status, customerName, customerEmail, lines…) and the payment’s next step (e.g. a Stripe checkout URL).',
 );
-export const MyOrders = described('MyOrders', '{ orders: [order with its lines, payment state and tracking] }.');
-export const AdminOrders = described('AdminOrders', '{ orders, pagination }: orders with their payment state.');
+export const MyOrders = described(
+  'MyOrders',
+  '{ orders: [order with its lines, payment state and tracking] }.',
+);
+export const AdminOrders = described(
+  'AdminOrders',
+  '{ orders, pagination }: orders with their payment state.',
+);
 export const AdminOrder = described(
   'AdminOrder',
   'The order, its lines, its events, its currency and its download grants (absolute links, counts, expiry).',
@@ -252,27 +281,49 @@ export const Users = described('Users', '{ users }: every account.');
 export const Passkeys = described('Passkeys', '{ passkeys: [{ id, name, createdAt, lastUsedAt }] }.');
 export const PasskeyOptions = described('PasskeyOptions', '{ options }: WebAuthn options for the browser.');
 export const PasskeyRegistered = described('PasskeyRegistered', '{ passkey }: the passkey registered.');
-export const TwoFactorSetup = described('TwoFactorSetup', '{ secret, otpauthUrl }: for the authenticator app.');
+export const TwoFactorSetup = described(
+  'TwoFactorSetup',
+  '{ secret, otpauthUrl }: for the authenticator app.',
+);
 export const TwoFactorEnabled = described(
   'TwoFactorEnabled',
   '{ recoveryCodes, token }: the codes shown once, and the session’s new token.',
 );
 export const TwoFactorDisabled = described('TwoFactorDisabled', '{ message, token }.');
 export const Uploaded = named('Uploaded', 'Where the upload is served.', z.object({ url: z.string() }));
-export const AvatarSaved = named('AvatarSaved', 'The new avatar.', z.object({ url: z.string(), message: z.string() }));
+export const AvatarSaved = named(
+  'AvatarSaved',
+  'The new avatar.',
+  z.object({ url: z.string(), message: z.string() }),
+);
 
 export const Dashboard = described('Dashboard', '{ stats, recentActivity } of the admin’s dashboard.');
-export const DashboardStats = described('DashboardStats', '{ stats }: posts, products, orders, revenue, users, comments.');
+export const DashboardStats = described(
+  'DashboardStats',
+  '{ stats }: posts, products, orders, revenue, users, comments.',
+);
 export const DashboardAnalytics = described('DashboardAnalytics', 'The dashboard’s analytics figures.');
-export const RecentActivity = described('RecentActivity', '{ recentActivity: { popularPosts, lowStockProducts } }.');
-export const AdminTest = described('AdminTest', '{ stats: { posts, products, comments } } (the older admin).');
+export const RecentActivity = described(
+  'RecentActivity',
+  '{ recentActivity: { popularPosts, lowStockProducts } }.',
+);
+export const AdminTest = described(
+  'AdminTest',
+  '{ stats: { posts, products, comments } } (the older admin).',
+);
 export const AuditLog = described('AuditLog', '{ entries, pagination }: every admin write, newest first.');
-export const AnalyticsReport = described('AnalyticsReport', 'Views, visitors and sales of the range, by day and by page.');
+export const AnalyticsReport = described(
+  'AnalyticsReport',
+  'Views, visitors and sales of the range, by day and by page.',
+);
 export const ImportPreview = described(
   'ImportPreview',
   '{ id, status, … }: the dry run’s preview (201), or its refusal with a message (422).',
 );
-export const ImportJob = described('ImportJob', '{ state: running|done|failed, done, total, report, message }.');
+export const ImportJob = described(
+  'ImportJob',
+  '{ state: running|done|failed, done, total, report, message }.',
+);
 export const SiteExport = described('SiteExport', 'The whole site as the JSON document of npm run export.');
 export const NewsletterProgress = described(
   'NewsletterProgress',

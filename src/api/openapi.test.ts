@@ -6,7 +6,9 @@ import { renderApiReference } from './openapi-markdown.ts';
 describe('docs/api.md', () => {
   it('is what npm run docs:api renders from the OpenAPI document now', () => {
     const committed = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
-    expect(committed, 'docs/api.md is stale: run npm run docs:api').toBe(renderApiReference(openApiDocument()));
+    expect(committed, 'docs/api.md is stale: run npm run docs:api').toBe(
+      renderApiReference(openApiDocument()),
+    );
   });
 
   it('lists each action of a ?action= route with its role, body and answers', () => {

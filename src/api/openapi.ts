@@ -7,7 +7,11 @@ import { commentSchema } from '../blog/comment-schema.ts';
 import { newsletterSchema } from '../blog/newsletter.ts';
 import { postInputSchema } from '../blog/post-schema.ts';
 import { blogSettingsSchema } from '../blog/settings-schema.ts';
-import { passkeyDeleteSchema, passkeyLoginSchema, passkeyRegisterSchema } from '../identity/passkey-schemas.ts';
+import {
+  passkeyDeleteSchema,
+  passkeyLoginSchema,
+  passkeyRegisterSchema,
+} from '../identity/passkey-schemas.ts';
 import {
   changePasswordSchema,
   confirmSchema,
@@ -24,14 +28,14 @@ import { discountSchema } from '../shop/discount-schema.ts';
 import { productSchema, productUpdateSchema } from '../shop/product-schema.ts';
 import { addBody, updateBody } from './cart.ts';
 import { listQuery as commentsQuery } from './comments.ts';
-import { listQuery as moderationQuery, moderateBody, replyBody } from './comments-admin.ts';
+import { moderateBody, listQuery as moderationQuery, replyBody } from './comments-admin.ts';
 import * as R from './openapi-responses.ts';
 import {
   cancelBody,
   markPaidBody,
+  listQuery as ordersQuery,
   refundBody,
   resetDownloadBody,
-  listQuery as ordersQuery,
   shipBody,
 } from './orders-admin.ts';
 import { listQuery as postsQuery } from './posts.ts';
@@ -115,23 +119,127 @@ const ENDPOINTS: Endpoint[] = [
   ),
   ...(
     [
-      [undefined, 'public', 'Sign up: a confirmation code is emailed', named('SignUp', signUpSchema), 201, R.SignedUp, [429]],
-      ['confirm', 'public', 'Confirm the email address with its code', named('Confirm', confirmSchema), 200, R.Message, [429]],
-      ['resend', 'public', 'Send the confirmation code again', named('Resend', resendSchema), 200, R.Message, [429]],
-      ['login', 'public', 'Sign in (401 with a challenge when a second factor is on)', named('SignIn', signInSchema), 200, R.SignedIn, [429]],
-      ['login-2fa', 'public', 'Finish signing in with the second factor', named('SignInCode', twoFactorLoginSchema), 200, R.SignedIn, [429]],
-      ['passkey-login-options', 'public', 'Start signing in with a passkey', undefined, 200, R.PasskeyOptions, [429]],
-      ['passkey-login', 'public', 'Sign in with a passkey', named('PasskeyLogin', passkeyLoginSchema), 200, R.SignedIn, [429]],
+      [
+        undefined,
+        'public',
+        'Sign up: a confirmation code is emailed',
+        named('SignUp', signUpSchema),
+        201,
+        R.SignedUp,
+        [429],
+      ],
+      [
+        'confirm',
+        'public',
+        'Confirm the email address with its code',
+        named('Confirm', confirmSchema),
+        200,
+        R.Message,
+        [429],
+      ],
+      [
+        'resend',
+        'public',
+        'Send the confirmation code again',
+        named('Resend', resendSchema),
+        200,
+        R.Message,
+        [429],
+      ],
+      [
+        'login',
+        'public',
+        'Sign in (401 with a challenge when a second factor is on)',
+        named('SignIn', signInSchema),
+        200,
+        R.SignedIn,
+        [429],
+      ],
+      [
+        'login-2fa',
+        'public',
+        'Finish signing in with the second factor',
+        named('SignInCode', twoFactorLoginSchema),
+        200,
+        R.SignedIn,
+        [429],
+      ],
+      [
+        'passkey-login-options',
+        'public',
+        'Start signing in with a passkey',
+        undefined,
+        200,
+        R.PasskeyOptions,
+        [429],
+      ],
+      [
+        'passkey-login',
+        'public',
+        'Sign in with a passkey',
+        named('PasskeyLogin', passkeyLoginSchema),
+        200,
+        R.SignedIn,
+        [429],
+      ],
       ['logout', 'public', 'Sign out', undefined, 200, R.Message, []],
-      ['forgot', 'public', 'Send a password reset code (the same answer whether or not the account exists)', named('Forgot', forgotSchema), 200, R.Message, [429]],
-      ['reset', 'public', 'Set a new password with the reset code', named('Reset', resetSchema), 200, R.Message, [429]],
-      ['change-password', 'user', 'Change the password', named('ChangePassword', changePasswordSchema), 200, R.Message, [429]],
+      [
+        'forgot',
+        'public',
+        'Send a password reset code (the same answer whether or not the account exists)',
+        named('Forgot', forgotSchema),
+        200,
+        R.Message,
+        [429],
+      ],
+      [
+        'reset',
+        'public',
+        'Set a new password with the reset code',
+        named('Reset', resetSchema),
+        200,
+        R.Message,
+        [429],
+      ],
+      [
+        'change-password',
+        'user',
+        'Change the password',
+        named('ChangePassword', changePasswordSchema),
+        200,
+        R.Message,
+        [429],
+      ],
       ['2fa-setup', 'user', 'Start turning on two-factor sign-in', undefined, 200, R.TwoFactorSetup, []],
-      ['2fa-enable', 'user', 'Turn on two-factor sign-in with a first code', TwoFactorCode, 200, R.TwoFactorEnabled, [429]],
+      [
+        '2fa-enable',
+        'user',
+        'Turn on two-factor sign-in with a first code',
+        TwoFactorCode,
+        200,
+        R.TwoFactorEnabled,
+        [429],
+      ],
       ['2fa-disable', 'user', 'Turn off two-factor sign-in', TwoFactorCode, 200, R.TwoFactorDisabled, [429]],
       ['passkey-register-options', 'user', 'Start adding a passkey', undefined, 200, R.PasskeyOptions, []],
-      ['passkey-register', 'user', 'Add a passkey', named('PasskeyRegister', passkeyRegisterSchema), 201, R.PasskeyRegistered, [429]],
-      ['passkey-delete', 'user', 'Remove a passkey', named('PasskeyDelete', passkeyDeleteSchema), 200, R.Message, [404]],
+      [
+        'passkey-register',
+        'user',
+        'Add a passkey',
+        named('PasskeyRegister', passkeyRegisterSchema),
+        201,
+        R.PasskeyRegistered,
+        [429],
+      ],
+      [
+        'passkey-delete',
+        'user',
+        'Remove a passkey',
+        named('PasskeyDelete', passkeyDeleteSchema),
+        200,
+        R.Message,
+        [404],
+      ],
     ] as const
   ).map(
     ([action, role, summary, body, status, schema, errors]): Endpoint => ({
@@ -144,7 +252,10 @@ const ENDPOINTS: Endpoint[] = [
       body,
       answers:
         action === 'login'
-          ? [{ status, schema }, { status: 401, schema: R.TwoFactorChallenge, description: 'A second factor is needed.' }]
+          ? [
+              { status, schema },
+              { status: 401, schema: R.TwoFactorChallenge, description: 'A second factor is needed.' },
+            ]
           : [{ status, schema }],
       errors: [400, ...errors],
     }),
@@ -459,7 +570,10 @@ const ENDPOINTS: Endpoint[] = [
     query: z.object({
       actor: z.string().max(200).optional(),
       action: z.string().max(200).optional(),
-      page: z.string().regex(/^\d{1,6}$/).optional(),
+      page: z
+        .string()
+        .regex(/^\d{1,6}$/)
+        .optional(),
       format: z.literal('csv').optional(),
     }),
     answers: [{ status: 200, schema: R.AuditLog }, csv('audit-log.csv (with format=csv)')],
@@ -475,7 +589,10 @@ const ENDPOINTS: Endpoint[] = [
       format: z.literal('csv').optional(),
       table: z.string().optional().meta({ description: 'With format=csv: the report’s table to export.' }),
     }),
-    answers: [{ status: 200, schema: R.AnalyticsReport }, csv('One of the report’s tables (with format=csv)')],
+    answers: [
+      { status: 200, schema: R.AnalyticsReport },
+      csv('One of the report’s tables (with format=csv)'),
+    ],
     errors: [400, 404],
   },
   {
@@ -711,7 +828,8 @@ const ENDPOINTS: Endpoint[] = [
       path: '/api/orders',
       action,
       tag: 'Orders',
-      summary: 'Check out the visitor’s cart (Idempotency-Key header: a repeat answers the same order with 200)',
+      summary:
+        'Check out the visitor’s cart (Idempotency-Key header: a repeat answers the same order with 200)',
       role: 'public',
       body: Checkout,
       answers: [{ status: 201, schema: R.OrderPlaced }],
@@ -847,7 +965,7 @@ function errorsOf(e: Endpoint): number[] {
 }
 
 const SECURITY: Record<Role, Record<string, string[]>[]> = {
-  public: [{}, { session: [] }, { bearer: [] }],
+  public: [{}, { session: [] }, { bearer: [] }, { guestSession: [] }],
   user: [{ session: [] }, { bearer: [] }],
   admin: [{ session: [] }, { bearer: [] }],
 };
@@ -862,7 +980,7 @@ function jsonContent(schema: Described, media = 'application/json') {
 }
 
 /** Several named schemas as an anyOf of references (a zod union would flatten unions among them). */
-function oneOf(schemas: z.ZodType[]): Described {
+function anyOfRefs(schemas: z.ZodType[]): Described {
   return schemas.length > 1 ? { anyOf: schemas.map(ref) } : schemas[0];
 }
 
@@ -876,7 +994,8 @@ function answersOf(e: Endpoint): Answer[] {
 
 /** The responses of one operation: answers of one status and media type are one schema (anyOf). */
 function responsesOf(group: Endpoint[]) {
-  const responses: Record<string, { description: string; content?: Record<string, { schema: Described }> }> = {};
+  const responses: Record<string, { description: string; content?: Record<string, { schema: Described }> }> =
+    {};
   const byStatus = new Map<string, Answer[]>();
   for (const answer of group.flatMap(answersOf)) {
     const key = `${answer.status} ${answer.media ?? 'application/json'}`;
@@ -885,12 +1004,18 @@ function responsesOf(group: Endpoint[]) {
   for (const answers of byStatus.values()) {
     const { status, media } = answers[0];
     const schemas = [...new Set(answers.map((a) => a.schema).filter((s) => s !== undefined))];
-    const schema = schemas.length ? oneOf(schemas) : media ? z.string() : undefined;
+    const schema = schemas.length ? anyOfRefs(schemas) : media ? z.string() : undefined;
     const content = schema ? jsonContent(schema, media) : undefined;
     const previous = responses[status];
     responses[status] = previous
       ? { description: previous.description, content: { ...previous.content, ...content } }
-      : { description: answers[0].description ?? 'Done.', ...(content ? { content } : {}) };
+      : {
+          description:
+            answers[0].description ??
+            (schemas.length === 1 ? schemas[0].meta()?.description : undefined) ??
+            'As each action says.',
+          ...(content ? { content } : {}),
+        };
   }
   return responses;
 }
@@ -930,7 +1055,9 @@ function register(registry: OpenAPIRegistry, group: Endpoint[]) {
     }
   }
   if (actions.length) {
-    const action = z.enum(actions as [string, ...string[]]).meta({ description: 'What to do; see x-actions.' });
+    const action = z
+      .enum(actions as [string, ...string[]])
+      .meta({ description: 'What to do; see x-actions.' });
     queryShape.action = actions.length < group.length ? action.optional() : action;
   }
   const bodies = group.map((e) => e.body).filter((b) => b !== undefined);
@@ -944,7 +1071,7 @@ function register(registry: OpenAPIRegistry, group: Endpoint[]) {
         },
       }
     : jsonBodies.length
-      ? { content: jsonContent(oneOf(jsonBodies)) }
+      ? { content: jsonContent(anyOfRefs(jsonBodies)) }
       : undefined;
   const least = group.reduce((a, e) => (RANK[e.role] < RANK[a] ? e.role : a), 'admin' as Role);
   const path = first.path.replace(/:(\w+)/g, '{$1}');
@@ -1011,7 +1138,8 @@ function buildDocument() {
     description: 'A guest API client’s cart session (never a signed-in one).',
   });
   const groups = new Map<string, Endpoint[]>();
-  for (const e of ENDPOINTS) groups.set(`${e.method} ${e.path}`, [...(groups.get(`${e.method} ${e.path}`) ?? []), e]);
+  for (const e of ENDPOINTS)
+    groups.set(`${e.method} ${e.path}`, [...(groups.get(`${e.method} ${e.path}`) ?? []), e]);
   for (const group of groups.values()) register(registry, group);
   // The named schemas themselves, so that references from anyOf and x-actions find them.
   const named = ENDPOINTS.flatMap((e) => [e.body, ...e.answers.map((a) => a.schema)]).filter(
@@ -1038,7 +1166,11 @@ function served() {
   if (!built) {
     const document = buildDocument();
     const json = JSON.stringify(document);
-    built = { document, json, etag: `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"` };
+    built = {
+      document,
+      json,
+      etag: `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`,
+    };
   }
   return built;
 }

@@ -27,6 +27,10 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
+/** A copy for the validator, which types OpenAPI with other declarations than the generator. */
+const parserInput = (document: OpenApiDocument) =>
+  structuredClone(document) as unknown as Parameters<typeof validate>[0];
+
 const toOpenApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
 function operation(method: string, path: string): Operation | undefined {
@@ -57,19 +61,19 @@ describe('GET /api/openapi.json', () => {
 
   it('is a valid OpenAPI 3.1 document', async () => {
     expect(served.openapi).toBe('3.1.0');
-    const result = await validate(structuredClone(served));
-    expect(result.errors ?? []).toEqual([]);
-    expect(result.valid).toBe(true);
+    const result = await validate(parserInput(served));
+    expect(result.valid ? [] : result.errors).toEqual([]);
     // The validator does refuse a broken one: a reference to a schema that is not there.
-    const broken = structuredClone(served) as { components: { schemas: Record<string, unknown> } };
-    delete broken.components.schemas.ApiError;
-    expect((await validate(broken)).valid).toBe(false);
+    const { ApiError: _, ...schemas } = served.components?.schemas ?? {};
+    expect((await validate(parserInput({ ...served, components: { schemas } }))).valid).toBe(false);
   });
 });
 
 describe('the document covers the API', () => {
   it('describes every method and path the API router answers, and no other', () => {
-    const routes = routerEndpoints(apiRouter(app.services)).map((e) => `${e.method} ${toOpenApiPath(e.path)}`);
+    const routes = routerEndpoints(apiRouter(app.services)).map(
+      (e) => `${e.method} ${toOpenApiPath(e.path)}`,
+    );
     const described = Object.entries(served.paths ?? {}).flatMap(([path, methods]) =>
       Object.keys(methods as object).map((method) => `${method.toUpperCase()} ${path}`),
     );
@@ -119,7 +123,13 @@ describe('real answers match their declared schemas', () => {
     return JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"api#/components/'));
   }
 
-  async function expectMatches(method: string, path: string, status: number, url: string, init?: RequestInit) {
+  async function expectMatches(
+    method: string,
+    path: string,
+    status: number,
+    url: string,
+    init?: RequestInit,
+  ) {
     const res = await fetch(`${app.url}${url}`, init);
     expect(res.status, url).toBe(status);
     const body = await res.json();
