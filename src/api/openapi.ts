@@ -40,7 +40,7 @@ import {
 } from './orders-admin.ts';
 import { listQuery as postsQuery } from './posts.ts';
 import { autosaveBody } from './posts-admin.ts';
-import { listQuery as productsQuery } from './products.ts';
+import { featuredLimit, listQuery as productsQuery } from './products.ts';
 
 /**
  * The API described as OpenAPI 3.1, from the zod schemas the handlers parse with. One entry per
@@ -666,7 +666,7 @@ const ENDPOINTS: Endpoint[] = [
     tag: 'Products',
     summary: 'Featured products (limit, default 6)',
     role: 'public',
-    query: z.object({ limit: z.coerce.number().int().min(1).max(24).optional() }),
+    query: z.object({ limit: featuredLimit }),
     answers: [{ status: 200, schema: R.FeaturedProducts }],
     errors: [400],
   },
@@ -1050,8 +1050,8 @@ function register(registry: OpenAPIRegistry, group: Endpoint[]) {
   for (const e of group) {
     for (const [name, schema] of Object.entries(e.query?.shape ?? {})) {
       // A parameter with a fallback (.catch) takes any value; what it understands is the inner type.
-      const understood = schema instanceof z.ZodCatch ? (schema.unwrap() as z.ZodType).optional() : schema;
-      queryShape[name] = actions.length ? understood.optional() : understood;
+      const understood = schema instanceof z.ZodCatch ? (schema.unwrap() as z.ZodType) : schema;
+      queryShape[name] = actions.length || understood !== schema ? understood.optional() : understood;
     }
   }
   if (actions.length) {
@@ -1066,7 +1066,10 @@ function register(registry: OpenAPIRegistry, group: Endpoint[]) {
     ? {
         content: {
           'multipart/form-data': {
-            schema: z.object({ file: z.string().meta({ format: 'binary' }), name: z.string().optional() }),
+            schema: z.object({
+              file: z.string().meta({ format: 'binary' }),
+              name: z.string().optional().meta({ description: 'Product files only: the name buyers see.' }),
+            }),
           },
         },
       }
@@ -1080,7 +1083,9 @@ function register(registry: OpenAPIRegistry, group: Endpoint[]) {
     path,
     operationId: `${first.method}${path.replace(/\W+(\w)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`,
     tags: [first.tag],
-    summary: actions.length ? `${first.tag}: action ${actions.join(', ')}` : first.summary,
+    summary: actions.length
+      ? `${first.tag}: ${group.map((e) => (e.action ? `action=${e.action}` : 'no action')).join(', ')}`
+      : first.summary,
     security: SECURITY[least],
     'x-role': least,
     ...(first.adminWhen ? { 'x-admin-when': first.adminWhen } : {}),
@@ -1114,7 +1119,8 @@ response header by its first cart write). A POST, PUT, PATCH or DELETE with a se
 come from the site's own origin (Origin or Referer): a cross-site one is refused with 403. Bearer
 requests are exempt. Each operation's \`x-role\` says who may call it: public (anyone; a visitor
 acts on their own cart and orders only), user (any signed-in account) or admin. Routes that take
-\`?action=\` list each action with its role, body and answers in \`x-actions\`.
+\`?action=\` list each action with its role, body and answers in \`x-actions\` (action null: the
+request without the parameter).
 
 Every refusal is JSON \`{ message }\` (ApiError) with a 4xx status; amounts are integer cents.`;
 

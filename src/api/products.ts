@@ -37,6 +37,9 @@ export const listQuery = z.object({
     .default('active'),
 });
 
+/** ?action=featured's limit (SPEC §7: 6 unless asked). */
+export const featuredLimit = positive('limit', 24).default(6);
+
 function idOf(value: unknown): number {
   const id = parseProductId(value);
   if (!id) throw new HttpError(404, SHOP_MESSAGES.productNotFound);
@@ -62,7 +65,7 @@ export function productsRouter(services: AppServices): Router {
   router.get('/products', async (ctx) => {
     const q = ctx.query;
     if (q.action === 'featured') {
-      const limit = parseOr400(positive('limit', 24).default(6), q.limit || undefined);
+      const limit = parseOr400(featuredLimit, q.limit || undefined);
       ctx.body = { products: await listFeaturedProducts(db, limit) };
       return;
     }
