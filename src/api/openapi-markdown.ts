@@ -77,11 +77,13 @@ function typeOf(schema: Schema | undefined): string {
   return types.map((t) => (t === 'array' ? `${typeOf(schema.items)}[]` : t)).join(' \\| ');
 }
 
+const characters = (n: number) => `${n} character${n === 1 ? '' : 's'}`;
+
 /** Limits and defaults a client must respect, in one line. */
 function limitsOf(schema: Schema): string {
   const parts = [
-    schema.minLength !== undefined && `at least ${schema.minLength} characters`,
-    schema.maxLength !== undefined && `at most ${schema.maxLength} characters`,
+    schema.minLength !== undefined && `at least ${characters(schema.minLength)}`,
+    schema.maxLength !== undefined && `at most ${characters(schema.maxLength)}`,
     schema.minimum !== undefined && `≥ ${schema.minimum}`,
     schema.maximum !== undefined && `≤ ${schema.maximum}`,
     schema.maxItems !== undefined && `at most ${schema.maxItems} items`,
@@ -111,7 +113,7 @@ function schemaSection(name: string, schema: Schema): string[] {
   const union = schema.anyOf ?? schema.oneOf;
   if (union) {
     union.forEach((part, i) => {
-      lines.push(`One of (${i + 1}): ${part.$ref ? link(part.$ref) : ''}`, '');
+      lines.push(`One of, option ${i + 1}${part.$ref ? `: ${link(part.$ref)}` : ''}:`, '');
       const table = fieldsTable(part);
       if (table.length) lines.push(...table, '');
     });

@@ -26,6 +26,6 @@ describe('docs/api.md', () => {
         '',
       ].join('\n'),
     );
-    expect(page).toContain('### SignIn\n\nOne of (1): \n\n| field | type | required | notes |');
+    expect(page).toContain('### SignIn\n\nOne of, option 1:\n\n| field | type | required | notes |');
   });
 });
