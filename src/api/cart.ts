@@ -15,9 +15,9 @@ import {
 } from '../shop/cart.ts';
 import { cartOwnerOf } from '../shop/checkout.ts';
 import { addedMessage, SHOP_MESSAGES } from '../shop/messages.ts';
-import { readJsonBody, SMALL_BODY } from './http.ts';
+import { parseOr400, readJsonBody, SMALL_BODY } from './http.ts';
 
-const addBody = z.object({
+export const addBody = z.object({
   productId: z.coerce
     .number('productId must be a number')
     .int()
@@ -25,6 +25,11 @@ const addBody = z.object({
   /** Checked against the product's stock by the cart's quantity rule (readQuantity). */
   quantity: z.unknown().default(1),
 });
+/** A line's new quantity, checked by the same quantity rule (under 1 removes the line). */
+export const updateBody = z.object(
+  { quantity: z.unknown().refine((value) => value !== undefined, 'quantity is required') },
+  { error: 'quantity is required' },
+);
 
 /**
  * The owner for a write. A guest API client without a session gets one here, and learns its id
@@ -89,10 +94,8 @@ export function cartRouter(services: AppServices): Router {
 
   router.put('/cart', async (ctx) => {
     const id = lineId(ctx);
-    const body = (await readJsonBody(ctx, SMALL_BODY)) as { quantity?: unknown };
-    if (!body || typeof body !== 'object' || !('quantity' in body))
-      throw new HttpError(400, 'quantity is required');
-    const result = await updateCartItem(db, cartOwnerOf(ctx.state), id, body.quantity);
+    const { quantity } = parseOr400(updateBody, await readJsonBody(ctx, SMALL_BODY));
+    const result = await updateCartItem(db, cartOwnerOf(ctx.state), id, quantity);
     ctx.body = { id, quantity: result.quantity };
   });
 

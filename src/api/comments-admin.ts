@@ -16,13 +16,13 @@ import { HttpError } from '../server/middleware.ts';
 import type { AppServices } from '../server/services.ts';
 import { parseOr400, queryId, readJsonBody } from './http.ts';
 
-const listQuery = z.object({
+export const listQuery = z.object({
   status: z.enum(COMMENT_STATUS_FILTERS).catch('all'),
   search: z.string().max(200).optional(),
   page: z.coerce.number().int().min(1).max(10_000).catch(1),
 });
-const moderateBody = z.object({ approved: z.boolean({ error: 'approved must be true or false' }) });
-const replyBody = commentSchema.pick({ content: true });
+export const moderateBody = z.object({ approved: z.boolean({ error: 'approved must be true or false' }) });
+export const replyBody = commentSchema.pick({ content: true });
 
 /**
  * Comment moderation (admins): GET ?action=all|pending, PUT ?id=&action=moderate,

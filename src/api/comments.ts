@@ -8,7 +8,7 @@ import { rateLimit } from '../server/rate-limit.ts';
 import type { AppServices } from '../server/services.ts';
 import { parseOr400, queryId, readJsonBody, SMALL_BODY } from './http.ts';
 
-const listQuery = z.object({
+export const listQuery = z.object({
   postId: z.coerce
     .number({ error: 'postId must be a positive integer' })
     .int()

@@ -10,6 +10,7 @@ import { healthRouter } from './health.ts';
 import { importAdminRouter } from './import-admin.ts';
 import { newsletterRouter } from './newsletter.ts';
 import { newsletterAdminRouter } from './newsletter-admin.ts';
+import { openApiRouter } from './openapi.ts';
 import { ordersRouter } from './orders.ts';
 import { ordersAdminRouter } from './orders-admin.ts';
 import { paymentsRouter } from './payments.ts';
@@ -27,6 +28,7 @@ export function apiRouter(services: AppServices): Router {
   const api = new Router({ prefix: '/api' });
   // Admin routers that share a path with a public one come first and pass on (next()) what is not theirs.
   for (const router of [
+    openApiRouter(),
     healthRouter(services),
     usersRouter(services),
     commentsAdminRouter(services),

@@ -20,7 +20,7 @@ import { parseOr400, readJsonBody, SMALL_BODY } from './http.ts';
 const ORDER_STATUSES = ['pending', 'processing', 'shipped', 'delivered', 'cancelled', 'expired'] as const;
 const PAYMENT_STATUSES = ['unpaid', 'paid', 'partially_refunded', 'refunded'] as const;
 
-const listQuery = z.object({
+export const listQuery = z.object({
   status: z
     .enum([...ORDER_STATUSES, 'all'], { message: `status must be one of ${ORDER_STATUSES.join(', ')}` })
     .optional(),
@@ -38,10 +38,10 @@ const listQuery = z.object({
   page: z.coerce.number({ message: 'page must be a positive integer' }).int().min(1).max(100_000).optional(),
 });
 
-const markPaidBody = z.object({
+export const markPaidBody = z.object({
   reference: z.string().trim().max(200, 'The reference must be at most 200 characters').nullish(),
 });
-const refundBody = z.object({
+export const refundBody = z.object({
   amount: z
     .number({ message: 'amount must be a whole number of cents' })
     .int('amount must be a whole number of cents')
@@ -49,8 +49,8 @@ const refundBody = z.object({
   restock: z.boolean({ message: 'restock must be true or false' }).default(false),
   reason: z.string().trim().max(500).optional(),
 });
-const cancelBody = z.object({ reason: z.string().trim().max(500).optional() });
-const shipBody = z.object({
+export const cancelBody = z.object({ reason: z.string().trim().max(500).optional() });
+export const shipBody = z.object({
   carrier: z.string({ message: 'carrier is required' }).trim().min(1, 'carrier is required').max(100),
   trackingNumber: z
     .string({ message: 'A tracking number is required to ship an order.' })
@@ -58,7 +58,7 @@ const shipBody = z.object({
     .min(1, 'A tracking number is required to ship an order.')
     .max(100, 'The tracking number must be at most 100 characters'),
 });
-const resetDownloadBody = z.object({
+export const resetDownloadBody = z.object({
   grantId: z
     .number({ message: 'grantId must be the id of one of the order’s downloads' })
     .int('grantId must be the id of one of the order’s downloads')

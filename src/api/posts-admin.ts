@@ -22,7 +22,7 @@ function optionalBaseVersion(body: unknown): number | undefined {
   return raw === undefined || raw === null ? undefined : parseOr400(baseVersionSchema, raw);
 }
 
-const autosaveBody = postDraftSchema.extend({ baseVersion: baseVersionSchema });
+export const autosaveBody = postDraftSchema.extend({ baseVersion: baseVersionSchema });
 
 /**
  * POST /api/posts, PUT /api/posts?id=, DELETE /api/posts?id= (admins), and the editor's

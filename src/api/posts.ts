@@ -12,7 +12,7 @@ const id = z.coerce
   .positive('id must be a positive integer')
   .max(2 ** 31 - 1, 'id must be a positive integer');
 
-const listQuery = z.object({
+export const listQuery = z.object({
   status: z
     .enum(['published', 'draft', 'scheduled', 'all'], {
       error: 'status must be published, draft, scheduled or all',

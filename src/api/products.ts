@@ -25,7 +25,7 @@ const positive = (name: string, max: number) =>
     .max(max, `${name} must be a number from 1 to ${max}`);
 
 /** A bad query parameter is a 400 naming it, as for posts (empty ones are omitted, SPEC §7). */
-const listQuery = z.object({
+export const listQuery = z.object({
   page: positive('page', 100_000).default(1),
   limit: positive('limit', 100).default(12),
   category: z
@@ -36,6 +36,9 @@ const listQuery = z.object({
     .enum([...PRODUCT_STATUSES, 'all'], { error: `status must be ${PRODUCT_STATUSES.join(', ')} or all` })
     .default('active'),
 });
+
+/** ?action=featured's limit (SPEC §7: 6 unless asked). */
+export const featuredLimit = positive('limit', 24).default(6);
 
 function idOf(value: unknown): number {
   const id = parseProductId(value);
@@ -62,7 +65,7 @@ export function productsRouter(services: AppServices): Router {
   router.get('/products', async (ctx) => {
     const q = ctx.query;
     if (q.action === 'featured') {
-      const limit = parseOr400(positive('limit', 24).default(6), q.limit || undefined);
+      const limit = parseOr400(featuredLimit, q.limit || undefined);
       ctx.body = { products: await listFeaturedProducts(db, limit) };
       return;
     }

@@ -22,6 +22,7 @@ export type AccessRow = {
 
 export const API_ACCESS: AccessRow[] = [
   { method: 'GET', path: '/api/health', access: 'public' },
+  { method: 'GET', path: '/api/openapi.json', access: 'public' },
   { method: 'GET', path: '/api/users', access: 'admin' },
   { method: 'GET', path: '/api/users', access: 'user', sample: '/api/users?action=me' },
   { method: 'POST', path: '/api/users', access: 'public', sample: '/api/users?action=resend' },
