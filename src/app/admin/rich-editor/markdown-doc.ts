@@ -29,7 +29,7 @@ export function docToMarkdown(doc: JSONContent): string {
   const blocks = doc.content ?? [];
   return blocks
     .map((block, index) => {
-      const before = index === 0 ? (block.attrs?.mdBefore ?? '') : (block.attrs?.mdBefore ?? BLOCK_SEPARATOR);
+      const before = index === 0 ? (block.attrs?.mdBefore ?? '') : block.attrs?.mdBefore || BLOCK_SEPARATOR;
       const after = index === blocks.length - 1 ? (block.attrs?.mdAfter ?? '') : '';
       return before + writeBlock(block) + after;
     })
