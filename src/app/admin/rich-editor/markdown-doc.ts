@@ -26,7 +26,10 @@ const COLOUR_OPEN = /^<span style="color: (#[0-9a-fA-F]{3,8}|[a-z]+)">$/;
 
 /** The Markdown a document is written back as. */
 export function docToMarkdown(doc: JSONContent): string {
-  const blocks = doc.content ?? [];
+  // Empty paragraphs are the editor's, never a loaded post's (blank lines in Markdown are spacing).
+  const blocks = (doc.content ?? []).filter(
+    (block, _, all) => all.length === 1 || block.type !== 'paragraph' || block.content?.length,
+  );
   return blocks
     .map((block, index) => {
       const before = index === 0 ? (block.attrs?.mdBefore ?? '') : block.attrs?.mdBefore || BLOCK_SEPARATOR;
