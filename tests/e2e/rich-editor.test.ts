@@ -183,6 +183,36 @@ describe('the rich editor', () => {
     await context.close();
   });
 
+  it('closes the settings panel, leaving the text, and still saves what the panel holds', async () => {
+    const input = postInputSchema.parse({
+      title: 'Panel',
+      content: 'Body',
+      excerpt: 'Kept excerpt',
+      category: 'Life',
+    });
+    const post = await createPost(app.services.db, app.services.queues, input, admin.user.id);
+    const { context, page, problems } = await richEditorPage(post.id);
+    const toggle = page.getByRole('button', { name: 'Settings', exact: true });
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    await toggle.focus();
+    await page.keyboard.press('Enter');
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(await page.getByLabel('Excerpt').isVisible()).toBe(false);
+    const editor = page.getByRole('textbox', { name: 'Content', exact: true });
+    expect(await editor.isVisible()).toBe(true);
+    await editor.focus();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type(' more');
+    await save(page);
+    const saved = await app.services
+      .db('posts')
+      .where({ id: post.id })
+      .first('content', 'excerpt', 'category');
+    expect(saved).toEqual({ content: 'Body more', excerpt: 'Kept excerpt', category: 'Life' });
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('inserts an uploaded image on a phone', async () => {
     const input = postInputSchema.parse({
       title: 'Phone',

@@ -147,6 +147,12 @@ function EditorForm({ post, isNew, errors, products, formRef, version, onChange,
   const [featuredImageFile, setFeaturedImageFile] = useState(post?.featuredImageFile ?? '');
   const [youtube, setYoutube] = useState(post?.youtubeVideoId ?? '');
   const [tzOffset, setTzOffset] = useState('');
+  // The settings panel beside the text; open until closed, so a page without JavaScript shows it.
+  const [settingsOpen, setSettingsOpen] = useState(true);
+  // A refused save may name a field in the panel: it opens, so the field can take the focus.
+  useEffect(() => {
+    if (errors) setSettingsOpen(true);
+  }, [errors]);
   const { fields, onInput } = useFieldErrors(errors?.fields);
   useFocusFirstError(formRef, errors);
   const submit = useSettledSubmit(formRef, isNew, beforeSubmit);
@@ -157,7 +163,7 @@ function EditorForm({ post, isNew, errors, products, formRef, version, onChange,
       <Notice result={errors ? { ok: false, title: errors.title, message: errors.message } : null} />
       <Form
         method="post"
-        className="admin-form"
+        className="admin-form post-editor-form"
         noValidate
         ref={formRef}
         onInput={(event) => {
@@ -169,97 +175,119 @@ function EditorForm({ post, isNew, errors, products, formRef, version, onChange,
       >
         <input type="hidden" name="tzOffset" value={tzOffset} />
         {isNew ? null : <input type="hidden" name="baseVersion" value={version} />}
-        <TextField
-          name="title"
-          label="Title"
-          required
-          value={title}
-          error={fields.title}
-          onChange={(e) => {
-            setTitle(e.target.value);
-            if (!slugTouched) setSlug(slugify(e.target.value));
-          }}
-        />
-        <TextField
-          name="slug"
-          label="Slug"
-          value={slug}
-          hint={
-            <>
-              The address is /post/{slugify(slug || title) || '…'}. Old addresses keep redirecting after a
-              change.
-            </>
-          }
-          onChange={(e) => {
-            setSlug(e.target.value);
-            setSlugTouched(e.target.value !== '');
-          }}
-        />
-        <ContentField
-          initial={post?.content ?? ''}
-          error={fields.content}
-          products={products}
-          onChange={onChange}
-        />
-        <TextField
-          name="excerpt"
-          label="Excerpt"
-          rows={3}
-          required
-          value={excerpt}
-          onChange={(e) => setExcerpt(e.target.value)}
-          error={fields.excerpt}
-        />
-        <SelectField
-          name="category"
-          label="Category"
-          required
-          defaultValue={post?.category ?? ''}
-          placeholder="Choose a category"
-          options={CATEGORY_OPTIONS}
-          error={fields.category}
-        />
-        <TagsField initial={post?.tags ?? []} onChange={onChange} />
-        <FeaturedImageFields
-          url={featuredImage}
-          file={featuredImageFile}
-          setUrl={setFeaturedImage}
-          setFile={setFeaturedImageFile}
-          fields={fields}
-          onChange={onChange}
-        />
-        <TextField
-          name="youtubeVideoId"
-          label="YouTube video"
-          value={youtube}
-          onChange={(e) => setYoutube(e.target.value)}
-          onBlur={() => setYoutube((v) => extractYouTubeId(v))}
-          error={fields.youtubeVideoId}
-          hint="Paste a YouTube link or the video id."
-        />
-        <TextField
-          name="podcastUrl"
-          label="Podcast URL"
-          inputMode="url"
-          defaultValue={post?.podcastUrl ?? ''}
-          error={fields.podcastUrl}
-        />
-        <SeoFields
-          initial={{
-            metaTitle: post?.metaTitle ?? null,
-            metaDescription: post?.metaDescription ?? null,
-            canonicalUrl: post?.canonicalUrl ?? null,
-            socialImage: post?.socialImage ?? null,
-          }}
-          defaults={{
-            title,
-            excerpt,
-            path: `/post/${slugify(slug || title)}`,
-            image: featuredImageFile || featuredImage,
-          }}
-          fields={fields}
-        />
-        <PublishFields post={post} error={fields.publishAt} />
+        <div className="post-editor-bar">
+          <button
+            type="button"
+            className="button button-small button-secondary"
+            aria-expanded={settingsOpen}
+            aria-controls="post-settings"
+            onClick={() => setSettingsOpen((open) => !open)}
+          >
+            Settings
+          </button>
+        </div>
+        <div className={settingsOpen ? 'post-editor-layout' : 'post-editor-layout is-panel-closed'}>
+          <div className="post-editor-text">
+            <TextField
+              name="title"
+              label="Title"
+              required
+              value={title}
+              error={fields.title}
+              onChange={(e) => {
+                setTitle(e.target.value);
+                if (!slugTouched) setSlug(slugify(e.target.value));
+              }}
+            />
+            <ContentField
+              initial={post?.content ?? ''}
+              error={fields.content}
+              products={products}
+              onChange={onChange}
+            />
+          </div>
+          <aside
+            id="post-settings"
+            className="post-settings"
+            aria-label="Post settings"
+            hidden={!settingsOpen}
+          >
+            <TextField
+              name="slug"
+              label="Slug"
+              value={slug}
+              hint={
+                <>
+                  The address is /post/{slugify(slug || title) || '…'}. Old addresses keep redirecting after a
+                  change.
+                </>
+              }
+              onChange={(e) => {
+                setSlug(e.target.value);
+                setSlugTouched(e.target.value !== '');
+              }}
+            />
+            <PublishFields post={post} error={fields.publishAt} />
+            <TextField
+              name="excerpt"
+              label="Excerpt"
+              rows={3}
+              required
+              value={excerpt}
+              onChange={(e) => setExcerpt(e.target.value)}
+              error={fields.excerpt}
+            />
+            <SelectField
+              name="category"
+              label="Category"
+              required
+              defaultValue={post?.category ?? ''}
+              placeholder="Choose a category"
+              options={CATEGORY_OPTIONS}
+              error={fields.category}
+            />
+            <TagsField initial={post?.tags ?? []} onChange={onChange} />
+            <FeaturedImageFields
+              url={featuredImage}
+              file={featuredImageFile}
+              setUrl={setFeaturedImage}
+              setFile={setFeaturedImageFile}
+              fields={fields}
+              onChange={onChange}
+            />
+            <TextField
+              name="youtubeVideoId"
+              label="YouTube video"
+              value={youtube}
+              onChange={(e) => setYoutube(e.target.value)}
+              onBlur={() => setYoutube((v) => extractYouTubeId(v))}
+              error={fields.youtubeVideoId}
+              hint="Paste a YouTube link or the video id."
+            />
+            <TextField
+              name="podcastUrl"
+              label="Podcast URL"
+              inputMode="url"
+              defaultValue={post?.podcastUrl ?? ''}
+              error={fields.podcastUrl}
+            />
+            <SeoFields
+              initial={{
+                metaTitle: post?.metaTitle ?? null,
+                metaDescription: post?.metaDescription ?? null,
+                canonicalUrl: post?.canonicalUrl ?? null,
+                socialImage: post?.socialImage ?? null,
+              }}
+              defaults={{
+                title,
+                excerpt,
+                path: `/post/${slugify(slug || title)}`,
+                image: featuredImageFile || featuredImage,
+              }}
+              fields={fields}
+            />
+          </aside>
+        </div>
         <FormErrorsAtButton show={Boolean(errors) && !saving} />
         <div className="admin-actions">
           <button className="button" type="submit" disabled={saving}>
