@@ -106,6 +106,11 @@ export function ImageCardView({ node, updateAttributes, selected, deleteNode }: 
         value={String(node.attrs.alt)}
         onChange={(alt) => updateAttributes({ alt })}
       />
+      <CardField
+        label="Caption"
+        value={String(node.attrs.caption)}
+        onChange={(caption) => updateAttributes({ caption })}
+      />
     </Card>
   );
 }

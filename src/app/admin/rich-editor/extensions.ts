@@ -99,7 +99,11 @@ const ImageCard = Node.create({
   atom: true,
   draggable: true,
   addAttributes() {
-    return { src: { default: '', rendered: false }, alt: { default: '', rendered: false } };
+    return {
+      src: { default: '', rendered: false },
+      alt: { default: '', rendered: false },
+      caption: { default: '', rendered: false },
+    };
   },
   parseHTML() {
     return [

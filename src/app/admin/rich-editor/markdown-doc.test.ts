@@ -53,7 +53,11 @@ const block = fc.oneof(
     '[podcast:https://example.com/a.mp3]',
     '[product:7]',
   ),
-  fc.constantFrom('![A cat](/uploads/cat.webp)', '![A cat](/uploads/cat.webp "Caption")'),
+  fc.constantFrom(
+    '![A cat](/uploads/cat.webp)',
+    '![A cat](/uploads/cat.webp "Caption")',
+    '![A "cat"](/a.webp "Say \\"hi\\"")',
+  ),
   fc.constantFrom('<div class="note">\n<p>Raw HTML</p>\n</div>', '| a | b |\n| --- | --- |\n| 1 | 2 |'),
   fc.constantFrom('[^1]: A footnote.', 'Setext heading\n===', '    indented code', '- [ ] a task'),
   typed,

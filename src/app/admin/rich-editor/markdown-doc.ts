@@ -75,8 +75,9 @@ function cardFor(source: string): JSONContent | null {
     const match = pattern.exec(source);
     if (match) return { type: 'embedCard', attrs: { kind, value: match[1] } };
   }
-  const image = /^!\[([^[\]\n]*)\]\(([^()\s]+)\)$/.exec(source);
-  if (image) return { type: 'imageCard', attrs: { alt: image[1], src: image[2] } };
+  // The title is the figure's caption on the page (src/blog/figures.ts).
+  const image = /^!\[([^[\]\n]*)\]\(([^()\s"]+)(?: "([^"\n]+)")?\)$/.exec(source);
+  if (image) return { type: 'imageCard', attrs: { alt: image[1], src: image[2], caption: image[3] ?? '' } };
   return null;
 }
 
@@ -206,8 +207,11 @@ function writeBlock(block: JSONContent): string {
     }
     case 'embedCard':
       return `[${block.attrs?.kind}:${block.attrs?.value}]`;
-    case 'imageCard':
-      return `![${String(block.attrs?.alt ?? '').replace(/[[\]\n]/g, '')}](${block.attrs?.src})`;
+    case 'imageCard': {
+      const alt = String(block.attrs?.alt ?? '').replace(/[[\]\n]/g, '');
+      const caption = String(block.attrs?.caption ?? '').replace(/["\n]/g, '');
+      return `![${alt}](${block.attrs?.src}${caption ? ` "${caption}"` : ''})`;
+    }
     case 'markdownCard':
       return block.attrs?.source ?? '';
     default:
