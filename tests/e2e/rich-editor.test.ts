@@ -117,7 +117,12 @@ describe('the rich editor', () => {
     await slash(page, 'divider');
     await page.keyboard.type('Typo');
     await page.keyboard.press('Control+z');
-    await page.keyboard.type('The end.');
+    await page.keyboard.type('The end, with a note ');
+    await slash(page, 'footnote');
+    // The note is a card at the end: its field is the next stop after the card's own buttons.
+    await page.getByLabel('Markdown or HTML, kept as written').focus();
+    await page.keyboard.press('End');
+    await page.keyboard.type('Where it came from.');
     expect(await page.locator('.rich-editor hr').count()).toBe(1);
     await expectAccessible(page);
     await shoot(page, 'editor-rich-light-1280');
@@ -131,7 +136,8 @@ describe('the rich editor', () => {
       '> A quoted line',
       '[youtube:dQw4w9WgXcQ]',
       '---',
-      'The end.',
+      'The end, with a note [^1]',
+      '[^1]: Where it came from.',
     ].join('\n\n');
     expect((await stored(post.id)).content).toBe(expected);
 
@@ -158,6 +164,7 @@ describe('the rich editor', () => {
     expect(await article.locator('blockquote').textContent()).toContain('A quoted line');
     expect(await article.locator('iframe').getAttribute('src')).toContain('/embed/dQw4w9WgXcQ');
     expect(await article.locator('hr').count()).toBe(1);
+    expect(await article.locator('.footnotes li').textContent()).toContain('Where it came from.');
     await shoot(reader, 'editor-rich-public-light-1280');
     expect(problems.filter((p) => !p.includes('youtube'))).toEqual([]);
     await context.close();
@@ -209,6 +216,26 @@ describe('the rich editor', () => {
       .where({ id: post.id })
       .first('content', 'excerpt', 'category');
     expect(saved).toEqual({ content: 'Body more', excerpt: 'Kept excerpt', category: 'Life' });
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('writes a table, Tab moving from cell to cell', async () => {
+    const input = postInputSchema.parse({ title: 'Table', content: 'Intro', excerpt: 'T', category: 'Life' });
+    const post = await createPost(app.services.db, app.services.queues, input, admin.user.id);
+    const { context, page, problems } = await richEditorPage(post.id);
+    await page.getByRole('textbox', { name: 'Content', exact: true }).focus();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Enter');
+    await slash(page, 'table');
+    for (const [index, cell] of ['Item', 'Price', 'Desk', '30', 'Chair', '90'].entries()) {
+      if (index) await page.keyboard.press('Tab');
+      await page.keyboard.type(cell);
+    }
+    await save(page);
+    expect((await stored(post.id)).content).toBe(
+      'Intro\n\n| Item | Price |\n| --- | --- |\n| Desk | 30 |\n| Chair | 90 |',
+    );
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -1,4 +1,5 @@
 import { Extension, Mark, Node } from '@tiptap/core';
+import { TableKit } from '@tiptap/extension-table';
 import { ReactNodeViewRenderer } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import { TEXT_COLOURS } from '../markdown-toolbar.ts';
@@ -15,6 +16,7 @@ const BLOCKS = [
   'markdownCard',
   'embedCard',
   'imageCard',
+  'table',
 ];
 
 /** The text around a block in the stored Markdown: kept so an untouched post writes back unchanged. */
@@ -22,7 +24,11 @@ const MarkdownSpacing = Extension.create({
   name: 'markdownSpacing',
   addGlobalAttributes() {
     const spacing = { default: null, rendered: false, keepOnSplit: false };
-    return [{ types: BLOCKS, attributes: { mdBefore: spacing, mdAfter: spacing } }];
+    return [
+      { types: BLOCKS, attributes: { mdBefore: spacing, mdAfter: spacing } },
+      // A table's column alignment, from its delimiter row (`:---`, `---:`, `:---:`).
+      { types: ['table'], attributes: { mdAlign: { default: [], rendered: false } } },
+    ];
   },
 });
 
@@ -51,6 +57,23 @@ const Colour = Mark.create({
   },
   renderHTML({ mark }) {
     return ['span', { style: `color: ${mark.attrs.value}` }, 0];
+  },
+});
+
+/** A footnote's mark in the text ([^1] in Markdown); its note is a Markdown card ([^1]: …). */
+const FootnoteRef = Node.create({
+  name: 'footnoteRef',
+  group: 'inline',
+  inline: true,
+  atom: true,
+  addAttributes() {
+    return { label: { default: '1', rendered: false } };
+  },
+  parseHTML() {
+    return [{ tag: 'sup[data-footnote]', getAttrs: (el) => ({ label: el.getAttribute('data-footnote') }) }];
+  },
+  renderHTML({ node }) {
+    return ['sup', { 'data-footnote': node.attrs.label, class: 'editor-footnote' }, `[${node.attrs.label}]`];
   },
 });
 
@@ -131,7 +154,9 @@ export const extensions = [
     link: { openOnClick: false, autolink: false, protocols: ['mailto'] },
     dropcursor: { width: 2 },
   }),
+  TableKit.configure({ table: { resizable: false } }),
   Colour,
+  FootnoteRef,
   MarkdownCard,
   EmbedCard,
   ImageCard,

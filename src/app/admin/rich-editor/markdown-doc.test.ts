@@ -58,7 +58,10 @@ const block = fc.oneof(
     '![A cat](/uploads/cat.webp "Caption")',
     '![A "cat"](/a.webp "Say \\"hi\\"")',
   ),
-  fc.constantFrom('<div class="note">\n<p>Raw HTML</p>\n</div>', '| a | b |\n| --- | --- |\n| 1 | 2 |'),
+  fc.constantFrom('<div class="note">\n<p>Raw HTML</p>\n</div>', '|a|b|\n|-|-|\n|1|2|'),
+  fc
+    .array(fc.tuple(paragraph, paragraph), { minLength: 1, maxLength: 3 })
+    .map((rows) => ['| A | B |', '| --- | :---: |', ...rows.map(([a, b]) => `| ${a} | ${b} |`)].join('\n')),
   fc.constantFrom('[^1]: A footnote.', 'Setext heading\n===', '    indented code', '- [ ] a task'),
   typed,
 );
@@ -112,12 +115,29 @@ describe('markdown → editor → markdown', () => {
     expect(doc.content?.[7].content?.[0].marks).toEqual([{ type: 'colour', attrs: { value: '#2563eb' } }]);
   });
 
+  it('loads a footnote mark as part of its paragraph, and its note as a card', () => {
+    const doc = markdownToDoc('A claim[^1] to check.\n\n[^1]: The source.');
+    expect(doc.content?.[0].content).toEqual([
+      { type: 'text', text: 'A claim' },
+      { type: 'footnoteRef', attrs: { label: '1' } },
+      { type: 'text', text: ' to check.' },
+    ]);
+    expect(doc.content?.[1]).toMatchObject({ type: 'markdownCard', attrs: { source: '[^1]: The source.' } });
+  });
+
+  it('loads a table as an editable table, its alignment kept', () => {
+    const table = '| a | **b** |\n| :--- | ---: |\n| 1 | 2 \\| 3 |';
+    const doc = markdownToDoc(table);
+    expect(doc.content?.[0]).toMatchObject({ type: 'table', attrs: { mdAlign: ['left', 'right'] } });
+    expect(docToMarkdown(doc)).toBe(table);
+  });
+
   it('keeps what it cannot edit as a Markdown card holding the source', () => {
-    const table = '| a | b |\n| --- | --- |\n| 1 | 2 |';
-    const doc = markdownToDoc(`Intro\n\n${table}`);
+    const html = '<div class="note">\n<p>Raw HTML</p>\n</div>';
+    const doc = markdownToDoc(`Intro\n\n${html}`);
     expect(doc.content?.[1]).toEqual({
       type: 'markdownCard',
-      attrs: { source: table, mdBefore: '\n\n', mdAfter: '' },
+      attrs: { source: html, mdBefore: '\n\n', mdAfter: '' },
     });
   });
 

@@ -1,5 +1,5 @@
 import type { JSONContent } from '@tiptap/core';
-import type { BlockContent, ListItem, PhrasingContent, Root, RootContent } from 'mdast';
+import type { BlockContent, ListItem, PhrasingContent, Root, RootContent, Table } from 'mdast';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
@@ -103,6 +103,8 @@ function toBlock(node: RootContent | BlockContent): JSONContent | null {
       const children = node.children.map((child) => toBlock(child));
       return children.every(Boolean) ? { type: 'blockquote', content: children as JSONContent[] } : null;
     }
+    case 'table':
+      return toTable(node);
     case 'list': {
       if (node.spread || node.children.some((item) => item.spread || item.checked != null)) return null;
       const items = node.children.map(toListItem);
@@ -114,6 +116,44 @@ function toBlock(node: RootContent | BlockContent): JSONContent | null {
     default:
       return null;
   }
+}
+
+/** A GFM table: its first row is the header; each cell holds one paragraph of inline text. */
+function toTable(table: Table): JSONContent | null {
+  const rows: JSONContent[] = [];
+  for (const [index, row] of table.children.entries()) {
+    const cells: JSONContent[] = [];
+    for (const cell of row.children) {
+      const content = toInline(cell.children);
+      if (!content) return null;
+      cells.push({
+        type: index === 0 ? 'tableHeader' : 'tableCell',
+        content: [{ type: 'paragraph', content: nonEmpty(content) }],
+      });
+    }
+    rows.push({ type: 'tableRow', content: cells });
+  }
+  return { type: 'table', attrs: { mdAlign: table.align ?? [] }, content: rows };
+}
+
+const DELIMITERS: Record<string, string> = { left: ':---', right: '---:', center: ':---:' };
+
+function writeTable(table: JSONContent): string {
+  const rows = (table.content ?? []).map(
+    (row) =>
+      `| ${(row.content ?? [])
+        .map((cell) =>
+          (cell.content ?? [])
+            .map((paragraph) => writeInline(paragraph.content ?? []))
+            .join(' ')
+            .replace(/(?<!\\)\|/g, '\\|'),
+        )
+        .join(' | ')} |`,
+  );
+  const columns = table.content?.[0]?.content?.length ?? 0;
+  const align: (string | null)[] = table.attrs?.mdAlign ?? [];
+  const delimiter = `| ${Array.from({ length: columns }, (_, i) => DELIMITERS[align[i] ?? ''] ?? '---').join(' | ')} |`;
+  return [rows[0], delimiter, ...rows.slice(1)].join('\n');
 }
 
 function toListItem(item: ListItem): JSONContent | null {
@@ -160,6 +200,9 @@ function toInline(nodes: PhrasingContent[], marks: Mark[] = []): JSONContent[] |
       case 'link':
         ok = withMark({ type: 'link', attrs: { href: node.url, title: node.title ?? null } }, node.children);
         break;
+      case 'footnoteReference':
+        out.push({ type: 'footnoteRef', attrs: { label: node.label ?? node.identifier } });
+        break;
       case 'break':
         out.push({ type: 'hardBreak', marks: marks.length ? marks : undefined });
         break;
@@ -205,6 +248,8 @@ function writeBlock(block: JSONContent): string {
       const start = block.attrs?.start ?? 1;
       return children.map((item, index) => listItem(item, `${start + index}. `)).join('\n');
     }
+    case 'table':
+      return writeTable(block);
     case 'embedCard':
       return `[${block.attrs?.kind}:${block.attrs?.value}]`;
     case 'imageCard': {
@@ -262,6 +307,7 @@ function writeInline(nodes: JSONContent[]): string {
       open.push(mark);
     }
     if (node.type === 'hardBreak') out += '\\\n';
+    else if (node.type === 'footnoteRef') out += `[^${node.attrs?.label}]`;
     else if (node.marks?.some((m) => m.type === 'code')) out += codeSpan(node.text ?? '');
     else out += escapeText(node.text ?? '');
   }

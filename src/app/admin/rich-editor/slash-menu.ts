@@ -4,22 +4,38 @@ import type { ProductChoice } from '../post-editor/MarkdownToolbar.tsx';
 
 export type SlashItem = { id: string; label: string; run: (editor: Editor) => void };
 
-/** The `/` typed alone at the end of a paragraph, and what follows it: the menu's filter. */
+/** A `/` typed at the start of a paragraph or after a space, and what follows it: the menu's filter. */
 export type SlashQuery = { query: string; from: number; to: number };
 
 export function slashQuery(editor: Editor): SlashQuery | null {
   const { $from, empty } = editor.state.selection;
   if (!empty || $from.parent.type.name !== 'paragraph') return null;
-  const text = $from.parent.textContent;
-  const match = /^\/([\w ]{0,24})$/.exec(text);
-  if (!match || $from.parentOffset !== text.length) return null;
-  return { query: match[1].trim().toLowerCase(), from: $from.start(), to: $from.end() };
+  const before = $from.parent.textBetween(0, $from.parentOffset, undefined, '\ufffc');
+  const match = /(?:^|\s)\/([\w ]{0,24})$/.exec(before);
+  if (!match) return null;
+  return { query: match[1].trim().toLowerCase(), from: $from.pos - match[1].length - 1, to: $from.pos };
 }
 
 const ask = (question: string) => window.prompt(question)?.trim() ?? '';
 
 function embed(editor: Editor, kind: 'youtube' | 'podcast' | 'product', value: string) {
   editor.chain().focus().insertContent({ type: 'embedCard', attrs: { kind, value } }).run();
+}
+
+/** A footnote mark at the cursor, and its note (a Markdown card) at the end of the post. */
+function addFootnote(editor: Editor) {
+  const labels: number[] = [];
+  editor.state.doc.descendants((node) => {
+    if (node.type.name === 'footnoteRef') labels.push(Number(node.attrs.label) || 0);
+  });
+  const label = String(Math.max(0, ...labels) + 1);
+  const end = editor.state.doc.content.size;
+  editor
+    .chain()
+    .insertContentAt(end, { type: 'markdownCard', attrs: { source: `[^${label}]: ` } })
+    .insertContent({ type: 'footnoteRef', attrs: { label } })
+    .focus()
+    .run();
 }
 
 /** What the `/` menu and the + button insert. */
@@ -31,6 +47,11 @@ export function slashItems(products: ProductChoice[], pickImage: () => void): Sl
     { id: 'numbers', label: 'Numbered list', run: (e) => e.chain().focus().toggleOrderedList().run() },
     { id: 'quote', label: 'Quote', run: (e) => e.chain().focus().toggleBlockquote().run() },
     { id: 'code', label: 'Code block', run: (e) => e.chain().focus().toggleCodeBlock().run() },
+    {
+      id: 'table',
+      label: 'Table',
+      run: (e) => e.chain().focus().insertTable({ rows: 3, cols: 2, withHeaderRow: true }).run(),
+    },
     { id: 'divider', label: 'Divider', run: (e) => e.chain().focus().setHorizontalRule().run() },
     { id: 'image', label: 'Image', run: () => pickImage() },
     {
@@ -54,6 +75,7 @@ export function slashItems(products: ProductChoice[], pickImage: () => void): Sl
       label: `Product: ${product.name}`,
       run: (e: Editor) => embed(e, 'product', String(product.id)),
     })),
+    { id: 'footnote', label: 'Footnote', run: addFootnote },
     {
       id: 'markdown',
       label: 'Markdown or HTML card',
