@@ -160,7 +160,7 @@ describe('the rich editor', () => {
     expect(await article.locator('h2').first().textContent()).toBe('A heading typed as Markdown');
     expect(await article.locator('strong').first().textContent()).toBe('bold');
     expect(await article.locator('em').first().textContent()).toBe('slanted');
-    expect(await article.locator('li').allTextContents()).toEqual(['first', 'second']);
+    expect(await article.locator('ul li').allTextContents()).toEqual(['first', 'second']);
     expect(await article.locator('blockquote').textContent()).toContain('A quoted line');
     expect(await article.locator('iframe').getAttribute('src')).toContain('/embed/dQw4w9WgXcQ');
     expect(await article.locator('hr').count()).toBe(1);

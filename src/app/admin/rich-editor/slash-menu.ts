@@ -29,12 +29,14 @@ function addFootnote(editor: Editor) {
     if (node.type.name === 'footnoteRef') labels.push(Number(node.attrs.label) || 0);
   });
   const label = String(Math.max(0, ...labels) + 1);
-  const end = editor.state.doc.content.size;
   editor
     .chain()
-    .insertContentAt(end, { type: 'markdownCard', attrs: { source: `[^${label}]: ` } })
-    .insertContent({ type: 'footnoteRef', attrs: { label } })
     .focus()
+    .insertContent({ type: 'footnoteRef', attrs: { label } })
+    .command(({ tr, state }) => {
+      tr.insert(tr.doc.content.size, state.schema.nodes.markdownCard.create({ source: `[^${label}]: ` }));
+      return true;
+    })
     .run();
 }
 
