@@ -185,7 +185,19 @@ describe('the rich editor', () => {
     await expect.poll(() => page.locator('.editor-card-label').allTextContents()).toEqual(['Product card']);
     await expectAccessible(page);
     await shoot(page, 'editor-rich-dark-1280');
+    // The live preview sets the text with the public page's stylesheet.
+    const preview = page.getByRole('button', { name: 'Preview', exact: true });
+    await preview.focus();
+    await page.keyboard.press('Enter');
+    const previewed = page.locator('#post-preview .prose h2');
+    await previewed.waitFor();
+    const headingStyle = (el: Element) => {
+      const style = getComputedStyle(el);
+      return [style.fontFamily, style.fontSize, style.color].join(' / ');
+    };
+    const inPreview = await previewed.evaluate(headingStyle);
     await page.goto(`/post/${(await stored(post.id)).slug}`);
+    expect(await page.locator('.prose h2').first().evaluate(headingStyle)).toBe(inPreview);
     await shoot(page, 'editor-rich-public-dark-1280');
     await context.close();
   });
@@ -236,6 +248,40 @@ describe('the rich editor', () => {
     expect((await stored(post.id)).content).toBe(
       'Intro\n\n| Item | Price |\n| --- | --- |\n| Desk | 30 |\n| Chair | 90 |',
     );
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('cleans what is pasted from a word processor to what the editor allows', async () => {
+    const input = postInputSchema.parse({
+      title: 'Pasted',
+      content: 'Intro',
+      excerpt: 'P',
+      category: 'Life',
+    });
+    const post = await createPost(app.services.db, app.services.queues, input, admin.user.id);
+    const { context, page, problems } = await richEditorPage(post.id);
+    await page.getByRole('textbox', { name: 'Content', exact: true }).focus();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Enter');
+    // As Google Docs puts it on the clipboard: styled spans, a wrapper, its own colours and a script.
+    const html =
+      '<meta charset="utf-8"><b style="font-weight:normal;" id="docs-internal-guid-1">' +
+      '<p dir="ltr" style="line-height:1.38"><span style="font-size:11pt;font-family:Arial;color:#000000;font-weight:700">Bold words</span>' +
+      '<span style="font-size:11pt;color:#000000"> and plain</span></p>' +
+      '<h2><span style="color:#ff0000">A heading</span></h2><script>window.pasted = true</script>' +
+      '<p><a href="javascript:alert(1)">bad link</a> and <a href="https://example.com/" style="color:#1155cc">good link</a></p></b>';
+    await page.locator('.rich-editor-text').evaluate((el, data) => {
+      const clipboardData = new DataTransfer();
+      clipboardData.setData('text/html', data);
+      clipboardData.setData('text/plain', 'Bold words and plain');
+      el.dispatchEvent(new ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true }));
+    }, html);
+    await save(page);
+    expect((await stored(post.id)).content).toBe(
+      'Intro\n\n**Bold words** and plain\n\n## A heading\n\nbad link and [good link](https://example.com/)',
+    );
+    expect(await page.evaluate(() => 'pasted' in window)).toBe(false);
     expect(problems).toEqual([]);
     await context.close();
   });
