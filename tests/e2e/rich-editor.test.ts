@@ -189,15 +189,16 @@ describe('the rich editor', () => {
     const preview = page.getByRole('button', { name: 'Preview', exact: true });
     await preview.focus();
     await page.keyboard.press('Enter');
-    const previewed = page.locator('#post-preview .prose h2');
+    const previewed = page.locator('#post-preview .prose p').first();
     await previewed.waitFor();
-    const headingStyle = (el: Element) => {
+    const textStyle = (el: Element) => {
       const style = getComputedStyle(el);
-      return [style.fontFamily, style.fontSize, style.color].join(' / ');
+      return [style.fontFamily, style.fontSize, style.lineHeight].join(' / ');
     };
-    const inPreview = await previewed.evaluate(headingStyle);
+    const inPreview = await previewed.evaluate(textStyle);
+    expect(inPreview).toContain('Source Serif 4');
     await page.goto(`/post/${(await stored(post.id)).slug}`);
-    expect(await page.locator('.prose h2').first().evaluate(headingStyle)).toBe(inPreview);
+    expect(await page.locator('.prose p').first().evaluate(textStyle)).toBe(inPreview);
     await shoot(page, 'editor-rich-public-dark-1280');
     await context.close();
   });
