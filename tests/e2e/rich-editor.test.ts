@@ -183,6 +183,14 @@ describe('the rich editor', () => {
     const { context, page } = await richEditorPage(post.id, { colorScheme: 'dark' });
     await expect.poll(() => page.locator('.rich-editor span[style]').textContent()).toBe('green');
     await expect.poll(() => page.locator('.editor-card-label').allTextContents()).toEqual(['Product card']);
+    // A card's controls are the next stops after the text, for the keyboard.
+    await page.getByRole('textbox', { name: 'Content', exact: true }).focus();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Remove product card');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Control+a');
+    await page.keyboard.type('2');
+    expect(await page.locator('#content').inputValue()).toMatch(/\[product:2\]$/);
     await expectAccessible(page);
     await shoot(page, 'editor-rich-dark-1280');
     // The live preview sets the text with the public page's stylesheet.
@@ -245,6 +253,14 @@ describe('the rich editor', () => {
       if (index) await page.keyboard.press('Tab');
       await page.keyboard.type(cell);
     }
+    // Back to the Markdown textarea: the same text, as it will be stored.
+    const mode = page.getByRole('button', { name: 'Rich text' });
+    expect(await mode.getAttribute('aria-pressed')).toBe('true');
+    await mode.focus();
+    await page.keyboard.press('Enter');
+    expect(await page.getByLabel('Content', { exact: true }).inputValue()).toBe(
+      'Intro\n\n| Item | Price |\n| --- | --- |\n| Desk | 30 |\n| Chair | 90 |',
+    );
     await save(page);
     expect((await stored(post.id)).content).toBe(
       'Intro\n\n| Item | Price |\n| --- | --- |\n| Desk | 30 |\n| Chair | 90 |',
