@@ -40,6 +40,8 @@ function askLink(editor: Editor) {
 export default function RichEditor({ markdown, onMarkdown, products, upload, pickImage, handle }: Props) {
   const [slash, setSlash] = useState<SlashQuery | null>(null);
   const [active, setActive] = useState(0);
+  // Parsed once: the editor takes its content only when it is made, and the text changes on every key.
+  const [initial] = useState(() => markdownToDoc(markdown));
   const items = slashItems(products, pickImage);
   const shown = slash ? filterItems(items, slash.query) : [];
   // The editor's handlers are made once; they read the menu through this ref.
@@ -55,7 +57,7 @@ export default function RichEditor({ markdown, onMarkdown, products, upload, pic
 
   const editor = useEditor({
     extensions,
-    content: markdownToDoc(markdown),
+    content: initial,
     immediatelyRender: false,
     editorProps: {
       attributes: {

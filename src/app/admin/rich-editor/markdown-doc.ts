@@ -14,12 +14,12 @@ import { unified } from 'unified';
 
 const parser = unified().use(remarkParse).use(remarkGfm);
 
-export const CARD_MARKERS = {
+/** Today's media markers, each alone on its line: the cards of the editor. */
+const CARD_MARKERS = {
   youtube: /^\[youtube:([A-Za-z0-9_-]{11})\]$/,
   podcast: /^\[podcast:((?:https?:\/\/|\/)[^\s\]"<>]+)\]$/,
   product: /^\[product:(\d{1,9})\]$/,
 } as const;
-export type EmbedKind = keyof typeof CARD_MARKERS;
 
 const BLOCK_SEPARATOR = '\n\n';
 const COLOUR_OPEN = /^<span style="color: (#[0-9a-fA-F]{3,8}|[a-z]+)">$/;
