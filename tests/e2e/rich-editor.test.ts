@@ -111,6 +111,14 @@ describe('the rich editor', () => {
     await page.keyboard.type('> A quoted line');
     await page.keyboard.press('Enter');
     await page.keyboard.press('Enter');
+    // The menu's chosen option is announced from the text, where the focus stays.
+    await page.keyboard.type('/');
+    const chosen = () => editor.getAttribute('aria-activedescendant');
+    await expect.poll(chosen).toBe('slash-heading2');
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(chosen).toBe('slash-heading3');
+    await page.keyboard.press('Backspace');
+    await expect.poll(chosen).toBeNull();
     await slash(page, 'youtube');
     await expect.poll(() => page.locator('.editor-card-label').allTextContents()).toEqual(['YouTube video']);
     await page.keyboard.press('Enter');

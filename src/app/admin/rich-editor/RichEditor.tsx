@@ -1,6 +1,6 @@
 import type { Editor } from '@tiptap/core';
 import { EditorContent, useEditor, useEditorState } from '@tiptap/react';
-import { type RefObject, useImperativeHandle, useRef, useState } from 'react';
+import { type RefObject, useEffect, useImperativeHandle, useRef, useState } from 'react';
 import { TEXT_COLOURS } from '../markdown-toolbar.ts';
 import type { ProductChoice } from '../post-editor/MarkdownToolbar.tsx';
 import { ProductsContext } from './cards.tsx';
@@ -115,6 +115,20 @@ export default function RichEditor({ markdown, onMarkdown, products, upload, pic
   });
   const editorRef = useRef<Editor | null>(null);
   editorRef.current = editor;
+
+  // Focus stays in the text while the menu is open: the text says which option is chosen.
+  const activeId = slash && shown.length > 0 ? `slash-${shown[Math.min(active, shown.length - 1)].id}` : null;
+  useEffect(() => {
+    const text = editor?.view.dom;
+    if (!text) return;
+    if (activeId) {
+      text.setAttribute('aria-controls', 'slash-menu');
+      text.setAttribute('aria-activedescendant', activeId);
+    } else {
+      text.removeAttribute('aria-controls');
+      text.removeAttribute('aria-activedescendant');
+    }
+  }, [editor, activeId]);
 
   useImperativeHandle(handle, () => ({
     insertImage: (src, alt) =>
