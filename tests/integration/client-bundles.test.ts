@@ -82,4 +82,23 @@ describe('first-load JavaScript of the public pages', () => {
     );
     expect(withServerCode).toEqual([]);
   });
+
+  // ProseMirror's view names its editable element so; only Tiptap's chunk carries it.
+  const EDITOR_MARKER = 'ProseMirror-hideselection';
+
+  it.each(['routes/home', 'routes/post', 'routes/shop', 'routes/admin.posts.edit', 'routes/admin.posts.new'])(
+    '%s loads the rich editor only when a writer turns it on',
+    (routeId) => {
+      const withEditor = firstLoadFiles(manifest, routeId).filter((file) =>
+        readFileSync(path.join(clientDir, file), 'utf8').includes(EDITOR_MARKER),
+      );
+      expect(withEditor).toEqual([]);
+      const assets = readdirSync(path.join(clientDir, 'assets')).filter((name) => name.endsWith('.js'));
+      expect(
+        assets.filter((name) =>
+          readFileSync(path.join(clientDir, 'assets', name), 'utf8').includes(EDITOR_MARKER),
+        ),
+      ).toHaveLength(1);
+    },
+  );
 });

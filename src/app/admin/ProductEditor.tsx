@@ -9,6 +9,7 @@ import { UploadedImage } from '../components/UploadedImage.tsx';
 import { useCurrency } from '../currency.ts';
 import { Notice } from './Notice.tsx';
 import type { ProductFormErrors } from './product-form.server.ts';
+import { FieldError, SelectField, TextField } from './TextField.tsx';
 import { useImageUpload } from './upload.ts';
 
 /** The list with the items at a and b exchanged. */
@@ -36,12 +37,6 @@ export function ProductEditor({ product, errors, children }: Props) {
   const formRef = useRef<HTMLFormElement>(null);
   useFocusFirstError(formRef, errors);
   const cents = /^\d+$/.test(price) ? Number(price) : 0;
-  const err = (name: string) =>
-    fields[name] ? (
-      <p id={`${name}-error`} className="field-error">
-        {fields[name]}
-      </p>
-    ) : null;
   const described = (name: string, hint?: string) =>
     [hint, fields[name] ? `${name}-error` : undefined].filter(Boolean).join(' ') || undefined;
 
@@ -53,31 +48,15 @@ export function ProductEditor({ product, errors, children }: Props) {
       <h1>{product ? 'Edit Product' : 'New Product'}</h1>
       <Notice result={errors ? { ok: false, title: errors.title, message: errors.message } : null} />
       <Form method="post" className="admin-form" noValidate ref={formRef} onInput={onInput}>
-        <div className="field">
-          <label htmlFor="name">Name</label>
-          <input
-            id="name"
-            name="name"
-            required
-            defaultValue={product?.name ?? ''}
-            aria-invalid={fields.name ? true : undefined}
-            aria-describedby={described('name')}
-          />
-          {err('name')}
-        </div>
-        <div className="field">
-          <label htmlFor="description">Description</label>
-          <textarea
-            id="description"
-            name="description"
-            rows={4}
-            required
-            defaultValue={product?.description ?? ''}
-            aria-invalid={fields.description ? true : undefined}
-            aria-describedby={described('description')}
-          />
-          {err('description')}
-        </div>
+        <TextField name="name" label="Name" required defaultValue={product?.name ?? ''} error={fields.name} />
+        <TextField
+          name="description"
+          label="Description"
+          rows={4}
+          required
+          defaultValue={product?.description ?? ''}
+          error={fields.description}
+        />
         <div className="field">
           <label htmlFor="price">Price (cents)</label>
           <div className="editor-tag-entry">
@@ -98,45 +77,26 @@ export function ProductEditor({ product, errors, children }: Props) {
           <p id="price-hint" className="muted">
             In cents: 2999 is $29.99.
           </p>
-          {err('price')}
+          <FieldError id="price-error" message={fields.price} />
         </div>
-        <div className="field">
-          <label htmlFor="category">Category</label>
-          <select
-            id="category"
-            name="category"
-            required
-            defaultValue={product?.category ?? ''}
-            aria-invalid={fields.category ? true : undefined}
-            aria-describedby={described('category')}
-          >
-            <option value="" disabled>
-              Choose a category
-            </option>
-            {PRODUCT_CATEGORIES.map((c) => (
-              <option key={c} value={c}>
-                {CATEGORY_LABELS[c] ?? c}
-              </option>
-            ))}
-          </select>
-          {err('category')}
-        </div>
-        <div className="field">
-          <label htmlFor="stock">Stock</label>
-          <input
-            id="stock"
-            name="stock"
-            inputMode="numeric"
-            pattern="[0-9]*"
-            defaultValue={product?.stock ?? ''}
-            aria-invalid={fields.stock ? true : undefined}
-            aria-describedby={described('stock', 'stock-hint')}
-          />
-          <p id="stock-hint" className="muted">
-            Leave empty for unlimited stock.
-          </p>
-          {err('stock')}
-        </div>
+        <SelectField
+          name="category"
+          label="Category"
+          required
+          defaultValue={product?.category ?? ''}
+          placeholder="Choose a category"
+          options={PRODUCT_CATEGORIES.map((c) => ({ value: c, label: CATEGORY_LABELS[c] ?? c }))}
+          error={fields.category}
+        />
+        <TextField
+          name="stock"
+          label="Stock"
+          inputMode="numeric"
+          pattern="[0-9]*"
+          defaultValue={product?.stock ?? ''}
+          error={fields.stock}
+          hint="Leave empty for unlimited stock."
+        />
         <fieldset
           className="field drop-zone admin-fieldset product-images-editor"
           aria-describedby={described('images', 'images-hint')}
@@ -205,7 +165,7 @@ export function ProductEditor({ product, errors, children }: Props) {
             defaultValue=""
             aria-invalid={fields.images ? true : undefined}
           />
-          {err('images')}
+          <FieldError id="images-error" message={fields.images} />
           <label htmlFor="product-upload" className="editor-sub-label">
             Upload images
           </label>
@@ -217,13 +177,15 @@ export function ProductEditor({ product, errors, children }: Props) {
           <input id="featured" name="featured" type="checkbox" defaultChecked={product?.featured ?? false} />
           <label htmlFor="featured">Featured</label>
         </div>
-        <div className="field">
-          <label htmlFor="status">Status</label>
-          <select id="status" name="status" defaultValue={product?.status ?? 'active'}>
-            <option value="active">Active</option>
-            <option value="inactive">Inactive</option>
-          </select>
-        </div>
+        <SelectField
+          name="status"
+          label="Status"
+          defaultValue={product?.status ?? 'active'}
+          options={[
+            { value: 'active', label: 'Active' },
+            { value: 'inactive', label: 'Inactive' },
+          ]}
+        />
         <FormErrorsAtButton show={Boolean(errors) && !saving} />
         <div className="admin-actions">
           <button className="button" type="submit" disabled={saving}>

@@ -23,21 +23,35 @@ type TextFieldProps = {
   children?: ReactNode;
 } & (({ rows?: undefined } & Control<'input'>) | ({ rows: number } & Control<'textarea'>));
 
-/** A labelled text input (a textarea when given rows) with its hint and its error, tied to it for screen readers. */
-export function TextField({ name, label, error, hint, describedBy, children, ...control }: TextFieldProps) {
+/** What every field passes to its control: its id and name, and what is said about it. */
+function fieldAria({
+  name,
+  error,
+  hint,
+  describedBy,
+}: Pick<TextFieldProps, 'name' | 'error' | 'hint' | 'describedBy'>) {
   const described = [describedBy, hint ? `${name}-hint` : '', error ? `${name}-error` : '']
     .filter(Boolean)
     .join(' ');
-  const aria = {
+  return {
     id: name,
     name,
     'aria-invalid': error ? true : undefined,
     'aria-describedby': described || undefined,
   };
+}
+
+/** The label above a control, and its hint and error under it. */
+function Field({
+  name,
+  label,
+  error,
+  hint,
+  children,
+}: Pick<TextFieldProps, 'name' | 'label' | 'error' | 'hint' | 'children'>) {
   return (
     <div className="field">
       <label htmlFor={name}>{label}</label>
-      {control.rows === undefined ? <input {...control} {...aria} /> : <textarea {...control} {...aria} />}
       {children}
       {hint ? (
         <p id={`${name}-hint`} className="muted">
@@ -46,5 +60,54 @@ export function TextField({ name, label, error, hint, describedBy, children, ...
       ) : null}
       <FieldError id={`${name}-error`} message={error} />
     </div>
+  );
+}
+
+/** A labelled text input (a textarea when given rows) with its hint and its error, tied to it for screen readers. */
+export function TextField({ name, label, error, hint, describedBy, children, ...control }: TextFieldProps) {
+  const aria = fieldAria({ name, error, hint, describedBy });
+  return (
+    <Field name={name} label={label} error={error} hint={hint}>
+      {control.rows === undefined ? <input {...control} {...aria} /> : <textarea {...control} {...aria} />}
+      {children}
+    </Field>
+  );
+}
+
+type SelectFieldProps = {
+  name: string;
+  label: string;
+  error?: string;
+  hint?: ReactNode;
+  options: readonly { value: string; label: string }[];
+  /** A first, disabled choice that asks for one (a required select starts on it). */
+  placeholder?: string;
+} & Omit<ComponentProps<'select'>, 'id' | 'name' | 'children'>;
+
+/** A labelled select with its hint and its error, as TextField has them. */
+export function SelectField({
+  name,
+  label,
+  error,
+  hint,
+  options,
+  placeholder,
+  ...control
+}: SelectFieldProps) {
+  return (
+    <Field name={name} label={label} error={error} hint={hint}>
+      <select {...control} {...fieldAria({ name, error, hint })}>
+        {placeholder ? (
+          <option value="" disabled>
+            {placeholder}
+          </option>
+        ) : null}
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </Field>
   );
 }

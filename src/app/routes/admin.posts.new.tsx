@@ -4,6 +4,8 @@ import { PostEditor } from '../admin/PostEditor.tsx';
 import { savePost } from '../admin/post-form.server.ts';
 import { getApp } from '../context.ts';
 import '../styles/admin.css';
+// The preview and the rich editor show the post with the public page's styles.
+import '../styles/blog.css';
 import type { Route } from './+types/admin.posts.new';
 
 export const meta: Route.MetaFunction = () => [

@@ -1,0 +1,145 @@
+import { type ClipboardEvent, type KeyboardEvent, lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { readingMinutes, wordCount } from '../../../blog/reading.ts';
+import { bold, type Edit, image, insert, italic, link } from '../markdown-toolbar.ts';
+import { Notice } from '../Notice.tsx';
+import type { RichEditorHandle } from '../rich-editor/RichEditor.tsx';
+import { FieldError } from '../TextField.tsx';
+import { useImageUpload } from '../upload.ts';
+import { MarkdownToolbar, type ProductChoice } from './MarkdownToolbar.tsx';
+import { PostPreview } from './PostPreview.tsx';
+
+// Its own chunk: only writers who turn it on load it, and public pages never do.
+const RichEditor = lazy(() => import('../rich-editor/RichEditor.tsx'));
+
+/** Where the writer's choice of editor is remembered, in this browser. */
+const RICH_KEY = 'penstand:rich-editor';
+
+/** The post's text: the Markdown textarea with its toolbar, image upload, word count and preview. */
+export function ContentField({
+  initial,
+  error,
+  products,
+  onChange,
+}: {
+  initial: string;
+  error?: string;
+  products: ProductChoice[];
+  onChange: () => void;
+}) {
+  const contentRef = useRef<HTMLTextAreaElement>(null);
+  const richRef = useRef<RichEditorHandle>(null);
+  const [content, setContent] = useState(initial);
+  // The Markdown textarea until the page is live: without JavaScript it is the editor.
+  const [rich, setRich] = useState(false);
+  useEffect(() => setRich(localStorage.getItem(RICH_KEY) === 'on'), []);
+  const chooseRich = (on: boolean) => {
+    localStorage.setItem(RICH_KEY, on ? 'on' : 'off');
+    setRich(on);
+  };
+
+  const apply = (edit: (text: string, start: number, end: number) => Edit) => {
+    const area = contentRef.current;
+    // The field's own value: an upload finishing later must not undo what was typed meanwhile.
+    const text = area?.value ?? content;
+    const start = area?.selectionStart ?? text.length;
+    const end = area?.selectionEnd ?? text.length;
+    const result = edit(text, start, end);
+    setContent(result.text);
+    onChange();
+    requestAnimationFrame(() => {
+      area?.focus();
+      area?.setSelectionRange(result.selectionStart, result.selectionEnd);
+    });
+  };
+  const insertSnippet = (snippet: string, block = false) =>
+    apply((t, s, e) => insert(t, s, e, snippet, block));
+
+  // Uploaded images go into the content at the cursor: a card in the rich editor, else Markdown.
+  const contentUpload = useImageUpload((url, file) => {
+    const alt = file.name.replace(/\.[^.]+$/, '');
+    if (richRef.current) richRef.current.insertImage(url, alt);
+    else insertSnippet(image(url, alt), true);
+  });
+
+  // Ctrl (or Cmd) + B, I, K in the content.
+  const onContentKey = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (!(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return;
+    const key = event.key.toLowerCase();
+    if (key === 'b' || key === 'i') {
+      event.preventDefault();
+      apply(key === 'b' ? bold : italic);
+    } else if (key === 'k') {
+      event.preventDefault();
+      const url = window.prompt('Link URL')?.trim();
+      if (url && /^(https?:\/\/|\/|mailto:)/i.test(url)) apply((t, s, e) => link(t, s, e, url));
+    }
+  };
+  const onContentPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+    const images = Array.from(event.clipboardData.files).filter((file) => file.type.startsWith('image/'));
+    if (images.length === 0) return;
+    event.preventDefault();
+    void contentUpload.upload(images);
+  };
+
+  return (
+    <div className="field">
+      <div className="editor-mode">
+        <label htmlFor="content">Content</label>
+        <button
+          type="button"
+          className="button button-small button-secondary"
+          aria-pressed={rich}
+          onClick={() => chooseRich(!rich)}
+        >
+          Rich text
+        </button>
+      </div>
+      {rich ? (
+        <Suspense fallback={<p className="muted">Loading the editor…</p>}>
+          <RichEditor
+            markdown={content}
+            onMarkdown={(markdown) => {
+              setContent(markdown);
+              onChange();
+            }}
+            products={products}
+            upload={(files) => void contentUpload.upload(files)}
+            pickImage={() => document.getElementById('content-image')?.click()}
+            handle={richRef}
+          />
+        </Suspense>
+      ) : (
+        <MarkdownToolbar apply={apply} insertSnippet={insertSnippet} products={products} />
+      )}
+      <textarea
+        hidden={rich}
+        id="content"
+        name="content"
+        ref={contentRef}
+        rows={12}
+        required
+        value={content}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={['content-hint', error ? 'content-error' : undefined].filter(Boolean).join(' ')}
+        onChange={(e) => setContent(e.target.value)}
+        onKeyDown={onContentKey}
+        onPaste={onContentPaste}
+        {...contentUpload.dropTarget}
+      />
+      <p className="muted editor-stats">
+        {wordCount(content).toLocaleString('en-US')} words · {readingMinutes(content)} min read
+      </p>
+      <p id="content-hint" className="muted" hidden={rich}>
+        Markdown. Drop or paste an image here to upload it. Ctrl (⌘ on a Mac) + B bold, I italic, K link, S
+        save.
+      </p>
+      <FieldError id="content-error" message={error} />
+      <div className="editor-upload">
+        <label htmlFor="content-image">Upload image into the content</label>
+        <input id="content-image" {...contentUpload.pickerProps} />
+      </div>
+      <Notice result={contentUpload.notice} />
+      <PostPreview content={content} />
+    </div>
+  );
+}

@@ -1,0 +1,245 @@
+import type { Editor } from '@tiptap/core';
+import { EditorContent, useEditor, useEditorState } from '@tiptap/react';
+import { type RefObject, useEffect, useImperativeHandle, useRef, useState } from 'react';
+import { TEXT_COLOURS } from '../markdown-toolbar.ts';
+import type { ProductChoice } from '../post-editor/MarkdownToolbar.tsx';
+import { ProductsContext } from './cards.tsx';
+import { extensions } from './extensions.ts';
+import { docToMarkdown, markdownToDoc } from './markdown-doc.ts';
+import { filterItems, type SlashItem, type SlashQuery, slashItems, slashQuery } from './slash-menu.ts';
+
+/** What the content field asks of the rich editor. */
+export type RichEditorHandle = { insertImage: (src: string, alt: string) => void };
+
+type Props = {
+  markdown: string;
+  onMarkdown: (markdown: string) => void;
+  products: ProductChoice[];
+  /** Uploads pasted or dropped images; each one comes back through insertImage. */
+  upload: (files: File[]) => void;
+  pickImage: () => void;
+  handle: RefObject<RichEditorHandle | null>;
+};
+
+const imagesIn = (transfer: DataTransfer | null) =>
+  Array.from(transfer?.files ?? []).filter((file) => file.type.startsWith('image/'));
+
+function askLink(editor: Editor) {
+  const current = String(editor.getAttributes('link').href ?? '');
+  const url = window.prompt('Link URL (empty removes the link)', current)?.trim();
+  if (url === undefined) return;
+  const chain = editor.chain().focus().extendMarkRange('link');
+  if (url === '') chain.unsetLink().run();
+  else if (/^(https?:\/\/|\/|mailto:)/i.test(url)) chain.setLink({ href: url }).run();
+}
+
+/**
+ * The rich editor: the post as readers will see it, written back to the same Markdown on every
+ * change. Loaded only when a writer turns it on (a chunk of its own, never on public pages).
+ */
+export default function RichEditor({ markdown, onMarkdown, products, upload, pickImage, handle }: Props) {
+  const [slash, setSlash] = useState<SlashQuery | null>(null);
+  const [active, setActive] = useState(0);
+  // Parsed once: the editor takes its content only when it is made, and the text changes on every key.
+  const [initial] = useState(() => markdownToDoc(markdown));
+  const items = slashItems(products, pickImage);
+  const shown = slash ? filterItems(items, slash.query) : [];
+  // The editor's handlers are made once; they read the menu through this ref.
+  const menu = useRef({ shown, active, slash });
+  menu.current = { shown, active, slash };
+
+  const choose = (editor: Editor, item: SlashItem) => {
+    const query = menu.current.slash;
+    if (query) editor.chain().focus().deleteRange({ from: query.from, to: query.to }).run();
+    setSlash(null);
+    item.run(editor);
+  };
+
+  const editor = useEditor({
+    extensions,
+    content: initial,
+    immediatelyRender: false,
+    editorProps: {
+      attributes: {
+        class: 'prose rich-editor-text',
+        role: 'textbox',
+        'aria-multiline': 'true',
+        'aria-label': 'Content',
+        'aria-describedby': 'rich-editor-hint',
+      },
+      handleKeyDown: (view, event) => {
+        const { shown: options, active: at, slash: open } = menu.current;
+        if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'k') {
+          event.preventDefault();
+          if (editorRef.current) askLink(editorRef.current);
+          return true;
+        }
+        if (!open || options.length === 0) return false;
+        if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+          const step = event.key === 'ArrowDown' ? 1 : -1;
+          setActive((at + step + options.length) % options.length);
+          return true;
+        }
+        if (event.key === 'Enter' && editorRef.current) {
+          choose(editorRef.current, options[Math.min(at, options.length - 1)]);
+          return true;
+        }
+        if (event.key === 'Escape') {
+          setSlash(null);
+          view.focus();
+          return true;
+        }
+        return false;
+      },
+      handlePaste: (_view, event) => {
+        const images = imagesIn(event.clipboardData);
+        if (images.length === 0) return false;
+        upload(images);
+        return true;
+      },
+      handleDrop: (_view, event) => {
+        const images = imagesIn(event.dataTransfer);
+        if (images.length === 0) return false;
+        event.preventDefault();
+        upload(images);
+        return true;
+      },
+    },
+    onUpdate: ({ editor: changed }) => {
+      onMarkdown(docToMarkdown(changed.getJSON()));
+      const query = slashQuery(changed);
+      setSlash(query);
+      if (query?.query !== menu.current.slash?.query) setActive(0);
+    },
+    onSelectionUpdate: ({ editor: moved }) => setSlash(slashQuery(moved)),
+  });
+  const editorRef = useRef<Editor | null>(null);
+  editorRef.current = editor;
+
+  // Focus stays in the text while the menu is open: the text says which option is chosen.
+  const activeId = slash && shown.length > 0 ? `slash-${shown[Math.min(active, shown.length - 1)].id}` : null;
+  useEffect(() => {
+    const text = editor?.view.dom;
+    if (!text) return;
+    if (activeId) {
+      text.setAttribute('aria-controls', 'slash-menu');
+      text.setAttribute('aria-activedescendant', activeId);
+    } else {
+      text.removeAttribute('aria-controls');
+      text.removeAttribute('aria-activedescendant');
+    }
+  }, [editor, activeId]);
+
+  useImperativeHandle(handle, () => ({
+    insertImage: (src, alt) =>
+      editor?.chain().focus().insertContent({ type: 'imageCard', attrs: { src, alt } }).run(),
+  }));
+
+  const marks = useEditorState({
+    editor,
+    selector: ({ editor: e }) => ({
+      bold: e?.isActive('bold') ?? false,
+      italic: e?.isActive('italic') ?? false,
+      underline: e?.isActive('underline') ?? false,
+      strike: e?.isActive('strike') ?? false,
+      link: e?.isActive('link') ?? false,
+    }),
+  });
+
+  if (!editor) return <p className="muted">Loading the editor…</p>;
+  const toggle = (name: keyof NonNullable<typeof marks>, label: string, run: () => void) => (
+    <button
+      type="button"
+      className="button button-small button-secondary"
+      aria-pressed={marks?.[name] ?? false}
+      onClick={run}
+    >
+      {label}
+    </button>
+  );
+  const chain = () => editor.chain().focus();
+  return (
+    <ProductsContext.Provider value={products}>
+      <div className="editor-toolbar" role="toolbar" aria-label="Formatting">
+        {toggle('bold', 'Bold', () => chain().toggleBold().run())}
+        {toggle('italic', 'Italic', () => chain().toggleItalic().run())}
+        {toggle('underline', 'Underline', () => chain().toggleUnderline().run())}
+        {toggle('strike', 'Strike', () => chain().toggleStrike().run())}
+        {toggle('link', 'Link', () => askLink(editor))}
+        <label className="visually-hidden" htmlFor="rich-colour">
+          Text colour
+        </label>
+        <select
+          id="rich-colour"
+          className="editor-colour"
+          value=""
+          onChange={(e) => {
+            const value = e.target.value;
+            if (value === 'inherit') chain().unsetMark('colour').run();
+            else if (value) chain().setMark('colour', { value }).run();
+          }}
+        >
+          <option value="">Colour…</option>
+          {TEXT_COLOURS.map((c) => (
+            <option key={c.name} value={c.value}>
+              {c.name}
+            </option>
+          ))}
+        </select>
+        <button
+          type="button"
+          className="button button-small button-secondary"
+          onClick={() => chain().undo().run()}
+        >
+          Undo
+        </button>
+        <button
+          type="button"
+          className="button button-small button-secondary"
+          onClick={() => chain().redo().run()}
+        >
+          Redo
+        </button>
+        <button
+          type="button"
+          className="button button-small button-secondary"
+          aria-label="Insert a card"
+          onClick={() =>
+            editor.state.selection.$from.parent.textContent === ''
+              ? chain().insertContent('/').run()
+              : chain().selectTextblockEnd().splitBlock().insertContent('/').run()
+          }
+        >
+          +
+        </button>
+      </div>
+      <div className="rich-editor">
+        <EditorContent editor={editor} />
+        {slash && shown.length > 0 ? (
+          <div className="card slash-menu" role="listbox" id="slash-menu" aria-label="Insert">
+            {shown.map((item, index) => (
+              <div
+                key={item.id}
+                id={`slash-${item.id}`}
+                role="option"
+                tabIndex={-1}
+                aria-selected={index === active}
+                className={index === active ? 'is-active' : undefined}
+                onMouseDown={(event) => {
+                  event.preventDefault();
+                  choose(editor, item);
+                }}
+              >
+                {item.label}
+              </div>
+            ))}
+          </div>
+        ) : null}
+      </div>
+      <p id="rich-editor-hint" className="muted">
+        Type / for headings, lists, images and cards; Markdown shortcuts (## , - , 1. , &gt; , ```, **bold**)
+        work as you type. Ctrl (⌘ on a Mac) + B bold, I italic, K link, Z undo, S save.
+      </p>
+    </ProductsContext.Provider>
+  );
+}

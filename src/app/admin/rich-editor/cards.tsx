@@ -1,0 +1,116 @@
+import { type NodeViewProps, NodeViewWrapper } from '@tiptap/react';
+import { createContext, type ReactNode, useContext, useId } from 'react';
+import type { ProductChoice } from '../post-editor/MarkdownToolbar.tsx';
+
+/** The shop's products, for the product card's name. */
+export const ProductsContext = createContext<ProductChoice[]>([]);
+
+const KIND_LABELS: Record<string, string> = {
+  youtube: 'YouTube video',
+  podcast: 'Podcast episode',
+  product: 'Product card',
+};
+
+/** A card's frame: what it is, its fields, and a button to remove it. */
+function Card({
+  label,
+  selected,
+  remove,
+  children,
+}: {
+  label: string;
+  selected: boolean;
+  remove: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <NodeViewWrapper className={`editor-card${selected ? ' is-selected' : ''}`} contentEditable={false}>
+      <div className="editor-card-head">
+        <span className="editor-card-label">{label}</span>
+        <button type="button" className="button button-small button-secondary" onClick={remove}>
+          Remove {label.toLowerCase()}
+        </button>
+      </div>
+      {children}
+    </NodeViewWrapper>
+  );
+}
+
+/** A card's one text field, labelled for screen readers. */
+function CardField({
+  label,
+  value,
+  onChange,
+  rows,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  rows?: number;
+}) {
+  const id = useId();
+  return (
+    <div className="editor-card-field">
+      <label htmlFor={id}>{label}</label>
+      {rows ? (
+        <textarea id={id} rows={rows} value={value} onChange={(e) => onChange(e.target.value)} />
+      ) : (
+        <input id={id} value={value} onChange={(e) => onChange(e.target.value)} />
+      )}
+    </div>
+  );
+}
+
+export function MarkdownCardView({ node, updateAttributes, selected, deleteNode }: NodeViewProps) {
+  const source = String(node.attrs.source);
+  return (
+    <Card label="Markdown card" selected={selected} remove={deleteNode}>
+      <CardField
+        label="Markdown or HTML, kept as written"
+        rows={Math.min(12, source.split('\n').length + 1)}
+        value={source}
+        onChange={(value) => updateAttributes({ source: value })}
+      />
+    </Card>
+  );
+}
+
+export function EmbedCardView({ node, updateAttributes, selected, deleteNode }: NodeViewProps) {
+  const products = useContext(ProductsContext);
+  const kind = String(node.attrs.kind);
+  const value = String(node.attrs.value);
+  const label = KIND_LABELS[kind] ?? kind;
+  const product = kind === 'product' ? products.find((p) => String(p.id) === value) : undefined;
+  return (
+    <Card label={label} selected={selected} remove={deleteNode}>
+      {kind === 'podcast' ? (
+        // biome-ignore lint/a11y/useMediaCaption: episodes come with show notes in the post body, as on the page
+        <audio controls preload="none" src={value} />
+      ) : null}
+      {kind === 'product' ? <p className="editor-card-note">{product?.name ?? `Product ${value}`}</p> : null}
+      <CardField
+        label={kind === 'youtube' ? 'Video id' : kind === 'podcast' ? 'Audio URL' : 'Product id'}
+        value={value}
+        onChange={(next) => updateAttributes({ value: next.trim() })}
+      />
+    </Card>
+  );
+}
+
+export function ImageCardView({ node, updateAttributes, selected, deleteNode }: NodeViewProps) {
+  return (
+    <Card label="Image" selected={selected} remove={deleteNode}>
+      <img src={String(node.attrs.src)} alt={String(node.attrs.alt)} className="editor-card-image" />
+      <CardField
+        label="Alt text"
+        value={String(node.attrs.alt)}
+        onChange={(alt) => updateAttributes({ alt })}
+      />
+      <CardField
+        label="Caption"
+        value={String(node.attrs.caption)}
+        onChange={(caption) => updateAttributes({ caption })}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,336 @@
+import type { JSONContent } from '@tiptap/core';
+import type { BlockContent, ListItem, PhrasingContent, Root, RootContent, Table } from 'mdast';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import { unified } from 'unified';
+
+/**
+ * Markdown (with our markers) ⇄ the rich editor's document. Markdown stays the one stored format,
+ * so loading must never lose a byte: each top-level block becomes an editable node only when
+ * writing that node back gives its source exactly; any other block is kept as a Markdown card
+ * holding its source. The text between blocks travels on the block (mdBefore), and what follows
+ * the last one on it (mdAfter). No I/O and no DOM here: the round-trip test runs it in Node.
+ */
+
+const parser = unified().use(remarkParse).use(remarkGfm);
+
+/** Today's media markers, each alone on its line: the cards of the editor. */
+const CARD_MARKERS = {
+  youtube: /^\[youtube:([A-Za-z0-9_-]{11})\]$/,
+  podcast: /^\[podcast:((?:https?:\/\/|\/)[^\s\]"<>]+)\]$/,
+  product: /^\[product:(\d{1,9})\]$/,
+} as const;
+
+const BLOCK_SEPARATOR = '\n\n';
+const COLOUR_OPEN = /^<span style="color: (#[0-9a-fA-F]{3,8}|[a-z]+)">$/;
+
+/** The Markdown a document is written back as. */
+export function docToMarkdown(doc: JSONContent): string {
+  // Empty paragraphs are the editor's, never a loaded post's (blank lines in Markdown are spacing).
+  const blocks = (doc.content ?? []).filter(
+    (block, _, all) => all.length === 1 || block.type !== 'paragraph' || block.content?.length,
+  );
+  return blocks
+    .map((block, index) => {
+      const before = index === 0 ? (block.attrs?.mdBefore ?? '') : block.attrs?.mdBefore || BLOCK_SEPARATOR;
+      const after = index === blocks.length - 1 ? (block.attrs?.mdAfter ?? '') : '';
+      return before + writeBlock(block) + after;
+    })
+    .join('');
+}
+
+/** The document a post's Markdown is loaded as. */
+export function markdownToDoc(markdown: string): JSONContent {
+  const tree = parser.parse(markdown) as Root;
+  const content: JSONContent[] = [];
+  let end = 0;
+  for (const node of tree.children) {
+    const from = node.position?.start.offset ?? 0;
+    const to = node.position?.end.offset ?? from;
+    const source = markdown.slice(from, to);
+    const block = editable(node, source);
+    const attrs = { ...block.attrs, mdBefore: markdown.slice(end, from) };
+    content.push({ ...block, attrs });
+    end = to;
+  }
+  if (content.length === 0) content.push({ type: 'paragraph', attrs: { mdBefore: markdown } });
+  else {
+    const last = content[content.length - 1];
+    last.attrs = { ...last.attrs, mdAfter: markdown.slice(end) };
+  }
+  return { type: 'doc', content };
+}
+
+/** The node for a block when it writes back to its source, else a card keeping the source. */
+function editable(node: RootContent, source: string): JSONContent {
+  const card = cardFor(source);
+  if (card) return card;
+  const converted = toBlock(node);
+  if (converted && writeBlock(converted) === source) return converted;
+  return { type: 'markdownCard', attrs: { source } };
+}
+
+function cardFor(source: string): JSONContent | null {
+  for (const [kind, pattern] of Object.entries(CARD_MARKERS)) {
+    const match = pattern.exec(source);
+    if (match) return { type: 'embedCard', attrs: { kind, value: match[1] } };
+  }
+  // The title is the figure's caption on the page (src/blog/figures.ts).
+  const image = /^!\[([^[\]\n]*)\]\(([^()\s"]+)(?: "([^"\n]+)")?\)$/.exec(source);
+  if (image) return { type: 'imageCard', attrs: { alt: image[1], src: image[2], caption: image[3] ?? '' } };
+  return null;
+}
+
+function toBlock(node: RootContent | BlockContent): JSONContent | null {
+  switch (node.type) {
+    case 'paragraph': {
+      const content = toInline(node.children);
+      return content && { type: 'paragraph', content: nonEmpty(content) };
+    }
+    case 'heading': {
+      const content = toInline(node.children);
+      return content && { type: 'heading', attrs: { level: node.depth }, content: nonEmpty(content) };
+    }
+    case 'thematicBreak':
+      return { type: 'horizontalRule' };
+    case 'code':
+      return {
+        type: 'codeBlock',
+        attrs: { language: node.lang ?? null },
+        content: node.value ? [{ type: 'text', text: node.value }] : undefined,
+      };
+    case 'blockquote': {
+      const children = node.children.map((child) => toBlock(child));
+      return children.every(Boolean) ? { type: 'blockquote', content: children as JSONContent[] } : null;
+    }
+    case 'table':
+      return toTable(node);
+    case 'list': {
+      if (node.spread || node.children.some((item) => item.spread || item.checked != null)) return null;
+      const items = node.children.map(toListItem);
+      if (!items.every(Boolean)) return null;
+      return node.ordered
+        ? { type: 'orderedList', attrs: { start: node.start ?? 1 }, content: items as JSONContent[] }
+        : { type: 'bulletList', content: items as JSONContent[] };
+    }
+    default:
+      return null;
+  }
+}
+
+/** A GFM table: its first row is the header; each cell holds one paragraph of inline text. */
+function toTable(table: Table): JSONContent | null {
+  const rows: JSONContent[] = [];
+  for (const [index, row] of table.children.entries()) {
+    const cells: JSONContent[] = [];
+    for (const cell of row.children) {
+      const content = toInline(cell.children);
+      if (!content) return null;
+      cells.push({
+        type: index === 0 ? 'tableHeader' : 'tableCell',
+        content: [{ type: 'paragraph', content: nonEmpty(content) }],
+      });
+    }
+    rows.push({ type: 'tableRow', content: cells });
+  }
+  return { type: 'table', attrs: { mdAlign: table.align ?? [] }, content: rows };
+}
+
+const DELIMITERS: Record<string, string> = { left: ':---', right: '---:', center: ':---:' };
+
+function writeTable(table: JSONContent): string {
+  const rows = (table.content ?? []).map(
+    (row) =>
+      `| ${(row.content ?? [])
+        .map((cell) =>
+          (cell.content ?? [])
+            .map((paragraph) => writeInline(paragraph.content ?? []))
+            .join(' ')
+            .replace(/(?<!\\)\|/g, '\\|'),
+        )
+        .join(' | ')} |`,
+  );
+  const columns = table.content?.[0]?.content?.length ?? 0;
+  const align: (string | null)[] = table.attrs?.mdAlign ?? [];
+  const delimiter = `| ${Array.from({ length: columns }, (_, i) => DELIMITERS[align[i] ?? ''] ?? '---').join(' | ')} |`;
+  return [rows[0], delimiter, ...rows.slice(1)].join('\n');
+}
+
+function toListItem(item: ListItem): JSONContent | null {
+  const children = item.children.map((child) => toBlock(child));
+  return children.every(Boolean) && children.length > 0
+    ? { type: 'listItem', content: children as JSONContent[] }
+    : null;
+}
+
+function nonEmpty(content: JSONContent[]): JSONContent[] | undefined {
+  return content.length > 0 ? content : undefined;
+}
+
+type Mark = NonNullable<JSONContent['marks']>[number];
+
+/** Inline Markdown as text with marks; null when something in it has no mark of ours. */
+function toInline(nodes: PhrasingContent[], marks: Mark[] = []): JSONContent[] | null {
+  const out: JSONContent[] = [];
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i];
+    const withMark = (mark: Mark, children: PhrasingContent[]) => {
+      const inner = toInline(children, [...marks, mark]);
+      if (!inner) return false;
+      out.push(...inner);
+      return true;
+    };
+    let ok = true;
+    switch (node.type) {
+      case 'text':
+        out.push(textNode(node.value, marks));
+        break;
+      case 'strong':
+        ok = withMark({ type: 'bold' }, node.children);
+        break;
+      case 'emphasis':
+        ok = withMark({ type: 'italic' }, node.children);
+        break;
+      case 'delete':
+        ok = withMark({ type: 'strike' }, node.children);
+        break;
+      case 'inlineCode':
+        out.push(textNode(node.value, [...marks, { type: 'code' }]));
+        break;
+      case 'link':
+        ok = withMark({ type: 'link', attrs: { href: node.url, title: node.title ?? null } }, node.children);
+        break;
+      case 'footnoteReference':
+        out.push({ type: 'footnoteRef', attrs: { label: node.label ?? node.identifier } });
+        break;
+      case 'break':
+        out.push({ type: 'hardBreak', marks: marks.length ? marks : undefined });
+        break;
+      case 'html': {
+        // The toolbar's inline HTML: <u>…</u> and <span style="color: …">…</span>.
+        const close = node.value === '<u>' ? '</u>' : COLOUR_OPEN.test(node.value) ? '</span>' : null;
+        const end = close ? nodes.findIndex((n, j) => j > i && n.type === 'html' && n.value === close) : -1;
+        if (!close || end < 0) return null;
+        const colour = COLOUR_OPEN.exec(node.value)?.[1];
+        const mark: Mark = colour ? { type: 'colour', attrs: { value: colour } } : { type: 'underline' };
+        ok = withMark(mark, nodes.slice(i + 1, end));
+        i = end;
+        break;
+      }
+      default:
+        return null;
+    }
+    if (!ok) return null;
+  }
+  return out;
+}
+
+function textNode(text: string, marks: Mark[]): JSONContent {
+  return marks.length ? { type: 'text', text, marks } : { type: 'text', text };
+}
+
+function writeBlock(block: JSONContent): string {
+  const children = block.content ?? [];
+  switch (block.type) {
+    case 'paragraph':
+      return writeInline(children);
+    case 'heading':
+      return `${'#'.repeat(block.attrs?.level ?? 2)} ${writeInline(children)}`;
+    case 'horizontalRule':
+      return '---';
+    case 'codeBlock':
+      return `\`\`\`${block.attrs?.language ?? ''}\n${children.map((c) => c.text ?? '').join('')}\n\`\`\``;
+    case 'blockquote':
+      return prefixLines(children.map(writeBlock).join(BLOCK_SEPARATOR), '> ', '>');
+    case 'bulletList':
+      return children.map((item) => listItem(item, '- ')).join('\n');
+    case 'orderedList': {
+      const start = block.attrs?.start ?? 1;
+      return children.map((item, index) => listItem(item, `${start + index}. `)).join('\n');
+    }
+    case 'table':
+      return writeTable(block);
+    case 'embedCard':
+      return `[${block.attrs?.kind}:${block.attrs?.value}]`;
+    case 'imageCard': {
+      const alt = String(block.attrs?.alt ?? '').replace(/[[\]\n]/g, '');
+      const caption = String(block.attrs?.caption ?? '').replace(/["\n]/g, '');
+      return `![${alt}](${block.attrs?.src}${caption ? ` "${caption}"` : ''})`;
+    }
+    case 'markdownCard':
+      return block.attrs?.source ?? '';
+    default:
+      return '';
+  }
+}
+
+function listItem(item: JSONContent, marker: string): string {
+  const body = (item.content ?? []).map(writeBlock).join('\n');
+  const indent = ' '.repeat(marker.length);
+  const [first, ...rest] = body.split('\n');
+  return [marker + first, ...rest.map((line) => (line ? indent + line : line))].join('\n');
+}
+
+function prefixLines(text: string, prefix: string, emptyPrefix: string): string {
+  return text
+    .split('\n')
+    .map((line) => (line ? prefix + line : emptyPrefix))
+    .join('\n');
+}
+
+/** Marks are written outermost first, in the order a text run opens them. */
+const MARK_SYNTAX: Record<string, (mark: Mark) => [string, string]> = {
+  bold: () => ['**', '**'],
+  italic: () => ['*', '*'],
+  strike: () => ['~~', '~~'],
+  underline: () => ['<u>', '</u>'],
+  colour: (mark) => [`<span style="color: ${mark.attrs?.value}">`, '</span>'],
+  link: (mark) => ['[', `](${mark.attrs?.href}${mark.attrs?.title ? ` "${mark.attrs.title}"` : ''})`],
+};
+
+function writeInline(nodes: JSONContent[]): string {
+  let out = '';
+  let open: Mark[] = [];
+  const closeTo = (depth: number) => {
+    while (open.length > depth) {
+      const mark = open.pop() as Mark;
+      out += MARK_SYNTAX[mark.type](mark)[1];
+    }
+  };
+  for (const node of nodes) {
+    const marks = (node.marks ?? []).filter((m) => m.type !== 'code');
+    let same = 0;
+    while (same < open.length && same < marks.length && sameMark(open[same], marks[same])) same++;
+    closeTo(same);
+    for (const mark of marks.slice(same)) {
+      out += MARK_SYNTAX[mark.type]?.(mark)[0] ?? '';
+      open.push(mark);
+    }
+    if (node.type === 'hardBreak') out += '\\\n';
+    else if (node.type === 'footnoteRef') out += `[^${node.attrs?.label}]`;
+    else if (node.marks?.some((m) => m.type === 'code')) out += codeSpan(node.text ?? '');
+    else out += escapeText(node.text ?? '');
+  }
+  closeTo(0);
+  open = [];
+  return out;
+}
+
+function sameMark(a: Mark, b: Mark): boolean {
+  return a.type === b.type && JSON.stringify(a.attrs ?? null) === JSON.stringify(b.attrs ?? null);
+}
+
+function codeSpan(text: string): string {
+  const fence = text.includes('`') ? '``' : '`';
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return fence + pad + text + pad + fence;
+}
+
+/** Escapes what Markdown would read as syntax; an underscore inside a word is plain text there. */
+function escapeText(text: string): string {
+  return text
+    .replace(/[\\`*[\]<>~]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, (c) => `\\${c}`)
+    .replace(/^(\s*)([#+-]|\d+[.)])(?=\s|$)/gm, (_, space: string, marker: string) =>
+      marker.length === 1 ? `${space}\\${marker}` : `${space}${marker.slice(0, -1)}\\${marker.slice(-1)}`,
+    );
+}

@@ -1,0 +1,352 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPost } from '../../src/blog/post-editor.ts';
+import { postInputSchema } from '../../src/blog/post-schema.ts';
+import { demoPosts } from '../../src/db/demo-content.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { addSessionCookie, signedInSession } from '../support/auth.ts';
+import {
+  type ContextOptions,
+  expectAccessible,
+  launchBrowser,
+  newContext,
+  watchPage,
+} from '../support/browser.ts';
+
+const SCREENSHOTS = path.resolve(import.meta.dirname, '../../docs/screenshots');
+
+let app: TestApp;
+let browser: Browser;
+let admin: Awaited<ReturnType<typeof signedInSession>>;
+
+beforeAll(async () => {
+  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+  admin = await signedInSession(app, { role: 'admin' });
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+/** The editor of a post, signed in, with the rich editor turned on as a writer would (remembered). */
+async function richEditorPage(postId: number, opts: ContextOptions = {}) {
+  const context = await newContext(browser, app.url, opts);
+  await addSessionCookie(context, app.url, admin.sid);
+  await context.addInitScript(() => localStorage.setItem('penstand:rich-editor', 'on'));
+  const page = await context.newPage();
+  const problems = await watchPage(page);
+  await openEditor(page, postId);
+  return { context, page, problems };
+}
+
+async function openEditor(page: Page, postId: number) {
+  await page.goto(`/admin/posts/${postId}`);
+  await page.waitForSelector('html[data-hydrated]');
+  await page.getByRole('textbox', { name: 'Content', exact: true }).waitFor();
+}
+
+const stored = async (id: number): Promise<{ content: string; slug: string }> =>
+  app.services.db('posts').where({ id }).first('content', 'slug');
+
+/** Ctrl+S, and the admin's list of posts that a save goes back to. */
+async function save(page: Page) {
+  await page.keyboard.press('Control+s');
+  await page.waitForURL('**/admin?tab=posts**');
+}
+
+async function slash(page: Page, query: string) {
+  await page.keyboard.type(`/${query}`);
+  await page.getByRole('listbox', { name: 'Insert' }).waitFor();
+  await page.keyboard.press('Enter');
+}
+
+describe('the rich editor', () => {
+  it('opens a post and saves it back unchanged, byte for byte', async () => {
+    const demo = demoPosts.find((p) => p.body.includes('```'));
+    const input = postInputSchema.parse({
+      title: 'Untouched',
+      content: demo?.body,
+      excerpt: 'Kept',
+      category: 'Technology',
+    });
+    const post = await createPost(app.services.db, app.services.queues, input, admin.user.id);
+    const { context, page, problems } = await richEditorPage(post.id);
+    await expect.poll(() => page.locator('.rich-editor h2').count()).toBeGreaterThan(1);
+    await page.getByRole('textbox', { name: 'Content', exact: true }).focus();
+    await save(page);
+    expect((await stored(post.id)).content).toBe(demo?.body);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('writes a post with the keyboard only: shortcuts, the / menu and cards; reopens it unchanged; publishes it', {
+    timeout: 120_000,
+  }, async () => {
+    const input = postInputSchema.parse({
+      title: 'Written With Keys',
+      content: 'An opening line.',
+      excerpt: 'Keys only',
+      category: 'Technology',
+    });
+    const post = await createPost(app.services.db, app.services.queues, input, admin.user.id);
+    const { context, page, problems } = await richEditorPage(post.id);
+    page.on('dialog', (dialog) =>
+      dialog.accept(dialog.message().startsWith('YouTube') ? 'dQw4w9WgXcQ' : undefined),
+    );
+    const editor = page.getByRole('textbox', { name: 'Content', exact: true });
+    await editor.focus();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('## A heading typed as Markdown');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('Some **bold** and *slanted* words.');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('- first');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('second');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('> A quoted line');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    // The menu's chosen option is announced from the text, where the focus stays.
+    await page.keyboard.type('/');
+    const chosen = () => editor.getAttribute('aria-activedescendant');
+    await expect.poll(chosen).toBe('slash-heading2');
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(chosen).toBe('slash-heading3');
+    await page.keyboard.press('Backspace');
+    await expect.poll(chosen).toBeNull();
+    await slash(page, 'youtube');
+    await expect.poll(() => page.locator('.editor-card-label').allTextContents()).toEqual(['YouTube video']);
+    await page.keyboard.press('Enter');
+    await slash(page, 'divider');
+    await page.keyboard.type('Typo');
+    await page.keyboard.press('Control+z');
+    await page.keyboard.type('The end, with a note ');
+    await slash(page, 'footnote');
+    // The note is a card at the end: its field is the next stop after the card's own buttons.
+    await page.getByLabel('Markdown or HTML, kept as written').focus();
+    await page.keyboard.press('End');
+    await page.keyboard.type('Where it came from.');
+    expect(await page.locator('.rich-editor hr').count()).toBe(1);
+    await expectAccessible(page);
+    await shoot(page, 'editor-rich-light-1280');
+    await save(page);
+
+    const expected = [
+      'An opening line.',
+      '## A heading typed as Markdown',
+      'Some **bold** and *slanted* words.',
+      '- first\n- second',
+      '> A quoted line',
+      '[youtube:dQw4w9WgXcQ]',
+      '---',
+      'The end, with a note [^1]',
+      '[^1]: Where it came from.',
+    ].join('\n\n');
+    expect((await stored(post.id)).content).toBe(expected);
+
+    await openEditor(page, post.id);
+    await expect
+      .poll(() => page.locator('.rich-editor h2').textContent())
+      .toBe('A heading typed as Markdown');
+    await editor.focus();
+    await save(page);
+    expect((await stored(post.id)).content).toBe(expected);
+
+    await openEditor(page, post.id);
+    await page.getByLabel('Status').selectOption('published');
+    await editor.focus();
+    await save(page);
+    const { slug } = await stored(post.id);
+    const reader = await context.newPage();
+    await reader.goto(`/post/${slug}`);
+    const article = reader.locator('.prose').first();
+    expect(await article.locator('h2').first().textContent()).toBe('A heading typed as Markdown');
+    expect(await article.locator('strong').first().textContent()).toBe('bold');
+    expect(await article.locator('em').first().textContent()).toBe('slanted');
+    expect(await article.locator('ul li').allTextContents()).toEqual(['first', 'second']);
+    expect(await article.locator('blockquote').textContent()).toContain('A quoted line');
+    expect(await article.locator('iframe').getAttribute('src')).toContain('/embed/dQw4w9WgXcQ');
+    expect(await article.locator('hr').count()).toBe(1);
+    expect(await article.locator('.footnotes li').textContent()).toContain('Where it came from.');
+    await shoot(reader, 'editor-rich-public-light-1280');
+    expect(problems.filter((p) => !p.includes('youtube'))).toEqual([]);
+    await context.close();
+  });
+
+  it('shows the editor and the published post in dark mode too', async () => {
+    const input = postInputSchema.parse({
+      title: 'Dark Writing',
+      content:
+        '## In the dark\n\nText with a <span style="color: #16a34a">green</span> word.\n\n---\n\n[product:1]',
+      excerpt: 'Dark',
+      category: 'Technology',
+      status: 'published',
+    });
+    const post = await createPost(app.services.db, app.services.queues, input, admin.user.id);
+    const { context, page } = await richEditorPage(post.id, { colorScheme: 'dark' });
+    await expect.poll(() => page.locator('.rich-editor span[style]').textContent()).toBe('green');
+    await expect.poll(() => page.locator('.editor-card-label').allTextContents()).toEqual(['Product card']);
+    // A card's controls are the next stops after the text, for the keyboard.
+    await page.getByRole('textbox', { name: 'Content', exact: true }).focus();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Remove product card');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Control+a');
+    await page.keyboard.type('2');
+    expect(await page.locator('#content').inputValue()).toMatch(/\[product:2\]$/);
+    await expectAccessible(page);
+    await shoot(page, 'editor-rich-dark-1280');
+    // The live preview sets the text with the public page's stylesheet.
+    const preview = page.getByRole('button', { name: 'Preview', exact: true });
+    await preview.focus();
+    await page.keyboard.press('Enter');
+    const previewed = page.locator('#post-preview .prose p').first();
+    await previewed.waitFor();
+    const textStyle = (el: Element) => {
+      const style = getComputedStyle(el);
+      return [style.fontFamily, style.fontSize, style.lineHeight].join(' / ');
+    };
+    const inPreview = await previewed.evaluate(textStyle);
+    expect(inPreview).toContain('Source Serif 4');
+    await page.goto(`/post/${(await stored(post.id)).slug}`);
+    expect(await page.locator('.prose p').first().evaluate(textStyle)).toBe(inPreview);
+    await shoot(page, 'editor-rich-public-dark-1280');
+    await context.close();
+  });
+
+  it('closes the settings panel, leaving the text, and still saves what the panel holds', async () => {
+    const input = postInputSchema.parse({
+      title: 'Panel',
+      content: 'Body',
+      excerpt: 'Kept excerpt',
+      category: 'Life',
+    });
+    const post = await createPost(app.services.db, app.services.queues, input, admin.user.id);
+    const { context, page, problems } = await richEditorPage(post.id);
+    const toggle = page.getByRole('button', { name: 'Settings', exact: true });
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    await toggle.focus();
+    await page.keyboard.press('Enter');
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(await page.getByLabel('Excerpt').isVisible()).toBe(false);
+    const editor = page.getByRole('textbox', { name: 'Content', exact: true });
+    expect(await editor.isVisible()).toBe(true);
+    await editor.focus();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type(' more');
+    await save(page);
+    const saved = await app.services
+      .db('posts')
+      .where({ id: post.id })
+      .first('content', 'excerpt', 'category');
+    expect(saved).toEqual({ content: 'Body more', excerpt: 'Kept excerpt', category: 'Life' });
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('writes a table, Tab moving from cell to cell', async () => {
+    const input = postInputSchema.parse({ title: 'Table', content: 'Intro', excerpt: 'T', category: 'Life' });
+    const post = await createPost(app.services.db, app.services.queues, input, admin.user.id);
+    const { context, page, problems } = await richEditorPage(post.id);
+    await page.getByRole('textbox', { name: 'Content', exact: true }).focus();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Enter');
+    await slash(page, 'table');
+    for (const [index, cell] of ['Item', 'Price', 'Desk', '30', 'Chair', '90'].entries()) {
+      if (index) await page.keyboard.press('Tab');
+      await page.keyboard.type(cell);
+    }
+    // Back to the Markdown textarea: the same text, as it will be stored.
+    const mode = page.getByRole('button', { name: 'Rich text' });
+    expect(await mode.getAttribute('aria-pressed')).toBe('true');
+    await mode.focus();
+    await page.keyboard.press('Enter');
+    expect(await page.getByLabel('Content', { exact: true }).inputValue()).toBe(
+      'Intro\n\n| Item | Price |\n| --- | --- |\n| Desk | 30 |\n| Chair | 90 |',
+    );
+    await save(page);
+    expect((await stored(post.id)).content).toBe(
+      'Intro\n\n| Item | Price |\n| --- | --- |\n| Desk | 30 |\n| Chair | 90 |',
+    );
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('cleans what is pasted from a word processor to what the editor allows', async () => {
+    const input = postInputSchema.parse({
+      title: 'Pasted',
+      content: 'Intro',
+      excerpt: 'P',
+      category: 'Life',
+    });
+    const post = await createPost(app.services.db, app.services.queues, input, admin.user.id);
+    const { context, page, problems } = await richEditorPage(post.id);
+    await page.getByRole('textbox', { name: 'Content', exact: true }).focus();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Enter');
+    // As Google Docs puts it on the clipboard: styled spans, a wrapper, its own colours and a script.
+    const html =
+      '<meta charset="utf-8"><b style="font-weight:normal;" id="docs-internal-guid-1">' +
+      '<p dir="ltr" style="line-height:1.38"><span style="font-size:11pt;font-family:Arial;color:#000000;font-weight:700">Bold words</span>' +
+      '<span style="font-size:11pt;color:#000000"> and plain</span></p>' +
+      '<h2><span style="color:#ff0000">A heading</span></h2><script>window.pasted = true</script>' +
+      '<p><a href="javascript:alert(1)">bad link</a> and <a href="https://example.com/" style="color:#1155cc">good link</a></p></b>';
+    await page.locator('.rich-editor-text').evaluate((el, data) => {
+      const clipboardData = new DataTransfer();
+      clipboardData.setData('text/html', data);
+      clipboardData.setData('text/plain', 'Bold words and plain');
+      el.dispatchEvent(new ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true }));
+    }, html);
+    await save(page);
+    expect((await stored(post.id)).content).toBe(
+      'Intro\n\n**Bold words** and plain\n\n## A heading\n\nbad link and [good link](https://example.com/)',
+    );
+    expect(await page.evaluate(() => 'pasted' in window)).toBe(false);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('inserts an uploaded image on a phone', async () => {
+    const input = postInputSchema.parse({
+      title: 'Phone',
+      content: 'Hello',
+      excerpt: 'P',
+      category: 'Technology',
+    });
+    const post = await createPost(app.services.db, app.services.queues, input, admin.user.id);
+    const { context, page, problems } = await richEditorPage(post.id, { width: 375 });
+    const editor = page.getByRole('textbox', { name: 'Content', exact: true });
+    await editor.focus();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Enter');
+    const chooser = page.waitForEvent('filechooser');
+    await slash(page, 'image');
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    await (await chooser).setFiles({ name: 'dot.png', mimeType: 'image/png', buffer: png });
+    await expect.poll(() => page.locator('.rich-editor img').count()).toBe(1);
+    await page.getByLabel('Caption').fill('A dot "small"');
+    await save(page);
+    expect((await stored(post.id)).content).toMatch(/^Hello\n\n!\[dot\]\(\/uploads\/\S+ "A dot small"\)$/);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
+/** The viewport with the text in it (a full page would draw the sticky header over the form). */
+async function shoot(page: Page, name: string) {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page
+    .locator('.rich-editor, .prose')
+    .first()
+    .evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await page.evaluate(() => window.scrollBy(0, -140));
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), animations: 'disabled' });
+}
