@@ -8,6 +8,8 @@ export type DemoPost = {
   image?: string;
   youtubeVideoId?: string;
   podcastUrl?: string;
+  /** Featured posts lead the home page and fill its carousel. */
+  featured?: boolean;
   status?: 'draft' | 'published';
   daysAgo: number;
   body: string;
@@ -35,6 +37,7 @@ const body = (topic: string, sections: string[], extra: string[] = []) =>
 export const demoPosts: DemoPost[] = [
   {
     title: 'Building a Calm Home Office',
+    featured: true,
     excerpt: 'How I turned a spare corner into a workspace that helps me focus for hours.',
     category: 'Life',
     tags: ['workspace', 'focus'],
@@ -54,6 +57,7 @@ export const demoPosts: DemoPost[] = [
   },
   {
     title: 'Video: Refactoring a Legacy Checkout Live',
+    featured: true,
     excerpt: 'Forty minutes of untangling a checkout flow, with tests written before every change.',
     category: 'Technology',
     tags: ['refactoring', 'video', 'testing'],
@@ -88,6 +92,7 @@ export const demoPosts: DemoPost[] = [
   },
   {
     title: 'What Two Weeks Offline Taught Me',
+    featured: true,
     excerpt: 'No phone, no laptop, one notebook. Notes from a deliberate disconnection.',
     category: 'Life',
     tags: ['travel', 'rest'],
@@ -104,6 +109,7 @@ export const demoPosts: DemoPost[] = [
   },
   {
     title: 'Typography for Developers',
+    featured: true,
     excerpt: 'The handful of type rules that make any interface easier to read.',
     category: 'Design',
     tags: ['typography', 'ui'],
@@ -122,6 +128,7 @@ export const demoPosts: DemoPost[] = [
   },
   {
     title: 'Episode 13: The Economics of Indie Products',
+    featured: true,
     excerpt: 'Pricing, refunds and the surprising maths of selling small digital products.',
     category: 'Podcasts',
     tags: ['business', 'interview'],
