@@ -400,6 +400,10 @@ export const demoSettings = {
     'Alex is a software engineer and designer who writes about building calm, durable products and the life around them.',
   author_profile_image: '/demo/author.svg',
   contact_email: 'alex@example.com',
+  shipping_note:
+    'Physical items ship within two working days from Lisbon, tracked. Courses, e-books and templates arrive by email as soon as the payment clears.',
+  returns_note:
+    'Changed your mind? Send physical items back unused within 30 days for a full refund. Digital products can be refunded within 14 days if you have not downloaded them.',
   social_links: {
     youtube: 'https://youtube.com/@penstand',
     github: 'https://github.com/penstand',

@@ -53,7 +53,7 @@ it("draws a video post's carousel slide on / with the video icon, like the other
   app.services.pageCache.invalidate();
   const home = await page('/');
   expect(home).toContain('id="lead-post-title"');
-  const slides = /<ul class="carousel-track"[^>]*>(.*?)<\/ul>/s.exec(home)?.[1] ?? '';
+  const slides = /<section class="carousel".*?<\/section>/s.exec(home)?.[0] ?? '';
   expect(slides).toMatch(
     /<div class="carousel-media" aria-hidden="true"><span class="media-placeholder"><svg[^>]*><path d="M8 5.5v13l11-6.5z"[^>]*><\/path><\/svg><span>Video<\/span><\/span><\/div>/,
   );

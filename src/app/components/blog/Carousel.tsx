@@ -17,7 +17,7 @@ export function Carousel({ posts }: { posts: PostCardData[] }) {
   const [index, setIndex] = useState(0);
   const [paused, setPaused] = useState(false);
   const [reducedMotion, setReducedMotion] = useState(true);
-  const track = useRef<HTMLUListElement>(null);
+  const track = useRef<HTMLDivElement>(null);
   const hydrated = useHydrated();
   useEffect(() => {
     const query = matchMedia('(prefers-reduced-motion: reduce)');
@@ -62,13 +62,15 @@ export function Carousel({ posts }: { posts: PostCardData[] }) {
       onFocus={() => setPaused(true)}
       onBlur={() => setPaused(false)}
     >
-      <ul
+      {/* biome-ignore lint/a11y/useSemanticElements: a row of slides, not a fieldset of controls */}
+      <div
         ref={track}
         className="carousel-track"
-        // A row that scrolls must be reachable by keyboard (WCAG 2.1.1).
-        // biome-ignore lint/a11y/noNoninteractiveTabindex: the arrow keys scroll the focused row
+        role="group"
+        aria-label="Slides, scroll sideways"
+        // A row that scrolls must be reachable by keyboard (WCAG 2.1.1): the arrow keys scroll it.
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: the focused row scrolls with the arrow keys
         tabIndex={0}
-        aria-label="Featured posts, scroll sideways"
         onScroll={(event) => {
           const row = event.currentTarget;
           setIndex(Math.round(row.scrollLeft / row.clientWidth));
@@ -79,7 +81,7 @@ export function Carousel({ posts }: { posts: PostCardData[] }) {
           const media = cardMedia(post);
           return (
             // biome-ignore lint/a11y/useSemanticElements: the WAI-ARIA carousel pattern: each slide is a group
-            <li
+            <div
               key={post.id}
               className="carousel-slide"
               role="group"
@@ -98,10 +100,10 @@ export function Carousel({ posts }: { posts: PostCardData[] }) {
                 </h2>
                 <p>{post.excerpt}</p>
               </div>
-            </li>
+            </div>
           );
         })}
-      </ul>
+      </div>
       {/* Buttons only turn slides: without JavaScript they would do nothing, so they wait. */}
       {hydrated && posts.length > 1 && (
         <div className="carousel-controls">
