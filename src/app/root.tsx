@@ -1,3 +1,4 @@
+import uiFont from '@fontsource-variable/source-sans-3/files/source-sans-3-latin-wght-normal.woff2?url';
 import { type ReactNode, useEffect } from 'react';
 import {
   data,
@@ -12,7 +13,6 @@ import {
   useNavigation,
   useRouteLoaderData,
 } from 'react-router';
-import uiFont from '@fontsource-variable/source-sans-3/files/source-sans-3-latin-wght-normal.woff2?url';
 import { countCartItems } from '../shop/cart.ts';
 import type { Route } from './+types/root';
 import './app.css';

@@ -36,7 +36,9 @@ describe('a visitor reading the blog', () => {
     expect(await page.locator('.carousel-media img[fetchpriority]').count()).toBe(0);
     const laterSlides = page.locator('.carousel-slide:not(:first-child) .carousel-media img');
     expect(await laterSlides.count()).toBeGreaterThan(0);
-    for (const loading of await laterSlides.evaluateAll((images) => images.map((i) => i.getAttribute('loading'))))
+    for (const loading of await laterSlides.evaluateAll((images) =>
+      images.map((i) => i.getAttribute('loading')),
+    ))
       expect(loading).toBe('lazy');
 
     // The carousel moves on by itself after 5 s, and Previous turns it back.
@@ -55,9 +57,7 @@ describe('a visitor reading the blog', () => {
     await page.getByLabel('Search posts').fill('');
     await page.getByLabel('Category').selectOption('Podcasts');
     await expect.poll(() => new URL(page.url()).searchParams.get('category')).toBe('Podcasts');
-    await expect
-      .poll(() => page.locator('.post-grid .badge').allTextContents())
-      .toEqual(['Podcasts']);
+    await expect.poll(() => page.locator('.post-grid .badge').allTextContents()).toEqual(['Podcasts']);
 
     // A podcast post: audio player and reading time.
     await page.getByRole('link', { name: 'Episode 12: Careers That Zigzag', exact: true }).click();

@@ -145,7 +145,10 @@ describe('the home carousel without JavaScript', () => {
     const carousel = page.getByRole('region', { name: 'Featured posts' });
     await carousel.waitFor();
     expect(await carousel.getByRole('button').count()).toBe(0);
-    expect(await carousel.locator('.carousel-title').allTextContents()).toEqual(['Carousel Two', 'Carousel One']);
+    expect(await carousel.locator('.carousel-title').allTextContents()).toEqual([
+      'Carousel Two',
+      'Carousel One',
+    ]);
     const track = carousel.locator('.carousel-track');
     expect(await track.evaluate((row) => row.scrollWidth > row.clientWidth)).toBe(true);
     await track.evaluate((row) => row.scrollTo({ left: row.clientWidth, behavior: 'instant' }));

@@ -46,7 +46,10 @@ it('shows each post once: the lead, then featured posts only in the carousel, th
   const shown = [...lead, ...carousel, ...latest];
   expect(new Set(shown).size).toBe(shown.length);
   // The carousel turns through featured posts and nothing else.
-  const featured = await app.services.db('posts').where({ status: 'published', featured: true }).pluck('title');
+  const featured = await app.services
+    .db('posts')
+    .where({ status: 'published', featured: true })
+    .pluck('title');
   for (const title of carousel) expect(featured).toContain(title);
   // No thumbnail strip repeating the slides.
   expect(html).not.toContain('carousel-thumbs');

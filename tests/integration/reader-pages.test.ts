@@ -46,7 +46,8 @@ it("draws a video post's carousel slide on / with the video icon, like the other
   });
   // The lead above the carousel is the newest featured post: another one, so the video is in the carousel.
   await app.services.db('posts').update({ featured: false });
-  await app.services.db('posts')
+  await app.services
+    .db('posts')
     .whereIn('slug', ['building-a-calm-home-office', 'video-refactoring-a-legacy-checkout-live'])
     .update({ featured: true });
   // Written straight to the table: the admin's own writes would empty the page cache.

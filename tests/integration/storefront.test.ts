@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { SHOP_MESSAGES } from '../../src/shop/messages.ts';
 import { getBlogSettings } from '../../src/blog/settings.ts';
+import { SHOP_MESSAGES } from '../../src/shop/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { createProductRow } from '../support/shop.ts';
@@ -203,7 +203,9 @@ it('says the stock once on a product page, with the full description and the sho
   const detail = (html: string) => /<div class="product-info">.*?<\/form>/s.exec(html)?.[0] ?? '';
   expect(stockMessages(detail(lowPage))).toEqual(['in stock']);
   expect(detail(lowPage)).toContain('<span class="badge badge-warning">3 in stock</span>');
-  expect(lowPage).toContain('<p>First paragraph about the paper.</p><p>Second paragraph about the binding.</p>');
+  expect(lowPage).toContain(
+    '<p>First paragraph about the paper.</p><p>Second paragraph about the binding.</p>',
+  );
 
   const gone = await createProductRow(app.services.db, { name: 'Gone Notebook', stock: 0 });
   // Out of stock: the SPEC's badge, and its sentence where the quantity and total would be.
@@ -228,4 +230,21 @@ it('says the stock once on a product page, with the full description and the sho
   const withNotes = await page(`/product/${low.id}`);
   expect(withNotes).toContain('<summary>Shipping</summary><p>Ships in two days.</p>');
   expect(withNotes).toContain('<summary>Returns</summary><p>Returns within 30 days.</p>');
+});
+
+it('heads the cart once, and keeps its summary to items, total and one note', async () => {
+  const product = await createProductRow(app.services.db, { name: 'Summary Mug', price: 1500 });
+  const added = await addFromCard({ productId: String(product.id), returnTo: '/shop' });
+  const sid = added.headers
+    .getSetCookie()
+    .map((c) => /^sid=([^;]+)/.exec(c)?.[1])
+    .find(Boolean);
+  const cart = await page('/cart', `sid=${sid}`);
+  expect(cart.match(/<h[12][ >][^<]*(Cart|Shopping Cart)</g)).toEqual([
+    '<h1 id="cart-heading">Shopping Cart<',
+  ]);
+  const summary = /<aside class="card order-summary".*?<\/aside>/s.exec(cart)?.[0] ?? '';
+  expect([...summary.matchAll(/<dt>([^<]*)<\/dt>/g)].map((m) => m[1])).toEqual(['Items (1)', 'Total']);
+  expect(summary).toContain('<p class="muted summary-note">Shipping: Calculated at checkout</p>');
+  expect(summary).not.toContain('<dd></dd>');
 });

@@ -89,7 +89,11 @@ export function Carousel({ posts }: { posts: PostCardData[] }) {
               aria-label={`${i + 1} of ${posts.length}`}
             >
               <div className="carousel-media" aria-hidden="true">
-                <FeaturedMedia media={media} placeholder={media.kind === 'none' ? 'No Image' : type} lazy={i > 0} />
+                <FeaturedMedia
+                  media={media}
+                  placeholder={media.kind === 'none' ? 'No Image' : type}
+                  lazy={i > 0}
+                />
               </div>
               <div className="carousel-text">
                 <span className="badge" data-testid="carousel-type">
