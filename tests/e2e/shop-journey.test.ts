@@ -113,7 +113,9 @@ describe('a guest shopping journey', () => {
     });
     // It leads with the order number and the next step, not a raw status.
     expect(await page.locator('.confirmation').textContent()).toMatch(
-      new RegExp(`^Order #${order.id}Order Confirmed!A confirmation is on its way to grace@example\\.com\\.`),
+      new RegExp(
+        `^Order #${order.id}Order Confirmed!Next: we contact you about the payment\\. A confirmation is on its way to grace@example\\.com\\.`,
+      ),
     );
     expect(await page.locator('.confirmation').textContent()).not.toContain('pending');
     const details = page.locator('.confirmation-details');

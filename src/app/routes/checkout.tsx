@@ -490,9 +490,9 @@ function DiscountField({
 /** The order's state said as the shopper's next step, not as its raw status. */
 function nextStep(order: OrderSummary, payment: ConfirmationPayment): string {
   if (payment.error) return 'Next: pay from your order page. Your order is saved until then.';
-  if (payment.instructions !== null)
-    return 'Next: pay as described below. We send your order once it arrives.';
   const mailed = `A confirmation is on its way to ${order.customerEmail}.`;
+  if (payment.instructions === '') return `Next: we contact you about the payment. ${mailed}`;
+  if (payment.instructions !== null) return `Next: pay as described below. ${mailed}`;
   return order.paymentStatus === 'paid' ? `Paid. ${mailed}` : mailed;
 }
 
