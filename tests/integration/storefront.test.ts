@@ -132,7 +132,7 @@ it('describes a product for search engines with Product JSON-LD: price, currency
     price: 2999,
     stock: 3,
     category: 'Courses',
-    image: '/demo/course.svg',
+    image: '/demo/course-testing.svg',
   });
   const html = await page(`/product/${product.id}`);
   const json = /<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)?.[1] ?? '{}';
@@ -142,7 +142,7 @@ it('describes a product for search engines with Product JSON-LD: price, currency
     '@type': 'Product',
     name: 'Schema Course',
     category: 'Courses',
-    image: [`${app.services.publicUrl}/demo/course.svg`], // every image of the gallery
+    image: [`${app.services.publicUrl}/demo/course-testing.svg`], // every image of the gallery
     offers: {
       '@type': 'Offer',
       url: canonical,
