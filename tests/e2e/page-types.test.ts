@@ -74,7 +74,9 @@ async function open(page: Page, url: string) {
 }
 
 describe('every page type', () => {
-  it('fits a 320 px screen without scrolling sideways, in light and dark', { timeout: 240_000 }, async () => {
+  it('fits a 320 px screen without scrolling sideways, for a visitor and for the admin', {
+    timeout: 240_000,
+  }, async () => {
     for (const admin of [false, true]) {
       const context = await visitor({ width: 320 }, admin);
       const page = await context.newPage();
