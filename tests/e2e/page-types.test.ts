@@ -147,6 +147,12 @@ describe('every page type', () => {
             const page = await context.newPage();
             for (const { name, path: url } of pages.filter((p) => Boolean(p.admin) === admin)) {
               await open(page, url);
+              // A full-page picture shows what is below the fold: its lazy images load now.
+              await page.evaluate(() => {
+                for (const img of document.querySelectorAll('img[loading="lazy"]'))
+                  img.setAttribute('loading', 'eager');
+              });
+              await page.waitForLoadState('networkidle');
               const file = path.join(dir, `${name}-${colorScheme}-${width}.png`);
               await page.screenshot({ path: file, fullPage: true, animations: 'disabled' });
             }
