@@ -295,7 +295,7 @@ describe('shop pages', () => {
     await context.close();
   });
 
-  it("fetches a product page's image first and the shop grid's images lazily", async () => {
+  it("fetches a product page's image first, the shop grid's first row at once and the rest lazily", async () => {
     const product = await createProductRow(stack.app.services.db, {
       name: 'Framed Botanical Print',
       image: '/demo/book.svg',
@@ -306,11 +306,22 @@ describe('shop pages', () => {
     const main = page.getByRole('img', { name: 'Framed Botanical Print' });
     expect(await main.getAttribute('fetchpriority')).toBe('high');
     expect(await main.getAttribute('loading')).toBe('eager');
+    for (let n = 2; n <= 5; n++)
+      await createProductRow(stack.app.services.db, {
+        name: `Framed Botanical Print ${n}`,
+        image: '/demo/book.svg',
+      });
     await hydrated(page, '/shop?search=Framed+Botanical');
-    const card = page.locator('.product-grid img');
-    await expect.poll(() => card.count()).toBe(1);
-    expect(await card.getAttribute('loading')).toBe('lazy');
-    expect(await card.getAttribute('fetchpriority')).toBeNull();
+    const cards = page.locator('.product-grid img');
+    await expect.poll(() => cards.count()).toBe(5);
+    expect(await cards.evaluateAll((images) => images.map((i) => i.getAttribute('loading')))).toEqual([
+      'eager',
+      'eager',
+      'eager',
+      'eager',
+      'lazy',
+    ]);
+    expect(await page.locator('.product-grid img[fetchpriority]').count()).toBe(0);
     await context.close();
   });
 

@@ -15,9 +15,12 @@ export function productCard({ id, name, price, image, stock }: Product) {
 export function ProductCard({
   product,
   headingLevel = 'h2',
+  eager = false,
 }: {
   product: ProductCardData;
   headingLevel?: 'h2' | 'h3';
+  /** In view as the page opens: its image is not left to load lazily. */
+  eager?: boolean;
 }) {
   const currency = useCurrency();
   const location = useLocation();
@@ -28,7 +31,7 @@ export function ProductCard({
   // Dawn's card: the whole card is one link (its title's, stretched over it), with one quiet action.
   return (
     <li className="card product-card" id={`product-${product.id}`}>
-      <ProductImage src={product.image} alt="" />
+      <ProductImage src={product.image} alt="" eager={eager} />
       <div className="product-card-body">
         <Heading className="product-card-title">
           <Link to={`/product/${product.id}`} className="product-card-link">
