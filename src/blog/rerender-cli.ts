@@ -8,7 +8,7 @@ const config = loadConfigOrExit();
 const log = processLogger(config);
 const runtime = await startRuntime(config, log);
 try {
-  const changed = await rerenderPosts(runtime.services.db);
+  const changed = await rerenderPosts(runtime.services.db, runtime.services.uploads);
   log.info({ changed }, 'posts rendered again');
 } finally {
   await runtime.close();

@@ -9,6 +9,8 @@ export const SETTINGS_MESSAGES = {
   imageUrl: 'Enter an image link starting with http:// or https://, an uploaded image, or leave it empty',
   required: 'Please fill in all required fields',
   homeHeadline: 'Keep the home headline to 200 characters or fewer',
+  shippingNote: 'Keep the shipping note to 1,000 characters or fewer',
+  returnsNote: 'Keep the returns note to 1,000 characters or fewer',
 } as const;
 
 const socialLink = z
@@ -36,6 +38,19 @@ export const blogSettingsSchema = z.object({
     .string()
     .trim()
     .max(200, SETTINGS_MESSAGES.homeHeadline)
+    .nullish()
+    .transform((v) => v || null),
+  // Optional: a product page without them shows neither.
+  shippingNote: z
+    .string()
+    .trim()
+    .max(1000, SETTINGS_MESSAGES.shippingNote)
+    .nullish()
+    .transform((v) => v || null),
+  returnsNote: z
+    .string()
+    .trim()
+    .max(1000, SETTINGS_MESSAGES.returnsNote)
     .nullish()
     .transform((v) => v || null),
   socialLinks: z

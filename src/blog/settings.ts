@@ -27,6 +27,9 @@ export type BlogSettings = {
   authorProfileImage: string | null;
   /** The home page's short line under the title; null shows none. */
   homeHeadline: string | null;
+  /** The shop's shipping and returns notes on every product page; null shows none. */
+  shippingNote: string | null;
+  returnsNote: string | null;
   socialLinks: SocialLinks;
   /** Where the About page's 'Get In Touch' writes to; null hides it. */
   contactEmail: string | null;
@@ -44,6 +47,8 @@ export const DEFAULT_SETTINGS: BlogSettings = {
   authorBio: 'Writer, builder and occasional podcaster. This is where I share what I learn along the way.',
   authorProfileImage: null,
   homeHeadline: null,
+  shippingNote: null,
+  returnsNote: null,
   socialLinks: {},
   contactEmail: null,
   shopRequiresSignIn: false,
@@ -62,6 +67,8 @@ export async function getBlogSettings(db: Db): Promise<BlogSettings> {
     authorBio: row.author_bio || DEFAULT_SETTINGS.authorBio,
     authorProfileImage: row.author_profile_image || null,
     homeHeadline: row.home_headline || null,
+    shippingNote: row.shipping_note || null,
+    returnsNote: row.returns_note || null,
     socialLinks: pickSocialLinks(row.social_links),
     contactEmail: row.contact_email || null,
     shopRequiresSignIn: row.shop_requires_sign_in,
@@ -90,6 +97,8 @@ export async function updateBlogSettings(db: Db, input: BlogSettingsInput): Prom
     author_bio: input.authorBio,
     author_profile_image: input.authorProfileImage,
     home_headline: input.homeHeadline,
+    shipping_note: input.shippingNote,
+    returns_note: input.returnsNote,
     social_links: JSON.stringify(socialLinks),
     contact_email: input.contactEmail,
     shop_requires_sign_in: input.shopRequiresSignIn,

@@ -8,6 +8,8 @@ export type DemoPost = {
   image?: string;
   youtubeVideoId?: string;
   podcastUrl?: string;
+  /** Featured posts lead the home page and fill its carousel. */
+  featured?: boolean;
   status?: 'draft' | 'published';
   daysAgo: number;
   body: string;
@@ -35,6 +37,7 @@ const body = (topic: string, sections: string[], extra: string[] = []) =>
 export const demoPosts: DemoPost[] = [
   {
     title: 'Building a Calm Home Office',
+    featured: true,
     excerpt: 'How I turned a spare corner into a workspace that helps me focus for hours.',
     category: 'Life',
     tags: ['workspace', 'focus'],
@@ -54,10 +57,12 @@ export const demoPosts: DemoPost[] = [
   },
   {
     title: 'Video: Refactoring a Legacy Checkout Live',
+    featured: true,
     excerpt: 'Forty minutes of untangling a checkout flow, with tests written before every change.',
     category: 'Technology',
     tags: ['refactoring', 'video', 'testing'],
     youtubeVideoId: 'dQw4w9WgXcQ',
+    image: '/demo/video-checkout.svg',
     daysAgo: 3,
     body: body('legacy code', ['Characterisation tests', 'Small safe steps', 'What we deleted']),
   },
@@ -76,7 +81,7 @@ export const demoPosts: DemoPost[] = [
     excerpt: 'B-tree, GIN and partial indexes explained with the queries that need them.',
     category: 'Tutorial',
     tags: ['postgresql', 'databases', 'performance'],
-    image: '/demo/code.svg',
+    image: '/demo/code-sql.svg',
     daysAgo: 5,
     body: body(
       'database indexes',
@@ -88,6 +93,7 @@ export const demoPosts: DemoPost[] = [
   },
   {
     title: 'What Two Weeks Offline Taught Me',
+    featured: true,
     excerpt: 'No phone, no laptop, one notebook. Notes from a deliberate disconnection.',
     category: 'Life',
     tags: ['travel', 'rest'],
@@ -104,10 +110,11 @@ export const demoPosts: DemoPost[] = [
   },
   {
     title: 'Typography for Developers',
+    featured: true,
     excerpt: 'The handful of type rules that make any interface easier to read.',
     category: 'Design',
     tags: ['typography', 'ui'],
-    image: '/demo/notebook.svg',
+    image: '/demo/type.svg',
     daysAgo: 9,
     body: body('typography', ['Line length', 'Vertical rhythm', 'Choosing a pair']),
   },
@@ -117,15 +124,18 @@ export const demoPosts: DemoPost[] = [
     category: 'Tutorial',
     tags: ['accessibility', 'forms', 'video'],
     youtubeVideoId: 'aqz-KE-bpKQ',
+    image: '/demo/video-forms.svg',
     daysAgo: 11,
     body: body('accessible forms', ['Labels that stay', 'Errors people notice', 'Keyboard first']),
   },
   {
     title: 'Episode 13: The Economics of Indie Products',
+    featured: true,
     excerpt: 'Pricing, refunds and the surprising maths of selling small digital products.',
     category: 'Podcasts',
     tags: ['business', 'interview'],
     podcastUrl: '/demo/episode-2.wav',
+    image: '/demo/podcast-indie.svg',
     daysAgo: 13,
     body: body('indie products', ['Show notes', 'Numbers we discussed']),
   },
@@ -134,7 +144,7 @@ export const demoPosts: DemoPost[] = [
     excerpt: 'Test-driven development after fifteen years: what stayed, what changed.',
     category: 'Technology',
     tags: ['testing', 'craft'],
-    image: '/demo/code.svg',
+    image: '/demo/tests.svg',
     daysAgo: 15,
     body: body('test-driven development', ['The loop', 'Where it fails', 'Tests as documentation']),
   },
@@ -143,7 +153,7 @@ export const demoPosts: DemoPost[] = [
     excerpt: 'Picking colours that keep their contrast and meaning in both themes.',
     category: 'Design',
     tags: ['colour', 'dark mode'],
-    image: '/demo/design.svg',
+    image: '/demo/palettes.svg',
     daysAgo: 18,
     body: body('colour palettes', ['Contrast budgets', 'Semantic colours', 'Testing both themes']),
   },
@@ -161,6 +171,7 @@ export const demoPosts: DemoPost[] = [
     excerpt: 'A contrarian take on productivity advice, and what I do instead.',
     category: 'Life',
     tags: ['productivity', 'habits'],
+    image: '/demo/morning.svg',
     daysAgo: 25,
     body: body('routines', ['The problem with scripts', 'Energy over time']),
   },
@@ -169,7 +180,7 @@ export const demoPosts: DemoPost[] = [
     excerpt: 'Parsing, sanitizing and rendering Markdown safely, step by step.',
     category: 'Tutorial',
     tags: ['markdown', 'security', 'node'],
-    image: '/demo/notebook.svg',
+    image: '/demo/markdown.svg',
     daysAgo: 30,
     body: body(
       'a markdown engine',
@@ -185,7 +196,7 @@ export const demoPosts: DemoPost[] = [
     excerpt: 'What worked when mentoring six junior developers across four time zones.',
     category: 'Life',
     tags: ['mentoring', 'remote'],
-    image: '/demo/workspace.svg',
+    image: '/demo/mentoring.svg',
     daysAgo: 36,
     body: body('mentoring', ['Async first', 'Pairing sessions', 'Feedback that lands']),
   },
@@ -194,7 +205,7 @@ export const demoPosts: DemoPost[] = [
     excerpt: 'A tour of the unglamorous command-line tools that save me an hour a week.',
     category: 'Technology',
     tags: ['tools', 'cli'],
-    image: '/demo/code.svg',
+    image: '/demo/tools.svg',
     daysAgo: 42,
     body: body('small tools', ['Search', 'Text', 'Automation']),
   },
@@ -237,7 +248,7 @@ export const demoProducts: DemoProduct[] = [
     category: 'Courses',
     stock: null,
     featured: true,
-    image: '/demo/course.svg',
+    image: '/demo/course-testing.svg',
   },
   {
     name: 'PostgreSQL for App Developers',
@@ -246,7 +257,7 @@ export const demoProducts: DemoProduct[] = [
     category: 'Courses',
     stock: null,
     featured: true,
-    image: '/demo/course.svg',
+    image: '/demo/course-postgres.svg',
   },
   {
     name: 'Design Systems Workshop (Live)',
@@ -254,7 +265,7 @@ export const demoProducts: DemoProduct[] = [
     price: 49900,
     category: 'Courses',
     stock: 4,
-    image: '/demo/course.svg',
+    image: '/demo/course-workshop.svg',
   },
   {
     name: 'The Calm Developer (Paperback)',
@@ -271,7 +282,7 @@ export const demoProducts: DemoProduct[] = [
     price: 1499,
     category: 'Books',
     stock: null,
-    image: '/demo/book.svg',
+    image: '/demo/ebook.svg',
   },
   {
     name: 'Field Notes on Typography',
@@ -279,7 +290,7 @@ export const demoProducts: DemoProduct[] = [
     price: 1999,
     category: 'Books',
     stock: 0,
-    image: '/demo/book.svg',
+    image: '/demo/typography-book.svg',
   },
   {
     name: 'Notion Writing Templates',
@@ -296,7 +307,7 @@ export const demoProducts: DemoProduct[] = [
     price: 2400,
     category: 'Digital',
     stock: null,
-    image: '/demo/template.svg',
+    image: '/demo/icons.svg',
   },
   {
     name: 'Mechanical Keyboard Wrist Rest',
@@ -305,7 +316,7 @@ export const demoProducts: DemoProduct[] = [
     category: 'Physical',
     stock: 8,
     featured: true,
-    image: '/demo/workspace.svg',
+    image: '/demo/wrist-rest.svg',
   },
   {
     name: 'Desk Mat (Large)',
@@ -313,7 +324,7 @@ export const demoProducts: DemoProduct[] = [
     price: 3200,
     category: 'Physical',
     stock: 0,
-    image: '/demo/workspace.svg',
+    image: '/demo/desk-mat.svg',
   },
   {
     name: 'Penstand Mug',
@@ -393,6 +404,10 @@ export const demoSettings = {
     'Alex is a software engineer and designer who writes about building calm, durable products and the life around them.',
   author_profile_image: '/demo/author.svg',
   contact_email: 'alex@example.com',
+  shipping_note:
+    'Physical items ship within two working days from Lisbon, tracked. Courses, e-books and templates arrive by email as soon as the payment clears.',
+  returns_note:
+    'Changed your mind? Send physical items back unused within 30 days for a full refund. Digital products can be refunded within 14 days if you have not downloaded them.',
   social_links: {
     youtube: 'https://youtube.com/@penstand',
     github: 'https://github.com/penstand',

@@ -48,6 +48,7 @@ export async function seedDemoContent(db: Db, opts: { alongsideContent?: boolean
           featured_image: post.image ?? null,
           youtube_video_id: post.youtubeVideoId ?? null,
           podcast_url: post.podcastUrl ?? null,
+          featured: post.featured ?? false,
           status,
           published_at: status === 'published' ? created : null,
           author_id: authorId,

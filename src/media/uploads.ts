@@ -8,8 +8,16 @@ import { detectImageType, type ImageType, SNIFF_BYTES } from './image-type.ts';
 import { MAX_UPLOAD_BYTES, UPLOAD_MESSAGES } from './messages.ts';
 import { loadSharp, type SharpFactory } from './sharp.ts';
 import type { UploadStorage } from './storage.ts';
+import type { ImageSize } from './upload-sizes.ts';
 
-export type StoredUpload = { fileName: string; url: string; type: ImageType; bytes: number };
+export type StoredUpload = {
+  fileName: string;
+  url: string;
+  type: ImageType;
+  bytes: number;
+  /** As sharp wrote it (an animation's frame size). */
+  size: ImageSize | null;
+};
 
 /** Stored names are ours alone: random, with the extension of the detected format. */
 function randomFileName(type: ImageType): string {
@@ -108,6 +116,10 @@ export async function storeFile(
     })(),
   );
   const cleaned = withoutMetadata(sharp, type);
+  let size: ImageSize | null = null;
+  cleaned.on('info', (info: { width: number; height: number; pageHeight?: number }) => {
+    size = { width: info.width, height: info.pageHeight ?? info.height };
+  });
   let undecodable = false;
   cleaned.on('error', () => {
     undecodable = !tooLarge;
@@ -125,7 +137,7 @@ export async function storeFile(
     await storage.delete(fileName).catch(() => {});
     throw new HttpError(413, UPLOAD_MESSAGES.tooLarge);
   }
-  return { fileName, url: `/uploads/${fileName}`, type, bytes };
+  return { fileName, url: `/uploads/${fileName}`, type, bytes, size };
 }
 
 /**

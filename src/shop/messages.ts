@@ -15,7 +15,6 @@ export const SHOP_MESSAGES = {
   continueShopping: 'Continue Shopping',
   clearCartConfirm: 'Are you sure you want to clear your cart?',
   shippingNote: 'Shipping: Calculated at checkout',
-  discountNote: 'Discount: Enter a code at checkout',
   stockLimitTitle: 'Stock limit reached',
   addedTitle: 'Added to cart',
   addedOne: 'Item successfully added to your cart',

@@ -235,6 +235,7 @@ const NOT_CARRIED = [
   'analytics_referrers',
   'analytics_salts',
   'analytics_seen',
+  'upload_sizes',
 ];
 
 const withoutRun = (document: object) => {

@@ -198,6 +198,20 @@ export function SettingsTab({
             defaultValue={settings.contactEmail ?? ''}
             error={fieldErrors.contactEmail}
           />
+          <TextField
+            name="shippingNote"
+            label="Shipping note (on every product page; optional)"
+            defaultValue={settings.shippingNote ?? ''}
+            error={fieldErrors.shippingNote}
+            multiline
+          />
+          <TextField
+            name="returnsNote"
+            label="Returns note (on every product page; optional)"
+            defaultValue={settings.returnsNote ?? ''}
+            error={fieldErrors.returnsNote}
+            multiline
+          />
           <fieldset className="admin-fieldset">
             <legend>Social links</legend>
             {(['youtube', 'github', 'twitter', 'linkedin'] as const).map((key) => (

@@ -63,6 +63,8 @@ export function settingsFromForm(form: FormData) {
     authorBio: text('authorBio'),
     authorProfileImage: text('authorProfileImage'),
     homeHeadline: text('homeHeadline'),
+    shippingNote: text('shippingNote'),
+    returnsNote: text('returnsNote'),
     socialLinks: {
       youtube: text('youtube'),
       github: text('github'),

@@ -36,7 +36,6 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
         q={loaderData.q}
         category={loaderData.category}
         action="/blog"
-        paginate
         headingId="all-posts-heading"
         heading="Posts"
       />

@@ -9,6 +9,9 @@ import '../styles/shop.css';
 import { redirectPastLastPage } from '../pagination.server.ts';
 import type { Route } from './+types/shop';
 
+/** Cards in the grid's first row at its widest (four of 15 rem in 72 rem). */
+const FIRST_ROW = 4;
+
 export const meta: Route.MetaFunction = () => [
   { title: 'Shop — Penstand' },
   { name: 'description', content: 'Courses, books, digital goods and merchandise.' },
@@ -94,8 +97,9 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
         </div>
       ) : (
         <ul className="product-grid">
-          {products.map((product) => (
-            <ProductCard key={product.id} product={product} />
+          {products.map((product, i) => (
+            // The first row is in view as the page opens: its images are fetched at once, not lazily.
+            <ProductCard key={product.id} product={product} eager={i < FIRST_ROW} />
           ))}
         </ul>
       )}
