@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { HttpError } from '../server/middleware.ts';
+import { Invalid, NotFound } from '../kernel/errors.ts';
 import type { RequestState } from '../server/request-state.ts';
 import type { AppServices } from '../server/services.ts';
 import {
@@ -41,7 +41,7 @@ async function writeOwner(ctx: Context): Promise<CartOwner> {
 
 function lineId(ctx: Context): number {
   const raw = String(ctx.query.id ?? ctx.params.id ?? '');
-  if (!/^\d{1,9}$/.test(raw)) throw new HttpError(404, 'Cart item not found');
+  if (!/^\d{1,9}$/.test(raw)) throw new NotFound('Cart item not found');
   return Number(raw);
 }
 
@@ -63,15 +63,14 @@ export function cartRouter(services: AppServices): Router {
       return;
     }
     const action = ctx.query.action;
-    if (action !== undefined && action !== 'items')
-      throw new HttpError(404, `No API endpoint at GET ${ctx.url}`);
+    if (action !== undefined && action !== 'items') throw new NotFound(`No API endpoint at GET ${ctx.url}`);
     await show(ctx, action === 'items');
   });
   router.get('/cart/items', (ctx) => show(ctx, true));
 
   async function add(ctx: Context) {
     const parsed = addBody.safeParse(await readJsonBody(ctx, SMALL_BODY));
-    if (!parsed.success) throw new HttpError(400, parsed.error.issues.map((i) => i.message).join('; '));
+    if (!parsed.success) throw new Invalid(parsed.error.issues.map((i) => i.message).join('; '));
     const owner = await writeOwner(ctx);
     const line = await addToCart(db, owner, parsed.data.productId, parsed.data.quantity);
     ctx.status = 201;
@@ -82,7 +81,7 @@ export function cartRouter(services: AppServices): Router {
     };
   }
   router.post('/cart', async (ctx) => {
-    if (ctx.query.action !== 'add') throw new HttpError(404, `No API endpoint at POST ${ctx.url}`);
+    if (ctx.query.action !== 'add') throw new NotFound(`No API endpoint at POST ${ctx.url}`);
     await add(ctx);
   });
   router.post('/cart/add', add);
@@ -90,8 +89,7 @@ export function cartRouter(services: AppServices): Router {
   router.put('/cart', async (ctx) => {
     const id = lineId(ctx);
     const body = (await readJsonBody(ctx, SMALL_BODY)) as { quantity?: unknown };
-    if (!body || typeof body !== 'object' || !('quantity' in body))
-      throw new HttpError(400, 'quantity is required');
+    if (!body || typeof body !== 'object' || !('quantity' in body)) throw new Invalid('quantity is required');
     const result = await updateCartItem(db, cartOwnerOf(ctx.state), id, body.quantity);
     ctx.body = { id, quantity: result.quantity };
   });

@@ -12,7 +12,7 @@ import {
   replyFromModeration,
 } from '../blog/moderation.ts';
 import { requireAdmin } from '../identity/policy.ts';
-import { HttpError } from '../server/middleware.ts';
+import { NotFound } from '../kernel/errors.ts';
 import type { AppServices } from '../server/services.ts';
 import { parseOr400, queryId, readJsonBody } from './http.ts';
 
@@ -53,7 +53,7 @@ export function commentsAdminRouter(services: AppServices): Router {
       what: `${approved ? MODERATION_MESSAGES.approved : MODERATION_MESSAGES.rejected}: ${(await commentLabel(db, id)) ?? `comment #${id}`}`,
     };
     if (!(await moderateComment(db, id, approved ? 'approve' : 'reject')))
-      throw new HttpError(404, MODERATION_MESSAGES.notFound);
+      throw new NotFound(MODERATION_MESSAGES.notFound);
     ctx.body = { message: approved ? MODERATION_MESSAGES.approved : MODERATION_MESSAGES.rejected };
   });
   router.post('/comments', async (ctx, next) => {
@@ -62,13 +62,13 @@ export function commentsAdminRouter(services: AppServices): Router {
     const id = queryId(ctx);
     const { content } = parseOr400(replyBody, await readJsonBody(ctx));
     if (!(await replyFromModeration(db, admin, id, content)))
-      throw new HttpError(404, MODERATION_MESSAGES.notFound);
+      throw new NotFound(MODERATION_MESSAGES.notFound);
     ctx.status = 201;
     ctx.body = { message: MODERATION_MESSAGES.replied };
   });
   router.delete('/comments', async (ctx) => {
     requireAdmin(ctx.state);
-    if (!(await deleteComment(db, queryId(ctx)))) throw new HttpError(404, MODERATION_MESSAGES.notFound);
+    if (!(await deleteComment(db, queryId(ctx)))) throw new NotFound(MODERATION_MESSAGES.notFound);
     ctx.body = { message: MODERATION_MESSAGES.deleted };
   });
   return router;

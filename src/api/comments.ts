@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { commentSchema } from '../blog/comment-schema.ts';
 import { approvedComments, commentWriter, createComment, likeComment, likerOf } from '../blog/comments.ts';
 import { BLOG_MESSAGES } from '../blog/messages.ts';
-import { HttpError } from '../server/middleware.ts';
-import { rateLimit } from '../server/rate-limit.ts';
+import { Invalid, NotFound } from '../kernel/errors.ts';
+import { rateLimit } from '../kernel/rate-limit.ts';
 import type { AppServices } from '../server/services.ts';
 import { parseOr400, queryId, readJsonBody, SMALL_BODY } from './http.ts';
 
@@ -40,8 +40,8 @@ export function commentsRouter(services: AppServices): Router {
     const input = parseOr400(commentSchema, await readJsonBody(ctx, SMALL_BODY));
     await commentLimit.consume(ctx.state.clientIp);
     const created = await createComment(db, input, { writer: commentWriter(ctx.state.session) });
-    if (created === 'no-post') throw new HttpError(404, 'Post not found');
-    if (created === 'no-parent') throw new HttpError(400, BLOG_MESSAGES.replyParentMissing.description);
+    if (created === 'no-post') throw new NotFound('Post not found');
+    if (created === 'no-parent') throw new Invalid(BLOG_MESSAGES.replyParentMissing.description);
     ctx.status = 201;
     ctx.body = {
       comment: {
@@ -62,7 +62,7 @@ export function commentsRouter(services: AppServices): Router {
     if (ctx.query.action !== 'like') return next();
     const id = queryId(ctx);
     const likes = await likeComment(db, id, await likerOf(db, ctx.state.session.id, ctx.ip));
-    if (likes === null) throw new HttpError(404, 'Comment not found');
+    if (likes === null) throw new NotFound('Comment not found');
     ctx.body = { id, likes };
   });
   return router;

@@ -5,7 +5,8 @@ import { IMPORT_MESSAGES } from '../import/messages.ts';
 import { exportSite } from '../import/penstand.ts';
 import { receiveImport } from '../import/uploaded.ts';
 import { uploadsArchive } from '../import/uploads-archive.ts';
-import { HttpError } from '../server/middleware.ts';
+import { NotFound } from '../kernel/errors.ts';
+import { isRefusal } from '../server/error-status.ts';
 import type { AppServices } from '../server/services.ts';
 
 /**
@@ -23,7 +24,7 @@ export function importAdminRouter(services: AppServices): Router {
     ).catch((error: unknown) => {
       // Without JavaScript a refusal (too large, no file) is shown on the screen, not as JSON.
       const refused = Object.entries(IMPORT_MESSAGES).find(([, text]) => text === (error as Error).message);
-      if (!html || !(error instanceof HttpError) || !refused) throw error;
+      if (!html || !isRefusal(error) || !refused) throw error;
       return refused[0];
     });
     if (typeof received === 'string') {
@@ -46,7 +47,7 @@ export function importAdminRouter(services: AppServices): Router {
     requireAdmin(ctx.state);
     ctx.set('Cache-Control', 'no-store');
     const job = await services.queues.queue('import').getJob(ctx.params.id);
-    if (!job) throw new HttpError(404, 'No such import job.');
+    if (!job) throw new NotFound('No such import job.');
     ctx.body = await importJobStatus(job);
   });
   router.get('/admin/export', async (ctx) => {

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { BLOG_MESSAGES } from '../blog/messages.ts';
 import { newsletterSchema, subscribe } from '../blog/newsletter.ts';
-import { rateLimit } from '../server/rate-limit.ts';
+import { rateLimit } from '../kernel/rate-limit.ts';
 import type { AppServices } from '../server/services.ts';
 import { parseOr400, readJsonBody, SMALL_BODY } from './http.ts';
 

@@ -5,14 +5,14 @@ import { autosavePost, listRevisions } from '../blog/post-revisions.ts';
 import { baseVersionSchema, postDraftSchema, postInputSchema } from '../blog/post-schema.ts';
 import { createPreviewLink, revokePreviewLink } from '../blog/preview-links.ts';
 import { requireAdmin } from '../identity/policy.ts';
-import { HttpError } from '../server/middleware.ts';
+import { Invalid, NotFound } from '../kernel/errors.ts';
 import type { AppServices } from '../server/services.ts';
 import { parseOr400, queryId, readJsonBody } from './http.ts';
 
 /** A post or revision id from the path; anything else names nothing there is. */
 function pathId(raw: string | undefined, message: string): number {
   const id = raw && /^\d{1,9}$/.test(raw) ? Number(raw) : 0;
-  if (!id) throw new HttpError(404, message);
+  if (!id) throw new NotFound(message);
   return id;
 }
 
@@ -47,23 +47,23 @@ export function postsAdminRouter(services: AppServices): Router {
       authorId: user.id,
       baseVersion: optionalBaseVersion(body),
     });
-    if (!post) throw new HttpError(404, POST_MESSAGES.notFound);
+    if (!post) throw new NotFound(POST_MESSAGES.notFound);
     ctx.body = { message: POST_MESSAGES.updated, post };
   });
   router.delete('/posts', async (ctx) => {
     requireAdmin(ctx.state);
-    if (!(await deletePost(db, queryId(ctx)))) throw new HttpError(404, POST_MESSAGES.notFound);
+    if (!(await deletePost(db, queryId(ctx)))) throw new NotFound(POST_MESSAGES.notFound);
     ctx.body = { message: POST_MESSAGES.deleted };
   });
 
   /** The editor's draft copy: the post itself (live or not) is unchanged until an explicit save. */
   router.put('/posts/:id', async (ctx) => {
     const user = requireAdmin(ctx.state);
-    if (ctx.query.action !== 'autosave') throw new HttpError(400, 'action must be autosave');
+    if (ctx.query.action !== 'autosave') throw new Invalid('action must be autosave');
     const id = pathId(ctx.params.id, POST_MESSAGES.notFound);
     const { baseVersion, ...draft } = parseOr400(autosaveBody, await readJsonBody(ctx));
     const saved = await autosavePost(db, id, baseVersion, draft, user.id);
-    if (!saved) throw new HttpError(404, POST_MESSAGES.notFound);
+    if (!saved) throw new NotFound(POST_MESSAGES.notFound);
     ctx.state.pagesUnchanged = true;
     ctx.body = saved;
   });
@@ -72,13 +72,13 @@ export function postsAdminRouter(services: AppServices): Router {
     requireAdmin(ctx.state);
     ctx.set('Cache-Control', 'private, no-store');
     const revisions = await listRevisions(db, pathId(ctx.params.id, POST_MESSAGES.notFound));
-    if (!revisions) throw new HttpError(404, POST_MESSAGES.notFound);
+    if (!revisions) throw new NotFound(POST_MESSAGES.notFound);
     ctx.body = { revisions };
   });
 
   router.post('/posts/:id/revisions/:revisionId', async (ctx) => {
     const user = requireAdmin(ctx.state);
-    if (ctx.query.action !== 'restore') throw new HttpError(400, 'action must be restore');
+    if (ctx.query.action !== 'restore') throw new Invalid('action must be restore');
     const id = pathId(ctx.params.id, POST_MESSAGES.notFound);
     const revisionId = pathId(ctx.params.revisionId, POST_MESSAGES.revisionNotFound);
     const body = await readJsonBody(ctx);
@@ -95,7 +95,7 @@ export function postsAdminRouter(services: AppServices): Router {
     const id = pathId(ctx.params.id, POST_MESSAGES.notFound);
     await readJsonBody(ctx); // no fields; read so a body never lingers on the connection
     const link = await createPreviewLink(db, services.publicUrl, id, user.id);
-    if (!link) throw new HttpError(404, POST_MESSAGES.notFound);
+    if (!link) throw new NotFound(POST_MESSAGES.notFound);
     ctx.set('Cache-Control', 'private, no-store');
     ctx.state.pagesUnchanged = true;
     ctx.status = 201;
@@ -104,7 +104,7 @@ export function postsAdminRouter(services: AppServices): Router {
   router.delete('/posts/:id/preview-link', async (ctx) => {
     requireAdmin(ctx.state);
     const id = pathId(ctx.params.id, POST_MESSAGES.notFound);
-    if (!(await revokePreviewLink(db, id))) throw new HttpError(404, POST_MESSAGES.previewLinkNotFound);
+    if (!(await revokePreviewLink(db, id))) throw new NotFound(POST_MESSAGES.previewLinkNotFound);
     ctx.state.pagesUnchanged = true;
     ctx.body = { message: POST_MESSAGES.previewLinkRevoked };
   });

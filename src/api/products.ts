@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { requireAdmin } from '../identity/policy.ts';
-import { HttpError } from '../server/middleware.ts';
+import { NotFound } from '../kernel/errors.ts';
 import type { AppServices } from '../server/services.ts';
 import { SHOP_MESSAGES } from '../shop/messages.ts';
 import { deleteProductAndFiles } from '../shop/product-files.ts';
@@ -39,7 +39,7 @@ const listQuery = z.object({
 
 function idOf(value: unknown): number {
   const id = parseProductId(value);
-  if (!id) throw new HttpError(404, SHOP_MESSAGES.productNotFound);
+  if (!id) throw new NotFound(SHOP_MESSAGES.productNotFound);
   return id;
 }
 
@@ -55,7 +55,7 @@ export function productsRouter(services: AppServices): Router {
     const product = await getProduct(db, idOf(rawId));
     const isAdmin = ctx.state.session.user?.role === 'admin';
     if (!product || (product.status !== 'active' && !isAdmin))
-      throw new HttpError(404, SHOP_MESSAGES.productNotFound);
+      throw new NotFound(SHOP_MESSAGES.productNotFound);
     ctx.body = product;
   }
 

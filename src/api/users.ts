@@ -45,7 +45,7 @@ import {
 import { TwoFactorRequired } from '../identity/two-factor.ts';
 import { UPLOAD_MESSAGES } from '../media/messages.ts';
 import { receiveUpload, type StoredUpload } from '../media/uploads.ts';
-import { HttpError } from '../server/middleware.ts';
+import { isRefusal } from '../server/error-status.ts';
 import type { AppServices } from '../server/services.ts';
 import { parseOr400, readJsonBody, SMALL_BODY } from './http.ts';
 
@@ -230,7 +230,7 @@ export function usersRouter(services: AppServices): Router {
       stored = await receiveUpload(ctx.req, services.uploads);
     } catch (error) {
       const refused = Object.entries(UPLOAD_MESSAGES).find(([, text]) => text === (error as Error).message);
-      if (!html || !(error instanceof HttpError) || !refused) throw error;
+      if (!html || !isRefusal(error) || !refused) throw error;
       ctx.status = 303;
       ctx.redirect(`/account?avatar=${refused[0]}#profile`);
       return;

@@ -4,8 +4,9 @@ import { deleteAccount, setAvatar, updateProfile } from '../identity/account.ts'
 import { ACCOUNT_MESSAGES, AUTH_MESSAGES } from '../identity/messages.ts';
 import { changePasswordSchema, deleteAccountSchema, profileSchema } from '../identity/schemas.ts';
 import { changePassword } from '../identity/service.ts';
-import type { SessionUser } from '../identity/sessions.ts';
-import { HttpError } from '../server/middleware.ts';
+import { Invalid } from '../kernel/errors.ts';
+import type { SessionUser } from '../kernel/request.ts';
+import { httpStatusOf, isRefusal } from '../server/error-status.ts';
 import type { AppContext } from './context.ts';
 import { redirectWithToast } from './toast.server.ts';
 
@@ -48,7 +49,7 @@ export async function accountAction(
         const newPassword = text(form, 'newPassword') ?? '';
         // The form's second field; the API takes the new password once.
         if (text(form, 'confirmPassword') !== newPassword)
-          throw new HttpError(400, AUTH_MESSAGES.passwordsDoNotMatch);
+          throw new Invalid(AUTH_MESSAGES.passwordsDoNotMatch);
         const input = parseOr400(changePasswordSchema, {
           currentPassword: text(form, 'currentPassword'),
           newPassword,
@@ -65,7 +66,7 @@ export async function accountAction(
       }
     }
   } catch (error) {
-    if (!(error instanceof HttpError) || error.status >= 500) throw error;
-    return data({ ok: false, form: intent, message: error.message }, { status: error.status });
+    if (!isRefusal(error)) throw error;
+    return data({ ok: false, form: intent, message: error.message }, { status: httpStatusOf(error) });
   }
 }

@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import type { PostStatus } from '../blog/post-schema.ts';
 import { addConfirmedSubscribers, isSubscriberAddress } from '../blog/subscribers.ts';
 import type { Db } from '../db/knex.ts';
-import { parseCsv } from '../server/csv.ts';
+import { parseCsv } from '../kernel/csv.ts';
 import { htmlToText } from './content.ts';
 import { ImportError, type ReaderEvent } from './types.ts';
 import type { ZipArchive } from './zip.ts';

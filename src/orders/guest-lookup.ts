@@ -1,5 +1,5 @@
 import type { Db } from '../db/knex.ts';
-import { rateLimit } from '../server/rate-limit.ts';
+import { rateLimit } from '../kernel/rate-limit.ts';
 import { lookupOrder } from './service.ts';
 
 /**
@@ -7,7 +7,7 @@ import { lookupOrder } from './service.ts';
  * like failed sign-ins per address and per account: order numbers are sequential, so without a
  * limit a known email would let anyone walk through a customer's orders, and the email's own
  * limit holds when the guesses come from many addresses. Each look-up takes a unit of both before
- * it runs (a 429 HttpError past either), and a found order gives them back: only misses count.
+ * it runs (RateLimited past either), and a found order gives them back: only misses count.
  * The same answer (null) for an unknown number and a wrong email: nobody learns which orders exist.
  */
 export async function lookupGuestOrder(db: Db, clientIp: string, rawId: string, email: string) {

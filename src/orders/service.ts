@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import { type Db, prepared } from '../db/knex.ts';
 import { type OutboxJob, writeOutbox, writeOutboxJobs } from '../jobs/outbox.ts';
-import { HttpError } from '../server/middleware.ts';
-import type { CartOwner } from '../shop/cart.ts';
+import { Conflict, Invalid, NotFound } from '../kernel/errors.ts';
+import { CartEmpty, type CartOwner } from '../shop/cart.ts';
 import { type CheckoutInput, splitName } from '../shop/checkout-schema.ts';
 import { giveDiscountUseBack, judgeDiscount, takeDiscountUse } from '../shop/discounts.ts';
 import { noLongerAvailable, SHOP_MESSAGES, stockLimitMessage } from '../shop/messages.ts';
@@ -20,7 +20,6 @@ import {
   type OrderEvent,
   type OrderLine,
   type OrderMailKind,
-  OrderRuleError,
   type OrderState,
   type OrderStatus,
   orderCurrency,
@@ -251,7 +250,7 @@ async function orderByIdempotencyKey(
   const row: OrderRow | undefined = await db('orders').where({ idempotency_key: key }).first(ORDER_COLUMNS);
   if (!row) return null;
   const sameOwner = owner.userId ? row.user_id === owner.userId : row.session_id === owner.sessionId;
-  if (!sameOwner) throw new HttpError(409, 'This checkout has already been submitted from another session.');
+  if (!sameOwner) throw new Conflict('This checkout has already been submitted from another session.');
   return summarize(presentOrder(row));
 }
 
@@ -342,7 +341,7 @@ async function placeOrderIn(
     const existing = await orderByIdempotencyKey(trx, owner, input.idempotencyKey);
     if (existing) return { order: existing, created: false };
   }
-  if (lines.length === 0) throw new HttpError(422, SHOP_MESSAGES.cartEmptyCheckoutHint);
+  if (lines.length === 0) throw new CartEmpty();
   if (checkout.address === '') {
     // The address was left out for a cart of digital products, judged before these lines were
     // locked: a product that lost its files since ships, and so needs one.
@@ -353,7 +352,7 @@ async function placeOrderIn(
       )
       .distinct('product_id');
     if (digital.length < new Set(lines.map((line) => line.product_id)).size)
-      throw new HttpError(409, SHOP_MESSAGES.addressNeeded);
+      throw new Conflict(SHOP_MESSAGES.addressNeeded);
   }
 
   // Refused before the order is written when the read already shows it (a drop's tail: cheap 409s).
@@ -502,17 +501,15 @@ async function reserveStock(
 /** The 409 of a line that cannot be reserved: the product gone, inactive, or short of stock. */
 function refuseLine(product: { name: string; stock: number | null; status: string } | undefined): never {
   if (product?.status !== 'active') {
-    throw new HttpError(409, product ? noLongerAvailable(product.name) : SHOP_MESSAGES.productNotFound);
+    throw new Conflict(product ? noLongerAvailable(product.name) : SHOP_MESSAGES.productNotFound);
   }
-  throw new HttpError(409, stockLimitMessage(product.stock ?? 0), {
-    'X-Error-Title': SHOP_MESSAGES.stockLimitTitle,
-  });
+  throw new Conflict(stockLimitMessage(product.stock ?? 0), SHOP_MESSAGES.stockLimitTitle);
 }
 
 /** A product's price or name changed after the order read it: the order is placed again. */
-class ProductChanged extends HttpError {
+class ProductChanged extends Conflict {
   constructor() {
-    super(409, 'A product in your cart changed while the order was placed. Please try again.');
+    super('A product in your cart changed while the order was placed. Please try again.');
   }
 }
 
@@ -545,10 +542,9 @@ export async function changeOrder(
         return next;
       });
     } catch (error) {
-      if (error instanceof OrderRuleError) throw new HttpError(error.status, error.message);
       if (error instanceof ConcurrencyError && attempt < MAX_ATTEMPTS) continue;
       if (error instanceof ConcurrencyError)
-        throw new HttpError(409, 'The order was changed by someone else at the same time. Please try again.');
+        throw new Conflict('The order was changed by someone else at the same time. Please try again.');
       throw error;
     }
   }
@@ -599,7 +595,7 @@ export async function executeOrderCommand(
 ): Promise<OrderView> {
   await changeOrder(db, orderId, (_trx, state) => decide(state, command), metadata);
   const order = await getOrder(db, orderId);
-  if (!order) throw new HttpError(404, 'Order not found');
+  if (!order) throw new NotFound('Order not found');
   return order;
 }
 
@@ -634,7 +630,7 @@ async function shippingOf(
     checkout.shippingMethod,
     checkout.country,
   );
-  if ('error' in picked) throw new HttpError(400, picked.error);
+  if ('error' in picked) throw new Invalid(picked.error);
   return { name: picked.method.name, cost: shippingCost(picked.method, subtotal) };
 }
 

@@ -1,9 +1,8 @@
 import path from 'node:path';
 import Koa from 'koa';
 import type { ServerBuild } from 'react-router';
-import { countPageViews } from '../analytics/collect.ts';
 import { apiRouter } from '../api/index.ts';
-import { sessionMiddleware } from '../identity/session-middleware.ts';
+import { countPageViews } from './analytics-collect.ts';
 import { auditLog } from './audit.ts';
 import { csrfProtection } from './csrf.ts';
 import { serveDownloads } from './downloads.ts';
@@ -23,6 +22,7 @@ import {
 import { invalidateOnAdminWrites, pageCacheMiddleware, storedPageSender } from './page-cache.ts';
 import { reactRouterMiddleware } from './react-router-adapter.ts';
 import type { AppServices } from './services.ts';
+import { sessionMiddleware } from './session-middleware.ts';
 import { sessionPageTemplates } from './session-templates.ts';
 import { serveStatic, serveUploads } from './static.ts';
 

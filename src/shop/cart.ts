@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { countCartAddSql } from '../analytics/attribution.ts';
 import { type Db, prepared } from '../db/knex.ts';
-import { HttpError } from '../server/middleware.ts';
+import { Conflict, Invalid, NotFound, type Refusal, Unprocessable } from '../kernel/errors.ts';
 import { noLongerAvailable, SHOP_MESSAGES, stockLimitMessage } from './messages.ts';
 import type { ProductCategory } from './product-enums.ts';
 import { MAX_PER_LINE, maxQuantity, quantityMessage, readQuantity } from './quantity.ts';
@@ -207,15 +207,21 @@ export async function getCart(db: Db, owner: CartOwner): Promise<CartView> {
   };
 }
 
-function overStock(stock: number): HttpError {
-  if (stock === 0)
-    return new HttpError(409, SHOP_MESSAGES.outOfStockNote, { 'X-Error-Title': SHOP_MESSAGES.outOfStock });
-  return new HttpError(409, stockLimitMessage(stock), { 'X-Error-Title': SHOP_MESSAGES.stockLimitTitle });
+/** Checkout of a cart with nothing (left) in it: the checkout page shows the empty cart. */
+export class CartEmpty extends Unprocessable {
+  constructor() {
+    super(SHOP_MESSAGES.cartEmptyCheckoutHint);
+  }
+}
+
+function overStock(stock: number): Conflict {
+  if (stock === 0) return new Conflict(SHOP_MESSAGES.outOfStockNote, SHOP_MESSAGES.outOfStock);
+  return new Conflict(stockLimitMessage(stock), SHOP_MESSAGES.stockLimitTitle);
 }
 
 /** Why a quantity is refused for a product with this stock: out of stock, or out of its range. */
-function quantityRefusal(stock: number | null): HttpError {
-  return stock === 0 ? overStock(0) : new HttpError(400, quantityMessage(maxQuantity(stock)));
+function quantityRefusal(stock: number | null): Refusal {
+  return stock === 0 ? overStock(0) : new Invalid(quantityMessage(maxQuantity(stock)));
 }
 
 /** A typed quantity of a product with this stock, checked by the shared rule before any write. */
@@ -245,7 +251,7 @@ export async function addToCart(
   const read = readQuantity(typed, MAX_PER_LINE);
   if ('error' in read) {
     const product = await db('products').where({ id: productId, status: 'active' }).first('stock');
-    throw product ? quantityRefusal(product.stock) : new HttpError(404, SHOP_MESSAGES.productNotFound);
+    throw product ? quantityRefusal(product.stock) : new NotFound(SHOP_MESSAGES.productNotFound);
   }
   const { quantity } = read;
   const { rows } = await prepared(
@@ -278,7 +284,7 @@ export async function addToCart(
   const row = rows[0] as
     | { stock: number | null; status: string; line_id: number | null; quantity: number | null }
     | undefined;
-  if (row?.status !== 'active') throw new HttpError(404, SHOP_MESSAGES.productNotFound);
+  if (row?.status !== 'active') throw new NotFound(SHOP_MESSAGES.productNotFound);
   // More than there is at all: the typed quantity is out of range (none in stock: out of stock).
   if (row.line_id === null && row.stock !== null && quantity > row.stock) throw quantityRefusal(row.stock);
   // Not taken: over the stock with what the line holds, as read or under its lock (a concurrent add).
@@ -295,7 +301,7 @@ async function ownLine(trx: Executor, owner: CartOwner, lineId: number) {
         .where({ 'i.id': lineId, 'i.cart_id': cartId })
         .first('i.id', 'i.quantity', 'p.stock', 'p.name')
     : undefined;
-  if (!line) throw new HttpError(404, 'Cart item not found');
+  if (!line) throw new NotFound('Cart item not found');
   return line as { id: number; quantity: number; stock: number | null; name: string };
 }
 

@@ -1,12 +1,13 @@
+import type { Counter } from 'prom-client';
 import { recordOrderSource } from '../analytics/attribution.ts';
 import { prepared } from '../db/knex.ts';
+import { type RateLimit, rateLimit } from '../kernel/rate-limit.ts';
+import type { RequestContext } from '../kernel/request.ts';
+import type { CoreServices } from '../kernel/services.ts';
 import type { OrderDiscount } from '../orders/domain.ts';
 import { type PaymentSettings, paymentSettingsQuery, toPaymentSettings } from '../orders/payment-settings.ts';
 import { type PaymentNextStep, paymentNextStep } from '../orders/payments.ts';
 import { type OrderSummary, placeOrder } from '../orders/service.ts';
-import { type RateLimit, rateLimit } from '../server/rate-limit.ts';
-import type { RequestState } from '../server/request-state.ts';
-import type { AppServices } from '../server/services.ts';
 import { type CartOwner, cartDigitalOnlyQuery, findCartId } from './cart.ts';
 import {
   type CheckoutField,
@@ -19,12 +20,15 @@ import { SHOP_MESSAGES } from './messages.ts';
 import { shippingMethodsQuery, toShippingMethod } from './shipping.ts';
 import { pickShippingMethod, type ShippingMethod } from './shipping-rules.ts';
 
-function checkoutLimit(services: AppServices): RateLimit {
+/** The orders-placed counter is the web process's: a checkout counts what it placed. */
+type CheckoutServices = CoreServices & { metrics: { ordersPlaced: Counter } };
+
+function checkoutLimit(services: CoreServices): RateLimit {
   return rateLimit(services.db, 'checkout', services.config.checkoutRateLimit);
 }
 
 /** The cart of this request's visitor: the user's when signed in, else the guest session's. */
-export function cartOwnerOf(state: RequestState): CartOwner {
+export function cartOwnerOf(state: RequestContext): CartOwner {
   return { userId: state.session.user?.id ?? null, sessionId: state.session.id };
 }
 
@@ -36,7 +40,7 @@ type CheckoutContext = {
   payment: PaymentSettings;
 };
 
-async function checkoutContext(services: AppServices, state: RequestState): Promise<CheckoutContext> {
+async function checkoutContext(services: CoreServices, state: RequestContext): Promise<CheckoutContext> {
   const { db } = services;
   const { rows } = await prepared(
     db.raw(
@@ -55,8 +59,8 @@ async function checkoutContext(services: AppServices, state: RequestState): Prom
 
 /** The visitor's checkout fields checked against their cart: no address when every line is digital. */
 export async function parseCheckout(
-  services: AppServices,
-  state: RequestState,
+  services: CoreServices,
+  state: RequestContext,
   values: unknown,
 ): Promise<
   | { ok: true; data: CheckoutInput; context: CheckoutContext }
@@ -90,8 +94,8 @@ export async function parseCheckout(
 
 /** What the code would take off the visitor's cart now (the 'Apply' button), or why it would not. */
 export async function previewDiscount(
-  services: AppServices,
-  state: RequestState,
+  services: CoreServices,
+  state: RequestContext,
   code: string,
   email: string | null,
 ): Promise<{ discount: OrderDiscount } | { error: string }> {
@@ -125,8 +129,8 @@ export async function previewDiscount(
  * order and what its customer does next (pay by card, or the writer's instructions).
  */
 export async function checkout(
-  services: AppServices,
-  state: RequestState,
+  services: CheckoutServices,
+  state: RequestContext,
   parsed: { data: CheckoutInput; context: CheckoutContext },
   idempotencyKey: string | null,
 ): Promise<{ order: OrderSummary; created: boolean; next: PaymentNextStep }> {

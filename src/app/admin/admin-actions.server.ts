@@ -23,7 +23,7 @@ import {
   paymentSettingsSchema,
   updatePaymentSettings,
 } from '../../orders/payment-settings.ts';
-import { HttpError } from '../../server/middleware.ts';
+import { isRefusal } from '../../server/error-status.ts';
 import type { RequestState } from '../../server/request-state.ts';
 import type { AppServices } from '../../server/services.ts';
 import { CARRIER_MESSAGES, carrierSchema, deleteCarrier, saveCarrier } from '../../shop/carriers.ts';
@@ -129,14 +129,13 @@ function discountFormInput(values: Record<string, string>) {
   return { input, fieldErrors };
 }
 
-/** A change whose refusals (HttpError 4xx) are the admin's to read. */
+/** A change whose refusals are the admin's to read. */
 async function refusalOr(done: string, change: () => Promise<void>): Promise<ActionResult> {
   try {
     await change();
     return { ok: true, title: done };
   } catch (error) {
-    if (error instanceof HttpError && error.status < 500)
-      return { ok: false, title: 'Error', message: error.message };
+    if (isRefusal(error)) return { ok: false, title: 'Error', message: error.message };
     throw error;
   }
 }
@@ -295,7 +294,7 @@ async function adminAction(
     }
   } catch (err) {
     // A refusal (a product already deleted, an id that names none) is the request's fault, not ours.
-    if (err instanceof HttpError && err.status < 500) state.log.info({ err, intent }, 'admin action refused');
+    if (isRefusal(err)) state.log.info({ err, intent }, 'admin action refused');
     else state.log.error({ err, intent }, 'admin action failed');
     const message =
       intent === 'delete-post'

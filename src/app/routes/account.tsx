@@ -14,7 +14,6 @@ import { setupOf, TWO_FACTOR_MESSAGES, type TwoFactorSetup } from '../../identit
 import { describeUserAgent } from '../../identity/user-agent.ts';
 import { UPLOAD_MESSAGES } from '../../media/messages.ts';
 import { listAccountOrders } from '../../orders/service.ts';
-import { HttpError } from '../../server/middleware.ts';
 import { accountAction, isAccountIntent } from '../account-actions.server.ts';
 import { formatDateTime } from '../admin/format.ts';
 import { DeleteAccountCard } from '../components/account/DeleteAccountCard.tsx';
@@ -28,6 +27,7 @@ import { passkeyAccountAction } from '../passkey-actions.server.ts';
 import '../styles/shop.css';
 import '../styles/account.css';
 import '../styles/auth.css';
+import { isRefusal } from '../../server/error-status.ts';
 import type { Route } from './+types/account';
 
 export const meta: Route.MetaFunction = () => [
@@ -106,7 +106,7 @@ async function twoFactorAction(app: AppContext, intent: string, form: FormData):
     await twoFactorChanged(app.services, app.state, user, false);
     return { ok: true, message: 'Two-factor sign-in is off.' };
   } catch (error) {
-    if (!(error instanceof HttpError) || error.status >= 500) throw error;
+    if (!isRefusal(error)) throw error;
     app.state.audit.refused = error.message;
     // A wrong first code keeps the setup on screen (the pending secret stands).
     const pending =

@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
 import { Form, Link, useActionData, useFetcher } from 'react-router';
-import { HttpError } from '../../server/middleware.ts';
 import {
   type CartLine,
   type CartView,
@@ -18,6 +17,8 @@ import { ProductImage } from '../components/shop/ProductImage.tsx';
 import { getApp } from '../context.ts';
 import { useCurrency } from '../currency.ts';
 import '../styles/shop.css';
+import { Conflict, Invalid } from '../../kernel/errors.ts';
+import { isRefusal } from '../../server/error-status.ts';
 import type { Route } from './+types/cart';
 
 export const meta: Route.MetaFunction = () => [
@@ -70,10 +71,15 @@ export async function action({ request, context }: Route.ActionArgs): Promise<Ac
     }
     return fail('Unknown cart action');
   } catch (error) {
-    if (error instanceof HttpError && error.status === 409)
-      return { ok: false, title: error.headers['X-Error-Title'], description: error.message, intent };
-    if (error instanceof HttpError && error.status === 400) return fail(error.message);
-    if (!(error instanceof HttpError)) state.log.error({ err: error, intent }, 'cart action failed');
+    if (error instanceof Conflict)
+      return {
+        ok: false,
+        title: error.title ?? SHOP_MESSAGES.stockLimitTitle,
+        description: error.message,
+        intent,
+      };
+    if (error instanceof Invalid) return fail(error.message);
+    if (!isRefusal(error)) state.log.error({ err: error, intent }, 'cart action failed');
     if (intent === 'remove') return fail(SHOP_MESSAGES.removeFailed);
     if (intent === 'clear') return fail(SHOP_MESSAGES.clearFailed);
     return fail(SHOP_MESSAGES.updateFailed);

@@ -3,8 +3,7 @@ import { Form, Link, redirect, useActionData, useNavigation } from 'react-router
 import { type DownloadGrant, listDownloads } from '../../orders/downloads.ts';
 import type { OrderSummary } from '../../orders/service.ts';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../orders/service.ts';
-import { HttpError } from '../../server/middleware.ts';
-import { type CartView, getCart } from '../../shop/cart.ts';
+import { CartEmpty, type CartView, getCart } from '../../shop/cart.ts';
 import { cartOwnerOf, checkout, parseCheckout, previewDiscount } from '../../shop/checkout.ts';
 import {
   ADDRESS_FIELDS,
@@ -26,6 +25,7 @@ import { getApp } from '../context.ts';
 import { useCurrency } from '../currency.ts';
 import { formKeyOf } from '../form-key.server.ts';
 import '../styles/shop.css';
+import { isRefusal } from '../../server/error-status.ts';
 import type { Route } from './+types/checkout';
 
 export const meta: Route.MetaFunction = () => [
@@ -124,12 +124,7 @@ export async function action({ request, context }: Route.ActionArgs): Promise<Ac
       },
     };
   } catch (error) {
-    if (
-      error instanceof HttpError &&
-      error.status === 422 &&
-      error.message === SHOP_MESSAGES.cartEmptyCheckoutHint
-    )
-      return { status: 'empty', values };
+    if (error instanceof CartEmpty) return { status: 'empty', values };
     // Judged again under the code's lock: its last use may have gone meanwhile.
     if (error instanceof DiscountRefused)
       return {
@@ -138,8 +133,7 @@ export async function action({ request, context }: Route.ActionArgs): Promise<Ac
         values: echoed(values),
         discount: null,
       };
-    if (error instanceof HttpError && error.status < 500)
-      return { status: 'failed', message: error.message, values };
+    if (isRefusal(error)) return { status: 'failed', message: error.message, values };
     app.state.log.error({ err: error }, 'checkout failed');
     return { status: 'failed', message: SHOP_MESSAGES.orderFailedFallback, values };
   }

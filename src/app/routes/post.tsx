@@ -14,7 +14,7 @@ import { BLOG_MESSAGES, COMMENT_LIMITS } from '../../blog/messages.ts';
 import { adjacentPosts, getPost, relatedPosts, slugRedirect } from '../../blog/posts.ts';
 import { authorName, preview, readingMinutes, wordCount } from '../../blog/reading.ts';
 import type { BlogSettings } from '../../blog/settings.ts';
-import { rateLimit } from '../../server/rate-limit.ts';
+import { rateLimit } from '../../kernel/rate-limit.ts';
 import { AuthorCard } from '../components/blog/AuthorCard.tsx';
 import { type CommentResult, Comments, type CommentValues } from '../components/blog/Comments.tsx';
 import { PostArticle } from '../components/blog/PostArticle.tsx';

@@ -1,8 +1,8 @@
 import { isbot } from 'isbot';
 import type { Context, Middleware } from 'koa';
-import type { AppServices } from '../server/services.ts';
-import { rememberPostRead } from './attribution.ts';
-import { countryCode, type Device, deviceClass, referrerSource } from './classify.ts';
+import { rememberPostRead } from '../analytics/attribution.ts';
+import { countryCode, type Device, deviceClass, referrerSource } from '../analytics/classify.ts';
+import type { AppServices } from './services.ts';
 
 function positiveId(value: string | undefined): number | null {
   const id = Number(value);

@@ -1,7 +1,5 @@
 import type { Context, Middleware } from 'koa';
-import type { AppServices } from '../server/services.ts';
-import { addressNetwork } from './network.ts';
-import type { ProviderSession } from './provider.ts';
+import { addressNetwork } from '../identity/network.ts';
 import {
   createSession,
   isClientChosenSessionId,
@@ -9,31 +7,11 @@ import {
   loadSession,
   SESSION_COOKIE,
   SESSION_TTL_MS,
-  type SessionUser,
   slideSessionExpiry,
-} from './sessions.ts';
-import { adminTwoFactorDue } from './two-factor.ts';
-
-export type RequestSession = {
-  /** The current session id, or null until one is needed. */
-  id: string | null;
-  user: SessionUser | null;
-  /** What the identity provider keeps for this session (server-side only). */
-  data: ProviderSession;
-  /** How the session came: the browser cookie, a Bearer token, or the X-Session-Id header. */
-  via: 'cookie' | 'bearer' | 'header' | null;
-  /** An admin who must set up two-factor first ('Require two-factor for admins'): no admin page or API yet. */
-  twoFactorSetupDue: boolean;
-  /**
-   * The header's cart count, read with the session; null when it must be counted again: in a
-   * request that may change the cart (not GET or HEAD), or after the session changed.
-   */
-  cartCount: number | null;
-  /** Returns the session id, creating a guest session (and its cookie) on first need. */
-  ensure: () => Promise<string>;
-  /** Replaces the session (sign-in, sign-out): a new id, so a planted id is worthless. */
-  rotate: (userId: number | null, data?: ProviderSession) => Promise<string>;
-};
+} from '../identity/sessions.ts';
+import { adminTwoFactorDue } from '../identity/two-factor.ts';
+import type { ProviderSession, RequestSession } from '../kernel/request.ts';
+import type { AppServices } from './services.ts';
 
 export function setSessionCookie(ctx: Context, sid: string, secure: boolean): void {
   ctx.cookies.set(SESSION_COOKIE, sid, {

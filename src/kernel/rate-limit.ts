@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Db } from '../db/knex.ts';
-import { SHOP_MESSAGES } from '../shop/messages.ts';
-import { HttpError } from './middleware.ts';
+import { RateLimited } from './errors.ts';
 
 type RateLimitOptions = {
   keyPrefix: string;
@@ -122,7 +121,7 @@ export const LIMITS = {
     keyPrefix: 'checkout',
     points: 20,
     durationSeconds: 60,
-    message: SHOP_MESSAGES.tooManyCheckouts,
+    message: 'Too many checkout attempts. Please wait a minute and try again.',
   },
   /** Tries of one mailed code (confirmation or password reset): then it is spent. */
   mailedCodeAttempts: { row: 'auth_codes.attempts', points: 5 },
@@ -141,7 +140,7 @@ export type WindowLimitName = { [K in LimitName]: (typeof LIMITS)[K] extends Row
 /**
  * A fixed-window limit kept in PostgreSQL (table rate_limits), so every web process shares it.
  * A unit is taken before the work it pays for, in one statement, so parallel requests cannot all
- * pass: consume throws a 429 HttpError with Retry-After once the key has used its points.
+ * pass: consume throws RateLimited, with the seconds until the window ends, once the key has used its points.
  */
 export type RateLimit = {
   consume: (key: string) => Promise<void>;
@@ -203,7 +202,7 @@ function buildRateLimit(db: Db, opts: RateLimitOptions): RateLimit {
     duration: opts.durationSeconds,
   });
   const tooMany = (msBeforeNext: number) =>
-    new HttpError(429, opts.message, { 'Retry-After': String(Math.max(1, Math.ceil(msBeforeNext / 1000))) });
+    new RateLimited(opts.message, Math.max(1, Math.ceil(msBeforeNext / 1000)));
   return {
     async refund(key) {
       await limiter.reward(storedKey(key), 1);
