@@ -28,7 +28,6 @@ COPY migrations ./migrations
 COPY public ./public
 # npm run knex -- migrate:status (and the other knex CLI commands) inside the container
 COPY knexfile.ts ./
-COPY scripts/knex.ts ./scripts/knex.ts
 USER penstand
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \

@@ -7,13 +7,13 @@ import type { AppServices } from '../server/services.ts';
 import {
   addToCart,
   type CartOwner,
+  cartOwnerOf,
   clearCart,
   countCartItems,
   getCart,
   removeCartItem,
   updateCartItem,
 } from '../shop/cart.ts';
-import { cartOwnerOf } from '../shop/checkout.ts';
 import { addedMessage, SHOP_MESSAGES } from '../shop/messages.ts';
 import { readJsonBody, SMALL_BODY } from './http.ts';
 

@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import { requireAdmin } from '../identity/policy.ts';
 import { Invalid, NotFound } from '../kernel/errors.ts';
+import { executeOrderCommand } from '../orders/changes.ts';
 import type { OrderStatus, PaymentStatus } from '../orders/domain.ts';
 import {
   DOWNLOAD_MESSAGES,
@@ -11,8 +12,8 @@ import {
   resetDownloadLimit,
 } from '../orders/downloads.ts';
 import { FULFILMENT_STATUSES } from '../orders/fulfilment.ts';
+import { getOrder, getOrderWithHistory, listOrders } from '../orders/lists.ts';
 import { cancelOrder, markOrderPaid, refundOrder } from '../orders/payments.ts';
-import { executeOrderCommand, getOrder, getOrderWithHistory, listOrders } from '../orders/service.ts';
 import type { AppServices } from '../server/services.ts';
 import { trackingFor } from '../shop/carriers.ts';
 import { parseOr400, readJsonBody, SMALL_BODY } from './http.ts';

@@ -1,9 +1,11 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
+import { checkout, parseCheckout } from '../checkout/checkout.ts';
+import { IDEMPOTENCY_KEY_PATTERN } from '../checkout/place-order.ts';
 import { Invalid, NotFound } from '../kernel/errors.ts';
-import { IDEMPOTENCY_KEY_PATTERN, listMyOrders } from '../orders/service.ts';
+import { listMyOrders } from '../orders/lists.ts';
 import type { AppServices } from '../server/services.ts';
-import { cartOwnerOf, checkout, parseCheckout } from '../shop/checkout.ts';
+import { cartOwnerOf } from '../shop/cart.ts';
 import { readJsonBody, SMALL_BODY } from './http.ts';
 
 /** /api/orders (SPEC §7): guest checkout from the visitor's cart, and the visitor's own orders. */

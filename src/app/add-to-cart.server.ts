@@ -1,8 +1,7 @@
 import type { RouterContextProvider } from 'react-router';
 import { rememberPostBySlug } from '../analytics/attribution.ts';
 import { Conflict, Invalid, NotFound } from '../kernel/errors.ts';
-import { addToCart } from '../shop/cart.ts';
-import { cartOwnerOf } from '../shop/checkout.ts';
+import { addToCart, cartOwnerOf } from '../shop/cart.ts';
 import { addedMessage, SHOP_MESSAGES } from '../shop/messages.ts';
 import { getApp } from './context.ts';
 

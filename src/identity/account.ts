@@ -3,7 +3,7 @@ import { Conflict, Invalid, Unauthorized } from '../kernel/errors.ts';
 import type { RequestContext, SessionUser } from '../kernel/request.ts';
 import type { CoreServices } from '../kernel/services.ts';
 import type { UploadStorage } from '../media/storage.ts';
-import { eraseAccountOrders } from '../orders/service.ts';
+import { eraseAccountOrders } from '../orders/erasure.ts';
 import { ACCOUNT_MESSAGES, AUTH_MESSAGES } from './messages.ts';
 import type { UserRow } from './provider.ts';
 import { identityProvider } from './service.ts';

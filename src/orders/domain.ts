@@ -1,4 +1,5 @@
 import { AppError, Conflict, NotFound, Unprocessable } from '../kernel/errors.ts';
+import type { OrderDiscount } from '../shop/discount-schema.ts';
 import { DEFAULT_CURRENCY, formatPrice } from '../shop/price.ts';
 import { NO_SHIPPING } from './fulfilment.ts';
 
@@ -48,8 +49,6 @@ export type OrderPlacedData = {
   /** The code applied and what it took off the items (cents, out of totalAmount); absent: none. */
   discount?: OrderDiscount;
 };
-
-export type OrderDiscount = { discountId: number; code: string; amount: number };
 
 export type PaymentSucceededData = {
   method: PaymentMethod;

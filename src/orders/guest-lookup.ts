@@ -1,6 +1,13 @@
 import type { Db } from '../db/knex.ts';
 import { rateLimit } from '../kernel/rate-limit.ts';
-import { lookupOrder } from './service.ts';
+import { getOrderItems } from './lists.ts';
+import {
+  ORDER_COLUMNS,
+  type OrderItemView,
+  type OrderRow,
+  type OrderView,
+  presentOrder,
+} from './presenters.ts';
 
 /**
  * A guest's order by number and email, with misses limited per network address and per email,
@@ -22,4 +29,18 @@ export async function lookupGuestOrder(db: Db, clientIp: string, rawId: string, 
     await byEmail.refund(emailKey);
   }
   return found;
+}
+
+/** A guest's order by number and email; null for a wrong number and a wrong email alike. */
+export async function lookupOrder(
+  db: Db,
+  id: number,
+  email: string,
+): Promise<{ order: OrderView; items: OrderItemView[] } | null> {
+  const row: OrderRow | undefined = await db('orders')
+    .where({ id })
+    .whereRaw('lower(email) = lower(?)', [email.trim()])
+    .first(ORDER_COLUMNS);
+  if (!row) return null;
+  return { order: presentOrder(row), items: await getOrderItems(db, id) };
 }

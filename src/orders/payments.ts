@@ -3,12 +3,13 @@ import type { Db } from '../db/knex.ts';
 import { AppError, Conflict, NotFound, UpstreamFailed } from '../kernel/errors.ts';
 import type { CoreServices } from '../kernel/services.ts';
 import { formatPrice } from '../shop/price.ts';
+import { reserveStockAgain } from '../shop/stock.ts';
 import { orderLink } from './access-key.ts';
+import { changeOrder } from './changes.ts';
 import type { PaymentGuidance } from './confirmation.ts';
 import { cardPaymentMismatch, decide, type OrderEvent, type OrderState, orderCurrency } from './domain.ts';
 import { isAwaitingPayment } from './payment-labels.ts';
 import { type PaymentSettings, paymentSettings } from './payment-settings.ts';
-import { changeOrder, reserveStockAgain } from './service.ts';
 import { loadStream, stateOf } from './store.ts';
 
 /** Payment changes (webhooks, refunds) of one order run one at a time: a refund waits on Stripe inside it. */
@@ -146,7 +147,8 @@ export async function markOrderPaid(
         type: 'RecordPayment',
         method: 'manual',
         reference,
-        stockReserved: state.status === 'expired' ? await reserveStockAgain(trx, state) : undefined,
+        stockReserved:
+          state.status === 'expired' ? await reserveStockAgain(trx, state.placed?.items ?? []) : undefined,
       }),
     metadata,
     PAYMENT_LOCK,
@@ -385,7 +387,8 @@ async function eventsFor(
         amount: state.placed?.totalAmount,
         currency: orderCurrency(state),
         reference: intent ?? session.id,
-        stockReserved: state.status === 'expired' ? await reserveStockAgain(trx, state) : undefined,
+        stockReserved:
+          state.status === 'expired' ? await reserveStockAgain(trx, state.placed?.items ?? []) : undefined,
       });
     }
     case 'checkout.session.async_payment_failed': {

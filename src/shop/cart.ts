@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { countCartAddSql } from '../analytics/attribution.ts';
 import { type Db, prepared } from '../db/knex.ts';
 import { Conflict, Invalid, NotFound, type Refusal, Unprocessable } from '../kernel/errors.ts';
+import type { RequestContext } from '../kernel/request.ts';
 import { noLongerAvailable, SHOP_MESSAGES, stockLimitMessage } from './messages.ts';
 import type { ProductCategory } from './product-enums.ts';
 import { MAX_PER_LINE, maxQuantity, quantityMessage, readQuantity } from './quantity.ts';
@@ -333,4 +334,48 @@ export async function removeCartItem(db: Db, owner: CartOwner, lineId: number): 
 export async function clearCart(db: Executor, owner: CartOwner): Promise<void> {
   const cartId = await findCartId(db, owner);
   if (cartId) await db('cart_items').where({ cart_id: cartId }).delete();
+}
+
+/** A cart line taken for an order, with its product as it is now. */
+export type TakenLine = {
+  product_id: number;
+  quantity: number;
+  name: string;
+  price: number;
+  stock: number | null;
+  status: string;
+};
+
+/**
+ * Takes the owner's cart lines for an order (deleted here, back if the order is not placed) with
+ * their products' name, price, stock and status, in one statement. The cart row is locked first,
+ * as an add to the cart locks it; the products are read unlocked.
+ */
+export async function takeCartLines(trx: Knex.Transaction, owner: CartOwner): Promise<TakenLine[]> {
+  const [column, ownerId] = owner.userId
+    ? ['user_id', owner.userId]
+    : owner.sessionId
+      ? ['session_id', owner.sessionId]
+      : [null, null];
+  if (!column) return [];
+  const { rows } = await prepared(
+    trx.raw(
+      `WITH cart AS (
+       SELECT id FROM carts WHERE ?? = ? FOR UPDATE
+     ), taken AS (
+       DELETE FROM cart_items i USING cart WHERE i.cart_id = cart.id
+       RETURNING i.product_id, i.quantity
+     )
+     SELECT t.product_id, t.quantity, p.name, p.price, p.stock, p.status
+     FROM taken t JOIN products p ON p.id = t.product_id
+     ORDER BY t.product_id`,
+      [column, ownerId],
+    ),
+  );
+  return rows;
+}
+
+/** The cart of this request's visitor: the user's when signed in, else the guest session's. */
+export function cartOwnerOf(state: RequestContext): CartOwner {
+  return { userId: state.session.user?.id ?? null, sessionId: state.session.id };
 }

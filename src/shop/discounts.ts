@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex.ts';
 import { Conflict, Invalid, NotFound } from '../kernel/errors.ts';
-import type { OrderDiscount } from '../orders/domain.ts';
 import {
   DISCOUNT_MESSAGES,
   type DiscountInput,
@@ -9,6 +8,7 @@ import {
   type DiscountType,
   discountAmount,
   discountSchema,
+  type OrderDiscount,
 } from './discount-schema.ts';
 
 type Executor = Db | Knex.Transaction;

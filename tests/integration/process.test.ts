@@ -180,13 +180,13 @@ describe('npm run admin:create', () => {
       DATA_DIR: await tempDataDir(),
     };
     const weak = startProcess(
-      'src/identity/admin-cli.ts',
+      'src/cli/admin-create.ts',
       ['--email', 'chief@example.com', '--password', 'weak'],
       env,
     );
     expect(await weak.exited).toBe(2);
     const made = startProcess(
-      'src/identity/admin-cli.ts',
+      'src/cli/admin-create.ts',
       ['--email', 'chief@example.com', '--password', 'Chief-pass1!'],
       env,
     );

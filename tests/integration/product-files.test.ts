@@ -3,7 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { placeOrder } from '../../src/orders/service.ts';
+import { placeOrder } from '../../src/checkout/place-order.ts';
 import { SHOP_MESSAGES } from '../../src/shop/messages.ts';
 import { PRODUCT_FILE_MESSAGES } from '../../src/shop/product-file-messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';

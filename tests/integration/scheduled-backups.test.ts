@@ -105,7 +105,7 @@ it('the embedded site backs itself up on schedule, keeps the newest N, and a bac
     const restoredDir = await freshDataDir();
     const restoredPort = await freePort();
     const env = { NODE_ENV: 'test', DATA_DIR: restoredDir, EMBEDDED_PG_PORT: String(restoredPort) };
-    const restore = startProcess('src/db/backup-cli.ts', ['restore', newest], env);
+    const restore = startProcess('src/cli/backup.ts', ['restore', newest], env);
     expect(await restore.exited, restore.output()).toBe(0);
     expect(await readFile(path.join(restoredDir, 'uploads', 'backed-up.txt'), 'utf8')).toBe('an upload');
     expect(await readFile(path.join(restoredDir, 'uploads', 'private', 'book.pdf'), 'utf8')).toBe(

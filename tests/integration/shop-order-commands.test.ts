@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/kernel/errors.ts';
-import { executeOrderCommand, getOrderWithHistory, listOrders } from '../../src/orders/service.ts';
+import { executeOrderCommand } from '../../src/orders/changes.ts';
+import { getOrderWithHistory, listOrders } from '../../src/orders/lists.ts';
 import { httpStatusOf } from '../../src/server/error-status.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { refusal } from '../support/refusal.ts';

@@ -137,7 +137,7 @@ export async function startWorkerlessApp(workerEnv: Record<string, string> = {})
     smtp,
     database,
     startWorker: () => {
-      worker = startProcess('workers/main.ts', [], env);
+      worker = startProcess('src/cli/worker.ts', [], env);
       return worker;
     },
     close: async () => {

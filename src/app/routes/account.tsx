@@ -13,7 +13,7 @@ import { endOtherSessions, endUserSession, listUserSessions } from '../../identi
 import { setupOf, TWO_FACTOR_MESSAGES, type TwoFactorSetup } from '../../identity/two-factor.ts';
 import { describeUserAgent } from '../../identity/user-agent.ts';
 import { UPLOAD_MESSAGES } from '../../media/messages.ts';
-import { listAccountOrders } from '../../orders/service.ts';
+import { listAccountOrders } from '../../orders/lists.ts';
 import { accountAction, isAccountIntent } from '../account-actions.server.ts';
 import { formatDateTime } from '../admin/format.ts';
 import { DeleteAccountCard } from '../components/account/DeleteAccountCard.tsx';

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { data, Form, Link, useNavigation } from 'react-router';
 import type { Db } from '../../db/knex.ts';
+import { executeOrderCommand } from '../../orders/changes.ts';
 import type { AdminOrderCommand } from '../../orders/domain.ts';
 import {
   DOWNLOAD_MESSAGES,
@@ -9,9 +10,10 @@ import {
   resetDownloadLimit,
 } from '../../orders/downloads.ts';
 import { NO_SHIPPING } from '../../orders/fulfilment.ts';
+import { getOrderWithHistory } from '../../orders/lists.ts';
 import { PAYMENT_METHOD_LABELS, paymentStatusLabel } from '../../orders/payment-labels.ts';
 import { cancelOrder, markOrderPaid, refundOrder } from '../../orders/payments.ts';
-import { executeOrderCommand, getOrderWithHistory, type OrderHistoryEvent } from '../../orders/service.ts';
+import type { OrderHistoryEvent } from '../../orders/presenters.ts';
 import { listCarriers, trackingFor } from '../../shop/carriers.ts';
 import { formatPrice, moneyInput, parseMoney } from '../../shop/price.ts';
 import { formatDateTime } from '../admin/format.ts';

@@ -3,12 +3,12 @@ import { Form, Link, useActionData, useFetcher } from 'react-router';
 import {
   type CartLine,
   type CartView,
+  cartOwnerOf,
   clearCart,
   getCart,
   removeCartItem,
   updateCartItem,
 } from '../../shop/cart.ts';
-import { cartOwnerOf } from '../../shop/checkout.ts';
 import { cartLowStockNote, SHOP_MESSAGES } from '../../shop/messages.ts';
 import { formatPrice } from '../../shop/price.ts';
 import { maxQuantity, readQuantity } from '../../shop/quantity.ts';

@@ -1,10 +1,10 @@
 import { type FormEvent, useRef, useState } from 'react';
 import { Form, Link, redirect, useActionData, useNavigation } from 'react-router';
+import { checkout, parseCheckout, previewDiscount } from '../../checkout/checkout.ts';
+import { IDEMPOTENCY_KEY_PATTERN } from '../../checkout/place-order.ts';
 import { type DownloadGrant, listDownloads } from '../../orders/downloads.ts';
-import type { OrderSummary } from '../../orders/service.ts';
-import { IDEMPOTENCY_KEY_PATTERN } from '../../orders/service.ts';
-import { CartEmpty, type CartView, getCart } from '../../shop/cart.ts';
-import { cartOwnerOf, checkout, parseCheckout, previewDiscount } from '../../shop/checkout.ts';
+import type { OrderSummary } from '../../orders/presenters.ts';
+import { CartEmpty, type CartView, cartOwnerOf, getCart } from '../../shop/cart.ts';
 import {
   ADDRESS_FIELDS,
   CHECKOUT_MAX_LENGTH,

@@ -1,10 +1,10 @@
 import { data, Form, Link, redirect, useNavigation } from 'react-router';
 import { isOrderAccessKey, orderAccessKey } from '../../orders/access-key.ts';
 import { listDownloads } from '../../orders/downloads.ts';
+import { getOrder, getOrderItems } from '../../orders/lists.ts';
 import { isAwaitingPayment, paymentStateLabel } from '../../orders/payment-labels.ts';
 import { paymentSettings } from '../../orders/payment-settings.ts';
 import { stripePaymentUrl } from '../../orders/payments.ts';
-import { getOrder, getOrderItems } from '../../orders/service.ts';
 import { SHOP_MESSAGES } from '../../shop/messages.ts';
 import { formatDateTime } from '../admin/format.ts';
 import { Downloads } from '../components/shop/Downloads.tsx';

@@ -2,11 +2,11 @@ import '../server/production-by-default.ts';
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { restoreUploadsArchive } from '../db/scheduled-backups.ts';
-import { loadConfigOrExit, processLogger } from '../server/boot.ts';
-import { startRuntime } from '../server/runtime.ts';
-import { type ImportReport, runImport } from './import.ts';
-import { uploadsBeside } from './penstand.ts';
-import { ImportError } from './types.ts';
+import { type ImportReport, runImport } from '../import/import.ts';
+import { uploadsBeside } from '../import/penstand.ts';
+import { ImportError } from '../import/types.ts';
+import { loadConfigOrExit } from '../server/boot.ts';
+import { runCommand } from './command.ts';
 
 const FORMAT_NAMES = {
   wordpress: 'WordPress',
@@ -79,39 +79,36 @@ if (!file || args.positionals.length > 1 || pairs.some((pair) => pair.length !==
 }
 const categoryMap = Object.fromEntries(pairs.map(([from, to]) => [from.trim(), to.trim()]));
 
-const config = loadConfigOrExit();
-const log = processLogger(config);
-const runtime = await startRuntime(config, log);
 let shownPercent = -5;
-try {
-  const report = await runImport(runtime.services, file, {
-    dryRun: args.values['dry-run'],
-    fetchImages: args.values['fetch-images'],
-    categoryMap,
-    defaultCategory: args.values['default-category'],
-    onProgress: (done, total) => {
-      const percent = Math.floor((done / Math.max(total, 1)) * 100);
-      if (process.stderr.isTTY) process.stderr.write(`\r${done}/${total} items`);
-      // Without a terminal (a log), a line per 5 % instead of a counter rewritten in place.
-      else if (percent >= shownPercent + 5 || done === total) {
-        shownPercent = percent;
-        process.stderr.write(`${done}/${total} items (${percent}%)\n`);
-      }
-    },
-  });
-  if (process.stderr.isTTY) process.stderr.write('\n');
-  process.stdout.write(`${formatReport(report)}\n`);
-  // A Penstand export's uploads, written beside it by `npm run export`, come back with it.
-  const uploads = uploadsBeside(file);
-  if (report.format === 'penstand' && !report.dryRun && existsSync(uploads)) {
-    const { uploads: publicFiles, privateFiles } = runtime.services;
-    const restored = await restoreUploadsArchive(uploads, { uploads: publicFiles, privateFiles });
-    process.stdout.write(`uploads restored: ${restored} from ${uploads}\n`);
+await runCommand(loadConfigOrExit(), async (runtime) => {
+  try {
+    const report = await runImport(runtime.services, file, {
+      dryRun: args.values['dry-run'],
+      fetchImages: args.values['fetch-images'],
+      categoryMap,
+      defaultCategory: args.values['default-category'],
+      onProgress: (done, total) => {
+        const percent = Math.floor((done / Math.max(total, 1)) * 100);
+        if (process.stderr.isTTY) process.stderr.write(`\r${done}/${total} items`);
+        // Without a terminal (a log), a line per 5 % instead of a counter rewritten in place.
+        else if (percent >= shownPercent + 5 || done === total) {
+          shownPercent = percent;
+          process.stderr.write(`${done}/${total} items (${percent}%)\n`);
+        }
+      },
+    });
+    if (process.stderr.isTTY) process.stderr.write('\n');
+    process.stdout.write(`${formatReport(report)}\n`);
+    // A Penstand export's uploads, written beside it by `npm run export`, come back with it.
+    const uploads = uploadsBeside(file);
+    if (report.format === 'penstand' && !report.dryRun && existsSync(uploads)) {
+      const { uploads: publicFiles, privateFiles } = runtime.services;
+      const restored = await restoreUploadsArchive(uploads, { uploads: publicFiles, privateFiles });
+      process.stdout.write(`uploads restored: ${restored} from ${uploads}\n`);
+    }
+  } catch (error) {
+    if (!(error instanceof ImportError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exitCode = 1;
   }
-} catch (error) {
-  if (!(error instanceof ImportError)) throw error;
-  process.stderr.write(`${error.message}\n`);
-  process.exitCode = 1;
-} finally {
-  await runtime.close();
-}
+});

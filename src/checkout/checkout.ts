@@ -4,32 +4,28 @@ import { prepared } from '../db/knex.ts';
 import { type RateLimit, rateLimit } from '../kernel/rate-limit.ts';
 import type { RequestContext } from '../kernel/request.ts';
 import type { CoreServices } from '../kernel/services.ts';
-import type { OrderDiscount } from '../orders/domain.ts';
 import { type PaymentSettings, paymentSettingsQuery, toPaymentSettings } from '../orders/payment-settings.ts';
 import { type PaymentNextStep, paymentNextStep } from '../orders/payments.ts';
-import { type OrderSummary, placeOrder } from '../orders/service.ts';
-import { type CartOwner, cartDigitalOnlyQuery, findCartId } from './cart.ts';
+import type { OrderSummary } from '../orders/presenters.ts';
+import { cartDigitalOnlyQuery, cartOwnerOf, findCartId } from '../shop/cart.ts';
 import {
   type CheckoutField,
   type CheckoutInput,
   checkoutErrors,
   checkoutSchemaFor,
-} from './checkout-schema.ts';
-import { DiscountRefused, judgeDiscount } from './discounts.ts';
-import { SHOP_MESSAGES } from './messages.ts';
-import { shippingMethodsQuery, toShippingMethod } from './shipping.ts';
-import { pickShippingMethod, type ShippingMethod } from './shipping-rules.ts';
+} from '../shop/checkout-schema.ts';
+import type { OrderDiscount } from '../shop/discount-schema.ts';
+import { DiscountRefused, judgeDiscount } from '../shop/discounts.ts';
+import { SHOP_MESSAGES } from '../shop/messages.ts';
+import { shippingMethodsQuery, toShippingMethod } from '../shop/shipping.ts';
+import { pickShippingMethod, type ShippingMethod } from '../shop/shipping-rules.ts';
+import { placeOrder } from './place-order.ts';
 
 /** The orders-placed counter is the web process's: a checkout counts what it placed. */
 type CheckoutServices = CoreServices & { metrics: { ordersPlaced: Counter } };
 
 function checkoutLimit(services: CoreServices): RateLimit {
   return rateLimit(services.db, 'checkout', services.config.checkoutRateLimit);
-}
-
-/** The cart of this request's visitor: the user's when signed in, else the guest session's. */
-export function cartOwnerOf(state: RequestContext): CartOwner {
-  return { userId: state.session.user?.id ?? null, sessionId: state.session.id };
 }
 
 /** What checking out reads before the order is placed, all in one statement. */

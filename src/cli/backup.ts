@@ -1,11 +1,11 @@
 import '../server/production-by-default.ts';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfigOrExit, processLogger } from '../server/boot.ts';
+import { backupDatabase, restoreDatabase } from '../db/backup.ts';
+import { BACKUP_SUFFIX, restoreUploadsArchive, uploadsArchiveFor } from '../db/scheduled-backups.ts';
+import { loadConfigOrExit } from '../server/boot.ts';
 import { PAGE_CACHE_CHANNEL } from '../server/page-cache.ts';
-import { startRuntime } from '../server/runtime.ts';
-import { backupDatabase, restoreDatabase } from './backup.ts';
-import { BACKUP_SUFFIX, restoreUploadsArchive, uploadsArchiveFor } from './scheduled-backups.ts';
+import { runCommand } from './command.ts';
 
 /**
  * `npm run db:backup [FILE]` writes a backup (default: backups/penstand-<time>.backup.gz);
@@ -14,18 +14,15 @@ import { BACKUP_SUFFIX, restoreUploadsArchive, uploadsArchiveFor } from './sched
  */
 const [command, fileArg] = process.argv.slice(2);
 if (command !== 'backup' && command !== 'restore') {
-  process.stderr.write('usage: node src/db/backup-cli.ts backup [FILE] | restore FILE\n');
+  process.stderr.write('usage: node src/cli/backup.ts backup [FILE] | restore FILE\n');
   process.exit(2);
 }
 if (command === 'restore' && !fileArg) {
   process.stderr.write('usage: npm run db:restore FILE\n');
   process.exit(2);
 }
-const config = loadConfigOrExit();
-const log = processLogger(config);
-const runtime = await startRuntime(config, log);
-const url = runtime.databaseUrl;
-try {
+await runCommand(loadConfigOrExit(), async (runtime, log) => {
+  const url = runtime.databaseUrl;
   if (command === 'backup') {
     const file = path.resolve(
       fileArg ?? `backups/penstand-${new Date().toISOString().replace(/[:.]/g, '-')}.backup.gz`,
@@ -46,6 +43,4 @@ try {
       log.info({ file: uploads, files }, 'uploads restored');
     }
   }
-} finally {
-  await runtime.close();
-}
+});

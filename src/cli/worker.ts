@@ -1,7 +1,7 @@
-import '../src/server/production-by-default.ts';
-import { loadConfigOrExit, onShutdown, processLogger } from '../src/server/boot.ts';
-import { startRuntime } from '../src/server/runtime.ts';
-import { startWorkers } from './index.ts';
+import '../server/production-by-default.ts';
+import { startWorkers } from '../../workers/index.ts';
+import { loadConfigOrExit, onShutdown, processLogger } from '../server/boot.ts';
+import { startRuntime } from '../server/runtime.ts';
 
 /** The worker process (`npm run worker`): the queue workers without the web server. */
 const config = loadConfigOrExit();

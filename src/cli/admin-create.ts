@@ -3,10 +3,10 @@ import { stdin, stdout } from 'node:process';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { loadConfigOrExit, processLogger } from '../server/boot.ts';
-import { startRuntime } from '../server/runtime.ts';
-import { ensureAdmin } from './admin.ts';
-import { passwordMeetsRules } from './messages.ts';
+import { ensureAdmin } from '../identity/admin.ts';
+import { passwordMeetsRules } from '../identity/messages.ts';
+import { loadConfigOrExit } from '../server/boot.ts';
+import { runCommand } from './command.ts';
 
 /**
  * `npm run admin:create [-- --email you@example.com --password …]`: creates the admin, or
@@ -37,10 +37,7 @@ if (!passwordMeetsRules(password)) {
   );
   process.exit(2);
 }
-const runtime = await startRuntime(config, processLogger(config));
-try {
+await runCommand(config, async (runtime) => {
   const result = await ensureAdmin(runtime.services.db, { email: email.trim(), password });
   stdout.write(`${result?.created ? 'Created' : 'Promoted'} admin ${email.trim()}\n`);
-} finally {
-  await runtime.close();
-}
+});
