@@ -52,6 +52,21 @@ export async function twoFactorEnabled(db: Db, userId: number): Promise<boolean>
   return Boolean(row?.totp_enabled_at);
 }
 
+/** The Account page's two-factor card: offered to local accounts only, and whether it is on. */
+export async function twoFactorStatus(db: Db, userId: number): Promise<{ local: boolean; enabled: boolean }> {
+  const row = await db('users').where({ id: userId }).first('provider', 'totp_enabled_at');
+  return { local: row?.provider === 'local', enabled: Boolean(row?.totp_enabled_at) };
+}
+
+/** The setup a refused first code leaves on screen: the pending secret's, when there is one. */
+export async function pendingTwoFactorSetup(
+  db: Db,
+  user: { id: number; email: string },
+): Promise<TwoFactorSetup | null> {
+  const row = await db('users').where({ id: user.id }).first('totp_pending_secret');
+  return row?.totp_pending_secret ? setupOf(user.email, row.totp_pending_secret) : null;
+}
+
 /**
  * Whether the account signs in with more than a password: an authenticator app for a local
  * account. A Cognito account's MFA is the pool's to require, so it counts as having one.

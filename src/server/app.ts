@@ -69,7 +69,7 @@ export function createApp(services: AppServices, pages: PageHandler): Koa {
   const api = apiRouter(services);
   app.use(api.routes());
   const getBuild = pages.kind === 'build' ? async () => pages.build : pages.getBuild;
-  app.use(sessionPageTemplates(services));
+  app.use(sessionPageTemplates(services, getBuild));
   app.use(reactRouterMiddleware(services, getBuild, pages.kind === 'build' ? 'production' : 'development'));
   return app;
 }

@@ -1,4 +1,5 @@
 import { matchRoutes, type RouteObject, type ServerBuild } from 'react-router';
+import type { RouteHandle } from '../app/plain-page.ts';
 
 type RouteNode = { id: string; path?: string; index?: boolean; children: RouteNode[] };
 
@@ -7,6 +8,8 @@ export type PageRoute = {
   pattern: string;
   /** Whether the matched route takes a POST: only the deepest match's action runs. */
   hasAction: boolean;
+  /** Whether the route's `handle` says its page may be served to sessions from a template. */
+  sessionTemplate: boolean;
 };
 
 /** A page's own path: a hydrated page posts its forms to <path>.data (React Router's single fetch). */
@@ -15,7 +18,7 @@ export function pagePath(path: string): string {
 }
 
 /** Maps a page path to its route (pattern and whether it has an action) using the build's route tree. */
-export function pageRouteMatcher(build: ServerBuild): (pathname: string) => PageRoute {
+function pageRouteMatcher(build: ServerBuild): (pathname: string) => PageRoute {
   const nodes = new Map<string, RouteNode>();
   for (const route of Object.values(build.routes)) {
     if (route) nodes.set(route.id, { id: route.id, path: route.path, index: route.index, children: [] });
@@ -30,16 +33,29 @@ export function pageRouteMatcher(build: ServerBuild): (pathname: string) => Page
   return (pathname) => {
     // Index routes never get children here, so the nodes are valid RouteObjects.
     const matches = matchRoutes(roots as RouteObject[], pagePath(pathname));
-    if (!matches) return { pattern: 'unmatched', hasAction: false };
+    if (!matches) return { pattern: 'unmatched', hasAction: false, sessionTemplate: false };
     const pattern = matches
       .map((m) => m.route.path)
       .filter(Boolean)
       .join('/')
       .replace(/\/+/g, '/');
-    const leaf = matches[matches.length - 1].route as RouteNode;
+    const leaf = build.routes[(matches[matches.length - 1].route as RouteNode).id]?.module;
     return {
       pattern: `/${pattern}`.replace(/^\/+/, '/'),
-      hasAction: Boolean(build.routes[leaf.id]?.module.action),
+      hasAction: Boolean(leaf?.action),
+      sessionTemplate: (leaf?.handle as RouteHandle | undefined)?.sessionTemplate === true,
     };
   };
+}
+
+const matchers = new WeakMap<ServerBuild, (pathname: string) => PageRoute>();
+
+/** The route of a page path in this build (the matcher made once per build). */
+export function pageRouteOf(build: ServerBuild, pathname: string): PageRoute {
+  let match = matchers.get(build);
+  if (!match) {
+    match = pageRouteMatcher(build);
+    matchers.set(build, match);
+  }
+  return match(pathname);
 }

@@ -7,7 +7,7 @@ import { readBody } from './body.ts';
 import { HttpError } from './error-status.ts';
 import { respondUnavailable } from './middleware.ts';
 import { captureForCache } from './page-cache.ts';
-import { type PageRoute, pageRouteMatcher } from './page-routes.ts';
+import { type PageRoute, pageRouteOf } from './page-routes.ts';
 import type { AppServices } from './services.ts';
 
 type BuildWithContext = ServerBuild & { entry: { module: { appContext?: unknown } } };
@@ -22,16 +22,6 @@ function requestHandlerOf(build: ServerBuild, mode: string): RequestHandler {
     handlers.set(build, handler);
   }
   return handler;
-}
-
-const matchers = new WeakMap<ServerBuild, (pathname: string) => PageRoute>();
-function pageRouteOf(build: ServerBuild, pathname: string): PageRoute {
-  let match = matchers.get(build);
-  if (!match) {
-    match = pageRouteMatcher(build);
-    matchers.set(build, match);
-  }
-  return match(pathname);
 }
 
 /**

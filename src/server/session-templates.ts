@@ -2,10 +2,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import type { Context, Middleware } from 'koa';
+import type { ServerBuild } from 'react-router';
 import { SESSION_COOKIE } from '../identity/sessions.ts';
 import { cartOwnerOf, cartSignature } from '../shop/cart.ts';
 import { ByteLru } from './byte-lru.ts';
 import { type PageCache, storedEncoding } from './page-cache.ts';
+import { pageRouteOf } from './page-routes.ts';
 import type { RequestState } from './request-state.ts';
 import type { AppServices } from './services.ts';
 import { compressPart, splicedGzip } from './spliced-gzip.ts';
@@ -20,9 +22,11 @@ import { compressPart, splicedGzip } from './spliced-gzip.ts';
  * admin or not, and the cart count (for the cart and checkout pages, the cart's lines). Templates are dropped with
  * the page cache (an admin's write, in any process) and live no longer than its TTL.
  *
- * Only pages whose loaders read nothing of the session but the root's user and the cart take this
- * path (see TEMPLATED_PATH); a visitor whose values would need escaping is rendered live. The cart
- * and checkout pages show the lines' ids, so their templates serve one cart's repeated views.
+ * Only routes whose `handle` says `sessionTemplate` take this path: their loaders read nothing of
+ * the session but the root's user and cart count (and the cart pages their cart). A render that
+ * reads more of it is served but not kept. A visitor whose values would need escaping is rendered
+ * live. The cart and checkout pages show the lines' ids, so their templates serve one cart's
+ * repeated views.
  */
 
 const SLOTS = ['nonce', 'email', 'username', 'formKey'] as const;
@@ -41,8 +45,6 @@ const SLOT_OF = new Map(SLOTS.map((slot) => [PLACEHOLDERS[slot], slot]));
 /** Values that read the same in HTML text, attributes, JSON and a script: anything else is rendered live. */
 const PLAIN_VALUE = /^[A-Za-z0-9._%+@-]{1,254}$/;
 
-/** Reading pages and the shop's pages; never /account, /admin or an order's page. */
-const TEMPLATED_PATH = /^\/(?:|blog|about|shop|cart|checkout|(?:post|tag|category|author|product)\/[^/]+)$/;
 /** Pages that show the cart's lines: their key has the cart's signature (cartSignature). */
 const CART_PATHS = new Set(['/cart', '/checkout']);
 
@@ -130,9 +132,13 @@ function slotValuesOf(state: RequestState): VisitorValues | null {
   return { nonce: state.nonce, email: user.email, username: user.username ?? '' };
 }
 
+/** A page's own document: not its data request (`.data`), not a path with a trailing slash. */
+const DOCUMENT_PATH = /^\/(?:[^/]+(?:\/[^/]+)*)?$/;
+
 /** What the page depends on besides its URL and theme, or null when it is not templated. */
-async function shapeOf(ctx: Context, db: AppServices['db']): Promise<string | null> {
-  if (ctx.method !== 'GET' || !TEMPLATED_PATH.test(ctx.path)) return null;
+async function shapeOf(ctx: Context, db: AppServices['db'], build: ServerBuild): Promise<string | null> {
+  if (ctx.method !== 'GET' || !DOCUMENT_PATH.test(ctx.path) || ctx.path.endsWith('.data')) return null;
+  if (!pageRouteOf(build, ctx.path).sessionTemplate) return null;
   const session = ctx.state.session as RequestState['session'];
   if (session.via !== 'cookie' || session.twoFactorSetupDue || session.cartCount === null) return null;
   if (!onlyTemplateCookies(ctx.get('cookie'))) return null;
@@ -198,10 +204,13 @@ function headerSnapshot(ctx: Context): Map<string, string> {
  * Sends pages for sessions from their templates; renders a missing one with placeholders, keeps
  * it when it is a whole 200 page that set no cookie, and answers this request from it too.
  */
-export function sessionPageTemplates(services: AppServices): Middleware {
+export function sessionPageTemplates(
+  services: AppServices,
+  getBuild: () => Promise<ServerBuild>,
+): Middleware {
   const templates = new SessionPageTemplates(services.pageCache);
   return async (ctx, next) => {
-    const shape = templates.enabled ? await shapeOf(ctx, services.db) : null;
+    const shape = templates.enabled ? await shapeOf(ctx, services.db, await getBuild()) : null;
     const values = shape ? slotValuesOf(ctx.state) : null;
     if (!shape || !values) return next();
     const key = `${shape}|${ctx.state.theme}|${ctx.url}`;
@@ -233,14 +242,18 @@ async function renderTemplate(
   const before = headerSnapshot(ctx);
   state.nonce = PLACEHOLDERS.nonce;
   state.templateSlots = { formKey: PLACEHOLDERS.formKey };
-  state.session = {
-    ...session,
-    user: session.user && {
-      ...session.user,
-      email: PLACEHOLDERS.email,
-      username: session.user.username === null ? null : PLACEHOLDERS.username,
+  const read = new Set<string>();
+  state.session = watchedSession(
+    {
+      ...session,
+      user: session.user && {
+        ...session.user,
+        email: PLACEHOLDERS.email,
+        username: session.user.username === null ? null : PLACEHOLDERS.username,
+      },
     },
-  };
+    read,
+  );
   try {
     await next();
   } finally {
@@ -261,9 +274,32 @@ async function renderTemplate(
     String(ctx.response.get('content-type')).startsWith('text/html') &&
     String(ctx.response.get('set-cookie')) === cookiesBefore &&
     // A value of the visitor's that reached the page without its placeholder: never shared.
-    !leaksVisitor(page, session);
+    !leaksVisitor(page, session) &&
+    readsOnlyTemplated(state, ctx.path, read);
   if (storable) templates.set(key, made);
   sendTemplate(ctx, made, values);
+}
+
+/** What a templated render may read of the session: the root's slots, and a cart page's cart. */
+const TEMPLATE_READS = new Set(['user', 'cartCount']);
+const CART_PAGE_READS = new Set(['user', 'cartCount', 'id']);
+
+/** The session as a templated render sees it, noting each property read. */
+function watchedSession(session: RequestState['session'], read: Set<string>): RequestState['session'] {
+  return new Proxy(session, {
+    get(target, property, receiver) {
+      if (typeof property === 'string') read.add(property);
+      return Reflect.get(target, property, receiver);
+    },
+  });
+}
+
+/** Whether the render read only what its template's key and slots stand for; else it is not kept, and said. */
+function readsOnlyTemplated(state: RequestState, path: string, read: Set<string>): boolean {
+  const allowed = CART_PATHS.has(path) ? CART_PAGE_READS : TEMPLATE_READS;
+  const beyond = [...read].filter((property) => !allowed.has(property));
+  if (beyond.length) state.log.error({ path, read: beyond }, 'a templated page read the session: not kept');
+  return beyond.length === 0;
 }
 
 function leaksVisitor(page: Buffer, session: RequestState['session']): boolean {

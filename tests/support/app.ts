@@ -34,7 +34,8 @@ export type TestAppOptions = {
 
 let cachedBuild: Promise<ServerBuild> | undefined;
 
-function loadBuild(): Promise<ServerBuild> {
+/** The production build the test apps serve (built by `npm test` before vitest starts). */
+export function loadBuild(): Promise<ServerBuild> {
   cachedBuild ??= import(pathToFileURL(path.join(inject('buildDir'), 'server/index.js')).href);
   return cachedBuild;
 }

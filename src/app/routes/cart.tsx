@@ -16,10 +16,14 @@ import { Notice } from '../components/shop/Notice.tsx';
 import { ProductImage } from '../components/shop/ProductImage.tsx';
 import { getApp } from '../context.ts';
 import { useCurrency } from '../currency.ts';
+import type { RouteHandle } from '../plain-page.ts';
 import '../styles/shop.css';
 import { Conflict, Invalid } from '../../kernel/errors.ts';
 import { isRefusal } from '../../server/error-status.ts';
 import type { Route } from './+types/cart';
+
+/** Served to sessions from a template keyed by the cart: the loader reads only the cart (see RouteHandle). */
+export const handle: RouteHandle = { sessionTemplate: true };
 
 export const meta: Route.MetaFunction = () => [
   { title: 'Cart — Penstand' },

@@ -24,9 +24,13 @@ import { DiscountRow } from '../components/shop/OrderLines.tsx';
 import { getApp } from '../context.ts';
 import { useCurrency } from '../currency.ts';
 import { formKeyOf } from '../form-key.server.ts';
+import type { RouteHandle } from '../plain-page.ts';
 import '../styles/shop.css';
 import { isRefusal } from '../../server/error-status.ts';
 import type { Route } from './+types/checkout';
+
+/** Served to sessions from a template keyed by the cart: the loader reads only the cart (see RouteHandle). */
+export const handle: RouteHandle = { sessionTemplate: true };
 
 export const meta: Route.MetaFunction = () => [
   { title: 'Checkout — Penstand' },
