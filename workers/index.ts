@@ -1,10 +1,10 @@
 import type { Worker } from 'bullmq';
 import { applyPageViews, sweepAnalytics } from '../src/analytics/rollups.ts';
+import { backupsDir, scheduleBackups } from '../src/backups/scheduled-backups.ts';
 import { sendCommentNotice } from '../src/blog/comment-notices.ts';
 import { sendNewsletterBatch, startDueNewsletters } from '../src/blog/newsletter-delivery.ts';
 import { publishDuePosts, publishScheduledPost } from '../src/blog/scheduling.ts';
 import { sweepViewLog } from '../src/blog/views.ts';
-import { backupsDir, scheduleBackups } from '../src/db/scheduled-backups.ts';
 import { runImport } from '../src/import/import.ts';
 import { removeUpload, sweepUploadedImports, withUploadedFile } from '../src/import/uploaded.ts';
 import { jobSchemas } from '../src/jobs/names.ts';

@@ -1,8 +1,8 @@
 import '../server/production-by-default.ts';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { BACKUP_SUFFIX, restoreUploadsArchive, uploadsArchiveFor } from '../backups/scheduled-backups.ts';
 import { backupDatabase, restoreDatabase } from '../db/backup.ts';
-import { BACKUP_SUFFIX, restoreUploadsArchive, uploadsArchiveFor } from '../db/scheduled-backups.ts';
 import { loadConfigOrExit } from '../server/boot.ts';
 import { PAGE_CACHE_CHANNEL } from '../server/page-cache.ts';
 import { runCommand } from './command.ts';

@@ -1,7 +1,7 @@
 import '../server/production-by-default.ts';
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { restoreUploadsArchive } from '../db/scheduled-backups.ts';
+import { restoreUploadsArchive } from '../backups/scheduled-backups.ts';
 import { type ImportReport, runImport } from '../import/import.ts';
 import { uploadsBeside } from '../import/penstand.ts';
 import { ImportError } from '../import/types.ts';

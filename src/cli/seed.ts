@@ -1,5 +1,5 @@
 import '../server/production-by-default.ts';
-import { seedDemoContent } from '../db/seed.ts';
+import { seedDemoContent } from '../demo/seed.ts';
 import { bootstrapAdmin } from '../identity/admin.ts';
 import { loadConfigOrExit } from '../server/boot.ts';
 import { runCommand } from './command.ts';

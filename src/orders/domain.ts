@@ -1,6 +1,7 @@
+import { DEFAULT_CURRENCY } from '../currency.ts';
 import { AppError, Conflict, NotFound, Unprocessable } from '../kernel/errors.ts';
 import type { OrderDiscount } from '../shop/discount-schema.ts';
-import { DEFAULT_CURRENCY, formatPrice } from '../shop/price.ts';
+import { formatPrice } from '../shop/price.ts';
 import { NO_SHIPPING } from './fulfilment.ts';
 
 /**

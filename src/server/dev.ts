@@ -3,7 +3,7 @@ import type { Middleware } from 'koa';
 import type { ServerBuild } from 'react-router';
 import { createServer as createViteServer, isRunnableDevEnvironment } from 'vite';
 import { startWorkers } from '../../workers/index.ts';
-import { seedDemoContent } from '../db/seed.ts';
+import { seedDemoContent } from '../demo/seed.ts';
 import { bootstrapAdmin } from '../identity/admin.ts';
 import { createApp } from './app.ts';
 import { loadConfigOrExit, onShutdown, processLogger } from './boot.ts';

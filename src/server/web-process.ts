@@ -2,7 +2,7 @@ import './production-by-default.ts';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ServerBuild } from 'react-router';
-import { seedDemoContent } from '../db/seed.ts';
+import { seedDemoContent } from '../demo/seed.ts';
 import { bootstrapAdmin } from '../identity/admin.ts';
 import { createApp } from './app.ts';
 import { loadConfigOrExit, onShutdown, processLogger } from './boot.ts';

@@ -6,6 +6,7 @@ import {
   type RangePreset,
   rangeSchema,
 } from '../../analytics/report.ts';
+import { backupOverview, backupsDir, lastBackupRun } from '../../backups/scheduled-backups.ts';
 import { dashboard } from '../../blog/dashboard.ts';
 import {
   COMMENT_STATUS_FILTERS,
@@ -17,7 +18,6 @@ import {
 import { listAdminPosts } from '../../blog/post-editor.ts';
 import { getBlogSettings } from '../../blog/settings.ts';
 import { listSubscribers, recentNewsletters, subscriberCounts } from '../../blog/subscribers.ts';
-import { backupOverview, backupsDir, lastBackupRun } from '../../db/scheduled-backups.ts';
 import { downloadSettings } from '../../orders/downloads.ts';
 import { listOrders } from '../../orders/lists.ts';
 import { paymentSettings } from '../../orders/payment-settings.ts';

@@ -1,7 +1,7 @@
 import { renderMarkdown } from '../blog/markdown.ts';
 import { slugify } from '../blog/slug.ts';
+import type { Db } from '../db/knex.ts';
 import { demoComments, demoPosts, demoProducts, demoSettings } from './demo-content.ts';
-import type { Db } from './knex.ts';
 
 const SEEDED_KEY = 'demo_seeded_at';
 

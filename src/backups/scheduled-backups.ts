@@ -7,7 +7,7 @@ import { createGunzip } from 'node:zlib';
 import tar from 'tar-stream';
 import { uploadsArchive } from '../import/uploads-archive.ts';
 import { isStorageName, type UploadStorage } from '../media/storage.ts';
-import { backupDatabase } from './backup.ts';
+import { backupDatabase } from '../db/backup.ts';
 
 /**
  * Backups without cron, for the one-laptop install: the worker writes the database (backup.ts's
