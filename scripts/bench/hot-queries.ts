@@ -1,7 +1,7 @@
 import { analyticsReport, lastDays } from '../../src/analytics/report.ts';
 import { approvedComments, issueFormToken } from '../../src/blog/comments.ts';
 import { getPost, latestPosts, listPosts, postCategories, relatedPosts } from '../../src/blog/posts.ts';
-import { getBlogSettings } from '../../src/blog/settings.ts';
+import { getBlogSettings } from '../../src/settings/settings.ts';
 import type { Db } from '../../src/db/knex.ts';
 import { getPublicProduct, listFeaturedProducts, listProducts } from '../../src/shop/products.ts';
 

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
-import { updateBlogSettings } from '../blog/settings.ts';
-import { blogSettingsSchema, SETTINGS_MESSAGES } from '../blog/settings-schema.ts';
+import { updateBlogSettings } from '../settings/settings.ts';
+import { blogSettingsSchema, SETTINGS_MESSAGES } from '../settings/settings-schema.ts';
 import { requireAdmin } from '../identity/policy.ts';
 import type { AppServices } from '../server/services.ts';
 import { parseOr400, readJsonBody } from './http.ts';

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { getBlogSettings } from '../blog/settings.ts';
+import { getBlogSettings } from '../settings/settings.ts';
 import type { AppServices } from '../server/services.ts';
 
 /** GET /api/settings: the public blog settings. */

@@ -2,7 +2,7 @@ import type { Db } from '../db/knex.ts';
 import { isLinkKey, linkKey } from '../db/site-secret.ts';
 import type { Mail, Mailer } from '../jobs/mailer.ts';
 import { unsubscribeHeaders } from './newsletter-delivery.ts';
-import { getBlogSettings } from './settings.ts';
+import { getBlogSettings } from '../settings/settings.ts';
 
 export type CommentNotice = { commentId: number; kind: 'published' | 'reply' };
 

@@ -8,7 +8,7 @@ import { escapeHtml } from '../kernel/escape.ts';
 import { formatPrice } from '../shop/price.ts';
 import { activeProductsById, type Product } from '../shop/products.ts';
 import { PRODUCT_SLOT, productSlotIds } from './markdown.ts';
-import { type BlogSettings, getBlogSettings } from './settings.ts';
+import { type BlogSettings, getBlogSettings } from '../settings/settings.ts';
 
 export const NEWSLETTER_MESSAGES = {
   alreadySent: 'This post has already been sent by email.',

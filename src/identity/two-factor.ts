@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
-import { getBlogSettings } from '../blog/settings.ts';
+import { getBlogSettings } from '../settings/settings.ts';
 import type { Db } from '../db/knex.ts';
 import { Conflict, Invalid, Unauthorized } from '../kernel/errors.ts';
 import { LIMITS } from '../kernel/rate-limit.ts';

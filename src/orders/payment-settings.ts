@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_SETTINGS } from '../blog/settings.ts';
+import { DEFAULT_SETTINGS } from '../settings/settings.ts';
 import type { Db } from '../db/knex.ts';
 
 export type PaymentSettings = {

@@ -1,6 +1,6 @@
 import { PageViewRecorder } from '../analytics/recorder.ts';
 import { AnalyticsSwitch } from '../analytics/switch.ts';
-import { SettingsCache } from '../blog/settings-cache.ts';
+import { SettingsCache } from '../settings/settings-cache.ts';
 import type { Config } from '../config.ts';
 import { DatabaseAvailability } from '../db/availability.ts';
 import { type DatabaseRole, DataDirBusyError, openDatabase } from '../db/embedded.ts';

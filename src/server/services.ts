@@ -1,6 +1,6 @@
 import type { PageViewRecorder } from '../analytics/recorder.ts';
 import type { AnalyticsSwitch } from '../analytics/switch.ts';
-import type { SettingsCache } from '../blog/settings-cache.ts';
+import type { SettingsCache } from '../settings/settings-cache.ts';
 import type { DatabaseAvailability } from '../db/availability.ts';
 import type { CoreServices } from '../kernel/services.ts';
 import type { UploadStorage } from '../media/storage.ts';

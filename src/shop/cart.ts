@@ -1,11 +1,22 @@
 import type { Knex } from 'knex';
-import { countCartAddSql } from '../analytics/attribution.ts';
 import { type Db, prepared } from '../db/knex.ts';
 import { Conflict, Invalid, NotFound, type Refusal, Unprocessable } from '../kernel/errors.ts';
 import type { RequestContext } from '../kernel/request.ts';
+import { ANALYTICS_ON_SQL } from '../settings/settings.ts';
 import { noLongerAvailable, SHOP_MESSAGES, stockLimitMessage } from './messages.ts';
 import type { ProductCategory } from './product-enums.ts';
 import { MAX_PER_LINE, maxQuantity, quantityMessage, readQuantity } from './quantity.ts';
+
+/**
+ * Counts an add-to-cart for the product's funnel (analytics_cart_adds, which analytics reports),
+ * as a CTE of the add's own statement (`taken` names the CTE that returns a row when the line was
+ * taken): no round trip or commit of its own. Binds `:day` (the UTC day, YYYY-MM-DD) and `:productId`.
+ */
+function countCartAddSql(taken: string): string {
+  return `INSERT INTO analytics_cart_adds (day, product_id, adds)
+       SELECT CAST(:day AS date), CAST(:productId AS int), 1 FROM ${taken} WHERE ${ANALYTICS_ON_SQL}
+       ON CONFLICT (day, product_id) DO UPDATE SET adds = analytics_cart_adds.adds + 1`;
+}
 
 /** Whose cart: a signed-in user's, or a guest session's. */
 export type CartOwner = { userId: number | null; sessionId: string | null };

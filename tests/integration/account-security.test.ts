@@ -1,6 +1,6 @@
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getBlogSettings } from '../../src/blog/settings.ts';
+import { getBlogSettings } from '../../src/settings/settings.ts';
 import { twoFactorEnabled } from '../../src/identity/two-factor.ts';
 import { parseCsv } from '../../src/kernel/csv.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getBlogSettings, updateBlogSettings } from '../../src/blog/settings.ts';
+import { getBlogSettings, updateBlogSettings } from '../../src/settings/settings.ts';
 import { MAX_UPLOAD_BYTES, UPLOAD_MESSAGES } from '../../src/media/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';

@@ -1,6 +1,6 @@
 import { useRef } from 'react';
 import { Form, Link, useNavigation } from 'react-router';
-import type { BlogSettings } from '../../blog/settings.ts';
+import type { BlogSettings } from '../../settings/settings.ts';
 import { IMAGE_VARIANTS } from '../../media/messages.ts';
 import type { DownloadSettings } from '../../orders/downloads.ts';
 import type { PaymentSettings } from '../../orders/payment-settings.ts';

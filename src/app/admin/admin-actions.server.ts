@@ -10,8 +10,8 @@ import {
 } from '../../blog/moderation.ts';
 import { deletePost } from '../../blog/post-editor.ts';
 import { POST_MESSAGES } from '../../blog/post-messages.ts';
-import { updateBlogSettings } from '../../blog/settings.ts';
-import { blogSettingsSchema, SETTINGS_MESSAGES } from '../../blog/settings-schema.ts';
+import { updateBlogSettings } from '../../settings/settings.ts';
+import { blogSettingsSchema, SETTINGS_MESSAGES } from '../../settings/settings-schema.ts';
 import { deleteSubscriber, importSubscribers, SUBSCRIBER_MESSAGES } from '../../blog/subscribers.ts';
 import {
   DOWNLOAD_SETTINGS_MESSAGES,

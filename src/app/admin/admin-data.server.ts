@@ -16,7 +16,7 @@ import {
   listPendingComments,
 } from '../../blog/moderation.ts';
 import { listAdminPosts } from '../../blog/post-editor.ts';
-import { getBlogSettings } from '../../blog/settings.ts';
+import { getBlogSettings } from '../../settings/settings.ts';
 import { listSubscribers, recentNewsletters, subscriberCounts } from '../../blog/subscribers.ts';
 import { downloadSettings } from '../../orders/downloads.ts';
 import { listOrders } from '../../orders/lists.ts';

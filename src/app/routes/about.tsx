@@ -1,4 +1,4 @@
-import { socialLinkList } from '../../blog/settings.ts';
+import { socialLinkList } from '../../settings/settings.ts';
 import { UploadedImage } from '../components/UploadedImage.tsx';
 import { getApp } from '../context.ts';
 import type { RouteHandle } from '../plain-page.ts';

@@ -5,7 +5,7 @@ import { extractHeadings } from '../../blog/markdown.ts';
 import { BLOG_MESSAGES, COMMENT_LIMITS } from '../../blog/messages.ts';
 import { adjacentPosts, getPost, relatedPosts, slugRedirect } from '../../blog/posts.ts';
 import { authorName, preview, readingMinutes, wordCount } from '../../blog/reading.ts';
-import type { BlogSettings } from '../../blog/settings.ts';
+import type { BlogSettings } from '../../settings/settings.ts';
 import { httpStatusOf } from '../../server/error-status.ts';
 import { AuthorCard } from '../components/blog/AuthorCard.tsx';
 import { type CommentResult, Comments, type CommentValues } from '../components/blog/Comments.tsx';

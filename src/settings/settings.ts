@@ -51,6 +51,12 @@ export const DEFAULT_SETTINGS: BlogSettings = {
   analytics: true,
 };
 
+/**
+ * The 'Analytics' setting inside a statement, so that a write it guards (an add-to-cart, an
+ * order's source) costs no extra round trip.
+ */
+export const ANALYTICS_ON_SQL = `coalesce((SELECT analytics FROM blog_settings WHERE id = 1), ${DEFAULT_SETTINGS.analytics})`;
+
 /** The blog settings row, with the defaults for anything not set yet. */
 export async function getBlogSettings(db: Db): Promise<BlogSettings> {
   const row = await db('blog_settings').where({ id: 1 }).first();
