@@ -1,8 +1,8 @@
 import Router from '@koa/router';
-import { updateBlogSettings } from '../settings/settings.ts';
-import { blogSettingsSchema, SETTINGS_MESSAGES } from '../settings/settings-schema.ts';
 import { requireAdmin } from '../identity/policy.ts';
 import type { AppServices } from '../server/services.ts';
+import { updateBlogSettings } from '../settings/settings.ts';
+import { blogSettingsSchema, SETTINGS_MESSAGES } from '../settings/settings-schema.ts';
 import { parseOr400, readJsonBody } from './http.ts';
 
 /** PUT /api/settings (admins). GET /api/settings belongs to the blog's router. */

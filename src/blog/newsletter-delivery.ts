@@ -5,10 +5,10 @@ import type { Mail, Mailer } from '../jobs/mailer.ts';
 import { writeOutbox } from '../jobs/outbox.ts';
 import { Conflict, NotFound } from '../kernel/errors.ts';
 import { escapeHtml } from '../kernel/escape.ts';
+import { type BlogSettings, getBlogSettings } from '../settings/settings.ts';
 import { formatPrice } from '../shop/price.ts';
 import { activeProductsById, type Product } from '../shop/products.ts';
 import { PRODUCT_SLOT, productSlotIds } from './markdown.ts';
-import { type BlogSettings, getBlogSettings } from '../settings/settings.ts';
 
 export const NEWSLETTER_MESSAGES = {
   alreadySent: 'This post has already been sent by email.',

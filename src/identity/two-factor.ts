@@ -1,10 +1,10 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
-import { getBlogSettings } from '../settings/settings.ts';
 import type { Db } from '../db/knex.ts';
 import { Conflict, Invalid, Unauthorized } from '../kernel/errors.ts';
 import { LIMITS } from '../kernel/rate-limit.ts';
+import { getBlogSettings } from '../settings/settings.ts';
 
 export const TWO_FACTOR_MESSAGES = {
   codeNeeded: 'Enter the 6-digit code from your authenticator app, or a recovery code.',

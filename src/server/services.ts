@@ -1,9 +1,9 @@
 import type { PageViewRecorder } from '../analytics/recorder.ts';
 import type { AnalyticsSwitch } from '../analytics/switch.ts';
-import type { SettingsCache } from '../settings/settings-cache.ts';
 import type { DatabaseAvailability } from '../db/availability.ts';
 import type { CoreServices } from '../kernel/services.ts';
 import type { UploadStorage } from '../media/storage.ts';
+import type { SettingsCache } from '../settings/settings-cache.ts';
 import type { JsonCache } from './json-cache.ts';
 import type { Metrics } from './metrics.ts';
 import type { PageCache } from './page-cache.ts';

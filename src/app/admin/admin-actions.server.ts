@@ -10,8 +10,6 @@ import {
 } from '../../blog/moderation.ts';
 import { deletePost } from '../../blog/post-editor.ts';
 import { POST_MESSAGES } from '../../blog/post-messages.ts';
-import { updateBlogSettings } from '../../settings/settings.ts';
-import { blogSettingsSchema, SETTINGS_MESSAGES } from '../../settings/settings-schema.ts';
 import { deleteSubscriber, importSubscribers, SUBSCRIBER_MESSAGES } from '../../blog/subscribers.ts';
 import {
   DOWNLOAD_SETTINGS_MESSAGES,
@@ -26,6 +24,8 @@ import {
 import { isRefusal } from '../../server/error-status.ts';
 import type { RequestState } from '../../server/request-state.ts';
 import type { AppServices } from '../../server/services.ts';
+import { updateBlogSettings } from '../../settings/settings.ts';
+import { blogSettingsSchema, SETTINGS_MESSAGES } from '../../settings/settings-schema.ts';
 import { CARRIER_MESSAGES, carrierSchema, deleteCarrier, saveCarrier } from '../../shop/carriers.ts';
 import { DISCOUNT_MESSAGES, discountSchema } from '../../shop/discount-schema.ts';
 import { createDiscount, updateDiscount } from '../../shop/discounts.ts';

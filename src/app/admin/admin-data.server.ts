@@ -16,13 +16,13 @@ import {
   listPendingComments,
 } from '../../blog/moderation.ts';
 import { listAdminPosts } from '../../blog/post-editor.ts';
-import { getBlogSettings } from '../../settings/settings.ts';
 import { listSubscribers, recentNewsletters, subscriberCounts } from '../../blog/subscribers.ts';
 import { downloadSettings } from '../../orders/downloads.ts';
 import { listOrders } from '../../orders/lists.ts';
 import { paymentSettings } from '../../orders/payment-settings.ts';
 import { listAudit } from '../../server/audit.ts';
 import type { AppServices } from '../../server/services.ts';
+import { getBlogSettings } from '../../settings/settings.ts';
 import { listCarriers } from '../../shop/carriers.ts';
 import { discountsPage } from '../../shop/discounts.ts';
 import { listProducts } from '../../shop/products.ts';
