@@ -13,8 +13,9 @@ import {
 } from '../blog/moderation.ts';
 import { requireAdmin } from '../identity/policy.ts';
 import { NotFound } from '../kernel/errors.ts';
+import { parseInput } from '../kernel/parse.ts';
 import type { AppServices } from '../server/services.ts';
-import { parseOr400, queryId, readJsonBody } from './http.ts';
+import { queryId, readJsonBody } from './http.ts';
 
 const listQuery = z.object({
   status: z.enum(COMMENT_STATUS_FILTERS).catch('all'),
@@ -40,7 +41,7 @@ export function commentsAdminRouter(services: AppServices): Router {
       ctx.body = { comments: await listPendingComments(db) };
       return;
     }
-    const query = parseOr400(listQuery, ctx.query);
+    const query = parseInput(listQuery, ctx.query);
     const { comments, pagination } = await listComments(db, query);
     ctx.body = { comments, pagination };
   });
@@ -48,7 +49,7 @@ export function commentsAdminRouter(services: AppServices): Router {
     if (ctx.query.action !== 'moderate') return next();
     requireAdmin(ctx.state);
     const id = queryId(ctx);
-    const { approved } = parseOr400(moderateBody, await readJsonBody(ctx));
+    const { approved } = parseInput(moderateBody, await readJsonBody(ctx));
     ctx.state.audit = {
       what: `${approved ? MODERATION_MESSAGES.approved : MODERATION_MESSAGES.rejected}: ${(await commentLabel(db, id)) ?? `comment #${id}`}`,
     };
@@ -60,7 +61,7 @@ export function commentsAdminRouter(services: AppServices): Router {
     if (ctx.query.action !== 'reply') return next();
     const admin = requireAdmin(ctx.state);
     const id = queryId(ctx);
-    const { content } = parseOr400(replyBody, await readJsonBody(ctx));
+    const { content } = parseInput(replyBody, await readJsonBody(ctx));
     if (!(await replyFromModeration(db, admin, id, content)))
       throw new NotFound(MODERATION_MESSAGES.notFound);
     ctx.status = 201;

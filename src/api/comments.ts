@@ -4,9 +4,10 @@ import { commentSchema } from '../blog/comment-schema.ts';
 import { approvedComments, commentWriter, createComment, likeComment, likerOf } from '../blog/comments.ts';
 import { BLOG_MESSAGES } from '../blog/messages.ts';
 import { Invalid, NotFound } from '../kernel/errors.ts';
+import { parseInput } from '../kernel/parse.ts';
 import { rateLimit } from '../kernel/rate-limit.ts';
 import type { AppServices } from '../server/services.ts';
-import { parseOr400, queryId, readJsonBody, SMALL_BODY } from './http.ts';
+import { queryId, readJsonBody, SMALL_BODY } from './http.ts';
 
 const listQuery = z.object({
   postId: z.coerce
@@ -31,13 +32,13 @@ export function commentsRouter(services: AppServices): Router {
 
   router.get('/comments', async (ctx, next) => {
     if (ctx.query.action !== undefined) return next();
-    const params = parseOr400(listQuery, ctx.query);
+    const params = parseInput(listQuery, ctx.query);
     ctx.body = await approvedComments(db, params.postId, params);
   });
 
   router.post('/comments', async (ctx, next) => {
     if (ctx.query.action !== undefined) return next();
-    const input = parseOr400(commentSchema, await readJsonBody(ctx, SMALL_BODY));
+    const input = parseInput(commentSchema, await readJsonBody(ctx, SMALL_BODY));
     await commentLimit.consume(ctx.state.clientIp);
     const created = await createComment(db, input, { writer: commentWriter(ctx.state.session) });
     if (created === 'no-post') throw new NotFound('Post not found');

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { requireAdmin } from '../identity/policy.ts';
 import { Invalid, NotFound } from '../kernel/errors.ts';
+import { parseInput } from '../kernel/parse.ts';
 import type { AppServices } from '../server/services.ts';
 import { DISCOUNT_MESSAGES, discountSchema } from '../shop/discount-schema.ts';
 import {
@@ -11,7 +12,7 @@ import {
   listDiscounts,
   updateDiscount,
 } from '../shop/discounts.ts';
-import { parseOr400, readJsonBody, SMALL_BODY } from './http.ts';
+import { readJsonBody, SMALL_BODY } from './http.ts';
 
 function discountIdOf(ctx: Context): number {
   const raw = ctx.params.id;
@@ -40,7 +41,7 @@ export function discountsAdminRouter(services: AppServices): Router {
 
   router.post('/admin/discounts', async (ctx) => {
     requireAdmin(ctx.state);
-    const input = parseOr400(discountSchema, await objectBody(ctx));
+    const input = parseInput(discountSchema, await objectBody(ctx));
     ctx.state.audit = { what: `Discount code “${input.code}” created` };
     ctx.set('Cache-Control', 'no-store');
     ctx.status = 201;

@@ -1,5 +1,4 @@
 import type { Context } from 'koa';
-import type { z } from 'zod';
 import { Invalid } from '../kernel/errors.ts';
 import { readBody } from '../server/body.ts';
 
@@ -21,13 +20,6 @@ export async function readJsonBody(ctx: Context, limit = MAX_JSON_BYTES): Promis
   } catch {
     throw new Invalid('Request body must be valid JSON.');
   }
-}
-
-/** Parses with a zod schema; the first problem becomes a 400 with its message. */
-export function parseOr400<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new Invalid(parsed.error.issues[0]?.message ?? 'Invalid request');
-  return parsed.data;
 }
 
 /** A positive integer id from the query string, or 400. */

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import { requireAdmin } from '../identity/policy.ts';
 import { runImport } from '../import/import.ts';
+import { importJobStatus } from '../import/job-status.ts';
 import { IMPORT_MESSAGES } from '../import/messages.ts';
 import { exportSite } from '../import/penstand.ts';
 import { receiveImport } from '../import/uploaded.ts';
@@ -72,31 +73,4 @@ export function importAdminRouter(services: AppServices): Router {
     ctx.body = uploadsArchive(services.uploads);
   });
   return router;
-}
-
-export type ImportJobStatus = {
-  state: 'running' | 'done' | 'failed';
-  done: number;
-  total: number;
-  report: Awaited<ReturnType<typeof runImport>> | null;
-  message: string | null;
-};
-
-/** What the screen shows of an import job: progress while it runs, then its report or its failure. */
-export async function importJobStatus(job: {
-  getState(): Promise<string>;
-  progress: unknown;
-  returnvalue: unknown;
-  failedReason?: string;
-}): Promise<ImportJobStatus> {
-  const state = await job.getState();
-  const progress = (job.progress ?? {}) as { done?: number; total?: number };
-  const report = state === 'completed' ? (job.returnvalue as ImportJobStatus['report']) : null;
-  return {
-    state: state === 'completed' ? 'done' : state === 'failed' ? 'failed' : 'running',
-    done: report ? report.total : (progress.done ?? 0),
-    total: report ? report.total : (progress.total ?? 0),
-    report,
-    message: state === 'failed' ? `The import failed: ${job.failedReason ?? 'unknown error'}` : null,
-  };
 }

@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import { requireAdmin } from '../identity/policy.ts';
 import { Invalid, NotFound } from '../kernel/errors.ts';
+import { parseInput } from '../kernel/parse.ts';
 import { executeOrderCommand } from '../orders/changes.ts';
 import type { OrderStatus, PaymentStatus } from '../orders/domain.ts';
 import {
@@ -16,7 +17,7 @@ import { getOrder, getOrderWithHistory, listOrders } from '../orders/lists.ts';
 import { cancelOrder, markOrderPaid, refundOrder } from '../orders/payments.ts';
 import type { AppServices } from '../server/services.ts';
 import { trackingFor } from '../shop/carriers.ts';
-import { parseOr400, readJsonBody, SMALL_BODY } from './http.ts';
+import { readJsonBody, SMALL_BODY } from './http.ts';
 
 const ORDER_STATUSES = ['pending', 'processing', 'shipped', 'delivered', 'cancelled', 'expired'] as const;
 const PAYMENT_STATUSES = ['unpaid', 'paid', 'partially_refunded', 'refunded'] as const;
@@ -92,7 +93,7 @@ export function ordersAdminRouter(services: AppServices): Router {
   router.get('/admin/orders', async (ctx) => {
     requireAdmin(ctx.state);
     ctx.set('Cache-Control', 'no-store');
-    const query = parseOr400(listQuery, singleQuery(ctx));
+    const query = parseInput(listQuery, singleQuery(ctx));
     ctx.body = await listOrders(db, {
       status: query.status as OrderStatus | 'all' | undefined,
       paymentStatus: query.paymentStatus as PaymentStatus | 'all' | undefined,
@@ -127,16 +128,16 @@ export function ordersAdminRouter(services: AppServices): Router {
     if (!(await getOrder(db, id))) throw new NotFound('Order not found');
     const metadata = { actor: 'admin', userId: user.id, requestId: ctx.state.requestId };
     if (action === 'mark-paid') {
-      const { reference } = parseOr400(markPaidBody, body);
+      const { reference } = parseInput(markPaidBody, body);
       await markOrderPaid(db, id, reference ?? null, metadata);
     } else if (action === 'refund') {
-      const input = parseOr400(refundBody, body);
+      const input = parseInput(refundBody, body);
       await refundOrder(services, id, input, metadata);
     } else if (action === 'cancel') {
-      const { reason } = parseOr400(cancelBody, body);
+      const { reason } = parseInput(cancelBody, body);
       await cancelOrder(services, id, reason, metadata);
     } else if (action === 'ship') {
-      const { carrier, trackingNumber } = parseOr400(shipBody, body);
+      const { carrier, trackingNumber } = parseInput(shipBody, body);
       await executeOrderCommand(
         db,
         id,
@@ -148,7 +149,7 @@ export function ordersAdminRouter(services: AppServices): Router {
     } else if (action === 'resend-downloads') {
       await resendDownloads(db, id);
     } else if (action === 'reset-download') {
-      const { grantId } = parseOr400(resetDownloadBody, body);
+      const { grantId } = parseInput(resetDownloadBody, body);
       if (!(await resetDownloadLimit(db, id, grantId))) throw new NotFound(DOWNLOAD_MESSAGES.notFound);
     } else {
       throw new Invalid(

@@ -6,8 +6,9 @@ import { baseVersionSchema, postDraftSchema, postInputSchema } from '../blog/pos
 import { createPreviewLink, revokePreviewLink } from '../blog/preview-links.ts';
 import { requireAdmin } from '../identity/policy.ts';
 import { Invalid, NotFound } from '../kernel/errors.ts';
+import { parseInput } from '../kernel/parse.ts';
 import type { AppServices } from '../server/services.ts';
-import { parseOr400, queryId, readJsonBody } from './http.ts';
+import { queryId, readJsonBody } from './http.ts';
 
 /** A post or revision id from the path; anything else names nothing there is. */
 function pathId(raw: string | undefined, message: string): number {
@@ -19,7 +20,7 @@ function pathId(raw: string | undefined, message: string): number {
 /** The base version a body names, if it names one (older API clients send none). */
 function optionalBaseVersion(body: unknown): number | undefined {
   const raw = body && typeof body === 'object' ? (body as { baseVersion?: unknown }).baseVersion : undefined;
-  return raw === undefined || raw === null ? undefined : parseOr400(baseVersionSchema, raw);
+  return raw === undefined || raw === null ? undefined : parseInput(baseVersionSchema, raw);
 }
 
 const autosaveBody = postDraftSchema.extend({ baseVersion: baseVersionSchema });
@@ -33,7 +34,7 @@ export function postsAdminRouter(services: AppServices): Router {
   const router = new Router();
   router.post('/posts', async (ctx) => {
     const user = requireAdmin(ctx.state);
-    const input = parseOr400(postInputSchema, await readJsonBody(ctx));
+    const input = parseInput(postInputSchema, await readJsonBody(ctx));
     const post = await createPost(db, queues, input, user.id);
     ctx.status = 201;
     ctx.body = { message: POST_MESSAGES.created, post };
@@ -42,7 +43,7 @@ export function postsAdminRouter(services: AppServices): Router {
     const user = requireAdmin(ctx.state);
     const id = queryId(ctx);
     const body = await readJsonBody(ctx);
-    const input = parseOr400(postInputSchema, body);
+    const input = parseInput(postInputSchema, body);
     const post = await updatePost(db, queues, id, input, {
       authorId: user.id,
       baseVersion: optionalBaseVersion(body),
@@ -61,7 +62,7 @@ export function postsAdminRouter(services: AppServices): Router {
     const user = requireAdmin(ctx.state);
     if (ctx.query.action !== 'autosave') throw new Invalid('action must be autosave');
     const id = pathId(ctx.params.id, POST_MESSAGES.notFound);
-    const { baseVersion, ...draft } = parseOr400(autosaveBody, await readJsonBody(ctx));
+    const { baseVersion, ...draft } = parseInput(autosaveBody, await readJsonBody(ctx));
     const saved = await autosavePost(db, id, baseVersion, draft, user.id);
     if (!saved) throw new NotFound(POST_MESSAGES.notFound);
     ctx.state.pagesUnchanged = true;

@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { getPost, listPosts, postCategories, postTags } from '../blog/posts.ts';
 import { requireAdmin } from '../identity/policy.ts';
 import { Invalid, NotFound } from '../kernel/errors.ts';
+import { parseInput } from '../kernel/parse.ts';
 import type { AppServices } from '../server/services.ts';
-import { parseOr400 } from './http.ts';
 
 const id = z.coerce
   .number({ error: 'id must be a positive integer' })
@@ -67,7 +67,7 @@ export function postsRouter(services: AppServices): Router {
       return;
     }
     if (action !== undefined) return next();
-    const params = parseOr400(listQuery, rest);
+    const params = parseInput(listQuery, rest);
     // An admin who has yet to set up a required second factor reads what everyone reads.
     const isAdmin = ctx.state.session.user?.role === 'admin' && !ctx.state.session.twoFactorSetupDue;
     if (params.status && params.status !== 'published')

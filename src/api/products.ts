@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import { requireAdmin } from '../identity/policy.ts';
 import { NotFound } from '../kernel/errors.ts';
+import { parseInput } from '../kernel/parse.ts';
 import type { AppServices } from '../server/services.ts';
 import { SHOP_MESSAGES } from '../shop/messages.ts';
 import { deleteProductAndFiles } from '../shop/product-files.ts';
@@ -15,7 +16,7 @@ import {
   parseProductId,
   updateProduct,
 } from '../shop/products.ts';
-import { parseOr400, readJsonBody } from './http.ts';
+import { readJsonBody } from './http.ts';
 
 const positive = (name: string, max: number) =>
   z.coerce
@@ -62,7 +63,7 @@ export function productsRouter(services: AppServices): Router {
   router.get('/products', async (ctx) => {
     const q = ctx.query;
     if (q.action === 'featured') {
-      const limit = parseOr400(positive('limit', 24).default(6), q.limit || undefined);
+      const limit = parseInput(positive('limit', 24).default(6), q.limit || undefined);
       ctx.body = { products: await listFeaturedProducts(db, limit) };
       return;
     }
@@ -71,7 +72,7 @@ export function productsRouter(services: AppServices): Router {
       return;
     }
     if (q.id !== undefined) return showOne(ctx, q.id);
-    const query = parseOr400(
+    const query = parseInput(
       listQuery,
       Object.fromEntries(Object.entries(q).filter(([key, value]) => key !== 'action' && value !== '')),
     );

@@ -1,10 +1,10 @@
 import { data } from 'react-router';
-import { parseOr400 } from '../api/http.ts';
 import { deleteAccount, setAvatar, updateProfile } from '../identity/account.ts';
 import { ACCOUNT_MESSAGES, AUTH_MESSAGES } from '../identity/messages.ts';
 import { changePasswordSchema, deleteAccountSchema, profileSchema } from '../identity/schemas.ts';
 import { changePassword } from '../identity/service.ts';
 import { Invalid } from '../kernel/errors.ts';
+import { parseInput } from '../kernel/parse.ts';
 import type { SessionUser } from '../kernel/request.ts';
 import { httpStatusOf, isRefusal } from '../server/error-status.ts';
 import type { AppContext } from './context.ts';
@@ -34,7 +34,7 @@ export async function accountAction(
   try {
     switch (intent) {
       case 'profile': {
-        const input = parseOr400(profileSchema, {
+        const input = parseInput(profileSchema, {
           firstName: text(form, 'firstName'),
           lastName: text(form, 'lastName'),
           username: text(form, 'username'),
@@ -50,7 +50,7 @@ export async function accountAction(
         // The form's second field; the API takes the new password once.
         if (text(form, 'confirmPassword') !== newPassword)
           throw new Invalid(AUTH_MESSAGES.passwordsDoNotMatch);
-        const input = parseOr400(changePasswordSchema, {
+        const input = parseInput(changePasswordSchema, {
           currentPassword: text(form, 'currentPassword'),
           newPassword,
         });
@@ -58,7 +58,7 @@ export async function accountAction(
         return { ok: true, form: intent, message: ACCOUNT_MESSAGES.passwordChanged };
       }
       case 'delete-account': {
-        const { confirmEmail } = parseOr400(deleteAccountSchema, {
+        const { confirmEmail } = parseInput(deleteAccountSchema, {
           confirmEmail: text(form, 'confirmEmail'),
         });
         await deleteAccount(app.services, app.state, user, confirmEmail);

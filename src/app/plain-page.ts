@@ -9,7 +9,7 @@ import { NEXT_THEME, type ThemePreference, themeToggleText } from './theme.ts';
  * such a route from a hydrated page still renders it with React.
  *
  * `sessionTemplate: true` serves its page to sessions from one render kept as a template
- * (server/session-templates.ts): its loader reads nothing of the session (the root's user and
+ * (web/session-templates.ts): its loader reads nothing of the session (the root's user and
  * cart count are the template's slots and key; the cart and checkout pages read their cart). A
  * render that reads more is not kept, and the templates test fails.
  */

@@ -26,7 +26,7 @@ export type RunningProcess = {
   exited: Promise<number | null>;
 };
 
-/** Starts a Penstand entry point (e.g. src/server/start.ts) as its own Node 24 process. */
+/** Starts a Penstand entry point (e.g. src/web/start.ts) as its own Node 24 process. */
 export function startProcess(
   entry: string,
   args: string[],

@@ -5,10 +5,10 @@ import { createServer as createViteServer, isRunnableDevEnvironment } from 'vite
 import { startWorkers } from '../../workers/index.ts';
 import { seedDemoContent } from '../demo/seed.ts';
 import { bootstrapAdmin } from '../identity/admin.ts';
+import { loadConfigOrExit, onShutdown, processLogger } from '../server/boot.ts';
+import { listen } from '../server/http.ts';
+import { startRuntime } from '../server/runtime.ts';
 import { createApp } from './app.ts';
-import { loadConfigOrExit, onShutdown, processLogger } from './boot.ts';
-import { listen } from './http.ts';
-import { startRuntime } from './runtime.ts';
 
 /** `npm run dev`: Vite in middleware mode inside our own Koa server, with hot reload. */
 const config = { ...loadConfigOrExit(), env: 'development' as const, isProduction: false };

@@ -1,13 +1,13 @@
-import './production-by-default.ts';
+import '../server/production-by-default.ts';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ServerBuild } from 'react-router';
 import { seedDemoContent } from '../demo/seed.ts';
 import { bootstrapAdmin } from '../identity/admin.ts';
+import { loadConfigOrExit, onShutdown, processLogger } from '../server/boot.ts';
+import { listen } from '../server/http.ts';
+import { startRuntime } from '../server/runtime.ts';
 import { createApp } from './app.ts';
-import { loadConfigOrExit, onShutdown, processLogger } from './boot.ts';
-import { listen } from './http.ts';
-import { startRuntime } from './runtime.ts';
 
 /**
  * The web process. With --with-worker (what `npm start` uses) the queue workers run in

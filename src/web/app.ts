@@ -2,12 +2,12 @@ import path from 'node:path';
 import Koa from 'koa';
 import type { ServerBuild } from 'react-router';
 import { apiRouter } from '../api/index.ts';
-import { countPageViews } from './analytics-collect.ts';
-import { auditLog } from './audit.ts';
-import { csrfProtection } from './csrf.ts';
-import { serveDownloads } from './downloads.ts';
-import { serveStoredAnswers } from './fast-path.ts';
-import { metricsEndpoint, metricsMiddleware } from './metrics.ts';
+import { countPageViews } from '../server/analytics-collect.ts';
+import { auditLog } from '../server/audit.ts';
+import { csrfProtection } from '../server/csrf.ts';
+import { serveDownloads } from '../server/downloads.ts';
+import { serveStoredAnswers } from '../server/fast-path.ts';
+import { metricsEndpoint, metricsMiddleware } from '../server/metrics.ts';
 import {
   compression,
   errorHandler,
@@ -18,13 +18,13 @@ import {
   securityHeaderList,
   securityHeaders,
   warnOnUntrustedProxy,
-} from './middleware.ts';
-import { invalidateOnAdminWrites, pageCacheMiddleware, storedPageSender } from './page-cache.ts';
+} from '../server/middleware.ts';
+import { invalidateOnAdminWrites, pageCacheMiddleware, storedPageSender } from '../server/page-cache.ts';
+import type { AppServices } from '../server/services.ts';
+import { sessionMiddleware } from '../server/session-middleware.ts';
+import { serveStatic, serveUploads } from '../server/static.ts';
 import { reactRouterMiddleware } from './react-router-adapter.ts';
-import type { AppServices } from './services.ts';
-import { sessionMiddleware } from './session-middleware.ts';
 import { sessionPageTemplates } from './session-templates.ts';
-import { serveStatic, serveUploads } from './static.ts';
 
 export type PageHandler =
   | { kind: 'build'; buildDir: string; build: ServerBuild }

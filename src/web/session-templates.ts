@@ -4,13 +4,13 @@ import { buffer } from 'node:stream/consumers';
 import type { Context, Middleware } from 'koa';
 import type { ServerBuild } from 'react-router';
 import { SESSION_COOKIE } from '../identity/sessions.ts';
+import { ByteLru } from '../server/byte-lru.ts';
+import { type PageCache, storedEncoding } from '../server/page-cache.ts';
+import type { RequestState } from '../server/request-state.ts';
+import type { AppServices } from '../server/services.ts';
+import { compressPart, splicedGzip } from '../server/spliced-gzip.ts';
 import { cartOwnerOf, cartSignature } from '../shop/cart.ts';
-import { ByteLru } from './byte-lru.ts';
-import { type PageCache, storedEncoding } from './page-cache.ts';
-import { pageRouteOf } from './page-routes.ts';
-import type { RequestState } from './request-state.ts';
-import type { AppServices } from './services.ts';
-import { compressPart, splicedGzip } from './spliced-gzip.ts';
+import { pageRouteOf } from './route-match.ts';
 
 /**
  * Pages rendered for a session (a signed-in reader, a guest with a cart), rendered once per shape

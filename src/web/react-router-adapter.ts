@@ -3,12 +3,12 @@ import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { Context, Middleware } from 'koa';
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'react-router';
 import type { AppContext } from '../app/context.ts';
-import { readBody } from './body.ts';
-import { HttpError } from './error-status.ts';
-import { respondUnavailable } from './middleware.ts';
-import { captureForCache } from './page-cache.ts';
-import { type PageRoute, pageRouteOf } from './page-routes.ts';
-import type { AppServices } from './services.ts';
+import { readBody } from '../server/body.ts';
+import { HttpError } from '../server/error-status.ts';
+import { respondUnavailable } from '../server/middleware.ts';
+import { captureForCache } from '../server/page-cache.ts';
+import type { AppServices } from '../server/services.ts';
+import { type PageRoute, pageRouteOf } from './route-match.ts';
 
 type BuildWithContext = ServerBuild & { entry: { module: { appContext?: unknown } } };
 
