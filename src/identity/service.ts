@@ -60,7 +60,7 @@ export function identityProvider(services: Pick<CoreServices, 'db' | 'queues' | 
   return provider;
 }
 
-/** Swallows the provider's 'no such account' (404); anything else goes on. */
+/** Swallows the provider's 'no such account' (NotFound); anything else goes on. */
 function unlessUnknownAccount(error: unknown): void {
   if (!(error instanceof NotFound)) throw error;
 }
@@ -143,7 +143,7 @@ export function authLimits(db: Db) {
   };
 }
 
-/** A 429 from a limit is an answer to hold; anything else goes on. */
+/** A limit's refusal (RateLimited) is an answer to hold; anything else goes on. */
 function refusal(error: unknown): RateLimited {
   if (error instanceof RateLimited) return error;
   throw error;

@@ -17,7 +17,7 @@ import { getOrder } from './lists.ts';
 import type { OrderView } from './presenters.ts';
 import { ConcurrencyError, commitEvents, loadStream, stateOf } from './store.ts';
 
-/** Tries of a change (or a placing) that lost a race before it answers 409. */
+/** Tries of a change (or a placing) that lost a race before it refuses with Conflict. */
 export const MAX_ATTEMPTS = 3;
 
 /** Decides the events of one change from the order's current state (may do I/O in the transaction). */

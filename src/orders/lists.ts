@@ -18,7 +18,7 @@ import {
 } from './presenters.ts';
 import { loadStream, stateOf } from './store.ts';
 
-/** The order a checkout's idempotency key placed, when it is this owner's (another's is a 409). */
+/** The order a checkout's idempotency key placed, when it is this owner's (another's is a Conflict). */
 export async function orderByIdempotencyKey(
   db: Db | Knex.Transaction,
   owner: CartOwner,

@@ -28,7 +28,7 @@ export async function holdUnlimited(
   return rows[0] ?? null;
 }
 
-/** The line's units taken from stock by a conditional decrement under the product row's lock, or a 409. */
+/** The line's units taken from stock by a conditional decrement under the product row's lock, or Conflict. */
 export async function reserveStock(
   trx: Knex.Transaction,
   item: StockLine,
@@ -48,7 +48,7 @@ export async function reserveStock(
   return reserved[0];
 }
 
-/** The 409 of a line that cannot be reserved: the product gone, inactive, or short of stock. */
+/** The Conflict of a line that cannot be reserved: the product gone, inactive, or short of stock. */
 export function refuseLine(
   product: { name: string; stock: number | null; status: string } | undefined,
 ): never {
