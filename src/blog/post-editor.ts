@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex.ts';
 import type { Queues } from '../jobs/queues.ts';
+import { Invalid, NotFound } from '../kernel/errors.ts';
 import { uploadSizes, uploadsIn } from '../media/upload-sizes.ts';
-import { HttpError } from '../server/middleware.ts';
 import { productIdsIn, renderMarkdown } from './markdown.ts';
 import { POST_MESSAGES } from './post-messages.ts';
 import {
@@ -327,17 +327,16 @@ export async function restoreRevision(
   opts: Omit<SaveOptions, 'kind'>,
 ): Promise<EditablePost> {
   const revision = await getRevision(db, postId, revisionId);
-  if (!revision) throw new HttpError(404, POST_MESSAGES.revisionNotFound);
+  if (!revision) throw new NotFound(POST_MESSAGES.revisionNotFound);
   const parsed = postInputSchema.safeParse({
     ...revision.settings,
     title: revision.title,
     excerpt: revision.excerpt,
     content: revision.content,
   });
-  if (!parsed.success)
-    throw new HttpError(400, parsed.error.issues[0]?.message ?? POST_MESSAGES.requiredFields);
+  if (!parsed.success) throw new Invalid(parsed.error.issues[0]?.message ?? POST_MESSAGES.requiredFields);
   const post = await updatePost(db, queues, postId, parsed.data, { ...opts, kind: 'restore' });
-  if (!post) throw new HttpError(404, POST_MESSAGES.notFound);
+  if (!post) throw new NotFound(POST_MESSAGES.notFound);
   return post;
 }
 

@@ -35,7 +35,6 @@ export const SHOP_MESSAGES = {
   orderCreateFailed: 'Failed to create order',
   placeAnotherOrder: 'Place Another Order',
   orderLookupNotFound: 'We could not find an order with that number and email address.',
-  tooManyCheckouts: 'Too many checkout attempts. Please wait a minute and try again.',
 } as const;
 
 export function stockLimitMessage(available: number): string {

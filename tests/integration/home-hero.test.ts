@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { readingMinutes } from '../../src/blog/reading.ts';
-import { getBlogSettings } from '../../src/blog/settings.ts';
+import { getBlogSettings } from '../../src/settings/settings.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { seedDemo } from '../support/blog.ts';

@@ -1,9 +1,9 @@
 import { useRef } from 'react';
 import { Form, Link, useNavigation } from 'react-router';
-import type { BlogSettings } from '../../blog/settings.ts';
 import { IMAGE_VARIANTS } from '../../media/messages.ts';
 import type { DownloadSettings } from '../../orders/downloads.ts';
 import type { PaymentSettings } from '../../orders/payment-settings.ts';
+import type { BlogSettings } from '../../settings/settings.ts';
 import type { Carrier } from '../../shop/carriers.ts';
 import { moneyInput } from '../../shop/price.ts';
 import type { ShippingMethod } from '../../shop/shipping-rules.ts';

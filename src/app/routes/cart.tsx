@@ -1,15 +1,14 @@
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Form, Link, useActionData, useFetcher } from 'react-router';
-import { HttpError } from '../../server/middleware.ts';
 import {
   type CartLine,
   type CartView,
+  cartOwnerOf,
   clearCart,
   getCart,
   removeCartItem,
   updateCartItem,
 } from '../../shop/cart.ts';
-import { cartOwnerOf } from '../../shop/checkout.ts';
 import { cartLowStockNote, SHOP_MESSAGES } from '../../shop/messages.ts';
 import { formatPrice } from '../../shop/price.ts';
 import { maxQuantity, readQuantity } from '../../shop/quantity.ts';
@@ -17,8 +16,14 @@ import { Notice } from '../components/shop/Notice.tsx';
 import { ProductImage } from '../components/shop/ProductImage.tsx';
 import { getApp } from '../context.ts';
 import { useCurrency } from '../currency.ts';
+import type { RouteHandle } from '../plain-page.ts';
 import '../styles/shop.css';
+import { Conflict, Invalid } from '../../kernel/errors.ts';
+import { isRefusal } from '../../server/error-status.ts';
 import type { Route } from './+types/cart';
+
+/** Served to sessions from a template keyed by the cart: the loader reads only the cart (see RouteHandle). */
+export const handle: RouteHandle = { sessionTemplate: true };
 
 export const meta: Route.MetaFunction = () => [
   { title: 'Cart — Penstand' },
@@ -70,10 +75,15 @@ export async function action({ request, context }: Route.ActionArgs): Promise<Ac
     }
     return fail('Unknown cart action');
   } catch (error) {
-    if (error instanceof HttpError && error.status === 409)
-      return { ok: false, title: error.headers['X-Error-Title'], description: error.message, intent };
-    if (error instanceof HttpError && error.status === 400) return fail(error.message);
-    if (!(error instanceof HttpError)) state.log.error({ err: error, intent }, 'cart action failed');
+    if (error instanceof Conflict)
+      return {
+        ok: false,
+        title: error.title ?? SHOP_MESSAGES.stockLimitTitle,
+        description: error.message,
+        intent,
+      };
+    if (error instanceof Invalid) return fail(error.message);
+    if (!isRefusal(error)) state.log.error({ err: error, intent }, 'cart action failed');
     if (intent === 'remove') return fail(SHOP_MESSAGES.removeFailed);
     if (intent === 'clear') return fail(SHOP_MESSAGES.clearFailed);
     return fail(SHOP_MESSAGES.updateFailed);

@@ -1,11 +1,10 @@
 import { type FormEvent, useRef, useState } from 'react';
 import { Form, Link, redirect, useActionData, useNavigation } from 'react-router';
+import { checkout, parseCheckout, previewDiscount } from '../../checkout/checkout.ts';
+import { IDEMPOTENCY_KEY_PATTERN } from '../../checkout/place-order.ts';
 import { type DownloadGrant, listDownloads } from '../../orders/downloads.ts';
-import type { OrderSummary } from '../../orders/service.ts';
-import { IDEMPOTENCY_KEY_PATTERN } from '../../orders/service.ts';
-import { HttpError } from '../../server/middleware.ts';
-import { type CartView, getCart } from '../../shop/cart.ts';
-import { cartOwnerOf, checkout, parseCheckout, previewDiscount } from '../../shop/checkout.ts';
+import type { OrderSummary } from '../../orders/presenters.ts';
+import { CartEmpty, type CartView, cartOwnerOf, getCart } from '../../shop/cart.ts';
 import {
   ADDRESS_FIELDS,
   CHECKOUT_MAX_LENGTH,
@@ -25,8 +24,13 @@ import { DiscountRow } from '../components/shop/OrderLines.tsx';
 import { getApp } from '../context.ts';
 import { useCurrency } from '../currency.ts';
 import { formKeyOf } from '../form-key.server.ts';
+import type { RouteHandle } from '../plain-page.ts';
 import '../styles/shop.css';
+import { isRefusal } from '../../server/error-status.ts';
 import type { Route } from './+types/checkout';
+
+/** Served to sessions from a template keyed by the cart: the loader reads only the cart (see RouteHandle). */
+export const handle: RouteHandle = { sessionTemplate: true };
 
 export const meta: Route.MetaFunction = () => [
   { title: 'Checkout — Penstand' },
@@ -126,12 +130,7 @@ export async function action({ request, context }: Route.ActionArgs): Promise<Ac
       },
     };
   } catch (error) {
-    if (
-      error instanceof HttpError &&
-      error.status === 422 &&
-      error.message === SHOP_MESSAGES.cartEmptyCheckoutHint
-    )
-      return { status: 'empty', values };
+    if (error instanceof CartEmpty) return { status: 'empty', values };
     // Judged again under the code's lock: its last use may have gone meanwhile.
     if (error instanceof DiscountRefused)
       return {
@@ -140,8 +139,7 @@ export async function action({ request, context }: Route.ActionArgs): Promise<Ac
         values: echoed(values),
         discount: null,
       };
-    if (error instanceof HttpError && error.status < 500)
-      return { status: 'failed', message: error.message, values };
+    if (isRefusal(error)) return { status: 'failed', message: error.message, values };
     app.state.log.error({ err: error }, 'checkout failed');
     return { status: 'failed', message: SHOP_MESSAGES.orderFailedFallback, values };
   }

@@ -9,12 +9,16 @@ import { PostBrowser } from '../components/blog/PostBrowser.tsx';
 import { FeaturedProducts } from '../components/shop/FeaturedProducts.tsx';
 import { loadFeaturedProducts } from '../components/shop/featured-products.server.ts';
 import { getApp } from '../context.ts';
+import type { RouteHandle } from '../plain-page.ts';
 import type { loader as rootLoader } from '../root.tsx';
 import '../styles/blog.css';
 import type { Route } from './+types/home';
 import { postListQuery } from './post-list-query.ts';
 
 const CAROUSEL_SIZE = 5;
+
+/** Served to sessions from a template: the loader reads nothing of the session (see RouteHandle). */
+export const handle: RouteHandle = { sessionTemplate: true };
 
 export const meta: Route.MetaFunction = ({ matches }) => {
   const root = matches[0]?.loaderData as { settings?: { title: string; description: string } } | undefined;

@@ -11,8 +11,12 @@ import { ProductGallery } from '../components/shop/ProductGallery.tsx';
 import { getApp } from '../context.ts';
 import { useCurrency } from '../currency.ts';
 import type { loader as rootLoader } from '../root.tsx';
+import type { RouteHandle } from '../plain-page.ts';
 import '../styles/shop.css';
 import type { Route } from './+types/product';
+
+/** Served to sessions from a template: the loader reads nothing of the session (see RouteHandle). */
+export const handle: RouteHandle = { sessionTemplate: true };
 
 export const meta: Route.MetaFunction = ({ loaderData }) => {
   const product = loaderData?.product;
