@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { getBlogSettings } from '../../src/blog/settings.ts';
+import { getBlogSettings } from '../../src/settings/settings.ts';
 import { SHOP_MESSAGES } from '../../src/shop/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';

@@ -10,8 +10,8 @@ import { ProductCard, productCard } from '../components/shop/ProductCard.tsx';
 import { ProductGallery } from '../components/shop/ProductGallery.tsx';
 import { getApp } from '../context.ts';
 import { useCurrency } from '../currency.ts';
-import type { loader as rootLoader } from '../root.tsx';
 import type { RouteHandle } from '../plain-page.ts';
+import type { loader as rootLoader } from '../root.tsx';
 import '../styles/shop.css';
 import type { Route } from './+types/product';
 
