@@ -250,7 +250,7 @@ describe('a bad file', () => {
     [
       'notes.txt',
       'just some notes, not an export',
-      /neither a WordPress export \(XML\), a Ghost export \(JSON\) nor a Substack or Medium export \(zip\)/,
+      /neither a WordPress export \(XML\), a Ghost export \(JSON\), a Substack or Medium export \(zip\) nor a member list \(CSV with an email column\)/,
     ],
     ['page.xml', '<html><body>hello</body></html>', /not a WordPress export/],
     ['broken.xml', '<rss><channel><item><title>x</title></channel></rss>', /not valid XML/],
@@ -261,7 +261,7 @@ describe('a bad file', () => {
     [
       'archive.xml',
       gzipSync(Buffer.alloc(20 * 1024 * 1024)),
-      /neither a WordPress export \(XML\), a Ghost export \(JSON\) nor a Substack or Medium export \(zip\)/,
+      /neither a WordPress export \(XML\), a Ghost export \(JSON\), a Substack or Medium export \(zip\) nor a member list \(CSV with an email column\)/,
     ],
     [
       'bomb.xml',
@@ -327,7 +327,7 @@ describe('npm run import', () => {
     expect(bad.output()).toContain('The file is empty (0 bytes). Nothing was imported.');
     const usage = startProcess('src/cli/import.ts', [], env);
     expect(await usage.exited).toBe(2);
-    expect(usage.output()).toContain('Usage: npm run import -- <file.xml|file.json|file.zip> [--dry-run]');
+    expect(usage.output()).toContain('Usage: npm run import -- <file.xml|file.json|file.zip|file.csv> [--dry-run]');
   });
 });
 
