@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEXT_COLOURS } from '../../src/app/admin/markdown-toolbar.ts';
 import { createPost } from '../../src/blog/post-editor.ts';
 import { postInputSchema } from '../../src/blog/post-schema.ts';
 import { demoPosts } from '../../src/db/demo-content.ts';
@@ -30,11 +31,10 @@ afterAll(async () => {
   await app?.close();
 });
 
-/** The editor of a post, signed in, with the rich editor turned on as a writer would (remembered). */
+/** The editor of a post, signed in: the rich editor is the default. */
 async function richEditorPage(postId: number, opts: ContextOptions = {}) {
   const context = await newContext(browser, app.url, opts);
   await addSessionCookie(context, app.url, admin.sid);
-  await context.addInitScript(() => localStorage.setItem('penstand:rich-editor', 'on'));
   const page = await context.newPage();
   const problems = await watchPage(page);
   await openEditor(page, postId);
@@ -178,18 +178,22 @@ describe('the rich editor', () => {
     await context.close();
   });
 
-  it('shows the editor and the published post in dark mode too', async () => {
+  it('shows the editor and the published post in dark mode too, every text colour legible', async () => {
+    const colours = TEXT_COLOURS.filter((c) => c.value !== 'inherit')
+      .map((c) => `<span style="color: ${c.value}">${c.name.toLowerCase()}</span>`)
+      .join(', ');
     const input = postInputSchema.parse({
       title: 'Dark Writing',
-      content:
-        '## In the dark\n\nText with a <span style="color: #16a34a">green</span> word.\n\n---\n\n[product:1]',
+      content: `## In the dark\n\nText in ${colours}.\n\n---\n\n[product:1]`,
       excerpt: 'Dark',
       category: 'Technology',
       status: 'published',
     });
     const post = await createPost(app.services.db, app.services.queues, input, admin.user.id);
     const { context, page } = await richEditorPage(post.id, { colorScheme: 'dark' });
-    await expect.poll(() => page.locator('.rich-editor span[style]').textContent()).toBe('green');
+    await expect
+      .poll(() => page.locator('.rich-editor span[style]').allTextContents())
+      .toEqual(['red', 'blue', 'green', 'purple', 'orange', 'gray']);
     await expect.poll(() => page.locator('.editor-card-label').allTextContents()).toEqual(['Product card']);
     // A card's controls are the next stops after the text, for the keyboard.
     await page.getByRole('textbox', { name: 'Content', exact: true }).focus();
@@ -215,6 +219,8 @@ describe('the rich editor', () => {
     expect(inPreview).toContain('Source Serif 4');
     await page.goto(`/post/${(await stored(post.id)).slug}`);
     expect(await page.locator('.prose p').first().evaluate(textStyle)).toBe(inPreview);
+    expect(await page.locator('.prose span[style]').count()).toBe(6);
+    await expectAccessible(page);
     await shoot(page, 'editor-rich-public-dark-1280');
     await context.close();
   });
@@ -249,6 +255,43 @@ describe('the rich editor', () => {
     await context.close();
   });
 
+  it('inserts a callout with the keyboard, stored as the quote the importer writes, shown on the page', async () => {
+    const input = postInputSchema.parse({
+      title: 'Callout',
+      content: 'Intro',
+      excerpt: 'C',
+      category: 'Life',
+      status: 'published',
+    });
+    const post = await createPost(app.services.db, app.services.queues, input, admin.user.id);
+    const { context, page, problems } = await richEditorPage(post.id);
+    await page.getByRole('textbox', { name: 'Content', exact: true }).focus();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Enter');
+    await slash(page, 'callout');
+    // A new card's text takes the focus; its emoji is the field before it.
+    const focusedLabel = () =>
+      page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent);
+    await expect.poll(focusedLabel).toBe('Callout text');
+    await page.keyboard.type('Mind the gap');
+    await page.keyboard.press('Shift+Tab');
+    expect(await focusedLabel()).toBe('Emoji');
+    await page.keyboard.press('Control+a');
+    await page.keyboard.type('⚠️');
+    await expectAccessible(page);
+    await save(page);
+    const { content, slug } = await stored(post.id);
+    expect(content).toBe('Intro\n\n> ⚠️ Mind the gap');
+
+    await openEditor(page, post.id);
+    await expect.poll(() => page.locator('.editor-card-label').allTextContents()).toEqual(['Callout']);
+    expect(await page.getByLabel('Callout text').inputValue()).toBe('Mind the gap');
+    await page.goto(`/post/${slug}`);
+    expect(await page.locator('.prose blockquote').textContent()).toContain('⚠️ Mind the gap');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('writes a table, Tab moving from cell to cell', async () => {
     const input = postInputSchema.parse({ title: 'Table', content: 'Intro', excerpt: 'T', category: 'Life' });
     const post = await createPost(app.services.db, app.services.queues, input, admin.user.id);
@@ -261,11 +304,12 @@ describe('the rich editor', () => {
       if (index) await page.keyboard.press('Tab');
       await page.keyboard.type(cell);
     }
-    // Back to the Markdown textarea: the same text, as it will be stored.
-    const mode = page.getByRole('button', { name: 'Rich text' });
-    expect(await mode.getAttribute('aria-pressed')).toBe('true');
+    // Over to the Markdown textarea: the same text, as it will be stored.
+    const mode = page.getByRole('button', { name: 'Markdown', exact: true });
+    expect(await mode.getAttribute('aria-pressed')).toBe('false');
     await mode.focus();
     await page.keyboard.press('Enter');
+    expect(await mode.getAttribute('aria-pressed')).toBe('true');
     expect(await page.getByLabel('Content', { exact: true }).inputValue()).toBe(
       'Intro\n\n| Item | Price |\n| --- | --- |\n| Desk | 30 |\n| Chair | 90 |',
     );
@@ -273,6 +317,12 @@ describe('the rich editor', () => {
     expect((await stored(post.id)).content).toBe(
       'Intro\n\n| Item | Price |\n| --- | --- |\n| Desk | 30 |\n| Chair | 90 |',
     );
+    // The choice is remembered in this browser: the textarea opens next time, until switched back.
+    await openEditor(page, post.id);
+    expect(await mode.getAttribute('aria-pressed')).toBe('true');
+    expect(await page.locator('.rich-editor').count()).toBe(0);
+    await mode.click();
+    await page.locator('.rich-editor table').waitFor();
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -340,8 +390,12 @@ describe('the rich editor', () => {
   });
 });
 
-/** The viewport with the text in it (a full page would draw the sticky header over the form). */
+/**
+ * The viewport with the text in it (a full page would draw the sticky header over the form), into
+ * docs/ only when SCREENSHOTS=1: a test run leaves the tracked pictures alone.
+ */
 async function shoot(page: Page, name: string) {
+  if (process.env.SCREENSHOTS !== '1') return;
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page
     .locator('.rich-editor, .prose')

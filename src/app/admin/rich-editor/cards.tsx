@@ -1,5 +1,5 @@
 import { type NodeViewProps, NodeViewWrapper } from '@tiptap/react';
-import { createContext, type ReactNode, useContext, useId } from 'react';
+import { createContext, type ReactNode, useContext, useEffect, useId, useRef } from 'react';
 import type { ProductChoice } from '../post-editor/MarkdownToolbar.tsx';
 
 /** The shop's products, for the product card's name. */
@@ -42,20 +42,29 @@ function CardField({
   value,
   onChange,
   rows,
+  focus,
 }: {
   label: string;
   value: string;
   onChange: (value: string) => void;
   rows?: number;
+  /** Takes the focus when the card appears: a card just inserted is written in at once. */
+  focus?: boolean;
 }) {
   const id = useId();
+  const input = useRef<HTMLInputElement>(null);
+  // Only when the card first appears: a later change of `focus` must not move the writer.
+  const focusOnMount = useRef(focus);
+  useEffect(() => {
+    if (focusOnMount.current) input.current?.focus();
+  }, []);
   return (
     <div className="editor-card-field">
       <label htmlFor={id}>{label}</label>
       {rows ? (
         <textarea id={id} rows={rows} value={value} onChange={(e) => onChange(e.target.value)} />
       ) : (
-        <input id={id} value={value} onChange={(e) => onChange(e.target.value)} />
+        <input ref={input} id={id} value={value} onChange={(e) => onChange(e.target.value)} />
       )}
     </div>
   );
@@ -111,6 +120,27 @@ export function ImageCardView({ node, updateAttributes, selected, deleteNode }: 
         value={String(node.attrs.caption)}
         onChange={(caption) => updateAttributes({ caption })}
       />
+    </Card>
+  );
+}
+
+export function CalloutCardView({ node, updateAttributes, selected, deleteNode }: NodeViewProps) {
+  const text = String(node.attrs.text);
+  return (
+    <Card label="Callout" selected={selected} remove={deleteNode}>
+      <div className="editor-callout">
+        <CardField
+          label="Emoji"
+          value={String(node.attrs.emoji)}
+          onChange={(emoji) => updateAttributes({ emoji: emoji.trim() })}
+        />
+        <CardField
+          label="Callout text"
+          value={text}
+          focus={text === ''}
+          onChange={(next) => updateAttributes({ text: next })}
+        />
+      </div>
     </Card>
   );
 }

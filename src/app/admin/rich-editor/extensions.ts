@@ -3,7 +3,7 @@ import { TableKit } from '@tiptap/extension-table';
 import { ReactNodeViewRenderer } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import { TEXT_COLOURS } from '../markdown-toolbar.ts';
-import { EmbedCardView, ImageCardView, MarkdownCardView } from './cards.tsx';
+import { CalloutCardView, EmbedCardView, ImageCardView, MarkdownCardView } from './cards.tsx';
 
 const BLOCKS = [
   'paragraph',
@@ -16,6 +16,7 @@ const BLOCKS = [
   'markdownCard',
   'embedCard',
   'imageCard',
+  'calloutCard',
   'table',
 ];
 
@@ -148,6 +149,25 @@ const ImageCard = Node.create({
   },
 });
 
+/** A callout: an emoji and a line of text (a one-line quote opening with the emoji in Markdown). */
+const CalloutCard = Node.create({
+  name: 'calloutCard',
+  group: 'block',
+  atom: true,
+  addAttributes() {
+    return { emoji: { default: '💡', rendered: false }, text: { default: '', rendered: false } };
+  },
+  parseHTML() {
+    return [{ tag: 'div[data-callout-card]' }];
+  },
+  renderHTML() {
+    return ['div', { 'data-callout-card': '' }];
+  },
+  addNodeView() {
+    return ReactNodeViewRenderer(CalloutCardView);
+  },
+});
+
 /** What the editor allows: pasted HTML is cut down to these nodes and marks by the schema. */
 export const extensions = [
   StarterKit.configure({
@@ -160,5 +180,6 @@ export const extensions = [
   MarkdownCard,
   EmbedCard,
   ImageCard,
+  CalloutCard,
   MarkdownSpacing,
 ];

@@ -43,6 +43,7 @@ const block = fc.oneof(
     .map((items) => items.map((i, n) => `${n + 1}. ${i}`).join('\n')),
   fc.array(paragraph, { minLength: 1, maxLength: 3 }).map((items) => items.map((i) => `* ${i}`).join('\n\n')),
   paragraph.map((p) => `> ${p}`),
+  fc.tuple(fc.constantFrom('💡', '⚠️', '👩‍💻'), paragraph).map(([emoji, text]) => `> ${emoji} ${text}`),
   fc
     .tuple(fc.constantFrom('ts', 'sql', ''), sentence)
     .map(([lang, code]) => `\`\`\`${lang}\n${code}\n\`\`\``),
@@ -113,6 +114,20 @@ describe('markdown → editor → markdown', () => {
     ]);
     expect(doc.content?.[3].attrs?.language).toBe('ts');
     expect(doc.content?.[7].content?.[0].marks).toEqual([{ type: 'colour', attrs: { value: '#2563eb' } }]);
+  });
+
+  it('loads a callout (a one-line quote opening with an emoji, as the importer writes it) as its card', () => {
+    const doc = markdownToDoc('> 💡 Note **this**\n\n> 💡 Two\n> lines');
+    expect(doc.content?.[0]).toMatchObject({
+      type: 'calloutCard',
+      attrs: { emoji: '💡', text: 'Note **this**' },
+    });
+    expect(doc.content?.[1].type).toBe('blockquote');
+    const typed = {
+      type: 'doc',
+      content: [{ type: 'calloutCard', attrs: { emoji: '⚠️', text: 'Mind\nthe gap ' } }],
+    };
+    expect(docToMarkdown(typed)).toBe('> ⚠️ Mind the gap');
   });
 
   it('loads a footnote mark as part of its paragraph, and its note as a card', () => {

@@ -21,6 +21,12 @@ const CARD_MARKERS = {
   product: /^\[product:(\d{1,9})\]$/,
 } as const;
 
+/**
+ * A callout: a one-line quote that opens with an emoji, as the importer writes Ghost's callout
+ * cards (src/import/content.ts) and the site renders as a quote.
+ */
+const CALLOUT = /^> (\p{Extended_Pictographic}(?:\uFE0F|\u200D\p{Extended_Pictographic})*) (\S[^\n]*)$/u;
+
 const BLOCK_SEPARATOR = '\n\n';
 const COLOUR_OPEN = /^<span style="color: (#[0-9a-fA-F]{3,8}|[a-z]+)">$/;
 
@@ -75,6 +81,9 @@ function cardFor(source: string): JSONContent | null {
     const match = pattern.exec(source);
     if (match) return { type: 'embedCard', attrs: { kind, value: match[1] } };
   }
+  const callout = CALLOUT.exec(source);
+  if (callout && writeCallout(callout[1], callout[2]) === source)
+    return { type: 'calloutCard', attrs: { emoji: callout[1], text: callout[2] } };
   // The title is the figure's caption on the page (src/blog/figures.ts).
   const image = /^!\[([^[\]\n]*)\]\(([^()\s"]+)(?: "([^"\n]+)")?\)$/.exec(source);
   if (image) return { type: 'imageCard', attrs: { alt: image[1], src: image[2], caption: image[3] ?? '' } };
@@ -257,11 +266,18 @@ function writeBlock(block: JSONContent): string {
       const caption = String(block.attrs?.caption ?? '').replace(/["\n]/g, '');
       return `![${alt}](${block.attrs?.src}${caption ? ` "${caption}"` : ''})`;
     }
+    case 'calloutCard':
+      return writeCallout(String(block.attrs?.emoji ?? ''), String(block.attrs?.text ?? ''));
     case 'markdownCard':
       return block.attrs?.source ?? '';
     default:
       return '';
   }
+}
+
+/** The callout's line; a line break in its text would end the quote, so it becomes a space. */
+function writeCallout(emoji: string, text: string): string {
+  return `> ${[emoji.trim(), text.replace(/\s*\n\s*/g, ' ').trim()].filter(Boolean).join(' ')}`;
 }
 
 function listItem(item: JSONContent, marker: string): string {
