@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEXT_COLOURS } from '../../src/app/admin/markdown-toolbar.ts';
 import { createPost } from '../../src/blog/post-editor.ts';
@@ -288,6 +289,51 @@ describe('the rich editor', () => {
     expect(await page.getByLabel('Callout text').inputValue()).toBe('Mind the gap');
     await page.goto(`/post/${slug}`);
     expect(await page.locator('.prose blockquote').textContent()).toContain('⚠️ Mind the gap');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('makes a gallery of uploaded images with the keyboard, side by side on the page', async () => {
+    const input = postInputSchema.parse({
+      title: 'Gallery',
+      content: 'Intro',
+      excerpt: 'G',
+      category: 'Life',
+      status: 'published',
+    });
+    const post = await createPost(app.services.db, app.services.queues, input, admin.user.id);
+    const { context, page, problems } = await richEditorPage(post.id);
+    await page.getByRole('textbox', { name: 'Content', exact: true }).focus();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Enter');
+    // A new gallery asks for its images at once.
+    const chooser = page.waitForEvent('filechooser');
+    await slash(page, 'gallery');
+    const png = (background: string) =>
+      sharp({ create: { width: 40, height: 30, channels: 3, background } })
+        .png()
+        .toBuffer();
+    await (await chooser).setFiles([
+      { name: 'left.png', mimeType: 'image/png', buffer: await png('#2563eb') },
+      { name: 'right.png', mimeType: 'image/png', buffer: await png('#16a34a') },
+    ]);
+    await expect.poll(() => page.locator('.editor-gallery img').count()).toBe(2);
+    await page.getByLabel('Alt text of image 2').focus();
+    await page.keyboard.press('Control+a');
+    await page.keyboard.type('The right one');
+    await expectAccessible(page);
+    await save(page);
+    const { content, slug } = await stored(post.id);
+    expect(content).toMatch(/^Intro\n\n!\[left\]\(\/uploads\/\S+\) !\[The right one\]\(\/uploads\/\S+\)$/);
+
+    await openEditor(page, post.id);
+    await expect.poll(() => page.locator('.editor-card-label').allTextContents()).toEqual(['Gallery']);
+    await page.goto(`/post/${slug}`);
+    const images = page.locator('.prose p img');
+    expect(await images.count()).toBe(2);
+    const [left, right] = [await images.nth(0).boundingBox(), await images.nth(1).boundingBox()];
+    expect(right?.y).toBe(left?.y);
+    expect(right?.x).toBeGreaterThan((left?.x ?? 0) + (left?.width ?? 0));
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -137,7 +137,7 @@ export function ContentField({
       <FieldError id="content-error" message={error} />
       <div className="editor-upload">
         <label htmlFor="content-image">Upload image into the content</label>
-        <input id="content-image" {...contentUpload.pickerProps} />
+        <input id="content-image" multiple {...contentUpload.pickerProps} />
       </div>
       <Notice result={contentUpload.notice} />
       <PostPreview content={content} />

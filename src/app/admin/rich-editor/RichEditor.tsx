@@ -3,9 +3,9 @@ import { EditorContent, useEditor, useEditorState } from '@tiptap/react';
 import { type RefObject, useEffect, useImperativeHandle, useRef, useState } from 'react';
 import { TEXT_COLOURS } from '../markdown-toolbar.ts';
 import type { ProductChoice } from '../post-editor/MarkdownToolbar.tsx';
-import { ProductsContext } from './cards.tsx';
+import { GalleryPickerContext, ProductsContext } from './cards.tsx';
 import { extensions } from './extensions.ts';
-import { docToMarkdown, markdownToDoc } from './markdown-doc.ts';
+import { docToMarkdown, type GalleryImage, markdownToDoc } from './markdown-doc.ts';
 import { filterItems, type SlashItem, type SlashQuery, slashItems, slashQuery } from './slash-menu.ts';
 
 /** What the content field asks of the rich editor. */
@@ -38,11 +38,21 @@ function askLink(editor: Editor) {
  * change. Loaded only when a writer turns it on (a chunk of its own, never on public pages).
  */
 export default function RichEditor({ markdown, onMarkdown, products, upload, pickImage, handle }: Props) {
+  // Where uploaded images go: the gallery that asked for them, else a new image card each.
+  const galleryTarget = useRef<((image: GalleryImage) => void) | null>(null);
+  const uploadImages = (files: File[]) => {
+    galleryTarget.current = null;
+    upload(files);
+  };
+  const pickImages = (append: ((image: GalleryImage) => void) | null) => {
+    galleryTarget.current = append;
+    pickImage();
+  };
   const [slash, setSlash] = useState<SlashQuery | null>(null);
   const [active, setActive] = useState(0);
   // Parsed once: the editor takes its content only when it is made, and the text changes on every key.
   const [initial] = useState(() => markdownToDoc(markdown));
-  const items = slashItems(products, pickImage);
+  const items = slashItems(products, () => pickImages(null));
   const shown = slash ? filterItems(items, slash.query) : [];
   // The editor's handlers are made once; they read the menu through this ref.
   const menu = useRef({ shown, active, slash });
@@ -94,14 +104,14 @@ export default function RichEditor({ markdown, onMarkdown, products, upload, pic
       handlePaste: (_view, event) => {
         const images = imagesIn(event.clipboardData);
         if (images.length === 0) return false;
-        upload(images);
+        uploadImages(images);
         return true;
       },
       handleDrop: (_view, event) => {
         const images = imagesIn(event.dataTransfer);
         if (images.length === 0) return false;
         event.preventDefault();
-        upload(images);
+        uploadImages(images);
         return true;
       },
     },
@@ -131,8 +141,10 @@ export default function RichEditor({ markdown, onMarkdown, products, upload, pic
   }, [editor, activeId]);
 
   useImperativeHandle(handle, () => ({
-    insertImage: (src, alt) =>
-      editor?.chain().focus().insertContent({ type: 'imageCard', attrs: { src, alt } }).run(),
+    insertImage: (src, alt) => {
+      if (galleryTarget.current) galleryTarget.current({ src, alt });
+      else editor?.chain().focus().insertContent({ type: 'imageCard', attrs: { src, alt } }).run();
+    },
   }));
 
   const marks = useEditorState({
@@ -160,86 +172,88 @@ export default function RichEditor({ markdown, onMarkdown, products, upload, pic
   const chain = () => editor.chain().focus();
   return (
     <ProductsContext.Provider value={products}>
-      <div className="editor-toolbar" role="toolbar" aria-label="Formatting">
-        {toggle('bold', 'Bold', () => chain().toggleBold().run())}
-        {toggle('italic', 'Italic', () => chain().toggleItalic().run())}
-        {toggle('underline', 'Underline', () => chain().toggleUnderline().run())}
-        {toggle('strike', 'Strike', () => chain().toggleStrike().run())}
-        {toggle('link', 'Link', () => askLink(editor))}
-        <label className="visually-hidden" htmlFor="rich-colour">
-          Text colour
-        </label>
-        <select
-          id="rich-colour"
-          className="editor-colour"
-          value=""
-          onChange={(e) => {
-            const value = e.target.value;
-            if (value === 'inherit') chain().unsetMark('colour').run();
-            else if (value) chain().setMark('colour', { value }).run();
-          }}
-        >
-          <option value="">Colour…</option>
-          {TEXT_COLOURS.map((c) => (
-            <option key={c.name} value={c.value}>
-              {c.name}
-            </option>
-          ))}
-        </select>
-        <button
-          type="button"
-          className="button button-small button-secondary"
-          onClick={() => chain().undo().run()}
-        >
-          Undo
-        </button>
-        <button
-          type="button"
-          className="button button-small button-secondary"
-          onClick={() => chain().redo().run()}
-        >
-          Redo
-        </button>
-        <button
-          type="button"
-          className="button button-small button-secondary"
-          aria-label="Insert a card"
-          onClick={() =>
-            editor.state.selection.$from.parent.textContent === ''
-              ? chain().insertContent('/').run()
-              : chain().selectTextblockEnd().splitBlock().insertContent('/').run()
-          }
-        >
-          +
-        </button>
-      </div>
-      <div className="rich-editor">
-        <EditorContent editor={editor} />
-        {slash && shown.length > 0 ? (
-          <div className="card slash-menu" role="listbox" id="slash-menu" aria-label="Insert">
-            {shown.map((item, index) => (
-              <div
-                key={item.id}
-                id={`slash-${item.id}`}
-                role="option"
-                tabIndex={-1}
-                aria-selected={index === active}
-                className={index === active ? 'is-active' : undefined}
-                onMouseDown={(event) => {
-                  event.preventDefault();
-                  choose(editor, item);
-                }}
-              >
-                {item.label}
-              </div>
+      <GalleryPickerContext.Provider value={pickImages}>
+        <div className="editor-toolbar" role="toolbar" aria-label="Formatting">
+          {toggle('bold', 'Bold', () => chain().toggleBold().run())}
+          {toggle('italic', 'Italic', () => chain().toggleItalic().run())}
+          {toggle('underline', 'Underline', () => chain().toggleUnderline().run())}
+          {toggle('strike', 'Strike', () => chain().toggleStrike().run())}
+          {toggle('link', 'Link', () => askLink(editor))}
+          <label className="visually-hidden" htmlFor="rich-colour">
+            Text colour
+          </label>
+          <select
+            id="rich-colour"
+            className="editor-colour"
+            value=""
+            onChange={(e) => {
+              const value = e.target.value;
+              if (value === 'inherit') chain().unsetMark('colour').run();
+              else if (value) chain().setMark('colour', { value }).run();
+            }}
+          >
+            <option value="">Colour…</option>
+            {TEXT_COLOURS.map((c) => (
+              <option key={c.name} value={c.value}>
+                {c.name}
+              </option>
             ))}
-          </div>
-        ) : null}
-      </div>
-      <p id="rich-editor-hint" className="muted">
-        Type / for headings, lists, images and cards; Markdown shortcuts (## , - , 1. , &gt; , ```, **bold**)
-        work as you type. Ctrl (⌘ on a Mac) + B bold, I italic, K link, Z undo, S save.
-      </p>
+          </select>
+          <button
+            type="button"
+            className="button button-small button-secondary"
+            onClick={() => chain().undo().run()}
+          >
+            Undo
+          </button>
+          <button
+            type="button"
+            className="button button-small button-secondary"
+            onClick={() => chain().redo().run()}
+          >
+            Redo
+          </button>
+          <button
+            type="button"
+            className="button button-small button-secondary"
+            aria-label="Insert a card"
+            onClick={() =>
+              editor.state.selection.$from.parent.textContent === ''
+                ? chain().insertContent('/').run()
+                : chain().selectTextblockEnd().splitBlock().insertContent('/').run()
+            }
+          >
+            +
+          </button>
+        </div>
+        <div className="rich-editor">
+          <EditorContent editor={editor} />
+          {slash && shown.length > 0 ? (
+            <div className="card slash-menu" role="listbox" id="slash-menu" aria-label="Insert">
+              {shown.map((item, index) => (
+                <div
+                  key={item.id}
+                  id={`slash-${item.id}`}
+                  role="option"
+                  tabIndex={-1}
+                  aria-selected={index === active}
+                  className={index === active ? 'is-active' : undefined}
+                  onMouseDown={(event) => {
+                    event.preventDefault();
+                    choose(editor, item);
+                  }}
+                >
+                  {item.label}
+                </div>
+              ))}
+            </div>
+          ) : null}
+        </div>
+        <p id="rich-editor-hint" className="muted">
+          Type / for headings, lists, images and cards; Markdown shortcuts (## , - , 1. , &gt; , ```,
+          **bold**) work as you type. Ctrl (⌘ on a Mac) + B bold, I italic, K link, Z undo, S save.
+        </p>
+      </GalleryPickerContext.Provider>
     </ProductsContext.Provider>
   );
 }

@@ -1,9 +1,13 @@
 import { type NodeViewProps, NodeViewWrapper } from '@tiptap/react';
 import { createContext, type ReactNode, useContext, useEffect, useId, useRef } from 'react';
 import type { ProductChoice } from '../post-editor/MarkdownToolbar.tsx';
+import type { GalleryImage } from './markdown-doc.ts';
 
 /** The shop's products, for the product card's name. */
 export const ProductsContext = createContext<ProductChoice[]>([]);
+
+/** Opens the image picker; what is uploaded goes to append (a gallery) instead of a new image card. */
+export const GalleryPickerContext = createContext<(append: (image: GalleryImage) => void) => void>(() => {});
 
 const KIND_LABELS: Record<string, string> = {
   youtube: 'YouTube video',
@@ -141,6 +145,54 @@ export function CalloutCardView({ node, updateAttributes, selected, deleteNode }
           onChange={(next) => updateAttributes({ text: next })}
         />
       </div>
+    </Card>
+  );
+}
+
+export function GalleryCardView({ node, editor, getPos, selected, deleteNode }: NodeViewProps) {
+  const pick = useContext(GalleryPickerContext);
+  const images = node.attrs.images as GalleryImage[];
+  // Read from the document when called: uploads finish one by one, after this render.
+  const setImages = (change: (current: GalleryImage[]) => GalleryImage[]) => {
+    const pos = getPos();
+    const current = pos === undefined ? null : editor.state.doc.nodeAt(pos);
+    if (pos === undefined || current?.type.name !== 'galleryCard') return;
+    editor.view.dispatch(editor.state.tr.setNodeAttribute(pos, 'images', change(current.attrs.images)));
+  };
+  const addImages = () => pick((image) => setImages((current) => [...current, image]));
+  // A gallery just inserted asks for its images at once.
+  const emptyAtFirst = useRef(images.length === 0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only when the card first appears
+  useEffect(() => {
+    if (emptyAtFirst.current) addImages();
+  }, []);
+  return (
+    <Card label="Gallery" selected={selected} remove={deleteNode}>
+      <ul className="editor-gallery">
+        {images.map((image, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: an image may be in a gallery twice: its place is what tells them apart
+          <li key={`${index}-${image.src}`}>
+            <img src={image.src} alt={image.alt} className="editor-card-image" />
+            <CardField
+              label={`Alt text of image ${index + 1}`}
+              value={image.alt}
+              onChange={(alt) =>
+                setImages((current) => current.map((each, at) => (at === index ? { ...each, alt } : each)))
+              }
+            />
+            <button
+              type="button"
+              className="button button-small button-secondary"
+              onClick={() => setImages((current) => current.filter((_, at) => at !== index))}
+            >
+              Remove image {index + 1}
+            </button>
+          </li>
+        ))}
+      </ul>
+      <button type="button" className="button button-small button-secondary" onClick={addImages}>
+        Add images
+      </button>
     </Card>
   );
 }

@@ -3,7 +3,13 @@ import { TableKit } from '@tiptap/extension-table';
 import { ReactNodeViewRenderer } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import { TEXT_COLOURS } from '../markdown-toolbar.ts';
-import { CalloutCardView, EmbedCardView, ImageCardView, MarkdownCardView } from './cards.tsx';
+import {
+  CalloutCardView,
+  EmbedCardView,
+  GalleryCardView,
+  ImageCardView,
+  MarkdownCardView,
+} from './cards.tsx';
 
 const BLOCKS = [
   'paragraph',
@@ -17,6 +23,7 @@ const BLOCKS = [
   'embedCard',
   'imageCard',
   'calloutCard',
+  'galleryCard',
   'table',
 ];
 
@@ -168,6 +175,26 @@ const CalloutCard = Node.create({
   },
 });
 
+/** Images side by side: two or more on one line in Markdown. */
+const GalleryCard = Node.create({
+  name: 'galleryCard',
+  group: 'block',
+  atom: true,
+  draggable: true,
+  addAttributes() {
+    return { images: { default: [], rendered: false } };
+  },
+  parseHTML() {
+    return [{ tag: 'div[data-gallery-card]' }];
+  },
+  renderHTML() {
+    return ['div', { 'data-gallery-card': '' }];
+  },
+  addNodeView() {
+    return ReactNodeViewRenderer(GalleryCardView);
+  },
+});
+
 /** What the editor allows: pasted HTML is cut down to these nodes and marks by the schema. */
 export const extensions = [
   StarterKit.configure({
@@ -181,5 +208,6 @@ export const extensions = [
   EmbedCard,
   ImageCard,
   CalloutCard,
+  GalleryCard,
   MarkdownSpacing,
 ];

@@ -59,6 +59,12 @@ const block = fc.oneof(
     '![A cat](/uploads/cat.webp "Caption")',
     '![A "cat"](/a.webp "Say \\"hi\\"")',
   ),
+  fc
+    .array(fc.tuple(sentence, fc.constantFrom('/uploads/a.webp', 'https://example.com/b.png')), {
+      minLength: 2,
+      maxLength: 4,
+    })
+    .map((images) => images.map(([alt, src]) => `![${alt}](${src})`).join(' ')),
   fc.constantFrom('<div class="note">\n<p>Raw HTML</p>\n</div>', '|a|b|\n|-|-|\n|1|2|'),
   fc
     .array(fc.tuple(paragraph, paragraph), { minLength: 1, maxLength: 3 })
@@ -128,6 +134,25 @@ describe('markdown → editor → markdown', () => {
       content: [{ type: 'calloutCard', attrs: { emoji: '⚠️', text: 'Mind\nthe gap ' } }],
     };
     expect(docToMarkdown(typed)).toBe('> ⚠️ Mind the gap');
+  });
+
+  it('loads images side by side on one line as a gallery card', () => {
+    const doc = markdownToDoc('![One](/uploads/1.webp) ![Two](/uploads/2.webp)\n\n![Alone](/uploads/3.webp)');
+    expect(doc.content?.[0]).toMatchObject({
+      type: 'galleryCard',
+      attrs: {
+        images: [
+          { alt: 'One', src: '/uploads/1.webp' },
+          { alt: 'Two', src: '/uploads/2.webp' },
+        ],
+      },
+    });
+    expect(doc.content?.[1].type).toBe('imageCard');
+    const edited = {
+      type: 'doc',
+      content: [{ type: 'galleryCard', attrs: { images: [{ alt: 'A [b]\nc', src: '/uploads/1.webp' }] } }],
+    };
+    expect(docToMarkdown(edited)).toBe('![A bc](/uploads/1.webp)');
   });
 
   it('loads a footnote mark as part of its paragraph, and its note as a card', () => {

@@ -27,6 +27,12 @@ const CARD_MARKERS = {
  */
 const CALLOUT = /^> (\p{Extended_Pictographic}(?:\uFE0F|\u200D\p{Extended_Pictographic})*) (\S[^\n]*)$/u;
 
+/** A gallery: two or more images on one line, side by side on the page (blog.css). */
+const GALLERY_IMAGE = /!\[([^[\]\n]*)\]\(([^()\s"]+)\)/g;
+const GALLERY = /^!\[[^[\]\n]*\]\([^()\s"]+\)(?: !\[[^[\]\n]*\]\([^()\s"]+\))+$/;
+
+export type GalleryImage = { src: string; alt: string };
+
 const BLOCK_SEPARATOR = '\n\n';
 const COLOUR_OPEN = /^<span style="color: (#[0-9a-fA-F]{3,8}|[a-z]+)">$/;
 
@@ -84,6 +90,10 @@ function cardFor(source: string): JSONContent | null {
   const callout = CALLOUT.exec(source);
   if (callout && writeCallout(callout[1], callout[2]) === source)
     return { type: 'calloutCard', attrs: { emoji: callout[1], text: callout[2] } };
+  if (GALLERY.test(source)) {
+    const images = [...source.matchAll(GALLERY_IMAGE)].map((m) => ({ alt: m[1], src: m[2] }));
+    if (writeImages(images) === source) return { type: 'galleryCard', attrs: { images } };
+  }
   // The title is the figure's caption on the page (src/blog/figures.ts).
   const image = /^!\[([^[\]\n]*)\]\(([^()\s"]+)(?: "([^"\n]+)")?\)$/.exec(source);
   if (image) return { type: 'imageCard', attrs: { alt: image[1], src: image[2], caption: image[3] ?? '' } };
@@ -262,10 +272,11 @@ function writeBlock(block: JSONContent): string {
     case 'embedCard':
       return `[${block.attrs?.kind}:${block.attrs?.value}]`;
     case 'imageCard': {
-      const alt = String(block.attrs?.alt ?? '').replace(/[[\]\n]/g, '');
       const caption = String(block.attrs?.caption ?? '').replace(/["\n]/g, '');
-      return `![${alt}](${block.attrs?.src}${caption ? ` "${caption}"` : ''})`;
+      return `![${imageAlt(block.attrs?.alt)}](${block.attrs?.src}${caption ? ` "${caption}"` : ''})`;
     }
+    case 'galleryCard':
+      return writeImages(block.attrs?.images ?? []);
     case 'calloutCard':
       return writeCallout(String(block.attrs?.emoji ?? ''), String(block.attrs?.text ?? ''));
     case 'markdownCard':
@@ -273,6 +284,15 @@ function writeBlock(block: JSONContent): string {
     default:
       return '';
   }
+}
+
+/** Alt text as Markdown holds it: brackets and line breaks would end it. */
+function imageAlt(alt: unknown): string {
+  return String(alt ?? '').replace(/[[\]\n]/g, '');
+}
+
+function writeImages(images: GalleryImage[]): string {
+  return images.map((image) => `![${imageAlt(image.alt)}](${image.src})`).join(' ');
 }
 
 /** The callout's line; a line break in its text would end the quote, so it becomes a space. */

@@ -67,6 +67,16 @@ export function slashItems(products: ProductChoice[], pickImage: () => void): Sl
     { id: 'divider', label: 'Divider', run: (e) => e.chain().focus().setHorizontalRule().run() },
     { id: 'image', label: 'Image', run: () => pickImage() },
     {
+      id: 'gallery',
+      label: 'Gallery',
+      run: (e) =>
+        e
+          .chain()
+          .focus()
+          .insertContent({ type: 'galleryCard', attrs: { images: [] } })
+          .run(),
+    },
+    {
       id: 'youtube',
       label: 'YouTube video',
       run: (e) => {
