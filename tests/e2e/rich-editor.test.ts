@@ -338,6 +338,91 @@ describe('the rich editor', () => {
     await context.close();
   });
 
+  it('links the selected words with the link editor, by keyboard, and removes the link', async () => {
+    const input = postInputSchema.parse({
+      title: 'Linked',
+      content: 'Read the manual today',
+      excerpt: 'L',
+      category: 'Life',
+    });
+    const post = await createPost(app.services.db, app.services.queues, input, admin.user.id);
+    const { context, page, problems } = await richEditorPage(post.id);
+    const editor = page.getByRole('textbox', { name: 'Content', exact: true });
+    const markdown = () => page.locator('#content').inputValue();
+    const focusedId = () =>
+      page.evaluate(() => document.activeElement?.id || document.activeElement?.className);
+    await editor.focus();
+    await page.keyboard.press('Control+End');
+    for (let i = 0; i < ' today'.length; i++) await page.keyboard.press('ArrowLeft');
+    for (let i = 0; i < 'manual'.length; i++) await page.keyboard.press('Shift+ArrowLeft');
+    await page.keyboard.press('Control+k');
+    const dialog = page.getByRole('dialog', { name: 'Link' });
+    await expect.poll(focusedId).toBe('link-url');
+    await page.keyboard.type('example.com');
+    await page.keyboard.press('Enter');
+    expect(await dialog.getByRole('alert').textContent()).toBe(
+      'A link starts with https://, http://, / or mailto:',
+    );
+    await expectAccessible(page);
+    await page.keyboard.press('Control+a');
+    await page.keyboard.type('https://example.com/manual');
+    await page.keyboard.press('Enter');
+    expect(await dialog.count()).toBe(0);
+    await expect.poll(focusedId).toContain('rich-editor-text');
+    await expect.poll(markdown).toBe('Read the [manual](https://example.com/manual) today');
+
+    // In the link, the editor shows its address; Escape leaves it as it was.
+    await page.keyboard.press('Control+k');
+    expect(await page.getByLabel('Link URL').inputValue()).toBe('https://example.com/manual');
+    await page.keyboard.press('Escape');
+    expect(await dialog.count()).toBe(0);
+    expect(await markdown()).toBe('Read the [manual](https://example.com/manual) today');
+    await page.keyboard.press('Control+k');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Remove link');
+    await page.keyboard.press('Enter');
+    await expect.poll(markdown).toBe('Read the manual today');
+    await page.keyboard.press('Control+k');
+    await page.keyboard.type('/about');
+    await page.keyboard.press('Enter');
+    await expect.poll(focusedId).toContain('rich-editor-text');
+    await save(page);
+    expect((await stored(post.id)).content).toBe('Read the [manual](/about) today');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('colours code in the editor as readers will see it, as it is typed', async () => {
+    const input = postInputSchema.parse({
+      title: 'Coloured Code',
+      content: 'Intro\n\n```ts\nconst answer = 42;\n```',
+      excerpt: 'C',
+      category: 'Technology',
+      status: 'published',
+    });
+    const post = await createPost(app.services.db, app.services.queues, input, admin.user.id);
+    const { context, page, problems } = await richEditorPage(post.id);
+    const keyword = page.locator('.rich-editor pre .hljs-keyword');
+    await expect.poll(() => keyword.allTextContents()).toEqual(['const']);
+    const colour = (el: Element) => getComputedStyle(el).color;
+    const inEditor = await keyword.evaluate(colour);
+    await page.locator('.rich-editor pre').click();
+    await page.keyboard.press('End');
+    await page.keyboard.type(' // the answer');
+    await expect
+      .poll(() => page.locator('.rich-editor pre .hljs-comment').textContent())
+      .toBe('// the answer');
+    await save(page);
+    expect((await stored(post.id)).content).toBe('Intro\n\n```ts\nconst answer = 42; // the answer\n```');
+    await page.goto(`/post/${(await stored(post.id)).slug}`);
+    const onPage = page.locator('.prose pre .hljs-keyword');
+    expect(await onPage.textContent()).toBe('const');
+    expect(await onPage.evaluate(colour)).toBe(inEditor);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('writes a table, Tab moving from cell to cell', async () => {
     const input = postInputSchema.parse({ title: 'Table', content: 'Intro', excerpt: 'T', category: 'Life' });
     const post = await createPost(app.services.db, app.services.queues, input, admin.user.id);

@@ -24,13 +24,84 @@ type Props = {
 const imagesIn = (transfer: DataTransfer | null) =>
   Array.from(transfer?.files ?? []).filter((file) => file.type.startsWith('image/'));
 
-function askLink(editor: Editor) {
-  const current = String(editor.getAttributes('link').href ?? '');
-  const url = window.prompt('Link URL (empty removes the link)', current)?.trim();
-  if (url === undefined) return;
-  const chain = editor.chain().focus().extendMarkRange('link');
-  if (url === '') chain.unsetLink().run();
-  else if (/^(https?:\/\/|\/|mailto:)/i.test(url)) chain.setLink({ href: url }).run();
+const LINK_URL = /^(https?:\/\/|\/|mailto:)\S+$/i;
+
+/**
+ * The link editor: the address of the link at the cursor (or for the selected text), applied with
+ * Enter, removed with its button; Escape leaves it. Not a form, and a plain text field: it sits
+ * inside the post's form, whose submission must not depend on it.
+ */
+function LinkEditor({ editor, close }: { editor: Editor; close: () => void }) {
+  const [url, setUrl] = useState(() => String(editor.getAttributes('link').href ?? ''));
+  const [error, setError] = useState('');
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => input.current?.focus(), []);
+  const done = () => {
+    close();
+    editor.commands.focus();
+  };
+  const apply = () => {
+    const href = url.trim();
+    if (href !== '' && !LINK_URL.test(href)) {
+      setError('A link starts with https://, http://, / or mailto:');
+      return;
+    }
+    const chain = editor.chain().focus().extendMarkRange('link');
+    (href === '' ? chain.unsetLink() : chain.setLink({ href })).run();
+    done();
+  };
+  return (
+    <div
+      className="card link-editor"
+      role="dialog"
+      aria-label="Link"
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') {
+          event.preventDefault();
+          done();
+        }
+      }}
+    >
+      <label htmlFor="link-url">Link URL</label>
+      <input
+        id="link-url"
+        ref={input}
+        inputMode="url"
+        value={url}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? 'link-url-error' : undefined}
+        onChange={(event) => {
+          setUrl(event.target.value);
+          setError('');
+        }}
+        onKeyDown={(event) => {
+          // Enter applies the link here, not the post's form around it.
+          if (event.key === 'Enter') {
+            event.preventDefault();
+            apply();
+          }
+        }}
+      />
+      <button type="button" className="button button-small" onClick={apply}>
+        Apply
+      </button>
+      <button
+        type="button"
+        className="button button-small button-secondary"
+        onClick={() => {
+          editor.chain().focus().extendMarkRange('link').unsetLink().run();
+          done();
+        }}
+      >
+        Remove link
+      </button>
+      {error ? (
+        <p id="link-url-error" className="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
 }
 
 /**
@@ -49,6 +120,7 @@ export default function RichEditor({ markdown, onMarkdown, products, upload, pic
     pickImage();
   };
   const [slash, setSlash] = useState<SlashQuery | null>(null);
+  const [linking, setLinking] = useState(false);
   const [active, setActive] = useState(0);
   // Parsed once: the editor takes its content only when it is made, and the text changes on every key.
   const [initial] = useState(() => markdownToDoc(markdown));
@@ -81,7 +153,7 @@ export default function RichEditor({ markdown, onMarkdown, products, upload, pic
         const { shown: options, active: at, slash: open } = menu.current;
         if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'k') {
           event.preventDefault();
-          if (editorRef.current) askLink(editorRef.current);
+          setLinking(true);
           return true;
         }
         if (!open || options.length === 0) return false;
@@ -178,7 +250,7 @@ export default function RichEditor({ markdown, onMarkdown, products, upload, pic
           {toggle('italic', 'Italic', () => chain().toggleItalic().run())}
           {toggle('underline', 'Underline', () => chain().toggleUnderline().run())}
           {toggle('strike', 'Strike', () => chain().toggleStrike().run())}
-          {toggle('link', 'Link', () => askLink(editor))}
+          {toggle('link', 'Link', () => setLinking(true))}
           <label className="visually-hidden" htmlFor="rich-colour">
             Text colour
           </label>
@@ -226,6 +298,7 @@ export default function RichEditor({ markdown, onMarkdown, products, upload, pic
             +
           </button>
         </div>
+        {linking ? <LinkEditor editor={editor} close={() => setLinking(false)} /> : null}
         <div className="rich-editor">
           <EditorContent editor={editor} />
           {slash && shown.length > 0 ? (

@@ -10,6 +10,7 @@ import {
   ImageCardView,
   MarkdownCardView,
 } from './cards.tsx';
+import { CodeHighlight } from './code-highlight.ts';
 
 const BLOCKS = [
   'paragraph',
@@ -209,5 +210,6 @@ export const extensions = [
   ImageCard,
   CalloutCard,
   GalleryCard,
+  CodeHighlight,
   MarkdownSpacing,
 ];
