@@ -49,6 +49,7 @@ const shown = async (page: Page) => {
   return { text, markdown: await markdownValue(page) };
 };
 const both = (text: string) => ({ text, markdown: text });
+const settings = (page: Page) => page.getByRole('complementary', { name: 'Post settings' });
 const status = (page: Page) => page.locator('.autosave-status').first();
 
 describe('the editor keeps the writer’s work', () => {
@@ -214,8 +215,9 @@ describe('the editor keeps the writer’s work', () => {
     await page.waitForURL('**/admin?tab=posts**');
 
     await openEditor(page, post.id);
-    await page.getByRole('button', { name: 'Revisions' }).click();
-    const panel = page.getByRole('region', { name: 'Revisions' });
+    // In the settings panel, beside the text.
+    await settings(page).getByRole('button', { name: 'Revisions' }).click();
+    const panel = settings(page).getByRole('region', { name: 'Revisions' });
     const entries = panel.getByRole('listitem');
     await expect.poll(() => entries.count()).toBe(2);
     await entries
@@ -244,8 +246,11 @@ describe('the editor keeps the writer’s work', () => {
     const page = await context.newPage();
     const problems = await watchPage(page);
     await openEditor(page, post.id);
-    await page.getByRole('button', { name: 'Share preview' }).click();
-    const field = page.getByLabel('Preview link (shows the post as last saved)');
+    await settings(page).getByRole('button', { name: 'Share preview' }).click();
+    const field = settings(page).getByLabel('Preview link (shows the post as last saved)');
+    // Enter in the link's field copies nothing and saves nothing: the field sits in the post's form.
+    await field.press('Enter');
+    expect(new URL(page.url()).pathname).toBe(`/admin/posts/${post.id}`);
     await expect.poll(() => field.inputValue()).toMatch(/\/preview\/[A-Za-z0-9_-]{43}$/);
     const url = await field.inputValue();
     await expectAccessible(page);
