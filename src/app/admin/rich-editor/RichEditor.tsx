@@ -106,7 +106,7 @@ function LinkEditor({ editor, close }: { editor: Editor; close: () => void }) {
 
 /**
  * The rich editor: the post as readers will see it, written back to the same Markdown on every
- * change. Loaded only when a writer turns it on (a chunk of its own, never on public pages).
+ * change. Loaded once the post editor is live (a chunk of its own, never on public pages).
  */
 export default function RichEditor({ markdown, onMarkdown, products, upload, pickImage, handle }: Props) {
   // Where uploaded images go: the gallery that asked for them, else a new image card each.

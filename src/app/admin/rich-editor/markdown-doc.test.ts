@@ -153,6 +153,14 @@ describe('markdown → editor → markdown', () => {
       content: [{ type: 'galleryCard', attrs: { images: [{ alt: 'A [b]\nc', src: '/uploads/1.webp' }] } }],
     };
     expect(docToMarkdown(edited)).toBe('![A bc](/uploads/1.webp)');
+    const cancelled = {
+      type: 'doc',
+      content: [
+        { type: 'paragraph', content: [{ type: 'text', text: 'Intro' }] },
+        { type: 'galleryCard', attrs: { images: [] } },
+      ],
+    };
+    expect(docToMarkdown(cancelled)).toBe('Intro');
   });
 
   it('loads a footnote mark as part of its paragraph, and its note as a card', () => {

@@ -38,9 +38,12 @@ const COLOUR_OPEN = /^<span style="color: (#[0-9a-fA-F]{3,8}|[a-z]+)">$/;
 
 /** The Markdown a document is written back as. */
 export function docToMarkdown(doc: JSONContent): string {
-  // Empty paragraphs are the editor's, never a loaded post's (blank lines in Markdown are spacing).
+  // Empty paragraphs and galleries are the editor's, never a loaded post's (blank lines in Markdown
+  // are spacing; a gallery whose picker was cancelled holds nothing).
   const blocks = (doc.content ?? []).filter(
-    (block, _, all) => all.length === 1 || block.type !== 'paragraph' || block.content?.length,
+    (block, _, all) =>
+      (all.length === 1 || block.type !== 'paragraph' || block.content?.length) &&
+      (block.type !== 'galleryCard' || block.attrs?.images?.length),
   );
   return blocks
     .map((block, index) => {
