@@ -373,17 +373,22 @@ describe('the rich editor', () => {
 
     // In the link, the editor shows its address; Escape leaves it as it was.
     await page.keyboard.press('Control+k');
+    await expect.poll(focusedId).toBe('link-url');
     expect(await page.getByLabel('Link URL').inputValue()).toBe('https://example.com/manual');
     await page.keyboard.press('Escape');
     expect(await dialog.count()).toBe(0);
     expect(await markdown()).toBe('Read the [manual](https://example.com/manual) today');
+    await expect.poll(focusedId).toContain('rich-editor-text');
     await page.keyboard.press('Control+k');
+    await expect.poll(focusedId).toBe('link-url');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Remove link');
     await page.keyboard.press('Enter');
     await expect.poll(markdown).toBe('Read the manual today');
+    await expect.poll(focusedId).toContain('rich-editor-text');
     await page.keyboard.press('Control+k');
+    await expect.poll(focusedId).toBe('link-url');
     await page.keyboard.type('/about');
     await page.keyboard.press('Enter');
     await expect.poll(focusedId).toContain('rich-editor-text');
