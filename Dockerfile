@@ -28,10 +28,9 @@ COPY migrations ./migrations
 COPY public ./public
 # npm run knex -- migrate:status (and the other knex CLI commands) inside the container
 COPY knexfile.ts ./
-COPY scripts/knex.ts ./scripts/knex.ts
 USER penstand
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # The web process's V8 heap bounds: docs/operators-guide.md, Configuration.
-CMD ["node", "--max-old-space-size=512", "--max-semi-space-size=32", "src/server/start.ts"]
+CMD ["node", "--max-old-space-size=512", "--max-semi-space-size=32", "src/web/start.ts"]

@@ -25,7 +25,7 @@ const dataDir = path.resolve('.lighthouse-data');
 const bench = values.bench ? await openBenchDatabase() : null;
 await bench?.db.destroy();
 const databaseUrl = bench?.url ?? `postgres://postgres:postgres@127.0.0.1:${pgPort}/penstand`;
-const server = spawn(process.execPath, ['src/server/start.ts', '--with-worker'], {
+const server = spawn(process.execPath, ['src/web/start.ts', '--with-worker'], {
   env: {
     PATH: process.env.PATH,
     NODE_ENV: 'production',

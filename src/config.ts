@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_CURRENCY, isCentsCurrency } from './shop/price.ts';
+import { DEFAULT_CURRENCY, isCentsCurrency } from './currency.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])

@@ -2,9 +2,9 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ServerBuild } from 'react-router';
 import { loadConfig } from '../../src/config.ts';
-import { createApp } from '../../src/server/app.ts';
 import { createLogger } from '../../src/server/logger.ts';
 import { startRuntime } from '../../src/server/runtime.ts';
+import { createApp } from '../../src/web/app.ts';
 import { BENCH_DATA_DIR } from './database.ts';
 
 /**

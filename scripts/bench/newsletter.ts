@@ -87,7 +87,10 @@ const server = spawn(process.execPath, [...web.nodeFlags, web.entry], {
   env,
   stdio: ['ignore', 'ignore', 'inherit'],
 });
-const worker = spawn(process.execPath, ['workers/main.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+const worker = spawn(process.execPath, ['src/cli/worker.ts'], {
+  env,
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
 const base = `http://127.0.0.1:${port}`;
 for (let i = 0; i < 300; i++) {
   if (

@@ -223,7 +223,10 @@ const server = spawn(process.execPath, [...web.nodeFlags, web.entry], {
   env,
   stdio: ['ignore', 'ignore', 'inherit'],
 });
-const worker = spawn(process.execPath, ['workers/main.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+const worker = spawn(process.execPath, ['src/cli/worker.ts'], {
+  env,
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
 const ceiling = startCeilingServer(ceilingPort);
 const base = `http://127.0.0.1:${appPort}`;
 await waitForHttp(`${base}/api/health`);

@@ -1,5 +1,5 @@
 import type { Db } from '../db/knex.ts';
-import { ANALYTICS_ON_SQL } from './switch.ts';
+import { ANALYTICS_ON_SQL } from '../settings/settings.ts';
 
 /** How long the last post read in a session is credited with an order. */
 const ATTRIBUTION_MS = 24 * 60 * 60 * 1000;
@@ -55,15 +55,4 @@ export async function recordOrderSource(
      SELECT ?, id FROM posts WHERE id = ? AND ${ANALYTICS_ON_SQL} ON CONFLICT (order_id) DO NOTHING`,
     [orderId, last.id],
   );
-}
-
-/**
- * Counts an add-to-cart for the product's funnel, as a CTE of the add's own statement (`taken`
- * names the CTE that returns a row when the line was taken): no round trip or commit of its own.
- * Binds `:day` (the UTC day, YYYY-MM-DD) and `:productId`.
- */
-export function countCartAddSql(taken: string): string {
-  return `INSERT INTO analytics_cart_adds (day, product_id, adds)
-       SELECT CAST(:day AS date), CAST(:productId AS int), 1 FROM ${taken} WHERE ${ANALYTICS_ON_SQL}
-       ON CONFLICT (day, product_id) DO UPDATE SET adds = analytics_cart_adds.adds + 1`;
 }

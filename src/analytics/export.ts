@@ -1,4 +1,4 @@
-import { toCsv } from '../server/csv.ts';
+import { toCsv } from '../kernel/csv.ts';
 import type { AnalyticsReport } from './report.ts';
 
 /** The report's tables a CSV file can be made of, with their columns. */

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
-import { getBlogSettings } from '../blog/settings.ts';
 import { applyViews } from '../blog/views.ts';
 import type { Db } from '../db/knex.ts';
 import type { jobSchemas } from '../jobs/names.ts';
+import { getBlogSettings } from '../settings/settings.ts';
 
 type Batch = z.output<(typeof jobSchemas)['views.record']>;
 

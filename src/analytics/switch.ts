@@ -1,11 +1,4 @@
-import { DEFAULT_SETTINGS } from '../blog/settings.ts';
-import type { SettingsCache } from '../blog/settings-cache.ts';
-
-/**
- * The 'Analytics' setting inside a statement, so that a write it guards (an add-to-cart, an
- * order's source) costs no extra round trip.
- */
-export const ANALYTICS_ON_SQL = `coalesce((SELECT analytics FROM blog_settings WHERE id = 1), ${DEFAULT_SETTINGS.analytics})`;
+import type { SettingsCache } from '../settings/settings-cache.ts';
 
 /**
  * The 'Analytics' setting as the counting path reads it on every page view (cached pages too):

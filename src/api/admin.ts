@@ -1,8 +1,8 @@
 import Router from '@koa/router';
 import { adminTestStats, analytics, dashboard, dashboardStats, recentActivity } from '../blog/dashboard.ts';
 import { requireAdmin } from '../identity/policy.ts';
+import { Invalid } from '../kernel/errors.ts';
 import { auditCsv, listAudit } from '../server/audit.ts';
-import { HttpError } from '../server/middleware.ts';
 import type { AppServices } from '../server/services.ts';
 
 /** GET /api/admin (dashboard; ?action=stats|analytics|recent-activity) and GET /api/admin-test (admins). */
@@ -17,7 +17,7 @@ export function adminRouter(services: AppServices): Router {
     else if (action === 'stats') ctx.body = { stats: await dashboardStats(db, services.config.currency) };
     else if (action === 'analytics') ctx.body = await analytics(db);
     else if (action === 'recent-activity') ctx.body = { recentActivity: await recentActivity(db) };
-    else throw new HttpError(400, 'Unknown action: use stats, analytics or recent-activity');
+    else throw new Invalid('Unknown action: use stats, analytics or recent-activity');
   });
   /** The audit log (admins): ?actor= and ?action= filter, ?page=, ?format=csv for the whole of it. */
   router.get('/admin/audit', async (ctx) => {
@@ -25,14 +25,13 @@ export function adminRouter(services: AppServices): Router {
     ctx.set('Cache-Control', 'no-store');
     const one = (name: string) => {
       const value = ctx.query[name];
-      if (Array.isArray(value)) throw new HttpError(400, `Query parameter ${name} must be given once`);
+      if (Array.isArray(value)) throw new Invalid(`Query parameter ${name} must be given once`);
       return value?.slice(0, 200);
     };
     const page = one('page');
-    if (page !== undefined && !/^\d{1,6}$/.test(page))
-      throw new HttpError(400, 'page must be a positive integer');
+    if (page !== undefined && !/^\d{1,6}$/.test(page)) throw new Invalid('page must be a positive integer');
     const format = one('format');
-    if (format !== undefined && format !== 'csv') throw new HttpError(400, 'format must be csv');
+    if (format !== undefined && format !== 'csv') throw new Invalid('format must be csv');
     const filter = { actor: one('actor'), action: one('action') };
     if (format === 'csv') {
       const { entries } = await listAudit(db, { ...filter, limit: 10_000 });

@@ -2,8 +2,8 @@ import Router from '@koa/router';
 import { REPORT_TABLES, type ReportTable, reportCsv } from '../analytics/export.ts';
 import { type AnalyticsReport, analyticsReport, rangeSchema } from '../analytics/report.ts';
 import { requireAdmin } from '../identity/policy.ts';
+import { Invalid, NotFound } from '../kernel/errors.ts';
 import { type EncodedJson, encodeJson, sendEncodedJson } from '../server/json-cache.ts';
-import { HttpError } from '../server/middleware.ts';
 import type { AppServices } from '../server/services.ts';
 
 const ANALYTICS_OFF = 'Analytics is off. Turn it on in Settings.';
@@ -30,19 +30,19 @@ export function analyticsAdminRouter(services: AppServices): Router {
   router.get('/admin/analytics', async (ctx) => {
     requireAdmin(ctx.state);
     ctx.set('Cache-Control', 'no-store');
-    if (!(await services.analytics.isOn())) throw new HttpError(404, ANALYTICS_OFF);
+    if (!(await services.analytics.isOn())) throw new NotFound(ANALYTICS_OFF);
     const { from, to, format, table } = ctx.query;
     if ([from, to, format, table].some(Array.isArray))
-      throw new HttpError(400, 'Each query parameter must be given once.');
+      throw new Invalid('Each query parameter must be given once.');
     const range = rangeSchema.safeParse({ from, to });
-    if (!range.success) throw new HttpError(400, range.error.issues[0].message);
+    if (!range.success) throw new Invalid(range.error.issues[0].message);
     if (format === undefined) {
       sendEncodedJson(ctx, await encodedReport(await analyticsReport(services.db, range.data)));
       return;
     }
-    if (format !== 'csv') throw new HttpError(400, 'format must be csv.');
+    if (format !== 'csv') throw new Invalid('format must be csv.');
     if (!REPORT_TABLES.includes(table as ReportTable))
-      throw new HttpError(400, `table must be one of ${REPORT_TABLES.join(', ')}.`);
+      throw new Invalid(`table must be one of ${REPORT_TABLES.join(', ')}.`);
     const report = await analyticsReport(services.db, range.data, 1_000);
     ctx.set(
       'Content-Disposition',

@@ -1,21 +1,22 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { HttpError } from '../server/middleware.ts';
+import { Invalid, NotFound } from '../kernel/errors.ts';
+import { parseInput } from '../kernel/parse.ts';
 import type { RequestState } from '../server/request-state.ts';
 import type { AppServices } from '../server/services.ts';
 import {
   addToCart,
   type CartOwner,
+  cartOwnerOf,
   clearCart,
   countCartItems,
   getCart,
   removeCartItem,
   updateCartItem,
 } from '../shop/cart.ts';
-import { cartOwnerOf } from '../shop/checkout.ts';
 import { addedMessage, SHOP_MESSAGES } from '../shop/messages.ts';
-import { parseOr400, readJsonBody, SMALL_BODY } from './http.ts';
+import { readJsonBody, SMALL_BODY } from './http.ts';
 
 export const addBody = z.object({
   productId: z.coerce
@@ -46,7 +47,7 @@ async function writeOwner(ctx: Context): Promise<CartOwner> {
 
 function lineId(ctx: Context): number {
   const raw = String(ctx.query.id ?? ctx.params.id ?? '');
-  if (!/^\d{1,9}$/.test(raw)) throw new HttpError(404, 'Cart item not found');
+  if (!/^\d{1,9}$/.test(raw)) throw new NotFound('Cart item not found');
   return Number(raw);
 }
 
@@ -68,15 +69,14 @@ export function cartRouter(services: AppServices): Router {
       return;
     }
     const action = ctx.query.action;
-    if (action !== undefined && action !== 'items')
-      throw new HttpError(404, `No API endpoint at GET ${ctx.url}`);
+    if (action !== undefined && action !== 'items') throw new NotFound(`No API endpoint at GET ${ctx.url}`);
     await show(ctx, action === 'items');
   });
   router.get('/cart/items', (ctx) => show(ctx, true));
 
   async function add(ctx: Context) {
     const parsed = addBody.safeParse(await readJsonBody(ctx, SMALL_BODY));
-    if (!parsed.success) throw new HttpError(400, parsed.error.issues.map((i) => i.message).join('; '));
+    if (!parsed.success) throw new Invalid(parsed.error.issues.map((i) => i.message).join('; '));
     const owner = await writeOwner(ctx);
     const line = await addToCart(db, owner, parsed.data.productId, parsed.data.quantity);
     ctx.status = 201;
@@ -87,14 +87,14 @@ export function cartRouter(services: AppServices): Router {
     };
   }
   router.post('/cart', async (ctx) => {
-    if (ctx.query.action !== 'add') throw new HttpError(404, `No API endpoint at POST ${ctx.url}`);
+    if (ctx.query.action !== 'add') throw new NotFound(`No API endpoint at POST ${ctx.url}`);
     await add(ctx);
   });
   router.post('/cart/add', add);
 
   router.put('/cart', async (ctx) => {
     const id = lineId(ctx);
-    const { quantity } = parseOr400(updateBody, await readJsonBody(ctx, SMALL_BODY));
+    const { quantity } = parseInput(updateBody, await readJsonBody(ctx, SMALL_BODY));
     const result = await updateCartItem(db, cartOwnerOf(ctx.state), id, quantity);
     ctx.body = { id, quantity: result.quantity };
   });

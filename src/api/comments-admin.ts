@@ -12,9 +12,10 @@ import {
   replyFromModeration,
 } from '../blog/moderation.ts';
 import { requireAdmin } from '../identity/policy.ts';
-import { HttpError } from '../server/middleware.ts';
+import { NotFound } from '../kernel/errors.ts';
+import { parseInput } from '../kernel/parse.ts';
 import type { AppServices } from '../server/services.ts';
-import { parseOr400, queryId, readJsonBody } from './http.ts';
+import { queryId, readJsonBody } from './http.ts';
 
 export const listQuery = z.object({
   status: z.enum(COMMENT_STATUS_FILTERS).catch('all'),
@@ -40,7 +41,7 @@ export function commentsAdminRouter(services: AppServices): Router {
       ctx.body = { comments: await listPendingComments(db) };
       return;
     }
-    const query = parseOr400(listQuery, ctx.query);
+    const query = parseInput(listQuery, ctx.query);
     const { comments, pagination } = await listComments(db, query);
     ctx.body = { comments, pagination };
   });
@@ -48,27 +49,27 @@ export function commentsAdminRouter(services: AppServices): Router {
     if (ctx.query.action !== 'moderate') return next();
     requireAdmin(ctx.state);
     const id = queryId(ctx);
-    const { approved } = parseOr400(moderateBody, await readJsonBody(ctx));
+    const { approved } = parseInput(moderateBody, await readJsonBody(ctx));
     ctx.state.audit = {
       what: `${approved ? MODERATION_MESSAGES.approved : MODERATION_MESSAGES.rejected}: ${(await commentLabel(db, id)) ?? `comment #${id}`}`,
     };
     if (!(await moderateComment(db, id, approved ? 'approve' : 'reject')))
-      throw new HttpError(404, MODERATION_MESSAGES.notFound);
+      throw new NotFound(MODERATION_MESSAGES.notFound);
     ctx.body = { message: approved ? MODERATION_MESSAGES.approved : MODERATION_MESSAGES.rejected };
   });
   router.post('/comments', async (ctx, next) => {
     if (ctx.query.action !== 'reply') return next();
     const admin = requireAdmin(ctx.state);
     const id = queryId(ctx);
-    const { content } = parseOr400(replyBody, await readJsonBody(ctx));
+    const { content } = parseInput(replyBody, await readJsonBody(ctx));
     if (!(await replyFromModeration(db, admin, id, content)))
-      throw new HttpError(404, MODERATION_MESSAGES.notFound);
+      throw new NotFound(MODERATION_MESSAGES.notFound);
     ctx.status = 201;
     ctx.body = { message: MODERATION_MESSAGES.replied };
   });
   router.delete('/comments', async (ctx) => {
     requireAdmin(ctx.state);
-    if (!(await deleteComment(db, queryId(ctx)))) throw new HttpError(404, MODERATION_MESSAGES.notFound);
+    if (!(await deleteComment(db, queryId(ctx)))) throw new NotFound(MODERATION_MESSAGES.notFound);
     ctx.body = { message: MODERATION_MESSAGES.deleted };
   });
   return router;

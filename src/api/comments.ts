@@ -3,10 +3,11 @@ import { z } from 'zod';
 import { commentSchema } from '../blog/comment-schema.ts';
 import { approvedComments, commentWriter, createComment, likeComment, likerOf } from '../blog/comments.ts';
 import { BLOG_MESSAGES } from '../blog/messages.ts';
-import { HttpError } from '../server/middleware.ts';
-import { rateLimit } from '../server/rate-limit.ts';
+import { Invalid, NotFound } from '../kernel/errors.ts';
+import { parseInput } from '../kernel/parse.ts';
+import { rateLimit } from '../kernel/rate-limit.ts';
 import type { AppServices } from '../server/services.ts';
-import { parseOr400, queryId, readJsonBody, SMALL_BODY } from './http.ts';
+import { queryId, readJsonBody, SMALL_BODY } from './http.ts';
 
 export const listQuery = z.object({
   postId: z.coerce
@@ -31,17 +32,17 @@ export function commentsRouter(services: AppServices): Router {
 
   router.get('/comments', async (ctx, next) => {
     if (ctx.query.action !== undefined) return next();
-    const params = parseOr400(listQuery, ctx.query);
+    const params = parseInput(listQuery, ctx.query);
     ctx.body = await approvedComments(db, params.postId, params);
   });
 
   router.post('/comments', async (ctx, next) => {
     if (ctx.query.action !== undefined) return next();
-    const input = parseOr400(commentSchema, await readJsonBody(ctx, SMALL_BODY));
+    const input = parseInput(commentSchema, await readJsonBody(ctx, SMALL_BODY));
     await commentLimit.consume(ctx.state.clientIp);
     const created = await createComment(db, input, { writer: commentWriter(ctx.state.session) });
-    if (created === 'no-post') throw new HttpError(404, 'Post not found');
-    if (created === 'no-parent') throw new HttpError(400, BLOG_MESSAGES.replyParentMissing.description);
+    if (created === 'no-post') throw new NotFound('Post not found');
+    if (created === 'no-parent') throw new Invalid(BLOG_MESSAGES.replyParentMissing.description);
     ctx.status = 201;
     ctx.body = {
       comment: {
@@ -62,7 +63,7 @@ export function commentsRouter(services: AppServices): Router {
     if (ctx.query.action !== 'like') return next();
     const id = queryId(ctx);
     const likes = await likeComment(db, id, await likerOf(db, ctx.state.session.id, ctx.ip));
-    if (likes === null) throw new HttpError(404, 'Comment not found');
+    if (likes === null) throw new NotFound('Comment not found');
     ctx.body = { id, likes };
   });
   return router;

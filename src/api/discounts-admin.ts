@@ -1,7 +1,8 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { requireAdmin } from '../identity/policy.ts';
-import { HttpError } from '../server/middleware.ts';
+import { Invalid, NotFound } from '../kernel/errors.ts';
+import { parseInput } from '../kernel/parse.ts';
 import type { AppServices } from '../server/services.ts';
 import { DISCOUNT_MESSAGES, discountSchema } from '../shop/discount-schema.ts';
 import {
@@ -11,19 +12,19 @@ import {
   listDiscounts,
   updateDiscount,
 } from '../shop/discounts.ts';
-import { parseOr400, readJsonBody, SMALL_BODY } from './http.ts';
+import { readJsonBody, SMALL_BODY } from './http.ts';
 
 function discountIdOf(ctx: Context): number {
   const raw = ctx.params.id;
   const id = /^\d{1,9}$/.test(raw) ? Number(raw) : 0;
-  if (!id) throw new HttpError(404, DISCOUNT_MESSAGES.notFound);
+  if (!id) throw new NotFound(DISCOUNT_MESSAGES.notFound);
   return id;
 }
 
 async function objectBody(ctx: Context): Promise<Record<string, unknown>> {
   const body = await readJsonBody(ctx, SMALL_BODY);
   if (!body || typeof body !== 'object' || Array.isArray(body))
-    throw new HttpError(400, 'Request body must be a JSON object.');
+    throw new Invalid('Request body must be a JSON object.');
   return body as Record<string, unknown>;
 }
 
@@ -40,7 +41,7 @@ export function discountsAdminRouter(services: AppServices): Router {
 
   router.post('/admin/discounts', async (ctx) => {
     requireAdmin(ctx.state);
-    const input = parseOr400(discountSchema, await objectBody(ctx));
+    const input = parseInput(discountSchema, await objectBody(ctx));
     ctx.state.audit = { what: `Discount code “${input.code}” created` };
     ctx.set('Cache-Control', 'no-store');
     ctx.status = 201;

@@ -1,7 +1,6 @@
 import type { Context } from 'koa';
-import type { z } from 'zod';
+import { Invalid } from '../kernel/errors.ts';
 import { readBody } from '../server/body.ts';
-import { HttpError } from '../server/middleware.ts';
 
 const MAX_JSON_BYTES = 512 * 1024;
 /** For forms of a few fields (cart, checkout, comments): anything bigger is not a real request. */
@@ -15,25 +14,18 @@ export async function readJsonBody(ctx: Context, limit = MAX_JSON_BYTES): Promis
   const text = (await readBody(ctx, limit)).toString('utf8').trim();
   if (!text) return {};
   if (text.includes('\\u0000') || text.includes('\u0000'))
-    throw new HttpError(400, 'Request body must not contain NUL characters.');
+    throw new Invalid('Request body must not contain NUL characters.');
   try {
     return JSON.parse(text);
   } catch {
-    throw new HttpError(400, 'Request body must be valid JSON.');
+    throw new Invalid('Request body must be valid JSON.');
   }
-}
-
-/** Parses with a zod schema; the first problem becomes a 400 with its message. */
-export function parseOr400<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new HttpError(400, parsed.error.issues[0]?.message ?? 'Invalid request');
-  return parsed.data;
 }
 
 /** A positive integer id from the query string, or 400. */
 export function queryId(ctx: Context, name = 'id'): number {
   const raw = ctx.query[name];
   const id = typeof raw === 'string' && /^\d{1,9}$/.test(raw) ? Number(raw) : 0;
-  if (id < 1) throw new HttpError(400, `Query parameter ${name} must be a positive integer`);
+  if (id < 1) throw new Invalid(`Query parameter ${name} must be a positive integer`);
   return id;
 }

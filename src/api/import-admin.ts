@@ -1,11 +1,13 @@
 import Router from '@koa/router';
 import { requireAdmin } from '../identity/policy.ts';
 import { runImport } from '../import/import.ts';
+import { importJobStatus } from '../import/job-status.ts';
 import { IMPORT_MESSAGES } from '../import/messages.ts';
 import { exportSite } from '../import/penstand.ts';
 import { receiveImport } from '../import/uploaded.ts';
 import { uploadsArchive } from '../import/uploads-archive.ts';
-import { HttpError } from '../server/middleware.ts';
+import { NotFound } from '../kernel/errors.ts';
+import { isRefusal } from '../server/error-status.ts';
 import type { AppServices } from '../server/services.ts';
 
 /**
@@ -23,7 +25,7 @@ export function importAdminRouter(services: AppServices): Router {
     ).catch((error: unknown) => {
       // Without JavaScript a refusal (too large, no file) is shown on the screen, not as JSON.
       const refused = Object.entries(IMPORT_MESSAGES).find(([, text]) => text === (error as Error).message);
-      if (!html || !(error instanceof HttpError) || !refused) throw error;
+      if (!html || !isRefusal(error) || !refused) throw error;
       return refused[0];
     });
     if (typeof received === 'string') {
@@ -46,7 +48,7 @@ export function importAdminRouter(services: AppServices): Router {
     requireAdmin(ctx.state);
     ctx.set('Cache-Control', 'no-store');
     const status = await importJobStatus(services.queues.queue('import'), ctx.params.id);
-    if (!status) throw new HttpError(404, 'No such import job.');
+    if (!status) throw new NotFound('No such import job.');
     ctx.body = status;
   });
   router.get('/admin/export', async (ctx) => {
@@ -72,36 +74,3 @@ export function importAdminRouter(services: AppServices): Router {
   });
   return router;
 }
-
-export type ImportJobStatus = {
-  state: 'running' | 'done' | 'failed';
-  done: number;
-  total: number;
-  report: Awaited<ReturnType<typeof runImport>> | null;
-  message: string | null;
-};
-
-/**
- * What the screen shows of an import job: progress while it runs, then its report or its failure.
- * The state is read before the job: a job read first and completed in between would show as
- * finished without its report.
- */
-export async function importJobStatus(
-  queue: { getJobState(id: string): Promise<string>; getJob(id: string): Promise<ImportJob | undefined> },
-  id: string,
-): Promise<ImportJobStatus | null> {
-  const state = await queue.getJobState(id);
-  const job = state === 'unknown' ? undefined : await queue.getJob(id);
-  if (!job) return null;
-  const progress = (job.progress ?? {}) as { done?: number; total?: number };
-  const report = state === 'completed' ? (job.returnvalue as ImportJobStatus['report']) : null;
-  return {
-    state: state === 'completed' ? 'done' : state === 'failed' ? 'failed' : 'running',
-    done: report ? report.total : (progress.done ?? 0),
-    total: report ? report.total : (progress.total ?? 0),
-    report,
-    message: state === 'failed' ? `The import failed: ${job.failedReason ?? 'unknown error'}` : null,
-  };
-}
-
-type ImportJob = { progress: unknown; returnvalue: unknown; failedReason?: string };

@@ -7,7 +7,7 @@ import {
 } from '../blog/newsletter-delivery.ts';
 import { exportSubscribersCsv } from '../blog/newsletter-export.ts';
 import { requireAdmin } from '../identity/policy.ts';
-import { HttpError } from '../server/middleware.ts';
+import { Invalid, NotFound } from '../kernel/errors.ts';
 import type { AppServices } from '../server/services.ts';
 import { readJsonBody, SMALL_BODY } from './http.ts';
 
@@ -28,7 +28,7 @@ export function newsletterAdminRouter(services: AppServices): Router {
 
   const postIdOf = (raw: string) => {
     const id = /^\d{1,9}$/.test(raw) ? Number(raw) : 0;
-    if (!id) throw new HttpError(404, NEWSLETTER_MESSAGES.postNotFound);
+    if (!id) throw new NotFound(NEWSLETTER_MESSAGES.postNotFound);
     return id;
   };
 
@@ -38,7 +38,7 @@ export function newsletterAdminRouter(services: AppServices): Router {
     ctx.set('Cache-Control', 'no-store');
     const id = postIdOf(ctx.params.id);
     if (!(await services.db('posts').where({ id }).first('id')))
-      throw new HttpError(404, NEWSLETTER_MESSAGES.postNotFound);
+      throw new NotFound(NEWSLETTER_MESSAGES.postNotFound);
     ctx.body = await newsletterProgress(services.db, id);
   });
 
@@ -48,7 +48,7 @@ export function newsletterAdminRouter(services: AppServices): Router {
     const id = postIdOf(ctx.params.id);
     await readJsonBody(ctx, SMALL_BODY); // no fields; read so a body never lingers on the connection
     if (ctx.query.test !== undefined) {
-      if (ctx.query.test !== '1') throw new HttpError(400, 'test must be 1');
+      if (ctx.query.test !== '1') throw new Invalid('test must be 1');
       await sendTestNewsletter(
         services.db,
         services.mailer,

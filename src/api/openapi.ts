@@ -6,7 +6,6 @@ import { rangeSchema } from '../analytics/report.ts';
 import { commentSchema } from '../blog/comment-schema.ts';
 import { newsletterSchema } from '../blog/newsletter.ts';
 import { postInputSchema } from '../blog/post-schema.ts';
-import { blogSettingsSchema } from '../blog/settings-schema.ts';
 import {
   passkeyDeleteSchema,
   passkeyLoginSchema,
@@ -23,6 +22,7 @@ import {
   twoFactorCodeSchema,
   twoFactorLoginSchema,
 } from '../identity/schemas.ts';
+import { blogSettingsSchema } from '../settings/settings-schema.ts';
 import { checkoutSchema } from '../shop/checkout-schema.ts';
 import { discountSchema } from '../shop/discount-schema.ts';
 import { productSchema, productUpdateSchema } from '../shop/product-schema.ts';

@@ -2,6 +2,9 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { requireAdmin } from '../identity/policy.ts';
+import { Invalid, NotFound } from '../kernel/errors.ts';
+import { parseInput } from '../kernel/parse.ts';
+import { executeOrderCommand } from '../orders/changes.ts';
 import type { OrderStatus, PaymentStatus } from '../orders/domain.ts';
 import {
   DOWNLOAD_MESSAGES,
@@ -10,12 +13,11 @@ import {
   resetDownloadLimit,
 } from '../orders/downloads.ts';
 import { FULFILMENT_STATUSES } from '../orders/fulfilment.ts';
+import { getOrder, getOrderWithHistory, listOrders } from '../orders/lists.ts';
 import { cancelOrder, markOrderPaid, refundOrder } from '../orders/payments.ts';
-import { executeOrderCommand, getOrder, getOrderWithHistory, listOrders } from '../orders/service.ts';
-import { HttpError } from '../server/middleware.ts';
 import type { AppServices } from '../server/services.ts';
 import { trackingFor } from '../shop/carriers.ts';
-import { parseOr400, readJsonBody, SMALL_BODY } from './http.ts';
+import { readJsonBody, SMALL_BODY } from './http.ts';
 
 const ORDER_STATUSES = ['pending', 'processing', 'shipped', 'delivered', 'cancelled', 'expired'] as const;
 const PAYMENT_STATUSES = ['unpaid', 'paid', 'partially_refunded', 'refunded'] as const;
@@ -69,7 +71,7 @@ export const resetDownloadBody = z.object({
 function orderIdOf(ctx: Context): number {
   const raw = ctx.params.id;
   const id = /^\d{1,9}$/.test(raw) ? Number(raw) : 0;
-  if (!id) throw new HttpError(404, 'Order not found');
+  if (!id) throw new NotFound('Order not found');
   return id;
 }
 
@@ -77,7 +79,7 @@ function orderIdOf(ctx: Context): number {
 function singleQuery(ctx: Context): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(ctx.query)) {
-    if (Array.isArray(value)) throw new HttpError(400, `Query parameter ${key} must be given once`);
+    if (Array.isArray(value)) throw new Invalid(`Query parameter ${key} must be given once`);
     if (value !== undefined) out[key] = value;
   }
   return out;
@@ -91,7 +93,7 @@ export function ordersAdminRouter(services: AppServices): Router {
   router.get('/admin/orders', async (ctx) => {
     requireAdmin(ctx.state);
     ctx.set('Cache-Control', 'no-store');
-    const query = parseOr400(listQuery, singleQuery(ctx));
+    const query = parseInput(listQuery, singleQuery(ctx));
     ctx.body = await listOrders(db, {
       status: query.status as OrderStatus | 'all' | undefined,
       paymentStatus: query.paymentStatus as PaymentStatus | 'all' | undefined,
@@ -104,7 +106,7 @@ export function ordersAdminRouter(services: AppServices): Router {
   /** The order with its history and its download grants (absolute links, counts, expiry). */
   async function orderWithDownloads(id: number) {
     const found = await getOrderWithHistory(db, id);
-    if (!found) throw new HttpError(404, 'Order not found');
+    if (!found) throw new NotFound('Order not found');
     const downloads = (await listDownloads(db, id)).map(({ path, ...grant }) => ({
       ...grant,
       url: `${services.publicUrl}${path}`,
@@ -123,19 +125,19 @@ export function ordersAdminRouter(services: AppServices): Router {
     const id = orderIdOf(ctx);
     const action = ctx.query.action;
     const body = await readJsonBody(ctx, SMALL_BODY);
-    if (!(await getOrder(db, id))) throw new HttpError(404, 'Order not found');
+    if (!(await getOrder(db, id))) throw new NotFound('Order not found');
     const metadata = { actor: 'admin', userId: user.id, requestId: ctx.state.requestId };
     if (action === 'mark-paid') {
-      const { reference } = parseOr400(markPaidBody, body);
+      const { reference } = parseInput(markPaidBody, body);
       await markOrderPaid(db, id, reference ?? null, metadata);
     } else if (action === 'refund') {
-      const input = parseOr400(refundBody, body);
+      const input = parseInput(refundBody, body);
       await refundOrder(services, id, input, metadata);
     } else if (action === 'cancel') {
-      const { reason } = parseOr400(cancelBody, body);
+      const { reason } = parseInput(cancelBody, body);
       await cancelOrder(services, id, reason, metadata);
     } else if (action === 'ship') {
-      const { carrier, trackingNumber } = parseOr400(shipBody, body);
+      const { carrier, trackingNumber } = parseInput(shipBody, body);
       await executeOrderCommand(
         db,
         id,
@@ -147,11 +149,10 @@ export function ordersAdminRouter(services: AppServices): Router {
     } else if (action === 'resend-downloads') {
       await resendDownloads(db, id);
     } else if (action === 'reset-download') {
-      const { grantId } = parseOr400(resetDownloadBody, body);
-      if (!(await resetDownloadLimit(db, id, grantId))) throw new HttpError(404, DOWNLOAD_MESSAGES.notFound);
+      const { grantId } = parseInput(resetDownloadBody, body);
+      if (!(await resetDownloadLimit(db, id, grantId))) throw new NotFound(DOWNLOAD_MESSAGES.notFound);
     } else {
-      throw new HttpError(
-        400,
+      throw new Invalid(
         'Unknown action: use mark-paid, refund, cancel, ship, deliver, resend-downloads or reset-download',
       );
     }

@@ -1,10 +1,11 @@
 import Router from '@koa/router';
 import type Stripe from 'stripe';
 import { z } from 'zod';
+import { Invalid, NotFound } from '../kernel/errors.ts';
 import { applyStripeEvent } from '../orders/payments.ts';
 import { WEBHOOK_TOLERANCE_SECONDS } from '../payments/stripe.ts';
 import { readBody } from '../server/body.ts';
-import { HttpError } from '../server/middleware.ts';
+import { isRefusal } from '../server/error-status.ts';
 import type { AppServices } from '../server/services.ts';
 
 /** Stripe's events are small; anything near this is not one. */
@@ -30,10 +31,10 @@ export function paymentsRouter(services: AppServices): Router {
   const router = new Router();
   router.post('/payments/stripe/webhook', async (ctx) => {
     const { stripe, config } = services;
-    if (!stripe || !config.stripe) throw new HttpError(404, 'Card payments are not set up on this shop.');
+    if (!stripe || !config.stripe) throw new NotFound('Card payments are not set up on this shop.');
     const signature = ctx.get('stripe-signature');
     const raw = await readBody(ctx, WEBHOOK_BODY_LIMIT);
-    if (!signature) throw new HttpError(400, 'Missing Stripe-Signature header.');
+    if (!signature) throw new Invalid('Missing Stripe-Signature header.');
     let event: Stripe.Event;
     try {
       event = stripe.webhooks.constructEvent(
@@ -45,11 +46,11 @@ export function paymentsRouter(services: AppServices): Router {
       // The SDK refuses only old timestamps; one from the future would stay replayable until then.
       if (signedAt(signature) > Date.now() / 1000 + WEBHOOK_TOLERANCE_SECONDS) throw new Error('future');
     } catch {
-      throw new HttpError(400, 'Invalid Stripe signature.');
+      throw new Invalid('Invalid Stripe signature.');
     }
     if (!eventShape.safeParse(event).success) {
       ctx.state.log.warn({ body: raw.subarray(0, 200).toString() }, 'signed Stripe webhook is not an event');
-      throw new HttpError(400, 'This is not a Stripe event.');
+      throw new Invalid('This is not a Stripe event.');
     }
     try {
       const outcome = await applyStripeEvent(services, event);
@@ -57,7 +58,7 @@ export function paymentsRouter(services: AppServices): Router {
       ctx.body = { received: true, outcome };
     } catch (error) {
       // A refusal of our own rules will not change on a retry: acknowledge it, and log it for the admin.
-      if (error instanceof HttpError && error.status < 500) {
+      if (isRefusal(error)) {
         ctx.state.log.warn(
           { eventId: event.id, type: event.type, err: error.message },
           'stripe event refused',

@@ -5,21 +5,22 @@ import { autosavePost, listRevisions } from '../blog/post-revisions.ts';
 import { baseVersionSchema, postDraftSchema, postInputSchema } from '../blog/post-schema.ts';
 import { createPreviewLink, revokePreviewLink } from '../blog/preview-links.ts';
 import { requireAdmin } from '../identity/policy.ts';
-import { HttpError } from '../server/middleware.ts';
+import { Invalid, NotFound } from '../kernel/errors.ts';
+import { parseInput } from '../kernel/parse.ts';
 import type { AppServices } from '../server/services.ts';
-import { parseOr400, queryId, readJsonBody } from './http.ts';
+import { queryId, readJsonBody } from './http.ts';
 
 /** A post or revision id from the path; anything else names nothing there is. */
 function pathId(raw: string | undefined, message: string): number {
   const id = raw && /^\d{1,9}$/.test(raw) ? Number(raw) : 0;
-  if (!id) throw new HttpError(404, message);
+  if (!id) throw new NotFound(message);
   return id;
 }
 
 /** The base version a body names, if it names one (older API clients send none). */
 function optionalBaseVersion(body: unknown): number | undefined {
   const raw = body && typeof body === 'object' ? (body as { baseVersion?: unknown }).baseVersion : undefined;
-  return raw === undefined || raw === null ? undefined : parseOr400(baseVersionSchema, raw);
+  return raw === undefined || raw === null ? undefined : parseInput(baseVersionSchema, raw);
 }
 
 export const autosaveBody = postDraftSchema.extend({ baseVersion: baseVersionSchema });
@@ -33,7 +34,7 @@ export function postsAdminRouter(services: AppServices): Router {
   const router = new Router();
   router.post('/posts', async (ctx) => {
     const user = requireAdmin(ctx.state);
-    const input = parseOr400(postInputSchema, await readJsonBody(ctx));
+    const input = parseInput(postInputSchema, await readJsonBody(ctx));
     const post = await createPost(db, queues, input, user.id);
     ctx.status = 201;
     ctx.body = { message: POST_MESSAGES.created, post };
@@ -42,28 +43,28 @@ export function postsAdminRouter(services: AppServices): Router {
     const user = requireAdmin(ctx.state);
     const id = queryId(ctx);
     const body = await readJsonBody(ctx);
-    const input = parseOr400(postInputSchema, body);
+    const input = parseInput(postInputSchema, body);
     const post = await updatePost(db, queues, id, input, {
       authorId: user.id,
       baseVersion: optionalBaseVersion(body),
     });
-    if (!post) throw new HttpError(404, POST_MESSAGES.notFound);
+    if (!post) throw new NotFound(POST_MESSAGES.notFound);
     ctx.body = { message: POST_MESSAGES.updated, post };
   });
   router.delete('/posts', async (ctx) => {
     requireAdmin(ctx.state);
-    if (!(await deletePost(db, queryId(ctx)))) throw new HttpError(404, POST_MESSAGES.notFound);
+    if (!(await deletePost(db, queryId(ctx)))) throw new NotFound(POST_MESSAGES.notFound);
     ctx.body = { message: POST_MESSAGES.deleted };
   });
 
   /** The editor's draft copy: the post itself (live or not) is unchanged until an explicit save. */
   router.put('/posts/:id', async (ctx) => {
     const user = requireAdmin(ctx.state);
-    if (ctx.query.action !== 'autosave') throw new HttpError(400, 'action must be autosave');
+    if (ctx.query.action !== 'autosave') throw new Invalid('action must be autosave');
     const id = pathId(ctx.params.id, POST_MESSAGES.notFound);
-    const { baseVersion, ...draft } = parseOr400(autosaveBody, await readJsonBody(ctx));
+    const { baseVersion, ...draft } = parseInput(autosaveBody, await readJsonBody(ctx));
     const saved = await autosavePost(db, id, baseVersion, draft, user.id);
-    if (!saved) throw new HttpError(404, POST_MESSAGES.notFound);
+    if (!saved) throw new NotFound(POST_MESSAGES.notFound);
     ctx.state.pagesUnchanged = true;
     ctx.body = saved;
   });
@@ -72,13 +73,13 @@ export function postsAdminRouter(services: AppServices): Router {
     requireAdmin(ctx.state);
     ctx.set('Cache-Control', 'private, no-store');
     const revisions = await listRevisions(db, pathId(ctx.params.id, POST_MESSAGES.notFound));
-    if (!revisions) throw new HttpError(404, POST_MESSAGES.notFound);
+    if (!revisions) throw new NotFound(POST_MESSAGES.notFound);
     ctx.body = { revisions };
   });
 
   router.post('/posts/:id/revisions/:revisionId', async (ctx) => {
     const user = requireAdmin(ctx.state);
-    if (ctx.query.action !== 'restore') throw new HttpError(400, 'action must be restore');
+    if (ctx.query.action !== 'restore') throw new Invalid('action must be restore');
     const id = pathId(ctx.params.id, POST_MESSAGES.notFound);
     const revisionId = pathId(ctx.params.revisionId, POST_MESSAGES.revisionNotFound);
     const body = await readJsonBody(ctx);
@@ -95,7 +96,7 @@ export function postsAdminRouter(services: AppServices): Router {
     const id = pathId(ctx.params.id, POST_MESSAGES.notFound);
     await readJsonBody(ctx); // no fields; read so a body never lingers on the connection
     const link = await createPreviewLink(db, services.publicUrl, id, user.id);
-    if (!link) throw new HttpError(404, POST_MESSAGES.notFound);
+    if (!link) throw new NotFound(POST_MESSAGES.notFound);
     ctx.set('Cache-Control', 'private, no-store');
     ctx.state.pagesUnchanged = true;
     ctx.status = 201;
@@ -104,7 +105,7 @@ export function postsAdminRouter(services: AppServices): Router {
   router.delete('/posts/:id/preview-link', async (ctx) => {
     requireAdmin(ctx.state);
     const id = pathId(ctx.params.id, POST_MESSAGES.notFound);
-    if (!(await revokePreviewLink(db, id))) throw new HttpError(404, POST_MESSAGES.previewLinkNotFound);
+    if (!(await revokePreviewLink(db, id))) throw new NotFound(POST_MESSAGES.previewLinkNotFound);
     ctx.state.pagesUnchanged = true;
     ctx.body = { message: POST_MESSAGES.previewLinkRevoked };
   });

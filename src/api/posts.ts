@@ -2,9 +2,9 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { getPost, listPosts, postCategories, postTags } from '../blog/posts.ts';
 import { requireAdmin } from '../identity/policy.ts';
-import { HttpError } from '../server/middleware.ts';
+import { Invalid, NotFound } from '../kernel/errors.ts';
+import { parseInput } from '../kernel/parse.ts';
 import type { AppServices } from '../server/services.ts';
-import { parseOr400 } from './http.ts';
 
 const id = z.coerce
   .number({ error: 'id must be a positive integer' })
@@ -43,7 +43,7 @@ function singleValued(
 ): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
   for (const [key, value] of Object.entries(query)) {
-    if (Array.isArray(value)) throw new HttpError(400, `Query parameter ${key} may appear only once`);
+    if (Array.isArray(value)) throw new Invalid(`Query parameter ${key} may appear only once`);
     out[key] = value === '' ? undefined : value;
   }
   return out;
@@ -67,7 +67,7 @@ export function postsRouter(services: AppServices): Router {
       return;
     }
     if (action !== undefined) return next();
-    const params = parseOr400(listQuery, rest);
+    const params = parseInput(listQuery, rest);
     // An admin who has yet to set up a required second factor reads what everyone reads.
     const isAdmin = ctx.state.session.user?.role === 'admin' && !ctx.state.session.twoFactorSetupDue;
     if (params.status && params.status !== 'published')
@@ -76,7 +76,7 @@ export function postsRouter(services: AppServices): Router {
       const by = params.id ? { id: params.id } : { slug: params.slug ?? '' };
       const find = async () => {
         const post = await getPost(db, by, { includeUnpublished: isAdmin });
-        if (!post) throw new HttpError(404, 'Post not found');
+        if (!post) throw new NotFound('Post not found');
         return { post };
       };
       if (isAdmin) ctx.body = await find();

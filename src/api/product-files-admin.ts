@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { requireAdmin } from '../identity/policy.ts';
-import { HttpError } from '../server/middleware.ts';
+import { NotFound } from '../kernel/errors.ts';
 import type { AppServices } from '../server/services.ts';
 import { SHOP_MESSAGES } from '../shop/messages.ts';
 import { PRODUCT_FILE_MESSAGES } from '../shop/product-file-messages.ts';
@@ -16,15 +16,14 @@ export function productFilesAdminRouter(services: AppServices): Router {
   const router = new Router();
   const productIdOf = (raw: unknown) => {
     const id = parseProductId(raw);
-    if (!id) throw new HttpError(404, SHOP_MESSAGES.productNotFound);
+    if (!id) throw new NotFound(SHOP_MESSAGES.productNotFound);
     return id;
   };
 
   router.get('/admin/products/:id/files', async (ctx) => {
     requireAdmin(ctx.state);
     const id = productIdOf(ctx.params.id);
-    if (!(await db('products').where({ id }).first('id')))
-      throw new HttpError(404, SHOP_MESSAGES.productNotFound);
+    if (!(await db('products').where({ id }).first('id'))) throw new NotFound(SHOP_MESSAGES.productNotFound);
     ctx.body = { files: await listProductFiles(db, id) };
   });
 
@@ -41,7 +40,7 @@ export function productFilesAdminRouter(services: AppServices): Router {
     requireAdmin(ctx.state);
     const id = productIdOf(ctx.params.id);
     const fileId = parseProductId(ctx.params.fileId);
-    if (!fileId) throw new HttpError(404, PRODUCT_FILE_MESSAGES.notFound);
+    if (!fileId) throw new NotFound(PRODUCT_FILE_MESSAGES.notFound);
     await deleteProductFile(db, privateFiles, id, fileId);
     ctx.body = { message: 'File removed' };
   });

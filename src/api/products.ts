@@ -2,7 +2,8 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { requireAdmin } from '../identity/policy.ts';
-import { HttpError } from '../server/middleware.ts';
+import { NotFound } from '../kernel/errors.ts';
+import { parseInput } from '../kernel/parse.ts';
 import type { AppServices } from '../server/services.ts';
 import { SHOP_MESSAGES } from '../shop/messages.ts';
 import { deleteProductAndFiles } from '../shop/product-files.ts';
@@ -15,7 +16,7 @@ import {
   parseProductId,
   updateProduct,
 } from '../shop/products.ts';
-import { parseOr400, readJsonBody } from './http.ts';
+import { readJsonBody } from './http.ts';
 
 const positive = (name: string, max: number) =>
   z.coerce
@@ -42,7 +43,7 @@ export const featuredLimit = positive('limit', 24).default(6);
 
 function idOf(value: unknown): number {
   const id = parseProductId(value);
-  if (!id) throw new HttpError(404, SHOP_MESSAGES.productNotFound);
+  if (!id) throw new NotFound(SHOP_MESSAGES.productNotFound);
   return id;
 }
 
@@ -58,14 +59,14 @@ export function productsRouter(services: AppServices): Router {
     const product = await getProduct(db, idOf(rawId));
     const isAdmin = ctx.state.session.user?.role === 'admin';
     if (!product || (product.status !== 'active' && !isAdmin))
-      throw new HttpError(404, SHOP_MESSAGES.productNotFound);
+      throw new NotFound(SHOP_MESSAGES.productNotFound);
     ctx.body = product;
   }
 
   router.get('/products', async (ctx) => {
     const q = ctx.query;
     if (q.action === 'featured') {
-      const limit = parseOr400(featuredLimit, q.limit || undefined);
+      const limit = parseInput(featuredLimit, q.limit || undefined);
       ctx.body = { products: await listFeaturedProducts(db, limit) };
       return;
     }
@@ -74,7 +75,7 @@ export function productsRouter(services: AppServices): Router {
       return;
     }
     if (q.id !== undefined) return showOne(ctx, q.id);
-    const query = parseOr400(
+    const query = parseInput(
       listQuery,
       Object.fromEntries(Object.entries(q).filter(([key, value]) => key !== 'action' && value !== '')),
     );

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
-import { getBlogSettings } from '../blog/settings.ts';
 import type { AppServices } from '../server/services.ts';
+import { getBlogSettings } from '../settings/settings.ts';
 
 /** GET /api/settings: the public blog settings. */
 export function settingsRouter(services: AppServices): Router {

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { requireAdmin } from '../identity/policy.ts';
+import { recordUploadSize } from '../media/upload-sizes.ts';
 import { receiveUpload } from '../media/uploads.ts';
 import type { AppServices } from '../server/services.ts';
 
@@ -9,6 +10,7 @@ export function uploadsRouter(services: AppServices): Router {
   router.post('/uploads', async (ctx) => {
     requireAdmin(ctx.state);
     const stored = await receiveUpload(ctx.req, services.uploads);
+    if (stored.size) await recordUploadSize(services.db, stored.fileName, stored.size);
     await services.queues.enqueue(
       'media.variants',
       { fileName: stored.fileName },

@@ -43,11 +43,12 @@ import {
   twoFactorChanged,
 } from '../identity/service.ts';
 import { TwoFactorRequired } from '../identity/two-factor.ts';
+import { parseInput } from '../kernel/parse.ts';
 import { UPLOAD_MESSAGES } from '../media/messages.ts';
 import { receiveUpload, type StoredUpload } from '../media/uploads.ts';
-import { HttpError } from '../server/middleware.ts';
+import { isRefusal } from '../server/error-status.ts';
 import type { AppServices } from '../server/services.ts';
-import { parseOr400, readJsonBody, SMALL_BODY } from './http.ts';
+import { readJsonBody, SMALL_BODY } from './http.ts';
 
 /** /api/users (SPEC §7 and the identity issue): sign-in, sign-up, codes, reset, sign-out, me, list. */
 export function usersRouter(services: AppServices): Router {
@@ -85,7 +86,7 @@ export function usersRouter(services: AppServices): Router {
       case 'login': {
         ctx.set('Cache-Control', 'no-store');
         try {
-          const { user, token } = await signIn(services, ctx.state, parseOr400(signInSchema, body));
+          const { user, token } = await signIn(services, ctx.state, parseInput(signInSchema, body));
           ctx.body = { token, user };
         } catch (error) {
           if (!(error instanceof TwoFactorRequired)) throw error;
@@ -96,7 +97,7 @@ export function usersRouter(services: AppServices): Router {
         return;
       }
       case 'login-2fa': {
-        const input = parseOr400(twoFactorLoginSchema, body);
+        const input = parseInput(twoFactorLoginSchema, body);
         const { user, token } = await signInWithCode(services, ctx.state, input.challengeId, input.code);
         ctx.set('Cache-Control', 'no-store');
         ctx.body = { token, user };
@@ -113,7 +114,7 @@ export function usersRouter(services: AppServices): Router {
       case '2fa-enable': {
         const user = requireUser(ctx.state);
         ctx.state.audit = { what: TWO_FACTOR_AUDIT['2fa-enable'] };
-        const { code } = parseOr400(twoFactorCodeSchema, body);
+        const { code } = parseInput(twoFactorCodeSchema, body);
         await limits.twoFactorCodes.consume(`user|${user.id}`);
         const recoveryCodes = await finishTwoFactorSetup(services, ctx.state, user, code);
         const token = await twoFactorChanged(services, ctx.state, user, true);
@@ -124,7 +125,7 @@ export function usersRouter(services: AppServices): Router {
       case '2fa-disable': {
         const user = requireUser(ctx.state);
         ctx.state.audit = { what: TWO_FACTOR_AUDIT['2fa-disable'] };
-        const { code } = parseOr400(twoFactorCodeSchema, body);
+        const { code } = parseInput(twoFactorCodeSchema, body);
         await limits.twoFactorCodes.consume(`user|${user.id}`);
         await turnOffTwoFactor(services, user, code);
         const token = await twoFactorChanged(services, ctx.state, user, false);
@@ -140,7 +141,7 @@ export function usersRouter(services: AppServices): Router {
       }
       case 'passkey-register': {
         const user = requireUser(ctx.state);
-        const { name, response } = parseOr400(passkeyRegisterSchema, body);
+        const { name, response } = parseInput(passkeyRegisterSchema, body);
         await limits.passkeyRegistrations.consume(`user|${user.id}`);
         ctx.status = 201;
         ctx.body = { passkey: await registerPasskey(services, user, name, response) };
@@ -148,7 +149,7 @@ export function usersRouter(services: AppServices): Router {
       }
       case 'passkey-delete': {
         const user = requireUser(ctx.state);
-        const { id } = parseOr400(passkeyDeleteSchema, body);
+        const { id } = parseInput(passkeyDeleteSchema, body);
         await deletePasskey(services.db, user.id, id);
         ctx.body = { message: PASSKEY_MESSAGES.removed };
         return;
@@ -160,7 +161,7 @@ export function usersRouter(services: AppServices): Router {
         return;
       }
       case 'passkey-login': {
-        const { response } = parseOr400(passkeyLoginSchema, body);
+        const { response } = parseInput(passkeyLoginSchema, body);
         const { user, token } = await signInWithPasskey(services, ctx.state, response);
         ctx.set('Cache-Control', 'no-store');
         ctx.body = { token, user };
@@ -172,37 +173,37 @@ export function usersRouter(services: AppServices): Router {
         return;
       case 'change-password': {
         const user = requireUser(ctx.state);
-        await changePassword(services, ctx.state, user, parseOr400(changePasswordSchema, body));
+        await changePassword(services, ctx.state, user, parseInput(changePasswordSchema, body));
         ctx.body = { message: 'Password changed' };
         return;
       }
       case 'confirm': {
-        const input = parseOr400(confirmSchema, body);
+        const input = parseInput(confirmSchema, body);
         await confirmSignUp(services, ctx.state, input);
         ctx.body = { message: 'Email confirmed' };
         return;
       }
       case 'resend': {
-        const input = parseOr400(resendSchema, body);
+        const input = parseInput(resendSchema, body);
         await limits.codes.consume(`${ctx.state.clientIp}|${input.username.toLowerCase()}`);
         await provider().resendCode(input);
         ctx.body = { message: 'A new code is on its way' };
         return;
       }
       case 'forgot': {
-        const input = parseOr400(forgotSchema, body);
+        const input = parseInput(forgotSchema, body);
         await limits.codes.consume(`${ctx.state.clientIp}|${JSON.stringify(input).toLowerCase()}`);
         await sendResetCode(services, input);
         ctx.body = { message: AUTH_MESSAGES.resetCodeMaybeSent('username' in input ? 'username' : 'email') };
         return;
       }
       case 'reset': {
-        await resetPassword(services, ctx.state, parseOr400(resetSchema, body));
+        await resetPassword(services, ctx.state, parseInput(resetSchema, body));
         ctx.body = { message: 'Password reset successful' };
         return;
       }
       case undefined: {
-        const input = parseOr400(signUpSchema, body);
+        const input = parseInput(signUpSchema, body);
         await limits.signUps.consume(ctx.state.clientIp);
         const result = await provider().signUp(input);
         ctx.status = 201;
@@ -230,7 +231,7 @@ export function usersRouter(services: AppServices): Router {
       stored = await receiveUpload(ctx.req, services.uploads);
     } catch (error) {
       const refused = Object.entries(UPLOAD_MESSAGES).find(([, text]) => text === (error as Error).message);
-      if (!html || !(error instanceof HttpError) || !refused) throw error;
+      if (!html || !isRefusal(error) || !refused) throw error;
       ctx.status = 303;
       ctx.redirect(`/account?avatar=${refused[0]}#profile`);
       return;

@@ -1,11 +1,12 @@
 import { data } from 'react-router';
-import { parseOr400 } from '../api/http.ts';
 import { deleteAccount, setAvatar, updateProfile } from '../identity/account.ts';
 import { ACCOUNT_MESSAGES, AUTH_MESSAGES } from '../identity/messages.ts';
 import { changePasswordSchema, deleteAccountSchema, profileSchema } from '../identity/schemas.ts';
 import { changePassword } from '../identity/service.ts';
-import type { SessionUser } from '../identity/sessions.ts';
-import { HttpError } from '../server/middleware.ts';
+import { Invalid } from '../kernel/errors.ts';
+import { parseInput } from '../kernel/parse.ts';
+import type { SessionUser } from '../kernel/request.ts';
+import { httpStatusOf, isRefusal } from '../server/error-status.ts';
 import type { AppContext } from './context.ts';
 import { redirectWithToast } from './toast.server.ts';
 
@@ -33,7 +34,7 @@ export async function accountAction(
   try {
     switch (intent) {
       case 'profile': {
-        const input = parseOr400(profileSchema, {
+        const input = parseInput(profileSchema, {
           firstName: text(form, 'firstName'),
           lastName: text(form, 'lastName'),
           username: text(form, 'username'),
@@ -48,8 +49,8 @@ export async function accountAction(
         const newPassword = text(form, 'newPassword') ?? '';
         // The form's second field; the API takes the new password once.
         if (text(form, 'confirmPassword') !== newPassword)
-          throw new HttpError(400, AUTH_MESSAGES.passwordsDoNotMatch);
-        const input = parseOr400(changePasswordSchema, {
+          throw new Invalid(AUTH_MESSAGES.passwordsDoNotMatch);
+        const input = parseInput(changePasswordSchema, {
           currentPassword: text(form, 'currentPassword'),
           newPassword,
         });
@@ -57,7 +58,7 @@ export async function accountAction(
         return { ok: true, form: intent, message: ACCOUNT_MESSAGES.passwordChanged };
       }
       case 'delete-account': {
-        const { confirmEmail } = parseOr400(deleteAccountSchema, {
+        const { confirmEmail } = parseInput(deleteAccountSchema, {
           confirmEmail: text(form, 'confirmEmail'),
         });
         await deleteAccount(app.services, app.state, user, confirmEmail);
@@ -65,7 +66,7 @@ export async function accountAction(
       }
     }
   } catch (error) {
-    if (!(error instanceof HttpError) || error.status >= 500) throw error;
-    return data({ ok: false, form: intent, message: error.message }, { status: error.status });
+    if (!isRefusal(error)) throw error;
+    return data({ ok: false, form: intent, message: error.message }, { status: httpStatusOf(error) });
   }
 }

@@ -1,8 +1,7 @@
 import type { RouterContextProvider } from 'react-router';
 import { rememberPostBySlug } from '../analytics/attribution.ts';
-import { HttpError } from '../server/middleware.ts';
-import { addToCart } from '../shop/cart.ts';
-import { cartOwnerOf } from '../shop/checkout.ts';
+import { Conflict, Invalid, NotFound } from '../kernel/errors.ts';
+import { addToCart, cartOwnerOf } from '../shop/cart.ts';
 import { addedMessage, SHOP_MESSAGES } from '../shop/messages.ts';
 import { getApp } from './context.ts';
 
@@ -26,13 +25,13 @@ export async function addToCartFor(
     if (typeof fromPost === 'string' && fromPost) await rememberPostBySlug(services.db, sessionId, fromPost);
     return { ok: true, title: SHOP_MESSAGES.addedTitle, description: addedMessage(line.added) };
   } catch (error) {
-    if (error instanceof HttpError && error.status === 409)
+    if (error instanceof Conflict)
       return {
         ok: false,
-        title: error.headers['X-Error-Title'] ?? SHOP_MESSAGES.stockLimitTitle,
+        title: error.title ?? SHOP_MESSAGES.stockLimitTitle,
         description: error.message,
       };
-    if (error instanceof HttpError && (error.status === 404 || error.status === 400))
+    if (error instanceof NotFound || error instanceof Invalid)
       return { ok: false, title: SHOP_MESSAGES.errorTitle, description: error.message };
     state.log.error({ err: error }, 'add to cart failed');
     return { ok: false, title: SHOP_MESSAGES.errorTitle, description: SHOP_MESSAGES.addFailed };

@@ -5,6 +5,7 @@ import { passkeyLoginSchema } from '../identity/passkey-schemas.ts';
 import { signInSchema } from '../identity/schemas.ts';
 import { signIn, signInWithCode, signInWithPasskey } from '../identity/service.ts';
 import { TWO_FACTOR_MESSAGES, TwoFactorRequired } from '../identity/two-factor.ts';
+import { httpHeadersOf, httpStatusOf } from '../server/error-status.ts';
 import { safeRedirect } from './auth.server.ts';
 import { getApp } from './context.ts';
 import { redirectWithToast } from './toast.server.ts';
@@ -15,7 +16,7 @@ export type FormError = { error: string; identifier?: string };
 export type SignInStep = { error?: string; identifier?: string; challengeId?: string };
 
 /**
- * Turns a thrown HttpError into the form's error message (with `extra` fields, such as what was
+ * Turns a thrown refusal into the form's error message (with `extra` fields, such as what was
  * typed, for a form posted without JavaScript); anything else is re-thrown.
  */
 export function formError<Extra extends Record<string, unknown>>(
@@ -23,10 +24,10 @@ export function formError<Extra extends Record<string, unknown>>(
   fallback: string,
   extra: Extra = {} as Extra,
 ) {
-  const status = (error as { status?: number }).status;
-  if (status && status >= 400 && status < 500) {
+  const status = httpStatusOf(error);
+  if (status >= 400 && status < 500) {
     const init: ResponseInit = { status };
-    const retry = (error as { headers?: Record<string, string> }).headers?.['Retry-After'];
+    const retry = httpHeadersOf(error)['Retry-After'];
     if (retry) init.headers = { 'Retry-After': retry };
     return data({ ...extra, error: (error as Error).message || fallback }, init);
   }

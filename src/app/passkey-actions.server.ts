@@ -2,8 +2,8 @@ import { PASSKEY_MESSAGES } from '../identity/passkey-messages.ts';
 import { passkeyRegisterSchema } from '../identity/passkey-schemas.ts';
 import { deletePasskey, registerPasskey } from '../identity/passkeys.ts';
 import { authLimits } from '../identity/service.ts';
-import type { SessionUser } from '../identity/sessions.ts';
-import { HttpError } from '../server/middleware.ts';
+import type { SessionUser } from '../kernel/request.ts';
+import { isRefusal } from '../server/error-status.ts';
 import { parseJsonField } from './auth-actions.server.ts';
 import type { AppContext } from './context.ts';
 
@@ -28,7 +28,7 @@ export async function passkeyAccountAction(
     await registerPasskey(app.services, user, parsed.data.name, parsed.data.response);
     return { ok: true, message: PASSKEY_MESSAGES.added };
   } catch (error) {
-    if (!(error instanceof HttpError) || error.status >= 500) throw error;
+    if (!isRefusal(error)) throw error;
     return { ok: false, message: error.message };
   }
 }

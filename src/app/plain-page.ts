@@ -7,8 +7,13 @@ import { NEXT_THEME, type ThemePreference, themeToggleText } from './theme.ts';
  * runtime is loaded (a post is read, not operated; its forms and links work without scripts), and
  * one small inline script keeps the theme toggle and toasts working. A client-side navigation to
  * such a route from a hydrated page still renders it with React.
+ *
+ * `sessionTemplate: true` serves its page to sessions from one render kept as a template
+ * (web/session-templates.ts): its loader reads nothing of the session (the root's user and
+ * cart count are the template's slots and key; the cart and checkout pages read their cart). A
+ * render that reads more is not kept, and the templates test fails.
  */
-export type RouteHandle = { hydrate?: false };
+export type RouteHandle = { hydrate?: false; sessionTemplate?: true };
 
 export function isPlainDocument(matches: UIMatch[]): boolean {
   return matches.some((match) => (match.handle as RouteHandle | undefined)?.hydrate === false);

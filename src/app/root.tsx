@@ -1,3 +1,4 @@
+import uiFont from '@fontsource-variable/source-sans-3/files/source-sans-3-latin-wght-normal.woff2?url';
 import { type ReactNode, useEffect } from 'react';
 import {
   data,
@@ -26,8 +27,10 @@ import { isPlainDocument, PLAIN_PAGE_SCRIPT } from './plain-page.ts';
 import { themeScript } from './theme.ts';
 import { takeToast } from './toast.server.ts';
 
+/** The UI face (app.css) is fetched with the page, not after its CSS: no late swap of every heading. */
 export const links: Route.LinksFunction = () => [
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+  { rel: 'preload', href: uiFont, as: 'font', type: 'font/woff2', crossOrigin: 'anonymous' },
 ];
 
 export const meta: Route.MetaFunction = ({ error }) => {

@@ -1,8 +1,8 @@
 import type { Db } from '../db/knex.ts';
 import { isLinkKey, linkKey } from '../db/site-secret.ts';
 import type { Mail, Mailer } from '../jobs/mailer.ts';
+import { getBlogSettings } from '../settings/settings.ts';
 import { unsubscribeHeaders } from './newsletter-delivery.ts';
-import { getBlogSettings } from './settings.ts';
 
 export type CommentNotice = { commentId: number; kind: 'published' | 'reply' };
 

@@ -2,8 +2,8 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex.ts';
 import { linkKey } from '../db/site-secret.ts';
-import type { RequestSession } from '../identity/session-middleware.ts';
 import { writeOutbox } from '../jobs/outbox.ts';
+import type { RequestSession } from '../kernel/request.ts';
 import type { CommentInput } from './comment-schema.ts';
 
 /** A comment as the public sees it: never the email. */

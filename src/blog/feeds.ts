@@ -1,6 +1,6 @@
 import type { Db } from '../db/knex.ts';
+import { getBlogSettings } from '../settings/settings.ts';
 import { authorUsernames, postCategories, postTags } from './posts.ts';
-import { getBlogSettings } from './settings.ts';
 import { slugify } from './slug.ts';
 
 /** Escapes text for XML element content and attribute values. */

@@ -3,7 +3,7 @@ import rehypeParse from 'rehype-parse';
 import { unified } from 'unified';
 import { describe, expect, it } from 'vitest';
 import { XSS_CORPUS } from '../../tests/support/xss-corpus.ts';
-import { extractHeadings, renderMarkdown } from './markdown.ts';
+import { BODY_IMAGE_SIZES, extractHeadings, renderMarkdown } from './markdown.ts';
 
 describe('renderMarkdown', () => {
   it('renders headings with anchor ids, emphasis and the toolbar underline', () => {
@@ -26,6 +26,30 @@ describe('renderMarkdown', () => {
     );
     expect(html).not.toMatch(/<script|onerror|href="javascript:|<iframe/i);
     expect(html).toContain('<a>a</a>');
+  });
+
+  it('gives an upload in the body its size, and its narrower WebP variants in a srcset with sizes', () => {
+    const wide = 'a'.repeat(32);
+    const small = 'b'.repeat(32);
+    const sizes = new Map([
+      [`${wide}.jpg`, { width: 2000, height: 1000 }],
+      [`${small}.png`, { width: 500, height: 400 }],
+    ]);
+    const html = renderMarkdown(
+      `Text.\n\n![A lake](/uploads/${wide}.jpg) and ![A chart](/uploads/${small}.png) and ![Elsewhere](/uploads/${'c'.repeat(32)}.gif)`,
+      sizes,
+    );
+    expect(html).toContain(
+      `<img src="/uploads/${wide}.jpg" alt="A lake" loading="lazy" decoding="async" width="2000" height="1000" srcset="/uploads/${wide}-w640.webp 640w, /uploads/${wide}-w1280.webp 1280w, /uploads/${wide}.jpg 2000w" sizes="${BODY_IMAGE_SIZES}">`,
+    );
+    // Narrower than every variant: its size, and no srcset.
+    expect(html).toContain(
+      `<img src="/uploads/${small}.png" alt="A chart" loading="lazy" decoding="async" width="500" height="400">`,
+    );
+    // An upload of unknown size (stored before sizes were recorded) is left as written.
+    expect(html).toContain(
+      `<img src="/uploads/${'c'.repeat(32)}.gif" alt="Elsewhere" loading="lazy" decoding="async">`,
+    );
   });
 });
 

@@ -7,9 +7,18 @@ import rehypeStringify from 'rehype-stringify';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
-import { unified } from 'unified';
+import { type Plugin, unified } from 'unified';
+import type { ImageSize } from '../media/upload-sizes.ts';
+import { BODY_IMAGE_WIDTHS, bodyVariantFileName, UPLOAD_PATH } from '../media/variant-names.ts';
 import { rehypeFigures } from './figures.ts';
 import { rehypeCodeBlocks } from './highlight.ts';
+
+// The sizes of the uploads a body shows travel with the file being rendered.
+declare module 'vfile' {
+  interface DataMap {
+    uploadSizes: globalThis.Map<string, ImageSize>;
+  }
+}
 
 const YOUTUBE_EMBED = /^https:\/\/www\.youtube-nocookie\.com\/embed\/[A-Za-z0-9_-]{11}$/;
 
@@ -103,6 +112,42 @@ function rehypeLazyMedia() {
   };
 }
 
+/** How wide a body image is shown: the reading column (64ch of the reading face), or the screen. */
+export const BODY_IMAGE_SIZES = '(max-width: 46rem) calc(100vw - 2rem), 44rem';
+
+/**
+ * An upload in a post's body gets what a featured image has: its width and height (nothing shifts
+ * while it loads) and its narrower WebP variants in a srcset. Sizes come with the file (`uploadSizes`),
+ * recorded at upload; an image without one is left as written.
+ */
+const rehypeUploadedImages: Plugin<[], Root> = () => {
+  return (tree, file) => {
+    const sizes = file.data.uploadSizes ?? new Map<string, ImageSize>();
+    const visit = (node: Root | Element) => {
+      for (const child of node.children) {
+        if (child.type !== 'element') continue;
+        const src = child.tagName === 'img' ? String(child.properties.src ?? '') : '';
+        const fileName = new RegExp(`^${UPLOAD_PATH.source}$`).exec(src)?.[1];
+        const size = fileName && sizes.get(fileName);
+        if (fileName && size) {
+          child.properties.width = size.width;
+          child.properties.height = size.height;
+          const narrower = BODY_IMAGE_WIDTHS.filter((w) => w < size.width);
+          if (narrower.length > 0) {
+            child.properties.srcSet = [
+              ...narrower.map((w) => `/uploads/${bodyVariantFileName(fileName, w)} ${w}w`),
+              `${src} ${size.width}w`,
+            ].join(', ');
+            child.properties.sizes = BODY_IMAGE_SIZES;
+          }
+        }
+        visit(child);
+      }
+    };
+    visit(tree);
+  };
+};
+
 const processor = unified()
   .use(remarkParse)
   .use(remarkGfm)
@@ -113,6 +158,7 @@ const processor = unified()
   .use(rehypeFigures)
   .use(rehypeCodeBlocks)
   .use(rehypeLazyMedia)
+  .use(rehypeUploadedImages)
   .use(rehypeStringify);
 
 const htmlSanitizer = unified()
@@ -126,8 +172,8 @@ export function sanitizeHtml(html: string): string {
 }
 
 /** Markdown with the toolbar's inline HTML and media markers → sanitized HTML. Rendered once, on save. */
-export function renderMarkdown(markdown: string): string {
-  return String(processor.processSync(expandMarkers(markdown)));
+export function renderMarkdown(markdown: string, uploadSizes: Map<string, ImageSize> = new Map()): string {
+  return String(processor.processSync({ value: expandMarkers(markdown), data: { uploadSizes } }));
 }
 
 export type Heading = { level: 2 | 3; id: string; text: string };

@@ -22,6 +22,10 @@ export const BLOG_MESSAGES = {
     title: 'Comment submitted',
     description: 'Thank you! Your comment is awaiting moderation and will appear once approved.',
   },
+  /** The title over the comments limit's message. */
+  commentLimitedTitle: 'Error',
+  /** A like for a comment id that names none. */
+  unknownComment: 'Unknown comment',
   commentTooFast: {
     title: 'Please send it again',
     description: 'That was quicker than we expected from a person. Check your comment and post it once more.',

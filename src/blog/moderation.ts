@@ -1,5 +1,5 @@
 import type { Db } from '../db/knex.ts';
-import type { SessionUser } from '../identity/sessions.ts';
+import type { SessionUser } from '../kernel/request.ts';
 import { createComment, queueCommentNotices } from './comments.ts';
 import { authorName } from './reading.ts';
 

@@ -3,12 +3,12 @@ import type { Db } from '../db/knex.ts';
 import { isLinkKey, linkKey } from '../db/site-secret.ts';
 import type { Mail, Mailer } from '../jobs/mailer.ts';
 import { writeOutbox } from '../jobs/outbox.ts';
-import { escapeHtml } from '../server/escape.ts';
-import { HttpError } from '../server/middleware.ts';
+import { Conflict, NotFound } from '../kernel/errors.ts';
+import { escapeHtml } from '../kernel/escape.ts';
+import { type BlogSettings, getBlogSettings } from '../settings/settings.ts';
 import { formatPrice } from '../shop/price.ts';
 import { activeProductsById, type Product } from '../shop/products.ts';
 import { PRODUCT_SLOT, productSlotIds } from './markdown.ts';
-import { type BlogSettings, getBlogSettings } from './settings.ts';
 
 export const NEWSLETTER_MESSAGES = {
   alreadySent: 'This post has already been sent by email.',
@@ -63,15 +63,15 @@ export async function newsletterProgress(db: Db, postId: number): Promise<Newsle
 export async function requestNewsletter(db: Db, postId: number, userId: number | null): Promise<void> {
   await db.transaction(async (trx) => {
     const post = await trx('posts').where({ id: postId }).first('status');
-    if (!post) throw new HttpError(404, NEWSLETTER_MESSAGES.postNotFound);
+    if (!post) throw new NotFound(NEWSLETTER_MESSAGES.postNotFound);
     if (post.status !== 'published' && post.status !== 'scheduled')
-      throw new HttpError(409, NEWSLETTER_MESSAGES.notPublished);
+      throw new Conflict(NEWSLETTER_MESSAGES.notPublished);
     const inserted = await trx('newsletters')
       .insert({ post_id: postId, requested_by: userId })
       .onConflict('post_id')
       .ignore()
       .returning('post_id');
-    if (inserted.length === 0) throw new HttpError(409, NEWSLETTER_MESSAGES.alreadySent);
+    if (inserted.length === 0) throw new Conflict(NEWSLETTER_MESSAGES.alreadySent);
     if (post.status === 'published')
       await writeOutbox(trx, 'newsletter.start-due', {}, `newsletter-start-${postId}`);
   });
@@ -400,7 +400,7 @@ export async function sendTestNewsletter(
   email: string,
 ): Promise<void> {
   const post = await loadPost(db, postId);
-  if (!post) throw new HttpError(404, NEWSLETTER_MESSAGES.postNotFound);
+  if (!post) throw new NotFound(NEWSLETTER_MESSAGES.postNotFound);
   await mailer.send(
     await newsletterMail(
       db,

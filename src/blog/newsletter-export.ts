@@ -1,5 +1,5 @@
 import type { Db } from '../db/knex.ts';
-import { toCsv } from '../server/csv.ts';
+import { toCsv } from '../kernel/csv.ts';
 
 /** Every subscriber as CSV: email, status, subscribed and confirmed times. */
 export async function exportSubscribersCsv(db: Db): Promise<string> {

@@ -1,5 +1,5 @@
+import { escapeHtml } from '../kernel/escape.ts';
 import { loadSharp } from '../media/sharp.ts';
-import { escapeHtml } from '../server/escape.ts';
 
 /** Apple Podcasts wants a square JPEG or PNG of 1400–3000 px. */
 export const PODCAST_COVER_SIZE = 1400;

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex.ts';
 import type { Queues } from '../jobs/queues.ts';
-import { HttpError } from '../server/middleware.ts';
+import { Invalid, NotFound } from '../kernel/errors.ts';
+import { uploadSizes, uploadsIn } from '../media/upload-sizes.ts';
 import { productIdsIn, renderMarkdown } from './markdown.ts';
 import { POST_MESSAGES } from './post-messages.ts';
 import {
@@ -175,11 +176,12 @@ export async function uniqueSlug(
   }
 }
 
-function columnsOf(input: PostInput) {
+/** The columns a save writes; the body's uploads come with their recorded sizes (its srcset). */
+async function columnsOf(db: Db, input: PostInput) {
   return {
     title: input.title,
     content: input.content,
-    content_html: renderMarkdown(input.content),
+    content_html: renderMarkdown(input.content, await uploadSizes(db, uploadsIn(input.content))),
     excerpt: input.excerpt,
     category: input.category,
     tags: input.tags,
@@ -200,7 +202,7 @@ function columnsOf(input: PostInput) {
  * Whether a save's columns are those stored. The rendered HTML is left out: it follows from the
  * Markdown, and a newer renderer is no change of the writer's.
  */
-function sameColumns(columns: ReturnType<typeof columnsOf>, row: Record<string, unknown>): boolean {
+function sameColumns(columns: Awaited<ReturnType<typeof columnsOf>>, row: Record<string, unknown>): boolean {
   return Object.entries(columns).every(
     ([name, value]) => name === 'content_html' || JSON.stringify(value) === JSON.stringify(row[name]),
   );
@@ -237,7 +239,7 @@ export async function createPost(
     const slug = await uniqueSlug(trx, input.slug ?? input.title, null);
     const [row] = await trx('posts')
       .insert({
-        ...columnsOf(input),
+        ...(await columnsOf(trx, input)),
         slug,
         author_id: authorId,
         published_at: input.status === 'published' ? trx.fn.now() : null,
@@ -282,7 +284,7 @@ export async function updatePost(
     if (!current) return null;
     assertVersion(current.version, opts.baseVersion);
     const slug = await uniqueSlug(trx, input.slug ?? input.title, id);
-    const columns = columnsOf(input);
+    const columns = await columnsOf(trx, input);
     const unchanged = slug === current.slug && sameColumns(columns, current);
     // Nothing to save, and no autosaved draft for this save to settle: nothing is written.
     if (unchanged && !(await hasUnsavedDraft(trx, id, current.version))) return presentEditable(current);
@@ -325,17 +327,16 @@ export async function restoreRevision(
   opts: Omit<SaveOptions, 'kind'>,
 ): Promise<EditablePost> {
   const revision = await getRevision(db, postId, revisionId);
-  if (!revision) throw new HttpError(404, POST_MESSAGES.revisionNotFound);
+  if (!revision) throw new NotFound(POST_MESSAGES.revisionNotFound);
   const parsed = postInputSchema.safeParse({
     ...revision.settings,
     title: revision.title,
     excerpt: revision.excerpt,
     content: revision.content,
   });
-  if (!parsed.success)
-    throw new HttpError(400, parsed.error.issues[0]?.message ?? POST_MESSAGES.requiredFields);
+  if (!parsed.success) throw new Invalid(parsed.error.issues[0]?.message ?? POST_MESSAGES.requiredFields);
   const post = await updatePost(db, queues, postId, parsed.data, { ...opts, kind: 'restore' });
-  if (!post) throw new HttpError(404, POST_MESSAGES.notFound);
+  if (!post) throw new NotFound(POST_MESSAGES.notFound);
   return post;
 }
 

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex.ts';
-import { HttpError } from '../server/middleware.ts';
+import { Conflict } from '../kernel/errors.ts';
 import { POST_MESSAGES } from './post-messages.ts';
 import type { PostDraft, PostInput } from './post-schema.ts';
 import type { PostAuthor } from './posts.ts';
@@ -32,7 +32,7 @@ export type PostRevision = {
 
 /** The 409 of a save based on a version the post has moved on from. */
 export function assertVersion(current: number, base: number | undefined): void {
-  if (base !== undefined && base !== current) throw new HttpError(409, POST_MESSAGES.changedElsewhere);
+  if (base !== undefined && base !== current) throw new Conflict(POST_MESSAGES.changedElsewhere);
 }
 
 function columnsOf(input: PostInput | PostDraft) {

@@ -92,6 +92,8 @@ export type PostFilter = {
   /** Any of these tags: the spellings of one tag page's slug. */
   anyTag?: string[];
   authorId?: number;
+  /** Posts the page already shows elsewhere (the home page's lead and carousel). */
+  excludeIds?: number[];
   page?: number;
   limit?: number;
 };
@@ -197,6 +199,7 @@ function applyListing(query: Knex.QueryBuilder, filter: PostFilter): Knex.QueryB
   const status = filter.status ?? 'published';
   if (status !== 'all') query.where('p.status', status);
   if (filter.category) query.where('p.category', filter.category);
+  if (filter.excludeIds?.length) query.whereNotIn('p.id', filter.excludeIds);
   return query;
 }
 
@@ -227,7 +230,15 @@ async function listingTotal(db: Db, filter: PostFilter): Promise<number> {
   if (status !== 'all') query.where({ status });
   if (filter.category) query.where({ category: filter.category });
   const row = (await query.first()) as { n: string | null } | undefined;
-  return Number(row?.n ?? 0);
+  if (!filter.excludeIds?.length) return Number(row?.n ?? 0);
+  // The counts table cannot leave posts out: those of the few left out that the listing has are subtracted.
+  const left = (await applyListing(db('posts as p').whereIn('p.id', filter.excludeIds), {
+    ...filter,
+    excludeIds: undefined,
+  })
+    .count({ n: '*' })
+    .first()) as { n: string } | undefined;
+  return Number(row?.n ?? 0) - Number(left?.n ?? 0);
 }
 
 function newestFirst(query: Knex.QueryBuilder, filter: PostFilter): Knex.QueryBuilder {
@@ -347,6 +358,20 @@ export async function latestPosts(db: Db, limit: number): Promise<PostSummary[]>
   const rows = await baseQuery(db)
     .select(SUMMARY_COLUMNS)
     .where('p.status', 'published')
+    .orderBy([
+      { column: 'p.published_at', order: 'desc' },
+      { column: 'p.id', order: 'desc' },
+    ])
+    .limit(limit);
+  return (rows as PostRow[]).map(presentSummary);
+}
+
+/** Featured posts, newest first, from their own small index (posts_featured_idx): the home carousel. */
+export async function featuredPosts(db: Db, limit: number): Promise<PostSummary[]> {
+  const rows = await baseQuery(db)
+    .select(SUMMARY_COLUMNS)
+    .where('p.status', 'published')
+    .where('p.featured', true)
     .orderBy([
       { column: 'p.published_at', order: 'desc' },
       { column: 'p.id', order: 'desc' },

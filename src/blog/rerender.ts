@@ -1,12 +1,17 @@
 import type { Db } from '../db/knex.ts';
+import { measureUpload } from '../media/measure-upload.ts';
+import type { UploadStorage } from '../media/storage.ts';
+import { uploadSizes, uploadsIn } from '../media/upload-sizes.ts';
 import { renderMarkdown } from './markdown.ts';
 
 /**
  * Renders every post's stored HTML again from its Markdown, a batch at a time: posts saved before
  * a change to the renderer (code highlighting, figures) get it without being edited. The post's
  * version and dates stay: what the writer wrote has not changed. Returns how many changed.
+ * Uploads in a body stored before their sizes were recorded (old and imported posts) are measured
+ * from the storage on the way, and get their body variants.
  */
-export async function rerenderPosts(db: Db, batchSize = 200): Promise<number> {
+export async function rerenderPosts(db: Db, storage: UploadStorage, batchSize = 200): Promise<number> {
   let changed = 0;
   for (let after = 0; ; ) {
     const rows: { id: number; content: string; content_html: string }[] = await db('posts')
@@ -16,7 +21,13 @@ export async function rerenderPosts(db: Db, batchSize = 200): Promise<number> {
       .select('id', 'content', 'content_html');
     if (!rows.length) return changed;
     for (const row of rows) {
-      const html = renderMarkdown(row.content);
+      const names = uploadsIn(row.content);
+      const sizes = await uploadSizes(db, names);
+      for (const name of names.filter((n) => !sizes.has(n))) {
+        const size = await measureUpload(db, storage, name);
+        if (size) sizes.set(name, size);
+      }
+      const html = renderMarkdown(row.content, sizes);
       if (html === row.content_html) continue;
       await db('posts').where({ id: row.id }).update({ content_html: html });
       changed++;

@@ -1,14 +1,16 @@
 import { anonymiseComments } from '../blog/comments.ts';
-import { eraseAccountOrders } from '../orders/service.ts';
-import { HttpError } from '../server/middleware.ts';
-import type { RequestState } from '../server/request-state.ts';
-import type { AppServices } from '../server/services.ts';
+import { Conflict, Invalid, Unauthorized } from '../kernel/errors.ts';
+import type { RequestContext, SessionUser } from '../kernel/request.ts';
+import type { CoreServices } from '../kernel/services.ts';
+import type { UploadStorage } from '../media/storage.ts';
+import { eraseAccountOrders } from '../orders/erasure.ts';
 import { ACCOUNT_MESSAGES, AUTH_MESSAGES } from './messages.ts';
 import type { UserRow } from './provider.ts';
 import { identityProvider } from './service.ts';
-import type { SessionUser } from './sessions.ts';
 
-type AccountServices = Pick<AppServices, 'db' | 'queues' | 'config' | 'uploads' | 'publicUrl'>;
+type AccountServices = Pick<CoreServices, 'db' | 'queues' | 'config' | 'publicUrl'> & {
+  uploads: UploadStorage;
+};
 
 export type Profile = {
   firstName: string;
@@ -24,7 +26,7 @@ export async function getProfile(services: AccountServices, userId: number): Pro
     .db('users')
     .where({ id: userId })
     .first();
-  if (!row) throw new HttpError(401, 'Please sign in first.');
+  if (!row) throw new Unauthorized('Please sign in first.');
   return {
     firstName: row.first_name ?? '',
     lastName: row.last_name ?? '',
@@ -42,9 +44,9 @@ export async function updateProfile(
 ): Promise<void> {
   const { db } = services;
   const row = await db('users').where({ id: user.id }).first('provider', 'username');
-  if (!row) throw new HttpError(401, 'Please sign in first.');
+  if (!row) throw new Unauthorized('Please sign in first.');
   const renamed = input.username !== row.username;
-  if (renamed && row.provider !== 'local') throw new HttpError(409, ACCOUNT_MESSAGES.usernameFixed);
+  if (renamed && row.provider !== 'local') throw new Conflict(ACCOUNT_MESSAGES.usernameFixed);
   if (
     renamed &&
     (await db('users')
@@ -52,7 +54,7 @@ export async function updateProfile(
       .whereNot({ id: user.id })
       .first('id'))
   )
-    throw new HttpError(409, AUTH_MESSAGES.usernameTaken);
+    throw new Conflict(AUTH_MESSAGES.usernameTaken);
   try {
     await db('users')
       .where({ id: user.id })
@@ -64,7 +66,7 @@ export async function updateProfile(
       });
   } catch (error) {
     // Another account took the name between the check and the write.
-    if ((error as { code?: string }).code === '23505') throw new HttpError(409, AUTH_MESSAGES.usernameTaken);
+    if ((error as { code?: string }).code === '23505') throw new Conflict(AUTH_MESSAGES.usernameTaken);
     throw error;
   }
 }
@@ -97,13 +99,13 @@ export async function setAvatar(
  */
 export async function deleteAccount(
   services: AccountServices,
-  state: RequestState,
+  state: RequestContext,
   user: SessionUser,
   confirmEmail: string,
 ): Promise<void> {
-  if (user.role === 'admin') throw new HttpError(409, ACCOUNT_MESSAGES.adminCannotDelete);
+  if (user.role === 'admin') throw new Conflict(ACCOUNT_MESSAGES.adminCannotDelete);
   if (confirmEmail.trim().toLowerCase() !== user.email.toLowerCase())
-    throw new HttpError(400, ACCOUNT_MESSAGES.deleteConfirmMismatch);
+    throw new Invalid(ACCOUNT_MESSAGES.deleteConfirmMismatch);
   const { db } = services;
   const avatar =
     (await db('users').where({ id: user.id }).first('profile_image_url'))?.profile_image_url ?? null;

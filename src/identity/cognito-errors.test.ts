@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { HttpError } from '../server/middleware.ts';
+import { httpHeadersOf, httpStatusOf } from '../server/error-status.ts';
 import { cognitoError } from './cognito-errors.ts';
 
 /** What amazon-cognito-identity-js rejects with: an Error whose code is the exception name. */
 const serviceError = (code: string, message = 'from Cognito') => Object.assign(new Error(message), { code });
 
-const answer = (error: unknown) => {
-  const mapped = error as HttpError;
-  return { status: mapped.status, message: mapped.message, headers: mapped.headers };
-};
+const answer = (error: unknown) => ({
+  status: httpStatusOf(error),
+  message: (error as Error).message,
+  headers: httpHeadersOf(error),
+});
 
 describe('Cognito errors in the words of SPEC §8', () => {
   it.each([

@@ -14,7 +14,8 @@ import {
 import { CognitoJwtVerifier, JwtRsaVerifier } from 'aws-jwt-verify';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/knex.ts';
-import { HttpError } from '../server/middleware.ts';
+import { Conflict, Forbidden, Invalid, Unauthorized, UpstreamFailed } from '../kernel/errors.ts';
+import type { ProviderSession, SessionUser } from '../kernel/request.ts';
 import { type CognitoOperation, cognitoError } from './cognito-errors.ts';
 import { AUTH_MESSAGES } from './messages.ts';
 import {
@@ -26,7 +27,6 @@ import {
   listUserRows,
   type PendingChallenge,
   ProviderChallenge,
-  type ProviderSession,
   presentUser,
   type ResetInput,
   type SignInInput,
@@ -34,7 +34,6 @@ import {
   type SignUpInput,
   type UserRow,
 } from './provider.ts';
-import type { SessionUser } from './sessions.ts';
 
 export type CognitoConfig = NonNullable<Config['cognito']>;
 
@@ -190,7 +189,7 @@ export class CognitoIdentityProvider implements IdentityProvider {
     const row: UserRow | undefined = await this.db('users')
       .where({ id: user.id, provider: 'cognito' })
       .first();
-    if (!row?.username) throw new HttpError(400, AUTH_MESSAGES.currentPasswordWrong);
+    if (!row?.username) throw new Invalid(AUTH_MESSAGES.currentPasswordWrong);
     const { cognitoUser } = await this.authenticate(row.username, input.currentPassword, 'currentPassword');
     await call('changePassword', (done) =>
       cognitoUser.changePassword(input.currentPassword, input.newPassword, done),
@@ -230,7 +229,7 @@ export class CognitoIdentityProvider implements IdentityProvider {
   /** The signed-in account of our session, with its Cognito tokens (refreshed when expired). */
   private async restoreUser(session: ProviderSession): Promise<CognitoUser> {
     const tokens = session.cognito;
-    if (!tokens) throw new HttpError(401, 'Please sign in first.');
+    if (!tokens) throw new Unauthorized('Please sign in first.');
     const idToken = new CognitoIdToken({ IdToken: tokens.idToken });
     const restored = new CognitoUserSession({
       IdToken: idToken,
@@ -296,7 +295,7 @@ export class CognitoIdentityProvider implements IdentityProvider {
     cognitoUser.setAuthenticationFlowType(this.authFlowType());
     const details = new AuthenticationDetails({ Username: username, Password: password });
     return new Promise((resolve, reject) => {
-      const moreSteps = () => reject(new HttpError(403, AUTH_MESSAGES.additionalSteps));
+      const moreSteps = () => reject(new Forbidden(AUTH_MESSAGES.additionalSteps));
       const codeAsked = (_name: unknown, parameters?: { USER_ID_FOR_SRP?: string }) =>
         operation === 'signIn'
           ? reject(
@@ -336,7 +335,7 @@ export class CognitoIdentityProvider implements IdentityProvider {
     });
     return this.verifier.then((verify) =>
       verify(token).catch(() => {
-        throw new HttpError(502, 'The identity service answered with a token that could not be verified.');
+        throw new UpstreamFailed('The identity service answered with a token that could not be verified.');
       }),
     );
   }
@@ -371,7 +370,7 @@ export class CognitoIdentityProvider implements IdentityProvider {
       role: groups.includes(COGNITO_ADMIN_GROUP) ? 'admin' : 'user',
       email_verified: claims.email_verified === true,
     };
-    if (!fields.email) throw new HttpError(502, 'The identity service returned no email address.');
+    if (!fields.email) throw new UpstreamFailed('The identity service returned no email address.');
     try {
       const [row] = await this.db('users')
         .insert({ ...fields, provider: 'cognito', external_id: String(claims.sub) })
@@ -383,8 +382,7 @@ export class CognitoIdentityProvider implements IdentityProvider {
       // Another account of ours (local, or an earlier Cognito user) holds the name or address.
       const { code, constraint } = error as { code?: string; constraint?: string };
       if (code !== '23505') throw error;
-      throw new HttpError(
-        409,
+      throw new Conflict(
         constraint === 'users_email_lower_idx' ? AUTH_MESSAGES.emailTaken : AUTH_MESSAGES.usernameTaken,
       );
     }

@@ -2,8 +2,9 @@ import { randomInt } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex.ts';
 import type { Queues } from '../jobs/queues.ts';
-import { HttpError } from '../server/middleware.ts';
-import { LIMITS } from '../server/rate-limit.ts';
+import { Conflict, Forbidden, Invalid, NotFound, Unauthorized } from '../kernel/errors.ts';
+import { LIMITS } from '../kernel/rate-limit.ts';
+import type { ProviderSession, SessionUser } from '../kernel/request.ts';
 import { AUTH_MESSAGES } from './messages.ts';
 import { hashPassword, verifyPassword, verifyPasswordOrDummy } from './passwords.ts';
 import {
@@ -13,7 +14,6 @@ import {
   describeCurrentUser,
   type IdentityProvider,
   listUserRows,
-  type ProviderSession,
   presentUser,
   type ResetInput,
   type SignInInput,
@@ -21,7 +21,6 @@ import {
   type SignUpInput,
   type UserRow,
 } from './provider.ts';
-import type { SessionUser } from './sessions.ts';
 
 const CODE_TTL_MS = { confirm: 24 * 3600_000, reset: 3600_000 } as const;
 const MAX_CODE_ATTEMPTS = LIMITS.mailedCodeAttempts.points;
@@ -79,8 +78,8 @@ async function tryCode(db: Db, userId: number, purpose: Purpose, code: string): 
     .where('id', db('auth_codes').where({ user_id: userId, purpose }).whereNull('used_at').max('id'))
     .increment('attempts', 1)
     .returning(['id', 'code_hash']);
-  if (!row) throw new HttpError(400, AUTH_MESSAGES.codeExpired);
-  if (!(await verifyPassword(row.code_hash, code))) throw new HttpError(400, AUTH_MESSAGES.codeMismatch);
+  if (!row) throw new Invalid(AUTH_MESSAGES.codeExpired);
+  if (!(await verifyPassword(row.code_hash, code))) throw new Invalid(AUTH_MESSAGES.codeMismatch);
   return row.id;
 }
 
@@ -90,7 +89,7 @@ async function spendCode(trx: Knex.Transaction, codeId: number): Promise<void> {
     .where({ id: codeId })
     .whereNull('used_at')
     .update({ used_at: trx.fn.now() });
-  if (spent === 0) throw new HttpError(400, AUTH_MESSAGES.codeExpired);
+  if (spent === 0) throw new Invalid(AUTH_MESSAGES.codeExpired);
 }
 
 /** Local accounts: users in PostgreSQL, argon2id passwords, codes by mail. */
@@ -109,8 +108,8 @@ export class LocalIdentityProvider implements IdentityProvider {
     // Usernames and addresses are unique across providers (one users table).
     const taken = (column: 'username' | 'email', value: string) =>
       this.db('users').whereRaw(`lower(${column}) = lower(?)`, [value]).first('id');
-    if (await taken('username', input.username)) throw new HttpError(409, AUTH_MESSAGES.usernameTaken);
-    if (await taken('email', input.email)) throw new HttpError(409, AUTH_MESSAGES.emailTaken);
+    if (await taken('username', input.username)) throw new Conflict(AUTH_MESSAGES.usernameTaken);
+    if (await taken('email', input.email)) throw new Conflict(AUTH_MESSAGES.emailTaken);
     let row: UserRow;
     try {
       [row] = await this.db('users')
@@ -121,8 +120,7 @@ export class LocalIdentityProvider implements IdentityProvider {
         })
         .returning('*');
     } catch (error) {
-      if ((error as { code?: string }).code === '23505')
-        throw new HttpError(409, AUTH_MESSAGES.usernameTaken);
+      if ((error as { code?: string }).code === '23505') throw new Conflict(AUTH_MESSAGES.usernameTaken);
       throw error;
     }
     await issueCode(this.db, this.queues, row, 'confirm');
@@ -131,7 +129,7 @@ export class LocalIdentityProvider implements IdentityProvider {
 
   async confirmSignUp(input: { username: string; code: string }): Promise<void> {
     const user = await findUser(this.db, { username: input.username });
-    if (!user) throw new HttpError(404, AUTH_MESSAGES.userNotFound);
+    if (!user) throw new NotFound(AUTH_MESSAGES.userNotFound);
     if (user.email_verified) return;
     const codeId = await tryCode(this.db, user.id, 'confirm', input.code);
     await this.db.transaction(async (trx) => {
@@ -142,7 +140,7 @@ export class LocalIdentityProvider implements IdentityProvider {
 
   async resendCode(input: { username: string }): Promise<void> {
     const user = await findUser(this.db, { username: input.username });
-    if (!user) throw new HttpError(404, AUTH_MESSAGES.userNotFound);
+    if (!user) throw new NotFound(AUTH_MESSAGES.userNotFound);
     if (!user.email_verified) await issueCode(this.db, this.queues, user, 'confirm');
   }
 
@@ -150,8 +148,8 @@ export class LocalIdentityProvider implements IdentityProvider {
   async signIn(input: SignInInput): Promise<SignInResult> {
     const user = await findUser(this.db, input);
     const ok = await verifyPasswordOrDummy(user?.password_hash, input.password);
-    if (!user || !ok) throw new HttpError(401, AUTH_MESSAGES.signInFailed);
-    if (!user.email_verified) throw new HttpError(403, AUTH_MESSAGES.confirmFirst);
+    if (!user || !ok) throw new Unauthorized(AUTH_MESSAGES.signInFailed);
+    if (!user.email_verified) throw new Forbidden(AUTH_MESSAGES.confirmFirst);
     return {
       user: presentUser(user),
       session: {
@@ -165,14 +163,14 @@ export class LocalIdentityProvider implements IdentityProvider {
 
   async forgotPassword(input: AccountInput): Promise<void> {
     const user = await findUser(this.db, input);
-    if (!user) throw new HttpError(404, AUTH_MESSAGES.userNotFound);
+    if (!user) throw new NotFound(AUTH_MESSAGES.userNotFound);
     await issueCode(this.db, this.queues, user, 'reset');
   }
 
   async confirmNewPassword(input: ResetInput): Promise<void> {
     assertStrongPassword(input.password);
     const user = await findUser(this.db, input);
-    if (!user) throw new HttpError(404, AUTH_MESSAGES.userNotFound);
+    if (!user) throw new NotFound(AUTH_MESSAGES.userNotFound);
     const codeId = await tryCode(this.db, user.id, 'reset', input.code);
     const hash = await hashPassword(input.password);
     await this.db.transaction(async (trx) => {
@@ -189,7 +187,7 @@ export class LocalIdentityProvider implements IdentityProvider {
     assertStrongPassword(input.newPassword);
     const row: UserRow | undefined = await this.db('users').where({ id: user.id, provider: 'local' }).first();
     const ok = row?.password_hash ? await verifyPassword(row.password_hash, input.currentPassword) : false;
-    if (!row || !ok) throw new HttpError(400, AUTH_MESSAGES.currentPasswordWrong);
+    if (!row || !ok) throw new Invalid(AUTH_MESSAGES.currentPasswordWrong);
     await this.db('users')
       .where({ id: row.id })
       .update({ password_hash: await hashPassword(input.newPassword), updated_at: this.db.fn.now() });

@@ -7,8 +7,8 @@ import {
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
 import type { Db } from '../db/knex.ts';
-import { HttpError } from '../server/middleware.ts';
-import type { AppServices } from '../server/services.ts';
+import { Conflict, Invalid, NotFound } from '../kernel/errors.ts';
+import type { CoreServices } from '../kernel/services.ts';
 import { PASSKEY_MESSAGES } from './passkey-messages.ts';
 import type { AuthenticationResponse, RegistrationResponse } from './passkey-schemas.ts';
 import { mailSecurityNotice } from './security-mail.ts';
@@ -21,7 +21,7 @@ const RP_NAME = 'Penstand';
  */
 const ALGORITHMS = [-8, -7, -257];
 
-type PasskeyServices = Pick<AppServices, 'db' | 'queues' | 'publicUrl' | 'config'>;
+type PasskeyServices = Pick<CoreServices, 'db' | 'queues' | 'publicUrl' | 'config'>;
 
 /** The relying party is the public site: its host name is the RP ID, its origin the one expected. */
 function relyingParty(publicUrl: string): { rpID: string; origin: string } {
@@ -38,7 +38,7 @@ const userHandle = (userId: number) => new TextEncoder().encode(`penstand:${user
 const userHandleBase64url = (userId: number) => Buffer.from(userHandle(userId)).toString('base64url');
 
 function refuseCognito(services: PasskeyServices): void {
-  if (services.config.cognito) throw new HttpError(409, PASSKEY_MESSAGES.localOnly);
+  if (services.config.cognito) throw new Conflict(PASSKEY_MESSAGES.localOnly);
 }
 
 async function storeChallenge(db: Db, challenge: string, userId: number | null): Promise<void> {
@@ -70,14 +70,14 @@ async function takeChallenge(db: Db, clientDataJSON: string, userId: number | nu
   try {
     challenge = JSON.parse(Buffer.from(clientDataJSON, 'base64url').toString('utf8')).challenge;
   } catch {
-    throw new HttpError(400, PASSKEY_MESSAGES.malformed);
+    throw new Invalid(PASSKEY_MESSAGES.malformed);
   }
   if (
     typeof challenge !== 'string' ||
     challenge.length > 200 ||
     !(await consumeChallenge(db, challenge, userId))
   )
-    throw new HttpError(400, PASSKEY_MESSAGES.expired);
+    throw new Invalid(PASSKEY_MESSAGES.expired);
   return challenge;
 }
 
@@ -89,9 +89,9 @@ async function verified<T extends { verified: boolean }>(
   try {
     result = await run();
   } catch {
-    throw new HttpError(400, PASSKEY_MESSAGES.notVerified);
+    throw new Invalid(PASSKEY_MESSAGES.notVerified);
   }
-  if (!result.verified) throw new HttpError(400, PASSKEY_MESSAGES.notVerified);
+  if (!result.verified) throw new Invalid(PASSKEY_MESSAGES.notVerified);
   return result as T & { verified: true };
 }
 
@@ -117,7 +117,7 @@ export async function passkeyRegistrationOptions(
 ): Promise<PublicKeyCredentialCreationOptionsJSON> {
   refuseCognito(services);
   const account = await services.db('users').where({ id: user.id }).first('provider');
-  if (account?.provider !== 'local') throw new HttpError(409, PASSKEY_MESSAGES.localOnly);
+  if (account?.provider !== 'local') throw new Conflict(PASSKEY_MESSAGES.localOnly);
   const existing = await services.db('passkeys').where({ user_id: user.id }).select('id', 'transports');
   const options = await generateRegistrationOptions({
     rpName: RP_NAME,
@@ -170,7 +170,7 @@ export async function registerPasskey(
     .onConflict('id')
     .ignore()
     .returning(['id', 'name', 'created_at']);
-  if (inserted.length === 0) throw new HttpError(409, PASSKEY_MESSAGES.alreadyAdded);
+  if (inserted.length === 0) throw new Conflict(PASSKEY_MESSAGES.alreadyAdded);
   await mailSecurityNotice(
     services.queues,
     user.email,
@@ -188,9 +188,9 @@ export async function registerPasskey(
 
 /** Removes one of the user's own passkeys; another account's is not found. */
 export async function deletePasskey(db: Db, userId: number, id: string): Promise<void> {
-  if (!/^[A-Za-z0-9_-]{1,1400}$/.test(id)) throw new HttpError(404, PASSKEY_MESSAGES.notFound);
+  if (!/^[A-Za-z0-9_-]{1,1400}$/.test(id)) throw new NotFound(PASSKEY_MESSAGES.notFound);
   const deleted = await db('passkeys').where({ id, user_id: userId }).delete();
-  if (deleted === 0) throw new HttpError(404, PASSKEY_MESSAGES.notFound);
+  if (deleted === 0) throw new NotFound(PASSKEY_MESSAGES.notFound);
 }
 
 /** Options for navigator.credentials.get(): no account named, the authenticator offers its passkeys. */
@@ -222,10 +222,10 @@ export async function verifyPasskeySignIn(
     .where('p.id', response.id)
     .where('u.provider', 'local')
     .first('p.id', 'p.user_id', 'p.public_key', 'p.counter', 'p.transports');
-  if (!passkey) throw new HttpError(400, PASSKEY_MESSAGES.unknown);
+  if (!passkey) throw new Invalid(PASSKEY_MESSAGES.unknown);
   // A discoverable credential names its account; it must be the one the passkey was added to.
   if (response.response.userHandle && response.response.userHandle !== userHandleBase64url(passkey.user_id))
-    throw new HttpError(400, PASSKEY_MESSAGES.notVerified);
+    throw new Invalid(PASSKEY_MESSAGES.notVerified);
   const { rpID, origin } = relyingParty(services.publicUrl);
   const challenge = await takeChallenge(services.db, response.response.clientDataJSON, null);
   const result = await verified(() =>

@@ -1,25 +1,13 @@
 import type { Db } from '../db/knex.ts';
-import { HttpError } from '../server/middleware.ts';
+import { Invalid } from '../kernel/errors.ts';
+import type { ProviderSession, SessionUser, SignInDetails } from '../kernel/request.ts';
 import { AUTH_MESSAGES, passwordMeetsRules } from './messages.ts';
-import type { SessionUser } from './sessions.ts';
 
 export type SignUpInput = { username: string; email: string; password: string };
 export type SignInInput = { email: string; password: string } | { username: string; password: string };
 export type AccountInput = { username: string } | { email: string };
 export type ResetInput = AccountInput & { code: string; password: string };
 export type ChangePasswordInput = { currentPassword: string; newPassword: string };
-
-/** How the current session signed in (SPEC §3 'Current user': signInDetails). */
-export type SignInDetails = { loginId: string; authFlowType: string };
-
-/**
- * What a sign-in leaves in the server-side session (`sessions.sess`): never sent to the
- * browser. Cognito keeps its tokens there, for sign-out and nothing else.
- */
-export type ProviderSession = {
-  signInDetails?: SignInDetails;
-  cognito?: { idToken: string; accessToken: string; refreshToken: string };
-};
 
 export type SignInResult = { user: SessionUser; session: ProviderSession };
 
@@ -49,7 +37,7 @@ export type CurrentUser = {
 export type ListedUser = SessionUser & { createdAt: string; emailVerified: boolean };
 
 /**
- * One interface for every identity provider. Errors are HttpErrors carrying the words of
+ * One interface for every identity provider. Errors are kernel errors carrying the words of
  * SPEC §8; a failed sign-in is always a 401, so the rate limits count it.
  */
 export interface IdentityProvider {
@@ -105,7 +93,7 @@ export function presentUser(row: UserRow): SessionUser {
 
 /** Server-side check of the password rules (SPEC §5), whatever the form or client did. */
 export function assertStrongPassword(password: string): void {
-  if (!passwordMeetsRules(password)) throw new HttpError(400, AUTH_MESSAGES.weakPassword);
+  if (!passwordMeetsRules(password)) throw new Invalid(AUTH_MESSAGES.weakPassword);
 }
 
 export function describeCurrentUser(user: SessionUser | null, session: ProviderSession): CurrentUser | null {

@@ -1,8 +1,16 @@
 import type { Db } from '../db/knex.ts';
-import { HttpError } from '../server/middleware.ts';
-import { rateLimit } from '../server/rate-limit.ts';
-import type { RequestState } from '../server/request-state.ts';
-import type { AppServices } from '../server/services.ts';
+import {
+  Conflict,
+  Forbidden,
+  Invalid,
+  NotFound,
+  RateLimited,
+  type Refusal,
+  Unauthorized,
+} from '../kernel/errors.ts';
+import { rateLimit } from '../kernel/rate-limit.ts';
+import type { RequestContext, SessionUser } from '../kernel/request.ts';
+import type { CoreServices } from '../kernel/services.ts';
 import { mergeGuestCart } from '../shop/cart-merge.ts';
 import { lazyCognitoProvider } from './lazy-cognito.ts';
 import { LocalIdentityProvider } from './local.ts';
@@ -20,7 +28,7 @@ import type {
 } from './provider.ts';
 import { ProviderChallenge, presentUser } from './provider.ts';
 import { mailPasswordReset, mailSecurityNotice, noteSignInDevice } from './security-mail.ts';
-import { endOtherSessions, type SessionUser } from './sessions.ts';
+import { endOtherSessions } from './sessions.ts';
 import {
   answerChallenge,
   beginTwoFactorSetup,
@@ -41,7 +49,7 @@ const providers = new WeakMap<Db, IdentityProvider>();
  * The identity provider of this deployment: Amazon Cognito when COGNITO_USER_POOL_ID and
  * COGNITO_CLIENT_ID are set, local accounts otherwise. One per process (per database).
  */
-export function identityProvider(services: Pick<AppServices, 'db' | 'queues' | 'config'>): IdentityProvider {
+export function identityProvider(services: Pick<CoreServices, 'db' | 'queues' | 'config'>): IdentityProvider {
   let provider = providers.get(services.db);
   if (!provider) {
     provider = services.config.cognito
@@ -52,12 +60,12 @@ export function identityProvider(services: Pick<AppServices, 'db' | 'queues' | '
   return provider;
 }
 
-/** Swallows the provider's 'no such account' (404); anything else goes on. */
+/** Swallows the provider's 'no such account' (NotFound); anything else goes on. */
 function unlessUnknownAccount(error: unknown): void {
-  if ((error as { status?: number }).status !== 404) throw error;
+  if (!(error instanceof NotFound)) throw error;
 }
 
-type ResetServices = Pick<AppServices, 'db' | 'queues' | 'config' | 'publicUrl'>;
+type ResetServices = Pick<CoreServices, 'db' | 'queues' | 'config' | 'publicUrl'>;
 
 /**
  * Mails a reset code to an existing account. An unknown account gets nothing mailed and the
@@ -90,8 +98,8 @@ async function judgeCode<T>(
 
 /** Confirms a new account's email with its mailed code. */
 export async function confirmSignUp(
-  services: Pick<AppServices, 'db' | 'queues' | 'config'>,
-  state: Pick<RequestState, 'clientIp'>,
+  services: Pick<CoreServices, 'db' | 'queues' | 'config'>,
+  state: Pick<RequestContext, 'clientIp'>,
   input: { username: string; code: string },
 ): Promise<void> {
   await judgeCode(services.db, state.clientIp, `confirm|${input.username}`, () =>
@@ -102,7 +110,7 @@ export async function confirmSignUp(
 /** Sets a new password with a mailed code, and tells the owner. */
 export async function resetPassword(
   services: ResetServices,
-  state: Pick<RequestState, 'clientIp'>,
+  state: Pick<RequestContext, 'clientIp'>,
   input: ResetInput,
 ): Promise<void> {
   const identifier = 'username' in input ? input.username : input.email;
@@ -112,7 +120,7 @@ export async function resetPassword(
       .catch((error) => {
         // For an unknown account the code is as wrong as any other: nothing more is said.
         unlessUnknownAccount(error);
-        throw new HttpError(400, AUTH_MESSAGES.codeMismatch);
+        throw new Invalid(AUTH_MESSAGES.codeMismatch);
       }),
   );
   await mailPasswordReset(services.db, services.queues, input, services.publicUrl);
@@ -135,9 +143,9 @@ export function authLimits(db: Db) {
   };
 }
 
-/** A 429 from a limit is an answer to hold; anything else goes on. */
-function refusal(error: unknown): HttpError {
-  if (error instanceof HttpError && error.status === 429) return error;
+/** A limit's refusal (RateLimited) is an answer to hold; anything else goes on. */
+function refusal(error: unknown): RateLimited {
+  if (error instanceof RateLimited) return error;
   throw error;
 }
 
@@ -166,8 +174,8 @@ async function signInAccountKey(db: Db, input: SignInInput, clientIp: string): P
  * user's and the session id changes.
  */
 export async function signIn(
-  services: AppServices,
-  state: RequestState,
+  services: CoreServices,
+  state: RequestContext,
   input: SignInInput,
 ): Promise<{ user: SessionUser; token: string }> {
   const limits = authLimits(services.db);
@@ -188,7 +196,7 @@ export async function signIn(
     }
     if (locked) throw locked;
     // Only a wrong password is a failure: an unconfirmed account's right one is not.
-    if ((error as { status?: number }).status !== 401) await passwordRight();
+    if (!(error instanceof Unauthorized)) await passwordRight();
     throw error;
   }
   const { user } = signedIn;
@@ -209,15 +217,15 @@ export async function signIn(
  * has no row to hold it, and that step is one this app does not take.
  */
 async function providerChallenge(
-  services: AppServices,
-  state: RequestState,
+  services: CoreServices,
+  state: RequestContext,
   pending: PendingChallenge,
-): Promise<HttpError> {
+): Promise<Refusal> {
   const row = await services
     .db('users')
     .where({ provider: identityProvider(services).name, username: pending.username })
     .first();
-  if (!row) return new HttpError(403, AUTH_MESSAGES.additionalSteps);
+  if (!row) return new Forbidden(AUTH_MESSAGES.additionalSteps);
   state.signInChallenged = presentUser(row);
   return new TwoFactorRequired(await createChallenge(services.db, row.id, { pending }));
 }
@@ -228,8 +236,8 @@ async function providerChallenge(
  * someone with the password reaches) before it is checked; the right one gives them back.
  */
 export async function signInWithCode(
-  services: AppServices,
-  state: RequestState,
+  services: CoreServices,
+  state: RequestContext,
   challengeId: string,
   code: string,
 ): Promise<{ user: SessionUser; token: string }> {
@@ -248,7 +256,7 @@ export async function signInWithCode(
     });
   } catch (error) {
     // The audit log names the account a refused code was for.
-    if ((error as { status?: number }).status === 401 && pending) {
+    if (error instanceof Unauthorized && pending) {
       const row = await services.db('users').where({ id: pending.user_id }).first();
       if (row) state.signInRefused = presentUser(row);
     }
@@ -266,8 +274,8 @@ export async function signInWithCode(
  * is checked; an accepted one gives it back.
  */
 export async function signInWithPasskey(
-  services: AppServices,
-  state: RequestState,
+  services: CoreServices,
+  state: RequestContext,
   response: AuthenticationResponse,
 ): Promise<{ user: SessionUser; token: string }> {
   const limits = authLimits(services.db);
@@ -281,8 +289,8 @@ export async function signInWithPasskey(
 }
 
 async function finishSignIn(
-  services: AppServices,
-  state: RequestState,
+  services: CoreServices,
+  state: RequestContext,
   user: SessionUser,
   providerSession: SignInResult['session'],
 ): Promise<{ user: SessionUser; token: string }> {
@@ -306,7 +314,7 @@ async function finishSignIn(
 }
 
 /** The provider whose own MFA serves this account (a Cognito one), or null for this app's. */
-async function mfaProvider(services: AppServices, userId: number): Promise<IdentityProvider | null> {
+async function mfaProvider(services: CoreServices, userId: number): Promise<IdentityProvider | null> {
   const row = await services.db('users').where({ id: userId }).first('provider');
   const provider = identityProvider(services);
   return row && row.provider !== 'local' && row.provider === provider.name ? provider : null;
@@ -314,8 +322,8 @@ async function mfaProvider(services: AppServices, userId: number): Promise<Ident
 
 /** Starts authenticator setup: this app's own key, or the pool's (AssociateSoftwareToken) for a Cognito account. */
 export async function startTwoFactorSetup(
-  services: AppServices,
-  state: RequestState,
+  services: CoreServices,
+  state: RequestContext,
   user: SessionUser,
 ): Promise<TwoFactorSetup> {
   const provider = await mfaProvider(services, user.id);
@@ -328,8 +336,8 @@ export async function startTwoFactorSetup(
  * Cognito account, whose pool has no such thing: VerifySoftwareToken, then the MFA preference).
  */
 export async function finishTwoFactorSetup(
-  services: AppServices,
-  state: RequestState,
+  services: CoreServices,
+  state: RequestContext,
   user: SessionUser,
   code: string,
 ): Promise<string[]> {
@@ -341,11 +349,11 @@ export async function finishTwoFactorSetup(
 
 /** Turns this app's two-factor off with a current code; a Cognito account's MFA is turned off in the pool. */
 export async function turnOffTwoFactor(
-  services: AppServices,
+  services: CoreServices,
   user: SessionUser,
   code: string,
 ): Promise<void> {
-  if (await mfaProvider(services, user.id)) throw new HttpError(409, TWO_FACTOR_MESSAGES.localOnly);
+  if (await mfaProvider(services, user.id)) throw new Conflict(TWO_FACTOR_MESSAGES.localOnly);
   await disableTwoFactor(services.db, user.id, code);
 }
 
@@ -354,8 +362,8 @@ export async function turnOffTwoFactor(
  * answer is the new one); the account's owner hears of it by mail.
  */
 export async function twoFactorChanged(
-  services: AppServices,
-  state: RequestState,
+  services: CoreServices,
+  state: RequestContext,
   user: SessionUser,
   on: boolean,
 ): Promise<string> {
@@ -378,8 +386,8 @@ export async function twoFactorChanged(
  * owner hears of it by mail.
  */
 export async function changePassword(
-  services: AppServices,
-  state: RequestState,
+  services: CoreServices,
+  state: RequestContext,
   user: SessionUser,
   input: ChangePasswordInput,
 ): Promise<void> {
@@ -398,7 +406,7 @@ export async function changePassword(
 }
 
 /** Ends the session: a new anonymous id replaces it, so the old one is worthless. */
-export async function signOut(services: AppServices, state: RequestState): Promise<void> {
+export async function signOut(services: CoreServices, state: RequestContext): Promise<void> {
   if (!state.session.user) return;
   await identityProvider(services).signOut(state.session.data);
   await state.session.rotate(null);

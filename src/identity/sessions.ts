@@ -1,19 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { type Db, prepared } from '../db/knex.ts';
+import type { SessionUser } from '../kernel/request.ts';
 import { sessionCartCountColumn } from '../shop/cart.ts';
 
 export const SESSION_COOKIE = 'sid';
 /** The specification's cookie default lifetime. */
 export const SESSION_TTL_MS = 365 * 24 * 60 * 60 * 1000;
-
-export type SessionUser = {
-  id: number;
-  email: string;
-  username: string | null;
-  firstName: string | null;
-  lastName: string | null;
-  role: 'user' | 'admin';
-};
 
 export type SessionRecord = {
   id: string;

@@ -1,10 +1,10 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
-import { getBlogSettings } from '../blog/settings.ts';
 import type { Db } from '../db/knex.ts';
-import { HttpError } from '../server/middleware.ts';
-import { LIMITS } from '../server/rate-limit.ts';
+import { Conflict, Invalid, Unauthorized } from '../kernel/errors.ts';
+import { LIMITS } from '../kernel/rate-limit.ts';
+import { getBlogSettings } from '../settings/settings.ts';
 
 export const TWO_FACTOR_MESSAGES = {
   codeNeeded: 'Enter the 6-digit code from your authenticator app, or a recovery code.',
@@ -39,10 +39,10 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 const normalizeRecovery = (code: string) => code.replace(/[\s-]/g, '').toLowerCase();
 
 /** Thrown by a sign-in whose password was right when the account has two-factor on. */
-export class TwoFactorRequired extends HttpError {
+export class TwoFactorRequired extends Unauthorized {
   readonly challengeId: string;
   constructor(challengeId: string) {
-    super(401, TWO_FACTOR_MESSAGES.codeNeeded);
+    super(TWO_FACTOR_MESSAGES.codeNeeded);
     this.challengeId = challengeId;
   }
 }
@@ -50,6 +50,21 @@ export class TwoFactorRequired extends HttpError {
 export async function twoFactorEnabled(db: Db, userId: number): Promise<boolean> {
   const row = await db('users').where({ id: userId }).first('totp_enabled_at');
   return Boolean(row?.totp_enabled_at);
+}
+
+/** The Account page's two-factor card: offered to local accounts only, and whether it is on. */
+export async function twoFactorStatus(db: Db, userId: number): Promise<{ local: boolean; enabled: boolean }> {
+  const row = await db('users').where({ id: userId }).first('provider', 'totp_enabled_at');
+  return { local: row?.provider === 'local', enabled: Boolean(row?.totp_enabled_at) };
+}
+
+/** The setup a refused first code leaves on screen: the pending secret's, when there is one. */
+export async function pendingTwoFactorSetup(
+  db: Db,
+  user: { id: number; email: string },
+): Promise<TwoFactorSetup | null> {
+  const row = await db('users').where({ id: user.id }).first('totp_pending_secret');
+  return row?.totp_pending_secret ? setupOf(user.email, row.totp_pending_secret) : null;
 }
 
 /**
@@ -122,7 +137,7 @@ export async function answerChallenge(
   challengeId: string,
   check: (userId: number, stored: Record<string, unknown>) => Promise<Record<string, unknown> | null>,
 ): Promise<{ userId: number; session: Record<string, unknown> }> {
-  if (!/^[\w-]{20,64}$/.test(challengeId)) throw new HttpError(400, TWO_FACTOR_MESSAGES.challengeExpired);
+  if (!/^[\w-]{20,64}$/.test(challengeId)) throw new Invalid(TWO_FACTOR_MESSAGES.challengeExpired);
   // The attempt is taken before the code is judged, so parallel codes are judged at most
   // CHALLENGE_ATTEMPTS times in all.
   const [challenge] = await db('login_challenges')
@@ -131,12 +146,12 @@ export async function answerChallenge(
     .where('attempts', '<', CHALLENGE_ATTEMPTS)
     .increment('attempts', 1)
     .returning(['user_id', 'session']);
-  if (!challenge) throw new HttpError(400, TWO_FACTOR_MESSAGES.challengeExpired);
+  if (!challenge) throw new Invalid(TWO_FACTOR_MESSAGES.challengeExpired);
   const session = await check(challenge.user_id, challenge.session ?? {});
-  if (!session) throw new HttpError(401, TWO_FACTOR_MESSAGES.codeWrong);
+  if (!session) throw new Unauthorized(TWO_FACTOR_MESSAGES.codeWrong);
   // Deleted once: of two right codes in parallel, only one opens a session.
   if ((await db('login_challenges').where({ id: challengeId }).delete()) === 0)
-    throw new HttpError(400, TWO_FACTOR_MESSAGES.challengeExpired);
+    throw new Invalid(TWO_FACTOR_MESSAGES.challengeExpired);
   return { userId: challenge.user_id, session };
 }
 
@@ -148,8 +163,8 @@ export async function beginTwoFactorSetup(
   user: { id: number; email: string },
 ): Promise<TwoFactorSetup> {
   const row = await db('users').where({ id: user.id }).first('provider', 'totp_enabled_at');
-  if (row?.provider !== 'local') throw new HttpError(409, TWO_FACTOR_MESSAGES.localOnly);
-  if (row.totp_enabled_at) throw new HttpError(409, TWO_FACTOR_MESSAGES.alreadyOn);
+  if (row?.provider !== 'local') throw new Conflict(TWO_FACTOR_MESSAGES.localOnly);
+  if (row.totp_enabled_at) throw new Conflict(TWO_FACTOR_MESSAGES.alreadyOn);
   const secret = new Secret({ size: 20 }).base32;
   await db('users').where({ id: user.id }).update({ totp_pending_secret: secret });
   return setupOf(user.email, secret);
@@ -169,13 +184,13 @@ export async function enableTwoFactor(
   code: string,
 ): Promise<string[]> {
   const row = await db('users').where({ id: user.id }).first('totp_pending_secret', 'totp_enabled_at');
-  if (row?.totp_enabled_at) throw new HttpError(409, TWO_FACTOR_MESSAGES.alreadyOn);
-  if (!row?.totp_pending_secret) throw new HttpError(409, TWO_FACTOR_MESSAGES.notSetUp);
+  if (row?.totp_enabled_at) throw new Conflict(TWO_FACTOR_MESSAGES.alreadyOn);
+  if (!row?.totp_pending_secret) throw new Conflict(TWO_FACTOR_MESSAGES.notSetUp);
   const delta = totp(row.totp_pending_secret, user.email).validate({
     token: code.replace(/\s/g, ''),
     window: 1,
   });
-  if (delta === null) throw new HttpError(400, TWO_FACTOR_MESSAGES.codeWrong);
+  if (delta === null) throw new Invalid(TWO_FACTOR_MESSAGES.codeWrong);
   const codes = Array.from({ length: RECOVERY_CODES }, () => {
     const raw = randomBytes(5).toString('hex');
     return `${raw.slice(0, 5)}-${raw.slice(5)}`;
@@ -199,8 +214,8 @@ export async function enableTwoFactor(
 
 /** Turns two-factor off: it takes a current code (or a recovery code), not only the session. */
 export async function disableTwoFactor(db: Db, userId: number, code: string): Promise<void> {
-  if (!(await twoFactorEnabled(db, userId))) throw new HttpError(409, TWO_FACTOR_MESSAGES.off);
-  if (!(await verifySecondFactor(db, userId, code))) throw new HttpError(400, TWO_FACTOR_MESSAGES.codeWrong);
+  if (!(await twoFactorEnabled(db, userId))) throw new Conflict(TWO_FACTOR_MESSAGES.off);
+  if (!(await verifySecondFactor(db, userId, code))) throw new Invalid(TWO_FACTOR_MESSAGES.codeWrong);
   await db.transaction(async (trx) => {
     await trx('users')
       .where({ id: userId })

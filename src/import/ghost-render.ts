@@ -1,5 +1,5 @@
 import { renderMarkdown } from '../blog/markdown.ts';
-import { escapeHtml } from '../server/escape.ts';
+import { escapeHtml } from '../kernel/escape.ts';
 
 /**
  * Ghost posts saved without `html` keep only their editor document: Lexical (Ghost 5–6) or

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { addConfirmedSubscribers, isSubscriberAddress } from '../blog/subscribers.ts';
 import type { Db } from '../db/knex.ts';
-import { parseCsv } from '../server/csv.ts';
+import { parseCsv } from '../kernel/csv.ts';
 import { ImportError } from './types.ts';
 
 /*

@@ -7,9 +7,9 @@ import path from 'node:path';
 import { text } from 'node:stream/consumers';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
+import { discardRest } from '../kernel/discard-body.ts';
+import { Invalid, NotFound, TooLarge } from '../kernel/errors.ts';
 import type { UploadStorage } from '../media/storage.ts';
-import { discardRest } from '../server/body.ts';
-import { HttpError } from '../server/middleware.ts';
 import type { ImportReport } from './import.ts';
 import { IMPORT_MESSAGES, MAX_IMPORT_BYTES } from './messages.ts';
 import { ImportError } from './types.ts';
@@ -33,7 +33,7 @@ const uploadName = (id: string) => `import-${id}.upload`;
 const stateName = (id: string) => `import-${id}.json`;
 
 function checkId(id: string): void {
-  if (!ID.test(id)) throw new HttpError(404, 'No such import upload.');
+  if (!ID.test(id)) throw new NotFound('No such import upload.');
 }
 
 export async function readUploadState(storage: UploadStorage, id: string): Promise<UploadState | null> {
@@ -96,7 +96,7 @@ export async function receiveImport(
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > MAX_IMPORT_BYTES + MULTIPART_ALLOWANCE) {
     discardRest(req, 0);
-    throw new HttpError(413, IMPORT_MESSAGES.tooLarge);
+    throw new TooLarge(IMPORT_MESSAGES.tooLarge);
   }
   const seconds = Math.floor(Date.now() / 1000)
     .toString(16)
@@ -122,7 +122,7 @@ async function receiveInto(
     try {
       parser = busboy({ headers: req.headers, limits: { fileSize: MAX_IMPORT_BYTES, files: 1, parts: 4 } });
     } catch {
-      reject(new HttpError(400, IMPORT_MESSAGES.noFile));
+      reject(new Invalid(IMPORT_MESSAGES.noFile));
       return;
     }
     let saw = false;
@@ -144,14 +144,14 @@ async function receiveInto(
       pipeline(stream, createWriteStream(file)).then(
         () =>
           truncated
-            ? fail(new HttpError(413, IMPORT_MESSAGES.tooLarge))
+            ? fail(new TooLarge(IMPORT_MESSAGES.tooLarge))
             : resolve((info.filename ?? '').slice(0, 200) || 'export'),
         fail,
       );
     });
-    parser.on('error', () => fail(new HttpError(400, IMPORT_MESSAGES.noFile)));
+    parser.on('error', () => fail(new Invalid(IMPORT_MESSAGES.noFile)));
     parser.on('close', () => {
-      if (!saw) fail(new HttpError(400, IMPORT_MESSAGES.noFile));
+      if (!saw) fail(new Invalid(IMPORT_MESSAGES.noFile));
     });
     req.pipe(parser);
   });

@@ -3,13 +3,21 @@ import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import busboy from 'busboy';
 import type { Sharp } from 'sharp';
-import { HttpError } from '../server/middleware.ts';
+import { Invalid, TooLarge } from '../kernel/errors.ts';
 import { detectImageType, type ImageType, SNIFF_BYTES } from './image-type.ts';
 import { MAX_UPLOAD_BYTES, UPLOAD_MESSAGES } from './messages.ts';
 import { loadSharp, type SharpFactory } from './sharp.ts';
 import type { UploadStorage } from './storage.ts';
+import type { ImageSize } from './upload-sizes.ts';
 
-export type StoredUpload = { fileName: string; url: string; type: ImageType; bytes: number };
+export type StoredUpload = {
+  fileName: string;
+  url: string;
+  type: ImageType;
+  bytes: number;
+  /** As sharp wrote it (an animation's frame size). */
+  size: ImageSize | null;
+};
 
 /** Stored names are ours alone: random, with the extension of the detected format. */
 function randomFileName(type: ImageType): string {
@@ -19,7 +27,7 @@ function randomFileName(type: ImageType): string {
 /**
  * Streams the multipart field `file` to the upload storage under a random name. The size limit
  * is enforced while streaming (busboy stops at the limit), so a large file is never held in memory.
- * Rejects with HttpError 413 over the limit, 400 for anything that is not an accepted image.
+ * Rejects with TooLarge over the limit, Invalid for anything that is not an accepted image.
  */
 export function receiveUpload(req: IncomingMessage, storage: UploadStorage): Promise<StoredUpload> {
   return new Promise((resolve, reject) => {
@@ -30,7 +38,7 @@ export function receiveUpload(req: IncomingMessage, storage: UploadStorage): Pro
         limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, fieldSize: 1024, parts: 12 },
       });
     } catch {
-      reject(new HttpError(400, UPLOAD_MESSAGES.noFile));
+      reject(new Invalid(UPLOAD_MESSAGES.noFile));
       return;
     }
     let settled = false;
@@ -42,7 +50,7 @@ export function receiveUpload(req: IncomingMessage, storage: UploadStorage): Pro
       received += chunk.length;
       if (received > MAX_UPLOAD_BYTES * 2) req.destroy();
     });
-    const fail = (error: HttpError) => {
+    const fail = (error: Error) => {
       if (settled) return;
       settled = true;
       req.unpipe(parser);
@@ -62,13 +70,12 @@ export function receiveUpload(req: IncomingMessage, storage: UploadStorage): Pro
           settled = true;
           resolve(stored);
         },
-        (error: unknown) =>
-          fail(error instanceof HttpError ? error : new HttpError(500, (error as Error).message)),
+        (error: unknown) => fail(error as Error),
       );
     });
-    parser.on('error', () => fail(new HttpError(400, UPLOAD_MESSAGES.noFile)));
+    parser.on('error', () => fail(new Invalid(UPLOAD_MESSAGES.noFile)));
     parser.on('close', () => {
-      if (!sawFile) fail(new HttpError(400, UPLOAD_MESSAGES.noFile));
+      if (!sawFile) fail(new Invalid(UPLOAD_MESSAGES.noFile));
     });
     req.pipe(parser);
   });
@@ -88,14 +95,14 @@ export async function storeFile(
   const type = detectImageType(head);
   if (!type) {
     stream.resume();
-    throw new HttpError(400, UPLOAD_MESSAGES.notImage);
+    throw new Invalid(UPLOAD_MESSAGES.notImage);
   }
   const fileName = baseName ? `${baseName}.${type.ext}` : randomFileName(type);
   let bytes = head.length;
   let tooLarge = false;
   stream.on('limit', () => {
     tooLarge = true;
-    stream.destroy(new HttpError(413, UPLOAD_MESSAGES.tooLarge));
+    stream.destroy(new TooLarge(UPLOAD_MESSAGES.tooLarge));
   });
   const body = Readable.from(
     (async function* () {
@@ -108,6 +115,10 @@ export async function storeFile(
     })(),
   );
   const cleaned = withoutMetadata(sharp, type);
+  let size: ImageSize | null = null;
+  cleaned.on('info', (info: { width: number; height: number; pageHeight?: number }) => {
+    size = { width: info.width, height: info.pageHeight ?? info.height };
+  });
   let undecodable = false;
   cleaned.on('error', () => {
     undecodable = !tooLarge;
@@ -116,16 +127,16 @@ export async function storeFile(
   try {
     await storage.put(fileName, body.pipe(cleaned), type.mime);
   } catch (error) {
-    if (tooLarge) throw new HttpError(413, UPLOAD_MESSAGES.tooLarge);
+    if (tooLarge) throw new TooLarge(UPLOAD_MESSAGES.tooLarge);
     // Image magic bytes in front of something that does not decode: not an image after all.
-    if (undecodable) throw new HttpError(400, UPLOAD_MESSAGES.notImage);
+    if (undecodable) throw new Invalid(UPLOAD_MESSAGES.notImage);
     throw error;
   }
   if (stream.truncated) {
     await storage.delete(fileName).catch(() => {});
-    throw new HttpError(413, UPLOAD_MESSAGES.tooLarge);
+    throw new TooLarge(UPLOAD_MESSAGES.tooLarge);
   }
-  return { fileName, url: `/uploads/${fileName}`, type, bytes };
+  return { fileName, url: `/uploads/${fileName}`, type, bytes, size };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex.ts';
 import type { Mail, Mailer } from '../jobs/mailer.ts';
-import { escapeHtml } from '../server/escape.ts';
+import { escapeHtml } from '../kernel/escape.ts';
 import { formatPrice } from '../shop/price.ts';
 import {
   decide,

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { AppError } from '../kernel/errors.ts';
+import { httpStatusOf } from '../server/error-status.ts';
 import {
   adminCommandOptions,
   decide,
@@ -8,7 +10,6 @@ import {
   holdsDiscountUse,
   initialOrderState,
   type OrderPlacedData,
-  OrderRuleError,
 } from './domain.ts';
 
 const placed: OrderPlacedData = {
@@ -39,7 +40,7 @@ function refusal(fn: () => unknown): { status: number; message: string } {
   try {
     fn();
   } catch (error) {
-    if (error instanceof OrderRuleError) return { status: error.status, message: error.message };
+    if (error instanceof AppError) return { status: httpStatusOf(error), message: error.message };
     throw error;
   }
   throw new Error('expected a refusal');

@@ -1,9 +1,14 @@
-import { DEFAULT_CURRENCY, formatPrice } from '../shop/price.ts';
+import { DEFAULT_CURRENCY } from '../currency.ts';
+import { AppError, Conflict, NotFound, Unprocessable } from '../kernel/errors.ts';
+import type { OrderDiscount } from '../shop/discount-schema.ts';
+import { formatPrice } from '../shop/price.ts';
 import { NO_SHIPPING } from './fulfilment.ts';
 
 /**
  * The order's rules as pure functions: decide(state, command) → events, evolve(state, event).
- * No I/O here; the store folds events with evolve and asks decide what may happen next.
+ * No I/O here; the store folds events with evolve and asks decide what may happen next. A
+ * command the rules refuse throws Conflict when the order's state forbids it, Unprocessable when
+ * its input is unusable.
  */
 
 export type OrderStatus = 'pending' | 'processing' | 'shipped' | 'delivered' | 'cancelled' | 'expired';
@@ -45,8 +50,6 @@ export type OrderPlacedData = {
   /** The code applied and what it took off the items (cents, out of totalAmount); absent: none. */
   discount?: OrderDiscount;
 };
-
-export type OrderDiscount = { discountId: number; code: string; amount: number };
 
 export type PaymentSucceededData = {
   method: PaymentMethod;
@@ -212,15 +215,6 @@ export function eraseCustomer(placed: OrderPlacedData): OrderPlacedData {
   return { ...placed, ...ERASED_CUSTOMER };
 }
 
-/** A command the rules refuse: 409 when the order's state forbids it, 422 when the input is unusable. */
-export class OrderRuleError extends Error {
-  readonly status: 409 | 422 | 404;
-  constructor(status: 409 | 422 | 404, message: string) {
-    super(message);
-    this.status = status;
-  }
-}
-
 /**
  * Whether the order still holds a use of its discount code: an order that expired, or was
  * cancelled before any payment, gives it back; a payment after expiry that re-opens it takes it again.
@@ -355,30 +349,29 @@ export function fold(events: OrderEvent[]): OrderState {
 
 export function decide(state: OrderState, command: OrderCommand): OrderEvent[] {
   if (command.type === 'PlaceOrder') {
-    if (state.placed) throw new OrderRuleError(409, 'This order has already been placed.');
+    if (state.placed) throw new Conflict('This order has already been placed.');
     const { items, totalAmount, shippingCost = 0, discount } = command.order;
-    if (items.length === 0) throw new OrderRuleError(422, 'An order needs at least one item.');
+    if (items.length === 0) throw new Unprocessable('An order needs at least one item.');
     if (!Number.isInteger(shippingCost) || shippingCost < 0)
-      throw new OrderRuleError(422, 'The shipping cost must be a whole number of cents.');
+      throw new Unprocessable('The shipping cost must be a whole number of cents.');
     const subtotal = items.reduce((n, i) => n + i.quantity * i.priceAtTime, 0);
     const off = discount?.amount ?? 0;
     if (!Number.isInteger(off) || off < 0 || off > subtotal)
-      throw new OrderRuleError(422, 'A discount must be a whole number of cents, at most the items’ total.');
+      throw new Unprocessable('A discount must be a whole number of cents, at most the items’ total.');
     const sum = subtotal - off + shippingCost;
-    if (sum !== totalAmount) throw new OrderRuleError(422, 'The order total does not match its lines.');
+    if (sum !== totalAmount) throw new Unprocessable('The order total does not match its lines.');
     return [{ type: 'OrderPlaced', data: command.order }];
   }
-  if (!state.placed) throw new OrderRuleError(404, 'Order not found');
+  if (!state.placed) throw new NotFound('Order not found');
   switch (command.type) {
     case 'RecordPayment': {
       // A card payment arrives whatever we decided meanwhile: it is recorded, to be refunded.
       if (state.status === 'cancelled' && command.method !== 'stripe')
-        throw new OrderRuleError(409, 'A cancelled order cannot be paid.');
-      if (state.paymentStatus !== 'unpaid')
-        throw new OrderRuleError(409, 'Payment has already been recorded.');
+        throw new Conflict('A cancelled order cannot be paid.');
+      if (state.paymentStatus !== 'unpaid') throw new Conflict('Payment has already been recorded.');
       const amount = command.amount ?? state.placed.totalAmount;
       if (!Number.isInteger(amount) || amount < 0)
-        throw new OrderRuleError(422, 'The amount paid must be a whole number of cents.');
+        throw new Unprocessable('The amount paid must be a whole number of cents.');
       const data: PaymentSucceededData = {
         method: command.method ?? 'manual',
         amount,
@@ -392,7 +385,7 @@ export function decide(state: OrderState, command: OrderCommand): OrderEvent[] {
     }
     case 'RequestPayment':
       if (state.status !== 'pending' || state.paymentStatus !== 'unpaid')
-        throw new OrderRuleError(409, 'This order is not waiting for payment.');
+        throw new Conflict('This order is not waiting for payment.');
       return [
         {
           type: 'PaymentRequested',
@@ -400,28 +393,26 @@ export function decide(state: OrderState, command: OrderCommand): OrderEvent[] {
         },
       ];
     case 'FailPayment':
-      if (state.paymentStatus !== 'unpaid')
-        throw new OrderRuleError(409, 'Payment has already been recorded.');
+      if (state.paymentStatus !== 'unpaid') throw new Conflict('Payment has already been recorded.');
       return [{ type: 'PaymentFailed', data: { reason: command.reason } }];
     case 'ReviewPayment':
       return [{ type: 'PaymentToReview', data: command.payment }];
     case 'ExpireOrder': {
       if (state.status !== 'pending' || state.paymentStatus !== 'unpaid')
-        throw new OrderRuleError(409, 'Only an unpaid pending order can expire.');
+        throw new Conflict('Only an unpaid pending order can expire.');
       const holdUntil = state.placed.holdUntil;
       if (!holdUntil || Date.parse(holdUntil) > command.now.getTime())
-        throw new OrderRuleError(409, 'This order is still within its payment hold.');
+        throw new Conflict('This order is still within its payment hold.');
       return [{ type: 'OrderExpired', data: {} }];
     }
     case 'IssueRefund': {
       const refundable = state.paidAmount - state.refundedAmount;
-      if (state.paymentStatus === 'unpaid') throw new OrderRuleError(409, 'This order has not been paid.');
+      if (state.paymentStatus === 'unpaid') throw new Conflict('This order has not been paid.');
       if (!Number.isInteger(command.amount) || command.amount < 1)
-        throw new OrderRuleError(422, 'Enter a refund amount of at least 1 cent.');
-      if (refundable <= 0) throw new OrderRuleError(409, 'This order has already been refunded in full.');
+        throw new Unprocessable('Enter a refund amount of at least 1 cent.');
+      if (refundable <= 0) throw new Conflict('This order has already been refunded in full.');
       if (command.amount > refundable)
-        throw new OrderRuleError(
-          422,
+        throw new Unprocessable(
           `A refund cannot be more than what is left of the payment (${formatPrice(refundable, orderCurrency(state))}).`,
         );
       return [
@@ -438,17 +429,14 @@ export function decide(state: OrderState, command: OrderCommand): OrderEvent[] {
       ];
     }
     case 'RecordMailSent':
-      if (state.mailsSent.includes(command.key))
-        throw new OrderRuleError(409, 'This mail has already been sent.');
+      if (state.mailsSent.includes(command.key)) throw new Conflict('This mail has already been sent.');
       return [{ type: 'OrderMailSent', data: { kind: command.kind, key: command.key, to: command.to } }];
     case 'ShipOrder': {
-      if (state.refundNeeded)
-        throw new OrderRuleError(409, 'This payment came after the order expired: refund it.');
+      if (state.refundNeeded) throw new Conflict('This payment came after the order expired: refund it.');
       const trackingNumber = command.trackingNumber.trim();
-      if (!trackingNumber) throw new OrderRuleError(422, 'A tracking number is required to ship an order.');
+      if (!trackingNumber) throw new Unprocessable('A tracking number is required to ship an order.');
       if (state.status !== 'processing')
-        throw new OrderRuleError(
-          409,
+        throw new Conflict(
           state.status === 'pending'
             ? 'Record the payment before shipping the order.'
             : `An order that is ${state.status} cannot be shipped.`,
@@ -465,14 +453,13 @@ export function decide(state: OrderState, command: OrderCommand): OrderEvent[] {
       ];
     }
     case 'MarkDelivered':
-      if (state.status !== 'shipped')
-        throw new OrderRuleError(409, 'Only a shipped order can be marked delivered.');
+      if (state.status !== 'shipped') throw new Conflict('Only a shipped order can be marked delivered.');
       return [{ type: 'OrderDelivered', data: {} }];
     case 'CancelOrder':
       if (state.status !== 'pending' && state.status !== 'processing')
-        throw new OrderRuleError(409, `An order that is ${state.status} cannot be cancelled.`);
+        throw new Conflict(`An order that is ${state.status} cannot be cancelled.`);
       if (state.paymentMethod === 'stripe' && state.paymentStatus !== 'refunded')
-        throw new OrderRuleError(409, 'Refund the card payment before cancelling the order.');
+        throw new Conflict('Refund the card payment before cancelling the order.');
       return [
         {
           type: 'OrderCancelled',
@@ -484,8 +471,7 @@ export function decide(state: OrderState, command: OrderCommand): OrderEvent[] {
         },
       ];
     case 'RecordConfirmationSent':
-      if (state.confirmationSent)
-        throw new OrderRuleError(409, 'The confirmation email has already been sent.');
+      if (state.confirmationSent) throw new Conflict('The confirmation email has already been sent.');
       return [{ type: 'ConfirmationEmailSent', data: { to: command.to } }];
     case 'EraseCustomerData':
       // Erasing twice changes nothing: a retried account deletion appends no second event.
@@ -516,7 +502,7 @@ export function adminCommandOptions(state: OrderState): Record<AdminOrderCommand
       decide(state, command);
       options[command.type] = { allowed: true };
     } catch (error) {
-      if (!(error instanceof OrderRuleError)) throw error;
+      if (!(error instanceof AppError)) throw error;
       options[command.type] = { allowed: false, reason: error.message };
     }
   }

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { z } from 'zod';
 import type { Db } from '../db/knex.ts';
 import { writeOutbox } from '../jobs/outbox.ts';
-import { HttpError } from '../server/middleware.ts';
+import { Conflict } from '../kernel/errors.ts';
 import type { OrderState } from './domain.ts';
 import { updateShopSettings } from './payment-settings.ts';
 
@@ -271,7 +271,7 @@ export async function resendDownloads(db: Db, orderId: number): Promise<void> {
     .whereNull('revoked_at')
     .where('expires_at', '>', db.fn.now())
     .first('id');
-  if (!live) throw new HttpError(409, DOWNLOAD_MESSAGES.nothingToSend);
+  if (!live) throw new Conflict(DOWNLOAD_MESSAGES.nothingToSend);
   // Its own key, so the mail is recorded once more rather than taken for the first one.
   const key = `downloads-${Date.now()}`;
   await db.transaction((trx) =>

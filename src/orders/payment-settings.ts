@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { DEFAULT_SETTINGS } from '../blog/settings.ts';
 import type { Db } from '../db/knex.ts';
+import { DEFAULT_SETTINGS } from '../settings/settings.ts';
 
 export type PaymentSettings = {
   /** What a customer reads to pay by hand (manual mode): bank details, cash on delivery… */

@@ -1,14 +1,15 @@
 import type Stripe from 'stripe';
 import type { Db } from '../db/knex.ts';
-import { HttpError } from '../server/middleware.ts';
-import type { AppServices } from '../server/services.ts';
+import { AppError, Conflict, NotFound, UpstreamFailed } from '../kernel/errors.ts';
+import type { CoreServices } from '../kernel/services.ts';
 import { formatPrice } from '../shop/price.ts';
+import { reserveStockAgain } from '../shop/stock.ts';
 import { orderLink } from './access-key.ts';
+import { changeOrder } from './changes.ts';
 import type { PaymentGuidance } from './confirmation.ts';
 import { cardPaymentMismatch, decide, type OrderEvent, type OrderState, orderCurrency } from './domain.ts';
 import { isAwaitingPayment } from './payment-labels.ts';
 import { type PaymentSettings, paymentSettings } from './payment-settings.ts';
-import { changeOrder, reserveStockAgain } from './service.ts';
 import { loadStream, stateOf } from './store.ts';
 
 /** Payment changes (webhooks, refunds) of one order run one at a time: a refund waits on Stripe inside it. */
@@ -19,23 +20,23 @@ const SESSION_MIN_MS = 31 * 60_000;
 const SESSION_MAX_MS = 23.5 * 60 * 60_000;
 
 /** Stripe's error in words for the admin, or a plain network failure. */
-function stripeFailure(error: unknown, doing: string): HttpError {
+function stripeFailure(error: unknown, doing: string): AppError {
   const e = error as { type?: string; message?: string; statusCode?: number };
   if (e.type === 'StripeInvalidRequestError' || e.type === 'StripeCardError')
-    return new HttpError(409, `Stripe refused ${doing}: ${e.message ?? 'no reason given'}`);
-  return new HttpError(502, `Could not reach Stripe to ${doing}. Nothing was changed; please try again.`);
+    return new Conflict(`Stripe refused ${doing}: ${e.message ?? 'no reason given'}`);
+  return new UpstreamFailed(`Could not reach Stripe to ${doing}. Nothing was changed; please try again.`);
 }
 
 /**
  * The URL of a Stripe payment page for an unpaid order: its open Checkout Session, or a new one
  * for exactly its lines (names, cents, quantities from the order itself, never from the client).
  */
-export async function stripePaymentUrl(services: AppServices, orderId: number): Promise<string> {
+export async function stripePaymentUrl(services: CoreServices, orderId: number): Promise<string> {
   const stripe = services.stripe;
-  if (!stripe) throw new HttpError(409, 'Card payments are not set up on this shop.');
+  if (!stripe) throw new Conflict('Card payments are not set up on this shop.');
   const state = stateOf(await loadStream(services.db, orderId));
-  if (!state.placed) throw new HttpError(404, 'Order not found');
-  if (!isAwaitingPayment(state)) throw new HttpError(409, 'This order is not waiting for payment.');
+  if (!state.placed) throw new NotFound('Order not found');
+  if (!isAwaitingPayment(state)) throw new Conflict('This order is not waiting for payment.');
   if (state.checkoutSessionId) {
     try {
       const open = await stripe.checkout.sessions.retrieve(state.checkoutSessionId);
@@ -70,7 +71,7 @@ export async function stripePaymentUrl(services: AppServices, orderId: number): 
     services.log.warn({ orderId, err: (error as Error).message }, 'could not create a Checkout Session');
     throw stripeFailure(error, 'to start the payment');
   }
-  if (!session.url) throw new HttpError(502, 'Stripe answered without a payment page.');
+  if (!session.url) throw new UpstreamFailed('Stripe answered without a payment page.');
   await changeOrder(
     services.db,
     orderId,
@@ -146,7 +147,8 @@ export async function markOrderPaid(
         type: 'RecordPayment',
         method: 'manual',
         reference,
-        stockReserved: state.status === 'expired' ? await reserveStockAgain(trx, state) : undefined,
+        stockReserved:
+          state.status === 'expired' ? await reserveStockAgain(trx, state.placed?.items ?? []) : undefined,
       }),
     metadata,
     PAYMENT_LOCK,
@@ -159,7 +161,7 @@ export async function markOrderPaid(
  * racing are decided one after the other and can never exceed what was paid.
  */
 export async function refundOrder(
-  services: AppServices,
+  services: CoreServices,
   orderId: number,
   input: { amount: number; restock: boolean; reason?: string },
   metadata: Record<string, unknown>,
@@ -181,7 +183,7 @@ export async function refundOrder(
       decide(state, command); // refuses before any money moves
       if (state.paymentMethod === 'stripe') {
         if (!services.stripe || !state.paymentReference)
-          throw new HttpError(409, 'This card payment can only be refunded with Stripe configured.');
+          throw new Conflict('This card payment can only be refunded with Stripe configured.');
         try {
           const refund = await services.stripe.refunds.create(
             {
@@ -208,7 +210,7 @@ export async function refundOrder(
 }
 
 /** What expiring and cancelling need: the database, and Stripe to close the payment page. */
-type OrderEnding = Pick<AppServices, 'db' | 'stripe' | 'log'>;
+type OrderEnding = Pick<CoreServices, 'db' | 'stripe' | 'log'>;
 
 /**
  * Closes the Stripe payment page of an order that can no longer be paid there (expired,
@@ -294,7 +296,7 @@ export type WebhookOutcome = 'applied' | 'duplicate' | 'ignored' | 'unknown-orde
  * events it causes, so a redelivery changes nothing; a payment already recorded (an older
  * event arriving late) is not recorded twice.
  */
-export async function applyStripeEvent(services: AppServices, event: Stripe.Event): Promise<WebhookOutcome> {
+export async function applyStripeEvent(services: CoreServices, event: Stripe.Event): Promise<WebhookOutcome> {
   const { db } = services;
   const orderId = await orderOfEvent(db, event);
   if (orderId === null) {
@@ -385,7 +387,8 @@ async function eventsFor(
         amount: state.placed?.totalAmount,
         currency: orderCurrency(state),
         reference: intent ?? session.id,
-        stockReserved: state.status === 'expired' ? await reserveStockAgain(trx, state) : undefined,
+        stockReserved:
+          state.status === 'expired' ? await reserveStockAgain(trx, state.placed?.items ?? []) : undefined,
       });
     }
     case 'checkout.session.async_payment_failed': {
@@ -416,7 +419,7 @@ async function eventsFor(
 }
 
 /** What an unpaid order's confirmation tells the customer to do: pay by card, or the writer's instructions. */
-export async function paymentGuidance(services: AppServices, orderId: number): Promise<PaymentGuidance> {
+export async function paymentGuidance(services: CoreServices, orderId: number): Promise<PaymentGuidance> {
   const orderUrl = await orderLink(services.db, services.publicUrl, orderId);
   if (services.stripe) return { mode: 'stripe', orderUrl };
   return {
@@ -439,7 +442,7 @@ export type PaymentNextStep = {
 
 /** What a customer does after placing an order: nothing (paid or free), pay by card, or follow the instructions. */
 export async function paymentNextStep(
-  services: AppServices,
+  services: CoreServices,
   order: { id: number; status: string; paymentStatus: string },
   /** The Payments settings when the caller has read them already. */
   settings?: PaymentSettings,
@@ -455,7 +458,7 @@ export async function paymentNextStep(
   try {
     return { orderUrl, paymentUrl: await stripePaymentUrl(services, order.id) };
   } catch (error) {
-    if (!(error instanceof HttpError)) throw error;
+    if (!(error instanceof AppError)) throw error;
     return { orderUrl, paymentError: error.message };
   }
 }

@@ -1,7 +1,8 @@
 import type { Context, Middleware } from 'koa';
 import type { Db } from '../db/knex.ts';
-import type { SessionUser } from '../identity/sessions.ts';
-import { toCsv } from './csv.ts';
+import { toCsv } from '../kernel/csv.ts';
+import type { SessionUser } from '../kernel/request.ts';
+import { httpStatusOf } from './error-status.ts';
 import { pagePath } from './page-routes.ts';
 import type { RequestState } from './request-state.ts';
 import type { AppServices } from './services.ts';
@@ -96,7 +97,7 @@ export function auditLog(services: Pick<AppServices, 'db'>): Middleware {
       await next();
       status = ctx.status;
     } catch (error) {
-      status = (error as { status?: number }).status ?? 500;
+      status = httpStatusOf(error);
       throw error;
     } finally {
       const entry = entryOf(ctx, before, status);

@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import type { ByteRange } from '../media/storage.ts';
 import { DOWNLOAD_MESSAGES, findGrant, giveBackDownload, takeDownload } from '../orders/downloads.ts';
-import { HttpError } from './middleware.ts';
+import { HttpError } from './error-status.ts';
 import type { AppServices } from './services.ts';
 
 const PREFIX = '/downloads/';

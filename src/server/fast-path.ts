@@ -1,5 +1,5 @@
 import type { Context, Middleware } from 'koa';
-import { pageViewCounter } from '../analytics/collect.ts';
+import { pageViewCounter } from './analytics-collect.ts';
 import type { AnonymousAnswer } from './json-cache.ts';
 import { lazyRequestLog, requestIdOf, securityHeaderList } from './middleware.ts';
 import { anonymousTheme, REFRESH_HEADER, type StoredPageSender, sendStored } from './page-cache.ts';

@@ -4,8 +4,9 @@ import type { Context, Middleware } from 'koa';
 import compress from 'koa-compress';
 import type { Config } from '../config.ts';
 import { isConnectionError, isPoolTimeout } from '../db/availability.ts';
+import { escapeHtml } from '../kernel/escape.ts';
 import { paymentPageOrigin } from '../payments/stripe.ts';
-import { escapeHtml } from './escape.ts';
+import { httpHeadersOf, httpStatusOf } from './error-status.ts';
 import type { Logger } from './logger.ts';
 import type { RequestState } from './request-state.ts';
 
@@ -204,16 +205,6 @@ export function failFastWhenDatabaseDown(isDown: () => boolean): Middleware {
   };
 }
 
-export class HttpError extends Error {
-  readonly status: number;
-  readonly headers: Record<string, string>;
-  constructor(status: number, message: string, headers: Record<string, string> = {}) {
-    super(message);
-    this.status = status;
-    this.headers = headers;
-  }
-}
-
 /** JSON {message} for /api, a plain HTML page otherwise; never a stack trace outside development. */
 export function errorHandler(config: Config, onConnectionError: () => void = () => {}): Middleware {
   return async (ctx, next) => {
@@ -241,14 +232,14 @@ export function errorHandler(config: Config, onConnectionError: () => void = () 
         };
         return;
       }
-      const err = error as Error & { status?: number; expose?: boolean; headers?: Record<string, string> };
-      const status = err.status && err.status >= 400 && err.status < 600 ? err.status : 500;
+      const err = error as Error & { expose?: boolean };
+      const status = httpStatusOf(error);
       const exposed = status < 500 || err.expose;
       const message = exposed ? err.message : 'Something went wrong. Please try again.';
       if (status >= 500) ctx.state.log?.error({ err }, 'request failed');
       if (ctx.headerSent) return;
       ctx.status = status;
-      for (const [k, v] of Object.entries(err.headers ?? {})) ctx.set(k, v);
+      for (const [k, v] of Object.entries(httpHeadersOf(error))) ctx.set(k, v);
       if (ctx.path.startsWith('/api/') || ctx.path === '/api' || ctx.accepts('html', 'json') === 'json') {
         ctx.body = { message };
       } else {

@@ -1,45 +1,4 @@
-import { matchRoutes, type RouteObject, type ServerBuild } from 'react-router';
-
-type RouteNode = { id: string; path?: string; index?: boolean; children: RouteNode[] };
-
-export type PageRoute = {
-  /** The route's pattern (e.g. /post/:slug), or 'unmatched'. */
-  pattern: string;
-  /** Whether the matched route takes a POST: only the deepest match's action runs. */
-  hasAction: boolean;
-};
-
 /** A page's own path: a hydrated page posts its forms to <path>.data (React Router's single fetch). */
 export function pagePath(path: string): string {
   return path === '/_root.data' ? '/' : path.replace(/\.data$/, '');
-}
-
-/** Maps a page path to its route (pattern and whether it has an action) using the build's route tree. */
-export function pageRouteMatcher(build: ServerBuild): (pathname: string) => PageRoute {
-  const nodes = new Map<string, RouteNode>();
-  for (const route of Object.values(build.routes)) {
-    if (route) nodes.set(route.id, { id: route.id, path: route.path, index: route.index, children: [] });
-  }
-  const roots: RouteNode[] = [];
-  for (const route of Object.values(build.routes)) {
-    if (!route) continue;
-    const node = nodes.get(route.id)!;
-    const parent = route.parentId ? nodes.get(route.parentId) : undefined;
-    (parent ? parent.children : roots).push(node);
-  }
-  return (pathname) => {
-    // Index routes never get children here, so the nodes are valid RouteObjects.
-    const matches = matchRoutes(roots as RouteObject[], pagePath(pathname));
-    if (!matches) return { pattern: 'unmatched', hasAction: false };
-    const pattern = matches
-      .map((m) => m.route.path)
-      .filter(Boolean)
-      .join('/')
-      .replace(/\/+/g, '/');
-    const leaf = matches[matches.length - 1].route as RouteNode;
-    return {
-      pattern: `/${pattern}`.replace(/^\/+/, '/'),
-      hasAction: Boolean(build.routes[leaf.id]?.module.action),
-    };
-  };
 }

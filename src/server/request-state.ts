@@ -1,20 +1,11 @@
-import type { RequestSession } from '../identity/session-middleware.ts';
-import type { SessionUser } from '../identity/sessions.ts';
-import type { Logger } from './logger.ts';
+import type { RequestContext } from '../kernel/request.ts';
 
 /** What middleware learns about a request; passed to API handlers and route loaders alike. */
-export interface RequestState {
-  requestId: string;
-  log: Logger;
+export interface RequestState extends RequestContext {
   /** The CSP nonce every inline and framework script of this response carries. */
   nonce: string;
   /** The theme preference cookie: 'light', 'dark' or 'system'. */
   theme: 'light' | 'dark' | 'system';
-  clientIp: string;
-  /** The User-Agent header, as sent (the Account page names sessions by it). */
-  userAgent?: string;
-  /** The visitor's session (guest or signed in); see identity/session-middleware.ts. */
-  session: RequestSession;
   /** Set on a cacheable miss: the response is stored under this key (see page-cache.ts). */
   pageCache?: { key: string; version: number; refresh: boolean };
   /** Set once the response is being captured for the cache: storing it ends the fill. */
@@ -25,10 +16,6 @@ export interface RequestState {
   routePattern?: string;
   /** A page form's `intent` field, read with its body (the audit log names the action by it). */
   formIntent?: string | null;
-  /** Set when a right password was answered with a two-factor challenge (the audit log says so). */
-  signInChallenged?: SessionUser;
-  /** Set when a two-factor code was refused at sign-in: the account it was for (the audit log names it). */
-  signInRefused?: SessionUser;
   /**
    * What the request did, in the owner's words, set by the handler that knows its object ('Comment
    * approved: #12 by Ann on “Hello”'); `refused` with the reason when the answer refused it (a form

@@ -1,6 +1,5 @@
 import { PageViewRecorder } from '../analytics/recorder.ts';
 import { AnalyticsSwitch } from '../analytics/switch.ts';
-import { SettingsCache } from '../blog/settings-cache.ts';
 import type { Config } from '../config.ts';
 import { DatabaseAvailability } from '../db/availability.ts';
 import { type DatabaseRole, DataDirBusyError, openDatabase } from '../db/embedded.ts';
@@ -10,6 +9,7 @@ import { createMailer } from '../jobs/mailer.ts';
 import { Queues } from '../jobs/queues.ts';
 import { createUploadStorage } from '../media/storage.ts';
 import { createStripeClient } from '../payments/stripe.ts';
+import { SettingsCache } from '../settings/settings-cache.ts';
 import { JsonCache } from './json-cache.ts';
 import type { Logger } from './logger.ts';
 import { Metrics } from './metrics.ts';

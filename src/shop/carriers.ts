@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '../db/knex.ts';
-import { HttpError } from '../server/middleware.ts';
+import { Invalid, NotFound } from '../kernel/errors.ts';
 
 export type Carrier = { id: number; name: string; trackingUrl: string };
 
@@ -30,7 +30,7 @@ export async function trackingFor(
 ): Promise<{ carrier: string; trackingUrl: string }> {
   const carriers = await listCarriers(db);
   const carrier = carriers.find((c) => c.name.toLowerCase() === carrierName.trim().toLowerCase());
-  if (!carrier) throw new HttpError(400, CARRIER_MESSAGES.unknown(carriers.map((c) => c.name)));
+  if (!carrier) throw new Invalid(CARRIER_MESSAGES.unknown(carriers.map((c) => c.name)));
   return {
     carrier: carrier.name,
     trackingUrl: carrier.trackingUrl.replace('{tracking}', encodeURIComponent(trackingNumber.trim())),
@@ -58,15 +58,13 @@ export async function saveCarrier(
       await db('carriers').insert(row);
       return;
     }
-    if ((await db('carriers').where({ id }).update(row)) === 0)
-      throw new HttpError(404, CARRIER_MESSAGES.notFound);
+    if ((await db('carriers').where({ id }).update(row)) === 0) throw new NotFound(CARRIER_MESSAGES.notFound);
   } catch (error) {
-    if ((error as { code?: string }).code === '23505') throw new HttpError(400, CARRIER_MESSAGES.nameTaken);
+    if ((error as { code?: string }).code === '23505') throw new Invalid(CARRIER_MESSAGES.nameTaken);
     throw error;
   }
 }
 
 export async function deleteCarrier(db: Db, id: number): Promise<void> {
-  if ((await db('carriers').where({ id }).delete()) === 0)
-    throw new HttpError(404, CARRIER_MESSAGES.notFound);
+  if ((await db('carriers').where({ id }).delete()) === 0) throw new NotFound(CARRIER_MESSAGES.notFound);
 }

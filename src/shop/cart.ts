@@ -1,10 +1,22 @@
 import type { Knex } from 'knex';
-import { countCartAddSql } from '../analytics/attribution.ts';
 import { type Db, prepared } from '../db/knex.ts';
-import { HttpError } from '../server/middleware.ts';
+import { Conflict, Invalid, NotFound, type Refusal, Unprocessable } from '../kernel/errors.ts';
+import type { RequestContext } from '../kernel/request.ts';
+import { ANALYTICS_ON_SQL } from '../settings/settings.ts';
 import { noLongerAvailable, SHOP_MESSAGES, stockLimitMessage } from './messages.ts';
 import type { ProductCategory } from './product-enums.ts';
 import { MAX_PER_LINE, maxQuantity, quantityMessage, readQuantity } from './quantity.ts';
+
+/**
+ * Counts an add-to-cart for the product's funnel (analytics_cart_adds, which analytics reports),
+ * as a CTE of the add's own statement (`taken` names the CTE that returns a row when the line was
+ * taken): no round trip or commit of its own. Binds `:day` (the UTC day, YYYY-MM-DD) and `:productId`.
+ */
+function countCartAddSql(taken: string): string {
+  return `INSERT INTO analytics_cart_adds (day, product_id, adds)
+       SELECT CAST(:day AS date), CAST(:productId AS int), 1 FROM ${taken} WHERE ${ANALYTICS_ON_SQL}
+       ON CONFLICT (day, product_id) DO UPDATE SET adds = analytics_cart_adds.adds + 1`;
+}
 
 /** Whose cart: a signed-in user's, or a guest session's. */
 export type CartOwner = { userId: number | null; sessionId: string | null };
@@ -207,15 +219,21 @@ export async function getCart(db: Db, owner: CartOwner): Promise<CartView> {
   };
 }
 
-function overStock(stock: number): HttpError {
-  if (stock === 0)
-    return new HttpError(409, SHOP_MESSAGES.outOfStockNote, { 'X-Error-Title': SHOP_MESSAGES.outOfStock });
-  return new HttpError(409, stockLimitMessage(stock), { 'X-Error-Title': SHOP_MESSAGES.stockLimitTitle });
+/** Checkout of a cart with nothing (left) in it: the checkout page shows the empty cart. */
+export class CartEmpty extends Unprocessable {
+  constructor() {
+    super(SHOP_MESSAGES.cartEmptyCheckoutHint);
+  }
+}
+
+function overStock(stock: number): Conflict {
+  if (stock === 0) return new Conflict(SHOP_MESSAGES.outOfStockNote, SHOP_MESSAGES.outOfStock);
+  return new Conflict(stockLimitMessage(stock), SHOP_MESSAGES.stockLimitTitle);
 }
 
 /** Why a quantity is refused for a product with this stock: out of stock, or out of its range. */
-function quantityRefusal(stock: number | null): HttpError {
-  return stock === 0 ? overStock(0) : new HttpError(400, quantityMessage(maxQuantity(stock)));
+function quantityRefusal(stock: number | null): Refusal {
+  return stock === 0 ? overStock(0) : new Invalid(quantityMessage(maxQuantity(stock)));
 }
 
 /** A typed quantity of a product with this stock, checked by the shared rule before any write. */
@@ -245,7 +263,7 @@ export async function addToCart(
   const read = readQuantity(typed, MAX_PER_LINE);
   if ('error' in read) {
     const product = await db('products').where({ id: productId, status: 'active' }).first('stock');
-    throw product ? quantityRefusal(product.stock) : new HttpError(404, SHOP_MESSAGES.productNotFound);
+    throw product ? quantityRefusal(product.stock) : new NotFound(SHOP_MESSAGES.productNotFound);
   }
   const { quantity } = read;
   const { rows } = await prepared(
@@ -278,7 +296,7 @@ export async function addToCart(
   const row = rows[0] as
     | { stock: number | null; status: string; line_id: number | null; quantity: number | null }
     | undefined;
-  if (row?.status !== 'active') throw new HttpError(404, SHOP_MESSAGES.productNotFound);
+  if (row?.status !== 'active') throw new NotFound(SHOP_MESSAGES.productNotFound);
   // More than there is at all: the typed quantity is out of range (none in stock: out of stock).
   if (row.line_id === null && row.stock !== null && quantity > row.stock) throw quantityRefusal(row.stock);
   // Not taken: over the stock with what the line holds, as read or under its lock (a concurrent add).
@@ -295,7 +313,7 @@ async function ownLine(trx: Executor, owner: CartOwner, lineId: number) {
         .where({ 'i.id': lineId, 'i.cart_id': cartId })
         .first('i.id', 'i.quantity', 'p.stock', 'p.name')
     : undefined;
-  if (!line) throw new HttpError(404, 'Cart item not found');
+  if (!line) throw new NotFound('Cart item not found');
   return line as { id: number; quantity: number; stock: number | null; name: string };
 }
 
@@ -327,4 +345,48 @@ export async function removeCartItem(db: Db, owner: CartOwner, lineId: number): 
 export async function clearCart(db: Executor, owner: CartOwner): Promise<void> {
   const cartId = await findCartId(db, owner);
   if (cartId) await db('cart_items').where({ cart_id: cartId }).delete();
+}
+
+/** A cart line taken for an order, with its product as it is now. */
+export type TakenLine = {
+  product_id: number;
+  quantity: number;
+  name: string;
+  price: number;
+  stock: number | null;
+  status: string;
+};
+
+/**
+ * Takes the owner's cart lines for an order (deleted here, back if the order is not placed) with
+ * their products' name, price, stock and status, in one statement. The cart row is locked first,
+ * as an add to the cart locks it; the products are read unlocked.
+ */
+export async function takeCartLines(trx: Knex.Transaction, owner: CartOwner): Promise<TakenLine[]> {
+  const [column, ownerId] = owner.userId
+    ? ['user_id', owner.userId]
+    : owner.sessionId
+      ? ['session_id', owner.sessionId]
+      : [null, null];
+  if (!column) return [];
+  const { rows } = await prepared(
+    trx.raw(
+      `WITH cart AS (
+       SELECT id FROM carts WHERE ?? = ? FOR UPDATE
+     ), taken AS (
+       DELETE FROM cart_items i USING cart WHERE i.cart_id = cart.id
+       RETURNING i.product_id, i.quantity
+     )
+     SELECT t.product_id, t.quantity, p.name, p.price, p.stock, p.status
+     FROM taken t JOIN products p ON p.id = t.product_id
+     ORDER BY t.product_id`,
+      [column, ownerId],
+    ),
+  );
+  return rows;
+}
+
+/** The cart of this request's visitor: the user's when signed in, else the guest session's. */
+export function cartOwnerOf(state: RequestContext): CartOwner {
+  return { userId: state.session.user?.id ?? null, sessionId: state.session.id };
 }

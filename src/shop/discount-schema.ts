@@ -2,6 +2,9 @@ import { z } from '../zod.ts';
 import { formatPrice, moneyMessage } from './price.ts';
 import { PRODUCT_CATEGORIES } from './product-enums.ts';
 
+/** A code applied to an order, and what it took off the items (cents). */
+export type OrderDiscount = { discountId: number; code: string; amount: number };
+
 /** Discount codes' words: checkout, the admin screen, the API and tests use these. */
 export const DISCOUNT_MESSAGES = {
   unknown: 'This discount code is not valid',

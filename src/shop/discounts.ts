@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex.ts';
-import type { OrderDiscount } from '../orders/domain.ts';
-import { HttpError } from '../server/middleware.ts';
+import { Conflict, Invalid, NotFound } from '../kernel/errors.ts';
 import {
   DISCOUNT_MESSAGES,
   type DiscountInput,
@@ -9,16 +8,13 @@ import {
   type DiscountType,
   discountAmount,
   discountSchema,
+  type OrderDiscount,
 } from './discount-schema.ts';
 
 type Executor = Db | Knex.Transaction;
 
 /** A code refused at checkout: the checkout form shows it at the 'Discount code' field. */
-export class DiscountRefused extends HttpError {
-  constructor(message: string) {
-    super(400, message);
-  }
-}
+export class DiscountRefused extends Invalid {}
 
 export type DiscountView = {
   id: number;
@@ -139,7 +135,7 @@ export async function discountsPage(
 
 export async function getDiscount(db: Db, id: number): Promise<DiscountView> {
   const row = await withStats(db).where('d.id', id).first();
-  if (!row) throw new HttpError(404, DISCOUNT_MESSAGES.notFound);
+  if (!row) throw new NotFound(DISCOUNT_MESSAGES.notFound);
   return present(row);
 }
 
@@ -163,7 +159,7 @@ async function codeUnique<T>(write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {
-    if ((error as { code?: string }).code === '23505') throw new HttpError(400, DISCOUNT_MESSAGES.codeTaken);
+    if ((error as { code?: string }).code === '23505') throw new Invalid(DISCOUNT_MESSAGES.codeTaken);
     throw error;
   }
 }
@@ -187,7 +183,7 @@ export async function updateDiscount(
     ...current
   } = await getDiscount(db, id);
   const parsed = discountSchema.safeParse({ ...current, ...patch });
-  if (!parsed.success) throw new HttpError(400, parsed.error.issues[0].message);
+  if (!parsed.success) throw new Invalid(parsed.error.issues[0].message);
   await codeUnique(() =>
     db('discount_codes')
       .where({ id })
@@ -200,9 +196,9 @@ export async function updateDiscount(
 export async function deleteDiscount(db: Db, id: number): Promise<void> {
   await db.transaction(async (trx) => {
     const row = await trx('discount_codes').where({ id }).forUpdate().first('id');
-    if (!row) throw new HttpError(404, DISCOUNT_MESSAGES.notFound);
+    if (!row) throw new NotFound(DISCOUNT_MESSAGES.notFound);
     if (await trx('discount_uses').where({ discount_id: id }).first('order_id'))
-      throw new HttpError(409, DISCOUNT_MESSAGES.usedCannotDelete);
+      throw new Conflict(DISCOUNT_MESSAGES.usedCannotDelete);
     await trx('discount_codes').where({ id }).delete();
   });
 }

@@ -15,7 +15,6 @@ export const SHOP_MESSAGES = {
   continueShopping: 'Continue Shopping',
   clearCartConfirm: 'Are you sure you want to clear your cart?',
   shippingNote: 'Shipping: Calculated at checkout',
-  discountNote: 'Discount: Enter a code at checkout',
   stockLimitTitle: 'Stock limit reached',
   addedTitle: 'Added to cart',
   addedOne: 'Item successfully added to your cart',
@@ -36,7 +35,6 @@ export const SHOP_MESSAGES = {
   orderCreateFailed: 'Failed to create order',
   placeAnotherOrder: 'Place Another Order',
   orderLookupNotFound: 'We could not find an order with that number and email address.',
-  tooManyCheckouts: 'Too many checkout attempts. Please wait a minute and try again.',
 } as const;
 
 export function stockLimitMessage(available: number): string {

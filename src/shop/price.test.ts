@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
-import { formatPrice, isCentsCurrency, moneyInput, parseMoney } from './price.ts';
+import { isCentsCurrency } from '../currency.ts';
+import { formatPrice, moneyInput, parseMoney } from './price.ts';
 
 it('formats integer cents in the shop’s currency with two decimals', () => {
   expect(formatPrice(2999, 'usd')).toBe('$29.99');

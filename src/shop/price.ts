@@ -1,6 +1,3 @@
-/** The shop's currency when CURRENCY is not set, as Stripe names it (ISO 4217, lowercase). */
-export const DEFAULT_CURRENCY = 'usd';
-
 const formats = new Map<string, Intl.NumberFormat>();
 
 /**
@@ -15,14 +12,6 @@ export function formatPrice(cents: number, currency: string): string {
     formats.set(code, format);
   }
   return format.format(cents / 100);
-}
-
-/** Whether a code names an ISO 4217 currency counted in hundredths, as prices are stored (not JPY). */
-export function isCentsCurrency(code: string): boolean {
-  if (!/^[a-z]{3}$/.test(code) || !Intl.supportedValuesOf('currency').includes(code.toUpperCase()))
-    return false;
-  const digits = new Intl.NumberFormat('en-US', { style: 'currency', currency: code }).resolvedOptions();
-  return digits.maximumFractionDigits === 2;
 }
 
 /** The most an admin can type as one amount: 9,999,999.99 (cents still fit PostgreSQL's integer). */

@@ -4,9 +4,9 @@ import { type Readable, Transform } from 'node:stream';
 import busboy from 'busboy';
 import mime from 'mime-types';
 import type { Db } from '../db/knex.ts';
+import { discardRest } from '../kernel/discard-body.ts';
+import { Invalid, NotFound, TooLarge } from '../kernel/errors.ts';
 import type { UploadStorage } from '../media/storage.ts';
-import { discardRest } from '../server/body.ts';
-import { HttpError } from '../server/middleware.ts';
 import { SHOP_MESSAGES } from './messages.ts';
 import { PRODUCT_FILE_MESSAGES } from './product-file-messages.ts';
 import { deleteProduct } from './products.ts';
@@ -68,7 +68,7 @@ type Received = { storageName: string; fileName: string; contentType: string; by
  */
 function receiveFile(req: IncomingMessage, storage: UploadStorage, maxMb: number): Promise<Received> {
   const maxBytes = maxMb * 1024 * 1024;
-  const tooLarge = () => new HttpError(413, PRODUCT_FILE_MESSAGES.tooLarge(maxMb));
+  const tooLarge = () => new TooLarge(PRODUCT_FILE_MESSAGES.tooLarge(maxMb));
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes + MULTIPART_OVERHEAD) {
     // Reading hundreds of megabytes only to drop them helps nobody: answer and close.
@@ -84,19 +84,19 @@ function receiveFile(req: IncomingMessage, storage: UploadStorage, maxMb: number
       });
     } catch {
       discardRest(req, MULTIPART_OVERHEAD);
-      reject(new HttpError(400, PRODUCT_FILE_MESSAGES.noFile));
+      reject(new Invalid(PRODUCT_FILE_MESSAGES.noFile));
       return;
     }
     let settled = false;
     let name: string | undefined;
     let stored: Promise<Omit<Received, 'name'>> | undefined;
-    const fail = (error: HttpError) => {
+    const fail = (error: Error) => {
       if (settled) return;
       settled = true;
       req.unpipe(parser);
       // A client sending a body of unknown length reads its answer only once it has sent it: the
       // rest is read and dropped up to a budget, past which the connection is cut.
-      discardRest(req, error.status === 413 ? OVER_LIMIT_DRAIN : MULTIPART_OVERHEAD);
+      discardRest(req, error instanceof TooLarge ? OVER_LIMIT_DRAIN : MULTIPART_OVERHEAD);
       reject(error);
     };
     parser.on('field', (field, value) => {
@@ -109,13 +109,13 @@ function receiveFile(req: IncomingMessage, storage: UploadStorage, maxMb: number
       }
       stored = storeFile(stream, storage, info.filename, tooLarge);
       // Handled where it is awaited; this only keeps a failure from being unhandled meanwhile.
-      stored.catch((error: unknown) => fail(asHttpError(error)));
+      stored.catch((error: unknown) => fail(error as Error));
     });
-    parser.on('error', () => fail(new HttpError(400, PRODUCT_FILE_MESSAGES.noFile)));
+    parser.on('error', () => fail(new Invalid(PRODUCT_FILE_MESSAGES.noFile)));
     // The `name` field may follow the file: the answer waits for the whole form.
     parser.on('close', () => {
       if (!stored) {
-        fail(new HttpError(400, PRODUCT_FILE_MESSAGES.noFile));
+        fail(new Invalid(PRODUCT_FILE_MESSAGES.noFile));
         return;
       }
       stored.then(
@@ -131,15 +131,11 @@ function receiveFile(req: IncomingMessage, storage: UploadStorage, maxMb: number
   });
 }
 
-function asHttpError(error: unknown): HttpError {
-  return error instanceof HttpError ? error : new HttpError(500, (error as Error).message);
-}
-
 async function storeFile(
   stream: Readable & { truncated?: boolean },
   storage: UploadStorage,
   rawFileName: string | undefined,
-  tooLarge: () => HttpError,
+  tooLarge: () => TooLarge,
 ): Promise<Omit<Received, 'name'>> {
   const fileName = cleanFileName(rawFileName);
   const contentType = mime.lookup(fileName) || 'application/octet-stream';
@@ -172,8 +168,8 @@ async function storeFile(
 }
 
 function checkName(name: string): void {
-  if (name.length > NAME_MAX) throw new HttpError(400, PRODUCT_FILE_MESSAGES.nameTooLong);
-  if (CONTROL.test(name)) throw new HttpError(400, PRODUCT_FILE_MESSAGES.nameControl);
+  if (name.length > NAME_MAX) throw new Invalid(PRODUCT_FILE_MESSAGES.nameTooLong);
+  if (CONTROL.test(name)) throw new Invalid(PRODUCT_FILE_MESSAGES.nameControl);
 }
 
 /** Stores an uploaded file and attaches it to the product; 404 when there is no such product. */
@@ -186,7 +182,7 @@ export async function addProductFile(
 ): Promise<ProductFile> {
   if (!(await db('products').where({ id: productId }).first('id'))) {
     discardRest(req, 0);
-    throw new HttpError(404, SHOP_MESSAGES.productNotFound);
+    throw new NotFound(SHOP_MESSAGES.productNotFound);
   }
   const received = await receiveFile(req, storage, maxMb);
   try {
@@ -205,8 +201,7 @@ export async function addProductFile(
   } catch (error) {
     await storage.delete(received.storageName).catch(() => {});
     // The product was deleted while its file was uploading.
-    if ((error as { code?: string }).code === '23503')
-      throw new HttpError(404, SHOP_MESSAGES.productNotFound);
+    if ((error as { code?: string }).code === '23503') throw new NotFound(SHOP_MESSAGES.productNotFound);
     throw error;
   }
 }
@@ -227,7 +222,7 @@ export async function deleteProductFile(
     .where({ id: fileId, product_id: productId })
     .delete()
     .returning('storage_name');
-  if (!row) throw new HttpError(404, PRODUCT_FILE_MESSAGES.notFound);
+  if (!row) throw new NotFound(PRODUCT_FILE_MESSAGES.notFound);
   await storage.delete(row.storage_name);
 }
 

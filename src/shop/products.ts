@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { z } from 'zod';
 import type { Db } from '../db/knex.ts';
-import { HttpError } from '../server/middleware.ts';
+import { Invalid, NotFound } from '../kernel/errors.ts';
 import { noLongerAvailable, SHOP_MESSAGES } from './messages.ts';
 import { PRODUCT_CATEGORIES, type ProductCategory, type ProductStatus } from './product-enums.ts';
 import { type ProductData, productSchema, productUpdateSchema } from './product-schema.ts';
@@ -243,8 +243,7 @@ function parseOr400<T>(
 ): T {
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
-  throw new HttpError(
-    400,
+  throw new Invalid(
     parsed.error.issues
       .map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message))
       .join('; '),
@@ -265,7 +264,7 @@ export async function updateProduct(db: Db, id: number, input: unknown): Promise
     .where({ id })
     .update({ ...toRow(db, data, true), updated_at: db.fn.now() })
     .returning(COLUMNS);
-  if (!row) throw new HttpError(404, SHOP_MESSAGES.productNotFound);
+  if (!row) throw new NotFound(SHOP_MESSAGES.productNotFound);
   return presentProduct(row);
 }
 
@@ -273,7 +272,7 @@ export async function updateProduct(db: Db, id: number, input: unknown): Promise
 export async function deleteProduct(db: Db, id: number): Promise<void> {
   await db.transaction(async (trx) => {
     const product = await trx('products').where({ id }).forUpdate().first('name');
-    if (!product) throw new HttpError(404, SHOP_MESSAGES.productNotFound);
+    if (!product) throw new NotFound(SHOP_MESSAGES.productNotFound);
     // The cascade removes the cart lines silently; leave their owners a note.
     await trx.raw(
       `UPDATE carts SET notices = notices || jsonb_build_array(?::text)

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import type { Db } from '../db/knex.ts';
-import { HttpError } from '../server/middleware.ts';
+import { Invalid, NotFound } from '../kernel/errors.ts';
 import { parseMoney } from './price.ts';
 import { SHIPPING_MESSAGES, type ShippingMethod } from './shipping-rules.ts';
 
@@ -67,14 +67,14 @@ export async function saveShippingMethod(
       return;
     }
     const updated = await db('shipping_methods').where({ id }).update(row);
-    if (updated === 0) throw new HttpError(404, SHIPPING_MESSAGES.notFound);
+    if (updated === 0) throw new NotFound(SHIPPING_MESSAGES.notFound);
   } catch (error) {
-    if ((error as { code?: string }).code === '23505') throw new HttpError(400, SHIPPING_MESSAGES.nameTaken);
+    if ((error as { code?: string }).code === '23505') throw new Invalid(SHIPPING_MESSAGES.nameTaken);
     throw error;
   }
 }
 
 export async function deleteShippingMethod(db: Db, id: number): Promise<void> {
   if ((await db('shipping_methods').where({ id }).delete()) === 0)
-    throw new HttpError(404, SHIPPING_MESSAGES.notFound);
+    throw new NotFound(SHIPPING_MESSAGES.notFound);
 }

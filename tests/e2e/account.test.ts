@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { ACCOUNT_MESSAGES } from '../../src/identity/messages.ts';
-import { executeOrderCommand } from '../../src/orders/service.ts';
+import { executeOrderCommand } from '../../src/orders/changes.ts';
 import { addSessionCookie, signedInSession } from '../support/auth.ts';
 import { expectAccessible, newContext, setUpBrowserApp, watchPage } from '../support/browser.ts';
 import { createProductRow } from '../support/shop.ts';

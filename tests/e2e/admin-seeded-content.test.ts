@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORM_HAS_ERRORS } from '../../src/app/components/FormErrors.tsx';
 import { POST_MESSAGES } from '../../src/blog/post-messages.ts';
-import { SETTINGS_MESSAGES } from '../../src/blog/settings-schema.ts';
+import { SETTINGS_MESSAGES } from '../../src/settings/settings-schema.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { addSessionCookie, signedInSession } from '../support/auth.ts';
 import { seedDemo } from '../support/blog.ts';

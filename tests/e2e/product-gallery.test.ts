@@ -19,8 +19,8 @@ beforeAll(async () => {
       price: 3900,
       category: 'Merchandise',
       stock: 8,
-      image: '/demo/notebook.svg',
-      images: JSON.stringify(['/demo/notebook.svg', '/demo/mug.svg', '/demo/stickers.svg']),
+      image: '/demo/ebook.svg',
+      images: JSON.stringify(['/demo/ebook.svg', '/demo/mug.svg', '/demo/stickers.svg']),
     })
     .returning('id');
   productId = row.id;
@@ -113,10 +113,10 @@ describe('product gallery', () => {
       page
         .locator('.product-images-list input[name="images"]')
         .evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
-    expect(await fields()).toEqual(['/demo/notebook.svg', '/demo/mug.svg', '/demo/stickers.svg']);
+    expect(await fields()).toEqual(['/demo/ebook.svg', '/demo/mug.svg', '/demo/stickers.svg']);
     await page.getByRole('button', { name: 'Move image 2 up' }).click();
     await page.getByRole('button', { name: 'Remove image 3' }).click();
-    expect(await fields()).toEqual(['/demo/mug.svg', '/demo/notebook.svg']);
+    expect(await fields()).toEqual(['/demo/mug.svg', '/demo/ebook.svg']);
     await page
       .getByLabel('Upload images')
       .setInputFiles({ name: 'side.png', mimeType: 'image/png', buffer: png });
@@ -129,7 +129,7 @@ describe('product gallery', () => {
     const row = await app.services.db('products').where({ id: productId }).first('image', 'images');
     expect(row).toEqual({
       image: '/demo/mug.svg',
-      images: ['/demo/mug.svg', '/demo/notebook.svg', uploaded],
+      images: ['/demo/mug.svg', '/demo/ebook.svg', uploaded],
     });
     expect(problems).toEqual([]);
     await context.close();

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEXT_COLOURS } from '../../src/app/admin/markdown-toolbar.ts';
 import { createPost } from '../../src/blog/post-editor.ts';
 import { postInputSchema } from '../../src/blog/post-schema.ts';
-import { demoPosts } from '../../src/db/demo-content.ts';
+import { demoPosts } from '../../src/demo/demo-content.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { addSessionCookie, signedInSession } from '../support/auth.ts';
 import {

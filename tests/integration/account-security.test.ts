@@ -1,8 +1,8 @@
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getBlogSettings } from '../../src/blog/settings.ts';
 import { twoFactorEnabled } from '../../src/identity/two-factor.ts';
-import { parseCsv } from '../../src/server/csv.ts';
+import { parseCsv } from '../../src/kernel/csv.ts';
+import { getBlogSettings } from '../../src/settings/settings.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { createUser, signedInSession } from '../support/auth.ts';
 import { seedDemo } from '../support/blog.ts';

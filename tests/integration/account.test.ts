@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DELETED_COMMENT_AUTHOR } from '../../src/blog/comments.ts';
 import { ACCOUNT_MESSAGES, AUTH_MESSAGES } from '../../src/identity/messages.ts';
 import { UPLOAD_MESSAGES } from '../../src/media/messages.ts';
-import { executeOrderCommand } from '../../src/orders/service.ts';
+import { executeOrderCommand } from '../../src/orders/changes.ts';
 import { rebuildProjections } from '../../src/orders/store.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { createUser, signedInSession } from '../support/auth.ts';

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { createGunzip, gzipSync } from 'node:zlib';
 import tar from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ImportJobStatus } from '../../src/api/import-admin.ts';
+import type { ImportJobStatus } from '../../src/import/job-status.ts';
 import { IMPORT_MESSAGES, MAX_IMPORT_BYTES } from '../../src/import/messages.ts';
 import { EXPORT_VERSION } from '../../src/import/penstand.ts';
 import { readUploadState } from '../../src/import/uploaded.ts';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executeOrderCommand, placeOrder } from '../../src/orders/service.ts';
+import { placeOrder } from '../../src/checkout/place-order.ts';
+import { executeOrderCommand } from '../../src/orders/changes.ts';
 import { addToCart } from '../../src/shop/cart.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { createUser } from '../support/auth.ts';

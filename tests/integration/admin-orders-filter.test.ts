@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { explainHotQueries } from '../../scripts/bench/hot-queries.ts';
 import { type FulfilmentStatus, NO_SHIPPING } from '../../src/orders/fulfilment.ts';
-import { listOrders } from '../../src/orders/service.ts';
+import { listOrders } from '../../src/orders/lists.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';

@@ -2,7 +2,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { backupDatabase, restoreDatabase } from '../../src/db/backup.ts';
-import { seedDemoContent } from '../../src/db/seed.ts';
+import { seedDemoContent } from '../../src/demo/seed.ts';
 import { ensureAdmin } from '../../src/identity/admin.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { createTestDatabase } from '../support/db.ts';

@@ -79,7 +79,7 @@ describe('docker-compose.yml', () => {
 
   it('runs migrations before web and worker start', () => {
     const { services } = compose;
-    expect(services.migrate.command).toEqual(['node', 'src/db/migrate-cli.ts']);
+    expect(services.migrate.command).toEqual(['node', 'src/cli/migrate.ts']);
     for (const name of ['web', 'worker']) {
       expect(services[name].depends_on?.migrate).toEqual({ condition: 'service_completed_successfully' });
     }
@@ -191,7 +191,8 @@ describe('Dockerfile', () => {
   it('ships what `npm run knex` needs in the runtime image', () => {
     const runtime = dockerfile.slice(dockerfile.lastIndexOf('FROM '));
     expect(runtime).toMatch(/^COPY knexfile\.ts \.\/$/m);
-    expect(runtime).toMatch(/^COPY scripts\/knex\.ts \.\/scripts\/knex\.ts$/m);
+    // src/cli/knex.ts comes with the sources.
+    expect(runtime).toMatch(/^COPY src \.\/src$/m);
     expect(runtime).toMatch(/^COPY migrations \.\/migrations$/m);
   });
 });

@@ -32,7 +32,7 @@ it('two web processes starting together on an empty database migrate it and crea
   const ports = [await freePort(), await freePort()];
   for (const port of ports) {
     running.push(
-      startProcess('src/server/start.ts', [], {
+      startProcess('src/web/start.ts', [], {
         NODE_ENV: 'test',
         PORT: String(port),
         HOST: '127.0.0.1',

@@ -235,6 +235,7 @@ const NOT_CARRIED = [
   'analytics_referrers',
   'analytics_salts',
   'analytics_seen',
+  'upload_sizes',
 ];
 
 const withoutRun = (document: object) => {
@@ -252,7 +253,7 @@ describe('export and import of a Penstand site', () => {
       LOG_LEVEL: 'warn',
       DATA_DIR: path.join(dir, 'data'),
     };
-    const cli = startProcess('src/import/export-cli.ts', [file], env);
+    const cli = startProcess('src/cli/export.ts', [file], env);
     expect(await cli.exited, cli.output()).toBe(0);
     const first = JSON.parse(readFileSync(file, 'utf8'));
     expect(first.penstand_export).toBe(2);
@@ -318,7 +319,7 @@ describe('export and import of a Penstand site', () => {
       LOG_LEVEL: 'warn',
       DATA_DIR: path.join(dir, 'data'),
     };
-    expect(await startProcess('src/import/export-cli.ts', [file], env).exited).toBe(0);
+    expect(await startProcess('src/cli/export.ts', [file], env).exited).toBe(0);
     const before = await empty.db('posts').count({ n: '*' });
     const error = await runImport({ db: empty.db }, file).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ImportError);
@@ -337,14 +338,14 @@ describe('export and import of a Penstand site', () => {
       LOG_LEVEL: 'warn',
       DATA_DIR: app.services.config.dataDir, // its uploads
     };
-    const exported = startProcess('src/import/export-cli.ts', [file], source);
+    const exported = startProcess('src/cli/export.ts', [file], source);
     expect(await exported.exited, exported.output()).toBe(0);
     const dataDir = await emptyDataDir('moved');
     try {
       // The new machine: no DATABASE_URL, nothing but where it keeps its data and its ports.
       const pgPort = await freePort();
       const target = { NODE_ENV: 'test', DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort) };
-      const imported = startProcess('src/import/cli.ts', [file], target);
+      const imported = startProcess('src/cli/import.ts', [file], target);
       expect(await imported.exited, imported.output()).toBe(0);
       const site = await startWebProcess({ ...target, LOG_LEVEL: 'info' });
       const moved = createDb(`postgres://postgres:postgres@127.0.0.1:${pgPort}/penstand`, 2);

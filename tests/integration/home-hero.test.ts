@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { readingMinutes } from '../../src/blog/reading.ts';
-import { getBlogSettings } from '../../src/blog/settings.ts';
+import { getBlogSettings } from '../../src/settings/settings.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { seedDemo } from '../support/blog.ts';
@@ -49,6 +49,8 @@ it('leads with the newest post, or the newest featured one: title, excerpt and r
     { column: 'id', order: 'desc' },
   ] as const;
   const leadOf = async (html: string) => section(html, 'lead-post card');
+  await db('posts').update({ featured: false });
+  app.services.pageCache.invalidate();
   const newest = await db('posts')
     .where({ status: 'published' })
     .orderBy([...newestFirst])
@@ -68,10 +70,10 @@ it('leads with the newest post, or the newest featured one: title, excerpt and r
   expect(card).toMatch(titleLink(older));
   expect(card).toContain(older.excerpt);
   expect(card).toContain(`${readingMinutes(older.content)}<!-- --> min read`);
-  // Shown once: the carousel below turns through the other posts.
-  const carousel = /<section class="carousel".*?<\/section>/s.exec(html)?.[0] ?? '';
-  expect(carousel).toContain(newest.title);
-  expect(carousel).not.toContain(`>${older.title}<`);
+  // Shown once: the newest is among the latest posts below, the lead is not.
+  const latest = /<section class="container post-browser".*?<\/section>/s.exec(html)?.[0] ?? '';
+  expect(latest).toContain(`>${newest.title}<`);
+  expect(latest).not.toContain(`>${older.title}<`);
 });
 
 it("shows the writer's short line, and refuses one too long", async () => {

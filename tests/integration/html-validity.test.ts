@@ -10,7 +10,7 @@ import { unsubscribeToken } from '../../src/blog/newsletter-delivery.ts';
 import { createPreviewLink } from '../../src/blog/preview-links.ts';
 import { linkKey } from '../../src/db/site-secret.ts';
 import { orderLink } from '../../src/orders/access-key.ts';
-import { executeOrderCommand } from '../../src/orders/service.ts';
+import { executeOrderCommand } from '../../src/orders/changes.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { publishedPost, seedDemo } from '../support/blog.ts';

@@ -10,6 +10,7 @@ import { createSession } from '../../src/identity/sessions.ts';
 import { TWO_FACTOR_MESSAGES } from '../../src/identity/two-factor.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { type CognitoLocal, startCognitoLocal } from '../support/cognito-local.ts';
+import { refusal } from '../support/refusal.ts';
 import { startSmtpServer } from '../support/smtp.ts';
 
 /**
@@ -92,15 +93,6 @@ const newAccount = () => {
   return { username: `u_${tag}`, email: `u-${tag}@example.com`, password: PASSWORD };
 };
 
-async function rejection(promise: Promise<unknown>): Promise<{ status?: number; message: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    return { status: (error as { status?: number }).status, message: (error as Error).message };
-  }
-  throw new Error('expected a refusal');
-}
-
 describe.each(['local', 'cognito'] as const)('the %s provider', (kind) => {
   let h: Harness;
   beforeAll(async () => {
@@ -174,12 +166,12 @@ describe.each(['local', 'cognito'] as const)('the %s provider', (kind) => {
     expect(userId).toBeTruthy();
     const code = await h.code(account, mark);
     expect(code).toMatch(/^\d{6}$/);
-    expect(await rejection(h.provider.signIn({ username: account.username, password: PASSWORD }))).toEqual({
+    expect(await refusal(h.provider.signIn({ username: account.username, password: PASSWORD }))).toEqual({
       status: 403,
       message: 'Please confirm your email address before signing in',
     });
     const wrong = code === '000000' ? '111111' : '000000';
-    expect(await rejection(h.provider.confirmSignUp({ username: account.username, code: wrong }))).toEqual({
+    expect(await refusal(h.provider.confirmSignUp({ username: account.username, code: wrong }))).toEqual({
       status: 400,
       message: 'Invalid verification code. Please check the code and try again.',
     });
@@ -220,16 +212,16 @@ describe.each(['local', 'cognito'] as const)('the %s provider', (kind) => {
     const account = await confirmedAccount();
     const failed = { status: 401, message: 'Failed to sign in. Please check your credentials.' };
     expect(
-      await rejection(h.provider.signIn({ username: account.username, password: 'Wrong-pass1!' })),
+      await refusal(h.provider.signIn({ username: account.username, password: 'Wrong-pass1!' })),
     ).toEqual(failed);
-    expect(await rejection(h.provider.signIn({ username: 'nobody_at_all', password: PASSWORD }))).toEqual(
+    expect(await refusal(h.provider.signIn({ username: 'nobody_at_all', password: PASSWORD }))).toEqual(
       failed,
     );
   });
 
   contract('refuses a taken username with the specification message', async () => {
     const account = await confirmedAccount();
-    expect(await rejection(h.provider.signUp({ ...newAccount(), username: account.username }))).toEqual({
+    expect(await refusal(h.provider.signUp({ ...newAccount(), username: account.username }))).toEqual({
       status: 409,
       message: AUTH_MESSAGES.usernameTaken,
     });
@@ -237,11 +229,11 @@ describe.each(['local', 'cognito'] as const)('the %s provider', (kind) => {
 
   contract('refuses a second account with the same email address', async () => {
     const account = await confirmedAccount();
-    expect((await rejection(h.provider.signUp({ ...newAccount(), email: account.email }))).status).toBe(409);
+    expect((await refusal(h.provider.signUp({ ...newAccount(), email: account.email }))).status).toBe(409);
   });
 
   contract('refuses a weak password on the server, whatever the client checked', async () => {
-    expect(await rejection(h.provider.signUp({ ...newAccount(), password: 'weakpass' }))).toEqual({
+    expect(await refusal(h.provider.signUp({ ...newAccount(), password: 'weakpass' }))).toEqual({
       status: 400,
       message: 'Password does not meet requirements. Please check the password criteria.',
     });
@@ -256,22 +248,22 @@ describe.each(['local', 'cognito'] as const)('the %s provider', (kind) => {
     const code = await h.code(account, mark);
     const wrong = code === '000000' ? '111111' : '000000';
     expect(
-      await rejection(
+      await refusal(
         h.provider.confirmNewPassword({ username: account.username, code: wrong, password: 'Brand-new9!' }),
       ),
     ).toEqual({ status: 400, message: AUTH_MESSAGES.codeMismatch });
     await h.provider.confirmNewPassword({ username: account.username, code, password: 'Brand-new9!' });
     expect(await h.app.services.db('sessions').where({ sid }).first()).toBeUndefined();
-    expect((await rejection(h.provider.signIn(account))).status).toBe(401);
+    expect((await refusal(h.provider.signIn(account))).status).toBe(401);
     expect((await h.provider.signIn({ ...account, password: 'Brand-new9!' })).user.id).toBe(user.id);
-    expect(await rejection(h.provider.forgotPassword({ username: 'nobody_at_all' }))).toEqual({
+    expect(await refusal(h.provider.forgotPassword({ username: 'nobody_at_all' }))).toEqual({
       status: 404,
       message: 'User not found. Please check your username or sign up again.',
     });
   });
 
   contract('answers confirming an unknown account with the user-not-found message', async () => {
-    expect(await rejection(h.provider.confirmSignUp({ username: 'nobody_at_all', code: '123456' }))).toEqual({
+    expect(await refusal(h.provider.confirmSignUp({ username: 'nobody_at_all', code: '123456' }))).toEqual({
       status: 404,
       message: AUTH_MESSAGES.userNotFound,
     });
@@ -281,16 +273,16 @@ describe.each(['local', 'cognito'] as const)('the %s provider', (kind) => {
     const account = await confirmedAccount();
     const { user } = await h.provider.signIn(account);
     expect(
-      await rejection(
+      await refusal(
         h.provider.changePassword(user, { currentPassword: 'Not-mine1!', newPassword: 'Changed-it2!' }),
       ),
     ).toEqual({ status: 400, message: AUTH_MESSAGES.currentPasswordWrong });
     expect(
-      (await rejection(h.provider.changePassword(user, { currentPassword: PASSWORD, newPassword: 'weak' })))
+      (await refusal(h.provider.changePassword(user, { currentPassword: PASSWORD, newPassword: 'weak' })))
         .status,
     ).toBe(400);
     await h.provider.changePassword(user, { currentPassword: PASSWORD, newPassword: 'Changed-it2!' });
-    expect((await rejection(h.provider.signIn(account))).status).toBe(401);
+    expect((await refusal(h.provider.signIn(account))).status).toBe(401);
     expect((await h.provider.signIn({ ...account, password: 'Changed-it2!' })).user.id).toBe(user.id);
   });
 
@@ -396,7 +388,7 @@ describe.each(['local', 'cognito'] as const)('the %s provider', (kind) => {
         ...config,
         endpoint: config.endpoint.replace('127.0.0.1', 'localhost'),
       });
-      expect(await rejection(elsewhere.signIn(account))).toEqual({
+      expect(await refusal(elsewhere.signIn(account))).toEqual({
         status: 502,
         message: 'The identity service answered with a token that could not be verified.',
       });

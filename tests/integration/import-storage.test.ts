@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ImportJobStatus } from '../../src/api/import-admin.ts';
+import type { ImportJobStatus } from '../../src/import/job-status.ts';
 import { sweepUploadedImports } from '../../src/import/uploaded.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';

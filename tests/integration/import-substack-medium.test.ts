@@ -232,7 +232,7 @@ describe('a zip that is no export', () => {
       LOG_LEVEL: 'warn',
       DATA_DIR: path.join(dir, 'data'),
     };
-    const dry = startProcess('src/import/cli.ts', [SUBSTACK_FIXTURE, '--dry-run'], env);
+    const dry = startProcess('src/cli/import.ts', [SUBSTACK_FIXTURE, '--dry-run'], env);
     expect(await dry.exited, dry.output()).toBe(0);
     expect(dry.output()).toContain('Dry run (nothing saved): Substack export, 8 items');
     expect(dry.output()).toContain('paid posts: 2 (imported as drafts: this site has no paid memberships)');
@@ -241,7 +241,7 @@ describe('a zip that is no export', () => {
     );
     const photos = path.join(dir, 'photos.zip');
     writeFileSync(photos, storedZip({ 'holiday/beach.txt': 'not a photo' }));
-    const refused = startProcess('src/import/cli.ts', [photos], env);
+    const refused = startProcess('src/cli/import.ts', [photos], env);
     expect(await refused.exited).toBe(1);
     expect(refused.output()).toContain('The zip is neither a Substack export');
   });

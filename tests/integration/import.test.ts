@@ -308,24 +308,24 @@ describe('npm run import', () => {
       LOG_LEVEL: 'warn',
       DATA_DIR: path.join(dir, 'data'),
     };
-    const dry = startProcess('src/import/cli.ts', [GHOST, '--dry-run'], env);
+    const dry = startProcess('src/cli/import.ts', [GHOST, '--dry-run'], env);
     expect(await dry.exited, dry.output()).toBe(0);
     expect(dry.output()).toContain('Dry run (nothing saved): Ghost export, 17 items');
     expect(dry.output()).toContain(`unchanged: ${reports.ghost.created}`);
-    const mapped = startProcess('src/import/cli.ts', [GHOST, '--dry-run', '--category', 'Life=Travel'], env);
+    const mapped = startProcess('src/cli/import.ts', [GHOST, '--dry-run', '--category', 'Life=Travel'], env);
     expect(await mapped.exited, mapped.output()).toBe(0);
     const lives = data.posts.filter((p: { id: string }) => firstTag(p.id) === 'Life').length;
     expect(mapped.output()).toContain(`  Life → Travel (${lives} posts)`);
     expect(mapped.output()).toContain(`updated: ${lives}`);
-    const unknown = startProcess('src/import/cli.ts', [GHOST, '--category', 'Life=Pages'], env);
+    const unknown = startProcess('src/cli/import.ts', [GHOST, '--category', 'Life=Pages'], env);
     expect(await unknown.exited).toBe(1);
     expect(unknown.output()).toContain("Unknown category 'Pages': choose one of Technology, Design");
     const empty = path.join(dir, 'empty.json');
     writeFileSync(empty, '');
-    const bad = startProcess('src/import/cli.ts', [empty], env);
+    const bad = startProcess('src/cli/import.ts', [empty], env);
     expect(await bad.exited).toBe(1);
     expect(bad.output()).toContain('The file is empty (0 bytes). Nothing was imported.');
-    const usage = startProcess('src/import/cli.ts', [], env);
+    const usage = startProcess('src/cli/import.ts', [], env);
     expect(await usage.exited).toBe(2);
     expect(usage.output()).toContain('Usage: npm run import -- <file.xml|file.json|file.zip> [--dry-run]');
   });

@@ -11,7 +11,7 @@ const run = promisify(execFile);
 
 /** `npm run knex -- args` as an operator types it, with only the given environment. */
 function knexCli(args: string[], env: Record<string, string>) {
-  return run(process.execPath, ['scripts/knex.ts', ...args], {
+  return run(process.execPath, ['src/cli/knex.ts', ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', ...env },
     timeout: 120_000,
   });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '../../src/identity/messages.ts';
 import { hashPassword } from '../../src/identity/passwords.ts';
-import { LIMITS, type LimitName } from '../../src/server/rate-limit.ts';
+import { LIMITS, type LimitName } from '../../src/kernel/rate-limit.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { createUser, signedInSession } from '../support/auth.ts';
 import { publishedPost, seedDemo } from '../support/blog.ts';

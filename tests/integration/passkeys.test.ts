@@ -3,6 +3,7 @@ import { PASSKEY_MESSAGES } from '../../src/identity/passkey-messages.ts';
 import { passkeySignInOptions } from '../../src/identity/passkeys.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
+import { refusal } from '../support/refusal.ts';
 import { startSmtpServer } from '../support/smtp.ts';
 import { SoftAuthenticator } from '../support/webauthn.ts';
 
@@ -233,9 +234,9 @@ describe('signing in with a passkey', () => {
 
   it('is refused in a deployment that signs in through Cognito', async () => {
     const cognito = { userPoolId: 'eu-west-1_x', clientId: 'x', region: 'eu-west-1', endpoint: undefined };
-    await expect(
-      passkeySignInOptions({ ...app.services, config: { ...app.services.config, cognito } }),
-    ).rejects.toMatchObject({ status: 409, message: PASSKEY_MESSAGES.localOnly });
+    expect(
+      await refusal(passkeySignInOptions({ ...app.services, config: { ...app.services.config, cognito } })),
+    ).toMatchObject({ status: 409, message: PASSKEY_MESSAGES.localOnly });
   });
 });
 

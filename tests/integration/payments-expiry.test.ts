@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { placeOrder } from '../../src/checkout/place-order.ts';
 import { stripePaymentUrl } from '../../src/orders/payments.ts';
-import { placeOrder } from '../../src/orders/service.ts';
 import { signedInSession } from '../support/auth.ts';
 import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
 import { setUpCardPaymentsApp } from '../support/stripe-stand-in.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { placeOrder } from '../../src/checkout/place-order.ts';
 import { updatePaymentSettings } from '../../src/orders/payment-settings.ts';
 import { expireDueOrders, expireOrder, markOrderPaid } from '../../src/orders/payments.ts';
-import { placeOrder } from '../../src/orders/service.ts';
 import { rebuildProjections } from '../../src/orders/store.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';

@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { BODY_IMAGE_SIZES } from '../../src/blog/markdown.ts';
 import { LONG_READ_MINUTES } from '../../src/blog/reading.ts';
 import { rerenderPosts } from '../../src/blog/rerender.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
@@ -11,7 +13,7 @@ let app: TestApp;
 let admin: Awaited<ReturnType<typeof signedInSession>>;
 
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ withWorker: true });
   admin = await signedInSession(app, { role: 'admin' });
 });
 afterAll(() => app?.close());
@@ -121,9 +123,56 @@ it('renders posts saved before the highlighter again, keeping their version and 
   await app.services.db('posts').where({ slug }).update({ content_html: before });
   const row = await app.services.db('posts').where({ slug }).first('version', 'updated_at');
 
-  expect(await rerenderPosts(app.services.db, 2)).toBe(1);
+  expect(await rerenderPosts(app.services.db, app.services.uploads, 2)).toBe(1);
   const after = await app.services.db('posts').where({ slug }).first('content_html', 'version', 'updated_at');
   expect(after.content_html).toContain('<span class="hljs-keyword">SELECT</span>');
   expect(after).toMatchObject({ version: row.version, updated_at: row.updated_at });
-  expect(await rerenderPosts(app.services.db)).toBe(0);
+  expect(await rerenderPosts(app.services.db, app.services.uploads)).toBe(0);
+});
+
+it("serves an uploaded image in a post's body at its size, with WebP variants in a srcset; rerender adds them to old posts", async () => {
+  const photo = await sharp({ create: { width: 1600, height: 900, channels: 3, background: '#0f766e' } })
+    .jpeg()
+    .toBuffer();
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(photo)]), 'lake.jpg');
+  const uploaded = await fetch(`${app.url}/api/uploads`, {
+    method: 'POST',
+    body: form,
+    headers: admin.headers,
+  });
+  expect(uploaded.status).toBe(201);
+  const { url } = await uploaded.json();
+  const base = url.replace(/\.jpg$/, '');
+  const slug = await savePost('A lake in the body', `Before.\n\n![A green lake](${url})\n\nAfter.`);
+
+  const image = async () =>
+    /<img src="\/uploads\/[^"]+"[^>]*>/.exec(await (await fetch(`${app.url}/post/${slug}`)).text())?.[0];
+  const expected = `<img src="${url}" alt="A green lake" loading="lazy" decoding="async" width="1600" height="900" srcset="${base}-w640.webp 640w, ${base}-w1280.webp 1280w, ${url} 1600w" sizes="${BODY_IMAGE_SIZES}">`;
+  expect(await image()).toBe(expected);
+  // The worker writes the variants, in the image's own proportions.
+  await expect
+    .poll(async () => (await fetch(`${app.url}${base}-w640.webp`)).status, { timeout: 15_000 })
+    .toBe(200);
+  const variant = await sharp(
+    Buffer.from(await (await fetch(`${app.url}${base}-w640.webp`)).arrayBuffer()),
+  ).metadata();
+  expect(variant).toMatchObject({ format: 'webp', width: 640, height: 360 });
+
+  // A post saved before sizes were recorded: rerender measures the stored upload and adds them.
+  const fileName = url.replace('/uploads/', '');
+  await app.services.db('upload_sizes').where({ file_name: fileName }).delete();
+  await app.services
+    .db('posts')
+    .where({ slug })
+    .update({ content_html: `<p><img src="${url}" alt="A green lake"></p>` });
+  await rerenderPosts(app.services.db, app.services.uploads);
+  expect(
+    await app.services.db('upload_sizes').where({ file_name: fileName }).first('width', 'height'),
+  ).toEqual({
+    width: 1600,
+    height: 900,
+  });
+  app.services.pageCache.invalidate();
+  expect(await image()).toBe(expected);
 });

@@ -77,7 +77,7 @@ describe('the web process', () => {
       expect(settings.join(':')).toBe(`glibc.pthread.rseq=1:${MALLOC_TUNABLES}`);
       const argv = (await readFile(`/proc/${proc.child.pid}/cmdline`, 'utf8')).split('\0');
       expect(argv).toEqual(
-        expect.arrayContaining([...nodeFlags, expect.stringMatching(/src\/server\/start\.ts$/)]),
+        expect.arrayContaining([...nodeFlags, expect.stringMatching(/src\/web\/start\.ts$/)]),
       );
       expect((await fetch(`http://127.0.0.1:${port}/about`)).status).toBe(200);
     } finally {
@@ -87,7 +87,7 @@ describe('the web process', () => {
   });
 
   it('stops at once with one line naming a bad variable', async () => {
-    const proc = startProcess('src/server/start.ts', [], { PORT: 'eighty' });
+    const proc = startProcess('src/web/start.ts', [], { PORT: 'eighty' });
     expect(await proc.exited).toBe(1);
     expect(proc.output()).toBe('Invalid environment variable PORT: expected a number (got "eighty")\n');
   });
@@ -97,7 +97,7 @@ describe('the web process', () => {
     databases.push(database);
     await database.db.destroy();
     const port = await freePort();
-    const proc = startProcess('src/server/start.ts', ['--with-worker'], {
+    const proc = startProcess('src/web/start.ts', ['--with-worker'], {
       NODE_ENV: 'test',
       PORT: String(port),
       HOST: '127.0.0.1',
@@ -136,7 +136,7 @@ describe('the web process', () => {
       EMBEDDED_PG_PORT: String(await freePort()),
       DATA_DIR: dataDir,
     };
-    const first = startProcess('src/server/start.ts', ['--with-worker'], env);
+    const first = startProcess('src/web/start.ts', ['--with-worker'], env);
     await first.waitForLog('Penstand is listening', 90_000);
     expect(first.output()).toContain('"msg":"demo content seeded"');
     expect(first.output()).toMatch(
@@ -152,7 +152,7 @@ describe('the web process', () => {
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
 
-    const second = startProcess('src/server/start.ts', ['--with-worker'], env);
+    const second = startProcess('src/web/start.ts', ['--with-worker'], env);
     await second.waitForLog('Penstand is listening', 90_000);
     expect(second.output()).not.toContain('demo content seeded');
     expect(second.output()).not.toContain('Admin account created');
@@ -180,13 +180,13 @@ describe('npm run admin:create', () => {
       DATA_DIR: await tempDataDir(),
     };
     const weak = startProcess(
-      'src/identity/admin-cli.ts',
+      'src/cli/admin-create.ts',
       ['--email', 'chief@example.com', '--password', 'weak'],
       env,
     );
     expect(await weak.exited).toBe(2);
     const made = startProcess(
-      'src/identity/admin-cli.ts',
+      'src/cli/admin-create.ts',
       ['--email', 'chief@example.com', '--password', 'Chief-pass1!'],
       env,
     );

@@ -3,12 +3,13 @@ import { readdir, readFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { placeOrder } from '../../src/orders/service.ts';
+import { placeOrder } from '../../src/checkout/place-order.ts';
 import { SHOP_MESSAGES } from '../../src/shop/messages.ts';
 import { PRODUCT_FILE_MESSAGES } from '../../src/shop/product-file-messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { startWebProcess } from '../support/process.ts';
+import { refusal } from '../support/refusal.ts';
 import { type S3Server, startS3Server } from '../support/s3.ts';
 import { createProductRow, GuestClient } from '../support/shop.ts';
 
@@ -443,22 +444,24 @@ describe('checkout of digital products', () => {
     expect((await guest.add(ebook)).status).toBe(201);
     // The API answers for its own check; the order itself checks again under its lock.
     await app.services.db('product_files').where({ product_id: ebook }).delete();
-    await expect(
-      placeOrder(app.services.db, {
-        owner: { userId: null, sessionId: guest.sid },
-        checkout: {
-          customerName: 'Ada Lovelace',
-          customerEmail: 'ada@example.com',
-          address: '',
-          city: '',
-          zipCode: '',
-          country: '',
-        },
-        idempotencyKey: null,
-        cardPayments: false,
-        currency: 'usd',
-      }),
-    ).rejects.toMatchObject({ status: 409, message: SHOP_MESSAGES.addressNeeded });
+    expect(
+      await refusal(
+        placeOrder(app.services.db, {
+          owner: { userId: null, sessionId: guest.sid },
+          checkout: {
+            customerName: 'Ada Lovelace',
+            customerEmail: 'ada@example.com',
+            address: '',
+            city: '',
+            zipCode: '',
+            country: '',
+          },
+          idempotencyKey: null,
+          cardPayments: false,
+          currency: 'usd',
+        }),
+      ),
+    ).toMatchObject({ status: 409, message: SHOP_MESSAGES.addressNeeded });
     const refused = await guest.checkout({ customerName: 'Ada Lovelace', customerEmail: 'ada@example.com' });
     expect(refused.status).toBe(400);
   });

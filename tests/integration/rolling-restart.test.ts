@@ -16,7 +16,7 @@ it('restarts two web processes one after the other under load without losing a r
   database = await createTestDatabase();
   const ports = [await freePort(), await freePort()];
   const start = async (port: number) => {
-    const proc = startProcess('src/server/start.ts', [], {
+    const proc = startProcess('src/web/start.ts', [], {
       NODE_ENV: 'production',
       PORT: String(port),
       HOST: '127.0.0.1',

@@ -2,9 +2,6 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
-import { openDatabase } from '../../src/db/embedded.ts';
-import { createDb } from '../../src/db/knex.ts';
 import {
   BACKUP_SUFFIX,
   type BackupRun,
@@ -12,7 +9,10 @@ import {
   lastBackupRun,
   UPLOADS_SUFFIX,
   writeBackup,
-} from '../../src/db/scheduled-backups.ts';
+} from '../../src/backups/scheduled-backups.ts';
+import { loadConfig } from '../../src/config.ts';
+import { openDatabase } from '../../src/db/embedded.ts';
+import { createDb } from '../../src/db/knex.ts';
 import { createUploadStorage } from '../../src/media/storage.ts';
 import { fingerprint } from '../support/db-fingerprint.ts';
 import { emptyDataDir, type RunningProcess, startProcess, startWebProcess } from '../support/process.ts';
@@ -105,7 +105,7 @@ it('the embedded site backs itself up on schedule, keeps the newest N, and a bac
     const restoredDir = await freshDataDir();
     const restoredPort = await freePort();
     const env = { NODE_ENV: 'test', DATA_DIR: restoredDir, EMBEDDED_PG_PORT: String(restoredPort) };
-    const restore = startProcess('src/db/backup-cli.ts', ['restore', newest], env);
+    const restore = startProcess('src/cli/backup.ts', ['restore', newest], env);
     expect(await restore.exited, restore.output()).toBe(0);
     expect(await readFile(path.join(restoredDir, 'uploads', 'backed-up.txt'), 'utf8')).toBe('an upload');
     expect(await readFile(path.join(restoredDir, 'uploads', 'private', 'book.pdf'), 'utf8')).toBe(

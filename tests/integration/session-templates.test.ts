@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import type { RouteHandle } from '../../src/app/plain-page.ts';
+import { slugify } from '../../src/blog/slug.ts';
+import { loadBuild, startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
+import { publishedPost, seedDemo } from '../support/blog.ts';
 import { createProductRow, GuestClient } from '../support/shop.ts';
 
 let app: TestApp;
@@ -97,6 +100,46 @@ describe('pages for sessions, rendered once as templates', () => {
     const after = await page('/about', reader.cookie);
     expect(after.cache).toBeNull();
     expect(after.html).toContain('A Retitled Blog');
+  });
+
+  it('serve every route whose handle asks for it from a template: none of their loaders reads the session', async () => {
+    await seedDemo(app);
+    const { db } = app.services;
+    const post = await publishedPost(app);
+    const author = await db('users').where({ id: post.author_id }).first('username');
+    const product = await createProductRow(app.services.db, { name: 'Handle Mug', price: 900, stock: 5 });
+    const paths: Record<string, string> = {
+      '/': '/',
+      '/blog': '/blog',
+      '/about': '/about',
+      '/shop': '/shop',
+      '/cart': '/cart',
+      '/checkout': '/checkout',
+      '/post/:slug': `/post/${post.slug}`,
+      '/tag/:slug': `/tag/${slugify(post.tags[0])}`,
+      '/category/:name': `/category/${slugify(post.category)}`,
+      '/author/:username': `/author/${author.username}`,
+      '/product/:id': `/product/${product.id}`,
+    };
+    const build = await loadBuild();
+    const templated = Object.values(build.routes)
+      .filter((route) => (route?.module.handle as RouteHandle | undefined)?.sessionTemplate)
+      .map((route) => (route?.index ? '/' : `/${route?.path}`));
+    // A route that takes templates needs a page here, so this test covers it.
+    expect(templated.sort()).toEqual(Object.keys(paths).sort());
+
+    const reader = await signedInSession(app, { email: 'handle.reader@example.com' });
+    const guest = new GuestClient(app);
+    expect((await guest.add(product.id, 1)).status).toBeLessThan(300);
+    for (const [route, path] of Object.entries(paths)) {
+      // The cart pages need a cart: a guest's.
+      const cookie = path === '/cart' || path === '/checkout' ? `sid=${guest.sid}` : reader.cookie;
+      const first = await page(path, cookie);
+      expect(first.status, route).toBe(200);
+      // Kept only when the render read no more of the session than its template stands for.
+      expect((await page(path, cookie)).cache, route).toBe('TEMPLATE');
+    }
+    expect(app.logText()).not.toContain('a templated page read the session');
   });
 
   it("key the cart and checkout pages by the cart's lines, with a new order key in every checkout form", async () => {

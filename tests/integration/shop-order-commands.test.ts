@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executeOrderCommand, getOrderWithHistory, listOrders } from '../../src/orders/service.ts';
-import { HttpError } from '../../src/server/middleware.ts';
+import { AppError } from '../../src/kernel/errors.ts';
+import { executeOrderCommand } from '../../src/orders/changes.ts';
+import { getOrderWithHistory, listOrders } from '../../src/orders/lists.ts';
+import { httpStatusOf } from '../../src/server/error-status.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { refusal } from '../support/refusal.ts';
 import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
 
 let app: TestApp;
@@ -19,16 +22,6 @@ async function placeOrder(stock: number | null, quantity: number) {
   const placed = await guest.checkout(validCheckout);
   expect(placed.status).toBe(201);
   return { orderId: placed.body.id as number, productId: product.id };
-}
-
-async function refusal(promise: Promise<unknown>): Promise<{ status: number; message: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof HttpError) return { status: error.status, message: error.message };
-    throw error;
-  }
-  throw new Error('expected a refusal');
 }
 
 describe('order commands for the admin area', () => {
@@ -99,8 +92,8 @@ describe('order commands for the admin area', () => {
     );
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
     for (const o of outcomes.filter((x) => x.status === 'rejected')) {
-      expect((o as PromiseRejectedResult).reason).toBeInstanceOf(HttpError);
-      expect((o as PromiseRejectedResult).reason.status).toBe(409);
+      expect((o as PromiseRejectedResult).reason).toBeInstanceOf(AppError);
+      expect(httpStatusOf((o as PromiseRejectedResult).reason)).toBe(409);
     }
     expect(await db('order_events').where({ order_id: orderId, type: 'PaymentSucceeded' })).toHaveLength(1);
   });

@@ -100,7 +100,7 @@ describe.each(['postgres', 'redis'] as const)('200 parallel checkouts on the %s 
         expect(await dump(db)).not.toBe(before);
         if (queue === 'postgres') {
           // The npm script itself, in its own process, on this database.
-          await run(path.resolve('node_modules/.bin/node'), ['src/orders/rebuild-cli.ts'], {
+          await run(path.resolve('node_modules/.bin/node'), ['src/cli/orders-rebuild.ts'], {
             env: { ...process.env, DATABASE_URL: app.database.url, LOG_LEVEL: 'warn', NODE_ENV: 'test' },
           });
         } else {

@@ -130,7 +130,11 @@ it('tells the admin on the dashboard, not the buyer, when mail is only logged; c
         body: new URLSearchParams(validCheckout).toString(),
       }),
     );
-    expect(confirmed).toContain('<h1>Order Confirmed!</h1>');
+    // It leads with the order number and the next step; no raw 'Status pending'.
+    expect(confirmed).toMatch(
+      /<p class="confirmation-number">Order #\d+<\/p><h1>Order Confirmed!<\/h1><p class="confirmation-next">Paid\. A confirmation is on its way to /,
+    );
+    expect(confirmed).not.toContain('<dt>Status</dt>');
     expect(confirmed.match(/<h1[ >]/g)).toHaveLength(1);
     expect(confirmed).not.toMatch(/only logged|Order Placed Successfully|has been confirmed/);
   } finally {

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { getBlogSettings } from '../../src/settings/settings.ts';
 import { SHOP_MESSAGES } from '../../src/shop/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { signedInSession } from '../support/auth.ts';
 import { createProductRow } from '../support/shop.ts';
 
 let app: TestApp;
@@ -47,12 +49,12 @@ it("shows each card's stock and an Add to Cart form that needs no script", async
   expect(lowCard).toContain(`<input type="hidden" name="productId" value="${low.id}"/>`);
   expect(lowCard).toContain('<input type="hidden" name="returnTo" value="/shop"/>');
   expect(lowCard).toMatch(
-    /<button type="submit" class="button button-small" aria-label="Add to Cart: Low Mug">Add to Cart<\/button>/,
+    /<button type="submit" class="button button-small button-secondary" aria-label="Add to Cart: Low Mug">Add to Cart<\/button>/,
   );
 
   const goneCard = cardOf(html, gone.id);
   expect(goneCard).toContain(`<span class="badge badge-danger">${SHOP_MESSAGES.outOfStockBadge}</span>`);
-  expect(goneCard).toMatch(/<button type="submit" class="button button-small" disabled=""/);
+  expect(goneCard).toMatch(/<button type="submit" class="button button-small button-secondary" disabled=""/);
   expect(goneCard).not.toContain('stock-note');
   expect(cardOf(html, plenty.id)).not.toContain('stock-note');
 });
@@ -130,7 +132,7 @@ it('describes a product for search engines with Product JSON-LD: price, currency
     price: 2999,
     stock: 3,
     category: 'Courses',
-    image: '/demo/course.svg',
+    image: '/demo/course-testing.svg',
   });
   const html = await page(`/product/${product.id}`);
   const json = /<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)?.[1] ?? '{}';
@@ -140,7 +142,7 @@ it('describes a product for search engines with Product JSON-LD: price, currency
     '@type': 'Product',
     name: 'Schema Course',
     category: 'Courses',
-    image: [`${app.services.publicUrl}/demo/course.svg`], // every image of the gallery
+    image: [`${app.services.publicUrl}/demo/course-testing.svg`], // every image of the gallery
     offers: {
       '@type': 'Offer',
       url: canonical,
@@ -173,4 +175,76 @@ it('shows up to four related products of the same category on a product page', a
   expect(ids).not.toContain(hidden.id);
   expect(ids).not.toContain(other.id);
   expect(related).toContain(`<input type="hidden" name="returnTo" value="/product/${main.id}"/>`);
+});
+
+it('makes each shop card one link with exactly one action: large image, title, price, Add to Cart', async () => {
+  const products = [
+    await createProductRow(app.services.db, { name: 'One Link Lamp', stock: 40, featured: true }),
+    await createProductRow(app.services.db, { name: 'One Link Pen', stock: 0, featured: true }),
+  ];
+  for (const path of ['/shop', '/'])
+    for (const product of products) {
+      const card = cardOf(await page(path), product.id);
+      expect(card).not.toBe('');
+      const links = [...card.matchAll(/<a [^>]*href="([^"]*)"/g)].map((m) => m[1]);
+      expect(links).toEqual([`/product/${product.id}`]);
+      expect(card.match(/<button /g)).toHaveLength(1);
+      // The link's name starts with the SPEC's 'View Details'; the card shows the product's name.
+      expect(card).toContain(`<span class="visually-hidden">View Details: </span>${product.name}</a>`);
+    }
+});
+
+it('says the stock once on a product page, with the full description and the shop notes from the settings', async () => {
+  const description = 'First paragraph about the paper.\n\nSecond paragraph about the binding.';
+  const low = await createProductRow(app.services.db, { name: 'Few Notebook', stock: 3, description });
+  const lowPage = await page(`/product/${low.id}`);
+  /** What the product's own part says about its stock: badges, notes and the form. */
+  const stockMessages = (html: string) => html.match(/in stock|Only \d+ left|out of stock/gi) ?? [];
+  const detail = (html: string) => /<div class="product-info">.*?<\/form>/s.exec(html)?.[0] ?? '';
+  expect(stockMessages(detail(lowPage))).toEqual(['in stock']);
+  expect(detail(lowPage)).toContain('<span class="badge badge-warning">3 in stock</span>');
+  expect(lowPage).toContain(
+    '<p>First paragraph about the paper.</p><p>Second paragraph about the binding.</p>',
+  );
+
+  const gone = await createProductRow(app.services.db, { name: 'Gone Notebook', stock: 0 });
+  // Out of stock: the SPEC's badge, and its sentence where the quantity and total would be.
+  expect(stockMessages(detail(await page(`/product/${gone.id}`)))).toEqual(['Out of stock', 'out of stock']);
+
+  expect(lowPage).not.toContain('product-note');
+  const admin = await signedInSession(app, { role: 'admin' });
+  const save = (changes: Record<string, unknown>) =>
+    getBlogSettings(app.services.db).then((current) =>
+      fetch(`${app.url}/api/settings`, {
+        method: 'PUT',
+        headers: { ...admin.headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ ...current, ...changes }),
+      }),
+    );
+  const tooLong = await save({ shippingNote: 'x'.repeat(1001) });
+  expect(tooLong.status).toBe(400);
+  expect((await tooLong.json()).message).toContain('Keep the shipping note to 1,000 characters or fewer');
+  expect(
+    (await save({ shippingNote: ' Ships in two days. ', returnsNote: 'Returns within 30 days.' })).status,
+  ).toBe(200);
+  const withNotes = await page(`/product/${low.id}`);
+  expect(withNotes).toContain('<summary>Shipping</summary><p>Ships in two days.</p>');
+  expect(withNotes).toContain('<summary>Returns</summary><p>Returns within 30 days.</p>');
+});
+
+it('heads the cart once, and keeps its summary to items, total and one note', async () => {
+  const product = await createProductRow(app.services.db, { name: 'Summary Mug', price: 1500 });
+  const added = await addFromCard({ productId: String(product.id), returnTo: '/shop' });
+  const sid = added.headers
+    .getSetCookie()
+    .map((c) => /^sid=([^;]+)/.exec(c)?.[1])
+    .find(Boolean);
+  const cart = await page('/cart', `sid=${sid}`);
+  expect(cart.match(/<h[12][ >][^<]*(Cart|Shopping Cart)</g)).toEqual([
+    '<h1 id="cart-heading">Shopping Cart<',
+  ]);
+  const summary = /<aside class="card order-summary".*?<\/aside>/s.exec(cart)?.[0] ?? '';
+  expect([...summary.matchAll(/<dt>([^<]*)<\/dt>/g)].map((m) => m[1])).toEqual(['Items (1)', 'Total']);
+  expect(summary).toContain('<p class="muted summary-note">Shipping: Calculated at checkout</p>');
+  expect(summary).not.toContain('<dd></dd>');
 });

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiRouter } from '../../src/api/index.ts';
-import { seedDemoContent } from '../../src/db/seed.ts';
+import { seedDemoContent } from '../../src/demo/seed.ts';
 import { ensureAdmin } from '../../src/identity/admin.ts';
 import { createSession } from '../../src/identity/sessions.ts';
 import { type Endpoint, routerEndpoints } from '../support/api-endpoints.ts';

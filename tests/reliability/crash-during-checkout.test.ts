@@ -26,7 +26,7 @@ it('loses no order and no stock when the web process is killed in the middle of 
   const { db } = database;
   const product = await createProductRow(db, { stock: 500, price: 1500 });
   const port = await freePort();
-  const web = startProcess('src/server/start.ts', [], {
+  const web = startProcess('src/web/start.ts', [], {
     NODE_ENV: 'test',
     PORT: String(port),
     HOST: '127.0.0.1',

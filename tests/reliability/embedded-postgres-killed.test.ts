@@ -34,7 +34,7 @@ it("restarts the site's own PostgreSQL when it is killed during checkouts: 503 m
   const port = await freePort();
   const pgPort = await freePort();
   // The default install: embedded PostgreSQL, no DATABASE_URL.
-  web = startProcess('src/server/start.ts', ['--with-worker'], {
+  web = startProcess('src/web/start.ts', ['--with-worker'], {
     NODE_ENV: 'test',
     PORT: String(port),
     HOST: '127.0.0.1',

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemoContent } from '../../src/db/seed.ts';
+import { seedDemoContent } from '../../src/demo/seed.ts';
 import { ensureAdmin } from '../../src/identity/admin.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import type { ServerBuild } from 'react-router';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ADMIN_TABS } from '../../src/app/admin/tabs.ts';
-import { seedDemoContent } from '../../src/db/seed.ts';
+import { seedDemoContent } from '../../src/demo/seed.ts';
 import { createSession } from '../../src/identity/sessions.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { createUser, signedInSession } from '../support/auth.ts';

@@ -83,7 +83,7 @@ it.skipIf(!redisServerInstalled())('loses no queued job when Redis is SIGKILLed 
   expect((await health.json()).queue).toMatchObject({ status: 'down', backend: 'redis' });
 
   redis = (await startRedisServer(dir, { port: redis.port, durable: true })) as Redis;
-  worker = startProcess('workers/main.ts', [], {
+  worker = startProcess('src/cli/worker.ts', [], {
     NODE_ENV: 'test',
     DATABASE_URL: database.url,
     REDIS_URL: redis.url,

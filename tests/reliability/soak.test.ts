@@ -65,7 +65,7 @@ it(
     const started = await startWebProcess(env);
     web = started;
     const base = started.url;
-    worker = startProcess('workers/main.ts', [], env);
+    worker = startProcess('src/cli/worker.ts', [], env);
     // After the start: the demo is seeded only into a database without posts or products.
     const product = await createProductRow(db, { name: 'Soak mug', price: 900, stock: null });
     const { posts } = await (await fetch(`${base}/api/posts`)).json();

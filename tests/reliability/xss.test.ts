@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemoContent } from '../../src/db/seed.ts';
+import { seedDemoContent } from '../../src/demo/seed.ts';
 import { ensureAdmin } from '../../src/identity/admin.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { addSessionCookie, signedInSession } from '../support/auth.ts';

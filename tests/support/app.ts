@@ -4,11 +4,11 @@ import { pathToFileURL } from 'node:url';
 import type { ServerBuild } from 'react-router';
 import { inject } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { createApp } from '../../src/server/app.ts';
 import { listen, type WebServer } from '../../src/server/http.ts';
 import { createLogger } from '../../src/server/logger.ts';
 import { startRuntime } from '../../src/server/runtime.ts';
 import type { AppServices } from '../../src/server/services.ts';
+import { createApp } from '../../src/web/app.ts';
 import { startWorkers, type Workers } from '../../workers/index.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 
@@ -34,7 +34,8 @@ export type TestAppOptions = {
 
 let cachedBuild: Promise<ServerBuild> | undefined;
 
-function loadBuild(): Promise<ServerBuild> {
+/** The production build the test apps serve (built by `npm test` before vitest starts). */
+export function loadBuild(): Promise<ServerBuild> {
   cachedBuild ??= import(pathToFileURL(path.join(inject('buildDir'), 'server/index.js')).href);
   return cachedBuild;
 }

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { hashPassword } from '../../src/identity/passwords.ts';
 import { presentUser } from '../../src/identity/provider.ts';
-import { createSession, type SessionUser } from '../../src/identity/sessions.ts';
+import { createSession } from '../../src/identity/sessions.ts';
+import type { SessionUser } from '../../src/kernel/request.ts';
 import type { TestApp } from './app.ts';
 
 export type TestUser = SessionUser & { password: string };

@@ -1,4 +1,4 @@
-import { seedDemoContent } from '../../src/db/seed.ts';
+import { seedDemoContent } from '../../src/demo/seed.ts';
 import { ensureAdmin } from '../../src/identity/admin.ts';
 import type { TestApp } from './app.ts';
 

@@ -26,7 +26,7 @@ export type RunningProcess = {
   exited: Promise<number | null>;
 };
 
-/** Starts a Penstand entry point (e.g. src/server/start.ts) as its own Node 24 process. */
+/** Starts a Penstand entry point (e.g. src/web/start.ts) as its own Node 24 process. */
 export function startProcess(
   entry: string,
   args: string[],
@@ -137,7 +137,7 @@ export async function startWorkerlessApp(workerEnv: Record<string, string> = {})
     smtp,
     database,
     startWorker: () => {
-      worker = startProcess('workers/main.ts', [], env);
+      worker = startProcess('src/cli/worker.ts', [], env);
       return worker;
     },
     close: async () => {

@@ -1,4 +1,4 @@
-import type { BackupOverview } from '../../db/scheduled-backups.ts';
+import type { BackupOverview } from '../../backups/scheduled-backups.ts';
 import { DataTable } from './DataTable.tsx';
 import { formatDateTime, formatSize } from './format.ts';
 

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { FULFILMENT_STATUSES, NO_SHIPPING } from '../../orders/fulfilment.ts';
 import { PAYMENT_METHOD_LABELS, paymentStatusLabel } from '../../orders/payment-labels.ts';
-import type { OrderView } from '../../orders/service.ts';
+import type { OrderView } from '../../orders/presenters.ts';
 import { formatPrice } from '../../shop/price.ts';
 import { useCurrency } from '../currency.ts';
 import { AdminFilters, AdminItems, AdminPages } from './AdminList.tsx';

@@ -1,9 +1,9 @@
 import { useRef } from 'react';
 import { Form, Link, useNavigation } from 'react-router';
-import type { BlogSettings } from '../../blog/settings.ts';
 import { IMAGE_VARIANTS } from '../../media/messages.ts';
 import type { DownloadSettings } from '../../orders/downloads.ts';
 import type { PaymentSettings } from '../../orders/payment-settings.ts';
+import type { BlogSettings } from '../../settings/settings.ts';
 import type { Carrier } from '../../shop/carriers.ts';
 import { moneyInput } from '../../shop/price.ts';
 import type { ShippingMethod } from '../../shop/shipping-rules.ts';
@@ -197,6 +197,20 @@ export function SettingsTab({
             label="Contact email (the About page's Get In Touch)"
             defaultValue={settings.contactEmail ?? ''}
             error={fieldErrors.contactEmail}
+          />
+          <TextField
+            name="shippingNote"
+            label="Shipping note (on every product page; optional)"
+            defaultValue={settings.shippingNote ?? ''}
+            error={fieldErrors.shippingNote}
+            multiline
+          />
+          <TextField
+            name="returnsNote"
+            label="Returns note (on every product page; optional)"
+            defaultValue={settings.returnsNote ?? ''}
+            error={fieldErrors.returnsNote}
+            multiline
           />
           <fieldset className="admin-fieldset">
             <legend>Social links</legend>

@@ -10,8 +10,6 @@ import {
 } from '../../blog/moderation.ts';
 import { deletePost } from '../../blog/post-editor.ts';
 import { POST_MESSAGES } from '../../blog/post-messages.ts';
-import { updateBlogSettings } from '../../blog/settings.ts';
-import { blogSettingsSchema, SETTINGS_MESSAGES } from '../../blog/settings-schema.ts';
 import { deleteSubscriber, importSubscribers, SUBSCRIBER_MESSAGES } from '../../blog/subscribers.ts';
 import {
   DOWNLOAD_SETTINGS_MESSAGES,
@@ -23,9 +21,11 @@ import {
   paymentSettingsSchema,
   updatePaymentSettings,
 } from '../../orders/payment-settings.ts';
-import { HttpError } from '../../server/middleware.ts';
+import { isRefusal } from '../../server/error-status.ts';
 import type { RequestState } from '../../server/request-state.ts';
 import type { AppServices } from '../../server/services.ts';
+import { updateBlogSettings } from '../../settings/settings.ts';
+import { blogSettingsSchema, SETTINGS_MESSAGES } from '../../settings/settings-schema.ts';
 import { CARRIER_MESSAGES, carrierSchema, deleteCarrier, saveCarrier } from '../../shop/carriers.ts';
 import { DISCOUNT_MESSAGES, discountSchema } from '../../shop/discount-schema.ts';
 import { createDiscount, updateDiscount } from '../../shop/discounts.ts';
@@ -63,6 +63,8 @@ export function settingsFromForm(form: FormData) {
     authorBio: text('authorBio'),
     authorProfileImage: text('authorProfileImage'),
     homeHeadline: text('homeHeadline'),
+    shippingNote: text('shippingNote'),
+    returnsNote: text('returnsNote'),
     socialLinks: {
       youtube: text('youtube'),
       github: text('github'),
@@ -129,14 +131,13 @@ function discountFormInput(values: Record<string, string>) {
   return { input, fieldErrors };
 }
 
-/** A change whose refusals (HttpError 4xx) are the admin's to read. */
+/** A change whose refusals are the admin's to read. */
 async function refusalOr(done: string, change: () => Promise<void>): Promise<ActionResult> {
   try {
     await change();
     return { ok: true, title: done };
   } catch (error) {
-    if (error instanceof HttpError && error.status < 500)
-      return { ok: false, title: 'Error', message: error.message };
+    if (isRefusal(error)) return { ok: false, title: 'Error', message: error.message };
     throw error;
   }
 }
@@ -295,7 +296,7 @@ async function adminAction(
     }
   } catch (err) {
     // A refusal (a product already deleted, an id that names none) is the request's fault, not ours.
-    if (err instanceof HttpError && err.status < 500) state.log.info({ err, intent }, 'admin action refused');
+    if (isRefusal(err)) state.log.info({ err, intent }, 'admin action refused');
     else state.log.error({ err, intent }, 'admin action failed');
     const message =
       intent === 'delete-post'

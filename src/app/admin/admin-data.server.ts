@@ -6,6 +6,7 @@ import {
   type RangePreset,
   rangeSchema,
 } from '../../analytics/report.ts';
+import { backupOverview, backupsDir, lastBackupRun } from '../../backups/scheduled-backups.ts';
 import { dashboard } from '../../blog/dashboard.ts';
 import {
   COMMENT_STATUS_FILTERS,
@@ -15,14 +16,13 @@ import {
   listPendingComments,
 } from '../../blog/moderation.ts';
 import { listAdminPosts } from '../../blog/post-editor.ts';
-import { getBlogSettings } from '../../blog/settings.ts';
 import { listSubscribers, recentNewsletters, subscriberCounts } from '../../blog/subscribers.ts';
-import { backupOverview, backupsDir, lastBackupRun } from '../../db/scheduled-backups.ts';
 import { downloadSettings } from '../../orders/downloads.ts';
+import { listOrders } from '../../orders/lists.ts';
 import { paymentSettings } from '../../orders/payment-settings.ts';
-import { listOrders } from '../../orders/service.ts';
 import { listAudit } from '../../server/audit.ts';
 import type { AppServices } from '../../server/services.ts';
+import { getBlogSettings } from '../../settings/settings.ts';
 import { listCarriers } from '../../shop/carriers.ts';
 import { discountsPage } from '../../shop/discounts.ts';
 import { listProducts } from '../../shop/products.ts';

@@ -1,5 +1,5 @@
 import { data, type RouterContextProvider, redirect } from 'react-router';
-import type { SessionUser } from '../../identity/sessions.ts';
+import type { SessionUser } from '../../kernel/request.ts';
 import { getApp } from '../context.ts';
 
 /**

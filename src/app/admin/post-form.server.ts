@@ -2,7 +2,7 @@ import { data, type RouterContextProvider, redirect } from 'react-router';
 import { createPost, updatePost } from '../../blog/post-editor.ts';
 import { POST_MESSAGES } from '../../blog/post-messages.ts';
 import { baseVersionSchema, postInputSchema } from '../../blog/post-schema.ts';
-import { HttpError } from '../../server/middleware.ts';
+import { Conflict } from '../../kernel/errors.ts';
 import { getApp } from '../context.ts';
 import { requireAdminUser } from './guard.server.ts';
 import { type EditorFields, postFromForm } from './post-form.ts';
@@ -54,7 +54,7 @@ export async function savePost(
     }
   } catch (err) {
     if (err instanceof Response || (err && typeof err === 'object' && 'init' in err)) throw err;
-    if (err instanceof HttpError && err.status === 409)
+    if (err instanceof Conflict)
       return data(
         {
           title: POST_MESSAGES.errorTitle,

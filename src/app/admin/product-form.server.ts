@@ -1,5 +1,5 @@
 import { data, type RouterContextProvider, redirect } from 'react-router';
-import { HttpError } from '../../server/middleware.ts';
+import { NotFound } from '../../kernel/errors.ts';
 import { PRODUCT_ADMIN_MESSAGES as M } from '../../shop/product-admin-messages.ts';
 import { productSchema } from '../../shop/product-schema.ts';
 import { createProduct, updateProduct } from '../../shop/products.ts';
@@ -49,7 +49,7 @@ export async function saveProduct(
     if (id === null) await createProduct(services.db, parsed.data);
     else await updateProduct(services.db, id, parsed.data);
   } catch (err) {
-    if (err instanceof HttpError && err.status === 404) throw data(err.message, 404);
+    if (err instanceof NotFound) throw data(err.message, 404);
     state.log.error({ err }, 'saving a product failed');
     return data({ title: 'Error', message: M.saveFailed, fields: {} } satisfies ProductFormErrors, 500);
   }

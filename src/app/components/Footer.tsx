@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { type BlogSettings, socialLinkList } from '../../blog/settings.ts';
+import { type BlogSettings, socialLinkList } from '../../settings/settings.ts';
 import { NewsletterForm } from './blog/NewsletterForm.tsx';
 import { Logo } from './Logo.tsx';
 

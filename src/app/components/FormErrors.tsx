@@ -10,7 +10,13 @@ export const FORM_HAS_ERRORS = 'This form has errors: please correct the fields 
 export function useFocusFirstError(form: RefObject<HTMLFormElement | null>, errors: unknown): void {
   useEffect(() => {
     if (!errors) return;
-    const field = form.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
+    // Then the form's fields placed outside it with a form attribute (checkout's discount code).
+    const field =
+      form.current?.querySelector<HTMLElement>('[aria-invalid="true"]') ??
+      [...(form.current?.elements ?? [])].find(
+        (element): element is HTMLElement =>
+          element instanceof HTMLElement && element.getAttribute('aria-invalid') === 'true',
+      );
     if (!field) return;
     field.focus({ preventScroll: true });
     field.scrollIntoView({ block: 'center' });

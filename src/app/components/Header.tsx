@@ -1,6 +1,6 @@
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { Form, Link, NavLink } from 'react-router';
-import type { BlogSettings } from '../../blog/settings.ts';
+import type { BlogSettings } from '../../settings/settings.ts';
 import type { ThemePreference } from '../theme.ts';
 import { LoginModal } from './auth/LoginModal.tsx';
 import { Logo } from './Logo.tsx';

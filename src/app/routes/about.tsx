@@ -1,8 +1,12 @@
-import { socialLinkList } from '../../blog/settings.ts';
+import { socialLinkList } from '../../settings/settings.ts';
 import { UploadedImage } from '../components/UploadedImage.tsx';
 import { getApp } from '../context.ts';
+import type { RouteHandle } from '../plain-page.ts';
 import '../styles/blog.css';
 import type { Route } from './+types/about';
+
+/** Served to sessions from a template: the loader reads nothing of the session (see RouteHandle). */
+export const handle: RouteHandle = { sessionTemplate: true };
 
 const SKILLS = [
   'Software architecture',

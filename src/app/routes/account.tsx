@@ -10,11 +10,15 @@ import {
   twoFactorChanged,
 } from '../../identity/service.ts';
 import { endOtherSessions, endUserSession, listUserSessions } from '../../identity/sessions.ts';
-import { setupOf, TWO_FACTOR_MESSAGES, type TwoFactorSetup } from '../../identity/two-factor.ts';
+import {
+  pendingTwoFactorSetup,
+  TWO_FACTOR_MESSAGES,
+  type TwoFactorSetup,
+  twoFactorStatus,
+} from '../../identity/two-factor.ts';
 import { describeUserAgent } from '../../identity/user-agent.ts';
 import { UPLOAD_MESSAGES } from '../../media/messages.ts';
-import { listAccountOrders } from '../../orders/service.ts';
-import { HttpError } from '../../server/middleware.ts';
+import { listAccountOrders } from '../../orders/lists.ts';
 import { accountAction, isAccountIntent } from '../account-actions.server.ts';
 import { formatDateTime } from '../admin/format.ts';
 import { DeleteAccountCard } from '../components/account/DeleteAccountCard.tsx';
@@ -28,6 +32,7 @@ import { passkeyAccountAction } from '../passkey-actions.server.ts';
 import '../styles/shop.css';
 import '../styles/account.css';
 import '../styles/auth.css';
+import { isRefusal } from '../../server/error-status.ts';
 import type { Route } from './+types/account';
 
 export const meta: Route.MetaFunction = () => [
@@ -56,9 +61,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const app = getApp(context);
   const user = signedInUser(app);
   const { db } = app.services;
-  const [sessions, account, passkeys, profile, orders] = await Promise.all([
+  const [sessions, twoFactor, passkeys, profile, orders] = await Promise.all([
     listUserSessions(db, user.id, app.state.session.id),
-    db('users').where({ id: user.id }).first('provider', 'totp_enabled_at'),
+    twoFactorStatus(db, user.id),
     listPasskeys(db, user.id),
     getProfile(app.services, user.id),
     listAccountOrders(db, user.id),
@@ -68,10 +73,10 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     orders,
     avatar: avatarOutcome(new URL(request.url)),
     // Local accounts only: with Cognito the pool signs its users in.
-    passkeys: account?.provider === 'local' && !app.services.config.cognito ? passkeys : null,
+    passkeys: twoFactor.local && !app.services.config.cognito ? passkeys : null,
     email: user.email,
     sessions: sessions.map((s) => ({ ...s, device: describeUserAgent(s.userAgent) })),
-    twoFactor: { available: account?.provider === 'local', enabled: Boolean(account?.totp_enabled_at) },
+    twoFactor: { available: twoFactor.local, enabled: twoFactor.enabled },
     isAdmin: user.role === 'admin',
     // 'Require two-factor for admins' sent this admin here from the admin.
     adminNotice: app.state.session.twoFactorSetupDue ? TWO_FACTOR_MESSAGES.adminSetupRequired : null,
@@ -106,18 +111,11 @@ async function twoFactorAction(app: AppContext, intent: string, form: FormData):
     await twoFactorChanged(app.services, app.state, user, false);
     return { ok: true, message: 'Two-factor sign-in is off.' };
   } catch (error) {
-    if (!(error instanceof HttpError) || error.status >= 500) throw error;
+    if (!isRefusal(error)) throw error;
     app.state.audit.refused = error.message;
     // A wrong first code keeps the setup on screen (the pending secret stands).
-    const pending =
-      intent === '2fa-enable' ? await db('users').where({ id: user.id }).first('totp_pending_secret') : null;
-    return {
-      ok: false,
-      message: error.message,
-      ...(pending?.totp_pending_secret
-        ? { setup: await setupOf(user.email, pending.totp_pending_secret) }
-        : {}),
-    };
+    const setup = intent === '2fa-enable' ? await pendingTwoFactorSetup(db, user) : null;
+    return { ok: false, message: error.message, ...(setup ? { setup } : {}) };
   }
 }
 

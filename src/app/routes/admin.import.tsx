@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Form, redirect, useRevalidator } from 'react-router';
-import { type ImportJobStatus, importJobStatus } from '../../api/import-admin.ts';
 import { POST_CATEGORIES } from '../../blog/post-schema.ts';
 import type { ImportReport } from '../../import/import.ts';
+import { type ImportJobStatus, importJobStatus } from '../../import/job-status.ts';
 import { IMPORT_MESSAGES, MAX_IMPORT_BYTES } from '../../import/messages.ts';
 import { readUploadState } from '../../import/uploaded.ts';
 import { requireAdminUser } from '../admin/guard.server.ts';

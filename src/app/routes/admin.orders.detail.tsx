@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { data, Form, Link, useNavigation } from 'react-router';
 import type { Db } from '../../db/knex.ts';
+import { executeOrderCommand } from '../../orders/changes.ts';
 import type { AdminOrderCommand } from '../../orders/domain.ts';
 import {
   DOWNLOAD_MESSAGES,
@@ -9,10 +10,10 @@ import {
   resetDownloadLimit,
 } from '../../orders/downloads.ts';
 import { NO_SHIPPING } from '../../orders/fulfilment.ts';
+import { getOrderWithHistory } from '../../orders/lists.ts';
 import { PAYMENT_METHOD_LABELS, paymentStatusLabel } from '../../orders/payment-labels.ts';
 import { cancelOrder, markOrderPaid, refundOrder } from '../../orders/payments.ts';
-import { executeOrderCommand, getOrderWithHistory, type OrderHistoryEvent } from '../../orders/service.ts';
-import { HttpError } from '../../server/middleware.ts';
+import type { OrderHistoryEvent } from '../../orders/presenters.ts';
 import { listCarriers, trackingFor } from '../../shop/carriers.ts';
 import { formatPrice, moneyInput, parseMoney } from '../../shop/price.ts';
 import { formatDateTime } from '../admin/format.ts';
@@ -20,6 +21,8 @@ import { requireAdminUser } from '../admin/guard.server.ts';
 import { Notice } from '../admin/Notice.tsx';
 import { getApp } from '../context.ts';
 import '../styles/admin.css';
+import { NotFound } from '../../kernel/errors.ts';
+import { isRefusal } from '../../server/error-status.ts';
 import type { Route } from './+types/admin.orders.detail';
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
@@ -52,7 +55,7 @@ async function downloadAction(db: Db, id: number, form: FormData) {
   }
   if (intent === 'reset-download') {
     const grantId = /^\d{1,9}$/.test(String(form.get('grantId'))) ? Number(form.get('grantId')) : 0;
-    if (!(await resetDownloadLimit(db, id, grantId))) throw new HttpError(404, DOWNLOAD_MESSAGES.notFound);
+    if (!(await resetDownloadLimit(db, id, grantId))) throw new NotFound(DOWNLOAD_MESSAGES.notFound);
     return { ok: true as const, title: 'Download limit reset' };
   }
   return null;
@@ -105,8 +108,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     const done = await downloadAction(services.db, id, form);
     if (done) return done;
   } catch (err) {
-    if (err instanceof HttpError && err.status < 500)
-      return { ok: false as const, title: 'Error', message: err.message };
+    if (isRefusal(err)) return { ok: false as const, title: 'Error', message: err.message };
     throw err;
   }
   const command = commandFrom(form);
@@ -127,8 +129,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     else await executeOrderCommand(services.db, id, command, metadata);
     return { ok: true as const, title: DONE[command.type] };
   } catch (err) {
-    if (err instanceof HttpError && err.status < 500)
-      return { ok: false as const, title: 'Error', message: err.message };
+    if (isRefusal(err)) return { ok: false as const, title: 'Error', message: err.message };
     throw err;
   }
 }

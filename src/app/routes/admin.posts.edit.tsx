@@ -4,7 +4,6 @@ import { newsletterProgress, requestNewsletter, sendTestNewsletter } from '../..
 import { getEditablePost } from '../../blog/post-editor.ts';
 import { POST_MESSAGES } from '../../blog/post-messages.ts';
 import { unsavedDraft } from '../../blog/post-revisions.ts';
-import { HttpError } from '../../server/middleware.ts';
 import { productChoices } from '../../shop/products.ts';
 import { PageViewsCard } from '../admin/AnalyticsChart.tsx';
 import { requireAdminUser } from '../admin/guard.server.ts';
@@ -15,6 +14,7 @@ import { getApp } from '../context.ts';
 import '../styles/admin.css';
 // The preview and the rich editor show the post with the public page's styles.
 import '../styles/blog.css';
+import { isRefusal } from '../../server/error-status.ts';
 import type { Route } from './+types/admin.posts.edit';
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
@@ -66,8 +66,7 @@ async function newsletterAction(
     await requestNewsletter(services.db, id, user.id);
     return { newsletter: { ok: true, title: 'Newsletter on its way' } };
   } catch (error) {
-    if (error instanceof HttpError && error.status < 500)
-      return { newsletter: { ok: false, title: 'Error', message: error.message } };
+    if (isRefusal(error)) return { newsletter: { ok: false, title: 'Error', message: error.message } };
     throw error;
   }
 }

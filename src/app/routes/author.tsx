@@ -4,10 +4,14 @@ import { authorName } from '../../blog/reading.ts';
 import { AuthorCard } from '../components/blog/AuthorCard.tsx';
 import { PostListing, postCount } from '../components/blog/PostListing.tsx';
 import { getApp } from '../context.ts';
+import type { RouteHandle } from '../plain-page.ts';
 import '../styles/blog.css';
 import { redirectPastLastPage } from '../pagination.server.ts';
 import type { Route } from './+types/author';
 import { postListQuery } from './post-list-query.ts';
+
+/** Served to sessions from a template: the loader reads nothing of the session (see RouteHandle). */
+export const handle: RouteHandle = { sessionTemplate: true };
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const { services } = getApp(context);

@@ -1,10 +1,14 @@
 import { listPosts } from '../../blog/posts.ts';
 import { PostBrowser } from '../components/blog/PostBrowser.tsx';
 import { getApp } from '../context.ts';
+import type { RouteHandle } from '../plain-page.ts';
 import '../styles/blog.css';
 import { redirectPastLastPage } from '../pagination.server.ts';
 import type { Route } from './+types/blog';
 import { postListQuery } from './post-list-query.ts';
+
+/** Served to sessions from a template: the loader reads nothing of the session (see RouteHandle). */
+export const handle: RouteHandle = { sessionTemplate: true };
 
 export const meta: Route.MetaFunction = ({ matches }) => {
   const root = matches[0]?.loaderData as { settings?: { title: string } } | undefined;
@@ -36,7 +40,6 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
         q={loaderData.q}
         category={loaderData.category}
         action="/blog"
-        paginate
         headingId="all-posts-heading"
         heading="Posts"
       />

@@ -1,15 +1,14 @@
-import { useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Form, Link, useActionData, useFetcher } from 'react-router';
-import { HttpError } from '../../server/middleware.ts';
 import {
   type CartLine,
   type CartView,
+  cartOwnerOf,
   clearCart,
   getCart,
   removeCartItem,
   updateCartItem,
 } from '../../shop/cart.ts';
-import { cartOwnerOf } from '../../shop/checkout.ts';
 import { cartLowStockNote, SHOP_MESSAGES } from '../../shop/messages.ts';
 import { formatPrice } from '../../shop/price.ts';
 import { maxQuantity, readQuantity } from '../../shop/quantity.ts';
@@ -17,8 +16,14 @@ import { Notice } from '../components/shop/Notice.tsx';
 import { ProductImage } from '../components/shop/ProductImage.tsx';
 import { getApp } from '../context.ts';
 import { useCurrency } from '../currency.ts';
+import type { RouteHandle } from '../plain-page.ts';
 import '../styles/shop.css';
+import { Conflict, Invalid } from '../../kernel/errors.ts';
+import { isRefusal } from '../../server/error-status.ts';
 import type { Route } from './+types/cart';
+
+/** Served to sessions from a template keyed by the cart: the loader reads only the cart (see RouteHandle). */
+export const handle: RouteHandle = { sessionTemplate: true };
 
 export const meta: Route.MetaFunction = () => [
   { title: 'Cart — Penstand' },
@@ -70,10 +75,15 @@ export async function action({ request, context }: Route.ActionArgs): Promise<Ac
     }
     return fail('Unknown cart action');
   } catch (error) {
-    if (error instanceof HttpError && error.status === 409)
-      return { ok: false, title: error.headers['X-Error-Title'], description: error.message, intent };
-    if (error instanceof HttpError && error.status === 400) return fail(error.message);
-    if (!(error instanceof HttpError)) state.log.error({ err: error, intent }, 'cart action failed');
+    if (error instanceof Conflict)
+      return {
+        ok: false,
+        title: error.title ?? SHOP_MESSAGES.stockLimitTitle,
+        description: error.message,
+        intent,
+      };
+    if (error instanceof Invalid) return fail(error.message);
+    if (!isRefusal(error)) state.log.error({ err: error, intent }, 'cart action failed');
     if (intent === 'remove') return fail(SHOP_MESSAGES.removeFailed);
     if (intent === 'clear') return fail(SHOP_MESSAGES.clearFailed);
     return fail(SHOP_MESSAGES.updateFailed);
@@ -86,26 +96,41 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
   const result = fetcher.data ?? actionData;
   return (
     <div className="container cart-page">
-      <h1>Cart</h1>
-      {result && (
-        <Notice
-          tone={result.ok ? 'success' : 'error'}
-          title={result.title}
-          description={result.description}
-        />
-      )}
-      {/* After a change the cart is read again; say so while it is. */}
-      {fetcher.state === 'loading' && (
-        <p role="status" className="loading">
-          <span className="spinner" aria-hidden="true" /> {SHOP_MESSAGES.loadingCart}
-        </p>
-      )}
-      <CartContents cart={loaderData.cart} confirmClear={loaderData.confirmClear} />
+      <CartContents
+        cart={loaderData.cart}
+        confirmClear={loaderData.confirmClear}
+        status={
+          <>
+            {result && (
+              <Notice
+                tone={result.ok ? 'success' : 'error'}
+                title={result.title}
+                description={result.description}
+              />
+            )}
+            {/* After a change the cart is read again; say so while it is. */}
+            {fetcher.state === 'loading' && (
+              <p role="status" className="loading">
+                <span className="spinner" aria-hidden="true" /> {SHOP_MESSAGES.loadingCart}
+              </p>
+            )}
+          </>
+        }
+      />
     </div>
   );
 }
 
-function CartContents({ cart, confirmClear }: { cart: CartView; confirmClear: boolean }) {
+/** The page's one heading, with what changed under it. */
+function CartContents({
+  cart,
+  confirmClear,
+  status,
+}: {
+  cart: CartView;
+  confirmClear: boolean;
+  status: ReactNode;
+}) {
   const currency = useCurrency();
   const fetcher = useFetcher<typeof action>({ key: 'cart' });
   const pending = fetcher.state !== 'idle';
@@ -120,6 +145,8 @@ function CartContents({ cart, confirmClear }: { cart: CartView; confirmClear: bo
   if (items.length === 0) {
     return (
       <>
+        <h1>Shopping Cart</h1>
+        {status}
         {notices}
         <div className="empty-state">
           <h2>{SHOP_MESSAGES.cartEmptyTitle}</h2>
@@ -133,32 +160,33 @@ function CartContents({ cart, confirmClear }: { cart: CartView; confirmClear: bo
   }
   return (
     <>
+      <div className="cart-heading-row">
+        <h1 id="cart-heading">Shopping Cart</h1>
+        {/* Without JavaScript the link opens the confirmation step; with it, a modal dialog. */}
+        <Link
+          to="/cart?confirm=clear"
+          className="button button-small button-secondary"
+          role="button"
+          aria-disabled={pending || undefined}
+          onClick={(event) => {
+            event.preventDefault();
+            if (!pending) dialogRef.current?.showModal();
+          }}
+          onKeyDown={(event) => {
+            // role="button": Space activates it like a button.
+            if (event.key === ' ') {
+              event.preventDefault();
+              if (!pending) dialogRef.current?.showModal();
+            }
+          }}
+        >
+          Clear Cart
+        </Link>
+      </div>
+      {status}
       {notices}
       <div className="cart-layout">
         <section aria-labelledby="cart-heading" className="cart-lines">
-          <div className="cart-heading-row">
-            <h2 id="cart-heading">Shopping Cart</h2>
-            {/* Without JavaScript the link opens the confirmation step; with it, a modal dialog. */}
-            <Link
-              to="/cart?confirm=clear"
-              className="button button-small button-secondary"
-              role="button"
-              aria-disabled={pending || undefined}
-              onClick={(event) => {
-                event.preventDefault();
-                if (!pending) dialogRef.current?.showModal();
-              }}
-              onKeyDown={(event) => {
-                // role="button": Space activates it like a button.
-                if (event.key === ' ') {
-                  event.preventDefault();
-                  if (!pending) dialogRef.current?.showModal();
-                }
-              }}
-            >
-              Clear Cart
-            </Link>
-          </div>
           {confirmClear && (
             <div className="card confirm-step" role="alertdialog" aria-labelledby="confirm-clear-text">
               <p id="confirm-clear-text">{SHOP_MESSAGES.clearCartConfirm}</p>
@@ -202,19 +230,13 @@ function CartContents({ cart, confirmClear }: { cart: CartView; confirmClear: bo
               <dt>Items ({cart.summary.totalItems})</dt>
               <dd>{formatPrice(cart.summary.totalPrice, currency)}</dd>
             </div>
-            <div className="summary-row muted">
-              <dt>{SHOP_MESSAGES.shippingNote}</dt>
-              <dd />
-            </div>
-            <div className="summary-row muted">
-              <dt>{SHOP_MESSAGES.discountNote}</dt>
-              <dd />
-            </div>
             <div className="summary-row summary-total">
               <dt>Total</dt>
               <dd>{formatPrice(cart.summary.totalPrice, currency)}</dd>
             </div>
           </dl>
+          {/* One line, not a row with nothing in it: shipping and codes are settled at checkout. */}
+          <p className="muted summary-note">{SHOP_MESSAGES.shippingNote}</p>
           <Link to="/checkout" className="button button-block">
             Proceed to Checkout
           </Link>

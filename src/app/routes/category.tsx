@@ -3,10 +3,14 @@ import { categoryForSlug, listPosts } from '../../blog/posts.ts';
 import { slugify } from '../../blog/slug.ts';
 import { PostListing, postCount } from '../components/blog/PostListing.tsx';
 import { getApp } from '../context.ts';
+import type { RouteHandle } from '../plain-page.ts';
 import '../styles/blog.css';
 import { redirectPastLastPage } from '../pagination.server.ts';
 import type { Route } from './+types/category';
 import { postListQuery } from './post-list-query.ts';
+
+/** Served to sessions from a template: the loader reads nothing of the session (see RouteHandle). */
+export const handle: RouteHandle = { sessionTemplate: true };
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const { db } = getApp(context).services;

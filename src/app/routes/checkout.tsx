@@ -1,11 +1,10 @@
 import { type FormEvent, useRef, useState } from 'react';
 import { Form, Link, redirect, useActionData, useNavigation } from 'react-router';
+import { checkout, parseCheckout, previewDiscount } from '../../checkout/checkout.ts';
+import { IDEMPOTENCY_KEY_PATTERN } from '../../checkout/place-order.ts';
 import { type DownloadGrant, listDownloads } from '../../orders/downloads.ts';
-import type { OrderSummary } from '../../orders/service.ts';
-import { IDEMPOTENCY_KEY_PATTERN } from '../../orders/service.ts';
-import { HttpError } from '../../server/middleware.ts';
-import { type CartView, getCart } from '../../shop/cart.ts';
-import { cartOwnerOf, checkout, parseCheckout, previewDiscount } from '../../shop/checkout.ts';
+import type { OrderSummary } from '../../orders/presenters.ts';
+import { CartEmpty, type CartView, cartOwnerOf, getCart } from '../../shop/cart.ts';
 import {
   ADDRESS_FIELDS,
   CHECKOUT_MAX_LENGTH,
@@ -25,8 +24,13 @@ import { DiscountRow } from '../components/shop/OrderLines.tsx';
 import { getApp } from '../context.ts';
 import { useCurrency } from '../currency.ts';
 import { formKeyOf } from '../form-key.server.ts';
+import type { RouteHandle } from '../plain-page.ts';
 import '../styles/shop.css';
+import { isRefusal } from '../../server/error-status.ts';
 import type { Route } from './+types/checkout';
+
+/** Served to sessions from a template keyed by the cart: the loader reads only the cart (see RouteHandle). */
+export const handle: RouteHandle = { sessionTemplate: true };
 
 export const meta: Route.MetaFunction = () => [
   { title: 'Checkout — Penstand' },
@@ -68,6 +72,8 @@ const FIELDS: { name: CheckoutField; label: string; type: string; autoComplete: 
 /** The typed fields, the chosen shipping method (absent without a choice: the default) and the code. */
 const FORM_FIELDS: CheckoutField[] = [...FIELDS.map((f) => f.name), 'shippingMethod', 'discountCode'];
 const APPLY_DISCOUNT = 'apply-discount';
+/** The checkout form's id: the discount field in the summary belongs to it. */
+const CHECKOUT_FORM = 'checkout-form';
 
 function valuesOf(form: FormData): Values {
   return Object.fromEntries(
@@ -124,12 +130,7 @@ export async function action({ request, context }: Route.ActionArgs): Promise<Ac
       },
     };
   } catch (error) {
-    if (
-      error instanceof HttpError &&
-      error.status === 422 &&
-      error.message === SHOP_MESSAGES.cartEmptyCheckoutHint
-    )
-      return { status: 'empty', values };
+    if (error instanceof CartEmpty) return { status: 'empty', values };
     // Judged again under the code's lock: its last use may have gone meanwhile.
     if (error instanceof DiscountRefused)
       return {
@@ -138,8 +139,7 @@ export async function action({ request, context }: Route.ActionArgs): Promise<Ac
         values: echoed(values),
         discount: null,
       };
-    if (error instanceof HttpError && error.status < 500)
-      return { status: 'failed', message: error.message, values };
+    if (isRefusal(error)) return { status: 'failed', message: error.message, values };
     app.state.log.error({ err: error }, 'checkout failed');
     return { status: 'failed', message: SHOP_MESSAGES.orderFailedFallback, values };
   }
@@ -291,7 +291,7 @@ function CheckoutForm({
 
   return (
     <div className="checkout-layout">
-      <section className="card order-summary" aria-labelledby="checkout-summary-heading">
+      <section className="card order-summary checkout-summary" aria-labelledby="checkout-summary-heading">
         <h2 id="checkout-summary-heading">Order Summary</h2>
         {cart.notices.map((n) => (
           <Notice key={n} tone="info" title="Cart updated" description={n} />
@@ -326,6 +326,13 @@ function CheckoutForm({
           <span>Total</span>
           <span>{formatPrice(subtotal - (discount?.amount ?? 0) + shipping, currency)}</span>
         </p>
+        {/* By the total it changes, as stores place it; still a field of the checkout form. */}
+        <DiscountField
+          defaultValue={values.discountCode ?? ''}
+          error={errors.discountCode}
+          applied={discount}
+          disabled={processing}
+        />
       </section>
       <section className="card" aria-labelledby="shipping-heading">
         <h2 id="shipping-heading">Shipping Information</h2>
@@ -341,6 +348,7 @@ function CheckoutForm({
           noValidate
           onSubmit={onSubmit}
           onChange={onChange}
+          id={CHECKOUT_FORM}
           className="checkout-form"
           ref={formRef}
         >
@@ -412,12 +420,6 @@ function CheckoutForm({
               )}
             </fieldset>
           )}
-          <DiscountField
-            defaultValue={values.discountCode ?? ''}
-            error={errors.discountCode}
-            applied={discount}
-            disabled={processing}
-          />
           <FormErrorsAtButton show={orderRefused && Object.keys(errors).length > 0 && !processing} />
           <button type="submit" className="button button-block" disabled={processing}>
             {processing ? 'Processing...' : 'Place Order'}
@@ -455,9 +457,11 @@ function DiscountField({
           defaultValue={defaultValue}
           aria-invalid={error ? true : undefined}
           aria-describedby={described.length ? described.join(' ') : undefined}
+          form={CHECKOUT_FORM}
         />
         <button
           type="submit"
+          form={CHECKOUT_FORM}
           name="intent"
           value={APPLY_DISCOUNT}
           className="button button-secondary"
@@ -481,6 +485,15 @@ function DiscountField({
   );
 }
 
+/** The order's state said as the shopper's next step, not as its raw status. */
+function nextStep(order: OrderSummary, payment: ConfirmationPayment): string {
+  if (payment.error) return 'Next: pay from your order page. Your order is saved until then.';
+  const mailed = `A confirmation is on its way to ${order.customerEmail}.`;
+  if (payment.instructions === '') return `Next: we contact you about the payment. ${mailed}`;
+  if (payment.instructions !== null) return `Next: pay as described below. ${mailed}`;
+  return order.paymentStatus === 'paid' ? `Paid. ${mailed}` : mailed;
+}
+
 function Confirmation({
   order,
   payment,
@@ -495,19 +508,14 @@ function Confirmation({
   return (
     <div className="container checkout-page">
       <div className="card confirmation">
+        {/* As stores do: the order number first, then what happens next, then the details. */}
+        <p className="confirmation-number">Order #{order.id}</p>
         <h1>{SHOP_MESSAGES.orderConfirmed}</h1>
+        <p className="confirmation-next">{nextStep(order, payment)}</p>
         <dl className="confirmation-details">
-          <div>
-            <dt>Order ID</dt>
-            <dd>#{order.id}</dd>
-          </div>
           <div>
             <dt>Total</dt>
             <dd>{total}</dd>
-          </div>
-          <div>
-            <dt>Status</dt>
-            <dd>{order.status}</dd>
           </div>
           <div>
             <dt>Name</dt>

@@ -1,6 +1,6 @@
 import { Link, redirect, useRouteLoaderData } from 'react-router';
 import { BLOG_MESSAGES } from '../../blog/messages.ts';
-import { latestPosts, leadPost, listPosts, oldPathRedirect, postCard } from '../../blog/posts.ts';
+import { featuredPosts, leadPost, listPosts, oldPathRedirect, postCard } from '../../blog/posts.ts';
 import { Carousel } from '../components/blog/Carousel.tsx';
 import { HomeHero } from '../components/blog/HomeHero.tsx';
 import { LeadPost } from '../components/blog/LeadPost.tsx';
@@ -9,10 +9,16 @@ import { PostBrowser } from '../components/blog/PostBrowser.tsx';
 import { FeaturedProducts } from '../components/shop/FeaturedProducts.tsx';
 import { loadFeaturedProducts } from '../components/shop/featured-products.server.ts';
 import { getApp } from '../context.ts';
+import type { RouteHandle } from '../plain-page.ts';
 import type { loader as rootLoader } from '../root.tsx';
 import '../styles/blog.css';
 import type { Route } from './+types/home';
 import { postListQuery } from './post-list-query.ts';
+
+const CAROUSEL_SIZE = 5;
+
+/** Served to sessions from a template: the loader reads nothing of the session (see RouteHandle). */
+export const handle: RouteHandle = { sessionTemplate: true };
 
 export const meta: Route.MetaFunction = ({ matches }) => {
   const root = matches[0]?.loaderData as { settings?: { title: string; description: string } } | undefined;
@@ -31,28 +37,27 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     const moved = await oldPathRedirect(db, `/${search}`);
     if (moved) throw redirect(`/post/${moved}`, 301);
   }
-  const { q, category } = postListQuery(request);
-  const filtered = Boolean(q || category);
-  const [found, latest, featuredProducts, newestFiltered] = await Promise.all([
+  const { q, category, page } = postListQuery(request);
+  const [found, featured, featuredProducts] = await Promise.all([
     leadPost(db),
-    listPosts(db, { search: q, category, limit: 12 }),
+    featuredPosts(db, CAROUSEL_SIZE + 1),
     loadFeaturedProducts(app),
-    // Unfiltered, the latest posts are the newest: the carousel takes the first of them.
-    filtered ? latestPosts(db, 6) : null,
   ]);
+  const lead = found && { ...found, post: postCard(found.post) };
+  // Each post is shown once: the lead above the carousel is not in it, and neither is in the latest.
+  const carousel = featured
+    .filter((post) => post.id !== lead?.post.id)
+    .slice(0, CAROUSEL_SIZE)
+    .map(postCard);
+  const shown = [...(lead ? [lead.post.id] : []), ...carousel.map((post) => post.id)];
+  const latest = await listPosts(db, { search: q, category, page, limit: 12, excludeIds: shown });
   const posts = latest.posts.map(postCard);
-  const newest = newestFiltered?.map(postCard) ?? posts.slice(0, 6);
-  // The same objects where the same posts are shown twice: the page's data holds each once.
-  const lead = found && {
-    ...found,
-    post: newest.find((post) => post.id === found.post.id) ?? postCard(found.post),
-  };
-  // The lead is shown above the carousel: not again inside it.
-  const carousel = newest.filter((post) => post.id !== lead?.post.id).slice(0, 5);
   return {
     lead,
     carousel,
     latest: { posts, pagination: latest.pagination },
+    // 'View All Posts (total)' counts every post, the lead and carousel's too.
+    total: latest.pagination.total + shown.length,
     q: q ?? '',
     category: category ?? '',
     featuredProducts,
@@ -60,7 +65,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { lead, carousel, latest, q, category } = loaderData;
+  const { lead, carousel, latest, total, q, category } = loaderData;
   const settings = useRouteLoaderData<typeof rootLoader>('root')?.settings;
   return (
     <>
@@ -76,14 +81,13 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         q={q}
         category={category}
         action="/"
-        paginate={false}
         headingId="latest-heading"
         heading="Latest Posts"
       />
       <div className="container view-all">
         {/* Under a search or a category the count would be of the matches, not of all posts. */}
         <Link className="button button-secondary" to="/blog">
-          {q || category ? 'View All Posts' : `View All Posts (${latest.pagination.total})`}
+          {q || category ? 'View All Posts' : `View All Posts (${total})`}
         </Link>
       </div>
       <FeaturedProducts products={loaderData.featuredProducts} />

@@ -1,7 +1,7 @@
 import { data, Link } from 'react-router';
 import { BLOG_MESSAGES } from '../../blog/messages.ts';
 import { newsletterSchema, subscribe } from '../../blog/newsletter.ts';
-import { rateLimit } from '../../server/rate-limit.ts';
+import { rateLimit } from '../../kernel/rate-limit.ts';
 import { NewsletterForm } from '../components/blog/NewsletterForm.tsx';
 import { getApp } from '../context.ts';
 import type { Route } from './+types/newsletter';

@@ -1,11 +1,10 @@
 import { data, Form, Link, redirect, useNavigation } from 'react-router';
 import { isOrderAccessKey, orderAccessKey } from '../../orders/access-key.ts';
 import { listDownloads } from '../../orders/downloads.ts';
+import { getOrder, getOrderItems } from '../../orders/lists.ts';
 import { isAwaitingPayment, paymentStateLabel } from '../../orders/payment-labels.ts';
 import { paymentSettings } from '../../orders/payment-settings.ts';
 import { stripePaymentUrl } from '../../orders/payments.ts';
-import { getOrder, getOrderItems } from '../../orders/service.ts';
-import { HttpError } from '../../server/middleware.ts';
 import { SHOP_MESSAGES } from '../../shop/messages.ts';
 import { formatDateTime } from '../admin/format.ts';
 import { Downloads } from '../components/shop/Downloads.tsx';
@@ -13,6 +12,7 @@ import { Notice } from '../components/shop/Notice.tsx';
 import { PlacedOrderLines } from '../components/shop/OrderLines.tsx';
 import { type AppContext, getApp } from '../context.ts';
 import '../styles/shop.css';
+import { AppError } from '../../kernel/errors.ts';
 import type { Route } from './+types/orders.detail';
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
@@ -65,7 +65,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   try {
     return redirect(await stripePaymentUrl(app.services, order.id), 303);
   } catch (error) {
-    if (error instanceof HttpError && error.status !== 500) return { message: error.message };
+    if (error instanceof AppError) return { message: error.message };
     throw error;
   }
 }

@@ -3,7 +3,6 @@ import { orderLink } from '../../orders/access-key.ts';
 import { listDownloads } from '../../orders/downloads.ts';
 import { lookupGuestOrder } from '../../orders/guest-lookup.ts';
 import { isAwaitingPayment, paymentStatusLabel } from '../../orders/payment-labels.ts';
-import { HttpError } from '../../server/middleware.ts';
 import { SHOP_MESSAGES } from '../../shop/messages.ts';
 import { formatPrice } from '../../shop/price.ts';
 import { Downloads } from '../components/shop/Downloads.tsx';
@@ -12,6 +11,7 @@ import { OrderLines, orderDiscount, orderShipping } from '../components/shop/Ord
 import { getApp } from '../context.ts';
 import { useCurrency } from '../currency.ts';
 import '../styles/shop.css';
+import { RateLimited } from '../../kernel/errors.ts';
 import type { Route } from './+types/orders.lookup';
 
 export const meta: Route.MetaFunction = () => [
@@ -30,10 +30,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     .trim()
     .slice(0, 254);
   const found = await lookupGuestOrder(services.db, state.clientIp, rawId, email).catch((error: unknown) => {
-    if (error instanceof HttpError && error.status === 429) return error;
+    if (error instanceof RateLimited) return error;
     throw error;
   });
-  if (found instanceof HttpError)
+  if (found instanceof RateLimited)
     return data({ found: null, orderId: rawId, email, limited: found.message }, { status: 429 });
   if (!found) return { found: null, orderId: rawId, email };
   const { order, items } = found;

@@ -1,5 +1,5 @@
 import { podcastCoverPng } from '../../blog/podcast-cover.ts';
-import { getBlogSettings } from '../../blog/settings.ts';
+import { getBlogSettings } from '../../settings/settings.ts';
 import { getApp } from '../context.ts';
 import type { Route } from './+types/podcast-cover.png';
 

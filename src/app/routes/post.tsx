@@ -1,20 +1,12 @@
 import { data, isRouteErrorResponse, Link, redirect, useRouteLoaderData } from 'react-router';
-import { commentErrorTitle, commentSchema } from '../../blog/comment-schema.ts';
-import {
-  approvedComments,
-  checkFormToken,
-  commentWriter,
-  createComment,
-  issueFormToken,
-  likeComment,
-  likerOf,
-} from '../../blog/comments.ts';
+import { postCommentForm } from '../../blog/comment-form.ts';
+import { approvedComments, issueFormToken, likeComment, likerOf } from '../../blog/comments.ts';
 import { extractHeadings } from '../../blog/markdown.ts';
 import { BLOG_MESSAGES, COMMENT_LIMITS } from '../../blog/messages.ts';
 import { adjacentPosts, getPost, relatedPosts, slugRedirect } from '../../blog/posts.ts';
 import { authorName, preview, readingMinutes, wordCount } from '../../blog/reading.ts';
-import type { BlogSettings } from '../../blog/settings.ts';
-import { rateLimit } from '../../server/rate-limit.ts';
+import { httpStatusOf } from '../../server/error-status.ts';
+import type { BlogSettings } from '../../settings/settings.ts';
 import { AuthorCard } from '../components/blog/AuthorCard.tsx';
 import { type CommentResult, Comments, type CommentValues } from '../components/blog/Comments.tsx';
 import { PostArticle } from '../components/blog/PostArticle.tsx';
@@ -36,7 +28,7 @@ export const links: Route.LinksFunction = () => [
 ];
 
 /** Served as plain HTML: a reader needs no React runtime, and the first-load budget has no room for it. */
-export const handle: RouteHandle = { hydrate: false };
+export const handle: RouteHandle = { hydrate: false, sessionTemplate: true };
 
 export async function loader({ params, context, request }: Route.LoaderArgs) {
   const { services } = getApp(context);
@@ -104,59 +96,26 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (form.get('intent') === 'like') {
     const commentId = Number(form.get('commentId'));
     if (!Number.isInteger(commentId) || commentId < 1)
-      throw data({ message: 'Unknown comment' }, { status: 400 });
+      throw data({ message: BLOG_MESSAGES.unknownComment }, { status: 400 });
     const likes = await likeComment(db, commentId, await likerOf(db, state.session.id, state.clientIp));
-    if (likes === null) throw data({ message: 'Unknown comment' }, { status: 404 });
+    if (likes === null) throw data({ message: BLOG_MESSAGES.unknownComment }, { status: 404 });
     return { likes };
   }
   // Every refusal gives the typed values back (a plain form post re-renders the page) and the
   // form token of the first render, so the 2-second trap keeps counting from when the reader came.
   const values = commentValues(form);
-  const submittedToken = String(form.get('formToken') ?? '');
   // The reply form the answer goes back to (the main form's has none).
   const replyTo = positiveId(String(form.get('parentId') ?? ''));
-  const fail = (title: string, description: string, status = 400, formToken?: string, field?: string) =>
-    data({ ok: false as const, title, description, values, formToken, field, replyTo }, { status });
-  const parsed = commentSchema.safeParse(Object.fromEntries(form));
-  if (!parsed.success) {
-    const [issue] = parsed.error.issues;
-    const tokenKept = (await checkFormToken(db, submittedToken)) === 'invalid' ? undefined : submittedToken;
-    return fail(commentErrorTitle(issue.message), issue.message, 400, tokenKept, String(issue.path[0]));
-  }
-  const tokenCheck = await checkFormToken(db, submittedToken);
-  if (tokenCheck === 'invalid')
-    return fail(BLOG_MESSAGES.commentFailed.title, BLOG_MESSAGES.commentFailed.description);
-  if (tokenCheck === 'too-fast')
-    return fail(
-      BLOG_MESSAGES.commentTooFast.title,
-      BLOG_MESSAGES.commentTooFast.description,
-      400,
-      submittedToken,
+  const answer = await postCommentForm(db, state, Object.fromEntries(form));
+  if (!answer.ok) {
+    const { title, description, formToken, field } = answer;
+    return data(
+      { ok: false as const, title, description, values, formToken, field, replyTo },
+      { status: httpStatusOf(answer.refusal) },
     );
-  try {
-    await rateLimit(db, 'comments').consume(state.clientIp);
-  } catch (error) {
-    return fail('Error', (error as Error).message, 429, submittedToken);
   }
-  // A filled hidden field is most likely a bot, but a person's autofill can do it too: held for
-  // the moderator with the reason, never dropped.
-  const heldReason = String(form.get('website') ?? '') === '' ? null : BLOG_MESSAGES.honeypotReason;
-  const created = await createComment(db, parsed.data, { heldReason, writer: commentWriter(state.session) });
-  if (created === 'no-post')
-    return fail(BLOG_MESSAGES.commentFailed.title, BLOG_MESSAGES.commentFailed.description, 404);
-  if (created === 'no-parent')
-    return fail(
-      BLOG_MESSAGES.replyParentMissing.title,
-      BLOG_MESSAGES.replyParentMissing.description,
-      400,
-      submittedToken,
-    );
-  const message = !replyTo
-    ? BLOG_MESSAGES.commentPending
-    : created.approved
-      ? BLOG_MESSAGES.replyPublished
-      : BLOG_MESSAGES.replyPending;
-  return { ok: true as const, ...message, formToken: submittedToken, replyTo };
+  const { title, description } = answer;
+  return { ok: true as const, title, description, formToken: String(form.get('formToken') ?? ''), replyTo };
 }
 
 /** The typed values, cut to what the schema accepts, to fill the form again after a refusal. */

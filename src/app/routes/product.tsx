@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { data, Link, useActionData, useFetcher } from 'react-router';
-import { inStockLabel, lowStockNote, SHOP_MESSAGES } from '../../shop/messages.ts';
+import { data, Link, useActionData, useFetcher, useRouteLoaderData } from 'react-router';
+import { inStockLabel, SHOP_MESSAGES } from '../../shop/messages.ts';
 import { formatPrice } from '../../shop/price.ts';
 import { getPublicProduct, parseProductId, postsFeaturing, relatedProducts } from '../../shop/products.ts';
 import { maxQuantity, readQuantity } from '../../shop/quantity.ts';
@@ -10,8 +10,13 @@ import { ProductCard, productCard } from '../components/shop/ProductCard.tsx';
 import { ProductGallery } from '../components/shop/ProductGallery.tsx';
 import { getApp } from '../context.ts';
 import { useCurrency } from '../currency.ts';
+import type { RouteHandle } from '../plain-page.ts';
+import type { loader as rootLoader } from '../root.tsx';
 import '../styles/shop.css';
 import type { Route } from './+types/product';
+
+/** Served to sessions from a template: the loader reads nothing of the session (see RouteHandle). */
+export const handle: RouteHandle = { sessionTemplate: true };
 
 export const meta: Route.MetaFunction = ({ loaderData }) => {
   const product = loaderData?.product;
@@ -77,6 +82,7 @@ export async function action({ request, params, context }: Route.ActionArgs): Pr
 
 export default function ProductPage({ loaderData }: Route.ComponentProps) {
   const currency = useCurrency();
+  const settings = useRouteLoaderData<typeof rootLoader>('root')?.settings;
   const { product, featuredIn } = loaderData;
   const fetcher = useFetcher<typeof action>();
   // Without JavaScript the form posts natively and the answer arrives as action data.
@@ -110,6 +116,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
   }
   const max = maxQuantity(product.stock);
   const outOfStock = product.stock === 0;
+  const lowStock = product.stock !== null && product.stock <= 10;
   const pending = fetcher.state !== 'idle';
   const read = readQuantity(quantity, max);
   const count = 'quantity' in read ? read.quantity : null;
@@ -132,20 +139,15 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
             {outOfStock ? (
               <span className="badge badge-danger">{SHOP_MESSAGES.outOfStock}</span>
             ) : (
-              <span className="badge badge-success">
+              // The one stock message: a few left shows in the warning colour, not in a second line.
+              <span className={lowStock ? 'badge badge-warning' : 'badge badge-success'}>
                 {product.stock === null ? 'In stock' : inStockLabel(product.stock)}
               </span>
             )}
           </div>
           <h1>{product.name}</h1>
           <p className="product-price product-price-large">{formatPrice(product.price, currency)}</p>
-          <p>{product.description}</p>
-          {outOfStock ? (
-            <p className="stock-note stock-out">{SHOP_MESSAGES.outOfStockNote}</p>
-          ) : (
-            product.stock !== null &&
-            product.stock <= 10 && <p className="stock-note">{lowStockNote(product.stock)}</p>
-          )}
+          {outOfStock && <p className="stock-note stock-out">{SHOP_MESSAGES.outOfStockNote}</p>}
           <fetcher.Form
             method="post"
             className="add-to-cart"
@@ -214,7 +216,6 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
               <button type="submit" className="button" disabled={outOfStock || pending}>
                 {pending ? SHOP_MESSAGES.adding : SHOP_MESSAGES.addToCart}
               </button>
-              {outOfStock && <span className="badge badge-danger">{SHOP_MESSAGES.outOfStockBadge}</span>}
             </div>
           </fetcher.Form>
           {result && (
@@ -228,6 +229,24 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
             <p>
               <Link to="/cart">View cart</Link>
             </p>
+          )}
+          <div className="product-description">
+            {product.description.split(/\n\s*\n/).map((paragraph) => (
+              <p key={paragraph}>{paragraph}</p>
+            ))}
+          </div>
+          {/* Closed by default, as in most stores: they are the same on every product. */}
+          {settings?.shippingNote && (
+            <details className="product-note">
+              <summary>Shipping</summary>
+              <p>{settings.shippingNote}</p>
+            </details>
+          )}
+          {settings?.returnsNote && (
+            <details className="product-note">
+              <summary>Returns</summary>
+              <p>{settings.returnsNote}</p>
+            </details>
           )}
           {featuredIn.length > 0 && (
             <section className="featured-in" aria-labelledby="featured-in-heading">

@@ -5,9 +5,16 @@ import { PRODUCT_CATEGORIES } from '../../shop/product-enums.ts';
 import { isCategory, listProducts } from '../../shop/products.ts';
 import { ProductCard, productCard } from '../components/shop/ProductCard.tsx';
 import { getApp } from '../context.ts';
+import type { RouteHandle } from '../plain-page.ts';
 import '../styles/shop.css';
 import { redirectPastLastPage } from '../pagination.server.ts';
 import type { Route } from './+types/shop';
+
+/** Cards in the grid's first row at its widest (four of 15 rem in 72 rem). */
+const FIRST_ROW = 4;
+
+/** Served to sessions from a template: the loader reads nothing of the session (see RouteHandle). */
+export const handle: RouteHandle = { sessionTemplate: true };
 
 export const meta: Route.MetaFunction = () => [
   { title: 'Shop — Penstand' },
@@ -94,8 +101,9 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
         </div>
       ) : (
         <ul className="product-grid">
-          {products.map((product) => (
-            <ProductCard key={product.id} product={product} />
+          {products.map((product, i) => (
+            // The first row is in view as the page opens: its images are fetched at once, not lazily.
+            <ProductCard key={product.id} product={product} eager={i < FIRST_ROW} />
           ))}
         </ul>
       )}

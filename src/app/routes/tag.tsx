@@ -2,10 +2,14 @@ import { data, redirect } from 'react-router';
 import { listPosts, tagsForSlug } from '../../blog/posts.ts';
 import { PostListing, postCount } from '../components/blog/PostListing.tsx';
 import { getApp } from '../context.ts';
+import type { RouteHandle } from '../plain-page.ts';
 import '../styles/blog.css';
 import { redirectPastLastPage } from '../pagination.server.ts';
 import type { Route } from './+types/tag';
 import { postListQuery } from './post-list-query.ts';
+
+/** Served to sessions from a template: the loader reads nothing of the session (see RouteHandle). */
+export const handle: RouteHandle = { sessionTemplate: true };
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   // Ghost's tag pages live at /tag/x/: an imported site's old tag links land here once, on one URL.

@@ -2,7 +2,7 @@ import type { JSONContent } from '@tiptap/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../../../blog/markdown.ts';
-import { demoPosts } from '../../../db/demo-content.ts';
+import { demoPosts } from '../../../demo/demo-content.ts';
 import { docToMarkdown, markdownToDoc } from './markdown-doc.ts';
 
 const word = fc.stringMatching(/^[A-Za-z0-9]{1,8}$/);

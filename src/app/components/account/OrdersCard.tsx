@@ -1,5 +1,5 @@
+import type { AccountOrder } from '../../../orders/lists.ts';
 import { isAwaitingPayment, paymentStateLabel } from '../../../orders/payment-labels.ts';
-import type { AccountOrder } from '../../../orders/service.ts';
 import { formatDate } from '../../admin/format.ts';
 import { Downloads } from '../shop/Downloads.tsx';
 import { PlacedOrderLines } from '../shop/OrderLines.tsx';

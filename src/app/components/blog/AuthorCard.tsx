@@ -1,4 +1,4 @@
-import { type BlogSettings, socialLinkList } from '../../../blog/settings.ts';
+import { type BlogSettings, socialLinkList } from '../../../settings/settings.ts';
 import { UploadedImage } from '../UploadedImage.tsx';
 
 /**

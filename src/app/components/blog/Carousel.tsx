@@ -1,22 +1,23 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { BLOG_MESSAGES } from '../../../blog/messages.ts';
 import { cardMedia, type PostCardData, postType } from '../../../blog/posts.ts';
 import { useHydrated } from '../../hydrated.ts';
-import { UploadedImage } from '../UploadedImage.tsx';
 import { FeaturedMedia } from './FeaturedMedia.tsx';
-import { MediaPlaceholder } from './MediaPlaceholder.tsx';
 
 const INTERVAL_MS = 5_000;
 
 /**
- * Featured posts: newest first, up to 5, advancing every 5 s and wrapping. It pauses while
- * hovered or focused, and does not move by itself for people who prefer reduced motion.
+ * Featured posts, newest first, up to 5: a row of slides that scrolls sideways and snaps, so
+ * every slide can be reached without JavaScript (swipe, scroll, or the keyboard on the focused
+ * row). With it, Previous, Next and a 'n of m' count turn the slides, and the row advances every
+ * 5 s, pausing while hovered or focused and never moving by itself under reduced motion.
  */
 export function Carousel({ posts }: { posts: PostCardData[] }) {
   const [index, setIndex] = useState(0);
   const [paused, setPaused] = useState(false);
   const [reducedMotion, setReducedMotion] = useState(true);
+  const track = useRef<HTMLDivElement>(null);
   const hydrated = useHydrated();
   useEffect(() => {
     const query = matchMedia('(prefers-reduced-motion: reduce)');
@@ -25,9 +26,21 @@ export function Carousel({ posts }: { posts: PostCardData[] }) {
     query.addEventListener('change', onChange);
     return () => query.removeEventListener('change', onChange);
   }, []);
+  const show = (next: number) => {
+    const row = track.current;
+    const target = (next + posts.length) % posts.length;
+    if (row) row.scrollTo({ left: target * row.clientWidth, behavior: reducedMotion ? 'instant' : 'smooth' });
+    setIndex(target);
+  };
   useEffect(() => {
     if (paused || reducedMotion || posts.length < 2) return;
-    const timer = setInterval(() => setIndex((i) => (i + 1) % posts.length), INTERVAL_MS);
+    const timer = setInterval(() => {
+      const row = track.current;
+      if (!row) return;
+      const next = (Math.round(row.scrollLeft / row.clientWidth) + 1) % posts.length;
+      row.scrollTo({ left: next * row.clientWidth, behavior: 'smooth' });
+      setIndex(next);
+    }, INTERVAL_MS);
     return () => clearInterval(timer);
   }, [paused, reducedMotion, posts.length]);
 
@@ -39,9 +52,6 @@ export function Carousel({ posts }: { posts: PostCardData[] }) {
       </section>
     );
   }
-  const current = posts[index] ?? posts[0];
-  const media = cardMedia(current);
-  const go = (next: number) => setIndex((next + posts.length) % posts.length);
   return (
     <section
       className="carousel"
@@ -52,94 +62,66 @@ export function Carousel({ posts }: { posts: PostCardData[] }) {
       onFocus={() => setPaused(true)}
       onBlur={() => setPaused(false)}
     >
-      {/* biome-ignore lint/a11y/useSemanticElements: the WAI-ARIA carousel pattern: each slide is a group */}
+      {/* biome-ignore lint/a11y/useSemanticElements: a row of slides, not a fieldset of controls */}
       <div
-        className="carousel-slide"
+        ref={track}
+        className="carousel-track"
         role="group"
-        aria-roledescription="slide"
-        aria-label={`${index + 1} of ${posts.length}`}
-        aria-live={paused ? 'polite' : 'off'}
+        aria-label="Slides, scroll sideways"
+        // A row that scrolls must be reachable by keyboard (WCAG 2.1.1): the arrow keys scroll it.
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: the focused row scrolls with the arrow keys
+        tabIndex={0}
+        onScroll={(event) => {
+          const row = event.currentTarget;
+          setIndex(Math.round(row.scrollLeft / row.clientWidth));
+        }}
       >
-        <div className="carousel-media" aria-hidden="true">
-          <FeaturedMedia media={media} placeholder={postType(current)} />
-        </div>
-        <div className="carousel-text">
-          <span className="badge" data-testid="carousel-type">
-            {postType(current)}
-          </span>
-          <h2 className="carousel-title">
-            <Link to={`/post/${current.id}`}>{current.title}</Link>
-          </h2>
-          <p>{current.excerpt}</p>
-        </div>
+        {posts.map((post, i) => {
+          const type = postType(post);
+          const media = cardMedia(post);
+          return (
+            // biome-ignore lint/a11y/useSemanticElements: the WAI-ARIA carousel pattern: each slide is a group
+            <div
+              key={post.id}
+              className="carousel-slide"
+              role="group"
+              aria-roledescription="slide"
+              aria-label={`${i + 1} of ${posts.length}`}
+            >
+              <div className="carousel-media" aria-hidden="true">
+                <FeaturedMedia
+                  media={media}
+                  placeholder={media.kind === 'none' ? 'No Image' : type}
+                  lazy={i > 0}
+                />
+              </div>
+              <div className="carousel-text">
+                <span className="badge" data-testid="carousel-type">
+                  {type}
+                </span>
+                <h2 className="carousel-title">
+                  <Link to={`/post/${post.id}`}>{post.title}</Link>
+                </h2>
+                <p>{post.excerpt}</p>
+              </div>
+            </div>
+          );
+        })}
       </div>
-      {/* Arrows and dots only turn slides: without JavaScript they would do nothing, so they wait. */}
+      {/* Buttons only turn slides: without JavaScript they would do nothing, so they wait. */}
       {hydrated && posts.length > 1 && (
         <div className="carousel-controls">
-          <button
-            type="button"
-            className="icon-button"
-            aria-label="Previous post"
-            onClick={() => go(index - 1)}
-          >
-            ‹
+          <button type="button" className="button button-secondary" onClick={() => show(index - 1)}>
+            <span aria-hidden="true">‹ </span>Previous
           </button>
-          <div className="carousel-dots">
-            {posts.map((post, i) => (
-              <button
-                key={post.id}
-                type="button"
-                className={i === index ? 'dot active' : 'dot'}
-                aria-label={`Show post ${i + 1}: ${post.title}`}
-                aria-current={i === index ? 'true' : undefined}
-                onClick={() => go(i)}
-              />
-            ))}
-          </div>
-          <button type="button" className="icon-button" aria-label="Next post" onClick={() => go(index + 1)}>
-            ›
+          <span className="carousel-count" aria-live={paused ? 'polite' : 'off'}>
+            {index + 1} of {posts.length}
+          </span>
+          <button type="button" className="button button-secondary" onClick={() => show(index + 1)}>
+            Next<span aria-hidden="true"> ›</span>
           </button>
         </div>
       )}
-      <ul className="carousel-thumbs">
-        {posts.slice(0, 4).map((post, i) => {
-          const thumb = cardMedia(post);
-          const type = postType(post);
-          return (
-            <li key={post.id}>
-              {/* A link to the post, which works without JavaScript; with it, a click shows the slide. */}
-              <a
-                href={`/post/${post.id}`}
-                className={i === index ? 'thumb active' : 'thumb'}
-                onClick={(event) => {
-                  event.preventDefault();
-                  go(i);
-                }}
-                // Names the post; a thumbnail without an image shows its type, so the name starts with it
-                // (once: a title like 'Video: …' does not say it twice).
-                aria-label={
-                  thumb.kind === 'image'
-                    ? `Show ${post.title}`
-                    : `${type}: show ${post.title.replace(new RegExp(`^${type}:\\s*`, 'i'), '')}`
-                }
-              >
-                {thumb.kind === 'image' ? (
-                  <UploadedImage
-                    src={thumb.src}
-                    variant="featured"
-                    alt=""
-                    width={160}
-                    height={84}
-                    loading="lazy"
-                  />
-                ) : (
-                  <MediaPlaceholder kind={type} />
-                )}
-              </a>
-            </li>
-          );
-        })}
-      </ul>
     </section>
   );
 }

@@ -8,10 +8,13 @@ export function FeaturedMedia({
   media,
   placeholder,
   fetchPriority,
+  lazy,
 }: {
   media: ReturnType<typeof cardMedia>;
   placeholder: ComponentProps<typeof MediaPlaceholder>['kind'];
   fetchPriority?: 'high';
+  /** Out of view when the page opens (a carousel's later slides). */
+  lazy?: boolean;
 }) {
   return media.kind === 'image' ? (
     <UploadedImage
@@ -21,6 +24,7 @@ export function FeaturedMedia({
       width={1200}
       height={630}
       fetchPriority={fetchPriority}
+      loading={lazy ? 'lazy' : undefined}
     />
   ) : (
     <MediaPlaceholder kind={placeholder} />

@@ -1,4 +1,4 @@
-import type { BlogSettings } from '../../../blog/settings.ts';
+import type { BlogSettings } from '../../../settings/settings.ts';
 import { UploadedImage } from '../UploadedImage.tsx';
 
 /**

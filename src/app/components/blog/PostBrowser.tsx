@@ -16,7 +16,6 @@ export function PostBrowser({
   q,
   category,
   action,
-  paginate,
   headingId,
   heading,
 }: {
@@ -25,7 +24,6 @@ export function PostBrowser({
   q: string;
   category: string;
   action: string;
-  paginate: boolean;
   headingId: string;
   heading: string;
 }) {
@@ -110,7 +108,7 @@ export function PostBrowser({
       <div aria-live="polite" aria-busy={searching}>
         <PostGrid posts={posts} filtering={filtering} />
       </div>
-      {paginate && <Pager pagination={pagination} href={pageHref} />}
+      <Pager pagination={pagination} href={pageHref} />
     </section>
   );
 }

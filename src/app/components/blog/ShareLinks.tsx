@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { BLOG_MESSAGES } from '../../../blog/messages.ts';
-import type { SocialLinks } from '../../../blog/settings.ts';
+import type { SocialLinks } from '../../../settings/settings.ts';
 import { Toaster, type ToastMessage } from '../Toaster.tsx';
 
 /** The networks of the settings that take a link to share, and where. */

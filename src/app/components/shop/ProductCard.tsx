@@ -5,22 +5,22 @@ import type { Product } from '../../../shop/products.ts';
 import { useCurrency } from '../../currency.ts';
 import { ProductImage } from './ProductImage.tsx';
 
-export type ProductCardData = Pick<
-  Product,
-  'id' | 'name' | 'description' | 'price' | 'image' | 'category' | 'stock' | 'featured'
->;
+export type ProductCardData = Pick<Product, 'id' | 'name' | 'price' | 'image' | 'stock'>;
 
 /** A product cut to its card: a page's data is serialized into it on every render. */
-export function productCard({ id, name, description, price, image, category, stock, featured }: Product) {
-  return { id, name, description, price, image, category, stock, featured } satisfies ProductCardData;
+export function productCard({ id, name, price, image, stock }: Product) {
+  return { id, name, price, image, stock } satisfies ProductCardData;
 }
 
 export function ProductCard({
   product,
   headingLevel = 'h2',
+  eager = false,
 }: {
   product: ProductCardData;
   headingLevel?: 'h2' | 'h3';
+  /** In view as the page opens: its image is not left to load lazily. */
+  eager?: boolean;
 }) {
   const currency = useCurrency();
   const location = useLocation();
@@ -28,43 +28,34 @@ export function ProductCard({
   const Heading = headingLevel;
   const outOfStock = product.stock === 0;
   const lowStock = product.stock !== null && product.stock > 0 && product.stock <= 10;
+  // Dawn's card: the whole card is one link (its title's, stretched over it), with one quiet action.
   return (
     <li className="card product-card" id={`product-${product.id}`}>
-      <ProductImage src={product.image} alt="" />
+      <ProductImage src={product.image} alt="" eager={eager} />
       <div className="product-card-body">
-        <div className="product-badges">
-          <span className="badge">{product.category}</span>
-          {product.featured && <span className="badge badge-featured">Featured</span>}
-          {outOfStock && <span className="badge badge-danger">{SHOP_MESSAGES.outOfStockBadge}</span>}
-        </div>
         <Heading className="product-card-title">
-          <Link to={`/product/${product.id}`}>{product.name}</Link>
-        </Heading>
-        <p className="muted product-card-description">{product.description}</p>
-        <p className="product-price">{formatPrice(product.price, currency)}</p>
-        {lowStock && <p className="stock-note">{lowStockNote(product.stock ?? 0)}</p>}
-        <div className="product-card-actions">
-          {/* A plain form: it adds without JavaScript, and comes back to this card with a toast. */}
-          <fetcher.Form method="post" action="/cart/add">
-            <input type="hidden" name="productId" value={product.id} />
-            <input type="hidden" name="returnTo" value={`${location.pathname}${location.search}`} />
-            <button
-              type="submit"
-              className="button button-small"
-              disabled={outOfStock || fetcher.state !== 'idle'}
-              aria-label={`${SHOP_MESSAGES.addToCart}: ${product.name}`}
-            >
-              {fetcher.state !== 'idle' ? SHOP_MESSAGES.adding : SHOP_MESSAGES.addToCart}
-            </button>
-          </fetcher.Form>
-          <Link
-            to={`/product/${product.id}`}
-            className="button button-small button-secondary"
-            aria-label={`View Details: ${product.name}`}
-          >
-            View Details
+          <Link to={`/product/${product.id}`} className="product-card-link">
+            {/* The SPEC's 'View Details' link: the visible name is the product's. */}
+            <span className="visually-hidden">View Details: </span>
+            {product.name}
           </Link>
-        </div>
+        </Heading>
+        <p className="product-price">{formatPrice(product.price, currency)}</p>
+        {outOfStock && <span className="badge badge-danger">{SHOP_MESSAGES.outOfStockBadge}</span>}
+        {lowStock && <p className="stock-note">{lowStockNote(product.stock ?? 0)}</p>}
+        {/* A plain form: it adds without JavaScript, and comes back to this card with a toast. */}
+        <fetcher.Form method="post" action="/cart/add" className="product-card-action">
+          <input type="hidden" name="productId" value={product.id} />
+          <input type="hidden" name="returnTo" value={`${location.pathname}${location.search}`} />
+          <button
+            type="submit"
+            className="button button-small button-secondary"
+            disabled={outOfStock || fetcher.state !== 'idle'}
+            aria-label={`${SHOP_MESSAGES.addToCart}: ${product.name}`}
+          >
+            {fetcher.state !== 'idle' ? SHOP_MESSAGES.adding : SHOP_MESSAGES.addToCart}
+          </button>
+        </fetcher.Form>
       </div>
     </li>
   );

@@ -6,12 +6,15 @@ export function ProductImage({
   alt,
   className,
   size = 'card',
+  eager = false,
 }: {
   src: string | null;
   alt: string;
   className?: string;
   /** 'gallery': a product page's further images, as large but not fetched ahead. */
   size?: 'card' | 'thumb' | 'large' | 'gallery';
+  /** A card in view as the page opens (the shop's first row): fetched at once. */
+  eager?: boolean;
 }) {
   const big = size === 'large' || size === 'gallery';
   const dims = size === 'thumb' ? 96 : big ? 640 : 400;
@@ -39,7 +42,7 @@ export function ProductImage({
       width={dims}
       height={size === 'thumb' ? dims : Math.round(dims * 0.75)}
       // The large size is a product page's main image, its largest paint: load it first.
-      loading={size === 'large' ? 'eager' : 'lazy'}
+      loading={size === 'large' || eager ? 'eager' : 'lazy'}
       fetchPriority={size === 'large' ? 'high' : undefined}
     />
   );
