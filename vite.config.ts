@@ -1,8 +1,35 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { reactRouter } from '@react-router/dev/vite';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+
+/**
+ * micromark (the rich editor's Markdown parser) passes a module namespace object around, and the
+ * bundler's helper that builds one lands in the runtime chunk every public page loads (+138 B for
+ * the admin's editor alone). A plain object of the same exports is all micromark needs of it.
+ */
+function micromarkConstructsAsObject(): Plugin {
+  const namespaceImport = "import * as defaultConstructs from './constructs.js';";
+  return {
+    name: 'micromark-constructs-as-object',
+    transform(code, id) {
+      if (!/[\\/]micromark[\\/]lib[\\/]parse\.js$/.test(id)) return null;
+      if (!code.includes(namespaceImport))
+        throw new Error(`micromark changed: ${namespaceImport} not in ${id}`);
+      const constructs = readFileSync(path.join(path.dirname(id), 'constructs.js'), 'utf8');
+      const names = [...constructs.matchAll(/^export const (\w+)/gm)].map((m) => m[1]);
+      const imports = names.map((name) => `${name} as construct_${name}`).join(', ');
+      const object = names.map((name) => `${name}: construct_${name}`).join(', ');
+      return code.replace(
+        namespaceImport,
+        `import { ${imports} } from './constructs.js';\nconst defaultConstructs = { ${object} };`,
+      );
+    },
+  };
+}
 
 export default defineConfig({
-  plugins: [reactRouter()],
+  plugins: [reactRouter(), micromarkConstructsAsObject()],
   build: { assetsInlineLimit: 0 },
   environments: {
     client: {

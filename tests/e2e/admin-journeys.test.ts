@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { addSessionCookie, signedInSession } from '../support/auth.ts';
 import { expectAccessible, launchBrowser, newContext, watchPage } from '../support/browser.ts';
+import { markdownEditor, markdownValue, richText } from '../support/editor.ts';
 
 let app: TestApp;
 let browser: Browser;
@@ -51,7 +52,8 @@ describe('admin journeys', () => {
     await page.waitForURL('**/admin/posts/new');
     await page.getByLabel('Title', { exact: true }).fill('Shipping Small Things');
     expect(await page.getByLabel('Slug').inputValue()).toBe('shipping-small-things');
-    await page.getByLabel('Content', { exact: true }).fill('Intro paragraph.\n');
+    // The Markdown textarea's toolbar (the rich editor's writing is tests/e2e/rich-editor.test.ts).
+    await (await markdownEditor(page)).fill('Intro paragraph.\n');
     await page
       .getByLabel('Upload image into the content')
       .setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: png });
@@ -168,8 +170,11 @@ describe('admin journeys', () => {
         },
         [name, typeof bytes === 'number' ? bytes : bytes.toString('base64')] as const,
       );
+      // Where it lands: the rich editor places what is dropped at the pointer.
+      const box = await target.boundingBox();
+      const at = box ? { clientX: box.x + box.width / 2, clientY: box.y + box.height / 2 } : {};
       for (const type of ['dragenter', 'dragover', 'drop'])
-        await target.dispatchEvent(type, { dataTransfer });
+        await target.dispatchEvent(type, { dataTransfer, ...at });
     };
     const uploads: string[] = [];
     page.on('request', (request) => {
@@ -177,11 +182,13 @@ describe('admin journeys', () => {
     });
 
     await hydrated(page, '/admin/posts/new');
-    const content = page.getByLabel('Content', { exact: true });
-    await content.fill('Before the picture.\n');
+    const content = richText(page);
+    await content.fill('Before the picture.');
     await drop(content, 'dropped.png', png);
-    await expect.poll(() => content.inputValue()).toMatch(/!\[dropped\]\(\/uploads\/[a-f0-9]{32}\.png\)/);
-    expect(await content.inputValue()).toContain('Before the picture.');
+    await expect.poll(() => page.locator('.rich-editor img[src^="/uploads/"]').count()).toBe(1);
+    await expect
+      .poll(() => markdownValue(page))
+      .toMatch(/^Before the picture\.\n\n!\[dropped\]\(\/uploads\/[a-f0-9]{32}\.png\)$/);
     await expect
       .poll(() => page.getByRole('status').filter({ hasText: 'Image uploaded successfully' }).count())
       .toBe(1);

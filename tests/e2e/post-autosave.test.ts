@@ -6,6 +6,7 @@ import { postInputSchema } from '../../src/blog/post-schema.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { addSessionCookie, signedInSession } from '../support/auth.ts';
 import { expectAccessible, launchBrowser, newContext, watchPage } from '../support/browser.ts';
+import { markdownValue, richText } from '../support/editor.ts';
 
 let app: TestApp;
 let browser: Browser;
@@ -42,7 +43,13 @@ async function openEditor(page: Page, id: number) {
   await page.waitForSelector('html[data-hydrated]');
 }
 
-const content = (page: Page) => page.getByLabel('Content', { exact: true });
+/** What the rich editor shows and the Markdown the form will send, for one-paragraph posts. */
+const shown = async (page: Page) => {
+  const text = await richText(page).textContent();
+  return { text, markdown: await markdownValue(page) };
+};
+const both = (text: string) => ({ text, markdown: text });
+const settings = (page: Page) => page.getByRole('complementary', { name: 'Post settings' });
 const status = (page: Page) => page.locator('.autosave-status').first();
 
 describe('the editor keeps the writer’s work', () => {
@@ -54,7 +61,7 @@ describe('the editor keeps the writer’s work', () => {
     const page = await context.newPage();
     const problems = await watchPage(page);
     await openEditor(page, post.id);
-    await content(page).fill('A paragraph written just before the tab closed.');
+    await richText(page).fill('A paragraph written just before the tab closed.');
     await expect.poll(() => status(page).textContent(), { timeout: 15_000 }).toMatch(/^Saved at \d\d:\d\d$/);
     expect(problems).toEqual([]);
     await page.close();
@@ -65,10 +72,10 @@ describe('the editor keeps the writer’s work', () => {
     );
     const again = await context.newPage();
     await openEditor(again, post.id);
-    expect(await content(again).inputValue()).toBe('The words readers see now.');
+    await expect.poll(() => shown(again)).toEqual(both('The words readers see now.'));
     const offer = again.getByRole('region', { name: 'Unsaved draft' });
     await offer.getByRole('button', { name: 'Restore draft' }).click();
-    expect(await content(again).inputValue()).toBe('A paragraph written just before the tab closed.');
+    await expect.poll(() => shown(again)).toEqual(both('A paragraph written just before the tab closed.'));
     await again.getByRole('button', { name: 'Update Post' }).click();
     await again.waitForURL('**/admin?tab=posts**');
     expect((await app.services.db('posts').where({ id: post.id }).first()).content).toBe(
@@ -87,7 +94,7 @@ describe('the editor keeps the writer’s work', () => {
     await page.goto('/admin/posts/new');
     await page.waitForSelector('html[data-hydrated]');
     await page.getByLabel('Title', { exact: true }).fill(title);
-    await content(page).fill('The first words of a post not yet created.');
+    await richText(page).fill('The first words of a post not yet created.');
     await expect
       .poll(() => status(page).textContent(), { timeout: 15_000 })
       .toMatch(/^Saved in this browser at \d\d:\d\d$/);
@@ -104,7 +111,7 @@ describe('the editor keeps the writer’s work', () => {
       .getByRole('button', { name: 'Restore draft' })
       .click();
     expect(await again.getByLabel('Title', { exact: true }).inputValue()).toBe(title);
-    expect(await content(again).inputValue()).toBe('The first words of a post not yet created.');
+    await expect.poll(() => shown(again)).toEqual(both('The first words of a post not yet created.'));
     await again.getByLabel('Excerpt', { exact: true }).fill('Kept through a closed tab');
     await again.getByLabel('Category', { exact: true }).selectOption('Technology');
     await again.getByRole('button', { name: 'Create Post' }).click();
@@ -130,10 +137,10 @@ describe('the editor keeps the writer’s work', () => {
     await openEditor(first, post.id);
     await openEditor(second, post.id);
 
-    await content(first).fill('The first tab’s version.');
+    await richText(first).fill('The first tab’s version.');
     await expect.poll(() => status(first).textContent(), { timeout: 15_000 }).toMatch(/^Saved at/);
 
-    await content(second).fill('The second tab’s version.');
+    await richText(second).fill('The second tab’s version.');
     await expect
       .poll(() => status(second).textContent(), { timeout: 15_000 })
       .toContain(POST_MESSAGES.changedElsewhere);
@@ -141,7 +148,7 @@ describe('the editor keeps the writer’s work', () => {
     await expect
       .poll(() => second.getByRole('alert').textContent())
       .toContain(POST_MESSAGES.changedElsewhere);
-    expect(await content(second).inputValue()).toBe('The second tab’s version.');
+    await expect.poll(() => shown(second)).toEqual(both('The second tab’s version.'));
     expect(await second.getByRole('link', { name: 'open the saved version in a new tab' }).count()).toBe(1);
     expect((await app.services.db('posts').where({ id: post.id }).first()).content).toBe(
       'The words readers see now.',
@@ -168,7 +175,7 @@ describe('the editor keeps the writer’s work', () => {
     const page = await context.newPage();
     await page.goto(`/admin/posts/${post.id}`);
     await page.getByLabel('Title', { exact: true }).fill('The plain tab’s title');
-    await content(page).fill('The plain tab’s words.');
+    await page.getByLabel('Content', { exact: true }).fill('The plain tab’s words.');
     await page.getByLabel('Excerpt', { exact: true }).fill('The plain tab’s excerpt');
 
     // Meanwhile another tab saves.
@@ -188,7 +195,7 @@ describe('the editor keeps the writer’s work', () => {
     await page.waitForLoadState();
     expect(await page.getByRole('alert').textContent()).toContain(POST_MESSAGES.changedElsewhere);
     expect(await page.getByLabel('Title', { exact: true }).inputValue()).toBe('The plain tab’s title');
-    expect(await content(page).inputValue()).toBe('The plain tab’s words.');
+    expect(await page.getByLabel('Content', { exact: true }).inputValue()).toBe('The plain tab’s words.');
     expect(await page.getByLabel('Excerpt', { exact: true }).inputValue()).toBe('The plain tab’s excerpt');
     expect(await page.getByLabel('Category', { exact: true }).inputValue()).toBe('Technology');
     expect((await app.services.db('posts').where({ id: post.id }).first()).title).toBe(
@@ -203,13 +210,14 @@ describe('the editor keeps the writer’s work', () => {
     const page = await context.newPage();
     const problems = await watchPage(page);
     await openEditor(page, post.id);
-    await content(page).fill('The words editors see later.');
+    await richText(page).fill('The words editors see later.');
     await page.getByRole('button', { name: 'Update Post' }).click();
     await page.waitForURL('**/admin?tab=posts**');
 
     await openEditor(page, post.id);
-    await page.getByRole('button', { name: 'Revisions' }).click();
-    const panel = page.getByRole('region', { name: 'Revisions' });
+    // In the settings panel, beside the text.
+    await settings(page).getByRole('button', { name: 'Revisions' }).click();
+    const panel = settings(page).getByRole('region', { name: 'Revisions' });
     const entries = panel.getByRole('listitem');
     await expect.poll(() => entries.count()).toBe(2);
     await entries
@@ -220,7 +228,7 @@ describe('the editor keeps the writer’s work', () => {
     expect(await panel.locator('ins').allTextContents()).toEqual(['editors', 'later']);
     await expectAccessible(page);
     await panel.getByRole('button', { name: 'Restore' }).click();
-    await expect.poll(() => content(page).inputValue()).toBe('The words readers see now.');
+    await expect.poll(() => shown(page)).toEqual(both('The words readers see now.'));
     await expect.poll(() => entries.count()).toBe(3);
     expect(await entries.first().textContent()).toMatch(/^Restored /);
     expect((await app.services.db('posts').where({ id: post.id }).first()).content).toBe(
@@ -238,8 +246,11 @@ describe('the editor keeps the writer’s work', () => {
     const page = await context.newPage();
     const problems = await watchPage(page);
     await openEditor(page, post.id);
-    await page.getByRole('button', { name: 'Share preview' }).click();
-    const field = page.getByLabel('Preview link (shows the post as last saved)');
+    await settings(page).getByRole('button', { name: 'Share preview' }).click();
+    const field = settings(page).getByLabel('Preview link (shows the post as last saved)');
+    // Enter in the link's field copies nothing and saves nothing: the field sits in the post's form.
+    await field.press('Enter');
+    expect(new URL(page.url()).pathname).toBe(`/admin/posts/${post.id}`);
     await expect.poll(() => field.inputValue()).toMatch(/\/preview\/[A-Za-z0-9_-]{43}$/);
     const url = await field.inputValue();
     await expectAccessible(page);

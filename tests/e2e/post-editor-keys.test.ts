@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPost } from '../../src/blog/post-editor.ts';
@@ -7,6 +7,7 @@ import { postInputSchema } from '../../src/blog/post-schema.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { addSessionCookie, signedInSession } from '../support/auth.ts';
 import { launchBrowser, newContext, watchPage } from '../support/browser.ts';
+import { markdownEditor } from '../support/editor.ts';
 
 let app: TestApp;
 let browser: Browser;
@@ -31,8 +32,6 @@ async function editorPage(path: string) {
   return { context, page, problems };
 }
 
-const content = (page: Page) => page.getByLabel('Content', { exact: true });
-
 describe('editor keyboard, counts, paste and leaving', () => {
   it('formats with Ctrl+B, I and K, counts words, uploads a pasted image and saves with Ctrl+S', {
     timeout: 90_000,
@@ -48,7 +47,8 @@ describe('editor keyboard, counts, paste and leaving', () => {
     page.on('dialog', (dialog) =>
       dialog.accept(dialog.type() === 'prompt' ? 'https://example.com/page' : undefined),
     );
-    const box = content(page);
+    // The Markdown textarea's own keys: a writer who prefers it switches to it.
+    const box = await markdownEditor(page);
     await box.fill('make this bold and this slanted, then a link');
     await expect.poll(() => page.locator('.editor-stats').textContent()).toBe('9 words · 1 min read');
 

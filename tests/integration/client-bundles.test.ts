@@ -83,11 +83,45 @@ describe('first-load JavaScript of the public pages', () => {
     expect(withServerCode).toEqual([]);
   });
 
+  // The bundler keeps its helpers in one runtime chunk that every page loads: a helper that only
+  // the admin's editor needs there would grow every public page (vite.config.ts keeps micromark's out).
+  it.each(['routes/home', 'routes/post', 'routes/shop', 'routes/product'])(
+    '%s loads no bundler helper that its own scripts do not use',
+    (routeId) => {
+      const files = firstLoadFiles(manifest, routeId);
+      const runtime = files.find((file) => /[\\/]rolldown-runtime-[^/]+\.js$/.test(file));
+      if (!runtime) throw new Error(`No bundler runtime in the first load of ${routeId}`);
+      const exports =
+        /export\{([^}]*)\}/.exec(readFileSync(path.join(clientDir, runtime), 'utf8'))?.[1] ?? '';
+      // `local as exported`, or a bare name exported as itself.
+      const exported = exports.split(',').map(
+        (name) =>
+          name
+            .trim()
+            .split(/\s+as\s+/)
+            .at(-1) ?? name,
+      );
+      const runtimeName = path.basename(runtime);
+      const used = new Set(
+        files.flatMap((file) =>
+          [
+            ...readFileSync(path.join(clientDir, file), 'utf8').matchAll(
+              /import\{([^}]*)\}from"\.\/([^"]+)"/g,
+            ),
+          ]
+            .filter((m) => m[2] === runtimeName)
+            .flatMap((m) => m[1].split(',').map((name) => name.trim().split(/\s+as\s+/)[0])),
+        ),
+      );
+      expect(exported.filter((name) => !used.has(name))).toEqual([]);
+    },
+  );
+
   // ProseMirror's view names its editable element so; only Tiptap's chunk carries it.
   const EDITOR_MARKER = 'ProseMirror-hideselection';
 
   it.each(['routes/home', 'routes/post', 'routes/shop', 'routes/admin.posts.edit', 'routes/admin.posts.new'])(
-    '%s loads the rich editor only when a writer turns it on',
+    '%s loads the rich editor only in a chunk of its own, fetched once the page is live',
     (routeId) => {
       const withEditor = firstLoadFiles(manifest, routeId).filter((file) =>
         readFileSync(path.join(clientDir, file), 'utf8').includes(EDITOR_MARKER),

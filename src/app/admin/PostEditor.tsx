@@ -1,4 +1,4 @@
-import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
+import { type ReactNode, type RefObject, useCallback, useEffect, useRef, useState } from 'react';
 import { Form, Link, useNavigation } from 'react-router';
 import type { EditablePost } from '../../blog/post-editor.ts';
 import type { PostRevision } from '../../blog/post-revisions.ts';
@@ -22,7 +22,7 @@ import { useSettledSubmit } from './post-editor/use-settled-submit.ts';
 import type { PostFormErrors } from './post-form.server.ts';
 import type { EditorFields } from './post-form.ts';
 import { SeoFields } from './SeoFields.tsx';
-import { SharePreview } from './SharePreview.tsx';
+import { SharePreview, useSharePreview } from './SharePreview.tsx';
 import { SelectField, TextField } from './TextField.tsx';
 
 type Props = {
@@ -38,7 +38,8 @@ const CATEGORY_OPTIONS = POST_CATEGORIES.map((c) => ({ value: c, label: c }));
 
 /**
  * The editor: the form, and around it what outlives a remount of the form (a restored draft or
- * revision replaces every field): autosave with its base version, and the Revisions panel.
+ * revision replaces every field): autosave with its base version, and the state of the preview
+ * link and of the Revisions panel (both shown at the end of the settings panel).
  */
 export function PostEditor({ post, draft = null, errors, products }: Props) {
   const formRef = useRef<HTMLFormElement>(null);
@@ -66,6 +67,8 @@ export function PostEditor({ post, draft = null, errors, products }: Props) {
     const form = read();
     return { title: String(form?.get('title') ?? ''), content: String(form?.get('content') ?? '') };
   };
+  const share = useSharePreview(post?.id ?? null);
+  const [revisionsOpen, setRevisionsOpen] = useState(false);
   return (
     <div className="container admin admin-editor">
       <p>
@@ -106,19 +109,25 @@ export function PostEditor({ post, draft = null, errors, products }: Props) {
         version={autosave.version}
         onChange={autosave.changed}
         beforeSubmit={autosave.settle}
+        panelEnd={
+          post ? (
+            <>
+              <SharePreview share={share} />
+              <RevisionsToggle
+                open={revisionsOpen}
+                setOpen={setRevisionsOpen}
+                postId={post.id}
+                version={autosave.version}
+                current={current}
+                onRestored={(restored) => {
+                  autosave.rebase(restored.version);
+                  show(restored);
+                }}
+              />
+            </>
+          ) : null
+        }
       />
-      {post ? <SharePreview postId={post.id} /> : null}
-      {post ? (
-        <RevisionsToggle
-          postId={post.id}
-          version={autosave.version}
-          current={current}
-          onRestored={(restored) => {
-            autosave.rebase(restored.version);
-            show(restored);
-          }}
-        />
-      ) : null}
     </div>
   );
 }
@@ -133,9 +142,21 @@ type FormProps = {
   onChange: () => void;
   /** Settles autosave first; resolves once the form may be submitted with the current version. */
   beforeSubmit: () => Promise<void>;
+  /** The preview link and the revisions: buttons of their own (fetch, no form), last in the panel. */
+  panelEnd: ReactNode;
 };
 
-function EditorForm({ post, isNew, errors, products, formRef, version, onChange, beforeSubmit }: FormProps) {
+function EditorForm({
+  post,
+  isNew,
+  errors,
+  products,
+  formRef,
+  version,
+  onChange,
+  beforeSubmit,
+  panelEnd,
+}: FormProps) {
   const navigation = useNavigation();
   const saving = navigation.state === 'submitting';
   // What the address and the SEO defaults are made of.
@@ -286,6 +307,7 @@ function EditorForm({ post, isNew, errors, products, formRef, version, onChange,
               }}
               fields={fields}
             />
+            {panelEnd}
           </aside>
         </div>
         <FormErrorsAtButton show={Boolean(errors) && !saving} />

@@ -3,13 +3,17 @@ import { Notice } from './Notice.tsx';
 
 type Link = { url: string; expiresAt: string };
 
-/** 'Share preview': a secret link to the post as saved, for 14 days or until revoked. */
-export function SharePreview({ postId }: { postId: number }) {
+/**
+ * The preview link's state, held above the editor's form: restoring a revision remounts the form
+ * (and the settings panel where the link is shown), and the link must survive that.
+ */
+export function useSharePreview(postId: number | null) {
   const [link, setLink] = useState<Link | null>(null);
   const [notice, setNotice] = useState<{ ok: boolean; title: string; message?: string } | null>(null);
   const [busy, setBusy] = useState(false);
 
   const call = async (method: 'POST' | 'DELETE') => {
+    if (postId === null) return;
     setBusy(true);
     setNotice(null);
     try {
@@ -28,6 +32,12 @@ export function SharePreview({ postId }: { postId: number }) {
     }
   };
 
+  return { link, notice, busy, call };
+}
+
+/** 'Share preview': a secret link to the post as saved, for 14 days or until revoked. */
+export function SharePreview({ share }: { share: ReturnType<typeof useSharePreview> }) {
+  const { link, notice, busy, call } = share;
   return (
     <section className="editor-share" aria-label="Share preview">
       <div className="admin-actions">
@@ -57,6 +67,10 @@ export function SharePreview({ postId }: { postId: number }) {
             value={link.url}
             aria-describedby="preview-url-hint"
             onFocus={(e) => e.target.select()}
+            // It sits in the post's form (the settings panel): Enter here must not save the post.
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') e.preventDefault();
+            }}
           />
           <p id="preview-url-hint" className="muted">
             Anyone with this link can read the post until{' '}

@@ -8,11 +8,11 @@ import { useImageUpload } from '../upload.ts';
 import { MarkdownToolbar, type ProductChoice } from './MarkdownToolbar.tsx';
 import { PostPreview } from './PostPreview.tsx';
 
-// Its own chunk: only writers who turn it on load it, and public pages never do.
+// Its own chunk: loaded by the admin's editor once the page is live, never by public pages.
 const RichEditor = lazy(() => import('../rich-editor/RichEditor.tsx'));
 
-/** Where the writer's choice of editor is remembered, in this browser. */
-const RICH_KEY = 'penstand:rich-editor';
+/** Where a writer's choice of the Markdown textarea is remembered, in this browser. */
+const EDITOR_KEY = 'penstand:editor';
 
 /** The post's text: the Markdown textarea with its toolbar, image upload, word count and preview. */
 export function ContentField({
@@ -29,12 +29,13 @@ export function ContentField({
   const contentRef = useRef<HTMLTextAreaElement>(null);
   const richRef = useRef<RichEditorHandle>(null);
   const [content, setContent] = useState(initial);
-  // The Markdown textarea until the page is live: without JavaScript it is the editor.
+  // The Markdown textarea until the page is live (without JavaScript it is the editor), then rich
+  // text unless the writer chose Markdown.
   const [rich, setRich] = useState(false);
-  useEffect(() => setRich(localStorage.getItem(RICH_KEY) === 'on'), []);
-  const chooseRich = (on: boolean) => {
-    localStorage.setItem(RICH_KEY, on ? 'on' : 'off');
-    setRich(on);
+  useEffect(() => setRich(localStorage.getItem(EDITOR_KEY) !== 'markdown'), []);
+  const chooseMarkdown = (markdown: boolean) => {
+    localStorage.setItem(EDITOR_KEY, markdown ? 'markdown' : 'rich');
+    setRich(!markdown);
   };
 
   const apply = (edit: (text: string, start: number, end: number) => Edit) => {
@@ -88,10 +89,10 @@ export function ContentField({
         <button
           type="button"
           className="button button-small button-secondary"
-          aria-pressed={rich}
-          onClick={() => chooseRich(!rich)}
+          aria-pressed={!rich}
+          onClick={() => chooseMarkdown(rich)}
         >
-          Rich text
+          Markdown
         </button>
       </div>
       {rich ? (
@@ -136,7 +137,7 @@ export function ContentField({
       <FieldError id="content-error" message={error} />
       <div className="editor-upload">
         <label htmlFor="content-image">Upload image into the content</label>
-        <input id="content-image" {...contentUpload.pickerProps} />
+        <input id="content-image" multiple {...contentUpload.pickerProps} />
       </div>
       <Notice result={contentUpload.notice} />
       <PostPreview content={content} />

@@ -1,8 +1,10 @@
-import { useState } from 'react';
 import type { EditablePost } from '../../../blog/post-editor.ts';
 import { RevisionsPanel } from '../RevisionsPanel.tsx';
 
 type Props = {
+  /** Held above the editor's form, which a restore remounts: the panel stays open through it. */
+  open: boolean;
+  setOpen: (open: boolean) => void;
   postId: number;
   version: number;
   current: () => { title: string; content: string };
@@ -10,20 +12,19 @@ type Props = {
 };
 
 /** The Revisions panel, opened on demand. */
-export function RevisionsToggle({ postId, version, current, onRestored }: Props) {
-  const [showRevisions, setShowRevisions] = useState(false);
+export function RevisionsToggle({ open, setOpen, postId, version, current, onRestored }: Props) {
   return (
     <div className="editor-revisions">
       <button
         type="button"
         className="button button-small button-secondary"
-        aria-expanded={showRevisions}
+        aria-expanded={open}
         aria-controls="post-revisions"
-        onClick={() => setShowRevisions((v) => !v)}
+        onClick={() => setOpen(!open)}
       >
-        {showRevisions ? 'Hide Revisions' : 'Revisions'}
+        {open ? 'Hide Revisions' : 'Revisions'}
       </button>
-      {showRevisions ? (
+      {open ? (
         <RevisionsPanel
           key={version}
           postId={postId}

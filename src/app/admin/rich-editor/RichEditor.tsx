@@ -3,9 +3,9 @@ import { EditorContent, useEditor, useEditorState } from '@tiptap/react';
 import { type RefObject, useEffect, useImperativeHandle, useRef, useState } from 'react';
 import { TEXT_COLOURS } from '../markdown-toolbar.ts';
 import type { ProductChoice } from '../post-editor/MarkdownToolbar.tsx';
-import { ProductsContext } from './cards.tsx';
+import { GalleryPickerContext, ProductsContext } from './cards.tsx';
 import { extensions } from './extensions.ts';
-import { docToMarkdown, markdownToDoc } from './markdown-doc.ts';
+import { docToMarkdown, type GalleryImage, markdownToDoc } from './markdown-doc.ts';
 import { filterItems, type SlashItem, type SlashQuery, slashItems, slashQuery } from './slash-menu.ts';
 
 /** What the content field asks of the rich editor. */
@@ -24,25 +24,107 @@ type Props = {
 const imagesIn = (transfer: DataTransfer | null) =>
   Array.from(transfer?.files ?? []).filter((file) => file.type.startsWith('image/'));
 
-function askLink(editor: Editor) {
-  const current = String(editor.getAttributes('link').href ?? '');
-  const url = window.prompt('Link URL (empty removes the link)', current)?.trim();
-  if (url === undefined) return;
-  const chain = editor.chain().focus().extendMarkRange('link');
-  if (url === '') chain.unsetLink().run();
-  else if (/^(https?:\/\/|\/|mailto:)/i.test(url)) chain.setLink({ href: url }).run();
+const LINK_URL = /^(https?:\/\/|\/|mailto:)\S+$/i;
+
+/**
+ * The link editor: the address of the link at the cursor (or for the selected text), applied with
+ * Enter, removed with its button; Escape leaves it. Not a form, and a plain text field: it sits
+ * inside the post's form, whose submission must not depend on it.
+ */
+function LinkEditor({ editor, close }: { editor: Editor; close: () => void }) {
+  const [url, setUrl] = useState(() => String(editor.getAttributes('link').href ?? ''));
+  const [error, setError] = useState('');
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => input.current?.focus(), []);
+  const done = () => {
+    close();
+    editor.commands.focus();
+  };
+  const apply = () => {
+    const href = url.trim();
+    if (href !== '' && !LINK_URL.test(href)) {
+      setError('A link starts with https://, http://, / or mailto:');
+      return;
+    }
+    const chain = editor.chain().focus().extendMarkRange('link');
+    (href === '' ? chain.unsetLink() : chain.setLink({ href })).run();
+    done();
+  };
+  return (
+    <div
+      className="card link-editor"
+      role="dialog"
+      aria-label="Link"
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') {
+          event.preventDefault();
+          done();
+        }
+      }}
+    >
+      <label htmlFor="link-url">Link URL</label>
+      <input
+        id="link-url"
+        ref={input}
+        inputMode="url"
+        value={url}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? 'link-url-error' : undefined}
+        onChange={(event) => {
+          setUrl(event.target.value);
+          setError('');
+        }}
+        onKeyDown={(event) => {
+          // Enter applies the link here, not the post's form around it.
+          if (event.key === 'Enter') {
+            event.preventDefault();
+            apply();
+          }
+        }}
+      />
+      <button type="button" className="button button-small" onClick={apply}>
+        Apply
+      </button>
+      <button
+        type="button"
+        className="button button-small button-secondary"
+        onClick={() => {
+          editor.chain().focus().extendMarkRange('link').unsetLink().run();
+          done();
+        }}
+      >
+        Remove link
+      </button>
+      {error ? (
+        <p id="link-url-error" className="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
 }
 
 /**
  * The rich editor: the post as readers will see it, written back to the same Markdown on every
- * change. Loaded only when a writer turns it on (a chunk of its own, never on public pages).
+ * change. Loaded once the post editor is live (a chunk of its own, never on public pages).
  */
 export default function RichEditor({ markdown, onMarkdown, products, upload, pickImage, handle }: Props) {
+  // Where uploaded images go: the gallery that asked for them, else a new image card each.
+  const galleryTarget = useRef<((image: GalleryImage) => void) | null>(null);
+  const uploadImages = (files: File[]) => {
+    galleryTarget.current = null;
+    upload(files);
+  };
+  const pickImages = (append: ((image: GalleryImage) => void) | null) => {
+    galleryTarget.current = append;
+    pickImage();
+  };
   const [slash, setSlash] = useState<SlashQuery | null>(null);
+  const [linking, setLinking] = useState(false);
   const [active, setActive] = useState(0);
   // Parsed once: the editor takes its content only when it is made, and the text changes on every key.
   const [initial] = useState(() => markdownToDoc(markdown));
-  const items = slashItems(products, pickImage);
+  const items = slashItems(products, () => pickImages(null));
   const shown = slash ? filterItems(items, slash.query) : [];
   // The editor's handlers are made once; they read the menu through this ref.
   const menu = useRef({ shown, active, slash });
@@ -71,7 +153,7 @@ export default function RichEditor({ markdown, onMarkdown, products, upload, pic
         const { shown: options, active: at, slash: open } = menu.current;
         if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'k') {
           event.preventDefault();
-          if (editorRef.current) askLink(editorRef.current);
+          setLinking(true);
           return true;
         }
         if (!open || options.length === 0) return false;
@@ -94,14 +176,14 @@ export default function RichEditor({ markdown, onMarkdown, products, upload, pic
       handlePaste: (_view, event) => {
         const images = imagesIn(event.clipboardData);
         if (images.length === 0) return false;
-        upload(images);
+        uploadImages(images);
         return true;
       },
       handleDrop: (_view, event) => {
         const images = imagesIn(event.dataTransfer);
         if (images.length === 0) return false;
         event.preventDefault();
-        upload(images);
+        uploadImages(images);
         return true;
       },
     },
@@ -131,8 +213,10 @@ export default function RichEditor({ markdown, onMarkdown, products, upload, pic
   }, [editor, activeId]);
 
   useImperativeHandle(handle, () => ({
-    insertImage: (src, alt) =>
-      editor?.chain().focus().insertContent({ type: 'imageCard', attrs: { src, alt } }).run(),
+    insertImage: (src, alt) => {
+      if (galleryTarget.current) galleryTarget.current({ src, alt });
+      else editor?.chain().focus().insertContent({ type: 'imageCard', attrs: { src, alt } }).run();
+    },
   }));
 
   const marks = useEditorState({
@@ -160,86 +244,89 @@ export default function RichEditor({ markdown, onMarkdown, products, upload, pic
   const chain = () => editor.chain().focus();
   return (
     <ProductsContext.Provider value={products}>
-      <div className="editor-toolbar" role="toolbar" aria-label="Formatting">
-        {toggle('bold', 'Bold', () => chain().toggleBold().run())}
-        {toggle('italic', 'Italic', () => chain().toggleItalic().run())}
-        {toggle('underline', 'Underline', () => chain().toggleUnderline().run())}
-        {toggle('strike', 'Strike', () => chain().toggleStrike().run())}
-        {toggle('link', 'Link', () => askLink(editor))}
-        <label className="visually-hidden" htmlFor="rich-colour">
-          Text colour
-        </label>
-        <select
-          id="rich-colour"
-          className="editor-colour"
-          value=""
-          onChange={(e) => {
-            const value = e.target.value;
-            if (value === 'inherit') chain().unsetMark('colour').run();
-            else if (value) chain().setMark('colour', { value }).run();
-          }}
-        >
-          <option value="">Colour…</option>
-          {TEXT_COLOURS.map((c) => (
-            <option key={c.name} value={c.value}>
-              {c.name}
-            </option>
-          ))}
-        </select>
-        <button
-          type="button"
-          className="button button-small button-secondary"
-          onClick={() => chain().undo().run()}
-        >
-          Undo
-        </button>
-        <button
-          type="button"
-          className="button button-small button-secondary"
-          onClick={() => chain().redo().run()}
-        >
-          Redo
-        </button>
-        <button
-          type="button"
-          className="button button-small button-secondary"
-          aria-label="Insert a card"
-          onClick={() =>
-            editor.state.selection.$from.parent.textContent === ''
-              ? chain().insertContent('/').run()
-              : chain().selectTextblockEnd().splitBlock().insertContent('/').run()
-          }
-        >
-          +
-        </button>
-      </div>
-      <div className="rich-editor">
-        <EditorContent editor={editor} />
-        {slash && shown.length > 0 ? (
-          <div className="card slash-menu" role="listbox" id="slash-menu" aria-label="Insert">
-            {shown.map((item, index) => (
-              <div
-                key={item.id}
-                id={`slash-${item.id}`}
-                role="option"
-                tabIndex={-1}
-                aria-selected={index === active}
-                className={index === active ? 'is-active' : undefined}
-                onMouseDown={(event) => {
-                  event.preventDefault();
-                  choose(editor, item);
-                }}
-              >
-                {item.label}
-              </div>
+      <GalleryPickerContext.Provider value={pickImages}>
+        <div className="editor-toolbar" role="toolbar" aria-label="Formatting">
+          {toggle('bold', 'Bold', () => chain().toggleBold().run())}
+          {toggle('italic', 'Italic', () => chain().toggleItalic().run())}
+          {toggle('underline', 'Underline', () => chain().toggleUnderline().run())}
+          {toggle('strike', 'Strike', () => chain().toggleStrike().run())}
+          {toggle('link', 'Link', () => setLinking(true))}
+          <label className="visually-hidden" htmlFor="rich-colour">
+            Text colour
+          </label>
+          <select
+            id="rich-colour"
+            className="editor-colour"
+            value=""
+            onChange={(e) => {
+              const value = e.target.value;
+              if (value === 'inherit') chain().unsetMark('colour').run();
+              else if (value) chain().setMark('colour', { value }).run();
+            }}
+          >
+            <option value="">Colour…</option>
+            {TEXT_COLOURS.map((c) => (
+              <option key={c.name} value={c.value}>
+                {c.name}
+              </option>
             ))}
-          </div>
-        ) : null}
-      </div>
-      <p id="rich-editor-hint" className="muted">
-        Type / for headings, lists, images and cards; Markdown shortcuts (## , - , 1. , &gt; , ```, **bold**)
-        work as you type. Ctrl (⌘ on a Mac) + B bold, I italic, K link, Z undo, S save.
-      </p>
+          </select>
+          <button
+            type="button"
+            className="button button-small button-secondary"
+            onClick={() => chain().undo().run()}
+          >
+            Undo
+          </button>
+          <button
+            type="button"
+            className="button button-small button-secondary"
+            onClick={() => chain().redo().run()}
+          >
+            Redo
+          </button>
+          <button
+            type="button"
+            className="button button-small button-secondary"
+            aria-label="Insert a card"
+            onClick={() =>
+              editor.state.selection.$from.parent.textContent === ''
+                ? chain().insertContent('/').run()
+                : chain().selectTextblockEnd().splitBlock().insertContent('/').run()
+            }
+          >
+            +
+          </button>
+        </div>
+        {linking ? <LinkEditor editor={editor} close={() => setLinking(false)} /> : null}
+        <div className="rich-editor">
+          <EditorContent editor={editor} />
+          {slash && shown.length > 0 ? (
+            <div className="card slash-menu" role="listbox" id="slash-menu" aria-label="Insert">
+              {shown.map((item, index) => (
+                <div
+                  key={item.id}
+                  id={`slash-${item.id}`}
+                  role="option"
+                  tabIndex={-1}
+                  aria-selected={index === active}
+                  className={index === active ? 'is-active' : undefined}
+                  onMouseDown={(event) => {
+                    event.preventDefault();
+                    choose(editor, item);
+                  }}
+                >
+                  {item.label}
+                </div>
+              ))}
+            </div>
+          ) : null}
+        </div>
+        <p id="rich-editor-hint" className="muted">
+          Type / for headings, lists, images and cards; Markdown shortcuts (## , - , 1. , &gt; , ```,
+          **bold**) work as you type. Ctrl (⌘ on a Mac) + B bold, I italic, K link, Z undo, S save.
+        </p>
+      </GalleryPickerContext.Provider>
     </ProductsContext.Provider>
   );
 }

@@ -1,9 +1,13 @@
 import { type NodeViewProps, NodeViewWrapper } from '@tiptap/react';
-import { createContext, type ReactNode, useContext, useId } from 'react';
+import { createContext, type ReactNode, useContext, useEffect, useId, useRef } from 'react';
 import type { ProductChoice } from '../post-editor/MarkdownToolbar.tsx';
+import type { GalleryImage } from './markdown-doc.ts';
 
 /** The shop's products, for the product card's name. */
 export const ProductsContext = createContext<ProductChoice[]>([]);
+
+/** Opens the image picker; what is uploaded goes to append (a gallery) instead of a new image card. */
+export const GalleryPickerContext = createContext<(append: (image: GalleryImage) => void) => void>(() => {});
 
 const KIND_LABELS: Record<string, string> = {
   youtube: 'YouTube video',
@@ -42,20 +46,29 @@ function CardField({
   value,
   onChange,
   rows,
+  focus,
 }: {
   label: string;
   value: string;
   onChange: (value: string) => void;
   rows?: number;
+  /** Takes the focus when the card appears: a card just inserted is written in at once. */
+  focus?: boolean;
 }) {
   const id = useId();
+  const input = useRef<HTMLInputElement>(null);
+  // Only when the card first appears: a later change of `focus` must not move the writer.
+  const focusOnMount = useRef(focus);
+  useEffect(() => {
+    if (focusOnMount.current) input.current?.focus();
+  }, []);
   return (
     <div className="editor-card-field">
       <label htmlFor={id}>{label}</label>
       {rows ? (
         <textarea id={id} rows={rows} value={value} onChange={(e) => onChange(e.target.value)} />
       ) : (
-        <input id={id} value={value} onChange={(e) => onChange(e.target.value)} />
+        <input ref={input} id={id} value={value} onChange={(e) => onChange(e.target.value)} />
       )}
     </div>
   );
@@ -111,6 +124,75 @@ export function ImageCardView({ node, updateAttributes, selected, deleteNode }: 
         value={String(node.attrs.caption)}
         onChange={(caption) => updateAttributes({ caption })}
       />
+    </Card>
+  );
+}
+
+export function CalloutCardView({ node, updateAttributes, selected, deleteNode }: NodeViewProps) {
+  const text = String(node.attrs.text);
+  return (
+    <Card label="Callout" selected={selected} remove={deleteNode}>
+      <div className="editor-callout">
+        <CardField
+          label="Emoji"
+          value={String(node.attrs.emoji)}
+          onChange={(emoji) => updateAttributes({ emoji: emoji.trim() })}
+        />
+        <CardField
+          label="Callout text"
+          value={text}
+          focus={text === ''}
+          onChange={(next) => updateAttributes({ text: next })}
+        />
+      </div>
+    </Card>
+  );
+}
+
+export function GalleryCardView({ node, editor, getPos, selected, deleteNode }: NodeViewProps) {
+  const pick = useContext(GalleryPickerContext);
+  const images = node.attrs.images as GalleryImage[];
+  // Read from the document when called: uploads finish one by one, after this render.
+  const setImages = (change: (current: GalleryImage[]) => GalleryImage[]) => {
+    const pos = getPos();
+    const current = pos === undefined ? null : editor.state.doc.nodeAt(pos);
+    if (pos === undefined || current?.type.name !== 'galleryCard') return;
+    editor.view.dispatch(editor.state.tr.setNodeAttribute(pos, 'images', change(current.attrs.images)));
+  };
+  const addImages = () => pick((image) => setImages((current) => [...current, image]));
+  // A gallery just inserted asks for its images at once.
+  const emptyAtFirst = useRef(images.length === 0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only when the card first appears
+  useEffect(() => {
+    if (emptyAtFirst.current) addImages();
+  }, []);
+  return (
+    <Card label="Gallery" selected={selected} remove={deleteNode}>
+      <ul className="editor-gallery">
+        {images.map((image, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: an image may be in a gallery twice: its place is what tells them apart
+          <li key={`${index}-${image.src}`}>
+            <img src={image.src} alt={image.alt} className="editor-card-image" />
+            <CardField
+              label={`Alt text of image ${index + 1}`}
+              value={image.alt}
+              onChange={(alt) =>
+                setImages((current) => current.map((each, at) => (at === index ? { ...each, alt } : each)))
+              }
+            />
+            <button
+              type="button"
+              className="button button-small button-secondary"
+              onClick={() => setImages((current) => current.filter((_, at) => at !== index))}
+            >
+              Remove image {index + 1}
+            </button>
+          </li>
+        ))}
+      </ul>
+      <button type="button" className="button button-small button-secondary" onClick={addImages}>
+        Add images
+      </button>
     </Card>
   );
 }

@@ -3,7 +3,14 @@ import { TableKit } from '@tiptap/extension-table';
 import { ReactNodeViewRenderer } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import { TEXT_COLOURS } from '../markdown-toolbar.ts';
-import { EmbedCardView, ImageCardView, MarkdownCardView } from './cards.tsx';
+import {
+  CalloutCardView,
+  EmbedCardView,
+  GalleryCardView,
+  ImageCardView,
+  MarkdownCardView,
+} from './cards.tsx';
+import { CodeHighlight } from './code-highlight.ts';
 
 const BLOCKS = [
   'paragraph',
@@ -16,6 +23,8 @@ const BLOCKS = [
   'markdownCard',
   'embedCard',
   'imageCard',
+  'calloutCard',
+  'galleryCard',
   'table',
 ];
 
@@ -148,6 +157,45 @@ const ImageCard = Node.create({
   },
 });
 
+/** A callout: an emoji and a line of text (a one-line quote opening with the emoji in Markdown). */
+const CalloutCard = Node.create({
+  name: 'calloutCard',
+  group: 'block',
+  atom: true,
+  addAttributes() {
+    return { emoji: { default: '💡', rendered: false }, text: { default: '', rendered: false } };
+  },
+  parseHTML() {
+    return [{ tag: 'div[data-callout-card]' }];
+  },
+  renderHTML() {
+    return ['div', { 'data-callout-card': '' }];
+  },
+  addNodeView() {
+    return ReactNodeViewRenderer(CalloutCardView);
+  },
+});
+
+/** Images side by side: two or more on one line in Markdown. */
+const GalleryCard = Node.create({
+  name: 'galleryCard',
+  group: 'block',
+  atom: true,
+  draggable: true,
+  addAttributes() {
+    return { images: { default: [], rendered: false } };
+  },
+  parseHTML() {
+    return [{ tag: 'div[data-gallery-card]' }];
+  },
+  renderHTML() {
+    return ['div', { 'data-gallery-card': '' }];
+  },
+  addNodeView() {
+    return ReactNodeViewRenderer(GalleryCardView);
+  },
+});
+
 /** What the editor allows: pasted HTML is cut down to these nodes and marks by the schema. */
 export const extensions = [
   StarterKit.configure({
@@ -160,5 +208,8 @@ export const extensions = [
   MarkdownCard,
   EmbedCard,
   ImageCard,
+  CalloutCard,
+  GalleryCard,
+  CodeHighlight,
   MarkdownSpacing,
 ];

@@ -43,6 +43,7 @@ const block = fc.oneof(
     .map((items) => items.map((i, n) => `${n + 1}. ${i}`).join('\n')),
   fc.array(paragraph, { minLength: 1, maxLength: 3 }).map((items) => items.map((i) => `* ${i}`).join('\n\n')),
   paragraph.map((p) => `> ${p}`),
+  fc.tuple(fc.constantFrom('💡', '⚠️', '👩‍💻'), paragraph).map(([emoji, text]) => `> ${emoji} ${text}`),
   fc
     .tuple(fc.constantFrom('ts', 'sql', ''), sentence)
     .map(([lang, code]) => `\`\`\`${lang}\n${code}\n\`\`\``),
@@ -58,6 +59,12 @@ const block = fc.oneof(
     '![A cat](/uploads/cat.webp "Caption")',
     '![A "cat"](/a.webp "Say \\"hi\\"")',
   ),
+  fc
+    .array(fc.tuple(sentence, fc.constantFrom('/uploads/a.webp', 'https://example.com/b.png')), {
+      minLength: 2,
+      maxLength: 4,
+    })
+    .map((images) => images.map(([alt, src]) => `![${alt}](${src})`).join(' ')),
   fc.constantFrom('<div class="note">\n<p>Raw HTML</p>\n</div>', '|a|b|\n|-|-|\n|1|2|'),
   fc
     .array(fc.tuple(paragraph, paragraph), { minLength: 1, maxLength: 3 })
@@ -113,6 +120,47 @@ describe('markdown → editor → markdown', () => {
     ]);
     expect(doc.content?.[3].attrs?.language).toBe('ts');
     expect(doc.content?.[7].content?.[0].marks).toEqual([{ type: 'colour', attrs: { value: '#2563eb' } }]);
+  });
+
+  it('loads a callout (a one-line quote opening with an emoji, as the importer writes it) as its card', () => {
+    const doc = markdownToDoc('> 💡 Note **this**\n\n> 💡 Two\n> lines');
+    expect(doc.content?.[0]).toMatchObject({
+      type: 'calloutCard',
+      attrs: { emoji: '💡', text: 'Note **this**' },
+    });
+    expect(doc.content?.[1].type).toBe('blockquote');
+    const typed = {
+      type: 'doc',
+      content: [{ type: 'calloutCard', attrs: { emoji: '⚠️', text: 'Mind\nthe gap ' } }],
+    };
+    expect(docToMarkdown(typed)).toBe('> ⚠️ Mind the gap');
+  });
+
+  it('loads images side by side on one line as a gallery card', () => {
+    const doc = markdownToDoc('![One](/uploads/1.webp) ![Two](/uploads/2.webp)\n\n![Alone](/uploads/3.webp)');
+    expect(doc.content?.[0]).toMatchObject({
+      type: 'galleryCard',
+      attrs: {
+        images: [
+          { alt: 'One', src: '/uploads/1.webp' },
+          { alt: 'Two', src: '/uploads/2.webp' },
+        ],
+      },
+    });
+    expect(doc.content?.[1].type).toBe('imageCard');
+    const edited = {
+      type: 'doc',
+      content: [{ type: 'galleryCard', attrs: { images: [{ alt: 'A [b]\nc', src: '/uploads/1.webp' }] } }],
+    };
+    expect(docToMarkdown(edited)).toBe('![A bc](/uploads/1.webp)');
+    const cancelled = {
+      type: 'doc',
+      content: [
+        { type: 'paragraph', content: [{ type: 'text', text: 'Intro' }] },
+        { type: 'galleryCard', attrs: { images: [] } },
+      ],
+    };
+    expect(docToMarkdown(cancelled)).toBe('Intro');
   });
 
   it('loads a footnote mark as part of its paragraph, and its note as a card', () => {

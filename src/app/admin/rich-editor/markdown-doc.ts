@@ -21,14 +21,29 @@ const CARD_MARKERS = {
   product: /^\[product:(\d{1,9})\]$/,
 } as const;
 
+/**
+ * A callout: a one-line quote that opens with an emoji, as the importer writes Ghost's callout
+ * cards (src/import/content.ts) and the site renders as a quote.
+ */
+const CALLOUT = /^> (\p{Extended_Pictographic}(?:\uFE0F|\u200D\p{Extended_Pictographic})*) (\S[^\n]*)$/u;
+
+/** A gallery: two or more images on one line, side by side on the page (blog.css). */
+const GALLERY_IMAGE = /!\[([^[\]\n]*)\]\(([^()\s"]+)\)/g;
+const GALLERY = /^!\[[^[\]\n]*\]\([^()\s"]+\)(?: !\[[^[\]\n]*\]\([^()\s"]+\))+$/;
+
+export type GalleryImage = { src: string; alt: string };
+
 const BLOCK_SEPARATOR = '\n\n';
 const COLOUR_OPEN = /^<span style="color: (#[0-9a-fA-F]{3,8}|[a-z]+)">$/;
 
 /** The Markdown a document is written back as. */
 export function docToMarkdown(doc: JSONContent): string {
-  // Empty paragraphs are the editor's, never a loaded post's (blank lines in Markdown are spacing).
+  // Empty paragraphs and galleries are the editor's, never a loaded post's (blank lines in Markdown
+  // are spacing; a gallery whose picker was cancelled holds nothing).
   const blocks = (doc.content ?? []).filter(
-    (block, _, all) => all.length === 1 || block.type !== 'paragraph' || block.content?.length,
+    (block, _, all) =>
+      (all.length === 1 || block.type !== 'paragraph' || block.content?.length) &&
+      (block.type !== 'galleryCard' || block.attrs?.images?.length),
   );
   return blocks
     .map((block, index) => {
@@ -74,6 +89,13 @@ function cardFor(source: string): JSONContent | null {
   for (const [kind, pattern] of Object.entries(CARD_MARKERS)) {
     const match = pattern.exec(source);
     if (match) return { type: 'embedCard', attrs: { kind, value: match[1] } };
+  }
+  const callout = CALLOUT.exec(source);
+  if (callout && writeCallout(callout[1], callout[2]) === source)
+    return { type: 'calloutCard', attrs: { emoji: callout[1], text: callout[2] } };
+  if (GALLERY.test(source)) {
+    const images = [...source.matchAll(GALLERY_IMAGE)].map((m) => ({ alt: m[1], src: m[2] }));
+    if (writeImages(images) === source) return { type: 'galleryCard', attrs: { images } };
   }
   // The title is the figure's caption on the page (src/blog/figures.ts).
   const image = /^!\[([^[\]\n]*)\]\(([^()\s"]+)(?: "([^"\n]+)")?\)$/.exec(source);
@@ -253,15 +275,32 @@ function writeBlock(block: JSONContent): string {
     case 'embedCard':
       return `[${block.attrs?.kind}:${block.attrs?.value}]`;
     case 'imageCard': {
-      const alt = String(block.attrs?.alt ?? '').replace(/[[\]\n]/g, '');
       const caption = String(block.attrs?.caption ?? '').replace(/["\n]/g, '');
-      return `![${alt}](${block.attrs?.src}${caption ? ` "${caption}"` : ''})`;
+      return `![${imageAlt(block.attrs?.alt)}](${block.attrs?.src}${caption ? ` "${caption}"` : ''})`;
     }
+    case 'galleryCard':
+      return writeImages(block.attrs?.images ?? []);
+    case 'calloutCard':
+      return writeCallout(String(block.attrs?.emoji ?? ''), String(block.attrs?.text ?? ''));
     case 'markdownCard':
       return block.attrs?.source ?? '';
     default:
       return '';
   }
+}
+
+/** Alt text as Markdown holds it: brackets and line breaks would end it. */
+function imageAlt(alt: unknown): string {
+  return String(alt ?? '').replace(/[[\]\n]/g, '');
+}
+
+function writeImages(images: GalleryImage[]): string {
+  return images.map((image) => `![${imageAlt(image.alt)}](${image.src})`).join(' ');
+}
+
+/** The callout's line; a line break in its text would end the quote, so it becomes a space. */
+function writeCallout(emoji: string, text: string): string {
+  return `> ${[emoji.trim(), text.replace(/\s*\n\s*/g, ' ').trim()].filter(Boolean).join(' ')}`;
 }
 
 function listItem(item: JSONContent, marker: string): string {

@@ -54,8 +54,28 @@ export function slashItems(products: ProductChoice[], pickImage: () => void): Sl
       label: 'Table',
       run: (e) => e.chain().focus().insertTable({ rows: 3, cols: 2, withHeaderRow: true }).run(),
     },
+    {
+      id: 'callout',
+      label: 'Callout',
+      run: (e) =>
+        e
+          .chain()
+          .focus()
+          .insertContent({ type: 'calloutCard', attrs: { emoji: '💡', text: '' } })
+          .run(),
+    },
     { id: 'divider', label: 'Divider', run: (e) => e.chain().focus().setHorizontalRule().run() },
     { id: 'image', label: 'Image', run: () => pickImage() },
+    {
+      id: 'gallery',
+      label: 'Gallery',
+      run: (e) =>
+        e
+          .chain()
+          .focus()
+          .insertContent({ type: 'galleryCard', attrs: { images: [] } })
+          .run(),
+    },
     {
       id: 'youtube',
       label: 'YouTube video',
