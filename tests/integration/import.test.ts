@@ -327,7 +327,9 @@ describe('npm run import', () => {
     expect(bad.output()).toContain('The file is empty (0 bytes). Nothing was imported.');
     const usage = startProcess('src/cli/import.ts', [], env);
     expect(await usage.exited).toBe(2);
-    expect(usage.output()).toContain('Usage: npm run import -- <file.xml|file.json|file.zip|file.csv> [--dry-run]');
+    expect(usage.output()).toContain(
+      'Usage: npm run import -- <file.xml|file.json|file.zip|file.csv> [--dry-run]',
+    );
   });
 });
 
