@@ -1,6 +1,7 @@
 import { type NodeViewProps, NodeViewWrapper } from '@tiptap/react';
 import { createContext, type ReactNode, useContext, useEffect, useId, useRef, useState } from 'react';
 import { type Bookmark, bookmarkSchema } from '../../../blog/bookmark-schema.ts';
+import { IMAGE_WIDTHS, type ImageWidth } from '../../../blog/figures.ts';
 import type { ProductChoice } from '../post-editor/MarkdownToolbar.tsx';
 import type { GalleryImage } from './markdown-doc.ts';
 
@@ -124,7 +125,15 @@ export function EmbedCardView({ node, updateAttributes, selected, deleteNode }: 
   );
 }
 
+const WIDTH_LABELS: Record<ImageWidth, string> = {
+  normal: 'Normal',
+  wide: 'Wide',
+  full: 'Full width',
+};
+
 export function ImageCardView({ node, updateAttributes, selected, deleteNode }: NodeViewProps) {
+  // Each card's radios are their own group (a post may hold many images).
+  const name = useId();
   return (
     <Card label="Image" selected={selected} remove={deleteNode}>
       <img src={String(node.attrs.src)} alt={String(node.attrs.alt)} className="editor-card-image" />
@@ -138,6 +147,21 @@ export function ImageCardView({ node, updateAttributes, selected, deleteNode }: 
         value={String(node.attrs.caption)}
         onChange={(caption) => updateAttributes({ caption })}
       />
+      <fieldset className="editor-image-width">
+        <legend>Width</legend>
+        {IMAGE_WIDTHS.map((width) => (
+          <label key={width}>
+            <input
+              type="radio"
+              name={`image-width-${name}`}
+              value={width}
+              checked={node.attrs.width === width}
+              onChange={() => updateAttributes({ width })}
+            />{' '}
+            {WIDTH_LABELS[width]}
+          </label>
+        ))}
+      </fieldset>
     </Card>
   );
 }
@@ -276,14 +300,16 @@ export function BookmarkCardView({ node, updateAttributes, selected, deleteNode 
         <p className="editor-card-note" role="status">
           {status}
         </p>
-        <CardField label="Title" value={String(node.attrs.title)} onChange={(title) => updateAttributes({ title })} />
         <CardField
-          label="Description"
+          label="Bookmark title"
+          value={String(node.attrs.title)} onChange={(title) => updateAttributes({ title })} />
+        <CardField
+          label="Bookmark description"
           value={String(node.attrs.description)}
           onChange={(description) => updateAttributes({ description })}
         />
         {publisher ? (
-          <CardField label="Publisher" value={publisher} onChange={(next) => updateAttributes({ publisher: next })} />
+          <CardField label="Bookmark publisher" value={publisher} onChange={(next) => updateAttributes({ publisher: next })} />
         ) : null}
         {image ? (
           <button

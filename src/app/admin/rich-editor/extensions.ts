@@ -137,6 +137,7 @@ const ImageCard = Node.create({
       src: { default: '', rendered: false },
       alt: { default: '', rendered: false },
       caption: { default: '', rendered: false },
+      width: { default: 'normal', rendered: false },
     };
   },
   parseHTML() {

@@ -58,6 +58,9 @@ const block = fc.oneof(
     '![A cat](/uploads/cat.webp)',
     '![A cat](/uploads/cat.webp "Caption")',
     '![A "cat"](/a.webp "Say \\"hi\\"")',
+    '![A cat](/uploads/cat.webp#wide)',
+    '![A cat](https://example.com/cat.png#full "Caption")',
+    '![A cat](/uploads/cat.webp#top)',
   ),
   fc
     .array(fc.tuple(sentence, fc.constantFrom('/uploads/a.webp', 'https://example.com/b.png')), {
@@ -143,6 +146,19 @@ describe('markdown → editor → markdown', () => {
       content: [{ type: 'calloutCard', attrs: { emoji: '⚠️', text: 'Mind\nthe gap ' } }],
     };
     expect(docToMarkdown(typed)).toBe('> ⚠️ Mind the gap');
+  });
+
+  it("loads an image's width from its address's fragment and writes it back there", () => {
+    const doc = markdownToDoc('![Wide](/uploads/a.webp#wide "Cap")\n\n![Plain](/uploads/b.webp#top)');
+    expect(doc.content?.[0]).toMatchObject({
+      type: 'imageCard',
+      attrs: { src: '/uploads/a.webp', width: 'wide', caption: 'Cap' },
+    });
+    expect(doc.content?.[1]).toMatchObject({ attrs: { src: '/uploads/b.webp#top', width: 'normal' } });
+    const set = (width: string) =>
+      docToMarkdown({ type: 'doc', content: [{ type: 'imageCard', attrs: { src: '/uploads/a.webp', alt: 'A', width } }] });
+    expect(set('full')).toBe('![A](/uploads/a.webp#full)');
+    expect(set('normal')).toBe('![A](/uploads/a.webp)');
   });
 
   it('loads images side by side on one line as a gallery card', () => {

@@ -3,6 +3,7 @@ import type { BlockContent, ListItem, PhrasingContent, Root, RootContent, Table,
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
+import { splitImageWidth } from '../../../blog/figures.ts';
 
 /**
  * Markdown (with our markers) ⇄ the rich editor's document. Markdown stays the one stored format,
@@ -101,9 +102,10 @@ function cardFor(source: string): JSONContent | null {
     const images = [...source.matchAll(GALLERY_IMAGE)].map((m) => ({ alt: m[1], src: m[2] }));
     if (writeImages(images) === source) return { type: 'galleryCard', attrs: { images } };
   }
-  // The title is the figure's caption on the page (src/blog/figures.ts).
+  // The title is the figure's caption on the page, a #wide or #full address its width (src/blog/figures.ts).
   const image = /^!\[([^[\]\n]*)\]\(([^()\s"]+)(?: "([^"\n]+)")?\)$/.exec(source);
-  if (image) return { type: 'imageCard', attrs: { alt: image[1], src: image[2], caption: image[3] ?? '' } };
+  if (image)
+    return { type: 'imageCard', attrs: { alt: image[1], ...splitImageWidth(image[2]), caption: image[3] ?? '' } };
   return null;
 }
 
@@ -323,7 +325,8 @@ function writeBlock(block: JSONContent): string {
       return `[${block.attrs?.kind}:${block.attrs?.value}]`;
     case 'imageCard': {
       const caption = String(block.attrs?.caption ?? '').replace(/["\n]/g, '');
-      return `![${imageAlt(block.attrs?.alt)}](${block.attrs?.src}${caption ? ` "${caption}"` : ''})`;
+      const width = block.attrs?.width && block.attrs.width !== 'normal' ? `#${block.attrs.width}` : '';
+      return `![${imageAlt(block.attrs?.alt)}](${block.attrs?.src}${width}${caption ? ` "${caption}"` : ''})`;
     }
     case 'galleryCard':
       return writeImages(block.attrs?.images ?? []);
