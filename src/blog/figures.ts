@@ -36,7 +36,9 @@ export function splitImageWidth(src: string): { src: string; width: ImageWidth }
 }
 
 function figure(image: Element, link: Element | undefined, caption: ElementContent[]): Element {
-  const { src, width } = splitImageWidth(typeof image.properties.src === 'string' ? image.properties.src : '');
+  const { src, width } = splitImageWidth(
+    typeof image.properties.src === 'string' ? image.properties.src : '',
+  );
   if (src) image.properties.src = src;
   const alt = typeof image.properties.alt === 'string' ? image.properties.alt : '';
   // Opens the original, full size; an image without alt text still gives its link a name.

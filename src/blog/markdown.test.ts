@@ -67,7 +67,9 @@ describe('image widths', () => {
     expect(html).toContain(
       `<figure class="figure-wide"><a href="/uploads/${name}.jpg"><img src="/uploads/${name}.jpg" alt="Wide" loading="lazy" decoding="async" width="2000" height="1000" srcset="${srcset}" sizes="(max-width: 66rem) calc(100vw - 2rem), 64rem"></a><figcaption>Across</figcaption></figure>`,
     );
-    expect(html).toContain(`<figure class="figure-full"><a href="/uploads/${name}.jpg"><img src="/uploads/${name}.jpg" alt="Full"`);
+    expect(html).toContain(
+      `<figure class="figure-full"><a href="/uploads/${name}.jpg"><img src="/uploads/${name}.jpg" alt="Full"`,
+    );
     expect(html).toContain('sizes="100vw"');
     // An image without a width renders as it always did.
     expect(html).toContain(
@@ -79,13 +81,19 @@ describe('image widths', () => {
       currency: 'usd',
       publicUrl: 'https://blog.example',
     });
-    expect(mail).toContain(`<img style="max-width:100%;height:auto" src="https://blog.example/uploads/${name}.jpg" alt="Full"`);
+    expect(mail).toContain(
+      `<img style="max-width:100%;height:auto" src="https://blog.example/uploads/${name}.jpg" alt="Full"`,
+    );
     expect(mail).not.toMatch(/#(wide|full)/);
   });
 
   it('leaves any other fragment, and an image that is not alone on its line, as written', () => {
-    expect(renderMarkdown('![A](https://example.com/a.png#top)')).toContain('src="https://example.com/a.png#top"');
-    expect(renderMarkdown('Text ![A](https://example.com/a.png#wide)')).toContain('src="https://example.com/a.png#wide"');
+    expect(renderMarkdown('![A](https://example.com/a.png#top)')).toContain(
+      'src="https://example.com/a.png#top"',
+    );
+    expect(renderMarkdown('Text ![A](https://example.com/a.png#wide)')).toContain(
+      'src="https://example.com/a.png#wide"',
+    );
   });
 });
 

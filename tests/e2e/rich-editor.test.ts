@@ -335,7 +335,9 @@ describe('the rich editor', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('status').filter({ hasText: 'Read: A page' }).waitFor();
     expect(await page.getByLabel('Bookmark description').inputValue()).toBe('Worth reading.');
-    await expect.poll(() => page.locator('.editor-bookmark-image').getAttribute('src')).toBe(`${app.url}/demo/book.svg`);
+    await expect
+      .poll(() => page.locator('.editor-bookmark-image').getAttribute('src'))
+      .toBe(`${app.url}/demo/book.svg`);
     // Past the Read button to the title, which the writer may reword.
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
@@ -351,7 +353,9 @@ describe('the rich editor', () => {
 
     await page.goto(`/post/${slug}`);
     const quote = page.locator('.prose blockquote');
-    expect(await quote.getByRole('link', { name: 'A page worth reading' }).getAttribute('href')).toBe(pageUrl);
+    expect(await quote.getByRole('link', { name: 'A page worth reading' }).getAttribute('href')).toBe(
+      pageUrl,
+    );
     expect(await quote.locator('img').getAttribute('src')).toBe(`${app.url}/demo/book.svg`);
 
     await openEditor(page, post.id);

@@ -44,7 +44,8 @@ beforeAll(async () => {
       more();
       res.on('error', () => {});
     } else if (req.url === '/image') res.writeHead(200, { 'content-type': 'image/png' }).end('not html');
-    else if (req.url === '/missing') res.writeHead(404, { 'content-type': 'text/html' }).end('<title>No</title>');
+    else if (req.url === '/missing')
+      res.writeHead(404, { 'content-type': 'text/html' }).end('<title>No</title>');
     else if (req.url === '/to-hidden')
       res.writeHead(302, { location: `http://127.0.0.2:${(hidden.address() as AddressInfo).port}/` }).end();
     else res.writeHead(404).end();
@@ -135,9 +136,11 @@ describe('POST /api/admin/bookmarks', () => {
 describe('a bookmark card on the site and in mails', () => {
   const shop = { products: new Map(), currency: 'usd', publicUrl: 'https://blog.example' };
   const card = (image: string) =>
-    ['> **[The page](https://example.com/page)**', '> What it is about.', ...(image ? [`> ![](${image})`] : [])].join(
-      '  \n',
-    );
+    [
+      '> **[The page](https://example.com/page)**',
+      '> What it is about.',
+      ...(image ? [`> ![](${image})`] : []),
+    ].join('  \n');
 
   it('shows its image under the linked title and description; one without an image renders as before', () => {
     const html = renderMarkdown(card('https://example.com/og.png'));
@@ -150,6 +153,8 @@ describe('a bookmark card on the site and in mails', () => {
     const mail = mailBody(html, 'https://blog.example/post/x', shop);
     expect(mail).toContain('<img style="max-width:100%;height:auto" src="https://example.com/og.png"');
     expect(mail).toContain('href="https://example.com/page"');
-    expect(plainText(html, 'https://blog.example/post/x', shop)).toContain('[Image] https://example.com/og.png');
+    expect(plainText(html, 'https://blog.example/post/x', shop)).toContain(
+      '[Image] https://example.com/og.png',
+    );
   });
 });

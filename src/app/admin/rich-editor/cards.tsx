@@ -302,14 +302,20 @@ export function BookmarkCardView({ node, updateAttributes, selected, deleteNode 
         </p>
         <CardField
           label="Bookmark title"
-          value={String(node.attrs.title)} onChange={(title) => updateAttributes({ title })} />
+          value={String(node.attrs.title)}
+          onChange={(title) => updateAttributes({ title })}
+        />
         <CardField
           label="Bookmark description"
           value={String(node.attrs.description)}
           onChange={(description) => updateAttributes({ description })}
         />
         {publisher ? (
-          <CardField label="Bookmark publisher" value={publisher} onChange={(next) => updateAttributes({ publisher: next })} />
+          <CardField
+            label="Bookmark publisher"
+            value={publisher}
+            onChange={(next) => updateAttributes({ publisher: next })}
+          />
         ) : null}
         {image ? (
           <button

@@ -70,7 +70,12 @@ const block = fc.oneof(
     .map((images) => images.map(([alt, src]) => `![${alt}](${src})`).join(' ')),
   // Bookmarks: the importer's form of Ghost's (title, description, publisher) and the editor's (with an image).
   fc
-    .tuple(typed, fc.option(typed), fc.option(sentence), fc.option(fc.constantFrom('https://example.com/og.png')))
+    .tuple(
+      typed,
+      fc.option(typed),
+      fc.option(sentence),
+      fc.option(fc.constantFrom('https://example.com/og.png')),
+    )
     .map(([title, description, publisher, image]) =>
       [`**[${title}](https://example.com/page)**`, description, publisher, image && `![](${image})`]
         .filter(Boolean)
@@ -156,7 +161,10 @@ describe('markdown → editor → markdown', () => {
     });
     expect(doc.content?.[1]).toMatchObject({ attrs: { src: '/uploads/b.webp#top', width: 'normal' } });
     const set = (width: string) =>
-      docToMarkdown({ type: 'doc', content: [{ type: 'imageCard', attrs: { src: '/uploads/a.webp', alt: 'A', width } }] });
+      docToMarkdown({
+        type: 'doc',
+        content: [{ type: 'imageCard', attrs: { src: '/uploads/a.webp', alt: 'A', width } }],
+      });
     expect(set('full')).toBe('![A](/uploads/a.webp#full)');
     expect(set('normal')).toBe('![A](/uploads/a.webp)');
   });
@@ -192,7 +200,9 @@ describe('markdown → editor → markdown', () => {
     const imported =
       '> **[Ghost: The \\[best\\] platform](https://ghost.org/)**  \n> The world’s most popular.  \n> Ghost Foundation · Ghost';
     const withImage = '> **[A page](https://example.com/a%20b)**  \n> ![](https://example.com/og.png)';
-    const doc = markdownToDoc(`${imported}\n\n${withImage}\n\n> **[Just bold](https://x.example/)** and more`);
+    const doc = markdownToDoc(
+      `${imported}\n\n${withImage}\n\n> **[Just bold](https://x.example/)** and more`,
+    );
     expect(doc.content?.[0]).toMatchObject({
       type: 'bookmarkCard',
       attrs: {
@@ -205,7 +215,12 @@ describe('markdown → editor → markdown', () => {
     });
     expect(doc.content?.[1]).toMatchObject({
       type: 'bookmarkCard',
-      attrs: { url: 'https://example.com/a%20b', title: 'A page', description: '', image: 'https://example.com/og.png' },
+      attrs: {
+        url: 'https://example.com/a%20b',
+        title: 'A page',
+        description: '',
+        image: 'https://example.com/og.png',
+      },
     });
     expect(doc.content?.[2].type).toBe('blockquote');
     const typed = {
@@ -218,7 +233,9 @@ describe('markdown → editor → markdown', () => {
         { type: 'bookmarkCard', attrs: { url: ' ', title: 'Never read', description: '', image: '' } },
       ],
     };
-    expect(docToMarkdown(typed)).toBe('> **[https://example.com/(x)](https://example.com/%28x%29)**  \n> Two lines \\*');
+    expect(docToMarkdown(typed)).toBe(
+      '> **[https://example.com/(x)](https://example.com/%28x%29)**  \n> Two lines \\*',
+    );
   });
 
   it('loads a footnote mark as part of its paragraph, and its note as a card', () => {

@@ -105,7 +105,10 @@ function cardFor(source: string): JSONContent | null {
   // The title is the figure's caption on the page, a #wide or #full address its width (src/blog/figures.ts).
   const image = /^!\[([^[\]\n]*)\]\(([^()\s"]+)(?: "([^"\n]+)")?\)$/.exec(source);
   if (image)
-    return { type: 'imageCard', attrs: { alt: image[1], ...splitImageWidth(image[2]), caption: image[3] ?? '' } };
+    return {
+      type: 'imageCard',
+      attrs: { alt: image[1], ...splitImageWidth(image[2]), caption: image[3] ?? '' },
+    };
   return null;
 }
 
@@ -137,7 +140,12 @@ function toBookmark(node: RootContent): JSONContent | null {
 
 /** The bookmark's quote; an empty title is the address, as the importer writes it. */
 function writeBookmark(attrs: Record<string, unknown>): string {
-  const oneLine = (value: unknown) => escapeText(String(value ?? '').replace(/\s+/g, ' ').trim());
+  const oneLine = (value: unknown) =>
+    escapeText(
+      String(value ?? '')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    );
   // Percent-encoded by hand: encodeURIComponent leaves parentheses, which would end the address.
   const address = (value: unknown) =>
     String(value ?? '')
