@@ -254,6 +254,8 @@ export function BookmarkCardView({ node, updateAttributes, selected, deleteNode 
   const url = String(node.attrs.url);
   const image = String(node.attrs.image);
   const publisher = String(node.attrs.publisher);
+  // Imported bookmarks name their publisher; the field stays while the writer empties it.
+  const hasPublisher = useRef(publisher !== '');
   const read = async () => {
     const parsed = bookmarkSchema.safeParse({ url });
     if (!parsed.success) {
@@ -310,7 +312,7 @@ export function BookmarkCardView({ node, updateAttributes, selected, deleteNode 
           value={String(node.attrs.description)}
           onChange={(description) => updateAttributes({ description })}
         />
-        {publisher ? (
+        {hasPublisher.current ? (
           <CardField
             label="Bookmark publisher"
             value={publisher}
