@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { AppServices } from '../server/services.ts';
 import { adminRouter } from './admin.ts';
 import { analyticsAdminRouter } from './analytics-admin.ts';
+import { bookmarksAdminRouter } from './bookmarks-admin.ts';
 import { cartRouter } from './cart.ts';
 import { commentsRouter } from './comments.ts';
 import { commentsAdminRouter } from './comments-admin.ts';
@@ -39,6 +40,7 @@ export function apiRouter(services: AppServices): Router {
     discountsAdminRouter(services),
     productFilesAdminRouter(services),
     importAdminRouter(services),
+    bookmarksAdminRouter(services),
     adminRouter(services),
     analyticsAdminRouter(services),
     paymentsRouter(services),

@@ -331,3 +331,8 @@ export const NewsletterProgress = described(
 );
 export const StripeReceipt = described('StripeReceipt', '{ received: true, outcome, message? }.');
 export const OpenApiDocument = described('OpenApiDocument', 'This document.');
+export const Bookmark = named(
+  'Bookmark',
+  'What a bookmark card shows of a page: empty strings where the page says nothing.',
+  z.object({ url: z.string(), title: z.string(), description: z.string(), image: z.string() }),
+);

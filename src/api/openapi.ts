@@ -3,6 +3,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-ope
 import Router from '@koa/router';
 import { z } from 'zod';
 import { rangeSchema } from '../analytics/report.ts';
+import { bookmarkSchema } from '../blog/bookmark-schema.ts';
 import { commentSchema } from '../blog/comment-schema.ts';
 import { newsletterSchema } from '../blog/newsletter.ts';
 import { postInputSchema } from '../blog/post-schema.ts';
@@ -609,6 +610,16 @@ const ENDPOINTS: Endpoint[] = [
     errors: [400, 413],
   },
   {
+    method: 'post',
+    path: '/api/admin/bookmarks',
+    tag: 'Posts',
+    summary: 'Read a page’s title, description and image for a bookmark card',
+    role: 'admin',
+    body: named('BookmarkInput', bookmarkSchema),
+    answers: [{ status: 200, schema: R.Bookmark }],
+    errors: [400, 422, 429],
+  },
+  {
     method: 'get',
     path: '/api/admin/import/jobs/:id',
     tag: 'Import and export',
@@ -952,6 +963,7 @@ const ERRORS: Record<number, string> = {
   404: 'Not found.',
   409: 'It conflicts with the current state (a stale version, the stock, a used code).',
   413: 'The body is too large.',
+  422: 'Well-formed, but it cannot be done as things stand; the message says why.',
   429: 'Too many attempts: wait as Retry-After says.',
 };
 

@@ -21,8 +21,25 @@ function standaloneImage(paragraph: Element): { image: Element; link?: Element; 
   return inner.length === 1 && isElement(inner[0], 'img') ? { image: inner[0], link: first, caption } : null;
 }
 
+/**
+ * An image card's width, written as a fragment of its address (`![Alt](/uploads/a.webp#wide)`):
+ * it survives every Markdown tool and old images, without one, stay as they were (ADR 021).
+ */
+export const IMAGE_WIDTHS = ['normal', 'wide', 'full'] as const;
+export type ImageWidth = (typeof IMAGE_WIDTHS)[number];
+const WIDTH_FRAGMENT = /#(wide|full)$/;
+
+/** The address without its width fragment, and the width it asks for. */
+export function splitImageWidth(src: string): { src: string; width: ImageWidth } {
+  const match = WIDTH_FRAGMENT.exec(src);
+  return match ? { src: src.slice(0, match.index), width: match[1] as ImageWidth } : { src, width: 'normal' };
+}
+
 function figure(image: Element, link: Element | undefined, caption: ElementContent[]): Element {
-  const src = typeof image.properties.src === 'string' ? image.properties.src : '';
+  const { src, width } = splitImageWidth(
+    typeof image.properties.src === 'string' ? image.properties.src : '',
+  );
+  if (src) image.properties.src = src;
   const alt = typeof image.properties.alt === 'string' ? image.properties.alt : '';
   // Opens the original, full size; an image without alt text still gives its link a name.
   const opened: Element =
@@ -38,14 +55,16 @@ function figure(image: Element, link: Element | undefined, caption: ElementConte
   const children: ElementContent[] = [opened];
   if (caption.length)
     children.push({ type: 'element', tagName: 'figcaption', properties: {}, children: caption });
-  return { type: 'element', tagName: 'figure', properties: {}, children };
+  const properties = width === 'normal' ? {} : { className: [`figure-${width}`] };
+  return { type: 'element', tagName: 'figure', properties, children };
 }
 
 /**
  * An image on its own line becomes a <figure> whose image links to the original. Its caption is
  * the Markdown title (`![alt](src "Caption")`) or an emphasised line right under it
- * (`*Caption*`). Runs after the sanitizer, on what it let through: it adds only the figure, the
- * caption and a link to the image's own (already checked) address.
+ * (`*Caption*`); a `#wide` or `#full` address gives the figure that class. Runs after the
+ * sanitizer, on what it let through: it adds only the figure, its class, the caption and a link
+ * to the image's own (already checked) address.
  */
 export function rehypeFigures() {
   return (tree: Root) => {

@@ -4,6 +4,7 @@ import { unified } from 'unified';
 import { describe, expect, it } from 'vitest';
 import { XSS_CORPUS } from '../../tests/support/xss-corpus.ts';
 import { BODY_IMAGE_SIZES, extractHeadings, renderMarkdown } from './markdown.ts';
+import { mailBody } from './newsletter-delivery.ts';
 
 describe('renderMarkdown', () => {
   it('renders headings with anchor ids, emphasis and the toolbar underline', () => {
@@ -49,6 +50,49 @@ describe('renderMarkdown', () => {
     // An upload of unknown size (stored before sizes were recorded) is left as written.
     expect(html).toContain(
       `<img src="/uploads/${'c'.repeat(32)}.gif" alt="Elsewhere" loading="lazy" decoding="async">`,
+    );
+  });
+});
+
+describe('image widths', () => {
+  const name = 'd'.repeat(32);
+  const sizes = new Map([[`${name}.jpg`, { width: 2000, height: 1000 }]]);
+  const srcset = `/uploads/${name}-w640.webp 640w, /uploads/${name}-w1280.webp 1280w, /uploads/${name}.jpg 2000w`;
+
+  it('gives a #wide or #full image its figure class and matching sizes, the fragment gone from the page and mails', () => {
+    const html = renderMarkdown(
+      `![Wide](/uploads/${name}.jpg#wide "Across")\n\n![Full](/uploads/${name}.jpg#full)\n\n![Normal](/uploads/${name}.jpg)`,
+      sizes,
+    );
+    expect(html).toContain(
+      `<figure class="figure-wide"><a href="/uploads/${name}.jpg"><img src="/uploads/${name}.jpg" alt="Wide" loading="lazy" decoding="async" width="2000" height="1000" srcset="${srcset}" sizes="(max-width: 66rem) calc(100vw - 2rem), 64rem"></a><figcaption>Across</figcaption></figure>`,
+    );
+    expect(html).toContain(
+      `<figure class="figure-full"><a href="/uploads/${name}.jpg"><img src="/uploads/${name}.jpg" alt="Full"`,
+    );
+    expect(html).toContain('sizes="100vw"');
+    // An image without a width renders as it always did.
+    expect(html).toContain(
+      `<figure><a href="/uploads/${name}.jpg"><img src="/uploads/${name}.jpg" alt="Normal" loading="lazy" decoding="async" width="2000" height="1000" srcset="${srcset}" sizes="${BODY_IMAGE_SIZES}"></a></figure>`,
+    );
+    expect(html).not.toContain('#wide');
+    const mail = mailBody(html, 'https://blog.example/post/x', {
+      products: new Map(),
+      currency: 'usd',
+      publicUrl: 'https://blog.example',
+    });
+    expect(mail).toContain(
+      `<img style="max-width:100%;height:auto" src="https://blog.example/uploads/${name}.jpg" alt="Full"`,
+    );
+    expect(mail).not.toMatch(/#(wide|full)/);
+  });
+
+  it('leaves any other fragment, and an image that is not alone on its line, as written', () => {
+    expect(renderMarkdown('![A](https://example.com/a.png#top)')).toContain(
+      'src="https://example.com/a.png#top"',
+    );
+    expect(renderMarkdown('Text ![A](https://example.com/a.png#wide)')).toContain(
+      'src="https://example.com/a.png#wide"',
     );
   });
 });

@@ -114,6 +114,11 @@ function rehypeLazyMedia() {
 
 /** How wide a body image is shown: the reading column (64ch of the reading face), or the screen. */
 export const BODY_IMAGE_SIZES = '(max-width: 46rem) calc(100vw - 2rem), 44rem';
+/** The same for a wide figure (up to 64rem) and a full one (the screen's width), as blog.css draws them. */
+const FIGURE_SIZES: Record<string, string> = {
+  'figure-wide': '(max-width: 66rem) calc(100vw - 2rem), 64rem',
+  'figure-full': '100vw',
+};
 
 /**
  * An upload in a post's body gets what a featured image has: its width and height (nothing shifts
@@ -123,9 +128,10 @@ export const BODY_IMAGE_SIZES = '(max-width: 46rem) calc(100vw - 2rem), 44rem';
 const rehypeUploadedImages: Plugin<[], Root> = () => {
   return (tree, file) => {
     const sizes = file.data.uploadSizes ?? new Map<string, ImageSize>();
-    const visit = (node: Root | Element) => {
+    const visit = (node: Root | Element, imageSizes: string) => {
       for (const child of node.children) {
         if (child.type !== 'element') continue;
+        const figureClass = child.tagName === 'figure' ? String(child.properties.className ?? '') : '';
         const src = child.tagName === 'img' ? String(child.properties.src ?? '') : '';
         const fileName = new RegExp(`^${UPLOAD_PATH.source}$`).exec(src)?.[1];
         const size = fileName && sizes.get(fileName);
@@ -138,13 +144,13 @@ const rehypeUploadedImages: Plugin<[], Root> = () => {
               ...narrower.map((w) => `/uploads/${bodyVariantFileName(fileName, w)} ${w}w`),
               `${src} ${size.width}w`,
             ].join(', ');
-            child.properties.sizes = BODY_IMAGE_SIZES;
+            child.properties.sizes = imageSizes;
           }
         }
-        visit(child);
+        visit(child, FIGURE_SIZES[figureClass] ?? imageSizes);
       }
     };
-    visit(tree);
+    visit(tree, BODY_IMAGE_SIZES);
   };
 };
 

@@ -116,6 +116,13 @@ export const LIMITS = {
     durationSeconds: 3600,
     message: 'Too many subscriptions from your network. Please try again later.',
   },
+  /** Pages an admin's bookmark cards read, per account: each is a request from this server. */
+  bookmarks: {
+    keyPrefix: 'bookmark-account',
+    points: 30,
+    durationSeconds: 300,
+    message: 'Too many bookmark pages read. Please wait a few minutes and try again.',
+  },
   /** Its points are CHECKOUT_RATE_LIMIT's (this is the default). */
   checkout: {
     keyPrefix: 'checkout',

@@ -1,4 +1,7 @@
+import { once } from 'node:events';
 import { mkdirSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
@@ -23,13 +26,31 @@ let app: TestApp;
 let browser: Browser;
 let admin: Awaited<ReturnType<typeof signedInSession>>;
 
+/** A page to bookmark, on loopback: allowed for this app as an operator allows an intranet host. */
+let pages: http.Server;
+let pageUrl: string;
+
 beforeAll(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+  [app, browser] = await Promise.all([
+    startTestApp({ env: { IMPORT_ALLOWED_ADDRESSES: '127.0.0.1' } }),
+    launchBrowser(),
+  ]);
   admin = await signedInSession(app, { role: 'admin' });
+  pages = http.createServer((_req, res) => {
+    res
+      .writeHead(200, { 'content-type': 'text/html' })
+      .end(
+        `<title>A page</title><meta property="og:description" content="Worth reading."><meta property="og:image" content="${app.url}/demo/book.svg">`,
+      );
+  });
+  pages.listen(0, '127.0.0.1');
+  await once(pages, 'listening');
+  pageUrl = `http://127.0.0.1:${(pages.address() as AddressInfo).port}/page`;
 });
 afterAll(async () => {
   await browser?.close();
   await app?.close();
+  pages?.close();
 });
 
 /** The editor of a post, signed in: the rich editor is the default. */
@@ -289,6 +310,123 @@ describe('the rich editor', () => {
     expect(await page.getByLabel('Callout text').inputValue()).toBe('Mind the gap');
     await page.goto(`/post/${slug}`);
     expect(await page.locator('.prose blockquote').textContent()).toContain('⚠️ Mind the gap');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('bookmarks a page with the keyboard: read by the server, edited, shown on the page, removed', async () => {
+    const input = postInputSchema.parse({
+      title: 'Bookmark',
+      content: 'Intro',
+      excerpt: 'B',
+      category: 'Life',
+      status: 'published',
+    });
+    const post = await createPost(app.services.db, app.services.queues, input, admin.user.id);
+    const { context, page, problems } = await richEditorPage(post.id);
+    await page.getByRole('textbox', { name: 'Content', exact: true }).focus();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Enter');
+    await slash(page, 'bookmark');
+    const focusedLabel = () =>
+      page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent);
+    await expect.poll(focusedLabel).toBe('Page address');
+    await page.keyboard.type(pageUrl);
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').filter({ hasText: 'Read: A page' }).waitFor();
+    expect(await page.getByLabel('Bookmark description').inputValue()).toBe('Worth reading.');
+    await expect
+      .poll(() => page.locator('.editor-bookmark-image').getAttribute('src'))
+      .toBe(`${app.url}/demo/book.svg`);
+    // Past the Read button to the title, which the writer may reword.
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await focusedLabel()).toBe('Bookmark title');
+    await page.keyboard.press('Control+a');
+    await page.keyboard.type('A page worth reading');
+    await expectAccessible(page);
+    await save(page);
+    const { content, slug } = await stored(post.id);
+    expect(content).toBe(
+      `Intro\n\n> **[A page worth reading](${pageUrl})**  \n> Worth reading.  \n> ![](${app.url}/demo/book.svg)`,
+    );
+
+    await page.goto(`/post/${slug}`);
+    const quote = page.locator('.prose blockquote');
+    expect(await quote.getByRole('link', { name: 'A page worth reading' }).getAttribute('href')).toBe(
+      pageUrl,
+    );
+    expect(await quote.locator('img').getAttribute('src')).toBe(`${app.url}/demo/book.svg`);
+
+    await openEditor(page, post.id);
+    await expect.poll(() => page.locator('.editor-card-label').allTextContents()).toEqual(['Bookmark']);
+    await page.getByLabel('Page address').focus();
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('.editor-card').count()).toBe(0);
+    await page.getByRole('textbox', { name: 'Content', exact: true }).focus();
+    await save(page);
+    expect((await stored(post.id)).content).toBe('Intro');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("sets an image's width with the keyboard; the page shows it full width, wide, and at 375 px in both themes", async () => {
+    const input = postInputSchema.parse({
+      title: 'Widths',
+      content: 'Intro\n\n![A city](/demo/city.svg "The city")',
+      excerpt: 'W',
+      category: 'Life',
+      status: 'published',
+    });
+    const post = await createPost(app.services.db, app.services.queues, input, admin.user.id);
+    const { context, page, problems } = await richEditorPage(post.id);
+    await page.getByLabel('Caption').focus();
+    // Tab reaches the width's chosen radio; the arrow keys move the choice.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).value)).toBe('normal');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    expect(await page.getByRole('radio', { name: 'Full width' }).isChecked()).toBe(true);
+    await expectAccessible(page);
+    await save(page);
+    const { content, slug } = await stored(post.id);
+    expect(content).toBe('Intro\n\n![A city](/demo/city.svg#full "The city")');
+
+    const box = async (selector: string, at: Page) =>
+      at.locator(selector).evaluate((el) => {
+        const rect = el.getBoundingClientRect();
+        return { left: Math.round(rect.left), width: Math.round(rect.width) };
+      });
+    await page.goto(`/post/${slug}`);
+    expect(await page.locator('.prose figure img').getAttribute('src')).toBe('/demo/city.svg');
+    expect(await box('.prose .figure-full', page)).toEqual({ left: 0, width: 1280 });
+    const column = await box('.prose', page);
+
+    const both = postInputSchema.parse({
+      title: 'Both widths',
+      content: 'Intro\n\n![Wide](/demo/city.svg#wide)\n\n![Full](/demo/book.svg#full)\n\nEnd',
+      excerpt: 'W',
+      category: 'Life',
+      status: 'published',
+    });
+    const second = await createPost(app.services.db, app.services.queues, both, admin.user.id);
+    await page.goto(`/post/${second.slug}`);
+    // Wider than the column, centred on the screen.
+    const wide = await box('.prose .figure-wide', page);
+    expect(wide.width).toBeGreaterThan(column.width);
+    expect(wide.left * 2 + wide.width).toBe(1280);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const phone = await newContext(browser, app.url, { width: 375, colorScheme });
+      const small = await phone.newPage();
+      const phoneProblems = await watchPage(small);
+      await small.goto(`/post/${second.slug}`);
+      expect(await box('.prose .figure-full', small)).toEqual({ left: 0, width: 375 });
+      expect(await box('.prose .figure-wide', small)).toEqual({ left: 16, width: 343 });
+      expect(await small.evaluate(() => document.documentElement.scrollWidth)).toBe(375);
+      expect(phoneProblems).toEqual([]);
+      await phone.close();
+    }
     expect(problems).toEqual([]);
     await context.close();
   });

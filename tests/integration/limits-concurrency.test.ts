@@ -209,6 +209,22 @@ const bursts: Record<LimitName, Burst> = {
         );
     },
   },
+  bookmarks: {
+    cap: points('bookmarks'),
+    parallel: 40,
+    setup: async () => {
+      const { headers } = await signedInSession(app, { role: 'admin' });
+      // A loopback address is refused without a request (422): only the limit is at work.
+      return () =>
+        notRefused(
+          fetch(`${app.url}/api/admin/bookmarks`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', ...headers },
+            body: JSON.stringify({ url: 'http://127.0.0.1:9/' }),
+          }),
+        );
+    },
+  },
   checkout: {
     cap: () => app.services.config.checkoutRateLimit,
     parallel: 12,

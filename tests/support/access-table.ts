@@ -110,6 +110,7 @@ export const API_ACCESS: AccessRow[] = [
   { method: 'GET', path: '/api/admin-test', access: 'admin' },
   { method: 'GET', path: '/api/admin/audit', access: 'admin' },
   { method: 'POST', path: '/api/admin/import', access: 'admin' },
+  { method: 'POST', path: '/api/admin/bookmarks', access: 'admin' },
   {
     method: 'GET',
     path: '/api/admin/import/jobs/:id',

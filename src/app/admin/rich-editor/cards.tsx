@@ -1,5 +1,7 @@
 import { type NodeViewProps, NodeViewWrapper } from '@tiptap/react';
-import { createContext, type ReactNode, useContext, useEffect, useId, useRef } from 'react';
+import { createContext, type ReactNode, useContext, useEffect, useId, useRef, useState } from 'react';
+import { type Bookmark, bookmarkSchema } from '../../../blog/bookmark-schema.ts';
+import { IMAGE_WIDTHS, type ImageWidth } from '../../../blog/figures.ts';
 import type { ProductChoice } from '../post-editor/MarkdownToolbar.tsx';
 import type { GalleryImage } from './markdown-doc.ts';
 
@@ -47,6 +49,7 @@ function CardField({
   onChange,
   rows,
   focus,
+  onEnter,
 }: {
   label: string;
   value: string;
@@ -54,6 +57,8 @@ function CardField({
   rows?: number;
   /** Takes the focus when the card appears: a card just inserted is written in at once. */
   focus?: boolean;
+  /** Enter in the field does this instead of submitting the post's form. */
+  onEnter?: () => void;
 }) {
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
@@ -68,7 +73,17 @@ function CardField({
       {rows ? (
         <textarea id={id} rows={rows} value={value} onChange={(e) => onChange(e.target.value)} />
       ) : (
-        <input ref={input} id={id} value={value} onChange={(e) => onChange(e.target.value)} />
+        <input
+          ref={input}
+          id={id}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          onKeyDown={(e) => {
+            if (!onEnter || e.key !== 'Enter') return;
+            e.preventDefault();
+            onEnter();
+          }}
+        />
       )}
     </div>
   );
@@ -110,7 +125,15 @@ export function EmbedCardView({ node, updateAttributes, selected, deleteNode }: 
   );
 }
 
+const WIDTH_LABELS: Record<ImageWidth, string> = {
+  normal: 'Normal',
+  wide: 'Wide',
+  full: 'Full width',
+};
+
 export function ImageCardView({ node, updateAttributes, selected, deleteNode }: NodeViewProps) {
+  // Each card's radios are their own group (a post may hold many images).
+  const name = useId();
   return (
     <Card label="Image" selected={selected} remove={deleteNode}>
       <img src={String(node.attrs.src)} alt={String(node.attrs.alt)} className="editor-card-image" />
@@ -124,6 +147,21 @@ export function ImageCardView({ node, updateAttributes, selected, deleteNode }: 
         value={String(node.attrs.caption)}
         onChange={(caption) => updateAttributes({ caption })}
       />
+      <fieldset className="editor-image-width">
+        <legend>Width</legend>
+        {IMAGE_WIDTHS.map((width) => (
+          <label key={width}>
+            <input
+              type="radio"
+              name={`image-width-${name}`}
+              value={width}
+              checked={node.attrs.width === width}
+              onChange={() => updateAttributes({ width })}
+            />{' '}
+            {WIDTH_LABELS[width]}
+          </label>
+        ))}
+      </fieldset>
     </Card>
   );
 }
@@ -193,6 +231,104 @@ export function GalleryCardView({ node, editor, getPos, selected, deleteNode }: 
       <button type="button" className="button button-small button-secondary" onClick={addImages}>
         Add images
       </button>
+    </Card>
+  );
+}
+
+/** Asks the server for the page's title, description and image (POST /api/admin/bookmarks). */
+async function readPage(url: string): Promise<Bookmark> {
+  const res = await fetch('/api/admin/bookmarks', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ url }),
+    credentials: 'same-origin',
+  });
+  const json = (await res.json().catch(() => ({}))) as Partial<Bookmark> & { message?: string };
+  if (!res.ok) throw new Error(json.message || `The page could not be read (status ${res.status}).`);
+  return json as Bookmark;
+}
+
+export function BookmarkCardView({ node, updateAttributes, selected, deleteNode }: NodeViewProps) {
+  const [status, setStatus] = useState('');
+  const [reading, setReading] = useState(false);
+  const url = String(node.attrs.url);
+  const image = String(node.attrs.image);
+  const publisher = String(node.attrs.publisher);
+  // Imported bookmarks name their publisher; the field stays while the writer empties it.
+  const hasPublisher = useRef(publisher !== '');
+  const read = async () => {
+    const parsed = bookmarkSchema.safeParse({ url });
+    if (!parsed.success) {
+      setStatus(parsed.error.issues[0]?.message ?? '');
+      return;
+    }
+    setReading(true);
+    setStatus('Reading the page…');
+    try {
+      const page = await readPage(parsed.data.url);
+      // The writer's own words stay: a page read again fills only what is still empty.
+      updateAttributes({
+        url: page.url,
+        title: String(node.attrs.title) || page.title,
+        description: String(node.attrs.description) || page.description,
+        image: page.image,
+      });
+      setStatus(page.title ? `Read: ${page.title}` : 'Read; the page gives no title.');
+    } catch (error) {
+      setStatus((error as Error).message);
+    } finally {
+      setReading(false);
+    }
+  };
+  return (
+    <Card label="Bookmark" selected={selected} remove={deleteNode}>
+      <div className="editor-bookmark">
+        {image ? <img src={image} alt="" className="editor-bookmark-image" /> : null}
+        <CardField
+          label="Page address"
+          value={url}
+          focus={url === ''}
+          onChange={(next) => updateAttributes({ url: next.trim() })}
+          onEnter={() => void read()}
+        />
+        <button
+          type="button"
+          className="button button-small button-secondary"
+          onClick={() => void read()}
+          disabled={reading}
+        >
+          Read the page
+        </button>
+        <p className="editor-card-note" role="status">
+          {status}
+        </p>
+        <CardField
+          label="Bookmark title"
+          value={String(node.attrs.title)}
+          onChange={(title) => updateAttributes({ title })}
+        />
+        <CardField
+          label="Bookmark description"
+          value={String(node.attrs.description)}
+          onChange={(description) => updateAttributes({ description })}
+        />
+        {hasPublisher.current ? (
+          <CardField
+            label="Bookmark publisher"
+            value={publisher}
+            onChange={(next) => updateAttributes({ publisher: next })}
+          />
+        ) : null}
+        {image ? (
+          <button
+            type="button"
+            className="button button-small button-secondary"
+            onClick={() => updateAttributes({ image: '' })}
+          >
+            Remove the bookmark’s image
+          </button>
+        ) : null}
+      </div>
     </Card>
   );
 }

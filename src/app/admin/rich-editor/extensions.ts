@@ -4,6 +4,7 @@ import { ReactNodeViewRenderer } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import { TEXT_COLOURS } from '../markdown-toolbar.ts';
 import {
+  BookmarkCardView,
   CalloutCardView,
   EmbedCardView,
   GalleryCardView,
@@ -25,6 +26,7 @@ const BLOCKS = [
   'imageCard',
   'calloutCard',
   'galleryCard',
+  'bookmarkCard',
   'table',
 ];
 
@@ -135,6 +137,7 @@ const ImageCard = Node.create({
       src: { default: '', rendered: false },
       alt: { default: '', rendered: false },
       caption: { default: '', rendered: false },
+      width: { default: 'normal', rendered: false },
     };
   },
   parseHTML() {
@@ -196,6 +199,27 @@ const GalleryCard = Node.create({
   },
 });
 
+/** A link to a page with its title, description and image, read by the server (a quote in Markdown). */
+const BookmarkCard = Node.create({
+  name: 'bookmarkCard',
+  group: 'block',
+  atom: true,
+  draggable: true,
+  addAttributes() {
+    const text = { default: '', rendered: false };
+    return { url: text, title: text, description: text, publisher: text, image: text };
+  },
+  parseHTML() {
+    return [{ tag: 'div[data-bookmark-card]' }];
+  },
+  renderHTML() {
+    return ['div', { 'data-bookmark-card': '' }];
+  },
+  addNodeView() {
+    return ReactNodeViewRenderer(BookmarkCardView);
+  },
+});
+
 /** What the editor allows: pasted HTML is cut down to these nodes and marks by the schema. */
 export const extensions = [
   StarterKit.configure({
@@ -210,6 +234,7 @@ export const extensions = [
   ImageCard,
   CalloutCard,
   GalleryCard,
+  BookmarkCard,
   CodeHighlight,
   MarkdownSpacing,
 ];

@@ -58,6 +58,9 @@ const block = fc.oneof(
     '![A cat](/uploads/cat.webp)',
     '![A cat](/uploads/cat.webp "Caption")',
     '![A "cat"](/a.webp "Say \\"hi\\"")',
+    '![A cat](/uploads/cat.webp#wide)',
+    '![A cat](https://example.com/cat.png#full "Caption")',
+    '![A cat](/uploads/cat.webp#top)',
   ),
   fc
     .array(fc.tuple(sentence, fc.constantFrom('/uploads/a.webp', 'https://example.com/b.png')), {
@@ -65,6 +68,20 @@ const block = fc.oneof(
       maxLength: 4,
     })
     .map((images) => images.map(([alt, src]) => `![${alt}](${src})`).join(' ')),
+  // Bookmarks: the importer's form of Ghost's (title, description, publisher) and the editor's (with an image).
+  fc
+    .tuple(
+      typed,
+      fc.option(typed),
+      fc.option(sentence),
+      fc.option(fc.constantFrom('https://example.com/og.png')),
+    )
+    .map(([title, description, publisher, image]) =>
+      [`**[${title}](https://example.com/page)**`, description, publisher, image && `![](${image})`]
+        .filter(Boolean)
+        .map((line) => `> ${line}`)
+        .join('  \n'),
+    ),
   fc.constantFrom('<div class="note">\n<p>Raw HTML</p>\n</div>', '|a|b|\n|-|-|\n|1|2|'),
   fc
     .array(fc.tuple(paragraph, paragraph), { minLength: 1, maxLength: 3 })
@@ -136,6 +153,22 @@ describe('markdown → editor → markdown', () => {
     expect(docToMarkdown(typed)).toBe('> ⚠️ Mind the gap');
   });
 
+  it("loads an image's width from its address's fragment and writes it back there", () => {
+    const doc = markdownToDoc('![Wide](/uploads/a.webp#wide "Cap")\n\n![Plain](/uploads/b.webp#top)');
+    expect(doc.content?.[0]).toMatchObject({
+      type: 'imageCard',
+      attrs: { src: '/uploads/a.webp', width: 'wide', caption: 'Cap' },
+    });
+    expect(doc.content?.[1]).toMatchObject({ attrs: { src: '/uploads/b.webp#top', width: 'normal' } });
+    const set = (width: string) =>
+      docToMarkdown({
+        type: 'doc',
+        content: [{ type: 'imageCard', attrs: { src: '/uploads/a.webp', alt: 'A', width } }],
+      });
+    expect(set('full')).toBe('![A](/uploads/a.webp#full)');
+    expect(set('normal')).toBe('![A](/uploads/a.webp)');
+  });
+
   it('loads images side by side on one line as a gallery card', () => {
     const doc = markdownToDoc('![One](/uploads/1.webp) ![Two](/uploads/2.webp)\n\n![Alone](/uploads/3.webp)');
     expect(doc.content?.[0]).toMatchObject({
@@ -161,6 +194,48 @@ describe('markdown → editor → markdown', () => {
       ],
     };
     expect(docToMarkdown(cancelled)).toBe('Intro');
+  });
+
+  it('loads a bookmark (the quoted link card the importer writes, maybe with an image) as its card', () => {
+    const imported =
+      '> **[Ghost: The \\[best\\] platform](https://ghost.org/)**  \n> The world’s most popular.  \n> Ghost Foundation · Ghost';
+    const withImage = '> **[A page](https://example.com/a%20b)**  \n> ![](https://example.com/og.png)';
+    const doc = markdownToDoc(
+      `${imported}\n\n${withImage}\n\n> **[Just bold](https://x.example/)** and more`,
+    );
+    expect(doc.content?.[0]).toMatchObject({
+      type: 'bookmarkCard',
+      attrs: {
+        url: 'https://ghost.org/',
+        title: 'Ghost: The [best] platform',
+        description: 'The world’s most popular.',
+        publisher: 'Ghost Foundation · Ghost',
+        image: '',
+      },
+    });
+    expect(doc.content?.[1]).toMatchObject({
+      type: 'bookmarkCard',
+      attrs: {
+        url: 'https://example.com/a%20b',
+        title: 'A page',
+        description: '',
+        image: 'https://example.com/og.png',
+      },
+    });
+    expect(doc.content?.[2].type).toBe('blockquote');
+    const typed = {
+      type: 'doc',
+      content: [
+        {
+          type: 'bookmarkCard',
+          attrs: { url: 'https://example.com/(x)', title: '', description: 'Two\nlines *', image: '' },
+        },
+        { type: 'bookmarkCard', attrs: { url: ' ', title: 'Never read', description: '', image: '' } },
+      ],
+    };
+    expect(docToMarkdown(typed)).toBe(
+      '> **[https://example.com/(x)](https://example.com/%28x%29)**  \n> Two lines \\*',
+    );
   });
 
   it('loads a footnote mark as part of its paragraph, and its note as a card', () => {

@@ -1,8 +1,9 @@
 import type { JSONContent } from '@tiptap/core';
-import type { BlockContent, ListItem, PhrasingContent, Root, RootContent, Table } from 'mdast';
+import type { BlockContent, ListItem, PhrasingContent, Root, RootContent, Table, Text } from 'mdast';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
+import { splitImageWidth } from '../../../blog/figures.ts';
 
 /**
  * Markdown (with our markers) ⇄ the rich editor's document. Markdown stays the one stored format,
@@ -38,12 +39,14 @@ const COLOUR_OPEN = /^<span style="color: (#[0-9a-fA-F]{3,8}|[a-z]+)">$/;
 
 /** The Markdown a document is written back as. */
 export function docToMarkdown(doc: JSONContent): string {
-  // Empty paragraphs and galleries are the editor's, never a loaded post's (blank lines in Markdown
-  // are spacing; a gallery whose picker was cancelled holds nothing).
+  // Empty paragraphs, galleries and bookmarks are the editor's, never a loaded post's (blank lines
+  // in Markdown are spacing; a gallery whose picker was cancelled, a bookmark never given an
+  // address, hold nothing).
   const blocks = (doc.content ?? []).filter(
     (block, _, all) =>
       (all.length === 1 || block.type !== 'paragraph' || block.content?.length) &&
-      (block.type !== 'galleryCard' || block.attrs?.images?.length),
+      (block.type !== 'galleryCard' || block.attrs?.images?.length) &&
+      (block.type !== 'bookmarkCard' || String(block.attrs?.url ?? '').trim()),
   );
   return blocks
     .map((block, index) => {
@@ -80,6 +83,8 @@ export function markdownToDoc(markdown: string): JSONContent {
 function editable(node: RootContent, source: string): JSONContent {
   const card = cardFor(source);
   if (card) return card;
+  const bookmark = toBookmark(node);
+  if (bookmark && writeBlock(bookmark) === source) return bookmark;
   const converted = toBlock(node);
   if (converted && writeBlock(converted) === source) return converted;
   return { type: 'markdownCard', attrs: { source } };
@@ -97,10 +102,62 @@ function cardFor(source: string): JSONContent | null {
     const images = [...source.matchAll(GALLERY_IMAGE)].map((m) => ({ alt: m[1], src: m[2] }));
     if (writeImages(images) === source) return { type: 'galleryCard', attrs: { images } };
   }
-  // The title is the figure's caption on the page (src/blog/figures.ts).
+  // The title is the figure's caption on the page, a #wide or #full address its width (src/blog/figures.ts).
   const image = /^!\[([^[\]\n]*)\]\(([^()\s"]+)(?: "([^"\n]+)")?\)$/.exec(source);
-  if (image) return { type: 'imageCard', attrs: { alt: image[1], src: image[2], caption: image[3] ?? '' } };
+  if (image)
+    return {
+      type: 'imageCard',
+      attrs: { alt: image[1], ...splitImageWidth(image[2]), caption: image[3] ?? '' },
+    };
   return null;
+}
+
+/**
+ * A bookmark: a one-paragraph quote whose first line is a bold link (the page's title), then its
+ * description and publisher, each on its own line, and last maybe its image: the form the importer
+ * writes for Ghost's bookmark cards (src/import/content.ts), the image line added by the editor.
+ */
+function toBookmark(node: RootContent): JSONContent | null {
+  const paragraph = node.type === 'blockquote' && node.children.length === 1 ? node.children[0] : null;
+  if (paragraph?.type !== 'paragraph') return null;
+  const lines: PhrasingContent[][] = [[]];
+  for (const child of paragraph.children) {
+    if (child.type === 'break') lines.push([]);
+    else lines[lines.length - 1].push(child);
+  }
+  const [[strong, ...more], ...rest] = lines;
+  const link = strong?.type === 'strong' && strong.children.length === 1 ? strong.children[0] : null;
+  const isText = (line: PhrasingContent[]) => line.every((child) => child.type === 'text');
+  if (more.length || link?.type !== 'link' || !isText(link.children)) return null;
+  const last = rest.at(-1);
+  const image = last?.length === 1 && last[0].type === 'image' && !last[0].alt ? last[0].url : '';
+  const texts = image ? rest.slice(0, -1) : rest;
+  if (texts.length > 2 || !texts.every(isText)) return null;
+  const plain = (line: PhrasingContent[] = []) => line.map((child) => (child as Text).value).join('');
+  const attrs = { url: link.url, title: plain(link.children), description: plain(texts[0]), image };
+  return { type: 'bookmarkCard', attrs: { ...attrs, publisher: plain(texts[1]) } };
+}
+
+/** The bookmark's quote; an empty title is the address, as the importer writes it. */
+function writeBookmark(attrs: Record<string, unknown>): string {
+  const oneLine = (value: unknown) =>
+    escapeText(
+      String(value ?? '')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    );
+  // Percent-encoded by hand: encodeURIComponent leaves parentheses, which would end the address.
+  const address = (value: unknown) =>
+    String(value ?? '')
+      .trim()
+      .replace(/[()\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+  const lines = [
+    `**[${oneLine(attrs.title) || oneLine(attrs.url)}](${address(attrs.url)})**`,
+    oneLine(attrs.description),
+    oneLine(attrs.publisher),
+    attrs.image ? `![](${address(attrs.image)})` : '',
+  ].filter(Boolean);
+  return lines.map((line) => `> ${line}`).join('  \n');
 }
 
 function toBlock(node: RootContent | BlockContent): JSONContent | null {
@@ -276,10 +333,13 @@ function writeBlock(block: JSONContent): string {
       return `[${block.attrs?.kind}:${block.attrs?.value}]`;
     case 'imageCard': {
       const caption = String(block.attrs?.caption ?? '').replace(/["\n]/g, '');
-      return `![${imageAlt(block.attrs?.alt)}](${block.attrs?.src}${caption ? ` "${caption}"` : ''})`;
+      const width = block.attrs?.width && block.attrs.width !== 'normal' ? `#${block.attrs.width}` : '';
+      return `![${imageAlt(block.attrs?.alt)}](${block.attrs?.src}${width}${caption ? ` "${caption}"` : ''})`;
     }
     case 'galleryCard':
       return writeImages(block.attrs?.images ?? []);
+    case 'bookmarkCard':
+      return writeBookmark(block.attrs ?? {});
     case 'calloutCard':
       return writeCallout(String(block.attrs?.emoji ?? ''), String(block.attrs?.text ?? ''));
     case 'markdownCard':

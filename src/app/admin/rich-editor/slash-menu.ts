@@ -77,6 +77,11 @@ export function slashItems(products: ProductChoice[], pickImage: () => void): Sl
           .run(),
     },
     {
+      id: 'bookmark',
+      label: 'Bookmark',
+      run: (e) => e.chain().focus().insertContent({ type: 'bookmarkCard', attrs: {} }).run(),
+    },
+    {
       id: 'youtube',
       label: 'YouTube video',
       run: (e) => {
