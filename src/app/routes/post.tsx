@@ -4,6 +4,7 @@ import { approvedComments, issueFormToken, likeComment, likerOf } from '../../bl
 import { extractHeadings } from '../../blog/markdown.ts';
 import { BLOG_MESSAGES, COMMENT_LIMITS } from '../../blog/messages.ts';
 import { adjacentPosts, getPost, relatedPosts, slugRedirect } from '../../blog/posts.ts';
+import { readerAccess } from '../../identity/membership.ts';
 import { authorName, preview, readingMinutes, wordCount } from '../../blog/reading.ts';
 import { httpStatusOf } from '../../server/error-status.ts';
 import type { BlogSettings } from '../../settings/settings.ts';
@@ -31,15 +32,17 @@ export const links: Route.LinksFunction = () => [
 export const handle: RouteHandle = { hydrate: false, sessionTemplate: true };
 
 export async function loader({ params, context, request }: Route.LoaderArgs) {
-  const { services } = getApp(context);
+  const { services, state } = getApp(context);
   const { db } = services;
   const key = params.slug;
+  // The session's user is in the template's key (signed in, and the paid tier): see session-templates.ts.
+  const reader = readerAccess(state.session.user);
   // The carousel and moderation links use ids: send them to the canonical slug.
   if (/^\d{1,9}$/.test(key)) {
     const byId = await getPost(db, { id: Number(key) });
     if (byId) throw redirect(`/post/${byId.slug}`, 301);
   }
-  const post = await getPost(db, { slug: key });
+  const post = await getPost(db, { slug: key }, { reader });
   if (!post) {
     const moved = await slugRedirect(db, key);
     if (moved) throw redirect(`/post/${moved}`, 301);

@@ -1,0 +1,136 @@
+import type { Knex } from 'knex';
+import type { ReaderAccess } from '../blog/paywall.ts';
+import type { Db } from '../db/knex.ts';
+import type { SessionUser } from '../kernel/request.ts';
+
+export const MEMBERSHIP_STATUSES = ['free', 'paid', 'comped', 'past_due'] as const;
+export type MembershipStatus = (typeof MEMBERSHIP_STATUSES)[number];
+
+/** What `GET /api/users?action=me` says of the reader's membership. */
+export type Membership = {
+  status: MembershipStatus;
+  tierId: number | null;
+  interval: 'month' | 'year' | null;
+  currentPeriodEnd: string | null;
+  cancelAtPeriodEnd: boolean;
+};
+
+export const FREE_MEMBERSHIP: Membership = {
+  status: 'free',
+  tierId: null,
+  interval: null,
+  currentPeriodEnd: null,
+  cancelAtPeriodEnd: false,
+};
+
+/** A member whose card failed keeps reading this long while Stripe retries (ADR 025). */
+export const PAST_DUE_GRACE_DAYS = 7;
+/**
+ * A paid period is honoured this long past its end: Stripe pays a renewal an hour or so after the
+ * period ends, and its events may come later still (ADR 025).
+ */
+export const RENEWAL_SLACK_HOURS = 48;
+
+/**
+ * The status that holds now, in SQL over `memberships as m`: a period, a comp or a grace period
+ * that has run out is free, whatever event is still to come.
+ */
+export const EFFECTIVE_STATUS_SQL = `CASE
+  WHEN m.status = 'paid' AND (m.current_period_end IS NULL
+    OR m.current_period_end > now() - interval '${RENEWAL_SLACK_HOURS} hours') THEN 'paid'
+  WHEN m.status = 'comped' AND (m.comped_until IS NULL OR m.comped_until > now()) THEN 'comped'
+  WHEN m.status = 'past_due' AND m.past_due_since > now() - interval '${PAST_DUE_GRACE_DAYS} days' THEN 'past_due'
+  ELSE 'free' END`;
+
+/** The tier whose posts the member reads now (paid, comped or past due in its grace), or null. */
+export const PAID_TIER_SQL = `CASE WHEN (${EFFECTIVE_STATUS_SQL}) = 'free' THEN NULL ELSE m.tier_id END`;
+
+/** What a signed-in reader may read (admins read everything). */
+export function readerAccess(user: SessionUser | null): ReaderAccess {
+  if (!user) return { signedIn: false, paidTierId: null };
+  if (user.role === 'admin') return { signedIn: true, paidTierId: null, full: true };
+  return { signedIn: true, paidTierId: user.paidTierId ?? null };
+}
+
+type MembershipRow = {
+  effective: MembershipStatus;
+  tier_id: number | null;
+  interval: 'month' | 'year' | null;
+  current_period_end: Date | null;
+  comped_until: Date | null;
+  cancel_at_period_end: boolean;
+};
+
+function present(row: MembershipRow | undefined): Membership {
+  if (!row || row.effective === 'free') return FREE_MEMBERSHIP;
+  return {
+    status: row.effective,
+    tierId: row.tier_id,
+    interval: row.effective === 'comped' ? null : row.interval,
+    currentPeriodEnd:
+      (row.effective === 'comped' ? row.comped_until : row.current_period_end)?.toISOString() ?? null,
+    cancelAtPeriodEnd: row.effective === 'comped' ? false : row.cancel_at_period_end,
+  };
+}
+
+export async function membershipOf(db: Db | Knex.Transaction, userId: number): Promise<Membership> {
+  const row = await db('memberships as m')
+    .where('m.user_id', userId)
+    .first(
+      db.raw(`${EFFECTIVE_STATUS_SQL} AS effective`),
+      'm.tier_id',
+      'm.interval',
+      'm.current_period_end',
+      'm.comped_until',
+      'm.cancel_at_period_end',
+    );
+  return present(row as MembershipRow | undefined);
+}
+
+/** A membership's stored columns, as the Stripe workflow and the comp set them. */
+export type MembershipChange = {
+  status: MembershipStatus;
+  tier_id: number | null;
+  interval?: 'month' | 'year' | null;
+  current_period_end?: Date | null;
+  cancel_at_period_end?: boolean;
+  past_due_since?: Date | null;
+  comped_until?: Date | null;
+  stripe_customer_id?: string | null;
+  stripe_subscription_id?: string | null;
+};
+
+/**
+ * Writes a membership and a line of its history in one transaction; the history says what
+ * happened (`type`) and which Stripe event did it. Nothing is written when nothing changed.
+ */
+export async function setMembership(
+  trx: Knex.Transaction,
+  userId: number,
+  change: MembershipChange,
+  history: { type: string; stripeEventId?: string | null },
+): Promise<boolean> {
+  const before = await trx('memberships').where({ user_id: userId }).forUpdate().first();
+  const next = { ...change, user_id: userId };
+  const same =
+    before &&
+    Object.entries(change).every(([name, value]) => {
+      const old = before[name];
+      if (value instanceof Date || old instanceof Date)
+        return (value as Date | null)?.getTime() === (old as Date | null)?.getTime();
+      return value === old;
+    });
+  if (same) return false;
+  await trx('memberships')
+    .insert(next)
+    .onConflict('user_id')
+    .merge({ ...change, updated_at: trx.fn.now() });
+  await trx('membership_events').insert({
+    user_id: userId,
+    type: history.type,
+    status: change.status,
+    tier_id: change.tier_id,
+    stripe_event_id: history.stripeEventId ?? null,
+  });
+  return true;
+}
