@@ -14,6 +14,7 @@ import {
   passkeySignInOptions,
   registerPasskey,
 } from '../identity/passkeys.ts';
+import { membershipOf } from '../identity/membership.ts';
 import { requireAdmin, requireUser } from '../identity/policy.ts';
 import {
   changePasswordSchema,
@@ -58,9 +59,12 @@ export function usersRouter(services: AppServices): Router {
 
   router.get('/users', async (ctx) => {
     if (ctx.query.action === 'me') {
-      requireUser(ctx.state);
+      const user = requireUser(ctx.state);
       ctx.set('Cache-Control', 'no-store');
-      ctx.body = { user: await provider().currentUser(ctx.state.session.user, ctx.state.session.data) };
+      ctx.body = {
+        user: await provider().currentUser(ctx.state.session.user, ctx.state.session.data),
+        membership: await membershipOf(services.db, user.id),
+      };
       return;
     }
     if (ctx.query.action === 'passkeys') {

@@ -22,6 +22,7 @@ export default [
   route('category/:name', 'routes/category.tsx'),
   route('author/:username', 'routes/author.tsx'),
   route('about', 'routes/about.tsx'),
+  route('membership', 'routes/membership.tsx'),
   route('brand-showcase', 'routes/brand-showcase.tsx'),
   route('newsletter', 'routes/newsletter.tsx'),
   route('newsletter/confirm', 'routes/newsletter.confirm.tsx'),
