@@ -59,6 +59,7 @@ type FeedPost = {
   category: string;
   podcast_url: string | null;
   published_at: Date;
+  visibility: string;
 };
 
 async function newest(
@@ -73,8 +74,9 @@ async function newest(
       { column: 'id', order: 'desc' },
     ])
     .limit(limit)
-    .select('id', 'title', 'slug', 'excerpt', 'category', 'podcast_url', 'published_at');
-  if (only.podcasts) query.whereNotNull('podcast_url');
+    .select('id', 'title', 'slug', 'excerpt', 'category', 'podcast_url', 'published_at', 'visibility');
+  // The public podcast feed carries public episodes only; members' episodes are in their own feed.
+  if (only.podcasts) query.whereNotNull('podcast_url').where({ visibility: 'public' });
   if (only.anyTag) query.whereRaw('tags && ?::text[]', [only.anyTag]);
   return query;
 }
@@ -99,7 +101,8 @@ export async function rssFeed(
   const items = await Promise.all(
     posts.map(async (p) => {
       const link = `${base}/post/${p.slug}`;
-      const enclosure = p.podcast_url ? enclosureTag(base, p.podcast_url, await measure(p.podcast_url)) : '';
+      // A gated episode's audio is for its members only: the item links to its page.
+      const enclosure = p.podcast_url && p.visibility === 'public' ? enclosureTag(base, p.podcast_url, await measure(p.podcast_url)) : '';
       return `<item><title>${xml(p.title)}</title><link>${xml(link)}</link><guid isPermaLink="true">${xml(link)}</guid><description>${xml(p.excerpt)}</description><category>${xml(p.category)}</category><pubDate>${p.published_at.toUTCString()}</pubDate>${enclosure}</item>`;
     }),
   );
