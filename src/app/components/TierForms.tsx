@@ -28,8 +28,7 @@ export function TierForms({
                 <input type="hidden" name="interval" value={interval} />
                 <input type="hidden" name="returnTo" value={returnTo} />
                 <button type="submit">
-                  {formatPrice(interval === 'month' ? tier.monthlyPrice : tier.yearlyPrice, currency)} a{' '}
-                  {interval}
+                  {`${formatPrice(interval === 'month' ? tier.monthlyPrice : tier.yearlyPrice, currency)} a ${interval}`}
                 </button>
               </form>
             ))

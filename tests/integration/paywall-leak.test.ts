@@ -1,0 +1,140 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { signedInSession } from '../support/auth.ts';
+import { createTierViaApi, deliver, paidMember } from '../support/members.ts';
+import { setUpCardPaymentsApp } from '../support/stripe-stand-in.ts';
+
+/**
+ * Issue 33's leak test: a paid post's hidden sentence, read through every way a post leaves the
+ * site, as an anonymous reader, a free member and a cancelled member, each path twice (the second
+ * from the page cache, the JSON cache or a session template): it is nowhere. A paying member
+ * reads it on the page.
+ */
+const SECRET = 'whsec_paywall_leak';
+const HIDDEN = 'Quokkaberry ledgers open at midnight';
+const HIDDEN_WORD = 'quokkaberry';
+const PREVIEW = 'Everyone may read this opening paragraph.';
+const stack = setUpCardPaymentsApp(SECRET, { withWorker: true, env: { PAGE_CACHE_TTL_SECONDS: '60' } });
+
+type Reader = { name: string; headers: Record<string, string> };
+let admin: Record<string, string>;
+let post: { id: number; slug: string };
+let readers: Reader[];
+let paying: Reader;
+
+beforeAll(async () => {
+  const app = stack.app;
+  const adminSession = await signedInSession(app, { role: 'admin', username: 'leakwriter' });
+  admin = adminSession.headers;
+  const tier = await createTierViaApi(app, admin, { name: 'Inner circle', monthlyPrice: 700, yearlyPrice: 7000 });
+  const res = await fetch(`${app.url}/api/posts`, {
+    method: 'POST',
+    headers: { ...admin, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      title: 'The members’ ledger',
+      excerpt: 'What the ledger says',
+      category: 'Business',
+      tags: ['Ledgers'],
+      status: 'published',
+      visibility: 'paid',
+      podcastUrl: '/uploads/paid-episode.mp3',
+      content: `${PREVIEW}\n\nStill public before the line.\n\n[paywall]\n\n${HIDDEN}, and ![chart](https://example.com/hidden-chart.png) shows why.`,
+    }),
+  });
+  expect(res.status).toBe(201);
+  post = (await res.json()).post;
+  const free = await signedInSession(app);
+  const cancelled = await paidMember(app, stack.stripe, SECRET, tier.id);
+  const ended = stack.stripe.event('customer.subscription.deleted', { ...stack.stripe.end(cancelled.subscriptionId) });
+  expect((await deliver(app, ended, SECRET)).body.outcome).toBe('applied');
+  const payer = await paidMember(app, stack.stripe, SECRET, tier.id);
+  readers = [
+    { name: 'anonymous', headers: {} },
+    { name: 'free member', headers: free.headers },
+    { name: 'cancelled member', headers: cancelled.headers },
+  ];
+  paying = { name: 'paying member', headers: payer.headers };
+});
+
+/** Every way a post's words leave the site for a reader. */
+const paths = () => [
+  `/post/${post.slug}`,
+  `/post/${post.slug}.data`,
+  `/api/posts?slug=${post.slug}`,
+  `/api/posts?id=${post.id}`,
+  '/api/posts',
+  `/api/posts?search=${HIDDEN_WORD}`,
+  `/blog?search=${HIDDEN_WORD}`,
+  '/',
+  '/blog',
+  '/tag/ledgers',
+  '/category/business',
+  '/author/leakwriter',
+  '/rss.xml',
+  '/tag/ledgers/rss.xml',
+  '/podcast.xml',
+  '/sitemap.xml',
+];
+
+async function read(path: string, reader: Reader) {
+  const res = await fetch(`${stack.app.url}${path}`, { headers: reader.headers });
+  return { status: res.status, cache: res.headers.get('x-cache'), text: await res.text() };
+}
+
+describe('a paid post’s hidden text', () => {
+  it('reaches no reader without access through any path, cached or not', async () => {
+    for (const reader of readers) {
+      for (const path of paths()) {
+        for (const round of ['uncached', 'cached']) {
+          const { status, text } = await read(path, reader);
+          expect(status, `${reader.name} ${path} (${round})`).toBeLessThan(500);
+          for (const secret of [HIDDEN, HIDDEN_WORD, 'hidden-chart.png', 'paid-episode.mp3'])
+            expect(text.toLowerCase(), `${reader.name} ${path} (${round})`).not.toContain(secret.toLowerCase());
+        }
+      }
+    }
+  });
+
+  it('shows readers without access the preview and the way in', async () => {
+    const anonymous = await read(`/post/${post.slug}`, readers[0]);
+    expect(anonymous.text).toContain(PREVIEW);
+    expect(anonymous.text).toContain('Still public before the line.');
+    expect(anonymous.text).toContain('This post is for paying members');
+    expect(anonymous.text).toContain(`/signup?redirectTo=${encodeURIComponent(`/post/${post.slug}`)}`);
+    const free = await read(`/post/${post.slug}`, readers[1]);
+    expect(free.text).toContain('Become a paying member to read the whole post.');
+    expect(free.text).toContain('$7.00 a');
+    expect(free.text).toContain('$70.00 a');
+  });
+
+  it('reaches a paying member on the page and through the API, also after others were served', async () => {
+    for (const round of ['first', 'again']) {
+      const page = await read(`/post/${post.slug}`, paying);
+      expect(page.text, round).toContain(HIDDEN);
+      expect(page.text).not.toContain('[paywall]');
+      expect(page.text).not.toContain('This post is for paying members');
+      const api = await read(`/api/posts?slug=${post.slug}`, paying);
+      expect(JSON.parse(api.text).post).toMatchObject({ locked: false });
+      expect(api.text).toContain(HIDDEN);
+    }
+    // The paying member's copies were not handed to anyone else.
+    for (const reader of readers) expect((await read(`/post/${post.slug}`, reader)).text).not.toContain(HIDDEN);
+  });
+
+  it('is not in the newsletter mailed to subscribers', async () => {
+    await stack.app.services
+      .db('newsletter_subscribers')
+      .insert({ email: 'free-reader@example.com', status: 'confirmed', token: `token-leak-${'x'.repeat(24)}` });
+    const res = await fetch(`${stack.app.url}/api/admin/posts/${post.id}/newsletter`, {
+      method: 'POST',
+      headers: { ...admin, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(res.status).toBe(202);
+    const mail = await stack.smtp.waitFor((m) => m.to.includes('free-reader@example.com'));
+    expect(mail.html).toContain(PREVIEW);
+    for (const part of [mail.html, mail.text]) {
+      expect(part).not.toContain(HIDDEN);
+      expect(part).not.toContain('hidden-chart.png');
+    }
+  });
+});
