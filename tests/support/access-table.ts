@@ -184,6 +184,17 @@ export const API_ACCESS: AccessRow[] = [
     access: 'admin',
     sample: '/api/admin/discounts/999999',
   },
+  { method: 'GET', path: '/api/tiers', access: 'public' },
+  { method: 'GET', path: '/api/admin/tiers', access: 'admin' },
+  { method: 'POST', path: '/api/admin/tiers', access: 'admin', body: { name: 'Role table', monthlyPrice: 100, yearlyPrice: 1000, active: false } },
+  { method: 'PUT', path: '/api/admin/tiers/:id', access: 'admin', sample: '/api/admin/tiers/999999', body: { name: 'Gone', monthlyPrice: 1, yearlyPrice: 1 } },
+  { method: 'DELETE', path: '/api/admin/tiers/:id', access: 'admin', sample: '/api/admin/tiers/999999' },
+  // Without Stripe keys (this table's app) a signed-in reader is told paid tiers need Stripe (409).
+  { method: 'POST', path: '/api/members', access: 'user', sample: '/api/members?action=subscribe', body: { tierId: 1, interval: 'month' } },
+  { method: 'POST', path: '/api/members', access: 'user', sample: '/api/members?action=portal' },
+  { method: 'GET', path: '/api/admin/members', access: 'admin' },
+  { method: 'GET', path: '/api/admin/members/:id', access: 'admin', sample: '/api/admin/members/999999' },
+  { method: 'POST', path: '/api/admin/members/:id', access: 'admin', sample: '/api/admin/members/999999?action=comp', body: { tierId: 1 } },
   // Stripe's signed events; without keys (this table's app) the endpoint answers 404.
   { method: 'POST', path: '/api/payments/stripe/webhook', access: 'public' },
   { method: 'POST', path: '/api/uploads', access: 'admin' },
