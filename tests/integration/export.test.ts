@@ -208,7 +208,8 @@ const CARRIED: Record<string, (db: Db) => Promise<unknown[]>> = {
   order_items: (db) => db('order_items').orderBy('id').select('*'),
   discount_codes: (db) => db('discount_codes').orderBy('id').select('*'),
   discount_uses: (db) => db('discount_uses').orderBy('order_id').select('*'),
-  tiers: (db) => db('tiers').orderBy('id').select(db.raw("to_jsonb(tiers) - 'updated_at' AS t")),
+  tiers: (db) =>
+    db('tiers').orderBy('id').select('id', 'name', 'description', 'monthly_price', 'yearly_price', 'active'),
   post_counts: (db) => db('post_counts').orderBy(['status', 'category']).select('*'),
   product_counts: (db) => db('product_counts').orderBy(['status', 'category']).select('*'),
   comment_counts: (db) =>
