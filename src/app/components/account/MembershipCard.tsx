@@ -1,0 +1,46 @@
+import type { Membership } from '../../../identity/membership.ts';
+import { formatDate } from '../../../blog/reading.ts';
+
+const STATUS_WORDS: Record<Membership['status'], string> = {
+  free: 'You are a free member.',
+  paid: 'You are a paying member.',
+  comped: 'You have a complimentary membership.',
+  past_due: 'Your last payment failed: update your card to keep reading.',
+};
+
+/** The Account page's membership: its state, and Stripe's billing portal (a plain form) or the tiers. */
+export function MembershipCard({ membership, tierName }: { membership: Membership; tierName: string | null }) {
+  const end = membership.currentPeriodEnd;
+  return (
+    <section className="card" aria-labelledby="membership-heading" id="membership">
+      <h2 id="membership-heading">Membership</h2>
+      <p>
+        {STATUS_WORDS[membership.status]}
+        {tierName && ` Tier: ${tierName}.`}
+      </p>
+      {end && (
+        <p className="muted">
+          {membership.status === 'comped'
+            ? `Until ${formatDate(end)}.`
+            : membership.cancelAtPeriodEnd
+              ? `Cancelled: you keep reading until ${formatDate(end)}.`
+              : `Renews on ${formatDate(end)}.`}
+        </p>
+      )}
+      {membership.status === 'paid' || membership.status === 'past_due' ? (
+        <form method="post">
+          <input type="hidden" name="intent" value="billing-portal" />
+          <button type="submit" className="button">
+            Manage billing
+          </button>
+        </form>
+      ) : (
+        membership.status === 'free' && (
+          <a className="button" href="/membership">
+            Become a paying member
+          </a>
+        )
+      )}
+    </section>
+  );
+}
