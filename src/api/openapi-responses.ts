@@ -53,7 +53,9 @@ export const PostSummary = named(
     publishedAt: timestamp.nullable(),
     version: z.int().meta({ description: 'Moves on with every save; send it back as baseVersion.' }),
     visibility: z.enum(['public', 'members', 'paid']),
-    visibilityTiers: z.array(z.int()).meta({ description: 'For a paid post, the tiers that read it (none: every tier).' }),
+    visibilityTiers: z
+      .array(z.int())
+      .meta({ description: 'For a paid post, the tiers that read it (none: every tier).' }),
     author: postAuthor,
   }),
 );
@@ -348,14 +350,22 @@ const tier = z.object({
   yearlyPrice: z.int(),
   active: z.boolean(),
 });
-export const Tiers = named('Tiers', 'Membership tiers with their prices.', z.object({ tiers: z.array(tier) }));
+export const Tiers = named(
+  'Tiers',
+  'Membership tiers with their prices.',
+  z.object({ tiers: z.array(tier) }),
+);
 export const TierOne = named('TierOne', 'One membership tier.', z.object({ tier }));
 export const PaymentUrl = named(
   'PaymentUrl',
   'Stripe Checkout’s page for the subscription.',
   z.object({ paymentUrl: z.string() }),
 );
-export const PortalUrl = named('PortalUrl', 'Stripe’s billing portal for the member.', z.object({ url: z.string() }));
+export const PortalUrl = named(
+  'PortalUrl',
+  'Stripe’s billing portal for the member.',
+  z.object({ url: z.string() }),
+);
 export const Members = described(
   'Members',
   '{ members: [{ userId, email, name, status, tierId, tierName, interval, currentPeriodEnd, createdAt }], totals: { free, paid, comped, mrr } } (mrr in cents, a yearly price as a twelfth).',

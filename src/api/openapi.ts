@@ -987,7 +987,8 @@ const ENDPOINTS: Endpoint[] = [
     path: '/api/members',
     action: 'subscribe',
     tag: 'Memberships',
-    summary: 'Subscribe to a tier: Stripe Checkout in subscription mode (409 without Stripe or when paying already)',
+    summary:
+      'Subscribe to a tier: Stripe Checkout in subscription mode (409 without Stripe or when paying already)',
     role: 'user',
     body: named('Subscribe', subscribeSchema),
     answers: [{ status: 200, schema: R.PaymentUrl }],

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { setAvatar } from '../identity/account.ts';
+import { membershipOf } from '../identity/membership.ts';
 import { ACCOUNT_MESSAGES, AUTH_MESSAGES, TWO_FACTOR_AUDIT } from '../identity/messages.ts';
 import { PASSKEY_MESSAGES } from '../identity/passkey-messages.ts';
 import {
@@ -14,7 +15,6 @@ import {
   passkeySignInOptions,
   registerPasskey,
 } from '../identity/passkeys.ts';
-import { membershipOf } from '../identity/membership.ts';
 import { requireAdmin, requireUser } from '../identity/policy.ts';
 import {
   changePasswordSchema,

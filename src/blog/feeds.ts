@@ -102,7 +102,10 @@ export async function rssFeed(
     posts.map(async (p) => {
       const link = `${base}/post/${p.slug}`;
       // A gated episode's audio is for its members only: the item links to its page.
-      const enclosure = p.podcast_url && p.visibility === 'public' ? enclosureTag(base, p.podcast_url, await measure(p.podcast_url)) : '';
+      const enclosure =
+        p.podcast_url && p.visibility === 'public'
+          ? enclosureTag(base, p.podcast_url, await measure(p.podcast_url))
+          : '';
       return `<item><title>${xml(p.title)}</title><link>${xml(link)}</link><guid isPermaLink="true">${xml(link)}</guid><description>${xml(p.excerpt)}</description><category>${xml(p.category)}</category><pubDate>${p.published_at.toUTCString()}</pubDate>${enclosure}</item>`;
     }),
   );

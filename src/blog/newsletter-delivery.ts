@@ -386,18 +386,16 @@ ${footer}
 }
 
 async function loadPost(db: Db, postId: number): Promise<NewsletterPost | undefined> {
-  return db('posts')
-    .where({ id: postId })
-    .first(
-      'id',
-      'title',
-      'slug',
-      'excerpt',
-      // A gated post is mailed as its public preview: the mail links to the whole post on the site.
-      db.raw(`CASE WHEN visibility = 'public' THEN content_html ELSE preview_html END AS content_html`),
-      'featured_image',
-      'published_at',
-    );
+  return db('posts').where({ id: postId }).first(
+    'id',
+    'title',
+    'slug',
+    'excerpt',
+    // A gated post is mailed as its public preview: the mail links to the whole post on the site.
+    db.raw(`CASE WHEN visibility = 'public' THEN content_html ELSE preview_html END AS content_html`),
+    'featured_image',
+    'published_at',
+  );
 }
 
 /** 'Send a test to me': only to the signed-in admin, as often as asked, never recorded. */

@@ -2,7 +2,6 @@ import type { ImageSize } from '../media/upload-sizes.ts';
 import { renderMarkdown } from './markdown.ts';
 import type { PostVisibility } from './post-schema.ts';
 
-
 /**
  * What a reader may read, as the session says: signed in or not, and a paid tier (paid, comped,
  * or past due within the grace period). `full` is the writers' own view (admins, the preview).

@@ -214,7 +214,9 @@ async function columnsOf(db: Db, input: PostInput) {
 function sameColumns(columns: Awaited<ReturnType<typeof columnsOf>>, row: Record<string, unknown>): boolean {
   return Object.entries(columns).every(
     ([name, value]) =>
-      name === 'content_html' || name === 'preview_html' || JSON.stringify(value) === JSON.stringify(row[name]),
+      name === 'content_html' ||
+      name === 'preview_html' ||
+      JSON.stringify(value) === JSON.stringify(row[name]),
   );
 }
 

@@ -102,7 +102,13 @@ const postFields = z.object({
   visibility: z.enum(POST_VISIBILITIES, { error: POST_MESSAGES.invalidVisibility }).default('public'),
   /** For a paid post, the tiers whose members read it; none: every paid tier. */
   visibilityTiers: z
-    .array(z.coerce.number().int().positive().max(2 ** 31 - 1))
+    .array(
+      z.coerce
+        .number()
+        .int()
+        .positive()
+        .max(2 ** 31 - 1),
+    )
     .max(20)
     .default([]),
   publishAt: z

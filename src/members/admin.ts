@@ -7,8 +7,8 @@ import {
   setMembership,
 } from '../identity/membership.ts';
 import { Conflict, NotFound } from '../kernel/errors.ts';
-import { z } from '../zod.ts';
 import { getTier } from '../shop/tiers.ts';
+import { z } from '../zod.ts';
 import type { CompInput } from './member-schema.ts';
 import { MEMBER_MESSAGES } from './messages.ts';
 

@@ -7,7 +7,8 @@ export const MEMBER_MESSAGES = {
   stripeUnreachable: 'Could not reach Stripe. Nothing was changed; please try again.',
   signInFirst: 'Sign in or create an account to become a member.',
   memberNotFound: 'Member not found',
-  paysAlready: 'This member pays through Stripe: cancel the subscription before giving a complimentary membership.',
+  paysAlready:
+    'This member pays through Stripe: cancel the subscription before giving a complimentary membership.',
   welcome: 'Welcome, member: thank you for your support.',
 };
 

@@ -31,10 +31,17 @@ async function customerOf(services: CoreServices, stripe: Stripe, user: SessionU
       { idempotencyKey: `member-customer-${user.id}` },
     );
   } catch (error) {
-    services.log.warn({ userId: user.id, err: (error as Error).message }, 'could not create a Stripe customer');
+    services.log.warn(
+      { userId: user.id, err: (error as Error).message },
+      'could not create a Stripe customer',
+    );
     throw new UpstreamFailed(MEMBER_MESSAGES.stripeUnreachable);
   }
-  await services.db('memberships').insert({ user_id: user.id, status: 'free' }).onConflict('user_id').ignore();
+  await services
+    .db('memberships')
+    .insert({ user_id: user.id, status: 'free' })
+    .onConflict('user_id')
+    .ignore();
   await services
     .db('memberships')
     .where({ user_id: user.id })
@@ -56,7 +63,8 @@ export async function startSubscription(
   const tier = await getTier(services.db, input.tierId);
   if (!tier?.active) throw new NotFound(MEMBER_MESSAGES.tierNotFound);
   const current = await membershipOf(services.db, user.id);
-  if (current.status === 'paid' || current.status === 'past_due') throw new Conflict(MEMBER_MESSAGES.alreadyPaid);
+  if (current.status === 'paid' || current.status === 'past_due')
+    throw new Conflict(MEMBER_MESSAGES.alreadyPaid);
   const customer = await customerOf(services, stripe, user);
   const back = `${services.publicUrl}${input.returnTo ?? '/membership'}`;
   const join = back.includes('?') ? '&' : '?';
@@ -102,7 +110,10 @@ export async function billingPortalUrl(services: CoreServices, user: SessionUser
     });
     return session.url;
   } catch (error) {
-    services.log.warn({ userId: user.id, err: (error as Error).message }, 'could not open the billing portal');
+    services.log.warn(
+      { userId: user.id, err: (error as Error).message },
+      'could not open the billing portal',
+    );
     throw new UpstreamFailed(MEMBER_MESSAGES.stripeUnreachable);
   }
 }
@@ -122,7 +133,10 @@ const idOf = (value: string | { id: string } | null | undefined) =>
   typeof value === 'string' ? value : (value?.id ?? null);
 
 /** The subscription an event is about, and the customer it names. */
-function subscriptionNamed(event: Stripe.Event): { subscriptionId: string | null; customerId: string | null } {
+function subscriptionNamed(event: Stripe.Event): {
+  subscriptionId: string | null;
+  customerId: string | null;
+} {
   const object = event.data.object as unknown as Record<string, unknown>;
   if (event.type.startsWith('customer.subscription.'))
     return { subscriptionId: object.id as string, customerId: idOf(object.customer as string) };
@@ -134,7 +148,10 @@ function subscriptionNamed(event: Stripe.Event): { subscriptionId: string | null
     };
   }
   const session = event.data.object as Stripe.Checkout.Session;
-  return { subscriptionId: idOf(session.subscription as string), customerId: idOf(session.customer as string) };
+  return {
+    subscriptionId: idOf(session.subscription as string),
+    customerId: idOf(session.customer as string),
+  };
 }
 
 /** What a subscription, as Stripe has it now, makes of the membership. */
@@ -159,7 +176,8 @@ function changeFor(
       ...base,
       status: 'past_due',
       // The grace period runs from the first failure, not from each retry's.
-      past_due_since: before?.status === 'past_due' && before.past_due_since ? before.past_due_since : new Date(),
+      past_due_since:
+        before?.status === 'past_due' && before.past_due_since ? before.past_due_since : new Date(),
     };
   return { ...base, status: 'free', cancel_at_period_end: false, past_due_since: null };
 }
@@ -181,7 +199,11 @@ export async function applyMembershipEvent(
     ? await db('memberships').where({ stripe_customer_id: customerId }).first('user_id')
     : undefined;
   const recordOnly = async (outcome: MembershipOutcome): Promise<MembershipOutcome> => {
-    const stored = await db('stripe_events').insert({ id: event.id, type: event.type }).onConflict('id').ignore().returning('id');
+    const stored = await db('stripe_events')
+      .insert({ id: event.id, type: event.type })
+      .onConflict('id')
+      .ignore()
+      .returning('id');
     return stored.length ? outcome : 'duplicate';
   };
   if (!member) {
@@ -193,14 +215,18 @@ export async function applyMembershipEvent(
     const session = event.data.object as Stripe.Checkout.Session;
     if (session.client_reference_id !== String(userId) || session.metadata?.userId !== String(userId))
       throw new Unprocessable('The Checkout Session names another member than its customer.');
-    if (event.type !== 'checkout.session.completed' || session.status !== 'complete') return recordOnly('ignored');
+    if (event.type !== 'checkout.session.completed' || session.status !== 'complete')
+      return recordOnly('ignored');
   }
   if (!subscriptionId) return recordOnly('ignored');
   let subscription: Stripe.Subscription;
   try {
     subscription = await stripe.subscriptions.retrieve(subscriptionId);
   } catch (error) {
-    services.log.warn({ eventId: event.id, err: (error as Error).message }, 'could not read the subscription');
+    services.log.warn(
+      { eventId: event.id, err: (error as Error).message },
+      'could not read the subscription',
+    );
     throw new UpstreamFailed(MEMBER_MESSAGES.stripeUnreachable);
   }
   if (idOf(subscription.customer as string) !== customerId || subscription.metadata.userId !== String(userId))
@@ -209,11 +235,18 @@ export async function applyMembershipEvent(
   const item = subscription.items.data[0];
   if (!tier || !item) throw new Unprocessable('The subscription names no tier of this site.');
   const interval = item.price.recurring?.interval === 'year' ? 'year' : 'month';
-  if (item.price.currency !== services.config.currency || item.price.unit_amount !== tierPrice(tier, interval))
+  if (
+    item.price.currency !== services.config.currency ||
+    item.price.unit_amount !== tierPrice(tier, interval)
+  )
     throw new Unprocessable('The subscription’s price is not its tier’s.');
   let outcome: MembershipOutcome = 'ignored';
   await db.transaction(async (trx) => {
-    const stored = await trx('stripe_events').insert({ id: event.id, type: event.type }).onConflict('id').ignore().returning('id');
+    const stored = await trx('stripe_events')
+      .insert({ id: event.id, type: event.type })
+      .onConflict('id')
+      .ignore()
+      .returning('id');
     if (!stored.length) {
       outcome = 'duplicate';
       return;

@@ -42,7 +42,10 @@ const columns = (input: TierInput) => ({
 });
 
 /** The price of a tier for a billing interval. */
-export function tierPrice(tier: Pick<Tier, 'monthlyPrice' | 'yearlyPrice'>, interval: 'month' | 'year'): number {
+export function tierPrice(
+  tier: Pick<Tier, 'monthlyPrice' | 'yearlyPrice'>,
+  interval: 'month' | 'year',
+): number {
   return interval === 'month' ? tier.monthlyPrice : tier.yearlyPrice;
 }
 

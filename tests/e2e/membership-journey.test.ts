@@ -23,7 +23,11 @@ beforeAll(async () => {
   stripe = await startStripeStandIn();
   [app, browser] = await Promise.all([
     startTestApp({
-      env: { STRIPE_SECRET_KEY: 'sk_test_penstand', STRIPE_WEBHOOK_SECRET: SECRET, STRIPE_API_URL: stripe.url },
+      env: {
+        STRIPE_SECRET_KEY: 'sk_test_penstand',
+        STRIPE_WEBHOOK_SECRET: SECRET,
+        STRIPE_API_URL: stripe.url,
+      },
     }),
     launchBrowser(),
   ]);
@@ -74,16 +78,18 @@ describe.each([true, false])('a reader becomes a paying member (JavaScript %s)',
     await page.waitForURL(`${stripe.url}/pay/**`);
     const session = stripe.complete(new URL(page.url()).pathname.split('/pay/')[1]);
     expect(session).toMatchObject({ mode: 'subscription', amount_total: 600 });
-    expect((await deliver(app, stripe.event('checkout.session.completed', session), SECRET)).body.outcome).toBe(
-      'applied',
-    );
+    expect(
+      (await deliver(app, stripe.event('checkout.session.completed', session), SECRET)).body.outcome,
+    ).toBe('applied');
     await page.goto(session.success_url);
     expect(new URL(page.url()).pathname).toBe(`/post/${slug}`);
     expect(await page.locator('.prose').textContent()).toContain(HIDDEN);
 
     await page.goto('/account');
     await ready();
-    expect(await page.locator('#membership').textContent()).toContain('You are a paying member. Tier: Keepers.');
+    expect(await page.locator('#membership').textContent()).toContain(
+      'You are a paying member. Tier: Keepers.',
+    );
     await page.getByRole('button', { name: 'Manage billing' }).click();
     await page.waitForURL(`${stripe.url}/portal/**`);
     expect(await page.locator('h1').textContent()).toBe('Fake Stripe billing portal');
@@ -99,7 +105,11 @@ describe.each([true, false])('a reader becomes a paying member (JavaScript %s)',
     await page.goto(`/post/${slug}`);
     expect(await page.locator('.prose').textContent()).toContain(HIDDEN);
 
-    await deliver(app, stripe.event('customer.subscription.deleted', { ...stripe.end(subscriptionId) }), SECRET);
+    await deliver(
+      app,
+      stripe.event('customer.subscription.deleted', { ...stripe.end(subscriptionId) }),
+      SECRET,
+    );
     await page.goto(`/post/${slug}`);
     expect(await page.content()).not.toContain(HIDDEN);
     expect(await page.locator('.paywall h2').textContent()).toBe('This post is for paying members');

@@ -10,7 +10,11 @@ let tier: Awaited<ReturnType<typeof createTierViaApi>>;
 
 beforeAll(async () => {
   admin = (await signedInSession(stack.app, { role: 'admin' })).headers;
-  tier = await createTierViaApi(stack.app, admin, { name: 'Supporter', monthlyPrice: 500, yearlyPrice: 5000 });
+  tier = await createTierViaApi(stack.app, admin, {
+    name: 'Supporter',
+    monthlyPrice: 500,
+    yearlyPrice: 5000,
+  });
 });
 
 const json = (headers: Record<string, string>) => ({ ...headers, 'content-type': 'application/json' });
@@ -19,7 +23,9 @@ describe('tiers', () => {
   it('lists active tiers publicly with their prices', async () => {
     const res = await fetch(`${stack.app.url}/api/tiers`);
     const { tiers } = await res.json();
-    expect(tiers).toContainEqual(expect.objectContaining({ id: tier.id, monthlyPrice: 500, yearlyPrice: 5000 }));
+    expect(tiers).toContainEqual(
+      expect.objectContaining({ id: tier.id, monthlyPrice: 500, yearlyPrice: 5000 }),
+    );
   });
 
   it('refuses a tier without a name or with a price that is not whole cents', async () => {
@@ -33,7 +39,11 @@ describe('tiers', () => {
   });
 
   it('edits and archives a tier; only admins write tiers', async () => {
-    const made = await createTierViaApi(stack.app, admin, { name: 'Old', monthlyPrice: 100, yearlyPrice: 1000 });
+    const made = await createTierViaApi(stack.app, admin, {
+      name: 'Old',
+      monthlyPrice: 100,
+      yearlyPrice: 1000,
+    });
     const put = await fetch(`${stack.app.url}/api/admin/tiers/${made.id}`, {
       method: 'PUT',
       headers: json(admin),
@@ -49,7 +59,10 @@ describe('tiers', () => {
       body: JSON.stringify({ name: 'Mine', monthlyPrice: 1, yearlyPrice: 1 }),
     });
     expect(refused.status).toBe(403);
-    const deleted = await fetch(`${stack.app.url}/api/admin/tiers/${made.id}`, { method: 'DELETE', headers: admin });
+    const deleted = await fetch(`${stack.app.url}/api/admin/tiers/${made.id}`, {
+      method: 'DELETE',
+      headers: admin,
+    });
     expect(deleted.status).toBe(204);
   });
 });
@@ -75,11 +88,16 @@ describe('subscribing', () => {
     });
     expect(stack.stripe.customers.get(String(session?.customer))?.email).toBe(reader.user.email);
     const paid = stack.stripe.complete(String(session?.id));
-    expect((await deliver(stack.app, stack.stripe.event('checkout.session.completed', paid), SECRET)).body.outcome).toBe(
-      'applied',
-    );
+    expect(
+      (await deliver(stack.app, stack.stripe.event('checkout.session.completed', paid), SECRET)).body.outcome,
+    ).toBe('applied');
     const membership = await membershipOf(stack.app, reader.headers);
-    expect(membership).toMatchObject({ status: 'paid', tierId: tier.id, interval: 'year', cancelAtPeriodEnd: false });
+    expect(membership).toMatchObject({
+      status: 'paid',
+      tierId: tier.id,
+      interval: 'year',
+      cancelAtPeriodEnd: false,
+    });
     expect(Date.parse(membership.currentPeriodEnd)).toBeGreaterThan(Date.now() + 300 * 86_400_000);
   });
 
@@ -100,24 +118,36 @@ describe('subscribing', () => {
   it('refuses an unknown tier, a bad interval and a reader who is not signed in', async () => {
     const reader = await signedInSession(stack.app);
     const post = (body: unknown, headers = json(reader.headers)) =>
-      fetch(`${stack.app.url}/api/members?action=subscribe`, { method: 'POST', headers, body: JSON.stringify(body) });
+      fetch(`${stack.app.url}/api/members?action=subscribe`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+      });
     const unknown = await post({ tierId: 999_999, interval: 'month' });
     expect(unknown.status).toBe(404);
     expect((await unknown.json()).message).toBe('This tier is not offered any more.');
     const badInterval = await post({ tierId: tier.id, interval: 'week' });
     expect(badInterval.status).toBe(400);
     expect((await badInterval.json()).message).toBe('Choose monthly or yearly');
-    expect((await post({ tierId: tier.id, interval: 'month' }, { 'content-type': 'application/json' })).status).toBe(401);
+    expect(
+      (await post({ tierId: tier.id, interval: 'month' }, { 'content-type': 'application/json' })).status,
+    ).toBe(401);
   });
 
   it('opens the billing portal for a paying member, and refuses one who never paid', async () => {
     const member = await paidMember(stack.app, stack.stripe, SECRET, tier.id);
-    const res = await fetch(`${stack.app.url}/api/members?action=portal`, { method: 'POST', headers: member.headers });
+    const res = await fetch(`${stack.app.url}/api/members?action=portal`, {
+      method: 'POST',
+      headers: member.headers,
+    });
     const { url } = await res.json();
     expect(url).toMatch(new RegExp(`^${stack.stripe.url}/portal/bps_`));
     expect(stack.stripe.portalSessions.get(url.split('/portal/')[1])?.customer).toBe(member.session.customer);
     const never = await signedInSession(stack.app);
-    const refused = await fetch(`${stack.app.url}/api/members?action=portal`, { method: 'POST', headers: never.headers });
+    const refused = await fetch(`${stack.app.url}/api/members?action=portal`, {
+      method: 'POST',
+      headers: never.headers,
+    });
     expect(refused.status).toBe(409);
   });
 });
@@ -130,18 +160,33 @@ describe('subscription webhooks', () => {
     );
     expect(outcomes).toEqual(['duplicate', 'duplicate', 'duplicate']);
     stack.stripe.subscriptions.get(member.subscriptionId)!.cancel_at_period_end = true;
-    const updated = stack.stripe.event('customer.subscription.updated', stack.stripe.subscriptions.get(member.subscriptionId));
-    const burst = await Promise.all([1, 2, 3].map(() => deliver(stack.app, updated, SECRET).then((r) => r.body.outcome)));
+    const updated = stack.stripe.event(
+      'customer.subscription.updated',
+      stack.stripe.subscriptions.get(member.subscriptionId),
+    );
+    const burst = await Promise.all(
+      [1, 2, 3].map(() => deliver(stack.app, updated, SECRET).then((r) => r.body.outcome)),
+    );
     expect(burst.sort()).toEqual(['applied', 'duplicate', 'duplicate']);
     const history = await stack.app.services.db('membership_events').where({ user_id: member.user.id });
-    expect(history.map((h) => h.type)).toEqual(['checkout.session.completed', 'customer.subscription.updated']);
-    expect(await membershipOf(stack.app, member.headers)).toMatchObject({ status: 'paid', cancelAtPeriodEnd: true });
+    expect(history.map((h) => h.type)).toEqual([
+      'checkout.session.completed',
+      'customer.subscription.updated',
+    ]);
+    expect(await membershipOf(stack.app, member.headers)).toMatchObject({
+      status: 'paid',
+      cancelAtPeriodEnd: true,
+    });
   });
 
   it('ends in Stripe’s state when events come out of order', async () => {
     const member = await paidMember(stack.app, stack.stripe, SECRET, tier.id);
-    const created = stack.stripe.event('customer.subscription.created', { ...stack.stripe.subscriptions.get(member.subscriptionId) });
-    const ended = stack.stripe.event('customer.subscription.deleted', { ...stack.stripe.end(member.subscriptionId) });
+    const created = stack.stripe.event('customer.subscription.created', {
+      ...stack.stripe.subscriptions.get(member.subscriptionId),
+    });
+    const ended = stack.stripe.event('customer.subscription.deleted', {
+      ...stack.stripe.end(member.subscriptionId),
+    });
     expect((await deliver(stack.app, ended, SECRET)).body.outcome).toBe('applied');
     // The older event, late: it names an active subscription, but Stripe's own says it ended.
     expect((await deliver(stack.app, created, SECRET)).body.outcome).toBe('ignored');
@@ -151,9 +196,15 @@ describe('subscription webhooks', () => {
   it('keeps a past-due member reading for the grace period, then makes them free', async () => {
     const member = await paidMember(stack.app, stack.stripe, SECRET, tier.id);
     stack.stripe.failRenewal(member.subscriptionId);
-    const failed = stack.stripe.event('invoice.payment_failed', stack.stripe.invoice(member.subscriptionId, false));
+    const failed = stack.stripe.event(
+      'invoice.payment_failed',
+      stack.stripe.invoice(member.subscriptionId, false),
+    );
     expect((await deliver(stack.app, failed, SECRET)).body.outcome).toBe('applied');
-    expect(await membershipOf(stack.app, member.headers)).toMatchObject({ status: 'past_due', tierId: tier.id });
+    expect(await membershipOf(stack.app, member.headers)).toMatchObject({
+      status: 'past_due',
+      tierId: tier.id,
+    });
     await stack.app.services
       .db('memberships')
       .where({ user_id: member.user.id })
@@ -168,26 +219,48 @@ describe('subscription webhooks', () => {
   it('refuses an event whose subscription names another member, and changes nothing', async () => {
     const member = await paidMember(stack.app, stack.stripe, SECRET, tier.id);
     const other = await signedInSession(stack.app);
-    const forged = stack.stripe.subscribe(String(member.session.customer), { currency: 'usd', unit_amount: 500, interval: 'month' }, {
-      userId: String(other.user.id),
-      tierId: String(tier.id),
-    });
+    const forged = stack.stripe.subscribe(
+      String(member.session.customer),
+      { currency: 'usd', unit_amount: 500, interval: 'month' },
+      {
+        userId: String(other.user.id),
+        tierId: String(tier.id),
+      },
+    );
     const res = await deliver(stack.app, stack.stripe.event('customer.subscription.created', forged), SECRET);
-    expect(res.body).toMatchObject({ outcome: 'refused', message: 'The subscription belongs to another member.' });
-    const cheap = stack.stripe.subscribe(String(member.session.customer), { currency: 'usd', unit_amount: 1, interval: 'month' }, {
-      userId: String(member.user.id),
-      tierId: String(tier.id),
+    expect(res.body).toMatchObject({
+      outcome: 'refused',
+      message: 'The subscription belongs to another member.',
     });
-    const underpaid = await deliver(stack.app, stack.stripe.event('customer.subscription.created', cheap), SECRET);
-    expect(underpaid.body).toMatchObject({ outcome: 'refused', message: 'The subscription’s price is not its tier’s.' });
+    const cheap = stack.stripe.subscribe(
+      String(member.session.customer),
+      { currency: 'usd', unit_amount: 1, interval: 'month' },
+      {
+        userId: String(member.user.id),
+        tierId: String(tier.id),
+      },
+    );
+    const underpaid = await deliver(
+      stack.app,
+      stack.stripe.event('customer.subscription.created', cheap),
+      SECRET,
+    );
+    expect(underpaid.body).toMatchObject({
+      outcome: 'refused',
+      message: 'The subscription’s price is not its tier’s.',
+    });
     expect(await membershipOf(stack.app, other.headers)).toMatchObject({ status: 'free' });
-    expect(await membershipOf(stack.app, member.headers)).toMatchObject({ status: 'paid', interval: 'month' });
+    expect(await membershipOf(stack.app, member.headers)).toMatchObject({
+      status: 'paid',
+      interval: 'month',
+    });
   });
 });
 
 describe('admin', () => {
   it('gives a complimentary membership with an end date, and counts members and MRR', async () => {
-    const before = (await (await fetch(`${stack.app.url}/api/admin/members`, { headers: admin })).json()).totals;
+    const before = (await (await fetch(`${stack.app.url}/api/admin/members`, { headers: admin })).json())
+      .totals;
     const reader = await signedInSession(stack.app);
     const until = new Date(Date.now() + 30 * 86_400_000).toISOString();
     const res = await fetch(`${stack.app.url}/api/admin/members/${reader.user.id}?action=comp`, {
@@ -195,17 +268,28 @@ describe('admin', () => {
       headers: json(admin),
       body: JSON.stringify({ tierId: tier.id, until }),
     });
-    expect((await res.json()).membership).toMatchObject({ status: 'comped', tierId: tier.id, currentPeriodEnd: until });
+    expect((await res.json()).membership).toMatchObject({
+      status: 'comped',
+      tierId: tier.id,
+      currentPeriodEnd: until,
+    });
     await paidMember(stack.app, stack.stripe, SECRET, tier.id, 'year');
-    const after = (await (await fetch(`${stack.app.url}/api/admin/members`, { headers: admin })).json()).totals;
+    const after = (await (await fetch(`${stack.app.url}/api/admin/members`, { headers: admin })).json())
+      .totals;
     expect(after.comped).toBe(before.comped + 1);
     expect(after.paid).toBe(before.paid + 1);
     // A yearly 5000 counts as a twelfth; the totals are rounded to the cent.
     expect(Math.abs(after.mrr - before.mrr - 5000 / 12)).toBeLessThan(1);
-    const comped = await (await fetch(`${stack.app.url}/api/admin/members?status=comped`, { headers: admin })).json();
+    const comped = await (
+      await fetch(`${stack.app.url}/api/admin/members?status=comped`, { headers: admin })
+    ).json();
     expect(comped.members.map((m: { userId: number }) => m.userId)).toContain(reader.user.id);
-    const history = await (await fetch(`${stack.app.url}/api/admin/members/${reader.user.id}`, { headers: admin })).json();
-    expect(history.history).toEqual([expect.objectContaining({ type: 'comped', status: 'comped', tierId: tier.id })]);
+    const history = await (
+      await fetch(`${stack.app.url}/api/admin/members/${reader.user.id}`, { headers: admin })
+    ).json();
+    expect(history.history).toEqual([
+      expect.objectContaining({ type: 'comped', status: 'comped', tierId: tier.id }),
+    ]);
   });
 
   it('refuses a comp that ends in the past', async () => {

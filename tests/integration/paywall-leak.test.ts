@@ -25,7 +25,11 @@ beforeAll(async () => {
   const app = stack.app;
   const adminSession = await signedInSession(app, { role: 'admin', username: 'leakwriter' });
   admin = adminSession.headers;
-  const tier = await createTierViaApi(app, admin, { name: 'Inner circle', monthlyPrice: 700, yearlyPrice: 7000 });
+  const tier = await createTierViaApi(app, admin, {
+    name: 'Inner circle',
+    monthlyPrice: 700,
+    yearlyPrice: 7000,
+  });
   const res = await fetch(`${app.url}/api/posts`, {
     method: 'POST',
     headers: { ...admin, 'content-type': 'application/json' },
@@ -44,7 +48,9 @@ beforeAll(async () => {
   post = (await res.json()).post;
   const free = await signedInSession(app);
   const cancelled = await paidMember(app, stack.stripe, SECRET, tier.id);
-  const ended = stack.stripe.event('customer.subscription.deleted', { ...stack.stripe.end(cancelled.subscriptionId) });
+  const ended = stack.stripe.event('customer.subscription.deleted', {
+    ...stack.stripe.end(cancelled.subscriptionId),
+  });
   expect((await deliver(app, ended, SECRET)).body.outcome).toBe('applied');
   const payer = await paidMember(app, stack.stripe, SECRET, tier.id);
   readers = [
@@ -88,7 +94,9 @@ describe('a paid post’s hidden text', () => {
           const { status, text } = await read(path, reader);
           expect(status, `${reader.name} ${path} (${round})`).toBeLessThan(500);
           for (const secret of [HIDDEN, HIDDEN_WORD, 'hidden-chart.png', 'paid-episode.mp3'])
-            expect(text.toLowerCase(), `${reader.name} ${path} (${round})`).not.toContain(secret.toLowerCase());
+            expect(text.toLowerCase(), `${reader.name} ${path} (${round})`).not.toContain(
+              secret.toLowerCase(),
+            );
         }
       }
     }
@@ -117,13 +125,16 @@ describe('a paid post’s hidden text', () => {
       expect(api.text).toContain(HIDDEN);
     }
     // The paying member's copies were not handed to anyone else.
-    for (const reader of readers) expect((await read(`/post/${post.slug}`, reader)).text).not.toContain(HIDDEN);
+    for (const reader of readers)
+      expect((await read(`/post/${post.slug}`, reader)).text).not.toContain(HIDDEN);
   });
 
   it('is not in the newsletter mailed to subscribers', async () => {
-    await stack.app.services
-      .db('newsletter_subscribers')
-      .insert({ email: 'free-reader@example.com', status: 'confirmed', token: `token-leak-${'x'.repeat(24)}` });
+    await stack.app.services.db('newsletter_subscribers').insert({
+      email: 'free-reader@example.com',
+      status: 'confirmed',
+      token: `token-leak-${'x'.repeat(24)}`,
+    });
     const res = await fetch(`${stack.app.url}/api/admin/posts/${post.id}/newsletter`, {
       method: 'POST',
       headers: { ...admin, 'content-type': 'application/json' },

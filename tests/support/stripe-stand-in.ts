@@ -222,7 +222,11 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   }
 
   /** Customers, subscriptions and portal sessions: the billing side of the API. */
-  function answerBilling(method: string, path: string, body: Record<string, unknown>): [number, unknown] | null {
+  function answerBilling(
+    method: string,
+    path: string,
+    body: Record<string, unknown>,
+  ): [number, unknown] | null {
     if (method === 'POST' && path === '/v1/customers') {
       const customer: StandInCustomer = {
         id: id('cus'),
@@ -239,9 +243,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       return found ? [200, found] : missing('customer', customer[1]);
     }
     if (method === 'GET' && path === '/v1/subscriptions') {
-      const data = [...subscriptions.values()].filter(
-        (s) => !body.customer || s.customer === body.customer,
-      );
+      const data = [...subscriptions.values()].filter((s) => !body.customer || s.customer === body.customer);
       return [200, { object: 'list', data, has_more: false, url: '/v1/subscriptions' }];
     }
     const subscription = /^\/v1\/subscriptions\/(\w+)$/.exec(path);
@@ -250,7 +252,10 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       if (!found) return missing('subscription', subscription[1]);
       if (method === 'POST' && body.cancel_at_period_end !== undefined) {
         if (found.status === 'canceled')
-          return [400, { message: 'A canceled subscription can only update its cancellation_details and metadata.' }];
+          return [
+            400,
+            { message: 'A canceled subscription can only update its cancellation_details and metadata.' },
+          ];
         found.cancel_at_period_end = body.cancel_at_period_end === 'true';
       }
       if (method === 'DELETE') {
@@ -474,14 +479,23 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       if (session.mode === 'subscription') {
         const line = session.line_items_sent[0];
         if (!session.customer) {
-          const made: StandInCustomer = { id: id('cus'), object: 'customer', email: session.customer_email, metadata: {} };
+          const made: StandInCustomer = {
+            id: id('cus'),
+            object: 'customer',
+            email: session.customer_email,
+            metadata: {},
+          };
           customers.set(made.id, made);
           session.customer = made.id;
         }
         const customer = session.customer;
         session.subscription = subscribe(
           customer,
-          { currency: session.currency, unit_amount: line.unit_amount, interval: session.interval ?? 'month' },
+          {
+            currency: session.currency,
+            unit_amount: line.unit_amount,
+            interval: session.interval ?? 'month',
+          },
           session.subscription_metadata,
         ).id;
         return { ...session };

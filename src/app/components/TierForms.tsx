@@ -34,7 +34,8 @@ export function TierForms({
             ))
           ) : (
             <p className="muted">
-              {formatPrice(tier.monthlyPrice, currency)} a month · {formatPrice(tier.yearlyPrice, currency)} a year
+              {formatPrice(tier.monthlyPrice, currency)} a month · {formatPrice(tier.yearlyPrice, currency)} a
+              year
             </p>
           )}
         </li>

@@ -31,8 +31,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = subscribeSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success) return data({ message: parsed.error.issues[0].message }, { status: 400 });
   const user = state.session.user;
-  if (!user)
-    throw redirect(`/login?redirectTo=${encodeURIComponent(parsed.data.returnTo ?? '/membership')}`);
+  if (!user) throw redirect(`/login?redirectTo=${encodeURIComponent(parsed.data.returnTo ?? '/membership')}`);
   try {
     return redirect(await startSubscription(services, user, parsed.data));
   } catch (error) {
@@ -51,8 +50,8 @@ export default function Membership({ loaderData, actionData }: Route.ComponentPr
       {actionData && <p role="alert">{actionData.message}</p>}
       {membership && membership.status !== 'free' ? (
         <p>
-          You are a {membership.status === 'comped' ? 'complimentary' : 'paying'} member. Manage your membership
-          from <a href="/account">your account</a>.
+          You are a {membership.status === 'comped' ? 'complimentary' : 'paying'} member. Manage your
+          membership from <a href="/account">your account</a>.
         </p>
       ) : (
         <TierForms tiers={tiers} currency={currency} stripe={stripe} returnTo="/membership" />

@@ -4,14 +4,14 @@ import { approvedComments, issueFormToken, likeComment, likerOf } from '../../bl
 import { extractHeadings } from '../../blog/markdown.ts';
 import { BLOG_MESSAGES, COMMENT_LIMITS } from '../../blog/messages.ts';
 import { adjacentPosts, getPost, relatedPosts, slugRedirect } from '../../blog/posts.ts';
-import { readerAccess } from '../../identity/membership.ts';
 import { authorName, preview, readingMinutes, wordCount } from '../../blog/reading.ts';
+import { readerAccess } from '../../identity/membership.ts';
 import { httpStatusOf } from '../../server/error-status.ts';
 import type { BlogSettings } from '../../settings/settings.ts';
 import { listTiers } from '../../shop/tiers.ts';
 import { AuthorCard } from '../components/blog/AuthorCard.tsx';
 import { type CommentResult, Comments, type CommentValues } from '../components/blog/Comments.tsx';
-import { type PaywallData, PaywallCard } from '../components/blog/PaywallCard.tsx';
+import { PaywallCard, type PaywallData } from '../components/blog/PaywallCard.tsx';
 import { PostArticle } from '../components/blog/PostArticle.tsx';
 import { PostNav } from '../components/blog/PostNav.tsx';
 import { ShareLinks } from '../components/blog/ShareLinks.tsx';

@@ -1,5 +1,5 @@
-import type { Membership } from '../../../identity/membership.ts';
 import { formatDate } from '../../../blog/reading.ts';
+import type { Membership } from '../../../identity/membership.ts';
 
 const STATUS_WORDS: Record<Membership['status'], string> = {
   free: 'You are a free member.',
@@ -9,7 +9,13 @@ const STATUS_WORDS: Record<Membership['status'], string> = {
 };
 
 /** The Account page's membership: its state, and Stripe's billing portal (a plain form) or the tiers. */
-export function MembershipCard({ membership, tierName }: { membership: Membership; tierName: string | null }) {
+export function MembershipCard({
+  membership,
+  tierName,
+}: {
+  membership: Membership;
+  tierName: string | null;
+}) {
   const end = membership.currentPeriodEnd;
   return (
     <section className="card" aria-labelledby="membership-heading" id="membership">

@@ -33,7 +33,12 @@ export function PaywallCard({ paywall, currency }: { paywall: PaywallData; curre
       {paywall.visibility === 'paid' && (
         <>
           {paywall.signedIn && <p>{PAYWALL_MESSAGES.upgrade}</p>}
-          <TierForms tiers={paywall.tiers} currency={currency} stripe={paywall.stripe} returnTo={paywall.returnTo} />
+          <TierForms
+            tiers={paywall.tiers}
+            currency={currency}
+            stripe={paywall.stripe}
+            returnTo={paywall.returnTo}
+          />
         </>
       )}
     </section>
