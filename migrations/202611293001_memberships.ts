@@ -28,6 +28,7 @@ export async function up(knex: Knex): Promise<void> {
       comped_until timestamptz,
       stripe_customer_id text UNIQUE,
       stripe_subscription_id text UNIQUE,
+      feed_token text UNIQUE,
       updated_at timestamptz NOT NULL DEFAULT now()
     );
     CREATE INDEX memberships_status_idx ON memberships (status, tier_id);

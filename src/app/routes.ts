@@ -30,6 +30,7 @@ export default [
   route('comments/unsubscribe', 'routes/newsletter.unsubscribe.tsx', { id: 'comments-unsubscribe' }),
   route('rss.xml', 'routes/rss.xml.ts'),
   route('podcast.xml', 'routes/podcast.xml.ts'),
+  route('podcast/members/:token', 'routes/podcast.members.ts'),
   route('podcast-cover.png', 'routes/podcast-cover.png.ts'),
   route('sitemap.xml', 'routes/sitemap.xml.ts'),
   route('robots.txt', 'routes/robots.txt.ts'),

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { ReaderAccess } from '../blog/paywall.ts';
 import type { Db } from '../db/knex.ts';
@@ -133,4 +134,30 @@ export async function setMembership(
     stripe_event_id: history.stripeEventId ?? null,
   });
   return true;
+}
+
+/** The member's private podcast feed token, or null before they asked for one. */
+export async function feedTokenOf(db: Db, userId: number): Promise<string | null> {
+  return (await db('memberships').where({ user_id: userId }).first('feed_token'))?.feed_token ?? null;
+}
+
+/** A new private feed token: the old one (a feed URL shared or leaked) stops working. */
+export async function issueFeedToken(db: Db, userId: number): Promise<string> {
+  const token = randomBytes(24).toString('base64url');
+  await db('memberships')
+    .insert({ user_id: userId, status: 'free', feed_token: token })
+    .onConflict('user_id')
+    .merge({ feed_token: token, updated_at: db.fn.now() });
+  return token;
+}
+
+/** Who a private feed token belongs to, as what they may read now; null for no such token. */
+export async function readerOfFeedToken(db: Db, token: string): Promise<ReaderAccess | null> {
+  if (!/^[A-Za-z0-9_-]{32}$/.test(token)) return null;
+  const row = await db('memberships as m')
+    .join('users as u', 'u.id', 'm.user_id')
+    .where('m.feed_token', token)
+    .first('u.role', db.raw(`${PAID_TIER_SQL} AS paid_tier_id`));
+  if (!row) return null;
+  return readerAccess({ role: row.role, paidTierId: row.paid_tier_id } as SessionUser);
 }

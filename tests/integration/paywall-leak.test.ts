@@ -17,6 +17,7 @@ const stack = setUpCardPaymentsApp(SECRET, { withWorker: true, env: { PAGE_CACHE
 
 type Reader = { name: string; headers: Record<string, string> };
 let admin: Record<string, string>;
+let tierId: number;
 let post: { id: number; slug: string };
 let readers: Reader[];
 let paying: Reader;
@@ -147,5 +148,47 @@ describe('a paid post’s hidden text', () => {
       expect(part).not.toContain(HIDDEN);
       expect(part).not.toContain('hidden-chart.png');
     }
+  });
+});
+
+/** The member asks for a private feed on the Account page (a plain form) and reads its address there. */
+async function privateFeedOf(reader: Reader): Promise<string> {
+  const res = await fetch(`${stack.app.url}/account`, {
+    method: 'POST',
+    headers: { ...reader.headers, 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'intent=private-feed',
+  });
+  expect(res.status).toBe(200);
+  const page = await (await fetch(`${stack.app.url}/account`, { headers: reader.headers })).text();
+  const address = /<code class="private-feed">([^<]+)<\/code>/.exec(page)?.[1];
+  if (!address) throw new Error('no private feed on the Account page');
+  return address;
+}
+
+describe('the private podcast feed', () => {
+  it('carries the paid episode for a paying member, until the address is revoked', async () => {
+    const address = await privateFeedOf(paying);
+    const feed = await fetch(address);
+    expect(feed.headers.get('cache-control')).toBe('private, no-store');
+    expect(await feed.text()).toContain('paid-episode.mp3');
+    const renewed = await privateFeedOf(paying);
+    expect(renewed).not.toBe(address);
+    expect((await fetch(address)).status).toBe(404);
+    expect(await (await fetch(renewed)).text()).toContain('paid-episode.mp3');
+    expect(await (await fetch(`${stack.app.url}/podcast.xml`)).text()).not.toContain('paid-episode.mp3');
+  });
+
+  it('stops carrying it when the membership ends', async () => {
+    const member = await paidMember(stack.app, stack.stripe, SECRET, tierId);
+    const reader = { name: 'leaving member', headers: member.headers };
+    const address = await privateFeedOf(reader);
+    expect(await (await fetch(address)).text()).toContain('paid-episode.mp3');
+    const ended = stack.stripe.event('customer.subscription.deleted', {
+      ...stack.stripe.end(member.subscriptionId),
+    });
+    expect((await deliver(stack.app, ended, SECRET)).body.outcome).toBe('applied');
+    const after = await fetch(address);
+    expect(after.status).toBe(200);
+    expect(await after.text()).not.toContain('paid-episode.mp3');
   });
 });

@@ -305,6 +305,8 @@ export const PAGE_ACCESS: { path: string; access: Access; sample?: string }[] = 
   { path: '/comments/unsubscribe', access: 'public' },
   { path: '/rss.xml', access: 'public' },
   { path: '/podcast.xml', access: 'public' },
+  // A member's private feed: an unknown token is 404, as for everyone.
+  { path: '/podcast/members/:token', access: 'public', sample: `/podcast/members/${'A'.repeat(32)}` },
   { path: '/podcast-cover.png', access: 'public' },
   { path: '/sitemap.xml', access: 'public' },
   { path: '/robots.txt', access: 'public' },

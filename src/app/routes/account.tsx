@@ -1,6 +1,6 @@
 import { data, Form, redirect, useNavigation } from 'react-router';
 import { getProfile } from '../../identity/account.ts';
-import { membershipOf } from '../../identity/membership.ts';
+import { feedTokenOf, issueFeedToken, membershipOf } from '../../identity/membership.ts';
 import { ACCOUNT_MESSAGES, TWO_FACTOR_AUDIT } from '../../identity/messages.ts';
 import { listPasskeys } from '../../identity/passkeys.ts';
 import {
@@ -74,12 +74,14 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     listAccountOrders(db, user.id),
     membershipOf(db, user.id),
   ]);
+  const feedToken = membership.status === 'free' ? null : await feedTokenOf(db, user.id);
   const tier = membership.tierId === null ? null : await getTier(db, membership.tierId);
   return {
     profile,
     orders,
     membership,
     tierName: tier?.name ?? null,
+    privateFeed: feedToken && `${app.services.publicUrl}/podcast/members/${feedToken}`,
     avatar: avatarOutcome(new URL(request.url)),
     // Local accounts only: with Cognito the pool signs its users in.
     passkeys: twoFactor.local && !app.services.config.cognito ? passkeys : null,
@@ -135,6 +137,10 @@ export async function action({ context, request }: Route.ActionArgs) {
   const { db } = app.services;
   const intent = String(form.get('intent') ?? '');
   if (isAccountIntent(intent)) return accountAction(app, user, intent, form);
+  if (intent === 'private-feed') {
+    await issueFeedToken(db, user.id);
+    return { ok: true, message: 'Your private podcast feed has a new address; the old one no longer works.' };
+  }
   if (intent === 'billing-portal') {
     try {
       return redirect(await billingPortalUrl(app.services, user));
@@ -189,7 +195,11 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
       )}
       <ProfileCard profile={loaderData.profile} busy={busy} />
       <PasswordCard busy={busy} />
-      <MembershipCard membership={loaderData.membership} tierName={loaderData.tierName} />
+      <MembershipCard
+        membership={loaderData.membership}
+        tierName={loaderData.tierName}
+        privateFeed={loaderData.privateFeed}
+      />
       <OrdersCard orders={loaderData.orders} />
       <h2 id="security" className="account-section-heading">
         Security

@@ -12,9 +12,12 @@ const STATUS_WORDS: Record<Membership['status'], string> = {
 export function MembershipCard({
   membership,
   tierName,
+  privateFeed,
 }: {
   membership: Membership;
   tierName: string | null;
+  /** The member's private podcast feed, once asked for. */
+  privateFeed: string | null;
 }) {
   const end = membership.currentPeriodEnd;
   return (
@@ -46,6 +49,25 @@ export function MembershipCard({
             Become a paying member
           </a>
         )
+      )}
+      {membership.status !== 'free' && (
+        <>
+          <h3>Private podcast feed</h3>
+          <p className="muted">
+            Your members’ episodes in your podcast app. Keep the address to yourself; a new one stops the old.
+          </p>
+          {privateFeed && (
+            <p>
+              <code className="private-feed">{privateFeed}</code>
+            </p>
+          )}
+          <form method="post">
+            <input type="hidden" name="intent" value="private-feed" />
+            <button type="submit" className="button button-secondary">
+              {privateFeed ? 'Revoke and make a new address' : 'Get my private feed'}
+            </button>
+          </form>
+        </>
       )}
     </section>
   );
