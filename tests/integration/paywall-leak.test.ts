@@ -31,6 +31,7 @@ beforeAll(async () => {
     monthlyPrice: 700,
     yearlyPrice: 7000,
   });
+  tierId = tier.id;
   const res = await fetch(`${app.url}/api/posts`, {
     method: 'POST',
     headers: { ...admin, 'content-type': 'application/json' },
