@@ -43,6 +43,10 @@ export async function up(knex: Knex): Promise<void> {
     );
     CREATE INDEX membership_events_user_idx ON membership_events (user_id, id);
 
+    ALTER TABLE newsletters
+      ADD COLUMN audience text NOT NULL DEFAULT 'all' CHECK (audience IN ('all', 'free', 'paid')),
+      ADD COLUMN audience_tier integer REFERENCES tiers(id);
+
     ALTER TABLE posts
       ADD COLUMN visibility text NOT NULL DEFAULT 'public' CHECK (visibility IN ('public', 'members', 'paid')),
       ADD COLUMN visibility_tiers integer[] NOT NULL DEFAULT '{}',
@@ -73,6 +77,7 @@ export async function down(knex: Knex): Promise<void> {
     END $$;
     CREATE TRIGGER posts_search BEFORE INSERT OR UPDATE OF title, excerpt, content ON posts
       FOR EACH ROW EXECUTE FUNCTION posts_search_vector();
+    ALTER TABLE newsletters DROP COLUMN audience, DROP COLUMN audience_tier;
     ALTER TABLE posts DROP COLUMN visibility, DROP COLUMN visibility_tiers,
       DROP COLUMN preview_content, DROP COLUMN preview_html;
     DROP TABLE membership_events;

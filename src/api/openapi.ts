@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { rangeSchema } from '../analytics/report.ts';
 import { commentSchema } from '../blog/comment-schema.ts';
 import { newsletterSchema } from '../blog/newsletter.ts';
+import { newsletterAudienceSchema } from '../blog/newsletter-audience.ts';
 import { postInputSchema } from '../blog/post-schema.ts';
 import {
   passkeyDeleteSchema,
@@ -507,9 +508,11 @@ const ENDPOINTS: Endpoint[] = [
     method: 'post',
     path: '/api/admin/posts/:id/newsletter',
     tag: 'Newsletter',
-    summary: 'Send the post to every confirmed subscriber, once (?test=1: to the admin only)',
+    summary:
+      'Send the post by email, once: to every confirmed subscriber, free members or paid members (of a tier); ?test=1: to the admin only',
     role: 'admin',
     query: z.object({ test: z.literal('1').optional() }),
+    body: named('NewsletterAudience', newsletterAudienceSchema),
     answers: [
       { status: 202, schema: R.NewsletterProgress },
       { status: 200, schema: R.Message, description: 'The test was sent.' },

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { type Db, prepared } from '../db/knex.ts';
+import { PAID_TIER_SQL } from '../db/membership-sql.ts';
 import type { SessionUser } from '../kernel/request.ts';
 import { sessionCartCountColumn } from '../shop/cart.ts';
-import { PAID_TIER_SQL } from './membership.ts';
 
 export const SESSION_COOKIE = 'sid';
 /** The specification's cookie default lifetime. */

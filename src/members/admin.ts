@@ -1,6 +1,6 @@
 import type { Db } from '../db/knex.ts';
+import { EFFECTIVE_STATUS_SQL } from '../db/membership-sql.ts';
 import {
-  EFFECTIVE_STATUS_SQL,
   MEMBERSHIP_STATUSES,
   type MembershipStatus,
   membershipOf,
