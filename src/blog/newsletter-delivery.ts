@@ -402,16 +402,20 @@ ${footer}
 }
 
 async function loadPost(db: Db, postId: number): Promise<NewsletterPost | undefined> {
-  return db('posts').where({ id: postId }).first(
-    'id',
-    'title',
-    'slug',
-    'excerpt',
-    // A gated post is mailed as its public preview: the mail links to the whole post on the site.
-    db.raw(`CASE WHEN visibility = 'public' THEN content_html ELSE preview_html END AS content_html`),
-    'featured_image',
-    'published_at',
-  );
+  return db('posts as p')
+    .leftJoin('newsletters as n', 'n.post_id', 'p.id')
+    .where('p.id', postId)
+    .first(
+      'p.id',
+      'p.title',
+      'p.slug',
+      'p.excerpt',
+      // A gated post is mailed whole only to an audience that may read it; a test to the admin and
+      // every other audience get its public preview, with the link to the post.
+      db.raw(`CASE WHEN ${MAILED_WHOLE_SQL} THEN p.content_html ELSE p.preview_html END AS content_html`),
+      'p.featured_image',
+      'p.published_at',
+    );
 }
 
 /** 'Send a test to me': only to the signed-in admin, as often as asked, never recorded. */

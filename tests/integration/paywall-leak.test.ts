@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { signedInSession } from '../support/auth.ts';
 import { createTierViaApi, deliver, paidMember } from '../support/members.ts';
 import { setUpCardPaymentsApp } from '../support/stripe-stand-in.ts';
+import { until } from '../support/until.ts';
 
 /**
  * Issue 33's leak test: a paid post's hidden sentence, read through every way a post leaves the
@@ -21,6 +22,7 @@ let tierId: number;
 let post: { id: number; slug: string };
 let readers: Reader[];
 let paying: Reader;
+let emails: { free: string; paying: string };
 
 beforeAll(async () => {
   const app = stack.app;
@@ -61,6 +63,7 @@ beforeAll(async () => {
     { name: 'cancelled member', headers: cancelled.headers },
   ];
   paying = { name: 'paying member', headers: payer.headers };
+  emails = { free: free.user.email, paying: payer.user.email };
 });
 
 /** Every way a post's words leave the site for a reader. */
@@ -191,5 +194,79 @@ describe('the private podcast feed', () => {
     const after = await fetch(address);
     expect(after.status).toBe(200);
     expect(await after.text()).not.toContain('paid-episode.mp3');
+  });
+});
+
+describe('member newsletters', () => {
+  async function gatedPost(title: string, secret: string) {
+    const res = await fetch(`${stack.app.url}/api/posts`, {
+      method: 'POST',
+      headers: { ...admin, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        title,
+        excerpt: 'For the newsletter',
+        category: 'Business',
+        status: 'published',
+        visibility: 'paid',
+        content: `${PREVIEW}\n\n[paywall]\n\n${secret}`,
+      }),
+    });
+    return (await res.json()).post as { id: number };
+  }
+  const send = (postId: number, body: unknown) =>
+    fetch(`${stack.app.url}/api/admin/posts/${postId}/newsletter`, {
+      method: 'POST',
+      headers: { ...admin, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+
+  it('mails a paid post whole to paid members only, and its preview to free members', async () => {
+    await stack.app.services.db('newsletter_subscribers').insert([
+      { email: emails.free, status: 'confirmed', token: `token-free-${'f'.repeat(24)}` },
+      { email: emails.paying, status: 'confirmed', token: `token-paid-${'p'.repeat(24)}` },
+    ]);
+    const forPaid = await gatedPost('For paying readers', 'Paid readers learn the harbour code.');
+    expect((await send(forPaid.id, { audience: 'paid', tierId })).status).toBe(202);
+    const whole = await stack.smtp.waitFor(
+      (m) => m.to.includes(emails.paying) && m.text.includes('harbour code'),
+    );
+    expect(whole.html).toContain('Paid readers learn the harbour code.');
+    const forFree = await gatedPost('For free readers', 'Free readers never see the lantern code.');
+    expect((await send(forFree.id, { audience: 'free' })).status).toBe(202);
+    const preview = await stack.smtp.waitFor(
+      (m) => m.to.includes(emails.free) && m.subject.includes('For free readers'),
+    );
+    expect(preview.html).toContain(PREVIEW);
+    expect(preview.html + preview.text).not.toContain('lantern code');
+    await until(
+      async () =>
+        (
+          await stack.app.services
+            .db('newsletters')
+            .whereIn('post_id', [forPaid.id, forFree.id])
+            .where({ state: 'sent' })
+        ).length === 2,
+      'both newsletters sent',
+    );
+    const sends = await stack.app.services
+      .db('newsletter_sends as s')
+      .join('newsletter_subscribers as n', 'n.id', 's.subscriber_id')
+      .whereIn('s.post_id', [forPaid.id, forFree.id])
+      .select('s.post_id', 'n.email');
+    expect(sends).toEqual(
+      expect.arrayContaining([
+        { post_id: forPaid.id, email: emails.paying },
+        { post_id: forFree.id, email: emails.free },
+      ]),
+    );
+    expect(sends.filter((r) => r.post_id === forPaid.id).map((r) => r.email)).not.toContain(emails.free);
+    expect(sends.filter((r) => r.post_id === forFree.id).map((r) => r.email)).not.toContain(emails.paying);
+  });
+
+  it('refuses an unknown audience', async () => {
+    const post = await gatedPost('Nobody gets this', 'Nothing here.');
+    const res = await send(post.id, { audience: 'everyone' });
+    expect(res.status).toBe(400);
+    expect((await res.json()).message).toBe('audience must be all, free or paid');
   });
 });
