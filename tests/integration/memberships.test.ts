@@ -292,6 +292,27 @@ describe('admin', () => {
     ]);
   });
 
+  it('shows members, their totals and the tiers on the admin’s Members tab, filtered by status', async () => {
+    const comped = await signedInSession(stack.app);
+    const free = await signedInSession(stack.app);
+    await fetch(`${stack.app.url}/api/admin/members/${comped.user.id}?action=comp`, {
+      method: 'POST',
+      headers: json(admin),
+      body: JSON.stringify({ tierId: tier.id }),
+    });
+    const page = await (
+      await fetch(`${stack.app.url}/admin?tab=members&status=comped`, { headers: admin })
+    ).text();
+    expect(page).toContain(comped.user.email);
+    expect(page).not.toContain(free.user.email);
+    expect(page).toMatch(/MRR: \$[\d,]+\.\d\d/);
+    expect(page).toContain('Supporter: $5.00 a month · $50.00 a year');
+    const all = await (
+      await fetch(`${stack.app.url}/admin?tab=members&q=${free.user.email}`, { headers: admin })
+    ).text();
+    expect(all).toContain(free.user.email);
+  });
+
   it('refuses a comp that ends in the past', async () => {
     const reader = await signedInSession(stack.app);
     const res = await fetch(`${stack.app.url}/api/admin/members/${reader.user.id}?action=comp`, {

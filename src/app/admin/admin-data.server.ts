@@ -17,6 +17,7 @@ import {
 } from '../../blog/moderation.ts';
 import { listAdminPosts } from '../../blog/post-editor.ts';
 import { listSubscribers, recentNewsletters, subscriberCounts } from '../../blog/subscribers.ts';
+import { listMembers } from '../../members/admin.ts';
 import { downloadSettings } from '../../orders/downloads.ts';
 import { listOrders } from '../../orders/lists.ts';
 import { paymentSettings } from '../../orders/payment-settings.ts';
@@ -27,6 +28,8 @@ import { listCarriers } from '../../shop/carriers.ts';
 import { discountsPage } from '../../shop/discounts.ts';
 import { listProducts } from '../../shop/products.ts';
 import { listShippingMethods } from '../../shop/shipping.ts';
+import { listTiers } from '../../shop/tiers.ts';
+import { MEMBER_FILTERS } from './MembersTab.tsx';
 import { FULFILMENT_FILTERS, ORDER_STATUS_FILTERS, PAYMENT_STATUS_FILTERS } from './OrdersTab.tsx';
 import { POST_FILTERS } from './PostsTab.tsx';
 import { PRODUCT_FILTERS } from './ProductsTab.tsx';
@@ -123,6 +126,24 @@ async function ordersTab(services: AppServices, params: URLSearchParams) {
     limit: ADMIN_PAGE_SIZE,
   });
   return { tab: 'orders' as const, filters, orders, pagination };
+}
+
+const memberFilters = z.object({
+  q: z.string().trim().max(200).catch(''),
+  status: z.enum(MEMBER_FILTERS).catch('all'),
+});
+
+async function membersTab(services: AppServices, params: URLSearchParams) {
+  const filters = memberFilters.parse({ q: params.get('q') ?? '', status: params.get('status') ?? 'all' });
+  const [list, tiers] = await Promise.all([
+    listMembers(services.db, {
+      q: filters.q || undefined,
+      status: filters.status === 'all' ? undefined : filters.status,
+      page: 1,
+    }),
+    listTiers(services.db),
+  ]);
+  return { tab: 'members' as const, filters, tiers, ...list };
 }
 
 const subscriberFilters = z.object({
@@ -229,6 +250,8 @@ export async function loadTab(
       };
     case 'subscribers':
       return subscribersTab(services, params);
+    case 'members':
+      return membersTab(services, params);
     case 'activity': {
       const filters = {
         actor: (params.get('actor') ?? '').slice(0, 200),
