@@ -28,10 +28,10 @@ export function MembersTab({ members, totals, tiers, filters }: Props) {
   return (
     <div className="admin-stack">
       <p className="admin-meta">
-        <span className="badge">Free: {totals.free}</span>
-        <span className="badge">Paid: {totals.paid}</span>
-        <span className="badge">Complimentary: {totals.comped}</span>
-        <span className="badge">MRR: {formatPrice(totals.mrr, currency)}</span>
+        <span className="badge">{`Free: ${totals.free}`}</span>
+        <span className="badge">{`Paid: ${totals.paid}`}</span>
+        <span className="badge">{`Complimentary: ${totals.comped}`}</span>
+        <span className="badge">{`MRR: ${formatPrice(totals.mrr, currency)}`}</span>
       </p>
       <AdminFilters
         noun="member"
@@ -74,8 +74,7 @@ export function MembersTab({ members, totals, tiers, filters }: Props) {
           <ul className="admin-list">
             {tiers.map((t) => (
               <li key={t.id}>
-                {t.name}: {formatPrice(t.monthlyPrice, currency)} a month ·{' '}
-                {formatPrice(t.yearlyPrice, currency)} a year{t.active ? '' : ' (archived)'}
+                {`${t.name}: ${formatPrice(t.monthlyPrice, currency)} a month · ${formatPrice(t.yearlyPrice, currency)} a year${t.active ? '' : ' (archived)'}`}
               </li>
             ))}
           </ul>
