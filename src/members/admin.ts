@@ -48,11 +48,7 @@ function membersQuery(db: Db) {
 
 const STATUS = `coalesce((${EFFECTIVE_STATUS_SQL}), 'free')`;
 
-/**
- * The admin's members: a page of them, newest first, and the totals over all of them. MRR counts
- * paying members (past due ones too, until their grace ends) at their tier's price, a yearly
- * price as a twelfth.
- */
+/** The admin's members: a page of them, newest first, and the totals over all of them. */
 export async function listMembers(
   db: Db,
   query: MemberQuery,
@@ -82,15 +78,6 @@ export async function listMembers(
       w.whereILike('u.email', like).orWhereILike('u.first_name', like).orWhereILike('u.last_name', like),
     );
   }
-  const totalsRow = (await membersQuery(db)
-    .select(
-      db.raw(`count(*) FILTER (WHERE ${STATUS} = 'free') AS free`),
-      db.raw(`count(*) FILTER (WHERE ${STATUS} IN ('paid', 'past_due')) AS paid`),
-      db.raw(`count(*) FILTER (WHERE ${STATUS} = 'comped') AS comped`),
-      db.raw(`coalesce(sum(CASE WHEN ${STATUS} IN ('paid', 'past_due') THEN
-        CASE m.interval WHEN 'year' THEN t.yearly_price / 12.0 ELSE t.monthly_price END END), 0) AS mrr`),
-    )
-    .first()) as Record<string, string>;
   const rows = (await list) as Record<string, unknown>[];
   return {
     members: rows.map((r) => {
@@ -109,12 +96,29 @@ export async function listMembers(
         createdAt: (r.created_at as Date).toISOString(),
       };
     }),
-    totals: {
-      free: Number(totalsRow.free),
-      paid: Number(totalsRow.paid),
-      comped: Number(totalsRow.comped),
-      mrr: Math.round(Number(totalsRow.mrr)),
-    },
+    totals: await memberTotals(db),
+  };
+}
+
+/**
+ * Members by status and the MRR: paying members (past due ones too, until their grace ends) at
+ * their tier's price, a yearly price as a twelfth, in cents.
+ */
+export async function memberTotals(db: Db): Promise<MemberTotals> {
+  const row = (await membersQuery(db)
+    .select(
+      db.raw(`count(*) FILTER (WHERE ${STATUS} = 'free') AS free`),
+      db.raw(`count(*) FILTER (WHERE ${STATUS} IN ('paid', 'past_due')) AS paid`),
+      db.raw(`count(*) FILTER (WHERE ${STATUS} = 'comped') AS comped`),
+      db.raw(`coalesce(sum(CASE WHEN ${STATUS} IN ('paid', 'past_due') THEN
+        CASE m.interval WHEN 'year' THEN t.yearly_price / 12.0 ELSE t.monthly_price END END), 0) AS mrr`),
+    )
+    .first()) as Record<string, string>;
+  return {
+    free: Number(row.free),
+    paid: Number(row.paid),
+    comped: Number(row.comped),
+    mrr: Math.round(Number(row.mrr)),
   };
 }
 

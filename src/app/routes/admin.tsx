@@ -89,6 +89,7 @@ function TabContent({ loaderData, actionData }: Pick<Route.ComponentProps, 'load
             dashboard={data.dashboard}
             recent={data.recent}
             popular={data.popular}
+            members={data.members}
             mailDelivers={data.mailDelivers}
           />
           {data.lastBackup?.ok && <BackupOutcome last={data.lastBackup} />}
