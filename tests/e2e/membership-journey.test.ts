@@ -1,14 +1,15 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { createUser, signedInSession } from '../support/auth.ts';
+import { signedInSession } from '../support/auth.ts';
 import { launchBrowser, newContext, watchPage } from '../support/browser.ts';
 import { createTierViaApi, deliver } from '../support/members.ts';
+import { startSmtpServer, type TestSmtp } from '../support/smtp.ts';
 import { type StripeStandIn, startStripeStandIn } from '../support/stripe-stand-in.ts';
 
 /**
- * Issue 33's journey, with and without JavaScript: a reader meets a paywall, signs in from it and
- * comes back to the post, subscribes through Checkout on the stand-in, reads the whole post,
+ * Issue 33's journey, with and without JavaScript: a reader meets a paywall, signs up from it
+ * (the mailed code, then signing in) and comes back to the post, subscribes through Checkout on the stand-in, reads the whole post,
  * opens the billing portal, cancels at the period's end (still reading), and loses access when
  * Stripe ends the subscription.
  */
@@ -51,12 +52,15 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await app?.close();
+  await smtp?.close();
   await stripe?.close();
 });
 
 describe.each([true, false])('a reader becomes a paying member (JavaScript %s)', (javaScriptEnabled) => {
   it('pays, reads, cancels at the period’s end and loses access when it ends', async () => {
-    const reader = await createUser(app, { email: `reader-${javaScriptEnabled}@example.com` });
+    const name = `reader${javaScriptEnabled ? 'js' : 'plain'}`;
+    const email = `${name}@example.com`;
+    const password = 'Lighthouse-map7!';
     const context = await newContext(browser, app.url, { javaScriptEnabled });
     const page = await context.newPage();
     const errors = await watchPage(page);
@@ -67,10 +71,23 @@ describe.each([true, false])('a reader becomes a paying member (JavaScript %s)',
     await page.goto(`/post/${slug}`);
     expect(await page.locator('.prose').textContent()).toContain('Everyone reads this part.');
     expect(await page.content()).not.toContain(HIDDEN);
-    await page.locator('.paywall').getByRole('link', { name: 'Sign in' }).click();
+    await page.locator('.paywall').getByRole('link', { name: 'Sign up free' }).click();
     await ready();
-    await page.locator('main').getByLabel('Email').fill(reader.email);
-    await page.locator('main').getByLabel('Password', { exact: true }).fill(reader.password);
+    await page.locator('main').getByLabel('Username').fill(name);
+    await page.locator('main').getByLabel('Email').fill(email);
+    await page.locator('main').getByLabel('Password', { exact: true }).fill(password);
+    await page.locator('main').getByLabel('Confirm password').fill(password);
+    await page.locator('main').getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(/\/confirm-email\?username=/);
+    await ready();
+    const mail = await smtp.waitFor((m) => m.to.includes(email));
+    const code = /\b(\d{6})\b/.exec(mail.text)?.[1] ?? '';
+    await page.locator('main').getByLabel('Verification code').fill(code);
+    await page.locator('main').getByRole('button', { name: 'Confirm email' }).click();
+    await page.waitForURL(/\/login\?redirectTo=/);
+    await ready();
+    await page.locator('main').getByLabel('Email').fill(email);
+    await page.locator('main').getByLabel('Password', { exact: true }).fill(password);
     await page.locator('main').getByRole('button', { name: 'Sign In', exact: true }).click();
     await page.waitForURL(`**/post/${slug}`);
 
