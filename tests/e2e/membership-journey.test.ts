@@ -18,13 +18,16 @@ const HIDDEN = 'The river map is folded inside the lighthouse.';
 let app: TestApp;
 let browser: Browser;
 let stripe: StripeStandIn;
+let smtp: TestSmtp;
 let slug: string;
 
 beforeAll(async () => {
-  stripe = await startStripeStandIn();
+  [stripe, smtp] = await Promise.all([startStripeStandIn(), startSmtpServer()]);
   [app, browser] = await Promise.all([
     startTestApp({
+      withWorker: true,
       env: {
+        SMTP_URL: smtp.url,
         STRIPE_SECRET_KEY: 'sk_test_penstand',
         STRIPE_WEBHOOK_SECRET: SECRET,
         STRIPE_API_URL: stripe.url,
