@@ -35,6 +35,9 @@ export type MemberListItem = {
 
 export type MemberTotals = { free: number; paid: number; comped: number; mrr: number };
 
+/** Paid sign-ups and ended subscriptions in the last days, from the members' history. */
+export type MemberFlows = { days: number; started: number; cancelled: number };
+
 const PAGE = 50;
 
 /** Every confirmed account with its membership as it holds now; no row is a free member. */
@@ -167,4 +170,16 @@ export async function compMember(db: Db, userId: number, input: CompInput) {
     );
   });
   return membershipOf(db, userId);
+}
+
+/** How many members started paying, and how many subscriptions ended, in the last `days`. */
+export async function memberFlows(db: Db, days = 30): Promise<MemberFlows> {
+  const row = (await db('membership_events')
+    .where('created_at', '>', db.raw(`now() - make_interval(days => ?)`, [days]))
+    .select(
+      db.raw(`count(DISTINCT user_id) FILTER (WHERE type = 'checkout.session.completed') AS started`),
+      db.raw(`count(DISTINCT user_id) FILTER (WHERE type = 'customer.subscription.deleted') AS cancelled`),
+    )
+    .first()) as { started: string; cancelled: string };
+  return { days, started: Number(row.started), cancelled: Number(row.cancelled) };
 }

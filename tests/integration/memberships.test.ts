@@ -313,6 +313,23 @@ describe('admin', () => {
     expect(all).toContain(free.user.email);
   });
 
+  it('counts the last 30 days’ paid sign-ups and cancellations on the dashboard', async () => {
+    const flows = async () => {
+      const page = await (await fetch(`${stack.app.url}/admin?tab=dashboard`, { headers: admin })).text();
+      const found = /\+(\d+) paid, −(\d+) cancelled in the last 30 days/.exec(page);
+      if (!found) throw new Error('no member flows on the dashboard');
+      return { started: Number(found[1]), cancelled: Number(found[2]) };
+    };
+    const before = await flows();
+    const member = await paidMember(stack.app, stack.stripe, SECRET, tier.id);
+    await paidMember(stack.app, stack.stripe, SECRET, tier.id);
+    const ended = stack.stripe.event('customer.subscription.deleted', {
+      ...stack.stripe.end(member.subscriptionId),
+    });
+    expect((await deliver(stack.app, ended, SECRET)).body.outcome).toBe('applied');
+    expect(await flows()).toEqual({ started: before.started + 2, cancelled: before.cancelled + 1 });
+  });
+
   it('refuses a comp that ends in the past', async () => {
     const reader = await signedInSession(stack.app);
     const res = await fetch(`${stack.app.url}/api/admin/members/${reader.user.id}?action=comp`, {

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import type { AnalyticsReport } from '../../analytics/report.ts';
 import type { DashboardData } from '../../blog/dashboard.ts';
-import type { MemberTotals } from '../../members/admin.ts';
+import type { MemberFlows, MemberTotals } from '../../members/admin.ts';
 import { formatPrice } from '../../shop/price.ts';
 import { useCurrency } from '../currency.ts';
 import { AnalyticsChart } from './AnalyticsChart.tsx';
@@ -21,8 +21,8 @@ export function DashboardTab({
   recent: AnalyticsReport | null;
   /** Which popular posts: the last 30 days' (views in the analytics) or all time's (public counts). */
   popular: 'recent' | 'all';
-  /** Members by status and the monthly recurring revenue. */
-  members: MemberTotals;
+  /** Members by status, the monthly recurring revenue, and the last days' sign-ups and cancellations. */
+  members: MemberTotals & MemberFlows;
   /** Whether SMTP is set up: without it mails are only written to the server's log. */
   mailDelivers: boolean;
 }) {
@@ -86,6 +86,7 @@ export function DashboardTab({
           <p className="muted">
             <a href="/admin?tab=members">{`${members.paid} paid, ${members.comped} complimentary, ${members.free} free`}</a>
           </p>
+          <p className="muted">{`+${members.started} paid, −${members.cancelled} cancelled in the last ${members.days} days`}</p>
         </section>
         <section className="card admin-stat" aria-labelledby="stat-revenue">
           <h2 id="stat-revenue">Revenue</h2>

@@ -17,7 +17,7 @@ import {
 } from '../../blog/moderation.ts';
 import { listAdminPosts } from '../../blog/post-editor.ts';
 import { listSubscribers, recentNewsletters, subscriberCounts } from '../../blog/subscribers.ts';
-import { listMembers, memberTotals } from '../../members/admin.ts';
+import { listMembers, memberFlows, memberTotals } from '../../members/admin.ts';
 import { downloadSettings } from '../../orders/downloads.ts';
 import { listOrders } from '../../orders/lists.ts';
 import { paymentSettings } from '../../orders/payment-settings.ts';
@@ -218,10 +218,11 @@ export async function loadTab(
     case 'dashboard': {
       // The last 30 days' chart and top 5 posts beside the all-time figures; with analytics off,
       // the all-time figures alone.
-      const [all, recent, members] = await Promise.all([
+      const [all, recent, members, flows] = await Promise.all([
         dashboard(services.db, services.config.currency),
         analytics ? analyticsReport(services.db, lastDays(30), 5) : null,
         memberTotals(services.db),
+        memberFlows(services.db),
       ]);
       const popular = params.get('popular') === 'all' || !recent ? ('all' as const) : ('recent' as const);
       // The last run's record alone: the list of files (a stat each) is the Settings tab's.
@@ -235,7 +236,7 @@ export async function loadTab(
         recent,
         popular,
         lastBackup,
-        members,
+        members: { ...members, ...flows },
         mailDelivers: services.mailer.delivers,
       };
     }
