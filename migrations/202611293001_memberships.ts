@@ -39,6 +39,8 @@ export async function up(knex: Knex): Promise<void> {
       status text NOT NULL,
       tier_id integer,
       stripe_event_id text,
+      -- The post a paid sign-up subscribed from (its paywall's form): what converted the reader.
+      source_post_id integer REFERENCES posts(id) ON DELETE SET NULL,
       created_at timestamptz NOT NULL DEFAULT now()
     );
     CREATE INDEX membership_events_user_idx ON membership_events (user_id, id);

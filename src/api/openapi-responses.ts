@@ -372,6 +372,6 @@ export const Members = described(
 );
 export const MemberHistory = described(
   'MemberHistory',
-  '{ membership, history: [{ type, status, tierId, at }] }: the membership now and its changes, newest first.',
+  '{ membership, history: [{ type, status, tierId, at, fromPost: { slug, title } | null }] }: the membership now and its changes, newest first; fromPost is the post whose paywall a paid sign-up came from.',
 );
 export const MembershipOne = described('MembershipOne', '{ membership }: the membership as it holds now.');

@@ -88,7 +88,7 @@ export async function setMembership(
   trx: Knex.Transaction,
   userId: number,
   change: MembershipChange,
-  history: { type: string; stripeEventId?: string | null },
+  history: { type: string; stripeEventId?: string | null; sourcePostId?: number | null },
 ): Promise<boolean> {
   const before = await trx('memberships').where({ user_id: userId }).forUpdate().first();
   const next = { ...change, user_id: userId };
@@ -111,6 +111,7 @@ export async function setMembership(
     status: change.status,
     tier_id: change.tier_id,
     stripe_event_id: history.stripeEventId ?? null,
+    source_post_id: history.sourcePostId ?? null,
   });
   return true;
 }

@@ -129,11 +129,12 @@ export async function memberTotals(db: Db): Promise<MemberTotals> {
 export async function memberHistory(db: Db, userId: number) {
   const user = await db('users').where({ id: userId }).first('id', 'email');
   if (!user) throw new NotFound(MEMBER_MESSAGES.memberNotFound);
-  const events = await db('membership_events')
-    .where({ user_id: userId })
-    .orderBy('id', 'desc')
+  const events = await db('membership_events as e')
+    .leftJoin('posts as p', 'p.id', 'e.source_post_id')
+    .where('e.user_id', userId)
+    .orderBy('e.id', 'desc')
     .limit(200)
-    .select('type', 'status', 'tier_id', 'created_at');
+    .select('e.type', 'e.status', 'e.tier_id', 'e.created_at', 'p.slug', 'p.title');
   return {
     membership: await membershipOf(db, userId),
     history: events.map((e) => ({
@@ -141,6 +142,8 @@ export async function memberHistory(db: Db, userId: number) {
       status: e.status as MembershipStatus,
       tierId: e.tier_id as number | null,
       at: (e.created_at as Date).toISOString(),
+      /** The post whose paywall a paid sign-up came from. */
+      fromPost: e.slug ? { slug: e.slug as string, title: e.title as string } : null,
     })),
   };
 }

@@ -68,7 +68,17 @@ export async function startSubscription(
   const customer = await customerOf(services, stripe, user);
   const back = `${services.publicUrl}${input.returnTo ?? '/membership'}`;
   const join = back.includes('?') ? '&' : '?';
-  const metadata = { userId: String(user.id), tierId: String(tier.id), interval: input.interval };
+  const metadata: Record<string, string> = {
+    userId: String(user.id),
+    tierId: String(tier.id),
+    interval: input.interval,
+  };
+  // The post whose paywall the reader subscribed from: credited with the sign-up.
+  const fromPost = /^\/post\/([\w-]{1,200})$/.exec(input.returnTo ?? '')?.[1];
+  const source = fromPost
+    ? await services.db('posts').where({ slug: fromPost, status: 'published' }).first('id')
+    : undefined;
+  if (source) metadata.sourcePostId = String(source.id);
   try {
     const session = await stripe.checkout.sessions.create({
       mode: 'subscription',
@@ -152,6 +162,20 @@ function subscriptionNamed(event: Stripe.Event): {
     subscriptionId: idOf(session.subscription as string),
     customerId: idOf(session.customer as string),
   };
+}
+
+/** The post a completed Checkout Session credits with the sign-up (one of ours, still there), or null. */
+async function sourcePostOf(trx: Knex.Transaction, event: Stripe.Event): Promise<number | null> {
+  if (event.type !== 'checkout.session.completed') return null;
+  const raw = (event.data.object as Stripe.Checkout.Session).metadata?.sourcePostId ?? '';
+  if (!/^\d{1,9}$/.test(raw)) return null;
+  return (
+    (
+      await trx('posts')
+        .where({ id: Number(raw) })
+        .first('id')
+    )?.id ?? null
+  );
 }
 
 /** What a subscription, as Stripe has it now, makes of the membership. */
@@ -260,6 +284,7 @@ export async function applyMembershipEvent(
     const changed = await setMembership(trx, userId, changeFor(subscription, tier, before), {
       type: event.type,
       stripeEventId: event.id,
+      sourcePostId: await sourcePostOf(trx, event),
     });
     outcome = changed ? 'applied' : 'ignored';
   });

@@ -115,6 +115,42 @@ describe('subscribing', () => {
     expect(mine).toHaveLength(1);
   });
 
+  it('credits a paid sign-up to the post whose paywall it came from', async () => {
+    const created = await fetch(`${stack.app.url}/api/posts`, {
+      method: 'POST',
+      headers: json(admin),
+      body: JSON.stringify({
+        title: 'The converting post',
+        excerpt: 'It converts',
+        category: 'Business',
+        status: 'published',
+        visibility: 'paid',
+        content: 'Open.\n\n[paywall]\n\nClosed.',
+      }),
+    });
+    const { post } = await created.json();
+    const reader = await signedInSession(stack.app);
+    const res = await fetch(`${stack.app.url}/api/members?action=subscribe`, {
+      method: 'POST',
+      headers: json(reader.headers),
+      body: JSON.stringify({ tierId: tier.id, interval: 'month', returnTo: `/post/${post.slug}` }),
+    });
+    const { paymentUrl } = await res.json();
+    const session = stack.stripe.complete(paymentUrl.split('/pay/')[1]);
+    expect(session.success_url).toBe(`${stack.app.url}/post/${post.slug}?membership=welcome`);
+    await deliver(stack.app, stack.stripe.event('checkout.session.completed', session), SECRET);
+    const { history } = await (
+      await fetch(`${stack.app.url}/api/admin/members/${reader.user.id}`, { headers: admin })
+    ).json();
+    expect(history).toEqual([
+      expect.objectContaining({
+        type: 'checkout.session.completed',
+        status: 'paid',
+        fromPost: { slug: post.slug, title: 'The converting post' },
+      }),
+    ]);
+  });
+
   it('refuses an unknown tier, a bad interval and a reader who is not signed in', async () => {
     const reader = await signedInSession(stack.app);
     const post = (body: unknown, headers = json(reader.headers)) =>
