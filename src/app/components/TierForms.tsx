@@ -33,10 +33,7 @@ export function TierForms({
               </form>
             ))
           ) : (
-            <p className="muted">
-              {formatPrice(tier.monthlyPrice, currency)} a month · {formatPrice(tier.yearlyPrice, currency)} a
-              year
-            </p>
+            <p className="muted">{`${formatPrice(tier.monthlyPrice, currency)} a month · ${formatPrice(tier.yearlyPrice, currency)} a year`}</p>
           )}
         </li>
       ))}

@@ -23,10 +23,7 @@ export function MembershipCard({
   return (
     <section className="card" aria-labelledby="membership-heading" id="membership">
       <h2 id="membership-heading">Membership</h2>
-      <p>
-        {STATUS_WORDS[membership.status]}
-        {tierName && ` Tier: ${tierName}.`}
-      </p>
+      <p>{`${STATUS_WORDS[membership.status]}${tierName ? ` Tier: ${tierName}.` : ''}`}</p>
       {end && (
         <p className="muted">
           {membership.status === 'comped'
