@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type Stripe from 'stripe';
 import { type MembershipChange, membershipOf, setMembership } from '../identity/membership.ts';
 import { Conflict, NotFound, Unprocessable, UpstreamFailed } from '../kernel/errors.ts';
+import { rateLimit } from '../kernel/rate-limit.ts';
 import type { SessionUser } from '../kernel/request.ts';
 import type { CoreServices } from '../kernel/services.ts';
 import { getTier, type Tier, tierPrice } from '../shop/tiers.ts';
@@ -59,6 +60,7 @@ export async function startSubscription(
   user: SessionUser,
   input: SubscribeInput,
 ): Promise<string> {
+  await rateLimit(services.db, 'subscriptions').consume(String(user.id));
   const stripe = stripeOf(services);
   const tier = await getTier(services.db, input.tierId);
   if (!tier?.active) throw new NotFound(MEMBER_MESSAGES.tierNotFound);
