@@ -9,6 +9,7 @@ import { commentsAdminRouter } from './comments-admin.ts';
 import { discountsAdminRouter } from './discounts-admin.ts';
 import { healthRouter } from './health.ts';
 import { importAdminRouter } from './import-admin.ts';
+import { membersRouter } from './members.ts';
 import { newsletterRouter } from './newsletter.ts';
 import { newsletterAdminRouter } from './newsletter-admin.ts';
 import { openApiRouter } from './openapi.ts';
@@ -44,6 +45,7 @@ export function apiRouter(services: AppServices): Router {
     adminRouter(services),
     analyticsAdminRouter(services),
     paymentsRouter(services),
+    membersRouter(services),
     uploadsRouter(services),
     postsRouter(services),
     commentsRouter(services),

@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { newsletterAudienceSchema } from '../blog/newsletter-audience.ts';
 import {
   NEWSLETTER_MESSAGES,
   newsletterProgress,
@@ -8,6 +9,7 @@ import {
 import { exportSubscribersCsv } from '../blog/newsletter-export.ts';
 import { requireAdmin } from '../identity/policy.ts';
 import { Invalid, NotFound } from '../kernel/errors.ts';
+import { parseInput } from '../kernel/parse.ts';
 import type { AppServices } from '../server/services.ts';
 import { readJsonBody, SMALL_BODY } from './http.ts';
 
@@ -46,7 +48,7 @@ export function newsletterAdminRouter(services: AppServices): Router {
   router.post('/admin/posts/:id/newsletter', async (ctx) => {
     const user = requireAdmin(ctx.state);
     const id = postIdOf(ctx.params.id);
-    await readJsonBody(ctx, SMALL_BODY); // no fields; read so a body never lingers on the connection
+    const body = await readJsonBody(ctx, SMALL_BODY);
     if (ctx.query.test !== undefined) {
       if (ctx.query.test !== '1') throw new Invalid('test must be 1');
       await sendTestNewsletter(
@@ -59,7 +61,8 @@ export function newsletterAdminRouter(services: AppServices): Router {
       ctx.body = { message: `Test sent to ${user.email}` };
       return;
     }
-    await requestNewsletter(services.db, id, user.id);
+    const audience = parseInput(newsletterAudienceSchema, body ?? {});
+    await requestNewsletter(services.db, id, user.id, audience);
     ctx.status = 202;
     ctx.body = await newsletterProgress(services.db, id);
   });

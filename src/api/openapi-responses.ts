@@ -52,6 +52,10 @@ export const PostSummary = named(
     updatedAt: timestamp,
     publishedAt: timestamp.nullable(),
     version: z.int().meta({ description: 'Moves on with every save; send it back as baseVersion.' }),
+    visibility: z.enum(['public', 'members', 'paid']),
+    visibilityTiers: z
+      .array(z.int())
+      .meta({ description: 'For a paid post, the tiers that read it (none: every tier).' }),
     author: postAuthor,
   }),
 );
@@ -65,6 +69,9 @@ export const Post = named(
     metaDescription: z.string().nullable(),
     canonicalUrl: z.string().nullable(),
     socialImage: z.string().nullable(),
+    locked: z.boolean().meta({
+      description: 'The reader may not read the whole post: content and contentHtml are its public preview.',
+    }),
   }),
 );
 export const PostList = named(
@@ -276,7 +283,10 @@ export const SignedUp = named(
   'The account waits for its emailed code (action=confirm).',
   z.object({ userId: z.string(), userConfirmed: z.boolean(), message: z.string() }),
 );
-export const CurrentUser = described('CurrentUser', '{ user }: the signed-in user.');
+export const CurrentUser = described(
+  'CurrentUser',
+  '{ user, membership }: the signed-in user, and their membership { status: free|paid|comped|past_due, tierId, interval, currentPeriodEnd, cancelAtPeriodEnd }.',
+);
 export const Users = described('Users', '{ users }: every account.');
 export const Passkeys = described('Passkeys', '{ passkeys: [{ id, name, createdAt, lastUsedAt }] }.');
 export const PasskeyOptions = described('PasskeyOptions', '{ options }: WebAuthn options for the browser.');
@@ -336,3 +346,37 @@ export const Bookmark = named(
   'What a bookmark card shows of a page: empty strings where the page says nothing.',
   z.object({ url: z.string(), title: z.string(), description: z.string(), image: z.string() }),
 );
+
+const tier = z.object({
+  id: z.int(),
+  name: z.string(),
+  description: z.string(),
+  monthlyPrice: z.int().meta({ description: 'Cents of the shop’s currency.' }),
+  yearlyPrice: z.int(),
+  active: z.boolean(),
+});
+export const Tiers = named(
+  'Tiers',
+  'Membership tiers with their prices.',
+  z.object({ tiers: z.array(tier) }),
+);
+export const TierOne = named('TierOne', 'One membership tier.', z.object({ tier }));
+export const PaymentUrl = named(
+  'PaymentUrl',
+  'Stripe Checkout’s page for the subscription.',
+  z.object({ paymentUrl: z.string() }),
+);
+export const PortalUrl = named(
+  'PortalUrl',
+  'Stripe’s billing portal for the member.',
+  z.object({ url: z.string() }),
+);
+export const Members = described(
+  'Members',
+  '{ members: [{ userId, email, name, status, tierId, tierName, interval, currentPeriodEnd, createdAt }], totals: { free, paid, comped, mrr } } (mrr in cents, a yearly price as a twelfth).',
+);
+export const MemberHistory = described(
+  'MemberHistory',
+  '{ membership, history: [{ type, status, tierId, at, fromPost: { slug, title } | null }] }: the membership now and its changes, newest first; fromPost is the post whose paywall a paid sign-up came from.',
+);
+export const MembershipOne = described('MembershipOne', '{ membership }: the membership as it holds now.');

@@ -6,6 +6,7 @@ import { rangeSchema } from '../analytics/report.ts';
 import { bookmarkSchema } from '../blog/bookmark-schema.ts';
 import { commentSchema } from '../blog/comment-schema.ts';
 import { newsletterSchema } from '../blog/newsletter.ts';
+import { newsletterAudienceSchema } from '../blog/newsletter-audience.ts';
 import { postInputSchema } from '../blog/post-schema.ts';
 import {
   passkeyDeleteSchema,
@@ -23,10 +24,13 @@ import {
   twoFactorCodeSchema,
   twoFactorLoginSchema,
 } from '../identity/schemas.ts';
+import { memberQuerySchema } from '../members/admin.ts';
+import { compSchema, subscribeSchema } from '../members/member-schema.ts';
 import { blogSettingsSchema } from '../settings/settings-schema.ts';
 import { checkoutSchema } from '../shop/checkout-schema.ts';
 import { discountSchema } from '../shop/discount-schema.ts';
 import { productSchema, productUpdateSchema } from '../shop/product-schema.ts';
+import { tierSchema } from '../shop/tier-schema.ts';
 import { addBody, updateBody } from './cart.ts';
 import { listQuery as commentsQuery } from './comments.ts';
 import { moderateBody, listQuery as moderationQuery, replyBody } from './comments-admin.ts';
@@ -79,6 +83,7 @@ const TwoFactorCode = named('TwoFactorCode', twoFactorCodeSchema);
 const ProductUpdate = named('ProductUpdate', productUpdateSchema);
 const CartAdd = named('CartAdd', addBody);
 const Checkout = named('Checkout', checkoutSchema);
+const TierInput = named('TierInput', tierSchema);
 const ENDPOINTS: Endpoint[] = [
   {
     method: 'get',
@@ -504,9 +509,11 @@ const ENDPOINTS: Endpoint[] = [
     method: 'post',
     path: '/api/admin/posts/:id/newsletter',
     tag: 'Newsletter',
-    summary: 'Send the post to every confirmed subscriber, once (?test=1: to the admin only)',
+    summary:
+      'Send the post by email, once: to every confirmed subscriber, free members or paid members (of a tier); ?test=1: to the admin only',
     role: 'admin',
     query: z.object({ test: z.literal('1').optional() }),
+    body: named('NewsletterAudience', newsletterAudienceSchema),
     answers: [
       { status: 202, schema: R.NewsletterProgress },
       { status: 200, schema: R.Message, description: 'The test was sent.' },
@@ -943,6 +950,103 @@ const ENDPOINTS: Endpoint[] = [
     role: 'admin',
     answers: [{ status: 204, description: 'Deleted.' }],
     errors: [404, 409],
+  },
+  {
+    method: 'get',
+    path: '/api/tiers',
+    tag: 'Memberships',
+    summary: 'Active membership tiers with their monthly and yearly prices',
+    role: 'public',
+    answers: [{ status: 200, schema: R.Tiers }],
+  },
+  {
+    method: 'get',
+    path: '/api/admin/tiers',
+    tag: 'Memberships',
+    summary: 'Every tier, archived ones too',
+    role: 'admin',
+    answers: [{ status: 200, schema: R.Tiers }],
+  },
+  {
+    method: 'post',
+    path: '/api/admin/tiers',
+    tag: 'Memberships',
+    summary: 'Create a tier (prices in cents; at most 5 active)',
+    role: 'admin',
+    body: TierInput,
+    answers: [{ status: 201, schema: R.TierOne }],
+    errors: [400, 409],
+  },
+  {
+    method: 'put',
+    path: '/api/admin/tiers/:id',
+    tag: 'Memberships',
+    summary: 'Change a tier ({ "active": false } archives it)',
+    role: 'admin',
+    body: TierInput,
+    answers: [{ status: 200, schema: R.TierOne }],
+    errors: [400, 404, 409],
+  },
+  {
+    method: 'delete',
+    path: '/api/admin/tiers/:id',
+    tag: 'Memberships',
+    summary: 'Delete a tier nobody ever belonged to (409 otherwise: archive it)',
+    role: 'admin',
+    answers: [{ status: 204, description: 'Deleted.' }],
+    errors: [404, 409],
+  },
+  {
+    method: 'post',
+    path: '/api/members',
+    action: 'subscribe',
+    tag: 'Memberships',
+    summary:
+      'Subscribe to a tier: Stripe Checkout in subscription mode (409 without Stripe or when paying already)',
+    role: 'user',
+    body: named('Subscribe', subscribeSchema),
+    answers: [{ status: 200, schema: R.PaymentUrl }],
+    errors: [400, 404, 409],
+  },
+  {
+    method: 'post',
+    path: '/api/members',
+    action: 'portal',
+    tag: 'Memberships',
+    summary: 'Stripe’s billing portal: cancel, change the card, switch monthly and yearly',
+    role: 'user',
+    answers: [{ status: 200, schema: R.PortalUrl }],
+    errors: [409],
+  },
+  {
+    method: 'get',
+    path: '/api/admin/members',
+    tag: 'Memberships',
+    summary: 'Members (by status, tier or words) and the totals with MRR',
+    role: 'admin',
+    query: memberQuerySchema,
+    answers: [{ status: 200, schema: R.Members }],
+    errors: [400],
+  },
+  {
+    method: 'get',
+    path: '/api/admin/members/:id',
+    tag: 'Memberships',
+    summary: 'A member’s membership and subscription history',
+    role: 'admin',
+    answers: [{ status: 200, schema: R.MemberHistory }],
+    errors: [404],
+  },
+  {
+    method: 'post',
+    path: '/api/admin/members/:id',
+    action: 'comp',
+    tag: 'Memberships',
+    summary: 'A complimentary membership of a tier, until a date or for good',
+    role: 'admin',
+    body: named('Comp', compSchema),
+    answers: [{ status: 200, schema: R.MembershipOne }],
+    errors: [400, 404, 409],
   },
   {
     method: 'post',

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type Stripe from 'stripe';
 import { z } from 'zod';
 import { Invalid, NotFound } from '../kernel/errors.ts';
+import { applyMembershipEvent, isMembershipEvent } from '../members/subscriptions.ts';
 import { applyStripeEvent } from '../orders/payments.ts';
 import { WEBHOOK_TOLERANCE_SECONDS } from '../payments/stripe.ts';
 import { readBody } from '../server/body.ts';
@@ -53,7 +54,10 @@ export function paymentsRouter(services: AppServices): Router {
       throw new Invalid('This is not a Stripe event.');
     }
     try {
-      const outcome = await applyStripeEvent(services, event);
+      // Memberships' events (subscriptions, their invoices, subscription-mode Checkout) beside orders'.
+      const outcome = isMembershipEvent(event)
+        ? await applyMembershipEvent(services, event)
+        : await applyStripeEvent(services, event);
       ctx.state.log.info({ eventId: event.id, type: event.type, outcome }, 'stripe event');
       ctx.body = { received: true, outcome };
     } catch (error) {

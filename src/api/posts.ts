@@ -1,6 +1,8 @@
 import Router from '@koa/router';
 import { z } from 'zod';
+import { accessKey, FULL_ACCESS } from '../blog/paywall.ts';
 import { getPost, listPosts, postCategories, postTags } from '../blog/posts.ts';
+import { readerAccess } from '../identity/membership.ts';
 import { requireAdmin } from '../identity/policy.ts';
 import { Invalid, NotFound } from '../kernel/errors.ts';
 import { parseInput } from '../kernel/parse.ts';
@@ -74,13 +76,15 @@ export function postsRouter(services: AppServices): Router {
       requireAdmin(ctx.state, 'Only admins can list unpublished posts.');
     if (params.id || params.slug) {
       const by = params.id ? { id: params.id } : { slug: params.slug ?? '' };
+      const reader = isAdmin ? FULL_ACCESS : readerAccess(ctx.state.session.user);
       const find = async () => {
-        const post = await getPost(db, by, { includeUnpublished: isAdmin });
+        const post = await getPost(db, by, { includeUnpublished: isAdmin, reader });
         if (!post) throw new NotFound('Post not found');
         return { post };
       };
       if (isAdmin) ctx.body = await find();
-      else await jsonCache.respond(ctx, `posts:one:${JSON.stringify(by)}`, find);
+      // A gated post's body depends on the reader's access: the key carries it.
+      else await jsonCache.respond(ctx, `posts:one:${accessKey(reader)}:${JSON.stringify(by)}`, find);
       return;
     }
     const filter = { ...params, status: params.status ?? 'published' };

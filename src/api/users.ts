@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { setAvatar } from '../identity/account.ts';
+import { membershipOf } from '../identity/membership.ts';
 import { ACCOUNT_MESSAGES, AUTH_MESSAGES, TWO_FACTOR_AUDIT } from '../identity/messages.ts';
 import { PASSKEY_MESSAGES } from '../identity/passkey-messages.ts';
 import {
@@ -58,9 +59,12 @@ export function usersRouter(services: AppServices): Router {
 
   router.get('/users', async (ctx) => {
     if (ctx.query.action === 'me') {
-      requireUser(ctx.state);
+      const user = requireUser(ctx.state);
       ctx.set('Cache-Control', 'no-store');
-      ctx.body = { user: await provider().currentUser(ctx.state.session.user, ctx.state.session.data) };
+      ctx.body = {
+        user: await provider().currentUser(ctx.state.session.user, ctx.state.session.data),
+        membership: await membershipOf(services.db, user.id),
+      };
       return;
     }
     if (ctx.query.action === 'passkeys') {

@@ -1,5 +1,7 @@
+import type { Knex } from 'knex';
 import type { Db } from '../db/knex.ts';
 import { getBlogSettings } from '../settings/settings.ts';
+import { ANONYMOUS, type ReaderAccess } from './paywall.ts';
 import { authorUsernames, postCategories, postTags } from './posts.ts';
 import { slugify } from './slug.ts';
 
@@ -59,12 +61,13 @@ type FeedPost = {
   category: string;
   podcast_url: string | null;
   published_at: Date;
+  visibility: string;
 };
 
 async function newest(
   db: Db,
   limit: number,
-  only: { podcasts?: boolean; anyTag?: string[] },
+  only: { podcasts?: boolean; anyTag?: string[]; reader?: ReaderAccess },
 ): Promise<FeedPost[]> {
   const query = db('posts')
     .where({ status: 'published' })
@@ -73,9 +76,24 @@ async function newest(
       { column: 'id', order: 'desc' },
     ])
     .limit(limit)
-    .select('id', 'title', 'slug', 'excerpt', 'category', 'podcast_url', 'published_at');
-  if (only.podcasts) query.whereNotNull('podcast_url');
+    .select('id', 'title', 'slug', 'excerpt', 'category', 'podcast_url', 'published_at', 'visibility');
+  // The public podcast feed carries public episodes only; a member's private feed adds theirs.
+  if (only.podcasts) query.whereNotNull('podcast_url').where((w) => readableBy(w, only.reader ?? ANONYMOUS));
   if (only.anyTag) query.whereRaw('tags && ?::text[]', [only.anyTag]);
+  return query;
+}
+
+/** Posts a reader may read whole, in SQL (canRead's rule). */
+function readableBy(query: Knex.QueryBuilder, reader: ReaderAccess): Knex.QueryBuilder {
+  if (reader.full) return query;
+  query.where({ visibility: 'public' });
+  if (reader.signedIn) query.orWhere({ visibility: 'members' });
+  if (reader.paidTierId !== null)
+    query.orWhere((paid) =>
+      paid
+        .where({ visibility: 'paid' })
+        .whereRaw(`(visibility_tiers = '{}' OR ? = ANY(visibility_tiers))`, [reader.paidTierId]),
+    );
   return query;
 }
 
@@ -99,16 +117,31 @@ export async function rssFeed(
   const items = await Promise.all(
     posts.map(async (p) => {
       const link = `${base}/post/${p.slug}`;
-      const enclosure = p.podcast_url ? enclosureTag(base, p.podcast_url, await measure(p.podcast_url)) : '';
+      // A gated episode's audio is for its members only: the item links to its page.
+      const enclosure =
+        p.podcast_url && p.visibility === 'public'
+          ? enclosureTag(base, p.podcast_url, await measure(p.podcast_url))
+          : '';
       return `<item><title>${xml(p.title)}</title><link>${xml(link)}</link><guid isPermaLink="true">${xml(link)}</guid><description>${xml(p.excerpt)}</description><category>${xml(p.category)}</category><pubDate>${p.published_at.toUTCString()}</pubDate>${enclosure}</item>`;
     }),
   );
   return `<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom"><channel><title>${xml(title)}</title><link>${xml(link)}</link><description>${xml(settings.description)}</description><language>en-us</language><atom:link href="${xml(self)}" rel="self" type="application/rss+xml"/>${items.join('')}</channel></rss>\n`;
 }
 
-/** The podcast posts as a feed podcast apps accept (iTunes tags, enclosures with length and type). */
-export async function podcastFeed(db: Db, base: string, measure: MeasureEnclosure): Promise<string> {
-  const [settings, posts] = await Promise.all([getBlogSettings(db), newest(db, 100, { podcasts: true })]);
+/**
+ * The podcast posts as a feed podcast apps accept (iTunes tags, enclosures with length and type):
+ * the public episodes, or with a member's private feed (`self`) the episodes they may hear.
+ */
+export async function podcastFeed(
+  db: Db,
+  base: string,
+  measure: MeasureEnclosure,
+  member?: { reader: ReaderAccess; self: string },
+): Promise<string> {
+  const [settings, posts] = await Promise.all([
+    getBlogSettings(db),
+    newest(db, 100, { podcasts: true, reader: member?.reader }),
+  ]);
   const items = await Promise.all(
     posts.map(async (p) => {
       const link = `${base}/post/${p.slug}`;
@@ -118,7 +151,7 @@ export async function podcastFeed(db: Db, base: string, measure: MeasureEnclosur
   );
   // A PNG of the size Apple requires, never the author picture (an SVG, or any size).
   const image = `<itunes:image href="${xml(base)}/podcast-cover.png"/>`;
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" xmlns:atom="http://www.w3.org/2005/Atom"><channel><title>${xml(settings.title)} Podcast</title><link>${xml(base)}/</link><description>${xml(settings.description)}</description><language>en-us</language><itunes:author>${xml(settings.authorName)}</itunes:author><itunes:summary>${xml(settings.description)}</itunes:summary><itunes:category text="Technology"/><itunes:explicit>false</itunes:explicit>${image}<atom:link href="${xml(base)}/podcast.xml" rel="self" type="application/rss+xml"/>${items.join('')}</channel></rss>\n`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" xmlns:atom="http://www.w3.org/2005/Atom"><channel><title>${xml(settings.title)} Podcast</title><link>${xml(base)}/</link><description>${xml(settings.description)}</description><language>en-us</language><itunes:author>${xml(settings.authorName)}</itunes:author><itunes:summary>${xml(settings.description)}</itunes:summary><itunes:category text="Technology"/><itunes:explicit>false</itunes:explicit>${image}<atom:link href="${xml(member?.self ?? `${base}/podcast.xml`)}" rel="self" type="application/rss+xml"/>${items.join('')}</channel></rss>\n`;
 }
 
 /** Posts, pages, tag, category and author pages, and active products. */

@@ -8,12 +8,15 @@ import { escapeHtml } from '../kernel/escape.ts';
 import { type BlogSettings, getBlogSettings } from '../settings/settings.ts';
 import { formatPrice } from '../shop/price.ts';
 import { activeProductsById, type Product } from '../shop/products.ts';
+import { getTier } from '../shop/tiers.ts';
 import { PRODUCT_SLOT, productSlotIds } from './markdown.ts';
+import { AUDIENCE_RECIPIENTS_SQL, MAILED_WHOLE_SQL, type NewsletterAudience } from './newsletter-audience.ts';
 
 export const NEWSLETTER_MESSAGES = {
   alreadySent: 'This post has already been sent by email.',
   notPublished: 'Only a published or scheduled post can be sent by email.',
   postNotFound: 'Post not found',
+  tierNotFound: 'Tier not found',
   notSent: 'This post has not been sent by email.',
   viewProduct: 'View product',
 } as const;
@@ -60,14 +63,26 @@ export async function newsletterProgress(db: Db, postId: number): Promise<Newsle
  * Asks for a post's newsletter: once per post (the table's key refuses a second). A published
  * post starts at once (through the outbox); a scheduled one when it is published.
  */
-export async function requestNewsletter(db: Db, postId: number, userId: number | null): Promise<void> {
+export async function requestNewsletter(
+  db: Db,
+  postId: number,
+  userId: number | null,
+  audience: NewsletterAudience = { audience: 'all' },
+): Promise<void> {
   await db.transaction(async (trx) => {
     const post = await trx('posts').where({ id: postId }).first('status');
     if (!post) throw new NotFound(NEWSLETTER_MESSAGES.postNotFound);
     if (post.status !== 'published' && post.status !== 'scheduled')
       throw new Conflict(NEWSLETTER_MESSAGES.notPublished);
+    if (audience.audience === 'paid' && audience.tierId && !(await getTier(trx, audience.tierId)))
+      throw new NotFound(NEWSLETTER_MESSAGES.tierNotFound);
     const inserted = await trx('newsletters')
-      .insert({ post_id: postId, requested_by: userId })
+      .insert({
+        post_id: postId,
+        requested_by: userId,
+        audience: audience.audience,
+        audience_tier: audience.audience === 'paid' ? (audience.tierId ?? null) : null,
+      })
       .onConflict('post_id')
       .ignore()
       .returning('post_id');
@@ -95,7 +110,8 @@ export async function startDueNewsletters(db: Db): Promise<number> {
       if (!due) return null;
       await trx.raw(
         `INSERT INTO newsletter_sends (post_id, subscriber_id)
-         SELECT ?, id FROM newsletter_subscribers WHERE status = 'confirmed' ORDER BY id`,
+         SELECT n.post_id, r.id FROM newsletters n, LATERAL (${AUDIENCE_RECIPIENTS_SQL}) r
+         WHERE n.post_id = ? ORDER BY r.id`,
         [due.post_id],
       );
       const ids: number[] = (
@@ -386,9 +402,20 @@ ${footer}
 }
 
 async function loadPost(db: Db, postId: number): Promise<NewsletterPost | undefined> {
-  return db('posts')
-    .where({ id: postId })
-    .first('id', 'title', 'slug', 'excerpt', 'content_html', 'featured_image', 'published_at');
+  return db('posts as p')
+    .leftJoin('newsletters as n', 'n.post_id', 'p.id')
+    .where('p.id', postId)
+    .first(
+      'p.id',
+      'p.title',
+      'p.slug',
+      'p.excerpt',
+      // A gated post is mailed whole only to an audience that may read it; a test to the admin and
+      // every other audience get its public preview, with the link to the post.
+      db.raw(`CASE WHEN ${MAILED_WHOLE_SQL} THEN p.content_html ELSE p.preview_html END AS content_html`),
+      'p.featured_image',
+      'p.published_at',
+    );
 }
 
 /** 'Send a test to me': only to the signed-in admin, as often as asked, never recorded. */

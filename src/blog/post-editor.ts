@@ -4,6 +4,7 @@ import type { Queues } from '../jobs/queues.ts';
 import { Invalid, NotFound } from '../kernel/errors.ts';
 import { uploadSizes, uploadsIn } from '../media/upload-sizes.ts';
 import { productIdsIn, renderMarkdown } from './markdown.ts';
+import { previewColumns, withoutPaywallLine } from './paywall.ts';
 import { POST_MESSAGES } from './post-messages.ts';
 import {
   assertVersion,
@@ -12,7 +13,7 @@ import {
   type RevisionKind,
   recordRevision,
 } from './post-revisions.ts';
-import { type PostInput, type PostStatus, postInputSchema } from './post-schema.ts';
+import { type PostInput, type PostStatus, type PostVisibility, postInputSchema } from './post-schema.ts';
 import { slugify } from './slug.ts';
 
 export type EditablePost = {
@@ -32,6 +33,8 @@ export type EditablePost = {
   canonicalUrl: string | null;
   socialImage: string | null;
   status: PostStatus;
+  visibility: PostVisibility;
+  visibilityTiers: number[];
   publishAt: string | null;
   publishedAt: string | null;
   createdAt: string;
@@ -72,6 +75,8 @@ function presentEditable(row: Record<string, unknown>): EditablePost {
     canonicalUrl: (row.canonical_url as string) ?? null,
     socialImage: (row.social_image as string) ?? null,
     status: row.status as PostStatus,
+    visibility: row.visibility as PostVisibility,
+    visibilityTiers: (row.visibility_tiers as number[]) ?? [],
     publishAt: iso(row.publish_at as Date | null),
     publishedAt: iso(row.published_at as Date | null),
     createdAt: iso(row.created_at as Date) as string,
@@ -178,10 +183,14 @@ export async function uniqueSlug(
 
 /** The columns a save writes; the body's uploads come with their recorded sizes (its srcset). */
 async function columnsOf(db: Db, input: PostInput) {
+  const sizes = await uploadSizes(db, uploadsIn(input.content));
   return {
     title: input.title,
     content: input.content,
-    content_html: renderMarkdown(input.content, await uploadSizes(db, uploadsIn(input.content))),
+    content_html: renderMarkdown(withoutPaywallLine(input.content), sizes),
+    visibility: input.visibility,
+    visibility_tiers: input.visibility === 'paid' ? input.visibilityTiers : [],
+    ...previewColumns(input.content, input.visibility, sizes),
     excerpt: input.excerpt,
     category: input.category,
     tags: input.tags,
@@ -204,7 +213,10 @@ async function columnsOf(db: Db, input: PostInput) {
  */
 function sameColumns(columns: Awaited<ReturnType<typeof columnsOf>>, row: Record<string, unknown>): boolean {
   return Object.entries(columns).every(
-    ([name, value]) => name === 'content_html' || JSON.stringify(value) === JSON.stringify(row[name]),
+    ([name, value]) =>
+      name === 'content_html' ||
+      name === 'preview_html' ||
+      JSON.stringify(value) === JSON.stringify(row[name]),
   );
 }
 
@@ -328,7 +340,11 @@ export async function restoreRevision(
 ): Promise<EditablePost> {
   const revision = await getRevision(db, postId, revisionId);
   if (!revision) throw new NotFound(POST_MESSAGES.revisionNotFound);
+  const current = await getEditablePost(db, postId);
+  if (!current) throw new NotFound(POST_MESSAGES.notFound);
   const parsed = postInputSchema.safeParse({
+    // A revision from before visibility existed keeps the post's own: restoring never opens a paywall.
+    ...{ visibility: current.visibility, visibilityTiers: current.visibilityTiers },
     ...revision.settings,
     title: revision.title,
     excerpt: revision.excerpt,

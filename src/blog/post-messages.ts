@@ -10,6 +10,7 @@ export const POST_MESSAGES = {
   confirmDelete: 'Are you sure you want to delete this post?',
   notFound: 'Post not found',
   invalidCategory: 'Choose a category',
+  invalidVisibility: 'Choose who can read the post: public, members or paid',
   invalidYouTube: 'Enter a YouTube link or an 11-character video id',
   invalidPodcast:
     'The podcast URL must start with http:// or https://, or be a file of this site (/uploads/…)',

@@ -68,6 +68,10 @@ export function normalizeTags(tags: readonly string[]): string[] {
   return out;
 }
 
+/** Who may read a post: everyone, any signed-in member, or paid (and comped) members. */
+export const POST_VISIBILITIES = ['public', 'members', 'paid'] as const;
+export type PostVisibility = (typeof POST_VISIBILITIES)[number];
+
 const postFields = z.object({
   title: required.max(200),
   content: required.max(200_000),
@@ -95,6 +99,18 @@ const postFields = z.object({
   ),
   socialImage: optionalText(2_000, isMediaReference, POST_MESSAGES.invalidImage),
   status: z.enum(POST_STATUSES).default('draft'),
+  visibility: z.enum(POST_VISIBILITIES, { error: POST_MESSAGES.invalidVisibility }).default('public'),
+  /** For a paid post, the tiers whose members read it; none: every paid tier. */
+  visibilityTiers: z
+    .array(
+      z.coerce
+        .number()
+        .int()
+        .positive()
+        .max(2 ** 31 - 1),
+    )
+    .max(20)
+    .default([]),
   publishAt: z
     .union([z.string(), z.date()])
     .nullish()

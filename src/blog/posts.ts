@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex.ts';
+import { ANONYMOUS, canRead, type ReaderAccess } from './paywall.ts';
+import type { PostVisibility } from './post-schema.ts';
 import { readingMinutes } from './reading.ts';
 import { toPrefixTsQuery } from './search.ts';
 import { slugify } from './slug.ts';
@@ -34,6 +36,9 @@ export type PostSummary = {
   publishedAt: string | null;
   /** Moves on with every save and autosave; an editor's save names the one it started from. */
   version: number;
+  /** Who may read the whole post (public, members, paid) and, for paid, which tiers (none: any). */
+  visibility: PostVisibility;
+  visibilityTiers: number[];
   author: PostAuthor;
 };
 
@@ -80,6 +85,8 @@ export type Post = PostSummary & {
   metaDescription: string | null;
   canonicalUrl: string | null;
   socialImage: string | null;
+  /** The reader gets the public preview only: `content` and `contentHtml` end at the paywall. */
+  locked: boolean;
 };
 
 export type Pagination = { page: number; limit: number; total: number; pages: number };
@@ -115,6 +122,8 @@ const SUMMARY_COLUMNS = [
   'p.updated_at',
   'p.published_at',
   'p.version',
+  'p.visibility',
+  'p.visibility_tiers',
   'u.first_name',
   'u.last_name',
   'u.username',
@@ -138,6 +147,8 @@ type PostRow = {
   updated_at: Date;
   published_at: Date | null;
   version: number;
+  visibility: PostVisibility;
+  visibility_tiers: number[];
   first_name: string | null;
   last_name: string | null;
   username: string | null;
@@ -148,6 +159,8 @@ type PostRow = {
   meta_description?: string | null;
   canonical_url?: string | null;
   social_image?: string | null;
+  preview_content?: string | null;
+  preview_html?: string | null;
 };
 
 function presentSummary(row: PostRow): PostSummary {
@@ -161,13 +174,16 @@ function presentSummary(row: PostRow): PostSummary {
     featuredImage: row.featured_image,
     featuredImageFile: row.featured_image_file,
     youtubeVideoId: row.youtube_video_id,
-    podcastUrl: row.podcast_url,
+    // A gated episode's audio is only on its page, for readers with access.
+    podcastUrl: row.visibility === 'public' ? row.podcast_url : null,
     status: row.status,
     viewCount: row.view_count,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
     publishedAt: row.published_at?.toISOString() ?? null,
     version: row.version,
+    visibility: row.visibility,
+    visibilityTiers: row.visibility_tiers ?? [],
     // An imported post whose author has no account here keeps the old site's byline.
     author: {
       firstName: row.first_name,
@@ -178,11 +194,19 @@ function presentSummary(row: PostRow): PostSummary {
   };
 }
 
-function present(row: PostRow): Post {
+/**
+ * A post for one reader: without access, its body is the stored public preview, so nothing past
+ * the paywall is in what is returned.
+ */
+function present(row: PostRow, reader: ReaderAccess): Post {
+  const summary = presentSummary(row);
+  const locked = !canRead(summary, reader);
   return {
-    ...presentSummary(row),
-    content: row.content ?? '',
-    contentHtml: row.content_html ?? '',
+    ...summary,
+    content: (locked ? row.preview_content : row.content) ?? '',
+    contentHtml: (locked ? row.preview_html : row.content_html) ?? '',
+    locked,
+    podcastUrl: locked ? null : row.podcast_url,
     metaTitle: row.meta_title ?? null,
     metaDescription: row.meta_description ?? null,
     canonicalUrl: row.canonical_url ?? null,
@@ -403,8 +427,8 @@ export async function leadPost(db: Db): Promise<{ post: PostSummary; minutes: nu
 export async function getPost(
   db: Db,
   by: { id: number } | { slug: string },
-  opts: { includeUnpublished?: boolean } = {},
-) {
+  opts: { includeUnpublished?: boolean; reader?: ReaderAccess } = {},
+): Promise<Post | null> {
   const query = baseQuery(db).select([
     ...SUMMARY_COLUMNS,
     'p.content',
@@ -413,12 +437,14 @@ export async function getPost(
     'p.meta_description',
     'p.canonical_url',
     'p.social_image',
+    'p.preview_content',
+    'p.preview_html',
   ]);
   if ('id' in by) query.where('p.id', by.id);
   else query.where('p.slug', by.slug);
   if (!opts.includeUnpublished) query.where('p.status', 'published');
   const row = (await query.first()) as PostRow | undefined;
-  return row ? present(row) : null;
+  return row ? present(row, opts.reader ?? ANONYMOUS) : null;
 }
 
 /** The post an old slug pointed to, after a title change. */

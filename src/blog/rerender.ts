@@ -3,6 +3,8 @@ import { measureUpload } from '../media/measure-upload.ts';
 import type { UploadStorage } from '../media/storage.ts';
 import { uploadSizes, uploadsIn } from '../media/upload-sizes.ts';
 import { renderMarkdown } from './markdown.ts';
+import { previewColumns, withoutPaywallLine } from './paywall.ts';
+import type { PostVisibility } from './post-schema.ts';
 
 /**
  * Renders every post's stored HTML again from its Markdown, a batch at a time: posts saved before
@@ -14,11 +16,17 @@ import { renderMarkdown } from './markdown.ts';
 export async function rerenderPosts(db: Db, storage: UploadStorage, batchSize = 200): Promise<number> {
   let changed = 0;
   for (let after = 0; ; ) {
-    const rows: { id: number; content: string; content_html: string }[] = await db('posts')
+    const rows: {
+      id: number;
+      content: string;
+      content_html: string;
+      visibility: PostVisibility;
+      preview_html: string | null;
+    }[] = await db('posts')
       .where('id', '>', after)
       .orderBy('id')
       .limit(batchSize)
-      .select('id', 'content', 'content_html');
+      .select('id', 'content', 'content_html', 'visibility', 'preview_html');
     if (!rows.length) return changed;
     for (const row of rows) {
       const names = uploadsIn(row.content);
@@ -27,9 +35,13 @@ export async function rerenderPosts(db: Db, storage: UploadStorage, batchSize = 
         const size = await measureUpload(db, storage, name);
         if (size) sizes.set(name, size);
       }
-      const html = renderMarkdown(row.content, sizes);
-      if (html === row.content_html) continue;
-      await db('posts').where({ id: row.id }).update({ content_html: html });
+      // A gated post's whole body and its public preview, each as a save renders them.
+      const html = renderMarkdown(withoutPaywallLine(row.content), sizes);
+      const preview = previewColumns(row.content, row.visibility, sizes);
+      if (html === row.content_html && preview.preview_html === row.preview_html) continue;
+      await db('posts')
+        .where({ id: row.id })
+        .update({ content_html: html, ...preview });
       changed++;
     }
     after = rows[rows.length - 1].id;

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { type Db, prepared } from '../db/knex.ts';
+import { PAID_TIER_SQL } from '../db/membership-sql.ts';
 import type { SessionUser } from '../kernel/request.ts';
 import { sessionCartCountColumn } from '../shop/cart.ts';
 
@@ -67,6 +68,7 @@ export async function loadSession(
   const row = await prepared(
     db('sessions as s')
       .leftJoin('users as u', 'u.id', 's.user_id')
+      .leftJoin('memberships as m', 'm.user_id', 's.user_id')
       .where('s.sid', sid)
       .where('s.expire', '>', db.fn.now())
       .first(
@@ -80,6 +82,7 @@ export async function loadSession(
         'u.first_name',
         'u.last_name',
         'u.role',
+        db.raw(`${PAID_TIER_SQL} AS paid_tier_id`),
         sessionCartCountColumn(db),
       ),
   );
@@ -94,6 +97,7 @@ export async function loadSession(
           firstName: row.first_name,
           lastName: row.last_name,
           role: row.role,
+          paidTierId: row.paid_tier_id,
         }
       : null,
     cartCount: Number(row.cart_count),

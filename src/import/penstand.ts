@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { renderMarkdown } from '../blog/markdown.ts';
+import { previewColumns, withoutPaywallLine } from '../blog/paywall.ts';
 import { syncProducts } from '../blog/post-editor.ts';
+import type { PostVisibility } from '../blog/post-schema.ts';
 import type { Db } from '../db/knex.ts';
 import { rebuildProjections } from '../orders/store.ts';
 import { ImportError } from './types.ts';
@@ -26,6 +28,8 @@ export type PenstandExport = {
   subscribers: Json[];
   orders: { id: number; events: Json[] }[];
   discounts?: (Json & { uses: Json[] })[];
+  /** Membership tiers, with their ids: paid posts name them. */
+  tiers?: Json[];
 };
 
 /** Where `npm run export` writes the uploads of an export file, and `npm run import` finds them. */
@@ -57,10 +61,13 @@ const POST_COLUMNS = [
   'meta_description',
   'canonical_url',
   'social_image',
+  'visibility',
+  'visibility_tiers',
   'source_system',
   'source_site',
   'source_id',
 ];
+const TIER_COLUMNS = ['id', 'name', 'description', 'monthly_price', 'yearly_price', 'active', 'created_at'];
 const COMMENT_COLUMNS = [
   'author',
   'email',
@@ -185,6 +192,7 @@ export async function exportSite(db: Db): Promise<PenstandExport> {
       ...discount,
       uses: uses.filter((u) => u.discount_id === discount.id).map(({ discount_id, ...u }) => u),
     })),
+    tiers: await db('tiers').orderBy('id').select(TIER_COLUMNS),
   };
 }
 
@@ -252,12 +260,16 @@ export async function importPenstand(
         })
         .onConflict('id')
         .merge();
+    for (const tier of document.tiers ?? []) await trx('tiers').insert(pick(tier, TIER_COLUMNS));
+    await trx.raw("SELECT setval('tiers_id_seq', GREATEST((SELECT max(id) FROM tiers), 1))");
     for (const post of document.posts) {
+      const content = String(post.content ?? '');
       const [{ id }] = await trx('posts')
         .insert({
           ...pick(post, POST_COLUMNS),
           source_site: post.source_site ?? '',
-          content_html: renderMarkdown(String(post.content ?? '')),
+          content_html: renderMarkdown(withoutPaywallLine(content)),
+          ...previewColumns(content, (post.visibility as PostVisibility | undefined) ?? 'public'),
           author_name: post.author ?? null,
         })
         .returning('id');

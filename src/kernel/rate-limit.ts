@@ -123,6 +123,13 @@ export const LIMITS = {
     durationSeconds: 300,
     message: 'Too many bookmark pages read. Please wait a few minutes and try again.',
   },
+  /** Each asks Stripe for a customer and a Checkout Session: per account. */
+  subscriptions: {
+    keyPrefix: 'subscribe-user',
+    points: 10,
+    durationSeconds: 3600,
+    message: 'Too many attempts to subscribe. Please wait a while and try again.',
+  },
   /** Its points are CHECKOUT_RATE_LIMIT's (this is the default). */
   checkout: {
     keyPrefix: 'checkout',

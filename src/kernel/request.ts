@@ -12,6 +12,8 @@ export type SessionUser = {
   firstName: string | null;
   lastName: string | null;
   role: 'user' | 'admin';
+  /** The tier a paid, comped or past-due (in grace) member reads; read with the session. */
+  paidTierId?: number | null;
 };
 
 /** How the current session signed in (SPEC §3 'Current user': signInDetails). */

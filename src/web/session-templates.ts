@@ -3,6 +3,8 @@ import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import type { Context, Middleware } from 'koa';
 import type { ServerBuild } from 'react-router';
+import { accessKey } from '../blog/paywall.ts';
+import { readerAccess } from '../identity/membership.ts';
 import { SESSION_COOKIE } from '../identity/sessions.ts';
 import { ByteLru } from '../server/byte-lru.ts';
 import { type PageCache, storedEncoding } from '../server/page-cache.ts';
@@ -19,7 +21,7 @@ import { pageRouteOf } from './route-match.ts';
  * A page is rendered with placeholders for the email, the username and the nonce; the visitor's
  * values are spliced in per response, and so is a new key for a form that needs one (checkout's).
  * Everything else a render could depend on is in the key: the URL, the theme, signed in or not,
- * admin or not, and the cart count (for the cart and checkout pages, the cart's lines). Templates are dropped with
+ * admin or not, the reader's paid tier (a gated post's body), and the cart count (for the cart and checkout pages, the cart's lines). Templates are dropped with
  * the page cache (an admin's write, in any process) and live no longer than its TTL.
  *
  * Only routes whose `handle` says `sessionTemplate` take this path: their loaders read nothing of
@@ -143,7 +145,10 @@ async function shapeOf(ctx: Context, db: AppServices['db'], build: ServerBuild):
   if (session.via !== 'cookie' || session.twoFactorSetupDue || session.cartCount === null) return null;
   if (!onlyTemplateCookies(ctx.get('cookie'))) return null;
   const user = session.user;
-  const who = user ? `${user.role === 'admin' ? 'a' : 'u'}${user.username === null ? 'n' : ''}` : 'g';
+  // The reader's access (signed in, paid tier) decides what a gated post shows: part of the key.
+  const who = user
+    ? `${user.role === 'admin' ? 'a' : 'u'}${user.username === null ? 'n' : ''}${accessKey(readerAccess(user))}`
+    : 'g';
   if (!CART_PATHS.has(ctx.path)) return `${who}${session.cartCount}`;
   const cart = await cartSignature(db, cartOwnerOf(ctx.state));
   return cart === null ? null : `${who}[${cart}]`;

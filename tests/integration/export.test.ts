@@ -3,6 +3,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderMarkdown } from '../../src/blog/markdown.ts';
+import { previewColumns, withoutPaywallLine } from '../../src/blog/paywall.ts';
 import { createDb } from '../../src/db/knex.ts';
 import { runImport } from '../../src/import/import.ts';
 import { exportSite } from '../../src/import/penstand.ts';
@@ -48,6 +50,20 @@ beforeAll(async () => {
     source_site: 'old.example',
     source_id: '42',
   });
+  // A paid post of a tier: the tier keeps its id, and the post its visibility and preview.
+  const [tier] = await db('tiers')
+    .insert({ name: 'Supporters', monthly_price: 500, yearly_price: 5000 })
+    .returning('id');
+  const gated = 'Before the line.\n\n[paywall]\n\nAfter the line.';
+  await db('posts')
+    .where({ id: post.id })
+    .update({
+      content: gated,
+      content_html: renderMarkdown(withoutPaywallLine(gated)),
+      visibility: 'paid',
+      visibility_tiers: [tier.id],
+      ...previewColumns(gated, 'paid'),
+    });
   await db('post_revisions').insert({
     post_id: post.id,
     kind: 'save',
@@ -128,6 +144,10 @@ const CARRIED: Record<string, (db: Db) => Promise<unknown[]>> = {
         'featured_image_file',
         'youtube_video_id',
         'podcast_url',
+        'visibility',
+        'visibility_tiers',
+        'preview_content',
+        'preview_html',
         'status',
         'publish_at',
         'published_at',
@@ -188,6 +208,8 @@ const CARRIED: Record<string, (db: Db) => Promise<unknown[]>> = {
   order_items: (db) => db('order_items').orderBy('id').select('*'),
   discount_codes: (db) => db('discount_codes').orderBy('id').select('*'),
   discount_uses: (db) => db('discount_uses').orderBy('order_id').select('*'),
+  tiers: (db) =>
+    db('tiers').orderBy('id').select('id', 'name', 'description', 'monthly_price', 'yearly_price', 'active'),
   post_counts: (db) => db('post_counts').orderBy(['status', 'category']).select('*'),
   product_counts: (db) => db('product_counts').orderBy(['status', 'category']).select('*'),
   comment_counts: (db) =>
@@ -215,6 +237,9 @@ const NOT_CARRIED = [
   'app_meta',
   'outbox',
   'stripe_events',
+  // Memberships belong to accounts, which an export does not carry (nor Stripe's customers).
+  'memberships',
+  'membership_events',
   'newsletter_sends',
   'post_preview_links',
   'post_view_log',

@@ -225,6 +225,22 @@ const bursts: Record<LimitName, Burst> = {
         );
     },
   },
+  subscriptions: {
+    cap: points('subscriptions'),
+    parallel: 20,
+    setup: async () => {
+      const { headers } = await signedInSession(app);
+      // Without Stripe keys each attempt is answered 409 after it counted: only 429 is the limit.
+      return () =>
+        notRefused(
+          fetch(`${app.url}/api/members?action=subscribe`, {
+            method: 'POST',
+            headers: { ...headers, 'content-type': 'application/json' },
+            body: JSON.stringify({ tierId: 1, interval: 'month' }),
+          }),
+        );
+    },
+  },
   checkout: {
     cap: () => app.services.config.checkoutRateLimit,
     parallel: 12,

@@ -176,3 +176,27 @@ it("serves an uploaded image in a post's body at its size, with WebP variants in
   app.services.pageCache.invalidate();
   expect(await image()).toBe(expected);
 });
+
+it('re-renders a paid post without its paywall line, and its public preview with it', async () => {
+  const res = await fetch(`${app.url}/api/posts`, {
+    method: 'POST',
+    headers: { ...admin.headers, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      title: 'A gated rerender',
+      excerpt: 'Gated',
+      category: 'Business',
+      status: 'published',
+      visibility: 'paid',
+      content: 'The open part.\n\n[paywall]\n\nThe closed part.',
+    }),
+  });
+  const { post } = await res.json();
+  await app.services
+    .db('posts')
+    .where({ id: post.id })
+    .update({ content_html: '<p>old</p>', preview_html: '<p>old</p>' });
+  expect(await rerenderPosts(app.services.db, app.services.uploads)).toBe(1);
+  const after = await app.services.db('posts').where({ id: post.id }).first('content_html', 'preview_html');
+  expect(after.content_html).toBe('<p>The open part.</p>\n<p>The closed part.</p>');
+  expect(after.preview_html).toBe('<p>The open part.</p>');
+});

@@ -10,7 +10,10 @@ import { startSmtpServer, type TestSmtp } from './smtp.ts';
  * A Stripe-compatible HTTP server for the tests (Stripe has no emulator): the official SDK,
  * pointed at it with STRIPE_API_URL, talks to it in Stripe's wire format — form-encoded
  * requests with bracketed keys, JSON objects back, Stripe's error body and Idempotency-Key
- * replay. Only what Penstand calls: Checkout Sessions (create, retrieve, expire) and Refunds.
+ * replay. Only what Penstand calls: Checkout Sessions (create, retrieve, expire; payment and
+ * subscription mode), Refunds, Customers, Subscriptions (retrieve, list, update, cancel) and
+ * billing portal sessions. A subscription's period end is on its items, as the SDK's API version
+ * has it; an invoice names its subscription under `parent.subscription_details`.
  */
 export type StandInSession = {
   id: string;
@@ -29,6 +32,54 @@ export type StandInSession = {
   payment_intent: string | null;
   url: string;
   line_items_sent: { name: string; unit_amount: number; quantity: number }[];
+  customer: string | null;
+  subscription: string | null;
+  /** Subscription mode: the price's billing interval and the subscription's metadata, as sent. */
+  interval: 'month' | 'year' | null;
+  subscription_metadata: Record<string, string>;
+};
+
+export type StandInCustomer = {
+  id: string;
+  object: 'customer';
+  email: string | null;
+  metadata: Record<string, string>;
+};
+
+export type StandInSubscription = {
+  id: string;
+  object: 'subscription';
+  customer: string;
+  status: 'active' | 'past_due' | 'canceled' | 'unpaid';
+  cancel_at_period_end: boolean;
+  canceled_at: number | null;
+  currency: string;
+  metadata: Record<string, string>;
+  items: {
+    object: 'list';
+    data: {
+      id: string;
+      object: 'subscription_item';
+      current_period_start: number;
+      current_period_end: number;
+      quantity: 1;
+      price: {
+        id: string;
+        object: 'price';
+        currency: string;
+        unit_amount: number;
+        recurring: { interval: 'month' | 'year'; interval_count: 1 };
+      };
+    }[];
+  };
+};
+
+export type StandInPortalSession = {
+  id: string;
+  object: 'billing_portal.session';
+  customer: string;
+  return_url: string;
+  url: string;
 };
 
 export type StandInRefund = {
@@ -59,6 +110,23 @@ export type StripeStandIn = {
   sessions: Map<string, StandInSession>;
   /** Every refund made (an idempotent replay makes none). */
   refunds: StandInRefund[];
+  customers: Map<string, StandInCustomer>;
+  subscriptions: Map<string, StandInSubscription>;
+  portalSessions: Map<string, StandInPortalSession>;
+  /** A subscription as Stripe bills it: a customer and one price (made by completing a subscription session). */
+  subscribe: (
+    customer: string,
+    price: { currency: string; unit_amount: number; interval: 'month' | 'year' },
+    metadata?: Record<string, string>,
+  ) => StandInSubscription;
+  /** The next period paid: the period moves on and the status is active again. */
+  renew: (subscriptionId: string) => StandInSubscription;
+  /** The renewal's card was declined: Stripe retries, the subscription is past due. */
+  failRenewal: (subscriptionId: string) => StandInSubscription;
+  /** The latest invoice of a subscription, paid or not, as invoice.* events carry it. */
+  invoice: (subscriptionId: string, paid: boolean) => Record<string, unknown>;
+  /** The period ended after a cancellation (or Stripe gave up): the subscription is canceled. */
+  end: (subscriptionId: string) => StandInSubscription;
   /** Awaited before a request is answered: a test holds a call there to race another writer against it. */
   beforeAnswer: ((request: StandInRequest) => Promise<void>) | null;
   /** The customer paid on the hosted page: the session completes with a payment intent. */
@@ -103,7 +171,115 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   const refunds: StandInRefund[] = [];
   const captured = new Map<string, { amount: number; refunded: number; currency: string }>();
   const replays = new Map<string, string>();
+  const customers = new Map<string, StandInCustomer>();
+  const subscriptions = new Map<string, StandInSubscription>();
+  const portalSessions = new Map<string, StandInPortalSession>();
   let url = '';
+  const now = () => Math.floor(Date.now() / 1000);
+  const periodSeconds = (interval: 'month' | 'year') => (interval === 'month' ? 30 : 365) * 86_400;
+  const missing = (kind: string, key: string): [number, unknown] => [
+    404,
+    { code: 'resource_missing', message: `No such ${kind}: '${key}'` },
+  ];
+
+  function subscribe(
+    customer: string,
+    price: { currency: string; unit_amount: number; interval: 'month' | 'year' },
+    metadata: Record<string, string> = {},
+  ): StandInSubscription {
+    const start = now();
+    const subscription: StandInSubscription = {
+      id: id('sub'),
+      object: 'subscription',
+      customer,
+      status: 'active',
+      cancel_at_period_end: false,
+      canceled_at: null,
+      currency: price.currency,
+      metadata,
+      items: {
+        object: 'list',
+        data: [
+          {
+            id: id('si'),
+            object: 'subscription_item',
+            current_period_start: start,
+            current_period_end: start + periodSeconds(price.interval),
+            quantity: 1,
+            price: {
+              id: id('price'),
+              object: 'price',
+              currency: price.currency,
+              unit_amount: price.unit_amount,
+              recurring: { interval: price.interval, interval_count: 1 },
+            },
+          },
+        ],
+      },
+    };
+    subscriptions.set(subscription.id, subscription);
+    return subscription;
+  }
+
+  /** Customers, subscriptions and portal sessions: the billing side of the API. */
+  function answerBilling(
+    method: string,
+    path: string,
+    body: Record<string, unknown>,
+  ): [number, unknown] | null {
+    if (method === 'POST' && path === '/v1/customers') {
+      const customer: StandInCustomer = {
+        id: id('cus'),
+        object: 'customer',
+        email: (body.email as string) ?? null,
+        metadata: (body.metadata as Record<string, string>) ?? {},
+      };
+      customers.set(customer.id, customer);
+      return [200, customer];
+    }
+    const customer = /^\/v1\/customers\/(\w+)$/.exec(path);
+    if (customer && method === 'GET') {
+      const found = customers.get(customer[1]);
+      return found ? [200, found] : missing('customer', customer[1]);
+    }
+    if (method === 'GET' && path === '/v1/subscriptions') {
+      const data = [...subscriptions.values()].filter((s) => !body.customer || s.customer === body.customer);
+      return [200, { object: 'list', data, has_more: false, url: '/v1/subscriptions' }];
+    }
+    const subscription = /^\/v1\/subscriptions\/(\w+)$/.exec(path);
+    if (subscription) {
+      const found = subscriptions.get(subscription[1]);
+      if (!found) return missing('subscription', subscription[1]);
+      if (method === 'POST' && body.cancel_at_period_end !== undefined) {
+        if (found.status === 'canceled')
+          return [
+            400,
+            { message: 'A canceled subscription can only update its cancellation_details and metadata.' },
+          ];
+        found.cancel_at_period_end = body.cancel_at_period_end === 'true';
+      }
+      if (method === 'DELETE') {
+        found.status = 'canceled';
+        found.canceled_at = now();
+      }
+      return [200, found];
+    }
+    if (method === 'POST' && path === '/v1/billing_portal/sessions') {
+      const owner = String(body.customer ?? '');
+      if (!customers.has(owner)) return missing('customer', owner);
+      const session: StandInPortalSession = {
+        id: id('bps'),
+        object: 'billing_portal.session',
+        customer: owner,
+        return_url: String(body.return_url),
+        url: '',
+      };
+      session.url = `${url}/portal/${session.id}`;
+      portalSessions.set(session.id, session);
+      return [200, session];
+    }
+    return null;
+  }
 
   function answer(method: string, path: string, body: Record<string, unknown>): [number, unknown] {
     if (method === 'POST' && path === '/v1/checkout/sessions') {
@@ -113,6 +289,8 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         unit_amount: Number(l.price_data.unit_amount),
         quantity: Number(l.quantity),
       }));
+      if (body.mode === 'subscription' && body.customer && !customers.has(String(body.customer)))
+        return missing('customer', String(body.customer));
       const session: StandInSession = {
         id: id('cs_test'),
         object: 'checkout.session',
@@ -130,6 +308,12 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         payment_intent: null,
         url: '',
         line_items_sent: sent,
+        customer: (body.customer as string) ?? null,
+        subscription: null,
+        interval:
+          (lines[0]?.price_data?.recurring as unknown as { interval?: 'month' | 'year' })?.interval ?? null,
+        subscription_metadata:
+          ((body.subscription_data as Record<string, unknown>)?.metadata as Record<string, string>) ?? {},
       };
       session.url = `${url}/pay/${session.id}`;
       sessions.set(session.id, session);
@@ -153,6 +337,8 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       }
       return [200, session];
     }
+    const billing = answerBilling(method, path, body);
+    if (billing) return billing;
     if (method === 'POST' && path === '/v1/refunds') {
       const intent = String(body.payment_intent ?? '');
       const charge = captured.get(intent);
@@ -189,6 +375,14 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
       const path = (req.url ?? '').split('?')[0];
+      if (req.method === 'GET' && path.startsWith('/portal/')) {
+        const portal = portalSessions.get(path.slice(8));
+        res.writeHead(portal ? 200 : 404, { 'content-type': 'text/html' });
+        res.end(
+          `<!doctype html><link rel="icon" href="data:,"><title>Fake Stripe billing portal</title><h1>Fake Stripe billing portal</h1><p>${portal?.customer ?? ''}</p>${portal ? `<a href="${portal.return_url}">Return</a>` : ''}`,
+        );
+        return;
+      }
       if (req.method === 'GET' && path.startsWith('/pay/')) {
         res.writeHead(200, { 'content-type': 'text/html' });
         res.end(
@@ -198,7 +392,9 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       }
       if (!/^Bearer sk_/.test(req.headers.authorization ?? ''))
         return stripeError(res, 401, 'api_key_invalid', 'Invalid API Key provided.');
-      const body = decodeForm(Buffer.concat(chunks).toString('utf8'));
+      // GET parameters come in the query string, as the SDK sends them.
+      const query = (req.url ?? '').split('?')[1] ?? '';
+      const body = decodeForm(req.method === 'GET' ? query : Buffer.concat(chunks).toString('utf8'));
       const key = req.headers['idempotency-key'] as string | undefined;
       const request = { method: req.method ?? '', path, body, idempotencyKey: key };
       requests.push(request);
@@ -228,12 +424,82 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     requests,
     sessions,
     refunds,
+    customers,
+    subscriptions,
+    portalSessions,
     beforeAnswer: null,
+    subscribe,
+    renew(subscriptionId) {
+      const subscription = subscriptions.get(subscriptionId);
+      if (!subscription) throw new Error(`no subscription ${subscriptionId}`);
+      const item = subscription.items.data[0];
+      item.current_period_start = item.current_period_end;
+      item.current_period_end += periodSeconds(item.price.recurring.interval);
+      subscription.status = 'active';
+      return subscription;
+    },
+    failRenewal(subscriptionId) {
+      const subscription = subscriptions.get(subscriptionId);
+      if (!subscription) throw new Error(`no subscription ${subscriptionId}`);
+      subscription.status = 'past_due';
+      return subscription;
+    },
+    invoice(subscriptionId, paid) {
+      const subscription = subscriptions.get(subscriptionId);
+      if (!subscription) throw new Error(`no subscription ${subscriptionId}`);
+      const item = subscription.items.data[0];
+      return {
+        id: id('in'),
+        object: 'invoice',
+        customer: subscription.customer,
+        currency: item.price.currency,
+        amount_due: item.price.unit_amount,
+        amount_paid: paid ? item.price.unit_amount : 0,
+        status: paid ? 'paid' : 'open',
+        period_end: item.current_period_end,
+        parent: {
+          type: 'subscription_details',
+          quote_details: null,
+          subscription_details: { subscription: subscription.id, metadata: subscription.metadata },
+        },
+      };
+    },
+    end(subscriptionId) {
+      const subscription = subscriptions.get(subscriptionId);
+      if (!subscription) throw new Error(`no subscription ${subscriptionId}`);
+      subscription.status = 'canceled';
+      subscription.canceled_at = now();
+      return subscription;
+    },
     complete(sessionId) {
       const session = sessions.get(sessionId);
       if (!session) throw new Error(`no session ${sessionId}`);
       session.status = 'complete';
       session.payment_status = 'paid';
+      if (session.mode === 'subscription') {
+        const line = session.line_items_sent[0];
+        if (!session.customer) {
+          const made: StandInCustomer = {
+            id: id('cus'),
+            object: 'customer',
+            email: session.customer_email,
+            metadata: {},
+          };
+          customers.set(made.id, made);
+          session.customer = made.id;
+        }
+        const customer = session.customer;
+        session.subscription = subscribe(
+          customer,
+          {
+            currency: session.currency,
+            unit_amount: line.unit_amount,
+            interval: session.interval ?? 'month',
+          },
+          session.subscription_metadata,
+        ).id;
+        return { ...session };
+      }
       session.payment_intent = id('pi');
       captured.set(session.payment_intent, {
         amount: session.amount_total,

@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import type { AnalyticsReport } from '../../analytics/report.ts';
 import type { DashboardData } from '../../blog/dashboard.ts';
+import type { MemberFlows, MemberTotals } from '../../members/admin.ts';
 import { formatPrice } from '../../shop/price.ts';
 import { useCurrency } from '../currency.ts';
 import { AnalyticsChart } from './AnalyticsChart.tsx';
@@ -12,6 +13,7 @@ export function DashboardTab({
   dashboard,
   recent,
   popular,
+  members,
   mailDelivers,
 }: {
   dashboard: DashboardData | null;
@@ -19,6 +21,8 @@ export function DashboardTab({
   recent: AnalyticsReport | null;
   /** Which popular posts: the last 30 days' (views in the analytics) or all time's (public counts). */
   popular: 'recent' | 'all';
+  /** Members by status, the monthly recurring revenue, and the last days' sign-ups and cancellations. */
+  members: MemberTotals & MemberFlows;
   /** Whether SMTP is set up: without it mails are only written to the server's log. */
   mailDelivers: boolean;
 }) {
@@ -75,6 +79,14 @@ export function DashboardTab({
           <p className="muted">
             <a href="/admin?tab=subscribers">+{stats.subscribers.last30Days} in the last 30 days</a>
           </p>
+        </section>
+        <section className="card admin-stat" aria-labelledby="stat-members">
+          <h2 id="stat-members">Members MRR</h2>
+          <p className="admin-stat-value">{formatPrice(members.mrr, currency)}</p>
+          <p className="muted">
+            <a href="/admin?tab=members">{`${members.paid} paid, ${members.comped} complimentary, ${members.free} free`}</a>
+          </p>
+          <p className="muted">{`+${members.started} paid, −${members.cancelled} cancelled in the last ${members.days} days`}</p>
         </section>
         <section className="card admin-stat" aria-labelledby="stat-revenue">
           <h2 id="stat-revenue">Revenue</h2>

@@ -25,6 +25,12 @@ import { SeoFields } from './SeoFields.tsx';
 import { SharePreview, useSharePreview } from './SharePreview.tsx';
 import { SelectField, TextField } from './TextField.tsx';
 
+const VISIBILITY_OPTIONS = [
+  { value: 'public', label: 'Everyone' },
+  { value: 'members', label: 'Members (signed in)' },
+  { value: 'paid', label: 'Paid members' },
+];
+
 type Props = {
   post: EditablePost | null;
   /** An autosaved draft newer than the post's last save, offered on opening. */
@@ -266,6 +272,14 @@ function EditorForm({
               placeholder="Choose a category"
               options={CATEGORY_OPTIONS}
               error={fields.category}
+            />
+            <SelectField
+              name="visibility"
+              label="Who can read it"
+              defaultValue={post?.visibility ?? 'public'}
+              options={VISIBILITY_OPTIONS}
+              error={fields.visibility}
+              hint="For members or paid members: a [paywall] line in the text ends the public preview."
             />
             <TagsField initial={post?.tags ?? []} onChange={onChange} />
             <FeaturedImageFields

@@ -17,6 +17,7 @@ import {
 } from '../../blog/moderation.ts';
 import { listAdminPosts } from '../../blog/post-editor.ts';
 import { listSubscribers, recentNewsletters, subscriberCounts } from '../../blog/subscribers.ts';
+import { listMembers, memberFlows, memberTotals } from '../../members/admin.ts';
 import { downloadSettings } from '../../orders/downloads.ts';
 import { listOrders } from '../../orders/lists.ts';
 import { paymentSettings } from '../../orders/payment-settings.ts';
@@ -27,6 +28,8 @@ import { listCarriers } from '../../shop/carriers.ts';
 import { discountsPage } from '../../shop/discounts.ts';
 import { listProducts } from '../../shop/products.ts';
 import { listShippingMethods } from '../../shop/shipping.ts';
+import { listTiers } from '../../shop/tiers.ts';
+import { MEMBER_FILTERS } from './MembersTab.tsx';
 import { FULFILMENT_FILTERS, ORDER_STATUS_FILTERS, PAYMENT_STATUS_FILTERS } from './OrdersTab.tsx';
 import { POST_FILTERS } from './PostsTab.tsx';
 import { PRODUCT_FILTERS } from './ProductsTab.tsx';
@@ -125,6 +128,24 @@ async function ordersTab(services: AppServices, params: URLSearchParams) {
   return { tab: 'orders' as const, filters, orders, pagination };
 }
 
+const memberFilters = z.object({
+  q: z.string().trim().max(200).catch(''),
+  status: z.enum(MEMBER_FILTERS).catch('all'),
+});
+
+async function membersTab(services: AppServices, params: URLSearchParams) {
+  const filters = memberFilters.parse({ q: params.get('q') ?? '', status: params.get('status') ?? 'all' });
+  const [list, tiers] = await Promise.all([
+    listMembers(services.db, {
+      q: filters.q || undefined,
+      status: filters.status === 'all' ? undefined : filters.status,
+      page: 1,
+    }),
+    listTiers(services.db),
+  ]);
+  return { tab: 'members' as const, filters, tiers, ...list };
+}
+
 const subscriberFilters = z.object({
   q: z.string().max(200).catch(''),
   status: z.enum(SUBSCRIBER_FILTERS).catch('all'),
@@ -197,9 +218,11 @@ export async function loadTab(
     case 'dashboard': {
       // The last 30 days' chart and top 5 posts beside the all-time figures; with analytics off,
       // the all-time figures alone.
-      const [all, recent] = await Promise.all([
+      const [all, recent, members, flows] = await Promise.all([
         dashboard(services.db, services.config.currency),
         analytics ? analyticsReport(services.db, lastDays(30), 5) : null,
+        memberTotals(services.db),
+        memberFlows(services.db),
       ]);
       const popular = params.get('popular') === 'all' || !recent ? ('all' as const) : ('recent' as const);
       // The last run's record alone: the list of files (a stat each) is the Settings tab's.
@@ -207,7 +230,15 @@ export async function loadTab(
         services.config.backupIntervalMs > 0
           ? await lastBackupRun(backupsDir(services.config.dataDir))
           : null;
-      return { tab, dashboard: all, recent, popular, lastBackup, mailDelivers: services.mailer.delivers };
+      return {
+        tab,
+        dashboard: all,
+        recent,
+        popular,
+        lastBackup,
+        members: { ...members, ...flows },
+        mailDelivers: services.mailer.delivers,
+      };
     }
     case 'analytics':
       return analyticsTab(services, params);
@@ -229,6 +260,8 @@ export async function loadTab(
       };
     case 'subscribers':
       return subscribersTab(services, params);
+    case 'members':
+      return membersTab(services, params);
     case 'activity': {
       const filters = {
         actor: (params.get('actor') ?? '').slice(0, 200),

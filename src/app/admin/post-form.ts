@@ -38,6 +38,8 @@ export function postFromForm(form: FormData): PostInputRaw & EditorFields {
     canonicalUrl: text('canonicalUrl'),
     socialImage: text('socialImage'),
     status: (text('status') || 'draft') as EditorFields['status'],
+    visibility: (text('visibility') || 'public') as EditorFields['visibility'],
+    visibilityTiers: form.getAll('visibilityTiers').map(Number),
     publishAt: publishAtFrom(text('publishAt'), text('tzOffset')),
   };
 }

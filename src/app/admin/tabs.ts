@@ -8,6 +8,7 @@ export const ADMIN_TABS = [
   { id: 'orders', label: 'Orders' },
   { id: 'discounts', label: 'Discounts' },
   { id: 'subscribers', label: 'Subscribers' },
+  { id: 'members', label: 'Members' },
   { id: 'activity', label: 'Activity' },
   { id: 'settings', label: 'Settings' },
 ] as const;

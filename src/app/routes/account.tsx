@@ -1,5 +1,6 @@
 import { data, Form, redirect, useNavigation } from 'react-router';
 import { getProfile } from '../../identity/account.ts';
+import { feedTokenOf, issueFeedToken, membershipOf } from '../../identity/membership.ts';
 import { ACCOUNT_MESSAGES, TWO_FACTOR_AUDIT } from '../../identity/messages.ts';
 import { listPasskeys } from '../../identity/passkeys.ts';
 import {
@@ -17,11 +18,15 @@ import {
   twoFactorStatus,
 } from '../../identity/two-factor.ts';
 import { describeUserAgent } from '../../identity/user-agent.ts';
+import { AppError } from '../../kernel/errors.ts';
 import { UPLOAD_MESSAGES } from '../../media/messages.ts';
+import { billingPortalUrl } from '../../members/subscriptions.ts';
 import { listAccountOrders } from '../../orders/lists.ts';
+import { getTier } from '../../shop/tiers.ts';
 import { accountAction, isAccountIntent } from '../account-actions.server.ts';
 import { formatDateTime } from '../admin/format.ts';
 import { DeleteAccountCard } from '../components/account/DeleteAccountCard.tsx';
+import { MembershipCard } from '../components/account/MembershipCard.tsx';
 import { OrdersCard } from '../components/account/OrdersCard.tsx';
 import { PasswordCard } from '../components/account/PasswordCard.tsx';
 import { ProfileCard } from '../components/account/ProfileCard.tsx';
@@ -32,7 +37,7 @@ import { passkeyAccountAction } from '../passkey-actions.server.ts';
 import '../styles/shop.css';
 import '../styles/account.css';
 import '../styles/auth.css';
-import { isRefusal } from '../../server/error-status.ts';
+import { httpStatusOf, isRefusal } from '../../server/error-status.ts';
 import type { Route } from './+types/account';
 
 export const meta: Route.MetaFunction = () => [
@@ -61,16 +66,22 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const app = getApp(context);
   const user = signedInUser(app);
   const { db } = app.services;
-  const [sessions, twoFactor, passkeys, profile, orders] = await Promise.all([
+  const [sessions, twoFactor, passkeys, profile, orders, membership] = await Promise.all([
     listUserSessions(db, user.id, app.state.session.id),
     twoFactorStatus(db, user.id),
     listPasskeys(db, user.id),
     getProfile(app.services, user.id),
     listAccountOrders(db, user.id),
+    membershipOf(db, user.id),
   ]);
+  const feedToken = membership.status === 'free' ? null : await feedTokenOf(db, user.id);
+  const tier = membership.tierId === null ? null : await getTier(db, membership.tierId);
   return {
     profile,
     orders,
+    membership,
+    tierName: tier?.name ?? null,
+    privateFeed: feedToken && `${app.services.publicUrl}/podcast/members/${feedToken}`,
     avatar: avatarOutcome(new URL(request.url)),
     // Local accounts only: with Cognito the pool signs its users in.
     passkeys: twoFactor.local && !app.services.config.cognito ? passkeys : null,
@@ -126,6 +137,18 @@ export async function action({ context, request }: Route.ActionArgs) {
   const { db } = app.services;
   const intent = String(form.get('intent') ?? '');
   if (isAccountIntent(intent)) return accountAction(app, user, intent, form);
+  if (intent === 'private-feed') {
+    await issueFeedToken(db, user.id);
+    return { ok: true, message: 'Your private podcast feed has a new address; the old one no longer works.' };
+  }
+  if (intent === 'billing-portal') {
+    try {
+      return redirect(await billingPortalUrl(app.services, user));
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      return data({ ok: false, message: error.message }, { status: httpStatusOf(error) });
+    }
+  }
   if (intent === '2fa-setup' || intent === '2fa-enable' || intent === '2fa-disable')
     return twoFactorAction(app, intent, form);
   if (intent === 'passkey-register' || intent === 'passkey-delete')
@@ -155,6 +178,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
       <nav aria-label="Account" className="account-nav">
         <a href="#profile">Profile</a>
         <a href="#password">Password</a>
+        <a href="#membership">Membership</a>
         <a href="#orders">My orders</a>
         <a href="#security">Security</a>
         <a href="#delete">Delete my account</a>
@@ -171,6 +195,11 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
       )}
       <ProfileCard profile={loaderData.profile} busy={busy} />
       <PasswordCard busy={busy} />
+      <MembershipCard
+        membership={loaderData.membership}
+        tierName={loaderData.tierName}
+        privateFeed={loaderData.privateFeed}
+      />
       <OrdersCard orders={loaderData.orders} />
       <h2 id="security" className="account-section-heading">
         Security

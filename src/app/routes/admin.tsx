@@ -10,6 +10,7 @@ import { CommentsTab } from '../admin/CommentsTab.tsx';
 import { DashboardTab } from '../admin/DashboardTab.tsx';
 import { DiscountsTab } from '../admin/DiscountsTab.tsx';
 import { requireAdminUser } from '../admin/guard.server.ts';
+import { MembersTab } from '../admin/MembersTab.tsx';
 import { Notice } from '../admin/Notice.tsx';
 import { OrdersTab } from '../admin/OrdersTab.tsx';
 import { PostsTab } from '../admin/PostsTab.tsx';
@@ -88,6 +89,7 @@ function TabContent({ loaderData, actionData }: Pick<Route.ComponentProps, 'load
             dashboard={data.dashboard}
             recent={data.recent}
             popular={data.popular}
+            members={data.members}
             mailDelivers={data.mailDelivers}
           />
           {data.lastBackup?.ok && <BackupOutcome last={data.lastBackup} />}
@@ -121,6 +123,10 @@ function TabContent({ loaderData, actionData }: Pick<Route.ComponentProps, 'load
       );
     case 'activity':
       return <ActivityTab entries={data.entries} filters={data.filters} pagination={data.pagination} />;
+    case 'members':
+      return (
+        <MembersTab members={data.members} totals={data.totals} tiers={data.tiers} filters={data.filters} />
+      );
     case 'subscribers':
       return (
         <SubscribersTab

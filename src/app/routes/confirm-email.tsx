@@ -2,6 +2,7 @@ import { data, Form, Link, useLocation, useNavigation } from 'react-router';
 import { AUTH_MESSAGES } from '../../identity/messages.ts';
 import { confirmSchema, resendSchema } from '../../identity/schemas.ts';
 import { authLimits, confirmSignUp, identityProvider } from '../../identity/service.ts';
+import { safeRedirect } from '../auth.server.ts';
 import { formError } from '../auth-actions.server.ts';
 import { AuthCard } from '../components/auth/AuthCard.tsx';
 import { CodeField } from '../components/auth/CodeField.tsx';
@@ -39,7 +40,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (error) {
     return formError(error, AUTH_MESSAGES.confirmFailed);
   }
-  return redirectWithToast(amplify ? '/amplify-login' : '/login', {
+  const back = safeRedirect(new URL(request.url).searchParams.get('redirectTo'), '');
+  const login = amplify ? '/amplify-login' : '/login';
+  return redirectWithToast(back ? `${login}?redirectTo=${encodeURIComponent(back)}` : login, {
     title: 'Email confirmed',
     description: 'You can sign in now.',
     type: 'success',

@@ -5,14 +5,18 @@ import { extractHeadings } from '../../blog/markdown.ts';
 import { BLOG_MESSAGES, COMMENT_LIMITS } from '../../blog/messages.ts';
 import { adjacentPosts, getPost, relatedPosts, slugRedirect } from '../../blog/posts.ts';
 import { authorName, preview, readingMinutes, wordCount } from '../../blog/reading.ts';
+import { readerAccess } from '../../identity/membership.ts';
 import { httpStatusOf } from '../../server/error-status.ts';
 import type { BlogSettings } from '../../settings/settings.ts';
+import { listTiers } from '../../shop/tiers.ts';
 import { AuthorCard } from '../components/blog/AuthorCard.tsx';
 import { type CommentResult, Comments, type CommentValues } from '../components/blog/Comments.tsx';
+import { PaywallCard, type PaywallData } from '../components/blog/PaywallCard.tsx';
 import { PostArticle } from '../components/blog/PostArticle.tsx';
 import { PostNav } from '../components/blog/PostNav.tsx';
 import { ShareLinks } from '../components/blog/ShareLinks.tsx';
 import { getApp } from '../context.ts';
+import { useCurrency } from '../currency.ts';
 import type { RouteHandle } from '../plain-page.ts';
 import { withProductCards } from '../product-cards.server.tsx';
 import '../styles/blog.css';
@@ -31,15 +35,17 @@ export const links: Route.LinksFunction = () => [
 export const handle: RouteHandle = { hydrate: false, sessionTemplate: true };
 
 export async function loader({ params, context, request }: Route.LoaderArgs) {
-  const { services } = getApp(context);
+  const { services, state } = getApp(context);
   const { db } = services;
   const key = params.slug;
+  // The session's user is in the template's key (signed in, and the paid tier): see session-templates.ts.
+  const reader = readerAccess(state.session.user);
   // The carousel and moderation links use ids: send them to the canonical slug.
   if (/^\d{1,9}$/.test(key)) {
     const byId = await getPost(db, { id: Number(key) });
     if (byId) throw redirect(`/post/${byId.slug}`, 301);
   }
-  const post = await getPost(db, { slug: key });
+  const post = await getPost(db, { slug: key }, { reader });
   if (!post) {
     const moved = await slugRedirect(db, key);
     if (moved) throw redirect(`/post/${moved}`, 301);
@@ -47,6 +53,16 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   }
   const search = new URL(request.url).searchParams;
   const commentsBefore = positiveId(search.get('comments'));
+  const paywall: PaywallData | null =
+    post.locked && post.visibility !== 'public'
+      ? {
+          visibility: post.visibility,
+          signedIn: reader.signedIn,
+          tiers: await listTiers(db, { activeOnly: true }),
+          stripe: Boolean(services.stripe),
+          returnTo: `/post/${post.slug}`,
+        }
+      : null;
   const [related, adjacent, formToken, comments, contentHtml] = await Promise.all([
     relatedPosts(db, post),
     adjacentPosts(db, post.id),
@@ -59,6 +75,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   return data(
     {
       post: { ...post, contentHtml },
+      paywall,
       related,
       adjacent,
       formToken,
@@ -173,10 +190,16 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 };
 
 export default function PostPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { post, related, adjacent, headings, minutes, formToken, canonical } = loaderData;
+  const { post, related, adjacent, headings, minutes, formToken, canonical, paywall } = loaderData;
+  const currency = useCurrency();
   const settings = (useRouteLoaderData('root') as { settings: BlogSettings } | undefined)?.settings;
   return (
-    <PostArticle post={post} headings={headings} minutes={minutes}>
+    <PostArticle
+      post={post}
+      headings={headings}
+      minutes={minutes}
+      paywall={paywall && <PaywallCard paywall={paywall} currency={currency} />}
+    >
       {settings && <ShareLinks link={canonical} title={post.title} social={settings.socialLinks} />}
       {settings && !post.author.importedByline && (
         <AuthorCard

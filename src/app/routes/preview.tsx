@@ -1,5 +1,6 @@
 import { data, isRouteErrorResponse, Link } from 'react-router';
 import { extractHeadings } from '../../blog/markdown.ts';
+import { FULL_ACCESS } from '../../blog/paywall.ts';
 import { POST_MESSAGES } from '../../blog/post-messages.ts';
 import { getPost } from '../../blog/posts.ts';
 import { previewPostId } from '../../blog/preview-links.ts';
@@ -20,7 +21,10 @@ const PRIVATE = { 'Cache-Control': 'private, no-store', 'X-Robots-Tag': 'noindex
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { db, config } = getApp(context).services;
   const postId = await previewPostId(db, params.token);
-  const post = postId === null ? null : await getPost(db, { id: postId }, { includeUnpublished: true });
+  const post =
+    postId === null
+      ? null
+      : await getPost(db, { id: postId }, { includeUnpublished: true, reader: FULL_ACCESS });
   if (!post) throw data(null, { status: 404, headers: PRIVATE });
   const contentHtml = await withProductCards(db, post.contentHtml, config.currency);
   return data(

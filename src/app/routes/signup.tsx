@@ -3,6 +3,7 @@ import { data, Form, Link, redirect, useLocation, useNavigation } from 'react-ro
 import { AUTH_MESSAGES, passwordMeetsRules } from '../../identity/messages.ts';
 import { signUpSchema } from '../../identity/schemas.ts';
 import { authLimits, identityProvider } from '../../identity/service.ts';
+import { safeRedirect } from '../auth.server.ts';
 import { formError } from '../auth-actions.server.ts';
 import { AuthCard } from '../components/auth/AuthCard.tsx';
 import { PasswordChecklist } from '../components/auth/PasswordChecklist.tsx';
@@ -54,7 +55,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const confirm = new URL(request.url).pathname.startsWith('/amplify')
     ? '/amplify-confirm-email'
     : '/confirm-email';
-  return redirect(`${confirm}?username=${encodeURIComponent(parsed.data.username)}`);
+  // Signing up from a paywall comes back to the post, through the code and the sign-in.
+  const back = safeRedirect(new URL(request.url).searchParams.get('redirectTo'), '');
+  const then = back ? `&redirectTo=${encodeURIComponent(back)}` : '';
+  return redirect(`${confirm}?username=${encodeURIComponent(parsed.data.username)}${then}`);
 }
 
 export default function SignUp({ actionData }: Route.ComponentProps) {

@@ -12,12 +12,14 @@ type Props = {
   minutes: number;
   /** Above the header: the preview's banner. */
   banner?: ReactNode;
+  /** After a gated post's preview, for a reader without access: how to get it. */
+  paywall?: ReactNode;
   /** Below the post: sharing, the author, the next posts and comments on the public page. */
   children?: ReactNode;
 };
 
 /** A post as readers see it: the public page and a shared draft preview render the same. */
-export function PostArticle({ post, headings, minutes, banner, children }: Props) {
+export function PostArticle({ post, headings, minutes, banner, paywall, children }: Props) {
   const image = post.featuredImageFile || post.featuredImage;
   const published = post.publishedAt ?? post.createdAt;
   return (
@@ -82,6 +84,7 @@ export function PostArticle({ post, headings, minutes, banner, children }: Props
       {/* Sanitized when the post was saved (src/blog/markdown.ts). */}
       {/* biome-ignore lint/security/noDangerouslySetInnerHtml: allow-list sanitized HTML */}
       <div className="prose" dangerouslySetInnerHTML={{ __html: post.contentHtml }} />
+      {paywall}
       <footer className="post-footer">
         {post.tags.length > 0 && (
           <p>

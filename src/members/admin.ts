@@ -1,0 +1,188 @@
+import type { Db } from '../db/knex.ts';
+import { EFFECTIVE_STATUS_SQL } from '../db/membership-sql.ts';
+import {
+  MEMBERSHIP_STATUSES,
+  type MembershipStatus,
+  membershipOf,
+  setMembership,
+} from '../identity/membership.ts';
+import { Conflict, NotFound } from '../kernel/errors.ts';
+import { getTier } from '../shop/tiers.ts';
+import { z } from '../zod.ts';
+import type { CompInput } from './member-schema.ts';
+import { MEMBER_MESSAGES } from './messages.ts';
+
+/** `GET /api/admin/members`'s query: a status, a tier, words of the name or address. */
+export const memberQuerySchema = z.object({
+  status: z.enum(MEMBERSHIP_STATUSES, { error: 'status must be free, paid, comped or past_due' }).optional(),
+  tierId: z.coerce.number().int().positive().optional(),
+  q: z.string().trim().max(200).optional(),
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+});
+export type MemberQuery = z.output<typeof memberQuerySchema>;
+
+export type MemberListItem = {
+  userId: number;
+  email: string;
+  name: string;
+  status: MembershipStatus;
+  tierId: number | null;
+  tierName: string | null;
+  interval: 'month' | 'year' | null;
+  currentPeriodEnd: string | null;
+  createdAt: string;
+};
+
+export type MemberTotals = { free: number; paid: number; comped: number; mrr: number };
+
+/** Paid sign-ups and ended subscriptions in the last days, from the members' history. */
+export type MemberFlows = { days: number; started: number; cancelled: number };
+
+const PAGE = 50;
+
+/** Every confirmed account with its membership as it holds now; no row is a free member. */
+function membersQuery(db: Db) {
+  return db('users as u')
+    .leftJoin('memberships as m', 'm.user_id', 'u.id')
+    .leftJoin('tiers as t', 't.id', 'm.tier_id')
+    .where('u.email_verified', true)
+    .where('u.role', 'user');
+}
+
+const STATUS = `coalesce((${EFFECTIVE_STATUS_SQL}), 'free')`;
+
+/** The admin's members: a page of them, newest first, and the totals over all of them. */
+export async function listMembers(
+  db: Db,
+  query: MemberQuery,
+): Promise<{ members: MemberListItem[]; totals: MemberTotals }> {
+  const list = membersQuery(db)
+    .select(
+      'u.id',
+      'u.email',
+      'u.first_name',
+      'u.last_name',
+      'u.created_at',
+      'm.tier_id',
+      'm.interval',
+      'm.current_period_end',
+      'm.comped_until',
+      't.name as tier_name',
+      db.raw(`${STATUS} AS status`),
+    )
+    .orderBy('u.id', 'desc')
+    .limit(PAGE)
+    .offset((query.page - 1) * PAGE);
+  if (query.status) list.whereRaw(`${STATUS} = ?`, [query.status]);
+  if (query.tierId) list.where('m.tier_id', query.tierId).whereRaw(`${STATUS} <> 'free'`);
+  if (query.q) {
+    const like = `%${query.q.replace(/[%_\\]/g, '\\$&')}%`;
+    list.where((w) =>
+      w.whereILike('u.email', like).orWhereILike('u.first_name', like).orWhereILike('u.last_name', like),
+    );
+  }
+  const rows = (await list) as Record<string, unknown>[];
+  return {
+    members: rows.map((r) => {
+      const status = r.status as MembershipStatus;
+      const free = status === 'free';
+      const end = status === 'comped' ? r.comped_until : r.current_period_end;
+      return {
+        userId: r.id as number,
+        email: r.email as string,
+        name: [r.first_name, r.last_name].filter(Boolean).join(' '),
+        status,
+        tierId: free ? null : (r.tier_id as number),
+        tierName: free ? null : (r.tier_name as string),
+        interval: free || status === 'comped' ? null : (r.interval as 'month' | 'year'),
+        currentPeriodEnd: free || !end ? null : (end as Date).toISOString(),
+        createdAt: (r.created_at as Date).toISOString(),
+      };
+    }),
+    totals: await memberTotals(db),
+  };
+}
+
+/**
+ * Members by status and the MRR: paying members (past due ones too, until their grace ends) at
+ * their tier's price, a yearly price as a twelfth, in cents.
+ */
+export async function memberTotals(db: Db): Promise<MemberTotals> {
+  const row = (await membersQuery(db)
+    .select(
+      db.raw(`count(*) FILTER (WHERE ${STATUS} = 'free') AS free`),
+      db.raw(`count(*) FILTER (WHERE ${STATUS} IN ('paid', 'past_due')) AS paid`),
+      db.raw(`count(*) FILTER (WHERE ${STATUS} = 'comped') AS comped`),
+      db.raw(`coalesce(sum(CASE WHEN ${STATUS} IN ('paid', 'past_due') THEN
+        CASE m.interval WHEN 'year' THEN t.yearly_price / 12.0 ELSE t.monthly_price END END), 0) AS mrr`),
+    )
+    .first()) as Record<string, string>;
+  return {
+    free: Number(row.free),
+    paid: Number(row.paid),
+    comped: Number(row.comped),
+    mrr: Math.round(Number(row.mrr)),
+  };
+}
+
+/** A member's subscription history, newest first. */
+export async function memberHistory(db: Db, userId: number) {
+  const user = await db('users').where({ id: userId }).first('id', 'email');
+  if (!user) throw new NotFound(MEMBER_MESSAGES.memberNotFound);
+  const events = await db('membership_events as e')
+    .leftJoin('posts as p', 'p.id', 'e.source_post_id')
+    .where('e.user_id', userId)
+    .orderBy('e.id', 'desc')
+    .limit(200)
+    .select('e.type', 'e.status', 'e.tier_id', 'e.created_at', 'p.slug', 'p.title');
+  return {
+    membership: await membershipOf(db, userId),
+    history: events.map((e) => ({
+      type: e.type as string,
+      status: e.status as MembershipStatus,
+      tierId: e.tier_id as number | null,
+      at: (e.created_at as Date).toISOString(),
+      /** The post whose paywall a paid sign-up came from. */
+      fromPost: e.slug ? { slug: e.slug as string, title: e.title as string } : null,
+    })),
+  };
+}
+
+/** A complimentary membership of a tier, until a date or for good; a paying member keeps paying. */
+export async function compMember(db: Db, userId: number, input: CompInput) {
+  const user = await db('users').where({ id: userId }).first('id');
+  if (!user) throw new NotFound(MEMBER_MESSAGES.memberNotFound);
+  const tier = await getTier(db, input.tierId);
+  if (!tier) throw new NotFound(MEMBER_MESSAGES.tierNotFound);
+  await db.transaction(async (trx) => {
+    const now = await membershipOf(trx, userId);
+    if (now.status === 'paid' || now.status === 'past_due') throw new Conflict(MEMBER_MESSAGES.paysAlready);
+    await setMembership(
+      trx,
+      userId,
+      {
+        status: 'comped',
+        tier_id: tier.id,
+        comped_until: input.until ?? null,
+        interval: null,
+        current_period_end: null,
+        cancel_at_period_end: false,
+        past_due_since: null,
+      },
+      { type: 'comped' },
+    );
+  });
+  return membershipOf(db, userId);
+}
+
+/** How many members started paying, and how many subscriptions ended, in the last `days`. */
+export async function memberFlows(db: Db, days = 30): Promise<MemberFlows> {
+  const row = (await db('membership_events')
+    .where('created_at', '>', db.raw(`now() - make_interval(days => ?)`, [days]))
+    .select(
+      db.raw(`count(DISTINCT user_id) FILTER (WHERE type = 'checkout.session.completed') AS started`),
+      db.raw(`count(DISTINCT user_id) FILTER (WHERE type = 'customer.subscription.deleted') AS cancelled`),
+    )
+    .first()) as { started: string; cancelled: string };
+  return { days, started: Number(row.started), cancelled: Number(row.cancelled) };
+}
