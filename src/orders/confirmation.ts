@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Db } from '../db/knex.ts';
 import type { Mail, Mailer } from '../jobs/mailer.ts';
 import { escapeHtml } from '../kernel/escape.ts';
+import { countryName } from '../shop/countries.ts';
 import { formatPrice } from '../shop/price.ts';
 import {
   decide,
@@ -29,7 +30,9 @@ export function confirmationMail(orderId: number, order: OrderPlacedData, placed
   const discount = order.discount
     ? `Discount (${order.discount.code}): −${price(order.discount.amount)}`
     : null;
-  const address = order.address ? [order.address, `${order.postalCode} ${order.city}`, order.country] : [];
+  const address = order.address
+    ? [order.address, `${order.postalCode} ${order.city}`, countryName(order.country)]
+    : [];
   const text = [
     `Hello ${name},`,
     '',

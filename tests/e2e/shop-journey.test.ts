@@ -77,7 +77,6 @@ describe('a guest shopping journey', () => {
       Address: '1',
       City: 'X',
       'ZIP code': '1',
-      Country: 'Y',
     };
     for (const [label, value] of Object.entries(fields))
       await page.getByLabel(label, { exact: true }).fill(value);
@@ -87,8 +86,7 @@ describe('a guest shopping journey', () => {
       'Please enter a valid email',
       'Address must be at least 5 characters',
       'City must be at least 2 characters',
-      'ZIP code must be at least 5 characters',
-      'Country must be at least 2 characters',
+      'Choose a country',
     ]) {
       await text(page, message).waitFor();
     }
@@ -101,7 +99,7 @@ describe('a guest shopping journey', () => {
     await page.getByLabel('Address', { exact: true }).fill('1 Compiler Way');
     await page.getByLabel('City').fill('Arlington');
     await page.getByLabel('ZIP code').fill('22201');
-    await page.getByLabel('Country').fill('United States');
+    await page.getByLabel('Country').selectOption('US');
     await page.getByRole('button', { name: 'Place Order' }).click();
     await page.getByRole('heading', { name: 'Order Confirmed!' }).waitFor();
     const order = await db('orders').orderBy('id', 'desc').first();
@@ -222,7 +220,7 @@ describe('a guest shopping journey', () => {
     await page.getByLabel('Address', { exact: true }).fill('5 Loom Road');
     await page.getByLabel('City').fill('Leeds');
     await page.getByLabel('ZIP code').fill('LS1 4AP');
-    await page.getByLabel('Country').fill('UK');
+    await page.getByLabel('Country').selectOption('GB');
     await page.getByRole('button', { name: 'Place Order' }).click();
     await text(page, 'Please enter a valid email').waitFor();
     await page.locator('main').getByLabel('Email').fill('lin@example.com');

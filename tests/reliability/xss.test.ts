@@ -112,8 +112,8 @@ async function storeCorpus(): Promise<void> {
         customerEmail: `xss${k}@example.com`,
         address: pick(500, k),
         city: pick(200, k + 1),
-        zipCode: '12345',
-        country: pick(100, k),
+        zipCode: pick(20, k),
+        country: 'HK',
       },
       shopper,
     );

@@ -5,6 +5,7 @@ import type { DownloadSettings } from '../../orders/downloads.ts';
 import type { PaymentSettings } from '../../orders/payment-settings.ts';
 import type { BlogSettings } from '../../settings/settings.ts';
 import type { Carrier } from '../../shop/carriers.ts';
+import { COUNTRIES } from '../../shop/countries.ts';
 import { moneyInput } from '../../shop/price.ts';
 import type { ShippingMethod } from '../../shop/shipping-rules.ts';
 import { FormErrorsAtButton, useFocusFirstError } from '../components/FormErrors.tsx';
@@ -42,7 +43,11 @@ function ShippingMethodForm({ method }: { method: ShippingMethod | null }) {
         `Free over (${currency}, optional)`,
         method?.freeOver === null || !method ? '' : moneyInput(method.freeOver),
       )}
-      {field('countries', 'Countries (comma-separated, optional)', method?.countries?.join(', ') ?? '')}
+      <CountriesSelect
+        id={`shipping-${key}-countries`}
+        label="Countries (none chosen: everywhere)"
+        chosen={method?.countries ?? []}
+      />
       <div className="admin-actions">
         <button className="button" type="submit">
           {method ? `Save ${method.name}` : 'Add shipping method'}
@@ -54,6 +59,22 @@ function ShippingMethodForm({ method }: { method: ShippingMethod | null }) {
         )}
       </div>
     </Form>
+  );
+}
+
+/** The ISO countries as a multi-select (Ctrl or Cmd picks several; a plain form field without JavaScript). */
+export function CountriesSelect({ id, label, chosen }: { id: string; label: string; chosen: string[] }) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} name="countries" multiple size={6} defaultValue={chosen}>
+        {COUNTRIES.map((c) => (
+          <option key={c.code} value={c.code}>
+            {c.name}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }
 
@@ -292,7 +313,7 @@ export function SettingsTab({
         <h2 id="shipping-settings">Shipping</h2>
         <p className="muted">
           Checkout offers the methods that deliver to the customer's country when an item ships. Prices in the
-          shop's currency, such as 4.50; empty countries: everywhere.
+          shop's currency, such as 4.50; no country chosen: everywhere.
         </p>
         {shippingMethods.map((m) => (
           <ShippingMethodForm key={m.id} method={m} />

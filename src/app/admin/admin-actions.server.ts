@@ -224,7 +224,7 @@ async function adminAction(
           name: String(form.get('name') ?? ''),
           price: String(form.get('price') ?? ''),
           freeOver: String(form.get('freeOver') ?? ''),
-          countries: String(form.get('countries') ?? ''),
+          countries: form.getAll('countries').map(String),
         });
         if (!parsed.success) return refusedForm(parsed.error);
         return await refusalOr(SHIPPING_MESSAGES.saved, () =>

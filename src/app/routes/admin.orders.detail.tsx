@@ -15,6 +15,7 @@ import { PAYMENT_METHOD_LABELS, paymentStatusLabel } from '../../orders/payment-
 import { cancelOrder, markOrderPaid, refundOrder } from '../../orders/payments.ts';
 import type { OrderHistoryEvent } from '../../orders/presenters.ts';
 import { listCarriers, trackingFor } from '../../shop/carriers.ts';
+import { countryName } from '../../shop/countries.ts';
 import { formatPrice, moneyInput, parseMoney } from '../../shop/price.ts';
 import { formatDateTime } from '../admin/format.ts';
 import { requireAdminUser } from '../admin/guard.server.ts';
@@ -352,7 +353,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
               <br />
               {order.postalCode} {order.city}
               <br />
-              {order.country}
+              {countryName(order.country)}
             </p>
           ) : (
             <p className="muted">Nothing ships: every item is a download.</p>

@@ -7,11 +7,13 @@ import type { OrderSummary } from '../../orders/presenters.ts';
 import { CartEmpty, type CartView, cartOwnerOf, getCart } from '../../shop/cart.ts';
 import {
   ADDRESS_FIELDS,
+  ADDRESS_MESSAGES,
   CHECKOUT_MAX_LENGTH,
   type CheckoutField,
   checkoutErrors,
   checkoutSchemaFor,
 } from '../../shop/checkout-schema.ts';
+import { COUNTRIES } from '../../shop/countries.ts';
 import { DiscountRefused } from '../../shop/discounts.ts';
 import { SHOP_MESSAGES } from '../../shop/messages.ts';
 import { formatPrice } from '../../shop/price.ts';
@@ -66,7 +68,7 @@ const FIELDS: { name: CheckoutField; label: string; type: string; autoComplete: 
   { name: 'address', label: 'Address', type: 'text', autoComplete: 'address-line1' },
   { name: 'city', label: 'City', type: 'text', autoComplete: 'address-level2' },
   { name: 'zipCode', label: 'ZIP code', type: 'text', autoComplete: 'postal-code' },
-  { name: 'country', label: 'Country', type: 'text', autoComplete: 'country-name' },
+  { name: 'country', label: 'Country', type: 'select', autoComplete: 'country' },
 ];
 
 /** The typed fields, the chosen shipping method (absent without a choice: the default) and the code. */
@@ -251,9 +253,9 @@ function CheckoutForm({
   const values = result?.values ?? {};
   const discount = result?.status === 'invalid' || result?.status === 'discount' ? result.discount : null;
   const { digitalOnly } = cart.summary;
-  // The methods that deliver to the country typed so far (all of them before one is typed).
+  // The methods that deliver to the country chosen (all of them before one is chosen).
   const [country, setCountry] = useState(values.country ?? '');
-  const offered = shippingMethods.filter((m) => !country.trim() || deliversTo(m, country));
+  const offered = shippingMethods.filter((m) => !country || deliversTo(m, country));
   const [chosen, setChosen] = useState(values.shippingMethod ?? '');
   const method = offered.find((m) => String(m.id) === chosen) ?? offered[0];
   const subtotal = cart.summary.totalPrice;
@@ -367,19 +369,30 @@ function CheckoutForm({
           {fields.map((field) => {
             const error = errors[field.name];
             const id = `checkout-${field.name}`;
+            const props = {
+              id,
+              name: field.name,
+              autoComplete: field.autoComplete,
+              defaultValue: values[field.name] ?? '',
+              'aria-invalid': error ? true : undefined,
+              'aria-describedby': error ? `${id}-error` : undefined,
+            };
             return (
               <div className="field" key={field.name}>
                 <label htmlFor={id}>{field.label}</label>
-                <input
-                  id={id}
-                  name={field.name}
-                  type={field.type}
-                  autoComplete={field.autoComplete}
-                  defaultValue={values[field.name] ?? ''}
-                  aria-invalid={error ? true : undefined}
-                  aria-describedby={error ? `${id}-error` : undefined}
-                  required
-                />
+                {field.type === 'select' ? (
+                  // A plain select: typing a name's first letters picks it, with or without JavaScript.
+                  <select {...props} required>
+                    <option value="">{ADDRESS_MESSAGES.country}</option>
+                    {COUNTRIES.map((c) => (
+                      <option key={c.code} value={c.code}>
+                        {c.name}
+                      </option>
+                    ))}
+                  </select>
+                ) : (
+                  <input {...props} type={field.type} required={field.name !== 'zipCode'} />
+                )}
                 {error && (
                   <p id={`${id}-error`} className="field-error">
                     {error}
