@@ -26,6 +26,7 @@ import { blogSettingsSchema } from '../settings/settings-schema.ts';
 import { checkoutSchema } from '../shop/checkout-schema.ts';
 import { discountSchema } from '../shop/discount-schema.ts';
 import { productSchema, productUpdateSchema } from '../shop/product-schema.ts';
+import { taxRateSchema } from '../shop/tax.ts';
 import { addBody, updateBody } from './cart.ts';
 import { listQuery as commentsQuery } from './comments.ts';
 import { moderateBody, listQuery as moderationQuery, replyBody } from './comments-admin.ts';
@@ -932,6 +933,33 @@ const ENDPOINTS: Endpoint[] = [
     role: 'admin',
     answers: [{ status: 204, description: 'Deleted.' }],
     errors: [404, 409],
+  },
+  {
+    method: 'get',
+    path: '/api/admin/tax-rates',
+    tag: 'Tax',
+    summary: 'Tax rates by country (and product category)',
+    role: 'admin',
+    answers: [{ status: 200, schema: R.TaxRates }],
+  },
+  {
+    method: 'post',
+    path: '/api/admin/tax-rates',
+    tag: 'Tax',
+    summary: 'Add a tax rate (rate in percent; category optional: a reduced rate for one category)',
+    role: 'admin',
+    body: named('TaxRateInput', taxRateSchema),
+    answers: [{ status: 201, schema: R.TaxRate }],
+    errors: [400],
+  },
+  {
+    method: 'delete',
+    path: '/api/admin/tax-rates/:id',
+    tag: 'Tax',
+    summary: 'Remove a tax rate (orders keep the tax they charged)',
+    role: 'admin',
+    answers: [{ status: 204, description: 'Removed.' }],
+    errors: [404],
   },
   {
     method: 'post',

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { FORM_HAS_ERRORS } from '../../src/app/components/FormErrors.tsx';
+import { ADDRESS_MESSAGES } from '../../src/shop/checkout-schema.ts';
 import { SHOP_MESSAGES } from '../../src/shop/messages.ts';
 import { expectAccessible, newContext, setUpBrowserApp, watchPage } from '../support/browser.ts';
 import { createProductRow } from '../support/shop.ts';
@@ -86,10 +87,13 @@ describe('a guest shopping journey', () => {
       'Please enter a valid email',
       'Address must be at least 5 characters',
       'City must be at least 2 characters',
-      'Choose a country',
     ]) {
       await text(page, message).waitFor();
     }
+    // The select's empty option says it too: the error is the one beside the field.
+    await expect
+      .poll(() => page.locator('#checkout-country-error').textContent())
+      .toBe(ADDRESS_MESSAGES.country);
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('checkout-customerName');
     await text(page, FORM_HAS_ERRORS).waitFor();
     // Re-validated on change once submitted.

@@ -163,6 +163,19 @@ export const API_ACCESS: AccessRow[] = [
     sample: '/api/admin/orders/999999?action=reset-download',
     body: { grantId: 1 },
   },
+  { method: 'GET', path: '/api/admin/tax-rates', access: 'admin' },
+  {
+    method: 'POST',
+    path: '/api/admin/tax-rates',
+    access: 'admin',
+    body: { country: 'DE', rate: 19, name: 'VAT' },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/admin/tax-rates/:id',
+    access: 'admin',
+    sample: '/api/admin/tax-rates/999999',
+  },
   { method: 'GET', path: '/api/admin/discounts', access: 'admin' },
   {
     method: 'POST',

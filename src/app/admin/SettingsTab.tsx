@@ -5,11 +5,13 @@ import type { DownloadSettings } from '../../orders/downloads.ts';
 import type { PaymentSettings } from '../../orders/payment-settings.ts';
 import type { BlogSettings } from '../../settings/settings.ts';
 import type { Carrier } from '../../shop/carriers.ts';
-import { COUNTRIES } from '../../shop/countries.ts';
 import { moneyInput } from '../../shop/price.ts';
 import type { ShippingMethod } from '../../shop/shipping-rules.ts';
+import type { TaxRate } from '../../shop/tax-rules.ts';
 import { FormErrorsAtButton, useFocusFirstError } from '../components/FormErrors.tsx';
 import { useCurrency } from '../currency.ts';
+import { CountriesSelect } from './CountriesSelect.tsx';
+import { TaxSettingsCard } from './TaxSettingsCard.tsx';
 
 type Props = {
   settings: BlogSettings;
@@ -17,6 +19,7 @@ type Props = {
   downloads: DownloadSettings;
   shippingMethods: ShippingMethod[];
   carriers: Carrier[];
+  tax: { rates: TaxRate[]; pricesIncludeTax: boolean };
   apiUrl: string;
   environment: string;
   fieldErrors?: Record<string, string>;
@@ -45,7 +48,9 @@ function ShippingMethodForm({ method }: { method: ShippingMethod | null }) {
       )}
       <CountriesSelect
         id={`shipping-${key}-countries`}
+        name="countries"
         label="Countries (none chosen: everywhere)"
+        multiple
         chosen={method?.countries ?? []}
       />
       <div className="admin-actions">
@@ -59,22 +64,6 @@ function ShippingMethodForm({ method }: { method: ShippingMethod | null }) {
         )}
       </div>
     </Form>
-  );
-}
-
-/** The ISO countries as a multi-select (Ctrl or Cmd picks several; a plain form field without JavaScript). */
-export function CountriesSelect({ id, label, chosen }: { id: string; label: string; chosen: string[] }) {
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <select id={id} name="countries" multiple size={6} defaultValue={chosen}>
-        {COUNTRIES.map((c) => (
-          <option key={c.code} value={c.code}>
-            {c.name}
-          </option>
-        ))}
-      </select>
-    </div>
   );
 }
 
@@ -155,6 +144,7 @@ export function SettingsTab({
   downloads,
   shippingMethods,
   carriers,
+  tax,
   apiUrl,
   environment,
   fieldErrors: errors,
@@ -331,6 +321,7 @@ export function SettingsTab({
         <h3>Add a carrier</h3>
         <CarrierForm carrier={null} />
       </section>
+      <TaxSettingsCard rates={tax.rates} pricesIncludeTax={tax.pricesIncludeTax} />
       <section className="card" aria-labelledby="download-settings">
         <h2 id="download-settings">Downloads</h2>
         <p className="muted">

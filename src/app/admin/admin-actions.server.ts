@@ -34,6 +34,14 @@ import { PRODUCT_ADMIN_MESSAGES } from '../../shop/product-admin-messages.ts';
 import { deleteProductAndFiles } from '../../shop/product-files.ts';
 import { deleteShippingMethod, saveShippingMethod, shippingMethodSchema } from '../../shop/shipping.ts';
 import { SHIPPING_MESSAGES } from '../../shop/shipping-rules.ts';
+import {
+  addTaxRate,
+  deleteTaxRate,
+  taxRateSchema,
+  taxSettingsSchema,
+  updateTaxSettings,
+} from '../../shop/tax.ts';
+import { TAX_MESSAGES } from '../../shop/tax-rules.ts';
 
 export type ActionResult =
   | { ok: true; title: string; message?: string }
@@ -231,6 +239,28 @@ async function adminAction(
           saveShippingMethod(db, form.get('id') ? idOf(form) : null, parsed.data),
         );
       }
+      case 'save-tax': {
+        const parsed = taxSettingsSchema.safeParse({
+          pricesIncludeTax: form.get('pricesIncludeTax') ?? undefined,
+        });
+        if (!parsed.success) return refusedForm(parsed.error);
+        await updateTaxSettings(db, parsed.data);
+        return { ok: true, title: TAX_MESSAGES.saved };
+      }
+      case 'add-tax-rate': {
+        const parsed = taxRateSchema.safeParse({
+          country: String(form.get('country') ?? ''),
+          rate: String(form.get('rate') ?? ''),
+          name: String(form.get('name') ?? ''),
+          category: String(form.get('category') ?? ''),
+        });
+        if (!parsed.success) return refusedForm(parsed.error);
+        return await refusalOr(TAX_MESSAGES.added, async () => {
+          await addTaxRate(db, parsed.data);
+        });
+      }
+      case 'delete-tax-rate':
+        return await refusalOr(TAX_MESSAGES.deleted, () => deleteTaxRate(db, idOf(form)));
       case 'delete-shipping-method':
         return await refusalOr(SHIPPING_MESSAGES.deleted, () => deleteShippingMethod(db, idOf(form)));
       case 'save-carrier': {

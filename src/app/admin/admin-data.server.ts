@@ -27,6 +27,7 @@ import { listCarriers } from '../../shop/carriers.ts';
 import { discountsPage } from '../../shop/discounts.ts';
 import { listProducts } from '../../shop/products.ts';
 import { listShippingMethods } from '../../shop/shipping.ts';
+import { listTaxRates, pricesIncludeTax } from '../../shop/tax.ts';
 import { FULFILMENT_FILTERS, ORDER_STATUS_FILTERS, PAYMENT_STATUS_FILTERS } from './OrdersTab.tsx';
 import { POST_FILTERS } from './PostsTab.tsx';
 import { PRODUCT_FILTERS } from './ProductsTab.tsx';
@@ -162,6 +163,7 @@ async function settingsTab(services: AppServices) {
     downloads: await downloadSettings(services.db),
     shippingMethods: await listShippingMethods(services.db),
     carriers: await listCarriers(services.db),
+    tax: { rates: await listTaxRates(services.db), pricesIncludeTax: await pricesIncludeTax(services.db) },
     apiUrl: services.publicUrl,
     environment: services.config.env,
     backups: await backupOverview(services.config),

@@ -328,10 +328,28 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
                 <span>−{formatPrice(order.discountAmount, currency)}</span>
               </li>
             ) : null}
+            {order.taxAmount > 0 && !order.taxIncluded ? (
+              <li>
+                <span>Tax</span>
+                <span>{formatPrice(order.taxAmount, currency)}</span>
+              </li>
+            ) : null}
             <li>
               <strong>Total</strong>
               <strong>{formatPrice(order.totalAmount, currency)}</strong>
             </li>
+            {order.taxAmount > 0 && order.taxIncluded ? (
+              <li>
+                <span>Including tax</span>
+                <span>{formatPrice(order.taxAmount, currency)}</span>
+              </li>
+            ) : null}
+            {order.refundedTax > 0 ? (
+              <li>
+                <span>Tax refunded</span>
+                <span>{formatPrice(order.refundedTax, currency)}</span>
+              </li>
+            ) : null}
           </ul>
         </section>
         <section className="card" aria-labelledby="order-customer">

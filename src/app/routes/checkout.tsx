@@ -19,10 +19,12 @@ import { SHOP_MESSAGES } from '../../shop/messages.ts';
 import { formatPrice } from '../../shop/price.ts';
 import { listShippingMethods } from '../../shop/shipping.ts';
 import { deliversTo, type ShippingMethod, shippingCost } from '../../shop/shipping-rules.ts';
+import { listTaxRates, pricesIncludeTax } from '../../shop/tax.ts';
+import { orderLineTaxes, type TaxSettings, taxAdded, taxLabel } from '../../shop/tax-rules.ts';
 import { FormErrorsAtButton, useFocusFirstError } from '../components/FormErrors.tsx';
 import { Downloads } from '../components/shop/Downloads.tsx';
 import { Notice } from '../components/shop/Notice.tsx';
-import { DiscountRow } from '../components/shop/OrderLines.tsx';
+import { DiscountRow, TaxRow } from '../components/shop/OrderLines.tsx';
 import { getApp } from '../context.ts';
 import { useCurrency } from '../currency.ts';
 import { formKeyOf } from '../form-key.server.ts';
@@ -47,6 +49,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     // One key per rendered form: a double submit or a retry returns the same order.
     idempotencyKey: formKeyOf(state),
     shippingMethods: await listShippingMethods(services.db),
+    tax: { rates: await listTaxRates(services.db), included: await pricesIncludeTax(services.db) },
   };
 }
 
@@ -192,6 +195,7 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
         <CheckoutForm
           cart={loaderData.cart}
           shippingMethods={loaderData.shippingMethods}
+          tax={loaderData.tax}
           idempotencyKey={loaderData.idempotencyKey}
           result={result}
         />
@@ -221,11 +225,13 @@ function EmptyCheckout({ notices }: { notices: string[] }) {
 function CheckoutForm({
   cart,
   shippingMethods,
+  tax,
   idempotencyKey,
   result,
 }: {
   cart: CartView;
   shippingMethods: ShippingMethod[];
+  tax: TaxSettings;
   idempotencyKey: string;
   result: Exclude<ActionResult, { status: 'confirmed' }> | undefined;
 }) {
@@ -260,6 +266,29 @@ function CheckoutForm({
   const method = offered.find((m) => String(m.id) === chosen) ?? offered[0];
   const subtotal = cart.summary.totalPrice;
   const shipping = digitalOnly || !method ? 0 : shippingCost(method, subtotal);
+  // The order's own computation, for the country chosen (none yet, or nothing shipped: no tax).
+  const lineTaxes =
+    digitalOnly || !country
+      ? []
+      : orderLineTaxes({
+          rates: tax.rates,
+          country,
+          included: tax.included,
+          lines: cart.cart.items.map((line) => ({
+            amount: line.quantity * line.product.price,
+            category: line.product.category,
+          })),
+          discount: discount?.amount ?? 0,
+        });
+  const taxAmount = lineTaxes.reduce((n, t) => n + (t?.amount ?? 0), 0);
+  const taxRow =
+    taxAmount > 0
+      ? {
+          amount: taxAmount,
+          included: tax.included,
+          label: taxLabel(lineTaxes.map((t) => ({ tax: t ?? undefined }))),
+        }
+      : null;
   const fields = digitalOnly
     ? FIELDS.filter((f) => !(ADDRESS_FIELDS as readonly string[]).includes(f.name))
     : FIELDS;
@@ -324,10 +353,17 @@ function CheckoutForm({
           </p>
         )}
         {discount && <DiscountRow code={discount.code} amount={discount.amount} />}
+        {taxRow && !taxRow.included && <TaxRow {...taxRow} />}
         <p className="summary-row summary-total">
           <span>Total</span>
-          <span>{formatPrice(subtotal - (discount?.amount ?? 0) + shipping, currency)}</span>
+          <span>
+            {formatPrice(
+              subtotal - (discount?.amount ?? 0) + shipping + taxAdded(taxAmount, tax.included),
+              currency,
+            )}
+          </span>
         </p>
+        {taxRow?.included && <TaxRow {...taxRow} />}
         {/* By the total it changes, as stores place it; still a field of the checkout form. */}
         <DiscountField
           defaultValue={values.discountCode ?? ''}
