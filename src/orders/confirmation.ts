@@ -13,6 +13,7 @@ import {
   type OrderState,
   orderCurrency,
 } from './domain.ts';
+import { renderInvoice, type Seller, sellerDetails } from './invoices.ts';
 import { ConcurrencyError, commitEvents, loadStream, type StoredEvent, stateOf } from './store.ts';
 
 /** The order's tax line as mails and invoices say it ("Tax (VAT 19%): €3.80"); null without tax. */
@@ -244,6 +245,11 @@ function mailText(
   }
 }
 
+async function invoiceAttachment(orderId: number, stream: StoredEvent[], seller: Seller) {
+  const invoice = await renderInvoice(orderId, stream, seller);
+  return { filename: `invoice-${invoice.number}.pdf`, content: invoice.pdf, contentType: 'application/pdf' };
+}
+
 /** A mail's list of links (the downloads): each with its label, after the mail's sentence. */
 export type MailLinks = { label: string; url: string; note: string }[];
 
@@ -269,6 +275,11 @@ export async function sendOrderMail(
         : { amount: 0, tax: 0 };
     const name = [placed.firstName, placed.lastName].filter(Boolean).join(' ');
     const body = mailText(kind, orderId, state, stream, refunded);
+    // The payment's invoice goes with its mail, drawn from the same stream the mail is about.
+    const attachments =
+      kind === 'payment-received' && state.invoiceNumber
+        ? [await invoiceAttachment(orderId, stream, await sellerDetails(db))]
+        : undefined;
     const linkText = links.map((l) => `\n${l.label} (${l.note}): ${l.url}`).join('');
     const linkHtml = links.length
       ? `<ul>${links.map((l) => `<li><a href="${escapeHtml(l.url)}">${escapeHtml(l.label)}</a> (${escapeHtml(l.note)})</li>`).join('')}</ul>`
@@ -280,6 +291,7 @@ export async function sendOrderMail(
         text: `Hello ${name},\n\n${body}${linkText ? `\n${linkText}` : ''}\n\nYour order: ${orderUrl}`,
         html: `<p>Hello ${escapeHtml(name)},</p><p>${escapeHtml(body)}</p>${linkHtml}<p><a href="${escapeHtml(orderUrl)}">Your order</a></p>`,
         idempotencyKey: `order-${orderId}-${key}.${stream[0].createdAt.getTime()}`,
+        attachments,
       },
       record: { type: 'RecordMailSent', kind, key, to: placed.email },
     };

@@ -66,6 +66,8 @@ export type PaymentSucceededData = {
   reference: string | null;
   /** A payment for an order that had expired: re-opened when its stock was still there, else to refund. */
   afterExpiry?: 'reopened' | 'refund-needed';
+  /** The invoice's number (2026-0001), given when the event is appended; absent: a free order's, or before invoices. */
+  invoiceNumber?: string;
 };
 
 /** A card payment that does not match the order: kept for the writer to look at, never counted as paid. */
@@ -89,6 +91,8 @@ export type RefundIssuedData = {
   /** Stripe's refund id; null for a refund recorded by hand or made in Stripe's dashboard. */
   refundId: string | null;
   reason: string | null;
+  /** The credit note's number (CN-2026-0001), given when the event is appended; absent before credit notes. */
+  creditNoteNumber?: string;
 };
 
 /** The mails an order sends after its confirmation; a refund's key carries its event version. */
@@ -165,6 +169,8 @@ export type OrderState = {
   cancelReason: string | null;
   paymentMethod: PaymentMethod | null;
   paymentReference: string | null;
+  /** The invoice of the payment; null until one is paid (and for a free order). */
+  invoiceNumber: string | null;
   paidAmount: number;
   refundedAmount: number;
   /** The tax given back by refunds (cents, a part of refundedAmount). */
@@ -196,6 +202,7 @@ export const initialOrderState: OrderState = {
   cancelReason: null,
   paymentMethod: null,
   paymentReference: null,
+  invoiceNumber: null,
   paidAmount: 0,
   refundedAmount: 0,
   refundedTax: 0,
@@ -307,6 +314,7 @@ export function evolve(state: OrderState, event: OrderEvent): OrderState {
             : 'processing',
         paymentMethod: event.data.method,
         paymentReference: event.data.reference,
+        invoiceNumber: event.data.invoiceNumber ?? null,
         paidAmount: event.data.amount,
         refundNeeded,
         // Re-opened: its units were taken from stock again.

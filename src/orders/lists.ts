@@ -175,6 +175,7 @@ export type AccountOrder = {
     | 'discountAmount'
     | 'taxAmount'
     | 'taxIncluded'
+    | 'invoiceNumber'
   >;
   items: OrderItemView[];
   downloads: DownloadGrant[];
@@ -202,6 +203,7 @@ export async function listAccountOrders(db: Db, userId: number): Promise<Account
         discountAmount: row.discount_amount,
         taxAmount: row.tax_amount,
         taxIncluded: row.tax_included,
+        invoiceNumber: row.invoice_number,
       },
       items: await getOrderItems(db, row.id),
       downloads: await listDownloads(db, row.id),

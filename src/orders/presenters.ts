@@ -36,6 +36,8 @@ export type OrderView = {
   taxIncluded: boolean;
   /** The tax given back by refunds (cents, a part of refundedAmount). */
   refundedTax: number;
+  /** The invoice of its payment (2026-0001); null until paid, and for a free order. */
+  invoiceNumber: string | null;
   /** The order's sums (cents): total = subtotal − discount + shipping (+ tax unless included). */
   subtotal: number;
   tax: number;
@@ -100,6 +102,7 @@ export type OrderRow = {
   tax_amount: number;
   tax_included: boolean;
   refunded_tax: number;
+  invoice_number: string | null;
   tracking_number: string | null;
   carrier: string | null;
   tracking_url: string | null;
@@ -139,6 +142,7 @@ export const ORDER_COLUMNS = [
   'tax_amount',
   'tax_included',
   'refunded_tax',
+  'invoice_number',
   'tracking_number',
   'carrier',
   'tracking_url',
@@ -177,6 +181,7 @@ export function presentOrder(row: OrderRow): OrderView {
     taxAmount: row.tax_amount,
     taxIncluded: row.tax_included,
     refundedTax: row.refunded_tax,
+    invoiceNumber: row.invoice_number,
     subtotal:
       row.total_amount - row.shipping_cost + row.discount_amount - taxAdded(row.tax_amount, row.tax_included),
     tax: row.tax_amount,

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { type Db, prepared } from '../db/knex.ts';
 import { type OutboxJob, writeOutboxJobs, writeOutboxJobsWhen } from '../jobs/outbox.ts';
+import { numberDocuments } from './document-numbers.ts';
 import {
   ERASED_CUSTOMER,
   evolve,
@@ -234,6 +235,7 @@ function paymentColumns(state: OrderState) {
     paid_amount: state.paidAmount,
     refunded_amount: state.refundedAmount,
     refunded_tax: state.refundedTax,
+    invoice_number: state.invoiceNumber,
     hold_until: state.placed?.holdUntil ?? null,
     checkout_session_id: state.checkoutSessionId,
     refund_needed: state.refundNeeded,
@@ -249,7 +251,14 @@ export async function commitEvents(
   metadata: Record<string, unknown>,
   jobs: OutboxJob[] = [],
 ): Promise<OrderState> {
-  const stored = await appendEvents(trx, orderId, state.version, events, metadata, jobs);
+  const stored = await appendEvents(
+    trx,
+    orderId,
+    state.version,
+    await numberDocuments(trx, events),
+    metadata,
+    jobs,
+  );
   let next = state;
   for (const event of stored) {
     next = evolve(next, event);

@@ -2,6 +2,7 @@ import { useRef } from 'react';
 import { Form, Link, useNavigation } from 'react-router';
 import { IMAGE_VARIANTS } from '../../media/messages.ts';
 import type { DownloadSettings } from '../../orders/downloads.ts';
+import type { Seller } from '../../orders/invoices.ts';
 import type { PaymentSettings } from '../../orders/payment-settings.ts';
 import type { BlogSettings } from '../../settings/settings.ts';
 import type { Carrier } from '../../shop/carriers.ts';
@@ -19,7 +20,7 @@ type Props = {
   downloads: DownloadSettings;
   shippingMethods: ShippingMethod[];
   carriers: Carrier[];
-  tax: { rates: TaxRate[]; pricesIncludeTax: boolean };
+  tax: { rates: TaxRate[]; pricesIncludeTax: boolean; seller: Seller };
   apiUrl: string;
   environment: string;
   fieldErrors?: Record<string, string>;
@@ -321,7 +322,7 @@ export function SettingsTab({
         <h3>Add a carrier</h3>
         <CarrierForm carrier={null} />
       </section>
-      <TaxSettingsCard rates={tax.rates} pricesIncludeTax={tax.pricesIncludeTax} />
+      <TaxSettingsCard {...tax} />
       <section className="card" aria-labelledby="download-settings">
         <h2 id="download-settings">Downloads</h2>
         <p className="muted">

@@ -1,16 +1,20 @@
 import { Form } from 'react-router';
+import type { Seller } from '../../orders/invoices.ts';
 import { countryName } from '../../shop/countries.ts';
 import { PRODUCT_CATEGORIES } from '../../shop/product-enums.ts';
 import type { TaxRate } from '../../shop/tax-rules.ts';
 import { CountriesSelect } from './CountriesSelect.tsx';
+import { TextField } from './TextField.tsx';
 
 /** Settings → Tax: whether prices include tax, and the rates by country (and category). */
 export function TaxSettingsCard({
   rates,
   pricesIncludeTax,
+  seller,
 }: {
   rates: TaxRate[];
   pricesIncludeTax: boolean;
+  seller: Seller;
 }) {
   return (
     <section className="card" aria-labelledby="tax-settings">
@@ -57,6 +61,16 @@ export function TaxSettingsCard({
           ))}
         </ul>
       )}
+      <h3>Seller details (on invoices and credit notes)</h3>
+      <Form method="post" className="admin-form">
+        <input type="hidden" name="intent" value="save-seller" />
+        <TextField name="sellerName" label="Seller name" defaultValue={seller.name} />
+        <TextField name="sellerAddress" label="Seller address" rows={3} defaultValue={seller.address} />
+        <TextField name="sellerTaxId" label="Tax ID (VAT number)" defaultValue={seller.taxId} />
+        <button className="button" type="submit">
+          Save Seller Details
+        </button>
+      </Form>
       <h3>Add a rate</h3>
       <Form method="post" className="admin-form admin-fieldset">
         <input type="hidden" name="intent" value="add-tax-rate" />

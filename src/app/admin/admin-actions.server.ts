@@ -16,6 +16,7 @@ import {
   downloadSettingsSchema,
   updateDownloadSettings,
 } from '../../orders/downloads.ts';
+import { INVOICE_MESSAGES, sellerSchema, updateSeller } from '../../orders/invoices.ts';
 import {
   PAYMENT_SETTINGS_MESSAGES,
   paymentSettingsSchema,
@@ -246,6 +247,16 @@ async function adminAction(
         if (!parsed.success) return refusedForm(parsed.error);
         await updateTaxSettings(db, parsed.data);
         return { ok: true, title: TAX_MESSAGES.saved };
+      }
+      case 'save-seller': {
+        const parsed = sellerSchema.safeParse({
+          sellerName: String(form.get('sellerName') ?? ''),
+          sellerAddress: String(form.get('sellerAddress') ?? ''),
+          sellerTaxId: String(form.get('sellerTaxId') ?? ''),
+        });
+        if (!parsed.success) return refusedForm(parsed.error);
+        await updateSeller(db, parsed.data);
+        return { ok: true, title: INVOICE_MESSAGES.saved };
       }
       case 'add-tax-rate': {
         const parsed = taxRateSchema.safeParse({

@@ -18,6 +18,7 @@ import {
 import { listAdminPosts } from '../../blog/post-editor.ts';
 import { listSubscribers, recentNewsletters, subscriberCounts } from '../../blog/subscribers.ts';
 import { downloadSettings } from '../../orders/downloads.ts';
+import { sellerDetails } from '../../orders/invoices.ts';
 import { listOrders } from '../../orders/lists.ts';
 import { paymentSettings } from '../../orders/payment-settings.ts';
 import { listAudit } from '../../server/audit.ts';
@@ -163,7 +164,11 @@ async function settingsTab(services: AppServices) {
     downloads: await downloadSettings(services.db),
     shippingMethods: await listShippingMethods(services.db),
     carriers: await listCarriers(services.db),
-    tax: { rates: await listTaxRates(services.db), pricesIncludeTax: await pricesIncludeTax(services.db) },
+    tax: {
+      rates: await listTaxRates(services.db),
+      pricesIncludeTax: await pricesIncludeTax(services.db),
+      seller: await sellerDetails(services.db),
+    },
     apiUrl: services.publicUrl,
     environment: services.config.env,
     backups: await backupOverview(services.config),
