@@ -865,6 +865,24 @@ const ENDPOINTS: Endpoint[] = [
     answers: [{ status: 200, schema: R.AdminOrder }],
     errors: [404],
   },
+  {
+    method: 'get',
+    path: '/api/admin/orders/:id/invoice.pdf',
+    tag: 'Orders',
+    summary: 'The paid order’s invoice (404 before it is paid)',
+    role: 'admin',
+    answers: [{ status: 200, media: 'application/pdf', description: 'invoice-2026-0001.pdf' }],
+    errors: [404],
+  },
+  {
+    method: 'get',
+    path: '/api/admin/orders/:id/credit-notes/:file',
+    tag: 'Orders',
+    summary: 'A refund’s credit note, by its file name (CN-2026-0001.pdf)',
+    role: 'admin',
+    answers: [{ status: 200, media: 'application/pdf', description: 'credit-note-CN-2026-0001.pdf' }],
+    errors: [404],
+  },
   ...(
     [
       ['mark-paid', 'Mark paid (a manual payment’s reference)', named('MarkPaid', markPaidBody)],

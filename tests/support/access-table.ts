@@ -163,6 +163,18 @@ export const API_ACCESS: AccessRow[] = [
     sample: '/api/admin/orders/999999?action=reset-download',
     body: { grantId: 1 },
   },
+  {
+    method: 'GET',
+    path: '/api/admin/orders/:id/invoice.pdf',
+    access: 'admin',
+    sample: '/api/admin/orders/999999/invoice.pdf',
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/orders/:id/credit-notes/:file',
+    access: 'admin',
+    sample: '/api/admin/orders/999999/credit-notes/CN-2026-0001.pdf',
+  },
   { method: 'GET', path: '/api/admin/tax-rates', access: 'admin' },
   {
     method: 'POST',
