@@ -319,6 +319,13 @@ export const PAGE_ACCESS: { path: string; access: Access; sample?: string }[] = 
   { path: '/orders/lookup', access: 'public' },
   // Anyone may ask; only the order's session, account or link key sees it (others get 404: tests/integration/payments-manual.test.ts).
   { path: '/orders/:id', access: 'public', sample: '/orders/999999' },
+  // Its invoice and credit notes, as the order (tests/integration/invoices.test.ts).
+  { path: '/orders/:id/invoice.pdf', access: 'public', sample: '/orders/999999/invoice.pdf' },
+  {
+    path: '/orders/:id/credit-notes/:file',
+    access: 'public',
+    sample: '/orders/999999/credit-notes/CN-2026-0001.pdf',
+  },
   // The token is the permission (tests/integration/downloads.test.ts): a wrong one is 404 for everyone.
   { path: '/downloads/:token', access: 'public', sample: `/downloads/1.${'A'.repeat(32)}` },
   { path: '/*', access: 'public', sample: '/no-such-page' },
