@@ -26,6 +26,7 @@ describe('shipping at checkout', () => {
       .where({ name: 'Express' })
       .update({ countries: ['IE'] });
     await db('shipping_methods').insert({ name: 'DHL Paket', price: 700, countries: ['DE'], position: 5 });
+    await db('tax_rates').insert({ country: 'DE', rate_hundredths: 1900, name: 'VAT' });
     const ebook = await createProductRow(db, { name: 'Field Notes (e-book)', price: 1500, stock: null });
     await db('product_files').insert({
       product_id: ebook.id,
@@ -61,6 +62,9 @@ describe('shipping at checkout', () => {
     await expect.poll(() => methods.getByRole('radio').count()).toBe(1);
     await page.getByLabel('Country', { exact: true }).selectOption({ label: 'Germany' });
     await methods.getByLabel('DHL Paket: $7.00').waitFor();
+    // Germany's VAT on the items, as the order will compute it: 19% of $40.00.
+    await summary.getByText('Tax (VAT 19%)', { exact: true }).waitFor();
+    await expect.poll(total).toBe('Total$52.60');
     await page.getByLabel('Country', { exact: true }).selectOption({ label: 'Ireland' });
     await expect.poll(() => methods.getByRole('radio').count()).toBe(2);
     await methods.getByLabel('Express: $15.00').check();
