@@ -55,3 +55,23 @@ export function creditNoteNumberOf(file: string): string {
 export function pdfDisposition(number: string): string {
   return `inline; filename="${number.startsWith('CN-') ? 'credit-note' : 'invoice'}-${number}.pdf"`;
 }
+
+/**
+ * Sets each series' counters to at least the highest number in the order events (an imported
+ * site's): its next invoice follows the last one it issued, never repeats one.
+ */
+export async function restoreDocumentCounters(trx: Knex.Transaction): Promise<void> {
+  await trx.raw(`
+    INSERT INTO document_counters (series, year, last)
+    SELECT series, year, max(n) FROM (
+      SELECT 'invoice' AS series, split_part(data->>'invoiceNumber', '-', 1)::int AS year,
+             split_part(data->>'invoiceNumber', '-', 2)::int AS n
+      FROM order_events WHERE type = 'PaymentSucceeded' AND data->>'invoiceNumber' IS NOT NULL
+      UNION ALL
+      SELECT 'credit-note', split_part(data->>'creditNoteNumber', '-', 2)::int,
+             split_part(data->>'creditNoteNumber', '-', 3)::int
+      FROM order_events WHERE type = 'RefundIssued' AND data->>'creditNoteNumber' IS NOT NULL
+    ) numbered
+    GROUP BY series, year
+    ON CONFLICT (series, year) DO UPDATE SET last = GREATEST(document_counters.last, EXCLUDED.last)`);
+}
