@@ -271,7 +271,7 @@ export function cardPaymentMismatch(state: OrderState, payment: CardPayment): st
  * A refund's share of the order's tax, in proportion to the payment (half up in cents); the
  * refund that completes it gives back all the tax still held, so the shares add up exactly.
  */
-export function refundTax(state: OrderState, amount: number): { tax?: number } {
+function refundTax(state: OrderState, amount: number): { tax?: number } {
   const tax = state.placed?.taxAmount ?? 0;
   if (tax === 0 || state.paidAmount === 0) return {};
   const rest = tax - state.refundedTax;

@@ -167,4 +167,26 @@ describe('invoices', () => {
       200,
     );
   });
+
+  it("is linked from the buyer's /account and served to that account without the key", async () => {
+    const buyer = await signedInSession(app);
+    const mug = await createProductRow(app.services.db, { name: 'Mug', price: 1200, stock: null });
+    const call = (path: string, body?: unknown) =>
+      fetch(`${app.url}${path}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { ...buyer.headers, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    expect((await call('/api/cart?action=add', { productId: mug.id, quantity: 1 })).status).toBe(201);
+    const order = await (await call('/api/orders', validCheckout)).json();
+    expect((await adminCall('POST', `/api/admin/orders/${order.id}?action=mark-paid`, {})).status).toBe(200);
+    const { invoiceNumber } = (await adminCall('GET', `/api/admin/orders/${order.id}`)).body.order;
+    const account = (await (await call('/account')).text()).replaceAll('<!-- -->', '');
+    expect(account).toMatch(
+      new RegExp(`href="/orders/${order.id}/invoice\\.pdf\\?key=[^"]+">Invoice ${invoiceNumber} \\(PDF\\)`),
+    );
+    const own = await call(`/orders/${order.id}/invoice.pdf`);
+    expect(own.status).toBe(200);
+    expect(await pdfText(await own.arrayBuffer())).toContain(`Invoice ${invoiceNumber}`);
+  });
 });
