@@ -72,6 +72,26 @@ describe('tax rates', () => {
     expect((await api('DELETE', `/api/admin/tax-rates/${austria.body.id}`)).status).toBe(204);
     expect((await api('DELETE', `/api/admin/tax-rates/${austria.body.id}`)).status).toBe(404);
     expect((await api('GET', '/api/admin/tax-rates')).body.taxRates).toHaveLength(2);
+
+    // Settings → Tax: the same schema's words from the form, and its rates listed by country name.
+    const form = (fields: Record<string, string>) =>
+      fetch(`${stack.app.url}/admin?tab=settings`, {
+        method: 'POST',
+        headers: { ...admin, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields),
+      }).then((r) => r.text());
+    expect(
+      await form({ intent: 'add-tax-rate', country: 'CH', rate: '8,1', name: 'MWST', category: '' }),
+    ).toContain(TAX_MESSAGES.rate);
+    expect(
+      await form({ intent: 'add-tax-rate', country: 'CH', rate: '8.1', name: 'MWST', category: '' }),
+    ).toContain(TAX_MESSAGES.added);
+    const swiss = await stack.app.services.db('tax_rates').where({ country: 'CH' }).first();
+    expect(swiss).toMatchObject({ rate_hundredths: 810, name: 'MWST', category: null });
+    expect(await form({ intent: 'delete-tax-rate', id: String(swiss.id) })).toContain(TAX_MESSAGES.deleted);
+    const page = (await form({ intent: 'delete-tax-rate', id: String(swiss.id) })).replaceAll('<!-- -->', '');
+    expect(page).toContain(TAX_MESSAGES.notFound);
+    expect(page).toContain('Germany: VAT 7% (Books)');
   });
 
   it('are charged per line on the order, carried to Stripe, checked in the webhook and given back by refunds', async () => {
