@@ -9,6 +9,7 @@ export const tooLong = (label: string, max: number) => `${label} is too long (at
 /** The address's words (issue 38: the country is chosen from a list, the postcode checked by its format). */
 export const ADDRESS_MESSAGES = {
   country: 'Choose a country',
+  zipText: 'ZIP code must be text',
   zipRequired: (country: string) => `Enter the ZIP code (required for ${country})`,
   zipInvalid: (country: string) => `This is not a ZIP code of ${country}`,
 } as const;
@@ -39,7 +40,11 @@ const checkoutFields = z.object({
   address: min(5, 'Address must be at least 5 characters').max(MAX.address, tooLong('Address', MAX.address)),
   city: min(2, 'City must be at least 2 characters').max(MAX.city, tooLong('City', MAX.city)),
   /** Checked against the country below: required where the country has postal codes. */
-  zipCode: z.string().trim().max(MAX.zipCode, tooLong('ZIP code', MAX.zipCode)),
+  zipCode: z
+    .string(ADDRESS_MESSAGES.zipText)
+    .trim()
+    .max(MAX.zipCode, tooLong('ZIP code', MAX.zipCode))
+    .default(''),
   /** Stored as its ISO 3166-1 code; the API also takes a country's English name. */
   country: z
     .string(ADDRESS_MESSAGES.country)
