@@ -22,6 +22,7 @@ import { productFilesAdminRouter } from './product-files-admin.ts';
 import { productsRouter } from './products.ts';
 import { settingsRouter } from './settings.ts';
 import { settingsAdminRouter } from './settings-admin.ts';
+import { taxAdminRouter } from './tax-admin.ts';
 import { uploadsRouter } from './uploads.ts';
 import { usersRouter } from './users.ts';
 
@@ -39,6 +40,7 @@ export function apiRouter(services: AppServices): Router {
     settingsAdminRouter(services),
     ordersAdminRouter(services),
     discountsAdminRouter(services),
+    taxAdminRouter(services),
     productFilesAdminRouter(services),
     importAdminRouter(services),
     bookmarksAdminRouter(services),

@@ -245,13 +245,18 @@ export const AdminOrders = described(
 );
 export const AdminOrder = described(
   'AdminOrder',
-  'The order, its lines, its events, its currency and its download grants (absolute links, counts, expiry).',
+  'The order (with subtotal, tax, shipping, discount and total in cents, and invoiceNumber once paid), its lines (each with its taxAmount), its events, its currency and its download grants (absolute links, counts, expiry).',
 );
 export const Discount = described(
   'Discount',
   'A discount code: { id, code, type, value, usageLimit, perEmailLimit, startsAt, endsAt, minSubtotal, productIds, active, uses, revenue }.',
 );
 export const Discounts = described('Discounts', '{ discounts: [Discount] }.');
+export const TaxRate = described(
+  'TaxRate',
+  'A tax rate: { id, country (ISO 3166-1 code), category (a product category, or null: every other product), rate (percent), name }.',
+);
+export const TaxRates = described('TaxRates', '{ taxRates: [TaxRate] }.');
 
 export const Settings = described(
   'Settings',

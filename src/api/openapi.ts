@@ -30,6 +30,7 @@ import { blogSettingsSchema } from '../settings/settings-schema.ts';
 import { checkoutSchema } from '../shop/checkout-schema.ts';
 import { discountSchema } from '../shop/discount-schema.ts';
 import { productSchema, productUpdateSchema } from '../shop/product-schema.ts';
+import { taxRateSchema } from '../shop/tax.ts';
 import { tierSchema } from '../shop/tier-schema.ts';
 import { addBody, updateBody } from './cart.ts';
 import { listQuery as commentsQuery } from './comments.ts';
@@ -882,6 +883,24 @@ const ENDPOINTS: Endpoint[] = [
     answers: [{ status: 200, schema: R.AdminOrder }],
     errors: [404],
   },
+  {
+    method: 'get',
+    path: '/api/admin/orders/:id/invoice.pdf',
+    tag: 'Orders',
+    summary: 'The paid order’s invoice (404 before it is paid)',
+    role: 'admin',
+    answers: [{ status: 200, media: 'application/pdf', description: 'invoice-2026-0001.pdf' }],
+    errors: [404],
+  },
+  {
+    method: 'get',
+    path: '/api/admin/orders/:id/credit-notes/:file',
+    tag: 'Orders',
+    summary: 'A refund’s credit note, by its file name (CN-2026-0001.pdf)',
+    role: 'admin',
+    answers: [{ status: 200, media: 'application/pdf', description: 'credit-note-CN-2026-0001.pdf' }],
+    errors: [404],
+  },
   ...(
     [
       ['mark-paid', 'Mark paid (a manual payment’s reference)', named('MarkPaid', markPaidBody)],
@@ -1047,6 +1066,33 @@ const ENDPOINTS: Endpoint[] = [
     body: named('Comp', compSchema),
     answers: [{ status: 200, schema: R.MembershipOne }],
     errors: [400, 404, 409],
+  },
+  {
+    method: 'get',
+    path: '/api/admin/tax-rates',
+    tag: 'Tax',
+    summary: 'Tax rates by country (and product category)',
+    role: 'admin',
+    answers: [{ status: 200, schema: R.TaxRates }],
+  },
+  {
+    method: 'post',
+    path: '/api/admin/tax-rates',
+    tag: 'Tax',
+    summary: 'Add a tax rate (rate in percent; category optional: a reduced rate for one category)',
+    role: 'admin',
+    body: named('TaxRateInput', taxRateSchema),
+    answers: [{ status: 201, schema: R.TaxRate }],
+    errors: [400],
+  },
+  {
+    method: 'delete',
+    path: '/api/admin/tax-rates/:id',
+    tag: 'Tax',
+    summary: 'Remove a tax rate (orders keep the tax they charged)',
+    role: 'admin',
+    answers: [{ status: 204, description: 'Removed.' }],
+    errors: [404],
   },
   {
     method: 'post',

@@ -5,6 +5,7 @@ import { requireAdmin } from '../identity/policy.ts';
 import { Invalid, NotFound } from '../kernel/errors.ts';
 import { parseInput } from '../kernel/parse.ts';
 import { executeOrderCommand } from '../orders/changes.ts';
+import { creditNoteNumberOf, pdfDisposition } from '../orders/document-numbers.ts';
 import type { OrderStatus, PaymentStatus } from '../orders/domain.ts';
 import {
   DOWNLOAD_MESSAGES,
@@ -13,6 +14,7 @@ import {
   resetDownloadLimit,
 } from '../orders/downloads.ts';
 import { FULFILMENT_STATUSES } from '../orders/fulfilment.ts';
+import { creditNotePdf, invoicePdf } from '../orders/invoices.ts';
 import { getOrder, getOrderWithHistory, listOrders } from '../orders/lists.ts';
 import { cancelOrder, markOrderPaid, refundOrder } from '../orders/payments.ts';
 import type { AppServices } from '../server/services.ts';
@@ -68,6 +70,14 @@ export const resetDownloadBody = z.object({
     .max(2_147_483_647, 'grantId must be the id of one of the order’s downloads'),
 });
 
+/** A document's PDF, named by its number, never cached (it carries the customer's details). */
+function sendPdf(ctx: Context, document: { number: string; pdf: Buffer }) {
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('Content-Disposition', pdfDisposition(document.number));
+  ctx.type = 'application/pdf';
+  ctx.body = document.pdf;
+}
+
 function orderIdOf(ctx: Context): number {
   const raw = ctx.params.id;
   const id = /^\d{1,9}$/.test(raw) ? Number(raw) : 0;
@@ -118,6 +128,16 @@ export function ordersAdminRouter(services: AppServices): Router {
     requireAdmin(ctx.state);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = await orderWithDownloads(orderIdOf(ctx));
+  });
+
+  router.get('/admin/orders/:id/invoice.pdf', async (ctx) => {
+    requireAdmin(ctx.state);
+    sendPdf(ctx, await invoicePdf(db, orderIdOf(ctx)));
+  });
+
+  router.get('/admin/orders/:id/credit-notes/:file', async (ctx) => {
+    requireAdmin(ctx.state);
+    sendPdf(ctx, await creditNotePdf(db, orderIdOf(ctx), creditNoteNumberOf(ctx.params.file)));
   });
 
   router.post('/admin/orders/:id', async (ctx) => {

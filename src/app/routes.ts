@@ -54,5 +54,7 @@ export default [
   route('checkout', 'routes/checkout.tsx'),
   route('orders/lookup', 'routes/orders.lookup.tsx'),
   route('orders/:id', 'routes/orders.detail.tsx'),
+  route('orders/:id/invoice.pdf', 'routes/orders.invoice.pdf.ts'),
+  route('orders/:id/credit-notes/:file', 'routes/orders.credit-note.pdf.ts'),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig;

@@ -19,6 +19,8 @@ import { DiscountRefused, judgeDiscount } from '../shop/discounts.ts';
 import { SHOP_MESSAGES } from '../shop/messages.ts';
 import { shippingMethodsQuery, toShippingMethod } from '../shop/shipping.ts';
 import { pickShippingMethod, type ShippingMethod } from '../shop/shipping-rules.ts';
+import { taxRatesQuery, toTaxRate } from '../shop/tax.ts';
+import type { TaxSettings } from '../shop/tax-rules.ts';
 import { placeOrder } from './place-order.ts';
 
 /** The orders-placed counter is the web process's: a checkout counts what it placed. */
@@ -34,6 +36,7 @@ type CheckoutContext = {
   digitalOnly: boolean;
   shippingMethods: ShippingMethod[];
   payment: PaymentSettings;
+  tax: TaxSettings;
 };
 
 async function checkoutContext(services: CoreServices, state: RequestContext): Promise<CheckoutContext> {
@@ -42,14 +45,22 @@ async function checkoutContext(services: CoreServices, state: RequestContext): P
     db.raw(
       `SELECT ? AS digital_only,
        (SELECT coalesce(json_agg(m ORDER BY m.position, m.id), '[]'::json) FROM ? m) AS shipping_methods,
-       (SELECT row_to_json(s) FROM ? s) AS payment`,
-      [cartDigitalOnlyQuery(db, cartOwnerOf(state)), shippingMethodsQuery(db), paymentSettingsQuery(db)],
+       (SELECT row_to_json(s) FROM ? s) AS payment,
+       (SELECT coalesce(json_agg(t), '[]'::json) FROM ? t) AS tax_rates,
+       coalesce((SELECT prices_include_tax FROM blog_settings WHERE id = 1), false) AS prices_include_tax`,
+      [
+        cartDigitalOnlyQuery(db, cartOwnerOf(state)),
+        shippingMethodsQuery(db),
+        paymentSettingsQuery(db),
+        taxRatesQuery(db),
+      ],
     ),
   );
   return {
     digitalOnly: rows[0].digital_only,
     shippingMethods: rows[0].shipping_methods.map(toShippingMethod),
     payment: toPaymentSettings(rows[0].payment, { cardPayments: Boolean(services.stripe) }),
+    tax: { rates: rows[0].tax_rates.map(toTaxRate), included: rows[0].prices_include_tax },
   };
 }
 
@@ -131,11 +142,12 @@ export async function checkout(
   idempotencyKey: string | null,
 ): Promise<{ order: OrderSummary; created: boolean; next: PaymentNextStep }> {
   await checkoutLimit(services).consume(state.clientIp);
-  const { shippingMethods, payment } = parsed.context;
+  const { shippingMethods, payment, tax } = parsed.context;
   const result = await placeOrder(services.db, {
     owner: cartOwnerOf(state),
     checkout: parsed.data,
     shippingMethods,
+    tax,
     idempotencyKey,
     holdMs: payment.holdMinutes * 60_000,
     currency: services.config.currency,

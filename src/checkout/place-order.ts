@@ -17,6 +17,8 @@ import { SHOP_MESSAGES } from '../shop/messages.ts';
 import { listShippingMethods } from '../shop/shipping.ts';
 import { pickShippingMethod, type ShippingMethod, shippingCost } from '../shop/shipping-rules.ts';
 import { holdUnlimited, refuseLine, reserveStock } from '../shop/stock.ts';
+import { listTaxRates, pricesIncludeTax } from '../shop/tax.ts';
+import { orderLineTaxes, type TaxSettings, taxAdded } from '../shop/tax-rules.ts';
 
 export type PlaceOrderInput = {
   owner: CartOwner;
@@ -32,6 +34,8 @@ export type PlaceOrderInput = {
   currency: string;
   /** The shipping methods as this request already read them (checking the form); read when absent. */
   shippingMethods?: ShippingMethod[];
+  /** The tax rates and whether prices include tax, as this request read them; read when absent. */
+  tax?: TaxSettings;
 };
 
 export const IDEMPOTENCY_KEY_PATTERN = /^[\w-]{8,100}$/;
@@ -100,7 +104,7 @@ async function placeOrderIn(
   for (const line of lines)
     if (line.status !== 'active' || (line.stock !== null && line.stock < line.quantity)) refuseLine(line);
   const { orderId, lineIds } = await newOrderIds(trx, lines.length);
-  const items: OrderLine[] = lines.map((line, i) => ({
+  const untaxed: OrderLine[] = lines.map((line, i) => ({
     lineId: lineIds[i],
     productId: line.product_id,
     productName: line.name,
@@ -108,10 +112,29 @@ async function placeOrderIn(
     priceAtTime: line.price,
   }));
 
-  const subtotal = items.reduce((n, i) => n + i.quantity * i.priceAtTime, 0);
-  const discount = await discountOf(trx, checkout, items, input.currency);
+  const subtotal = untaxed.reduce((n, i) => n + i.quantity * i.priceAtTime, 0);
+  const discount = await discountOf(trx, checkout, untaxed, input.currency);
   const shipping = await shippingOf(trx, checkout, subtotal, input.shippingMethods);
-  const totalAmount = subtotal - (discount?.amount ?? 0) + shipping.cost;
+  const tax = input.tax ?? { rates: await listTaxRates(trx), included: await pricesIncludeTax(trx) };
+  // No address (every line a download): no country to tax by.
+  const taxes = checkout.country
+    ? orderLineTaxes({
+        rates: tax.rates,
+        country: checkout.country,
+        included: tax.included,
+        lines: untaxed.map((item, i) => ({
+          amount: item.quantity * item.priceAtTime,
+          category: lines[i].category,
+        })),
+        discount: discount?.amount ?? 0,
+      })
+    : [];
+  const items = untaxed.map((item, i) => {
+    const lineTax = taxes[i];
+    return lineTax ? { ...item, tax: lineTax } : item;
+  });
+  const taxAmount = items.reduce((n, i) => n + (i.tax?.amount ?? 0), 0);
+  const totalAmount = subtotal - (discount?.amount ?? 0) + shipping.cost + taxAdded(taxAmount, tax.included);
   const holdUntil = totalAmount > 0 ? new Date(Date.now() + input.holdMs) : null;
   const { firstName, lastName } = splitName(checkout.customerName);
   const command: OrderCommand = {
@@ -136,6 +159,7 @@ async function placeOrderIn(
       holdUntil: holdUntil?.toISOString() ?? null,
       currency: input.currency,
       ...(discount ? { discount } : {}),
+      ...(taxAmount > 0 ? { taxAmount, taxIncluded: tax.included } : {}),
     },
   };
   const jobs: OutboxJob[] = [

@@ -5,6 +5,7 @@ import { previewColumns, withoutPaywallLine } from '../blog/paywall.ts';
 import { syncProducts } from '../blog/post-editor.ts';
 import type { PostVisibility } from '../blog/post-schema.ts';
 import type { Db } from '../db/knex.ts';
+import { restoreDocumentCounters } from '../orders/document-numbers.ts';
 import { rebuildProjections } from '../orders/store.ts';
 import { ImportError } from './types.ts';
 
@@ -346,6 +347,7 @@ export async function importPenstand(
     }
     counts.orders = document.orders.length;
     await trx.raw("SELECT setval('order_ids', GREATEST((SELECT max(order_id) FROM order_events), 1))");
+    await restoreDocumentCounters(trx);
     for (const { uses, ...discount } of document.discounts ?? []) {
       await trx('discount_codes').insert(pick(discount, DISCOUNT_COLUMNS));
       for (const use of uses)

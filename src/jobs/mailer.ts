@@ -16,6 +16,8 @@ export type Mail = {
   fromName?: string;
   /** Extra headers, such as List-Unsubscribe for newsletters. */
   headers?: Record<string, string>;
+  /** Files sent with it (an invoice's PDF). */
+  attachments?: { filename: string; content: Buffer; contentType: string }[];
 };
 
 export type Mailer = {
@@ -69,6 +71,7 @@ export function createMailer(opts: {
         subject: mail.subject,
         text: mail.text,
         html: mail.html,
+        attachments: mail.attachments,
         ...(mail.idempotencyKey ? { messageId: `<${mail.idempotencyKey}@${domain}>` } : {}),
       });
       opts.log.info({ mail: { subject: mail.sensitive ? '[redacted]' : mail.subject } }, 'mail sent');

@@ -2,7 +2,9 @@ import type { Knex } from 'knex';
 import type { Db } from '../db/knex.ts';
 import type { Mail, Mailer } from '../jobs/mailer.ts';
 import { escapeHtml } from '../kernel/escape.ts';
+import { countryName } from '../shop/countries.ts';
 import { formatPrice } from '../shop/price.ts';
+import { taxLabel } from '../shop/tax-rules.ts';
 import {
   decide,
   type OrderCommand,
@@ -11,7 +13,15 @@ import {
   type OrderState,
   orderCurrency,
 } from './domain.ts';
+import { renderInvoice, type Seller, sellerDetails } from './invoices.ts';
 import { ConcurrencyError, commitEvents, loadStream, type StoredEvent, stateOf } from './store.ts';
+
+/** The order's tax line as mails and invoices say it ("Tax (VAT 19%): €3.80"); null without tax. */
+export function orderTaxLine(order: OrderPlacedData, price: (cents: number) => string): string | null {
+  if (!order.taxAmount) return null;
+  const label = taxLabel(order.items);
+  return `${order.taxIncluded ? 'Including tax' : 'Tax'}${label ? ` (${label})` : ''}: ${price(order.taxAmount)}`;
+}
 
 /** placedAt (the OrderPlaced event's time) keeps the key unique across installations and databases. */
 export function confirmationMail(orderId: number, order: OrderPlacedData, placedAt: Date): Mail {
@@ -29,7 +39,10 @@ export function confirmationMail(orderId: number, order: OrderPlacedData, placed
   const discount = order.discount
     ? `Discount (${order.discount.code}): −${price(order.discount.amount)}`
     : null;
-  const address = order.address ? [order.address, `${order.postalCode} ${order.city}`, order.country] : [];
+  const tax = orderTaxLine(order, price);
+  const address = order.address
+    ? [order.address, `${order.postalCode} ${order.city}`, countryName(order.country)]
+    : [];
   const text = [
     `Hello ${name},`,
     '',
@@ -39,7 +52,9 @@ export function confirmationMail(orderId: number, order: OrderPlacedData, placed
     '',
     ...(shipping ? [shipping] : []),
     ...(discount ? [discount] : []),
+    ...(tax && !order.taxIncluded ? [tax] : []),
     `Total: ${price(order.totalAmount)}`,
+    ...(tax && order.taxIncluded ? [tax] : []),
     ...(address.length ? ['', 'Shipping to:', name, ...address] : []),
   ].join('\n');
   const html = `<p>Hello ${escapeHtml(name)},</p>
@@ -50,7 +65,11 @@ export function confirmationMail(orderId: number, order: OrderPlacedData, placed
         `<tr><td>${i.quantity} × ${escapeHtml(i.productName)}</td><td>${price(i.priceAtTime)} each</td><td>${price(i.quantity * i.priceAtTime)}</td></tr>`,
     )
     .join('')}</table>
-${shipping ? `<p>${escapeHtml(shipping)}</p>` : ''}${discount ? `<p>${escapeHtml(discount)}</p>` : ''}<p><strong>Total: ${price(order.totalAmount)}</strong></p>${
+${[shipping, discount, tax && !order.taxIncluded ? tax : null]
+  .map((line) => (line ? `<p>${escapeHtml(line)}</p>` : ''))
+  .join(
+    '',
+  )}<p><strong>Total: ${price(order.totalAmount)}</strong></p>${tax && order.taxIncluded ? `<p>${escapeHtml(tax)}</p>` : ''}${
     address.length ? `\n<p>Shipping to:<br>${[name, ...address].map(escapeHtml).join('<br>')}</p>` : ''
   }`;
   return {
@@ -188,8 +207,9 @@ function mailText(
   orderId: number,
   state: OrderState,
   stream: StoredEvent[],
-  refundAmount: number,
+  refund: { amount: number; tax: number },
 ): string {
+  const price = (cents: number) => formatPrice(cents, orderCurrency(state));
   const cancelled = stream.find((e) => e.type === 'OrderCancelled');
   const cancellation = cancelled?.type === 'OrderCancelled' ? cancelled.data : null;
   switch (kind) {
@@ -201,11 +221,11 @@ function mailText(
               ? `the order had been cancelled${cancellation.reason ? ` (${cancellation.reason})` : ''}`
               : 'the order had expired and its items were no longer available'
           }, so nothing will be sent. We will refund your payment in full and mail you when we have; you need to do nothing.`
-        : `Payment received: ${formatPrice(state.paidAmount, orderCurrency(state))} for your order #${orderId}. Thank you! ${state.placed?.address ? 'We will let you know when it ships.' : 'Your download links come in a separate mail.'}`;
+        : `Payment received: ${price(state.paidAmount)}${state.placed?.taxAmount ? ` (of which tax ${price(state.placed.taxAmount)})` : ''} for your order #${orderId}. Thank you! ${state.placed?.address ? 'We will let you know when it ships.' : 'Your download links come in a separate mail.'}`;
     case 'order-expired':
       return `Your order #${orderId} was not paid within the time we could hold it, so it has expired and nothing will be charged. You are welcome to order again.`;
     case 'refund-issued':
-      return `We have refunded ${formatPrice(refundAmount, orderCurrency(state))} of your order #${orderId}. It can take a few days to reach your account.`;
+      return `We have refunded ${price(refund.amount)}${refund.tax ? ` (of which tax ${price(refund.tax)})` : ''} of your order #${orderId}. It can take a few days to reach your account.`;
     case 'downloads':
       return `Your downloads for order #${orderId} are ready:`;
     case 'order-cancelled': {
@@ -223,6 +243,11 @@ function mailText(
     case 'order-shipped':
       return `Your order #${orderId} has shipped${state.carrier ? ` with ${state.carrier}` : ''}. Tracking number: ${state.trackingNumber ?? ''}.${state.trackingUrl ? ` Follow it here: ${state.trackingUrl}` : ''}`;
   }
+}
+
+async function invoiceAttachment(orderId: number, stream: StoredEvent[], seller: Seller) {
+  const invoice = await renderInvoice(orderId, stream, seller);
+  return { filename: `invoice-${invoice.number}.pdf`, content: invoice.pdf, contentType: 'application/pdf' };
 }
 
 /** A mail's list of links (the downloads): each with its label, after the mail's sentence. */
@@ -244,9 +269,17 @@ export async function sendOrderMail(
     const placed = state.placed;
     if (!placed || state.mailsSent.includes(key) || state.customerErased) return 'already-sent';
     const refund = stream.find((e) => `refund-${e.version}` === key && e.type === 'RefundIssued');
-    const refundAmount = refund?.type === 'RefundIssued' ? refund.data.amount : 0;
+    const refunded =
+      refund?.type === 'RefundIssued'
+        ? { amount: refund.data.amount, tax: refund.data.tax ?? 0 }
+        : { amount: 0, tax: 0 };
     const name = [placed.firstName, placed.lastName].filter(Boolean).join(' ');
-    const body = mailText(kind, orderId, state, stream, refundAmount);
+    const body = mailText(kind, orderId, state, stream, refunded);
+    // The payment's invoice goes with its mail, drawn from the same stream the mail is about.
+    const attachments =
+      kind === 'payment-received' && state.invoiceNumber
+        ? [await invoiceAttachment(orderId, stream, await sellerDetails(db))]
+        : undefined;
     const linkText = links.map((l) => `\n${l.label} (${l.note}): ${l.url}`).join('');
     const linkHtml = links.length
       ? `<ul>${links.map((l) => `<li><a href="${escapeHtml(l.url)}">${escapeHtml(l.label)}</a> (${escapeHtml(l.note)})</li>`).join('')}</ul>`
@@ -258,6 +291,7 @@ export async function sendOrderMail(
         text: `Hello ${name},\n\n${body}${linkText ? `\n${linkText}` : ''}\n\nYour order: ${orderUrl}`,
         html: `<p>Hello ${escapeHtml(name)},</p><p>${escapeHtml(body)}</p>${linkHtml}<p><a href="${escapeHtml(orderUrl)}">Your order</a></p>`,
         idempotencyKey: `order-${orderId}-${key}.${stream[0].createdAt.getTime()}`,
+        attachments,
       },
       record: { type: 'RecordMailSent', kind, key, to: placed.email },
     };

@@ -47,6 +47,36 @@ function refusal(fn: () => unknown): { status: number; message: string } {
 }
 
 describe('order rules', () => {
+  it('adds the lines’ tax to the total (or finds it inside prices with tax) and gives each refund its share', () => {
+    const line = { ...placed.items[0], tax: { rate: 19, name: 'VAT', amount: 570 } };
+    const taxed = { ...placed, items: [line], taxAmount: 570, totalAmount: 3570 };
+    expect(
+      refusal(() =>
+        decide(initialOrderState, {
+          type: 'PlaceOrder',
+          order: { ...taxed, taxAmount: 500, totalAmount: 3500 },
+        }),
+      ),
+    ).toEqual({ status: 422, message: 'The order’s tax does not match its lines.' });
+    expect(
+      refusal(() =>
+        decide(initialOrderState, { type: 'PlaceOrder', order: { ...taxed, totalAmount: 3000 } }),
+      ),
+    ).toEqual({ status: 422, message: 'The order total does not match its lines.' });
+    expect(
+      run({ type: 'PlaceOrder', order: { ...taxed, taxIncluded: true, totalAmount: 3000 } }).placed,
+    ).not.toBeNull();
+    // 1/3 of 35.70 is 11.90, and its tax 1.90; the refund that completes the payment takes the rest.
+    const state = run(
+      { type: 'PlaceOrder', order: taxed },
+      { type: 'RecordPayment' },
+      { type: 'IssueRefund', amount: 1190, restock: false, refundId: null },
+    );
+    expect(state.refundedTax).toBe(190);
+    const [last] = decide(state, { type: 'IssueRefund', amount: 2380, restock: false, refundId: null });
+    expect(last.type === 'RefundIssued' && last.data.tax).toBe(380);
+  });
+
   it('takes the discount off the lines: lines less discount plus shipping must make the total', () => {
     const discount = { discountId: 1, code: 'TEN', amount: 300 };
     const discounted = { ...placed, discount, totalAmount: 2700 };

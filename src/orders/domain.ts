@@ -2,6 +2,7 @@ import { DEFAULT_CURRENCY } from '../currency.ts';
 import { AppError, Conflict, NotFound, Unprocessable } from '../kernel/errors.ts';
 import type { OrderDiscount } from '../shop/discount-schema.ts';
 import { formatPrice } from '../shop/price.ts';
+import { divideHalfUp, type LineTax, taxAdded } from '../shop/tax-rules.ts';
 import { NO_SHIPPING } from './fulfilment.ts';
 
 /**
@@ -23,6 +24,8 @@ export type OrderLine = {
   quantity: number;
   /** Unit price in cents at the time of the order. */
   priceAtTime: number;
+  /** The line's tax (on its amount after its share of the discount); absent: none. */
+  tax?: LineTax;
 };
 
 export type OrderPlacedData = {
@@ -49,6 +52,10 @@ export type OrderPlacedData = {
   currency?: string;
   /** The code applied and what it took off the items (cents, out of totalAmount); absent: none. */
   discount?: OrderDiscount;
+  /** The lines' tax (cents): added to totalAmount, or a part of it when taxIncluded; absent: none. */
+  taxAmount?: number;
+  /** The prices were entered with tax: the tax is a part of the lines' amounts. */
+  taxIncluded?: boolean;
 };
 
 export type PaymentSucceededData = {
@@ -59,6 +66,8 @@ export type PaymentSucceededData = {
   reference: string | null;
   /** A payment for an order that had expired: re-opened when its stock was still there, else to refund. */
   afterExpiry?: 'reopened' | 'refund-needed';
+  /** The invoice's number (2026-0001), given when the event is appended; absent: a free order's, or before invoices. */
+  invoiceNumber?: string;
 };
 
 /** A card payment that does not match the order: kept for the writer to look at, never counted as paid. */
@@ -76,10 +85,14 @@ export type PaymentToReviewData = {
 
 export type RefundIssuedData = {
   amount: number;
+  /** The refund's share of the order's tax (cents, a part of amount); absent: none. */
+  tax?: number;
   restock: boolean;
   /** Stripe's refund id; null for a refund recorded by hand or made in Stripe's dashboard. */
   refundId: string | null;
   reason: string | null;
+  /** The credit note's number (CN-2026-0001), given when the event is appended; absent before credit notes. */
+  creditNoteNumber?: string;
 };
 
 /** The mails an order sends after its confirmation; a refund's key carries its event version. */
@@ -156,8 +169,12 @@ export type OrderState = {
   cancelReason: string | null;
   paymentMethod: PaymentMethod | null;
   paymentReference: string | null;
+  /** The invoice of the payment; null until one is paid (and for a free order). */
+  invoiceNumber: string | null;
   paidAmount: number;
   refundedAmount: number;
+  /** The tax given back by refunds (cents, a part of refundedAmount). */
+  refundedTax: number;
   checkoutSessionId: string | null;
   /** Every Checkout Session opened for the order: a payment on any of them is the order's own. */
   checkoutSessionIds: string[];
@@ -185,8 +202,10 @@ export const initialOrderState: OrderState = {
   cancelReason: null,
   paymentMethod: null,
   paymentReference: null,
+  invoiceNumber: null,
   paidAmount: 0,
   refundedAmount: 0,
+  refundedTax: 0,
   checkoutSessionId: null,
   checkoutSessionIds: [],
   refundNeeded: false,
@@ -248,6 +267,18 @@ export function cardPaymentMismatch(state: OrderState, payment: CardPayment): st
   return null;
 }
 
+/**
+ * A refund's share of the order's tax, in proportion to the payment (half up in cents); the
+ * refund that completes it gives back all the tax still held, so the shares add up exactly.
+ */
+function refundTax(state: OrderState, amount: number): { tax?: number } {
+  const tax = state.placed?.taxAmount ?? 0;
+  if (tax === 0 || state.paidAmount === 0) return {};
+  const rest = tax - state.refundedTax;
+  if (state.refundedAmount + amount >= state.paidAmount) return { tax: rest };
+  return { tax: Math.min(rest, divideHalfUp(amount * tax, state.paidAmount)) };
+}
+
 export function evolve(state: OrderState, event: OrderEvent): OrderState {
   const version = state.version + 1;
   switch (event.type) {
@@ -283,6 +314,7 @@ export function evolve(state: OrderState, event: OrderEvent): OrderState {
             : 'processing',
         paymentMethod: event.data.method,
         paymentReference: event.data.reference,
+        invoiceNumber: event.data.invoiceNumber ?? null,
         paidAmount: event.data.amount,
         refundNeeded,
         // Re-opened: its units were taken from stock again.
@@ -302,6 +334,7 @@ export function evolve(state: OrderState, event: OrderEvent): OrderState {
         ...state,
         version,
         refundedAmount,
+        refundedTax: state.refundedTax + (event.data.tax ?? 0),
         paymentStatus: full ? 'refunded' : 'partially_refunded',
         refundNeeded: full ? false : state.refundNeeded,
         stockReleased: state.stockReleased || event.data.restock,
@@ -327,6 +360,7 @@ export function evolve(state: OrderState, event: OrderEvent): OrderState {
         status: 'cancelled',
         paymentStatus: event.data.refunded ? 'refunded' : state.paymentStatus,
         refundedAmount: event.data.refunded ? state.paidAmount : state.refundedAmount,
+        refundedTax: event.data.refunded ? (state.placed?.taxAmount ?? 0) : state.refundedTax,
         stockReleased: true,
         discountReleased: state.discountReleased || state.paymentStatus === 'unpaid',
         cancelReason: event.data.reason,
@@ -350,7 +384,14 @@ export function fold(events: OrderEvent[]): OrderState {
 export function decide(state: OrderState, command: OrderCommand): OrderEvent[] {
   if (command.type === 'PlaceOrder') {
     if (state.placed) throw new Conflict('This order has already been placed.');
-    const { items, totalAmount, shippingCost = 0, discount } = command.order;
+    const {
+      items,
+      totalAmount,
+      shippingCost = 0,
+      discount,
+      taxAmount = 0,
+      taxIncluded = false,
+    } = command.order;
     if (items.length === 0) throw new Unprocessable('An order needs at least one item.');
     if (!Number.isInteger(shippingCost) || shippingCost < 0)
       throw new Unprocessable('The shipping cost must be a whole number of cents.');
@@ -358,7 +399,13 @@ export function decide(state: OrderState, command: OrderCommand): OrderEvent[] {
     const off = discount?.amount ?? 0;
     if (!Number.isInteger(off) || off < 0 || off > subtotal)
       throw new Unprocessable('A discount must be a whole number of cents, at most the items’ total.');
-    const sum = subtotal - off + shippingCost;
+    const linesTax = items.reduce((n, i) => n + (i.tax?.amount ?? 0), 0);
+    if (
+      !items.every((i) => !i.tax || (Number.isInteger(i.tax.amount) && i.tax.amount >= 0)) ||
+      linesTax !== taxAmount
+    )
+      throw new Unprocessable('The order’s tax does not match its lines.');
+    const sum = subtotal - off + shippingCost + taxAdded(taxAmount, taxIncluded);
     if (sum !== totalAmount) throw new Unprocessable('The order total does not match its lines.');
     return [{ type: 'OrderPlaced', data: command.order }];
   }
@@ -420,6 +467,7 @@ export function decide(state: OrderState, command: OrderCommand): OrderEvent[] {
           type: 'RefundIssued',
           data: {
             amount: command.amount,
+            ...refundTax(state, command.amount),
             // The order's units go back once, whatever the number of refunds.
             restock: command.restock && !state.stockReleased,
             refundId: command.refundId,

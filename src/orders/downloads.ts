@@ -4,8 +4,8 @@ import { z } from 'zod';
 import type { Db } from '../db/knex.ts';
 import { writeOutbox } from '../jobs/outbox.ts';
 import { Conflict } from '../kernel/errors.ts';
+import { updateShopSettings } from '../settings/settings.ts';
 import type { OrderState } from './domain.ts';
-import { updateShopSettings } from './payment-settings.ts';
 
 type Executor = Db | Knex.Transaction;
 

@@ -40,13 +40,14 @@ export async function getOrderItems(db: Db, orderId: number): Promise<OrderItemV
   const rows = await db('order_items')
     .where({ order_id: orderId })
     .orderBy('id')
-    .select('id', 'product_id', 'product_name', 'quantity', 'price_at_time');
+    .select('id', 'product_id', 'product_name', 'quantity', 'price_at_time', 'tax_amount');
   return rows.map((r) => ({
     id: r.id,
     productId: r.product_id,
     productName: r.product_name,
     quantity: r.quantity,
     priceAtTime: r.price_at_time,
+    taxAmount: r.tax_amount,
   }));
 }
 
@@ -172,6 +173,9 @@ export type AccountOrder = {
     | 'trackingUrl'
     | 'discountCode'
     | 'discountAmount'
+    | 'taxAmount'
+    | 'taxIncluded'
+    | 'invoiceNumber'
   >;
   items: OrderItemView[];
   downloads: DownloadGrant[];
@@ -197,6 +201,9 @@ export async function listAccountOrders(db: Db, userId: number): Promise<Account
         trackingUrl: row.tracking_url,
         discountCode: row.discount_code,
         discountAmount: row.discount_amount,
+        taxAmount: row.tax_amount,
+        taxIncluded: row.tax_included,
+        invoiceNumber: row.invoice_number,
       },
       items: await getOrderItems(db, row.id),
       downloads: await listDownloads(db, row.id),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '../db/knex.ts';
-import { DEFAULT_SETTINGS } from '../settings/settings.ts';
+import { updateShopSettings } from '../settings/settings.ts';
 
 export type PaymentSettings = {
   /** What a customer reads to pay by hand (manual mode): bank details, cash on delivery… */
@@ -67,25 +67,4 @@ export async function updatePaymentSettings(
     payment_instructions: input.paymentInstructions,
     payment_hold_minutes: input.paymentHoldMinutes,
   });
-}
-
-/** Writes some of the shop's columns of the settings row, which may not exist yet. */
-export async function updateShopSettings(db: Db, row: Record<string, unknown>): Promise<void> {
-  // Without a row, its other columns take the blog's defaults.
-  const updated = await db('blog_settings')
-    .where({ id: 1 })
-    .update({ ...row, updated_at: db.fn.now() });
-  if (updated === 0) {
-    await db('blog_settings')
-      .insert({
-        id: 1,
-        title: DEFAULT_SETTINGS.title,
-        description: DEFAULT_SETTINGS.description,
-        author_name: DEFAULT_SETTINGS.authorName,
-        author_bio: DEFAULT_SETTINGS.authorBio,
-        ...row,
-      })
-      .onConflict('id')
-      .merge(row);
-  }
 }

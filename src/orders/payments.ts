@@ -4,6 +4,7 @@ import { AppError, Conflict, NotFound, UpstreamFailed } from '../kernel/errors.t
 import type { CoreServices } from '../kernel/services.ts';
 import { formatPrice } from '../shop/price.ts';
 import { reserveStockAgain } from '../shop/stock.ts';
+import { taxLabel } from '../shop/tax-rules.ts';
 import { orderLink } from './access-key.ts';
 import { changeOrder } from './changes.ts';
 import type { PaymentGuidance } from './confirmation.ts';
@@ -89,8 +90,10 @@ export async function stripePaymentUrl(services: CoreServices, orderId: number):
 }
 
 /**
- * The Checkout Session's lines: Stripe charges their sum, so the shipping is one of them. A
- * discount cannot be a negative line: a discounted order is one line of its total instead.
+ * The Checkout Session's lines: Stripe charges their sum, so the shipping is one of them, and the
+ * tax as Penstand computed it (prices entered without tax: a line of its own; with tax: a part of
+ * each line's amount already). A discount cannot be a negative line: a discounted order is one
+ * line of its total instead.
  */
 function stripeLines(orderId: number, state: OrderState): Stripe.Checkout.SessionCreateParams.LineItem[] {
   const placed = state.placed;
@@ -125,6 +128,18 @@ function stripeLines(orderId: number, state: OrderState): Stripe.Checkout.Sessio
               currency: orderCurrency(state),
               unit_amount: placed.shippingCost,
               product_data: { name: `Shipping: ${placed.shippingMethod}` },
+            },
+          },
+        ]
+      : []),
+    ...(placed.taxAmount && !placed.taxIncluded
+      ? [
+          {
+            quantity: 1,
+            price_data: {
+              currency: orderCurrency(state),
+              unit_amount: placed.taxAmount,
+              product_data: { name: `Tax: ${taxLabel(placed.items)}` },
             },
           },
         ]

@@ -1,3 +1,4 @@
+import { taxAdded } from '../shop/tax-rules.ts';
 import type { OrderStatus, PaymentMethod, PaymentStatus } from './domain.ts';
 import type { StoredEvent } from './store.ts';
 
@@ -30,6 +31,19 @@ export type OrderView = {
   /** The discount code applied, and what it took off (cents, out of totalAmount). */
   discountCode: string | null;
   discountAmount: number;
+  /** The lines' tax (cents): added to the total, or a part of it when taxIncluded. */
+  taxAmount: number;
+  taxIncluded: boolean;
+  /** The tax given back by refunds (cents, a part of refundedAmount). */
+  refundedTax: number;
+  /** The invoice of its payment (2026-0001); null until paid, and for a free order. */
+  invoiceNumber: string | null;
+  /** The order's sums (cents): total = subtotal − discount + shipping (+ tax unless included). */
+  subtotal: number;
+  tax: number;
+  shipping: number;
+  discount: number;
+  total: number;
   trackingNumber: string | null;
   carrier: string | null;
   /** The carrier's tracking page for this order, as mailed to the customer. */
@@ -55,6 +69,8 @@ export type OrderItemView = {
   productName: string;
   quantity: number;
   priceAtTime: number;
+  /** Cents: the line's tax. */
+  taxAmount: number;
 };
 
 export type OrderHistoryEvent = {
@@ -83,6 +99,10 @@ export type OrderRow = {
   shipping_cost: number;
   discount_code: string | null;
   discount_amount: number;
+  tax_amount: number;
+  tax_included: boolean;
+  refunded_tax: number;
+  invoice_number: string | null;
   tracking_number: string | null;
   carrier: string | null;
   tracking_url: string | null;
@@ -119,6 +139,10 @@ export const ORDER_COLUMNS = [
   'shipping_cost',
   'discount_code',
   'discount_amount',
+  'tax_amount',
+  'tax_included',
+  'refunded_tax',
+  'invoice_number',
   'tracking_number',
   'carrier',
   'tracking_url',
@@ -154,6 +178,16 @@ export function presentOrder(row: OrderRow): OrderView {
     shippingCost: row.shipping_cost,
     discountCode: row.discount_code,
     discountAmount: row.discount_amount,
+    taxAmount: row.tax_amount,
+    taxIncluded: row.tax_included,
+    refundedTax: row.refunded_tax,
+    invoiceNumber: row.invoice_number,
+    subtotal:
+      row.total_amount - row.shipping_cost + row.discount_amount - taxAdded(row.tax_amount, row.tax_included),
+    tax: row.tax_amount,
+    shipping: row.shipping_cost,
+    discount: row.discount_amount,
+    total: row.total_amount,
     trackingNumber: row.tracking_number,
     carrier: row.carrier,
     trackingUrl: row.tracking_url,

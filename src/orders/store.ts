@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { type Db, prepared } from '../db/knex.ts';
 import { type OutboxJob, writeOutboxJobs, writeOutboxJobsWhen } from '../jobs/outbox.ts';
+import { numberDocuments } from './document-numbers.ts';
 import {
   ERASED_CUSTOMER,
   evolve,
@@ -145,6 +146,8 @@ export async function projectEvent(
       shipping_cost: o.shippingCost ?? 0,
       discount_code: o.discount?.code ?? null,
       discount_amount: o.discount?.amount ?? 0,
+      tax_amount: o.taxAmount ?? 0,
+      tax_included: o.taxIncluded ?? false,
       tracking_number: state.trackingNumber,
       idempotency_key: o.idempotencyKey,
       confirmation_sent: state.confirmationSent,
@@ -166,6 +169,7 @@ export async function projectEvent(
                 : trx.raw('(SELECT id FROM products WHERE id = ?)', [line.productId]),
             quantity: line.quantity,
             price_at_time: line.priceAtTime,
+            tax_amount: line.tax?.amount ?? 0,
             product_name: line.productName,
             created_at: event.createdAt,
             updated_at: event.createdAt,
@@ -230,6 +234,8 @@ function paymentColumns(state: OrderState) {
     payment_reference: state.paymentReference,
     paid_amount: state.paidAmount,
     refunded_amount: state.refundedAmount,
+    refunded_tax: state.refundedTax,
+    invoice_number: state.invoiceNumber,
     hold_until: state.placed?.holdUntil ?? null,
     checkout_session_id: state.checkoutSessionId,
     refund_needed: state.refundNeeded,
@@ -245,7 +251,14 @@ export async function commitEvents(
   metadata: Record<string, unknown>,
   jobs: OutboxJob[] = [],
 ): Promise<OrderState> {
-  const stored = await appendEvents(trx, orderId, state.version, events, metadata, jobs);
+  const stored = await appendEvents(
+    trx,
+    orderId,
+    state.version,
+    await numberDocuments(trx, events),
+    metadata,
+    jobs,
+  );
   let next = state;
   for (const event of stored) {
     next = evolve(next, event);

@@ -120,3 +120,24 @@ export async function updateBlogSettings(db: Db, input: BlogSettingsInput): Prom
     .merge();
   return getBlogSettings(db);
 }
+
+/** Writes some of the shop's columns of the settings row, which may not exist yet. */
+export async function updateShopSettings(db: Db, row: Record<string, unknown>): Promise<void> {
+  // Without a row, its other columns take the blog's defaults.
+  const updated = await db('blog_settings')
+    .where({ id: 1 })
+    .update({ ...row, updated_at: db.fn.now() });
+  if (updated === 0) {
+    await db('blog_settings')
+      .insert({
+        id: 1,
+        title: DEFAULT_SETTINGS.title,
+        description: DEFAULT_SETTINGS.description,
+        author_name: DEFAULT_SETTINGS.authorName,
+        author_bio: DEFAULT_SETTINGS.authorBio,
+        ...row,
+      })
+      .onConflict('id')
+      .merge(row);
+  }
+}

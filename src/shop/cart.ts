@@ -355,6 +355,8 @@ export type TakenLine = {
   price: number;
   stock: number | null;
   status: string;
+  /** Its tax rate may be its category's (a reduced rate for books). */
+  category: string;
 };
 
 /**
@@ -377,7 +379,7 @@ export async function takeCartLines(trx: Knex.Transaction, owner: CartOwner): Pr
        DELETE FROM cart_items i USING cart WHERE i.cart_id = cart.id
        RETURNING i.product_id, i.quantity
      )
-     SELECT t.product_id, t.quantity, p.name, p.price, p.stock, p.status
+     SELECT t.product_id, t.quantity, p.name, p.price, p.stock, p.status, p.category
      FROM taken t JOIN products p ON p.id = t.product_id
      ORDER BY t.product_id`,
       [column, ownerId],

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { z } from 'zod';
 import type { Db } from '../db/knex.ts';
 import { Invalid, NotFound } from '../kernel/errors.ts';
+import { countryCodesSchema } from './countries.ts';
 import { parseMoney } from './price.ts';
 import { SHIPPING_MESSAGES, type ShippingMethod } from './shipping-rules.ts';
 
@@ -33,22 +34,12 @@ const cents = (message: string) =>
     return parsed ?? z.NEVER;
   });
 
-/** The settings form of one method: amounts in the shop's currency, countries comma-separated (empty: everywhere). */
+/** The settings form of one method: amounts in the shop's currency, countries chosen from the ISO list (none: everywhere). */
 export const shippingMethodSchema = z.object({
   name: z.string().trim().min(1, SHIPPING_MESSAGES.name).max(100, SHIPPING_MESSAGES.name),
   price: cents(SHIPPING_MESSAGES.price),
   freeOver: z.union([z.literal('').transform(() => null), cents(SHIPPING_MESSAGES.freeOver)]),
-  countries: z
-    .string()
-    .max(5000, SHIPPING_MESSAGES.countries)
-    .transform((text) =>
-      text
-        .split(',')
-        .map((c) => c.trim())
-        .filter(Boolean),
-    )
-    .refine((list) => list.length <= 100 && list.every((c) => c.length <= 100), SHIPPING_MESSAGES.countries)
-    .transform((list) => (list.length ? list : null)),
+  countries: countryCodesSchema(SHIPPING_MESSAGES.countries),
 });
 
 /** Adds a method (no id) or changes one; 404 for an unknown id, 400 for a name in use. */

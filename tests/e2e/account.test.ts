@@ -23,7 +23,7 @@ async function checkOut(page: Page, email: string) {
   await page.getByLabel('Address', { exact: true }).fill('7 Market Lane');
   await page.getByLabel('City').fill('Bristol');
   await page.getByLabel('ZIP code').fill('BS1 4DJ');
-  await page.getByLabel('Country').fill('United Kingdom');
+  await page.getByLabel('Country').selectOption('GB');
   await page.getByRole('button', { name: 'Place Order' }).click();
   await page.getByRole('heading', { name: 'Order Confirmed!' }).waitFor();
 }

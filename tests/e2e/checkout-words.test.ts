@@ -90,7 +90,7 @@ describe('checkout with JavaScript', () => {
     await page.getByLabel('Address', { exact: true }).fill(validCheckout.address);
     await page.getByLabel('City').fill(validCheckout.city);
     await page.getByLabel('ZIP code').fill(validCheckout.zipCode);
-    await page.getByLabel('Country').fill(validCheckout.country);
+    await page.getByLabel('Country').selectOption(validCheckout.country);
     await page.getByRole('button', { name: 'Place Order' }).click();
     await page.getByRole('heading', { name: SHOP_MESSAGES.orderConfirmed }).waitFor();
     const main = page.locator('main');

@@ -75,7 +75,7 @@ describe('discount codes in Chromium at 375 px', () => {
       await page.getByLabel('Address', { exact: true }).fill(validCheckout.address);
       await page.getByLabel('City').fill(validCheckout.city);
       await page.getByLabel('ZIP code').fill(validCheckout.zipCode);
-      await page.getByLabel('Country').fill(validCheckout.country);
+      await page.getByLabel('Country').selectOption(validCheckout.country);
       await page.getByRole('button', { name: 'Place Order' }).click();
       await page.getByText('Order Confirmed!').waitFor();
       await page.locator('.confirmation-details').getByText('$30.00', { exact: true }).waitFor();

@@ -17,14 +17,16 @@ afterAll(async () => {
 });
 
 describe('shipping at checkout', () => {
-  it('offers the methods that deliver to the typed country, totals with the chosen one, and the order keeps it', {
+  it('offers the methods that deliver to the chosen country, totals with the chosen one, and the order keeps it', {
     timeout: 90_000,
   }, async () => {
     const db = app.services.db;
     await db('shipping_methods').where({ name: 'Standard' }).update({ price: 500, free_over: 10_000 });
     await db('shipping_methods')
       .where({ name: 'Express' })
-      .update({ countries: ['Ireland'] });
+      .update({ countries: ['IE'] });
+    await db('shipping_methods').insert({ name: 'DHL Paket', price: 700, countries: ['DE'], position: 5 });
+    await db('tax_rates').insert({ country: 'DE', rate_hundredths: 1900, name: 'VAT' });
     const ebook = await createProductRow(db, { name: 'Field Notes (e-book)', price: 1500, stock: null });
     await db('product_files').insert({
       product_id: ebook.id,
@@ -56,9 +58,14 @@ describe('shipping at checkout', () => {
     const total = () => summary.locator('.summary-total').textContent();
     expect(await total()).toBe('Total$45.00');
     const methods = page.getByRole('group', { name: 'Shipping method' });
-    await page.getByLabel('Country', { exact: true }).fill('France');
+    await page.getByLabel('Country', { exact: true }).selectOption({ label: 'France' });
     await expect.poll(() => methods.getByRole('radio').count()).toBe(1);
-    await page.getByLabel('Country', { exact: true }).fill('Ireland');
+    await page.getByLabel('Country', { exact: true }).selectOption({ label: 'Germany' });
+    await methods.getByLabel('DHL Paket: $7.00').waitFor();
+    // Germany's VAT on the items, as the order will compute it: 19% of $40.00.
+    await summary.getByText('Tax (VAT 19%)', { exact: true }).waitFor();
+    await expect.poll(total).toBe('Total$52.60');
+    await page.getByLabel('Country', { exact: true }).selectOption({ label: 'Ireland' });
     await expect.poll(() => methods.getByRole('radio').count()).toBe(2);
     await methods.getByLabel('Express: $15.00').check();
     await expect.poll(total).toBe('Total$55.00');
@@ -79,7 +86,7 @@ describe('shipping at checkout', () => {
       shipping_method: 'Express',
       shipping_cost: 1500,
       total_amount: 5500,
-      country: 'Ireland',
+      country: 'IE',
     });
 
     // The admin marks it paid and ships it with FedEx: the timeline and the link follow.
@@ -103,6 +110,48 @@ describe('shipping at checkout', () => {
     expect(adminProblems).toEqual([]);
     await adminContext.close();
     expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('takes a country by its first letters and checks the postcode by its format, without JavaScript', {
+    timeout: 90_000,
+  }, async () => {
+    const db = app.services.db;
+    const book = await createProductRow(db, {
+      name: 'Printed Notes',
+      category: 'Books',
+      price: 2000,
+      stock: null,
+    });
+    const context = await newContext(browser, app.url, { javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`/product/${book.id}`);
+    await page.getByRole('button', { name: 'Add to Cart', exact: true }).click();
+    await page.goto('/checkout');
+    // A plain select: typing a name's first letters picks it, as in any select.
+    const country = page.getByLabel('Country', { exact: true });
+    await country.focus();
+    await page.keyboard.type('Germ');
+    expect(await country.inputValue()).toBe('DE');
+    const fields = {
+      'Full name': 'Lise Meitner',
+      Email: 'lise@example.com',
+      Address: 'Unter den Linden 6',
+      City: 'Berlin',
+      'ZIP code': '1010',
+    };
+    for (const [label, value] of Object.entries(fields))
+      await page.getByLabel(label, { exact: true }).fill(value);
+    await page.getByRole('group', { name: 'Shipping method' }).getByLabel('DHL Paket: $7.00').check();
+    await page.getByRole('button', { name: 'Place Order' }).click();
+    await page.getByText('This is not a ZIP code of Germany', { exact: true }).waitFor();
+    expect(await page.getByLabel('Country', { exact: true }).inputValue()).toBe('DE');
+    await page.getByLabel('ZIP code', { exact: true }).fill('10117');
+    await page.getByRole('group', { name: 'Shipping method' }).getByLabel('DHL Paket: $7.00').check();
+    await page.getByRole('button', { name: 'Place Order' }).click();
+    await page.getByRole('heading', { name: 'Order Confirmed!' }).waitFor();
+    const order = await db('orders').where({ email: 'lise@example.com' }).first();
+    expect(order).toMatchObject({ country: 'DE', postal_code: '10117', shipping_method: 'DHL Paket' });
     await context.close();
   });
 });

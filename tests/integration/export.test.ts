@@ -210,6 +210,8 @@ const CARRIED: Record<string, (db: Db) => Promise<unknown[]>> = {
   discount_uses: (db) => db('discount_uses').orderBy('order_id').select('*'),
   tiers: (db) =>
     db('tiers').orderBy('id').select('id', 'name', 'description', 'monthly_price', 'yearly_price', 'active'),
+  // Not in the file: restored from the invoice and credit-note numbers in the order events.
+  document_counters: (db) => db('document_counters').orderBy(['series', 'year']).select('*'),
   post_counts: (db) => db('post_counts').orderBy(['status', 'category']).select('*'),
   product_counts: (db) => db('product_counts').orderBy(['status', 'category']).select('*'),
   comment_counts: (db) =>
@@ -246,6 +248,7 @@ const NOT_CARRIED = [
   'comment_likes',
   'shipping_methods',
   'carriers',
+  'tax_rates',
   'product_files',
   'download_grants',
   'order_sources',

@@ -74,7 +74,13 @@ describe('a payment change racing a mail job', () => {
     const [refund] = stack.stripe.refunds.filter((r) => r.payment_intent === paymentIntent);
     const issued = await db('order_events').where({ order_id: order.id, type: 'RefundIssued' });
     expect(issued.map((e) => e.data)).toEqual([
-      { amount: 500, restock: false, refundId: refund.id, reason: null },
+      {
+        amount: 500,
+        restock: false,
+        refundId: refund.id,
+        reason: null,
+        creditNoteNumber: expect.stringMatching(/^CN-\d{4}-\d{4}$/),
+      },
     ]);
     expect(await eventsOf(order.id)).toEqual([
       'OrderPlaced',

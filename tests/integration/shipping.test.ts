@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { up as migrateCountries } from '../../migrations/202611292001_country_codes.ts';
 import { rebuildProjections } from '../../src/orders/store.ts';
+import { ADDRESS_MESSAGES } from '../../src/shop/checkout-schema.ts';
 import { SHIPPING_MESSAGES } from '../../src/shop/shipping-rules.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
@@ -17,11 +19,17 @@ afterAll(async () => {
 });
 
 /** A settings form post on the admin page; answers its HTML. */
-async function settingsForm(fields: Record<string, string>): Promise<string> {
+async function settingsForm(fields: Record<string, string | string[]>): Promise<string> {
+  // A multi-select posts its field once per chosen option.
+  const body = new URLSearchParams(
+    Object.entries(fields).flatMap(([name, value]) =>
+      (Array.isArray(value) ? value : [value]).map((v) => [name, v]),
+    ),
+  );
   const res = await fetch(`${app.url}/admin?tab=settings`, {
     method: 'POST',
     headers: { ...admin, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(fields),
+    body,
   });
   return res.text();
 }
@@ -45,7 +53,7 @@ describe('shipping methods', () => {
         name: 'Express',
         price: '15.505',
         freeOver: '',
-        countries: '',
+        countries: [],
       }),
     ).toContain(SHIPPING_MESSAGES.price);
     expect(
@@ -55,16 +63,19 @@ describe('shipping methods', () => {
         name: 'Express',
         price: '15',
         freeOver: '40.00',
-        countries: 'United Kingdom, Ireland',
+        countries: ['GB', 'IE'],
       }),
     ).toContain(SHIPPING_MESSAGES.saved);
+    expect(await app.services.db('shipping_methods').where({ id: express }).first('countries')).toEqual({
+      countries: ['GB', 'IE'],
+    });
     expect(
       await settingsForm({
         intent: 'save-shipping-method',
         name: 'Standard',
         price: '1.00',
         freeOver: '',
-        countries: '',
+        countries: [],
       }),
     ).toContain(SHIPPING_MESSAGES.nameTaken);
     expect(
@@ -73,7 +84,16 @@ describe('shipping methods', () => {
         name: 'Pigeon',
         price: '0.99',
         freeOver: '',
-        countries: 'Narnia',
+        countries: ['NARNIA'],
+      }),
+    ).toContain(SHIPPING_MESSAGES.countries);
+    expect(
+      await settingsForm({
+        intent: 'save-shipping-method',
+        name: 'Pigeon',
+        price: '0.99',
+        freeOver: '',
+        countries: ['DE'],
       }),
     ).toContain(SHIPPING_MESSAGES.saved);
     expect(
@@ -113,7 +133,8 @@ describe('shipping methods', () => {
     expect(unknown.body.errors.shippingMethod).toBe(SHIPPING_MESSAGES.choose);
     const elsewhere = await guest.checkout({
       ...validCheckout,
-      country: 'Canada',
+      country: 'CA',
+      zipCode: 'K1A 0B1',
       shippingMethod: 'express',
     });
     expect(elsewhere.body.errors.shippingMethod).toBe(SHIPPING_MESSAGES.notToCountry('Express', 'Canada'));
@@ -157,6 +178,87 @@ describe('shipping methods', () => {
     const before = await app.services.db('orders').orderBy('id');
     await rebuildProjections(app.services.db);
     expect(await app.services.db('orders').orderBy('id')).toEqual(before);
+  });
+});
+
+describe('countries and postcodes', () => {
+  it("accepts each country's postcodes by its format, refuses a wrong one naming the country, and offers a method for DE to Germany", async () => {
+    const db = app.services.db;
+    await db('shipping_methods').insert({ name: 'DHL Paket', price: 700, countries: ['DE'], position: 9 });
+    const mug = await createProductRow(db, { category: 'Merchandise', price: 1000, stock: null });
+    const checkoutTo = async (country: string, zipCode: string, shippingMethod?: string) => {
+      const guest = new GuestClient(app);
+      await guest.add(mug.id);
+      return guest.checkout({
+        ...validCheckout,
+        country,
+        zipCode,
+        ...(shippingMethod ? { shippingMethod } : {}),
+      });
+    };
+    for (const [country, zipCode] of [
+      ['CH', '8001'],
+      ['AT', '1010'],
+      ['DK', '2000'],
+      ['AU', '2000'],
+      ['GB', 'SW1A 1AA'],
+    ]) {
+      const placed = await checkoutTo(country, zipCode);
+      expect(placed.status, `${country} ${zipCode}`).toBe(201);
+      expect(await db('orders').where({ id: placed.body.id }).first('country', 'postal_code')).toEqual({
+        country,
+        postal_code: zipCode,
+      });
+    }
+    const wrong = await checkoutTo('CH', '80011');
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.errors).toEqual({ zipCode: ADDRESS_MESSAGES.zipInvalid('Switzerland') });
+    const missing = await checkoutTo('DE', '');
+    expect(missing.body.errors).toEqual({ zipCode: ADDRESS_MESSAGES.zipRequired('Germany') });
+    const nowhere = await checkoutTo('Narnia', '12345');
+    expect(nowhere.body.errors).toEqual({ country: ADDRESS_MESSAGES.country });
+    // Hong Kong has no postcodes: none is asked for, and the API may leave the field out.
+    expect((await checkoutTo('HK', '')).status).toBe(201);
+    const withoutZip = Object.fromEntries(
+      Object.entries(validCheckout).filter(([field]) => field !== 'zipCode'),
+    );
+    const noZip = new GuestClient(app);
+    await noZip.add(mug.id);
+    expect((await noZip.checkout({ ...withoutZip, country: 'HK' })).status).toBe(201);
+    await noZip.add(mug.id);
+    expect((await noZip.checkout({ ...withoutZip, country: 'DE' })).body.errors).toEqual({
+      zipCode: ADDRESS_MESSAGES.zipRequired('Germany'),
+    });
+    // The API takes a name too; the order keeps the code, and the DE method delivers there.
+    const germany = await checkoutTo('Germany', '10115', 'DHL Paket');
+    expect(germany.status).toBe(201);
+    expect(await db('orders').where({ id: germany.body.id }).first('country', 'shipping_method')).toEqual({
+      country: 'DE',
+      shipping_method: 'DHL Paket',
+    });
+    expect((await checkoutTo('AT', '1010', 'DHL Paket')).body.errors).toEqual({
+      shippingMethod: SHIPPING_MESSAGES.notToCountry('DHL Paket', 'Austria'),
+    });
+
+    // The checkout page offers the countries by name in a plain select, stored as codes.
+    const guest = new GuestClient(app);
+    await guest.add(mug.id);
+    const page = await (
+      await fetch(`${app.url}/checkout`, { headers: { 'x-session-id': guest.sid ?? '' } })
+    ).text();
+    expect(page).toMatch(/<select[^>]*name="country"/);
+    expect(page).toContain('<option value="DE">Germany</option>');
+  });
+
+  it('the migration turns typed countries into codes and keeps what names no country', async () => {
+    const db = app.services.db;
+    const [{ id }] = await db('shipping_methods')
+      .insert({ name: 'Old style', price: 100, countries: ['Germany', 'uk', 'at', 'Narnia'], position: 10 })
+      .returning('id');
+    await migrateCountries(db);
+    expect(await db('shipping_methods').where({ id }).first('countries')).toEqual({
+      countries: ['DE', 'GB', 'AT', 'Narnia'],
+    });
   });
 });
 

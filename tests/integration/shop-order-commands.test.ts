@@ -62,6 +62,7 @@ describe('order commands for the admin area', () => {
         productName: 'Sticker pack',
         quantity: 2,
         priceAtTime: 700,
+        taxAmount: 0,
       },
     ]);
     expect(await getOrderWithHistory(db, 987654)).toBeNull();

@@ -187,7 +187,8 @@ describe('SQL metacharacters are text: stored and shown as typed, and nothing el
       address: `1 ${META}`,
       city: META,
       zipCode: "'%_$1;--",
-      country: META,
+      // The country is a code from the list; Hong Kong has no postal codes, so the field stays free text.
+      country: 'HK',
     };
     let orderId = 0;
     const changed = await changes(async () => {
@@ -204,7 +205,7 @@ describe('SQL metacharacters are text: stored and shown as typed, and nothing el
       `1 ${META}`,
       META,
       "'%_$1;--",
-      META,
+      'HK',
     ]);
     expect(`${row.first_name} ${row.last_name}`).toBe(`Ada ${META}`);
     const text = await pageText(`/admin/orders/${orderId}`, admin);

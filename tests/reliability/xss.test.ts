@@ -113,7 +113,7 @@ async function storeCorpus(): Promise<void> {
         address: pick(500, k),
         city: pick(200, k + 1),
         zipCode: '12345',
-        country: pick(100, k),
+        country: 'HK',
       },
       shopper,
     );

@@ -164,6 +164,31 @@ export const API_ACCESS: AccessRow[] = [
     sample: '/api/admin/orders/999999?action=reset-download',
     body: { grantId: 1 },
   },
+  {
+    method: 'GET',
+    path: '/api/admin/orders/:id/invoice.pdf',
+    access: 'admin',
+    sample: '/api/admin/orders/999999/invoice.pdf',
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/orders/:id/credit-notes/:file',
+    access: 'admin',
+    sample: '/api/admin/orders/999999/credit-notes/CN-2026-0001.pdf',
+  },
+  { method: 'GET', path: '/api/admin/tax-rates', access: 'admin' },
+  {
+    method: 'POST',
+    path: '/api/admin/tax-rates',
+    access: 'admin',
+    body: { country: 'DE', rate: 19, name: 'VAT' },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/admin/tax-rates/:id',
+    access: 'admin',
+    sample: '/api/admin/tax-rates/999999',
+  },
   { method: 'GET', path: '/api/admin/discounts', access: 'admin' },
   {
     method: 'POST',
@@ -332,6 +357,13 @@ export const PAGE_ACCESS: { path: string; access: Access; sample?: string }[] = 
   { path: '/orders/lookup', access: 'public' },
   // Anyone may ask; only the order's session, account or link key sees it (others get 404: tests/integration/payments-manual.test.ts).
   { path: '/orders/:id', access: 'public', sample: '/orders/999999' },
+  // Its invoice and credit notes, as the order (tests/integration/invoices.test.ts).
+  { path: '/orders/:id/invoice.pdf', access: 'public', sample: '/orders/999999/invoice.pdf' },
+  {
+    path: '/orders/:id/credit-notes/:file',
+    access: 'public',
+    sample: '/orders/999999/credit-notes/CN-2026-0001.pdf',
+  },
   // The token is the permission (tests/integration/downloads.test.ts): a wrong one is 404 for everyone.
   { path: '/downloads/:token', access: 'public', sample: `/downloads/1.${'A'.repeat(32)}` },
   { path: '/*', access: 'public', sample: '/no-such-page' },

@@ -53,8 +53,8 @@ export const validCheckout = {
   customerEmail: 'ada@example.com',
   address: '12 Analytical Street',
   city: 'London',
-  zipCode: '12345',
-  country: 'United Kingdom',
+  zipCode: 'SW1A 1AA',
+  country: 'GB',
 };
 
 /** A guest API client: its session comes back in X-Session-Id on the first cart write. */

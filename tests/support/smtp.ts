@@ -9,6 +9,8 @@ export type CapturedMail = {
   messageId: string;
   /** Every header as sent, by lower-case name (the last one when repeated). */
   headers: Record<string, string>;
+  /** The files sent with it (an invoice's PDF). */
+  attachments: { filename: string; contentType: string; content: Buffer }[];
 };
 
 export type SmtpOptions = {
@@ -58,6 +60,11 @@ export async function startSmtpServer(options: SmtpOptions = {}): Promise<{
             text: parsed.text ?? '',
             html: typeof parsed.html === 'string' ? parsed.html : '',
             messageId: parsed.messageId ?? '',
+            attachments: parsed.attachments.map((a) => ({
+              filename: a.filename ?? '',
+              contentType: a.contentType,
+              content: a.content,
+            })),
             headers: Object.fromEntries(
               // Unfolded: a long header arrives on several lines.
               parsed.headerLines.map((h) => [

@@ -2,13 +2,17 @@ import { useRef } from 'react';
 import { Form, Link, useNavigation } from 'react-router';
 import { IMAGE_VARIANTS } from '../../media/messages.ts';
 import type { DownloadSettings } from '../../orders/downloads.ts';
+import type { Seller } from '../../orders/invoices.ts';
 import type { PaymentSettings } from '../../orders/payment-settings.ts';
 import type { BlogSettings } from '../../settings/settings.ts';
 import type { Carrier } from '../../shop/carriers.ts';
 import { moneyInput } from '../../shop/price.ts';
 import type { ShippingMethod } from '../../shop/shipping-rules.ts';
+import type { TaxRate } from '../../shop/tax-rules.ts';
 import { FormErrorsAtButton, useFocusFirstError } from '../components/FormErrors.tsx';
 import { useCurrency } from '../currency.ts';
+import { CountriesSelect } from './CountriesSelect.tsx';
+import { TaxSettingsCard } from './TaxSettingsCard.tsx';
 
 type Props = {
   settings: BlogSettings;
@@ -16,6 +20,7 @@ type Props = {
   downloads: DownloadSettings;
   shippingMethods: ShippingMethod[];
   carriers: Carrier[];
+  tax: { rates: TaxRate[]; pricesIncludeTax: boolean; seller: Seller };
   apiUrl: string;
   environment: string;
   fieldErrors?: Record<string, string>;
@@ -42,7 +47,13 @@ function ShippingMethodForm({ method }: { method: ShippingMethod | null }) {
         `Free over (${currency}, optional)`,
         method?.freeOver === null || !method ? '' : moneyInput(method.freeOver),
       )}
-      {field('countries', 'Countries (comma-separated, optional)', method?.countries?.join(', ') ?? '')}
+      <CountriesSelect
+        id={`shipping-${key}-countries`}
+        name="countries"
+        label="Countries (none chosen: everywhere)"
+        multiple
+        chosen={method?.countries ?? []}
+      />
       <div className="admin-actions">
         <button className="button" type="submit">
           {method ? `Save ${method.name}` : 'Add shipping method'}
@@ -134,6 +145,7 @@ export function SettingsTab({
   downloads,
   shippingMethods,
   carriers,
+  tax,
   apiUrl,
   environment,
   fieldErrors: errors,
@@ -292,7 +304,7 @@ export function SettingsTab({
         <h2 id="shipping-settings">Shipping</h2>
         <p className="muted">
           Checkout offers the methods that deliver to the customer's country when an item ships. Prices in the
-          shop's currency, such as 4.50; empty countries: everywhere.
+          shop's currency, such as 4.50; no country chosen: everywhere.
         </p>
         {shippingMethods.map((m) => (
           <ShippingMethodForm key={m.id} method={m} />
@@ -310,6 +322,7 @@ export function SettingsTab({
         <h3>Add a carrier</h3>
         <CarrierForm carrier={null} />
       </section>
+      <TaxSettingsCard {...tax} />
       <section className="card" aria-labelledby="download-settings">
         <h2 id="download-settings">Downloads</h2>
         <p className="muted">

@@ -16,6 +16,7 @@ import {
   downloadSettingsSchema,
   updateDownloadSettings,
 } from '../../orders/downloads.ts';
+import { INVOICE_MESSAGES, sellerSchema, updateSeller } from '../../orders/invoices.ts';
 import {
   PAYMENT_SETTINGS_MESSAGES,
   paymentSettingsSchema,
@@ -34,6 +35,14 @@ import { PRODUCT_ADMIN_MESSAGES } from '../../shop/product-admin-messages.ts';
 import { deleteProductAndFiles } from '../../shop/product-files.ts';
 import { deleteShippingMethod, saveShippingMethod, shippingMethodSchema } from '../../shop/shipping.ts';
 import { SHIPPING_MESSAGES } from '../../shop/shipping-rules.ts';
+import {
+  addTaxRate,
+  deleteTaxRate,
+  taxRateSchema,
+  taxSettingsSchema,
+  updateTaxSettings,
+} from '../../shop/tax.ts';
+import { TAX_MESSAGES } from '../../shop/tax-rules.ts';
 
 export type ActionResult =
   | { ok: true; title: string; message?: string }
@@ -224,13 +233,45 @@ async function adminAction(
           name: String(form.get('name') ?? ''),
           price: String(form.get('price') ?? ''),
           freeOver: String(form.get('freeOver') ?? ''),
-          countries: String(form.get('countries') ?? ''),
+          countries: form.getAll('countries').map(String),
         });
         if (!parsed.success) return refusedForm(parsed.error);
         return await refusalOr(SHIPPING_MESSAGES.saved, () =>
           saveShippingMethod(db, form.get('id') ? idOf(form) : null, parsed.data),
         );
       }
+      case 'save-tax': {
+        const parsed = taxSettingsSchema.safeParse({
+          pricesIncludeTax: form.get('pricesIncludeTax') ?? undefined,
+        });
+        if (!parsed.success) return refusedForm(parsed.error);
+        await updateTaxSettings(db, parsed.data);
+        return { ok: true, title: TAX_MESSAGES.saved };
+      }
+      case 'save-seller': {
+        const parsed = sellerSchema.safeParse({
+          sellerName: String(form.get('sellerName') ?? ''),
+          sellerAddress: String(form.get('sellerAddress') ?? ''),
+          sellerTaxId: String(form.get('sellerTaxId') ?? ''),
+        });
+        if (!parsed.success) return refusedForm(parsed.error);
+        await updateSeller(db, parsed.data);
+        return { ok: true, title: INVOICE_MESSAGES.saved };
+      }
+      case 'add-tax-rate': {
+        const parsed = taxRateSchema.safeParse({
+          country: String(form.get('country') ?? ''),
+          rate: String(form.get('rate') ?? ''),
+          name: String(form.get('name') ?? ''),
+          category: String(form.get('category') ?? ''),
+        });
+        if (!parsed.success) return refusedForm(parsed.error);
+        return await refusalOr(TAX_MESSAGES.added, async () => {
+          await addTaxRate(db, parsed.data);
+        });
+      }
+      case 'delete-tax-rate':
+        return await refusalOr(TAX_MESSAGES.deleted, () => deleteTaxRate(db, idOf(form)));
       case 'delete-shipping-method':
         return await refusalOr(SHIPPING_MESSAGES.deleted, () => deleteShippingMethod(db, idOf(form)));
       case 'save-carrier': {

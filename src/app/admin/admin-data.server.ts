@@ -19,6 +19,7 @@ import { listAdminPosts } from '../../blog/post-editor.ts';
 import { listSubscribers, recentNewsletters, subscriberCounts } from '../../blog/subscribers.ts';
 import { listMembers, memberFlows, memberTotals } from '../../members/admin.ts';
 import { downloadSettings } from '../../orders/downloads.ts';
+import { sellerDetails } from '../../orders/invoices.ts';
 import { listOrders } from '../../orders/lists.ts';
 import { paymentSettings } from '../../orders/payment-settings.ts';
 import { listAudit } from '../../server/audit.ts';
@@ -28,6 +29,7 @@ import { listCarriers } from '../../shop/carriers.ts';
 import { discountsPage } from '../../shop/discounts.ts';
 import { listProducts } from '../../shop/products.ts';
 import { listShippingMethods } from '../../shop/shipping.ts';
+import { listTaxRates, pricesIncludeTax } from '../../shop/tax.ts';
 import { listTiers } from '../../shop/tiers.ts';
 import { MEMBER_FILTERS } from './MembersTab.tsx';
 import { FULFILMENT_FILTERS, ORDER_STATUS_FILTERS, PAYMENT_STATUS_FILTERS } from './OrdersTab.tsx';
@@ -183,6 +185,11 @@ async function settingsTab(services: AppServices) {
     downloads: await downloadSettings(services.db),
     shippingMethods: await listShippingMethods(services.db),
     carriers: await listCarriers(services.db),
+    tax: {
+      rates: await listTaxRates(services.db),
+      pricesIncludeTax: await pricesIncludeTax(services.db),
+      seller: await sellerDetails(services.db),
+    },
     apiUrl: services.publicUrl,
     environment: services.config.env,
     backups: await backupOverview(services.config),

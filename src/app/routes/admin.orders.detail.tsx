@@ -10,15 +10,19 @@ import {
   resetDownloadLimit,
 } from '../../orders/downloads.ts';
 import { NO_SHIPPING } from '../../orders/fulfilment.ts';
+import { orderDocuments } from '../../orders/invoices.ts';
 import { getOrderWithHistory } from '../../orders/lists.ts';
 import { PAYMENT_METHOD_LABELS, paymentStatusLabel } from '../../orders/payment-labels.ts';
 import { cancelOrder, markOrderPaid, refundOrder } from '../../orders/payments.ts';
 import type { OrderHistoryEvent } from '../../orders/presenters.ts';
+import { loadStream } from '../../orders/store.ts';
 import { listCarriers, trackingFor } from '../../shop/carriers.ts';
+import { countryName } from '../../shop/countries.ts';
 import { formatPrice, moneyInput, parseMoney } from '../../shop/price.ts';
 import { formatDateTime } from '../admin/format.ts';
 import { requireAdminUser } from '../admin/guard.server.ts';
 import { Notice } from '../admin/Notice.tsx';
+import { OrderDocuments } from '../components/shop/OrderDocuments.tsx';
 import { getApp } from '../context.ts';
 import '../styles/admin.css';
 import { NotFound } from '../../kernel/errors.ts';
@@ -43,7 +47,15 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const { db } = getApp(context).services;
   const found = await getOrderWithHistory(db, orderId(params.id));
   if (!found) throw data('Order not found', 404);
-  return { ...found, downloads: await listDownloads(db, found.order.id), carriers: await listCarriers(db) };
+  return {
+    ...found,
+    documents: orderDocuments(await loadStream(db, found.order.id)).map(({ number, kind }) => ({
+      number,
+      kind,
+    })),
+    downloads: await listDownloads(db, found.order.id),
+    carriers: await listCarriers(db),
+  };
 }
 
 /** The downloads' own actions: they change grants and send mail, not the order's events. */
@@ -234,7 +246,7 @@ function OrderActionForm({
 }
 
 export default function AdminOrder({ loaderData, actionData }: Route.ComponentProps) {
-  const { order, items, events, actions, currency, downloads, carriers } = loaderData;
+  const { order, items, events, actions, currency, documents, downloads, carriers } = loaderData;
   const unavailable = (Object.keys(actions) as AdminOrderCommand['type'][]).flatMap((type) => {
     const option = actions[type];
     return option.allowed ? [] : [[type, option.reason] as const];
@@ -327,11 +339,30 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
                 <span>−{formatPrice(order.discountAmount, currency)}</span>
               </li>
             ) : null}
+            {order.taxAmount > 0 && !order.taxIncluded ? (
+              <li>
+                <span>Tax</span>
+                <span>{formatPrice(order.taxAmount, currency)}</span>
+              </li>
+            ) : null}
             <li>
               <strong>Total</strong>
               <strong>{formatPrice(order.totalAmount, currency)}</strong>
             </li>
+            {order.taxAmount > 0 && order.taxIncluded ? (
+              <li>
+                <span>Including tax</span>
+                <span>{formatPrice(order.taxAmount, currency)}</span>
+              </li>
+            ) : null}
+            {order.refundedTax > 0 ? (
+              <li>
+                <span>Tax refunded</span>
+                <span>{formatPrice(order.refundedTax, currency)}</span>
+              </li>
+            ) : null}
           </ul>
+          <OrderDocuments base={`/api/admin/orders/${order.id}`} documents={documents} />
         </section>
         <section className="card" aria-labelledby="order-customer">
           <h2 id="order-customer">Customer</h2>
@@ -352,7 +383,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
               <br />
               {order.postalCode} {order.city}
               <br />
-              {order.country}
+              {countryName(order.country)}
             </p>
           ) : (
             <p className="muted">Nothing ships: every item is a download.</p>

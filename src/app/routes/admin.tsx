@@ -146,6 +146,7 @@ function TabContent({ loaderData, actionData }: Pick<Route.ComponentProps, 'load
             downloads={data.downloads}
             shippingMethods={data.shippingMethods}
             carriers={data.carriers}
+            tax={data.tax}
             apiUrl={data.apiUrl}
             environment={data.environment}
             fieldErrors={actionData && !actionData.ok ? actionData.fieldErrors : undefined}

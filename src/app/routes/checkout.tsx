@@ -7,20 +7,24 @@ import type { OrderSummary } from '../../orders/presenters.ts';
 import { CartEmpty, type CartView, cartOwnerOf, getCart } from '../../shop/cart.ts';
 import {
   ADDRESS_FIELDS,
+  ADDRESS_MESSAGES,
   CHECKOUT_MAX_LENGTH,
   type CheckoutField,
   checkoutErrors,
   checkoutSchemaFor,
 } from '../../shop/checkout-schema.ts';
+import { COUNTRIES } from '../../shop/countries.ts';
 import { DiscountRefused } from '../../shop/discounts.ts';
 import { SHOP_MESSAGES } from '../../shop/messages.ts';
 import { formatPrice } from '../../shop/price.ts';
 import { listShippingMethods } from '../../shop/shipping.ts';
 import { deliversTo, type ShippingMethod, shippingCost } from '../../shop/shipping-rules.ts';
+import { listTaxRates, pricesIncludeTax } from '../../shop/tax.ts';
+import { orderLineTaxes, type TaxSettings, taxAdded, taxLabel } from '../../shop/tax-rules.ts';
 import { FormErrorsAtButton, useFocusFirstError } from '../components/FormErrors.tsx';
 import { Downloads } from '../components/shop/Downloads.tsx';
 import { Notice } from '../components/shop/Notice.tsx';
-import { DiscountRow } from '../components/shop/OrderLines.tsx';
+import { DiscountRow, TaxRow } from '../components/shop/OrderLines.tsx';
 import { getApp } from '../context.ts';
 import { useCurrency } from '../currency.ts';
 import { formKeyOf } from '../form-key.server.ts';
@@ -45,6 +49,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     // One key per rendered form: a double submit or a retry returns the same order.
     idempotencyKey: formKeyOf(state),
     shippingMethods: await listShippingMethods(services.db),
+    tax: { rates: await listTaxRates(services.db), included: await pricesIncludeTax(services.db) },
   };
 }
 
@@ -66,7 +71,7 @@ const FIELDS: { name: CheckoutField; label: string; type: string; autoComplete: 
   { name: 'address', label: 'Address', type: 'text', autoComplete: 'address-line1' },
   { name: 'city', label: 'City', type: 'text', autoComplete: 'address-level2' },
   { name: 'zipCode', label: 'ZIP code', type: 'text', autoComplete: 'postal-code' },
-  { name: 'country', label: 'Country', type: 'text', autoComplete: 'country-name' },
+  { name: 'country', label: 'Country', type: 'select', autoComplete: 'country' },
 ];
 
 /** The typed fields, the chosen shipping method (absent without a choice: the default) and the code. */
@@ -190,6 +195,7 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
         <CheckoutForm
           cart={loaderData.cart}
           shippingMethods={loaderData.shippingMethods}
+          tax={loaderData.tax}
           idempotencyKey={loaderData.idempotencyKey}
           result={result}
         />
@@ -219,11 +225,13 @@ function EmptyCheckout({ notices }: { notices: string[] }) {
 function CheckoutForm({
   cart,
   shippingMethods,
+  tax,
   idempotencyKey,
   result,
 }: {
   cart: CartView;
   shippingMethods: ShippingMethod[];
+  tax: TaxSettings;
   idempotencyKey: string;
   result: Exclude<ActionResult, { status: 'confirmed' }> | undefined;
 }) {
@@ -251,13 +259,36 @@ function CheckoutForm({
   const values = result?.values ?? {};
   const discount = result?.status === 'invalid' || result?.status === 'discount' ? result.discount : null;
   const { digitalOnly } = cart.summary;
-  // The methods that deliver to the country typed so far (all of them before one is typed).
+  // The methods that deliver to the country chosen (all of them before one is chosen).
   const [country, setCountry] = useState(values.country ?? '');
-  const offered = shippingMethods.filter((m) => !country.trim() || deliversTo(m, country));
+  const offered = shippingMethods.filter((m) => !country || deliversTo(m, country));
   const [chosen, setChosen] = useState(values.shippingMethod ?? '');
   const method = offered.find((m) => String(m.id) === chosen) ?? offered[0];
   const subtotal = cart.summary.totalPrice;
   const shipping = digitalOnly || !method ? 0 : shippingCost(method, subtotal);
+  // The order's own computation, for the country chosen (none yet, or nothing shipped: no tax).
+  const lineTaxes =
+    digitalOnly || !country
+      ? []
+      : orderLineTaxes({
+          rates: tax.rates,
+          country,
+          included: tax.included,
+          lines: cart.cart.items.map((line) => ({
+            amount: line.quantity * line.product.price,
+            category: line.product.category,
+          })),
+          discount: discount?.amount ?? 0,
+        });
+  const taxAmount = lineTaxes.reduce((n, t) => n + (t?.amount ?? 0), 0);
+  const taxRow =
+    taxAmount > 0
+      ? {
+          amount: taxAmount,
+          included: tax.included,
+          label: taxLabel(lineTaxes.map((t) => ({ tax: t ?? undefined }))),
+        }
+      : null;
   const fields = digitalOnly
     ? FIELDS.filter((f) => !(ADDRESS_FIELDS as readonly string[]).includes(f.name))
     : FIELDS;
@@ -322,10 +353,17 @@ function CheckoutForm({
           </p>
         )}
         {discount && <DiscountRow code={discount.code} amount={discount.amount} />}
+        {taxRow && !taxRow.included && <TaxRow {...taxRow} />}
         <p className="summary-row summary-total">
           <span>Total</span>
-          <span>{formatPrice(subtotal - (discount?.amount ?? 0) + shipping, currency)}</span>
+          <span>
+            {formatPrice(
+              subtotal - (discount?.amount ?? 0) + shipping + taxAdded(taxAmount, tax.included),
+              currency,
+            )}
+          </span>
         </p>
+        {taxRow?.included && <TaxRow {...taxRow} />}
         {/* By the total it changes, as stores place it; still a field of the checkout form. */}
         <DiscountField
           defaultValue={values.discountCode ?? ''}
@@ -367,19 +405,30 @@ function CheckoutForm({
           {fields.map((field) => {
             const error = errors[field.name];
             const id = `checkout-${field.name}`;
+            const props = {
+              id,
+              name: field.name,
+              autoComplete: field.autoComplete,
+              defaultValue: values[field.name] ?? '',
+              'aria-invalid': error ? true : undefined,
+              'aria-describedby': error ? `${id}-error` : undefined,
+            };
             return (
               <div className="field" key={field.name}>
                 <label htmlFor={id}>{field.label}</label>
-                <input
-                  id={id}
-                  name={field.name}
-                  type={field.type}
-                  autoComplete={field.autoComplete}
-                  defaultValue={values[field.name] ?? ''}
-                  aria-invalid={error ? true : undefined}
-                  aria-describedby={error ? `${id}-error` : undefined}
-                  required
-                />
+                {field.type === 'select' ? (
+                  // A plain select: typing a name's first letters picks it, with or without JavaScript.
+                  <select {...props} required>
+                    <option value="">{ADDRESS_MESSAGES.country}</option>
+                    {COUNTRIES.map((c) => (
+                      <option key={c.code} value={c.code}>
+                        {c.name}
+                      </option>
+                    ))}
+                  </select>
+                ) : (
+                  <input {...props} type={field.type} required={field.name !== 'zipCode'} />
+                )}
                 {error && (
                   <p id={`${id}-error`} className="field-error">
                     {error}

@@ -1,16 +1,20 @@
-import { data, Form, Link, redirect, useNavigation } from 'react-router';
-import { isOrderAccessKey, orderAccessKey } from '../../orders/access-key.ts';
+import { Form, Link, redirect, useNavigation } from 'react-router';
+import { orderAccessKey } from '../../orders/access-key.ts';
 import { listDownloads } from '../../orders/downloads.ts';
-import { getOrder, getOrderItems } from '../../orders/lists.ts';
+import { orderDocuments } from '../../orders/invoices.ts';
+import { getOrderItems } from '../../orders/lists.ts';
 import { isAwaitingPayment, paymentStateLabel } from '../../orders/payment-labels.ts';
 import { paymentSettings } from '../../orders/payment-settings.ts';
 import { stripePaymentUrl } from '../../orders/payments.ts';
+import { loadStream } from '../../orders/store.ts';
 import { SHOP_MESSAGES } from '../../shop/messages.ts';
 import { formatDateTime } from '../admin/format.ts';
 import { Downloads } from '../components/shop/Downloads.tsx';
 import { Notice } from '../components/shop/Notice.tsx';
+import { OrderDocuments } from '../components/shop/OrderDocuments.tsx';
 import { PlacedOrderLines } from '../components/shop/OrderLines.tsx';
-import { type AppContext, getApp } from '../context.ts';
+import { getApp } from '../context.ts';
+import { visibleOrder } from '../order-access.server.ts';
 import '../styles/shop.css';
 import { AppError } from '../../kernel/errors.ts';
 import type { Route } from './+types/orders.detail';
@@ -22,20 +26,6 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'no-store' });
 
-/** The order, to whoever holds its link (the key) or placed it in this session or account. */
-async function visibleOrder(app: AppContext, rawId: string, key: string | null) {
-  const id = /^\d{1,9}$/.test(rawId) ? Number(rawId) : 0;
-  const order = id ? await getOrder(app.services.db, id) : null;
-  if (!order) throw data('Order not found', 404);
-  const { session } = app.state;
-  const owner =
-    (session.user && order.userId === session.user.id) ||
-    (session.id !== null &&
-      (await app.services.db('orders').where({ id, session_id: session.id }).first('id')));
-  if (!owner && !(await isOrderAccessKey(app.services.db, id, key))) throw data('Order not found', 404);
-  return order;
-}
-
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const app = getApp(context);
   const url = new URL(request.url);
@@ -45,6 +35,10 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   return {
     order,
     items: await getOrderItems(services.db, order.id),
+    documents: orderDocuments(await loadStream(services.db, order.id)).map(({ number, kind }) => ({
+      number,
+      kind,
+    })),
     downloads: await listDownloads(services.db, order.id),
     key: await orderAccessKey(services.db, order.id),
     cardPayments: Boolean(services.stripe),
@@ -71,8 +65,17 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 }
 
 export default function OrderPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { order, items, downloads, key, cardPayments, instructions, returnedFromPayment, cancelledPayment } =
-    loaderData;
+  const {
+    order,
+    items,
+    documents,
+    downloads,
+    key,
+    cardPayments,
+    instructions,
+    returnedFromPayment,
+    cancelledPayment,
+  } = loaderData;
   const navigation = useNavigation();
   const awaiting = isAwaitingPayment(order);
   const paid = order.paymentStatus !== 'unpaid';
@@ -138,6 +141,7 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
           ) : null}
         </p>
         <PlacedOrderLines order={order} items={items} />
+        <OrderDocuments base={`/orders/${order.id}`} query={`?key=${key}`} documents={documents} />
       </section>
       <Downloads downloads={downloads} />
       <p>

@@ -7,7 +7,7 @@ import { SHOP_MESSAGES } from '../../shop/messages.ts';
 import { formatPrice } from '../../shop/price.ts';
 import { Downloads } from '../components/shop/Downloads.tsx';
 import { Notice } from '../components/shop/Notice.tsx';
-import { OrderLines, orderDiscount, orderShipping } from '../components/shop/OrderLines.tsx';
+import { OrderLines, orderDiscount, orderShipping, orderTax } from '../components/shop/OrderLines.tsx';
 import { getApp } from '../context.ts';
 import { useCurrency } from '../currency.ts';
 import '../styles/shop.css';
@@ -51,6 +51,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       totalAmount: order.totalAmount,
       shipping: orderShipping(order),
       discount: orderDiscount(order),
+      tax: orderTax(order),
       // The order's own page: its payment state, and Pay now while it waits for one.
       orderPath: `${orderUrl.pathname}${orderUrl.search}`,
       awaitingPayment: isAwaitingPayment(order),
@@ -136,6 +137,7 @@ export default function OrderLookup({ actionData }: Route.ComponentProps) {
             total={found.totalAmount}
             shipping={found.shipping}
             discount={found.discount}
+            tax={found.tax}
           />
           <p>
             <Link to={found.orderPath} className={found.awaitingPayment ? 'button' : undefined}>

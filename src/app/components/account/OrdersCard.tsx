@@ -2,6 +2,7 @@ import type { AccountOrder } from '../../../orders/lists.ts';
 import { isAwaitingPayment, paymentStateLabel } from '../../../orders/payment-labels.ts';
 import { formatDate } from '../../admin/format.ts';
 import { Downloads } from '../shop/Downloads.tsx';
+import { OrderDocuments } from '../shop/OrderDocuments.tsx';
 import { PlacedOrderLines } from '../shop/OrderLines.tsx';
 
 /** 'My orders': each order's status, payment, lines, tracking and downloads; the order page for the rest. */
@@ -48,6 +49,13 @@ export function OrdersCard({ orders }: { orders: AccountOrder[] }) {
                 )}
               </p>
               <PlacedOrderLines order={order} items={items} />
+              {order.invoiceNumber && (
+                <OrderDocuments
+                  base={`/orders/${order.id}`}
+                  query={`?key=${key}`}
+                  documents={[{ number: order.invoiceNumber, kind: 'invoice' }]}
+                />
+              )}
               <Downloads downloads={downloads} inOrder={order.id} />
             </li>
           ))}

@@ -22,6 +22,24 @@ export function orderShipping(order: {
     : { method: order.shippingMethod, cost: order.shippingCost };
 }
 
+/** An order's tax for its summary; undefined when it was charged none. */
+export function orderTax(order: { taxAmount: number; taxIncluded: boolean }): OrderTaxView | undefined {
+  return order.taxAmount > 0 ? { amount: order.taxAmount, included: order.taxIncluded } : undefined;
+}
+export type OrderTaxView = { amount: number; included: boolean; label?: string };
+
+/** The tax line: added to the total, or (prices entered with tax) the part of it that is tax. */
+export function TaxRow({ amount, included, label }: OrderTaxView) {
+  const currency = useCurrency();
+  const named = label ? ` (${label})` : '';
+  return (
+    <p className="summary-row">
+      <span>{included ? `Including tax${named}` : `Tax${named}`}</span>
+      <span>{formatPrice(amount, currency)}</span>
+    </p>
+  );
+}
+
 /** The order summary's discount line: the code and what it takes off. */
 export function DiscountRow({ code, amount }: { code: string; amount: number }) {
   const currency = useCurrency();
@@ -39,9 +57,12 @@ export function OrderLines({
   total,
   shipping,
   discount,
+  tax,
 }: {
   lines: OrderLineView[];
   total: number;
+  /** Absent for an order charged no tax. */
+  tax?: OrderTaxView;
   /** Absent for an order that ships nothing. */
   shipping?: { method: string; cost: number };
   /** Absent for an order placed without a code. */
@@ -67,10 +88,12 @@ export function OrderLines({
         </p>
       )}
       {discount && <DiscountRow code={discount.code} amount={discount.amount} />}
+      {tax && !tax.included && <TaxRow {...tax} />}
       <p className="summary-row summary-total">
         <span>Total</span>
         <span>{formatPrice(total, currency)}</span>
       </p>
+      {tax?.included && <TaxRow {...tax} />}
     </>
   );
 }
@@ -86,6 +109,8 @@ export function PlacedOrderLines({
     shippingCost: number;
     discountCode: string | null;
     discountAmount: number;
+    taxAmount: number;
+    taxIncluded: boolean;
   };
   items: { id: number; productName: string; quantity: number; priceAtTime: number }[];
 }) {
@@ -100,6 +125,7 @@ export function PlacedOrderLines({
       total={order.totalAmount}
       shipping={orderShipping(order)}
       discount={orderDiscount(order)}
+      tax={orderTax(order)}
     />
   );
 }
