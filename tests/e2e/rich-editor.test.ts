@@ -314,6 +314,32 @@ describe('the rich editor', () => {
     await context.close();
   });
 
+  it("ends a members' post's public preview with the paywall card, by keyboard", async () => {
+    const input = postInputSchema.parse({
+      title: 'Behind The Wall',
+      content: 'For everyone.\n\nFor members.',
+      excerpt: 'P',
+      category: 'Life',
+      status: 'published',
+    });
+    const post = await createPost(app.services.db, app.services.queues, input, admin.user.id);
+    const { context, page, problems } = await richEditorPage(post.id);
+    await page.getByRole('textbox', { name: 'Content', exact: true }).focus();
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    await slash(page, 'paywall');
+    await expect.poll(() => page.locator('.editor-card-label').allTextContents()).toEqual(['Paywall']);
+    await expectAccessible(page);
+    await save(page);
+    expect((await stored(post.id)).content).toBe('For everyone.\n\n[paywall]\n\nFor members.');
+
+    await openEditor(page, post.id);
+    await expect.poll(() => page.locator('.editor-card-label').allTextContents()).toEqual(['Paywall']);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('bookmarks a page with the keyboard: read by the server, edited, shown on the page, removed', async () => {
     const input = postInputSchema.parse({
       title: 'Bookmark',

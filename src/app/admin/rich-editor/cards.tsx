@@ -166,6 +166,16 @@ export function ImageCardView({ node, updateAttributes, selected, deleteNode }: 
   );
 }
 
+export function PaywallCardView({ selected, deleteNode }: NodeViewProps) {
+  return (
+    <Card label="Paywall" selected={selected} remove={deleteNode}>
+      <p className="muted">
+        Readers without access to this post see what is above, then the invitation to become a member.
+      </p>
+    </Card>
+  );
+}
+
 export function CalloutCardView({ node, updateAttributes, selected, deleteNode }: NodeViewProps) {
   const text = String(node.attrs.text);
   return (

@@ -10,6 +10,7 @@ import {
   GalleryCardView,
   ImageCardView,
   MarkdownCardView,
+  PaywallCardView,
 } from './cards.tsx';
 import { CodeHighlight } from './code-highlight.ts';
 
@@ -27,6 +28,7 @@ const BLOCKS = [
   'calloutCard',
   'galleryCard',
   'bookmarkCard',
+  'paywallCard',
   'table',
 ];
 
@@ -220,6 +222,23 @@ const BookmarkCard = Node.create({
   },
 });
 
+/** Where a members' post's public preview ends: `[paywall]` on a line of its own in Markdown. */
+const PaywallCard = Node.create({
+  name: 'paywallCard',
+  group: 'block',
+  atom: true,
+  draggable: true,
+  parseHTML() {
+    return [{ tag: 'div[data-paywall-card]' }];
+  },
+  renderHTML() {
+    return ['div', { 'data-paywall-card': '' }];
+  },
+  addNodeView() {
+    return ReactNodeViewRenderer(PaywallCardView);
+  },
+});
+
 /** What the editor allows: pasted HTML is cut down to these nodes and marks by the schema. */
 export const extensions = [
   StarterKit.configure({
@@ -235,6 +254,7 @@ export const extensions = [
   CalloutCard,
   GalleryCard,
   BookmarkCard,
+  PaywallCard,
   CodeHighlight,
   MarkdownSpacing,
 ];

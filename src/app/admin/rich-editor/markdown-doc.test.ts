@@ -86,7 +86,13 @@ const block = fc.oneof(
   fc
     .array(fc.tuple(paragraph, paragraph), { minLength: 1, maxLength: 3 })
     .map((rows) => ['| A | B |', '| --- | :---: |', ...rows.map(([a, b]) => `| ${a} | ${b} |`)].join('\n')),
-  fc.constantFrom('[^1]: A footnote.', 'Setext heading\n===', '    indented code', '- [ ] a task'),
+  fc.constantFrom(
+    '[^1]: A footnote.',
+    'Setext heading\n===',
+    '    indented code',
+    '- [ ] a task',
+    '[paywall]',
+  ),
   typed,
 );
 const separator = fc.constantFrom('\n\n', '\n\n\n', '\n');
@@ -151,6 +157,18 @@ describe('markdown → editor → markdown', () => {
       content: [{ type: 'calloutCard', attrs: { emoji: '⚠️', text: 'Mind\nthe gap ' } }],
     };
     expect(docToMarkdown(typed)).toBe('> ⚠️ Mind the gap');
+  });
+
+  it('loads the paywall line as its card and writes it back, indentation kept', () => {
+    const doc = markdownToDoc('Free\n\n[paywall]\n\nPaid\n\n  [paywall]');
+    expect(doc.content?.map((block) => block.type)).toEqual([
+      'paragraph',
+      'paywallCard',
+      'paragraph',
+      'paywallCard',
+    ]);
+    expect(docToMarkdown(doc)).toBe('Free\n\n[paywall]\n\nPaid\n\n  [paywall]');
+    expect(docToMarkdown({ type: 'doc', content: [{ type: 'paywallCard' }] })).toBe('[paywall]');
   });
 
   it("loads an image's width from its address's fragment and writes it back there", () => {

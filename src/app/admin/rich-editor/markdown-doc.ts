@@ -38,6 +38,9 @@ const BLOCK_SEPARATOR = '\n\n';
 const COLOUR_OPEN = /^<span style="color: (#[0-9a-fA-F]{3,8}|[a-z]+)">$/;
 
 /** The Markdown a document is written back as. */
+/** The line that ends a members' post's public preview (src/blog/paywall.ts), as the editor writes it. */
+const PAYWALL = '[paywall]';
+
 export function docToMarkdown(doc: JSONContent): string {
   // Empty paragraphs, galleries and bookmarks are the editor's, never a loaded post's (blank lines
   // in Markdown are spacing; a gallery whose picker was cancelled, a bookmark never given an
@@ -91,6 +94,7 @@ function editable(node: RootContent, source: string): JSONContent {
 }
 
 function cardFor(source: string): JSONContent | null {
+  if (source === PAYWALL) return { type: 'paywallCard' };
   for (const [kind, pattern] of Object.entries(CARD_MARKERS)) {
     const match = pattern.exec(source);
     if (match) return { type: 'embedCard', attrs: { kind, value: match[1] } };
@@ -340,6 +344,8 @@ function writeBlock(block: JSONContent): string {
       return writeImages(block.attrs?.images ?? []);
     case 'bookmarkCard':
       return writeBookmark(block.attrs ?? {});
+    case 'paywallCard':
+      return PAYWALL;
     case 'calloutCard':
       return writeCallout(String(block.attrs?.emoji ?? ''), String(block.attrs?.text ?? ''));
     case 'markdownCard':

@@ -65,6 +65,11 @@ export function slashItems(products: ProductChoice[], pickImage: () => void): Sl
           .run(),
     },
     { id: 'divider', label: 'Divider', run: (e) => e.chain().focus().setHorizontalRule().run() },
+    {
+      id: 'paywall',
+      label: 'Paywall',
+      run: (e) => e.chain().focus().insertContent({ type: 'paywallCard' }).run(),
+    },
     { id: 'image', label: 'Image', run: () => pickImage() },
     {
       id: 'gallery',
