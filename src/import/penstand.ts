@@ -4,6 +4,7 @@ import { renderMarkdown } from '../blog/markdown.ts';
 import { syncProducts } from '../blog/post-editor.ts';
 import type { Db } from '../db/knex.ts';
 import { rebuildProjections } from '../orders/store.ts';
+import { STOCK_COLUMN_SQL, setStock } from '../shop/stock.ts';
 import { ImportError } from './types.ts';
 
 /**
@@ -115,7 +116,6 @@ const PRODUCT_COLUMNS = [
   'image',
   'images',
   'category',
-  'stock',
   'featured',
   'status',
   'created_at',
@@ -178,7 +178,9 @@ export async function exportSite(db: Db): Promise<PenstandExport> {
           .map(({ post_id, ...n }) => n)
           .at(0) ?? null,
     })),
-    products: await db('products').orderBy('id').select(PRODUCT_COLUMNS),
+    products: await db('products as p')
+      .orderBy('id')
+      .select([...PRODUCT_COLUMNS, db.raw(`${STOCK_COLUMN_SQL} AS stock`)]),
     subscribers: await db('newsletter_subscribers').orderBy('id').select(SUBSCRIBER_COLUMNS),
     orders: [...orders].map(([id, list]) => ({ id, events: list })),
     discounts: (await db('discount_codes').orderBy('id').select(DISCOUNT_COLUMNS)).map((discount) => ({
@@ -299,7 +301,7 @@ export async function importPenstand(
       if (post.old_slugs.length)
         await trx('post_slug_history').insert(post.old_slugs.map((slug) => ({ slug, post_id: id })));
     }
-    for (const product of document.products)
+    for (const product of document.products) {
       await trx('products').insert({
         ...pick(product, PRODUCT_COLUMNS),
         // An export from before galleries has only `image`: a gallery of that one image.
@@ -307,6 +309,8 @@ export async function importPenstand(
           Array.isArray(product.images) ? product.images : product.image ? [product.image] : [],
         ),
       });
+      await setStock(trx, product.id as number, (product.stock as number | null | undefined) ?? null);
+    }
     counts.products = document.products.length;
     // The products a post shows ([product:ID] markers), once the products are there.
     for (const post of imported) await syncProducts(trx, post.id, post.content);

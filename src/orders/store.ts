@@ -167,6 +167,8 @@ export async function projectEvent(
             quantity: line.quantity,
             price_at_time: line.priceAtTime,
             product_name: line.productName,
+            variant_id: line.variantId ?? null,
+            variant: line.variant ?? null,
             created_at: event.createdAt,
             updated_at: event.createdAt,
           })),

@@ -3,6 +3,7 @@ export const SHOP_MESSAGES = {
   noProductsTitle: 'No products found',
   noProductsHint: 'Try adjusting your search or filter criteria.',
   productNotFound: 'Product not found',
+  variantNotFound: 'This product has no such variant',
   outOfStock: 'Out of stock',
   outOfStockBadge: 'Out of Stock',
   outOfStockNote: 'This product is currently out of stock.',
@@ -63,4 +64,9 @@ export function noLongerAvailable(name: string): string {
 
 export function showingRange(from: number, to: number, total: number): string {
   return `Showing ${from}-${to} of ${total} products`;
+}
+
+/** A product with options added without a variant: 'Choose a size' (the first option, in lower case). */
+export function chooseOption(optionName: string): string {
+  return `Choose a ${optionName.toLowerCase()}`;
 }

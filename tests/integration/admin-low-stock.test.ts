@@ -5,6 +5,7 @@ import { addToCart } from '../../src/shop/cart.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { createUser } from '../support/auth.ts';
 import { startSmtpServer } from '../support/smtp.ts';
+import { setStock, stockOf } from '../../src/shop/stock.ts';
 
 let app: TestApp;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
@@ -22,10 +23,10 @@ describe('low-stock alerts', () => {
     const admin = await createUser(app, { role: 'admin' });
     const [product] = await app.services
       .db('products')
-      .insert({ name: 'Enamel Pin', description: 'd', price: 900, category: 'Merchandise', stock: 12 })
+      .insert({ name: 'Enamel Pin', description: 'd', price: 900, category: 'Merchandise' })
       .returning('id');
-    const stock = (value: number | null) =>
-      app.services.db('products').where({ id: product.id }).update({ stock: value });
+    const stock = (value: number | null) => setStock(app.services.db, product.id, value);
+    await stock(12);
     const subjects = () => smtp.messages.filter((m) => m.to.includes(admin.email)).map((m) => m.subject);
 
     await stock(11);
@@ -72,7 +73,7 @@ describe('low-stock alerts', () => {
       (m) => m.to.includes(admin.email) && m.subject === 'Low stock: Letterpress Card (10 left)',
     );
     await executeOrderCommand(db, first.id, { type: 'CancelOrder', reason: 'changed mind' });
-    expect((await db('products').where({ id: product.id }).first()).stock).toBe(12);
+    expect((await stockOf(db, product.id))).toBe(12);
     await buy(12, 'guest-session-two-bbbbbbbbbbbbbbbbbbbbbbbb');
     await smtp.waitFor((m) => m.to.includes(admin.email) && m.subject === 'Out of stock: Letterpress Card');
     expect(alerts()).toEqual(['Low stock: Letterpress Card (10 left)', 'Out of stock: Letterpress Card']);

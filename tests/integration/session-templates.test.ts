@@ -5,6 +5,7 @@ import { loadBuild, startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { publishedPost, seedDemo } from '../support/blog.ts';
 import { createProductRow, GuestClient } from '../support/shop.ts';
+import { setStock } from '../../src/shop/stock.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -160,7 +161,7 @@ describe('pages for sessions, rendered once as templates', () => {
     expect(grown.html).toMatch(/aria-label="Cart, 3 items"/);
 
     // Stock sold to someone else is a different page too, though no admin wrote.
-    await app.services.db('products').where({ id: product.id }).update({ stock: 3 });
+    await setStock(app.services.db, product.id, 3);
     expect((await page('/cart', cookie)).cache).toBeNull();
 
     const keyOf = (html: string) => {

@@ -4,6 +4,7 @@ import { SHOP_MESSAGES } from '../../src/shop/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { createProductRow } from '../support/shop.ts';
+import { setStock } from '../../src/shop/stock.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -151,7 +152,7 @@ it('describes a product for search engines with Product JSON-LD: price, currency
       availability: 'https://schema.org/InStock',
     },
   });
-  await app.services.db('products').where({ id: product.id }).update({ stock: 0 });
+  await setStock(app.services.db, product.id, 0);
   const soldOut = await page(`/product/${product.id}`);
   expect(soldOut).toContain('"availability":"https://schema.org/OutOfStock"');
 });
