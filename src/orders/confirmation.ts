@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Db } from '../db/knex.ts';
 import type { Mail, Mailer } from '../jobs/mailer.ts';
 import { escapeHtml } from '../kernel/escape.ts';
+import { lineName } from '../shop/line-name.ts';
 import { formatPrice } from '../shop/price.ts';
 import {
   decide,
@@ -19,7 +20,7 @@ export function confirmationMail(orderId: number, order: OrderPlacedData, placed
   const name = [order.firstName, order.lastName].filter(Boolean).join(' ');
   const lines = order.items.map(
     (i) =>
-      `${i.quantity} × ${i.productName} — ${price(i.priceAtTime)} each — ${price(i.quantity * i.priceAtTime)}`,
+      `${i.quantity} × ${lineName(i.productName, i.variant)} — ${price(i.priceAtTime)} each — ${price(i.quantity * i.priceAtTime)}`,
   );
   // A digital-only order has no address (checkout does not ask for one): nothing ships.
   const shipping =
@@ -47,7 +48,7 @@ export function confirmationMail(orderId: number, order: OrderPlacedData, placed
 <table>${order.items
     .map(
       (i) =>
-        `<tr><td>${i.quantity} × ${escapeHtml(i.productName)}</td><td>${price(i.priceAtTime)} each</td><td>${price(i.quantity * i.priceAtTime)}</td></tr>`,
+        `<tr><td>${i.quantity} × ${escapeHtml(lineName(i.productName, i.variant))}</td><td>${price(i.priceAtTime)} each</td><td>${price(i.quantity * i.priceAtTime)}</td></tr>`,
     )
     .join('')}</table>
 ${shipping ? `<p>${escapeHtml(shipping)}</p>` : ''}${discount ? `<p>${escapeHtml(discount)}</p>` : ''}<p><strong>Total: ${price(order.totalAmount)}</strong></p>${

@@ -17,8 +17,12 @@ export async function sendLowStockAlert(
 ) {
   const variantId = alert.variantId ?? 0;
   const found = await db('products as p')
-    .leftJoin('product_variants as v', (j) => j.on('v.product_id', 'p.id').andOn('v.id', db.raw('?', [variantId])))
-    .leftJoin('stock_levels as s', (j) => j.on('s.product_id', 'p.id').andOn('s.variant_id', db.raw('?', [variantId])))
+    .leftJoin('product_variants as v', (j) =>
+      j.on('v.product_id', 'p.id').andOn('v.id', db.raw('?', [variantId])),
+    )
+    .leftJoin('stock_levels as s', (j) =>
+      j.on('s.product_id', 'p.id').andOn('s.variant_id', db.raw('?', [variantId])),
+    )
     .where('p.id', alert.productId)
     .first('p.name', 'v.label', db.raw('coalesce(v.price, p.price) AS price'), 's.stock');
   // A variant is named with its label: 'Penstand T-shirt (Size: M)'.

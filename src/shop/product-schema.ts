@@ -57,7 +57,8 @@ export function variantLabel(options: ProductOption[], chosen: Record<string, st
 
 /** Why these options and variants do not fit together, or null: each variant one distinct combination. */
 export function variantsProblem(options: ProductOption[], variants: VariantData[]): string | null {
-  if (options.length > MAX_PRODUCT_OPTIONS) return `A product can have at most ${MAX_PRODUCT_OPTIONS} options`;
+  if (options.length > MAX_PRODUCT_OPTIONS)
+    return `A product can have at most ${MAX_PRODUCT_OPTIONS} options`;
   const names = options.map((o) => o.name.toLowerCase());
   if (new Set(names).size < names.length) return 'Each option needs its own name';
   if (options.length > 0 && variants.length === 0) return 'A product with options needs at least one variant';
@@ -66,9 +67,9 @@ export function variantsProblem(options: ProductOption[], variants: VariantData[
   for (const variant of variants) {
     const keys = Object.keys(variant.options);
     const fits =
-      keys.length === options.length &&
-      options.every((o) => o.values.includes(variant.options[o.name]));
-    if (!fits) return `Each variant chooses one listed value of every option (${options.map((o) => o.name).join(', ')})`;
+      keys.length === options.length && options.every((o) => o.values.includes(variant.options[o.name]));
+    if (!fits)
+      return `Each variant chooses one listed value of every option (${options.map((o) => o.name).join(', ')})`;
     const label = variantLabel(options, variant.options);
     if (seen.has(label)) return `Two variants are the same: ${label}`;
     seen.add(label);
@@ -91,7 +92,9 @@ const productFields = {
     .array(imageRef, 'Images must be a list of image links')
     .max(MAX_PRODUCT_IMAGES, `A product can have at most ${MAX_PRODUCT_IMAGES} images`)
     .optional(),
-  options: z.array(optionSchema, 'Options must be a list').max(MAX_PRODUCT_OPTIONS, `A product can have at most ${MAX_PRODUCT_OPTIONS} options`),
+  options: z
+    .array(optionSchema, 'Options must be a list')
+    .max(MAX_PRODUCT_OPTIONS, `A product can have at most ${MAX_PRODUCT_OPTIONS} options`),
   variants: z
     .array(variantSchema, 'Variants must be a list')
     .max(MAX_PRODUCT_VARIANTS, `A product can have at most ${MAX_PRODUCT_VARIANTS} variants`),
@@ -105,15 +108,17 @@ const fitVariants = (data: { options?: ProductOption[]; variants?: VariantData[]
 };
 
 /** The one product schema: the API, the admin editor and tests parse with it. */
-export const productSchema = z.object({
-  ...productFields,
-  stock: productFields.stock.default(null),
-  status: productFields.status.default('active'),
-  featured: productFields.featured.default(false),
-  image: productFields.image.optional().default(null),
-  options: productFields.options.default([]),
-  variants: productFields.variants.default([]),
-}).superRefine(fitVariants);
+export const productSchema = z
+  .object({
+    ...productFields,
+    stock: productFields.stock.default(null),
+    status: productFields.status.default('active'),
+    featured: productFields.featured.default(false),
+    image: productFields.image.optional().default(null),
+    options: productFields.options.default([]),
+    variants: productFields.variants.default([]),
+  })
+  .superRefine(fitVariants);
 
 export type ProductInput = z.input<typeof productSchema>;
 export type ProductData = z.output<typeof productSchema>;

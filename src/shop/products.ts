@@ -157,7 +157,9 @@ async function presentRows(db: Db | Knex.Transaction, rows: ProductRow[]): Promi
     withOptions.length === 0
       ? []
       : await db('product_variants as v')
-          .leftJoin('stock_levels as s', (j) => j.on('s.product_id', 'v.product_id').andOn('s.variant_id', 'v.id'))
+          .leftJoin('stock_levels as s', (j) =>
+            j.on('s.product_id', 'v.product_id').andOn('s.variant_id', 'v.id'),
+          )
           .whereIn('v.product_id', withOptions)
           .orderBy(['v.product_id', 'v.position'])
           .select('v.id', 'v.product_id', 'v.options', 'v.label', 's.stock', 'v.sku', 'v.price', 'v.image');
@@ -333,7 +335,9 @@ function parseOr400<T>(
 export async function createProduct(db: Db, input: unknown): Promise<Product> {
   const data = parseOr400(productSchema, input);
   const id = await db.transaction(async (trx) => {
-    const [row] = await trx('products').insert(toRow(db, data, false)).returning('id');
+    const [row] = await trx('products')
+      .insert(toRow(db, data, false))
+      .returning('id');
     await setStock(trx, row.id, data.stock);
     await writeVariants(trx, row.id, data.options, data.variants);
     return row.id as number;

@@ -46,7 +46,11 @@ export async function stockOf(db: Executor, productId: number, variantId: number
 }
 
 /** Removes the stock rows of variants a product no longer has (nothing cascades to them). */
-export async function dropVariantStock(trx: Knex.Transaction, productId: number, keep: number[]): Promise<void> {
+export async function dropVariantStock(
+  trx: Knex.Transaction,
+  productId: number,
+  keep: number[],
+): Promise<void> {
   await trx('stock_levels')
     .where({ product_id: productId })
     .whereNot('variant_id', 0)
@@ -55,7 +59,8 @@ export async function dropVariantStock(trx: Knex.Transaction, productId: number,
 }
 
 /** A product's (or variant's) stock as a column of a query on products `p` (null: unlimited). */
-export const STOCK_COLUMN_SQL = '(SELECT s.stock FROM stock_levels s WHERE s.product_id = p.id AND s.variant_id = 0)';
+export const STOCK_COLUMN_SQL =
+  '(SELECT s.stock FROM stock_levels s WHERE s.product_id = p.id AND s.variant_id = 0)';
 
 /**
  * The line's units taken from a limited stock row by one conditional decrement (the order's last
@@ -64,7 +69,11 @@ export const STOCK_COLUMN_SQL = '(SELECT s.stock FROM stock_levels s WHERE s.pro
  * what it priced; a line that cannot be had is a Conflict.
  */
 export async function reserveStock(trx: Knex.Transaction, item: StockLine): Promise<StockedLine> {
-  const bindings = { productId: item.productId, variantId: variantKey(item.variantId), quantity: item.quantity };
+  const bindings = {
+    productId: item.productId,
+    variantId: variantKey(item.variantId),
+    quantity: item.quantity,
+  };
   const { rows: taken } = await prepared(
     trx.raw(
       `UPDATE stock_levels s SET stock = s.stock - :quantity ${LINE_SQL}

@@ -1,9 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stockOf } from '../../src/shop/stock.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { addSessionCookie, signedInSession } from '../support/auth.ts';
 import { expectAccessible, launchBrowser, newContext, watchPage } from '../support/browser.ts';
-import { stockOf } from '../../src/shop/stock.ts';
 
 let app: TestApp;
 let browser: Browser;
@@ -74,7 +74,7 @@ describe('admin shop journeys', () => {
     await shopper.getByRole('heading', { name: 'Order Confirmed!' }).waitFor();
     await guest.close();
     const order = await app.services.db('orders').orderBy('id', 'desc').first();
-    expect((await stockOf(app.services.db, product.id))).toBe(2);
+    expect(await stockOf(app.services.db, product.id)).toBe(2);
 
     // The admin finds it by email and works through it.
     await hydrated(page, '/admin?tab=orders');

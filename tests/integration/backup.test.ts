@@ -4,9 +4,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { backupDatabase, restoreDatabase } from '../../src/db/backup.ts';
 import { seedDemoContent } from '../../src/demo/seed.ts';
 import { ensureAdmin } from '../../src/identity/admin.ts';
+import { STOCK_COLUMN_SQL } from '../../src/shop/stock.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { createTestDatabase } from '../support/db.ts';
-import { STOCK_COLUMN_SQL } from '../../src/shop/stock.ts';
 
 let app: TestApp;
 const dir = path.resolve('.test-data', `backup-${process.pid}`);

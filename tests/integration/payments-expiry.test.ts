@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { placeOrder } from '../../src/checkout/place-order.ts';
 import { stripePaymentUrl } from '../../src/orders/payments.ts';
+import { stockOf } from '../../src/shop/stock.ts';
 import { signedInSession } from '../support/auth.ts';
 import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
 import { setUpCardPaymentsApp } from '../support/stripe-stand-in.ts';
 import { until } from '../support/until.ts';
-import { stockOf } from '../../src/shop/stock.ts';
 
 // The worker runs as in production: delayed jobs, the outbox relay, the mail jobs.
 const WEBHOOK_SECRET = 'whsec_penstand_expiry';

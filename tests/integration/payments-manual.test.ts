@@ -3,11 +3,11 @@ import { placeOrder } from '../../src/checkout/place-order.ts';
 import { updatePaymentSettings } from '../../src/orders/payment-settings.ts';
 import { expireDueOrders, expireOrder, markOrderPaid } from '../../src/orders/payments.ts';
 import { rebuildProjections } from '../../src/orders/store.ts';
+import { setStock, stockOf } from '../../src/shop/stock.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
 import { startSmtpServer } from '../support/smtp.ts';
-import { setStock, stockOf } from '../../src/shop/stock.ts';
 
 // Manual payment mode: no Stripe keys, as `npm start` runs.
 let app: TestApp;

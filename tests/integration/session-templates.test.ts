@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteHandle } from '../../src/app/plain-page.ts';
 import { slugify } from '../../src/blog/slug.ts';
+import { setStock } from '../../src/shop/stock.ts';
 import { loadBuild, startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { publishedPost, seedDemo } from '../support/blog.ts';
 import { createProductRow, GuestClient } from '../support/shop.ts';
-import { setStock } from '../../src/shop/stock.ts';
 
 let app: TestApp;
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setStock, stockOf } from '../../src/shop/stock.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
-import { setStock, stockOf } from '../../src/shop/stock.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -283,7 +283,7 @@ describe('orders API', () => {
     expect(await db('orders').count({ n: '*' }).first()).toEqual({ n: 1 });
     const stored = await db('orders').where({ id: first.body.id }).first();
     expect(stored).toMatchObject({ first_name: 'Ada', last_name: 'Lovelace', postal_code: '12345' });
-    expect((await stockOf(db, lamp.id))).toBe(0);
+    expect(await stockOf(db, lamp.id)).toBe(0);
     // Another session cannot replay someone else's key.
     const stranger = new GuestClient(app);
     await stranger.add((await createProductRow(db)).id);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setStock, stockOf } from '../../src/shop/stock.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { createProductRow, GuestClient } from '../support/shop.ts';
-import { setStock, stockOf } from '../../src/shop/stock.ts';
 
 let app: TestApp;
 beforeAll(async () => {

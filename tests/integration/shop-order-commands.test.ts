@@ -3,10 +3,10 @@ import { AppError } from '../../src/kernel/errors.ts';
 import { executeOrderCommand } from '../../src/orders/changes.ts';
 import { getOrderWithHistory, listOrders } from '../../src/orders/lists.ts';
 import { httpStatusOf } from '../../src/server/error-status.ts';
+import { stockOf } from '../../src/shop/stock.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { refusal } from '../support/refusal.ts';
 import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
-import { stockOf } from '../../src/shop/stock.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -72,13 +72,13 @@ describe('order commands for the admin area', () => {
   it('releases reserved stock on cancel, leaves unlimited stock alone, and keeps orders of deleted products', async () => {
     const { db } = app.services;
     const limited = await placeOrder(5, 3);
-    expect((await stockOf(db, limited.productId))).toBe(2);
+    expect(await stockOf(db, limited.productId)).toBe(2);
     await executeOrderCommand(db, limited.orderId, { type: 'CancelOrder', reason: 'Customer asked' });
-    expect((await stockOf(db, limited.productId))).toBe(5);
+    expect(await stockOf(db, limited.productId)).toBe(5);
 
     const unlimited = await placeOrder(null, 4);
     await executeOrderCommand(db, unlimited.orderId, { type: 'CancelOrder' });
-    expect((await stockOf(db, unlimited.productId))).toBeNull();
+    expect(await stockOf(db, unlimited.productId)).toBeNull();
 
     await db('products').where({ id: unlimited.productId }).delete();
     const kept = await getOrderWithHistory(db, unlimited.orderId);

@@ -5,9 +5,9 @@ import { describe, expect, inject, it } from 'vitest';
 import type { Db } from '../../src/db/knex.ts';
 import { fold, type OrderEvent } from '../../src/orders/domain.ts';
 import { rebuildProjections } from '../../src/orders/store.ts';
+import { stockOf } from '../../src/shop/stock.ts';
 import { startTestApp } from '../support/app.ts';
 import { createProductRow, GuestClient } from '../support/shop.ts';
-import { stockOf } from '../../src/shop/stock.ts';
 
 const run = promisify(execFile);
 
@@ -55,7 +55,7 @@ describe.each(['postgres', 'redis'] as const)('200 parallel checkouts on the %s 
           expect(r.body.message).toBe('Only 0 items available in stock');
         }
 
-        expect((await stockOf(db, product.id))).toBe(0);
+        expect(await stockOf(db, product.id)).toBe(0);
         expect(await db('stock_levels').where('stock', '<', 0).count({ n: '*' }).first()).toEqual({ n: 0 });
         expect((await db('orders').count({ n: '*' }).first())?.n).toBe(50);
         expect((await db('order_items').sum({ q: 'quantity' }).first())?.q).toBe(50);

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { getBlogSettings } from '../../src/settings/settings.ts';
 import { SHOP_MESSAGES } from '../../src/shop/messages.ts';
+import { setStock } from '../../src/shop/stock.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { createProductRow } from '../support/shop.ts';
-import { setStock } from '../../src/shop/stock.ts';
 
 let app: TestApp;
 beforeAll(async () => {

@@ -1,11 +1,11 @@
 import { afterAll, expect, it } from 'vitest';
 import { rebuildProjections } from '../../src/orders/store.ts';
+import { stockOf } from '../../src/shop/stock.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { startProcess } from '../support/process.ts';
 import { freePort } from '../support/redis-server.ts';
 import { createProductRow, validCheckout } from '../support/shop.ts';
 import { recordSummary } from './summary.ts';
-import { stockOf } from '../../src/shop/stock.ts';
 
 let database: TestDatabase;
 afterAll(async () => {

@@ -4,11 +4,11 @@ import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { createDb, type Db } from '../../src/db/knex.ts';
 import { rebuildProjections } from '../../src/orders/store.ts';
+import { stockOf } from '../../src/shop/stock.ts';
 import { emptyDataDir, type RunningProcess, startProcess } from '../support/process.ts';
 import { freePort } from '../support/redis-server.ts';
 import { createProductRow, validCheckout } from '../support/shop.ts';
 import { recordSummary } from './summary.ts';
-import { stockOf } from '../../src/shop/stock.ts';
 
 let dataDir = '';
 let web: RunningProcess | undefined;
