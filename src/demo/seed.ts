@@ -1,7 +1,7 @@
 import { renderMarkdown } from '../blog/markdown.ts';
 import { slugify } from '../blog/slug.ts';
 import type { Db } from '../db/knex.ts';
-import { variantLabel } from '../shop/product-schema.ts';
+import { variantLabel } from '../shop/variants.ts';
 import { demoComments, demoPosts, demoProducts, demoSettings } from './demo-content.ts';
 
 const SEEDED_KEY = 'demo_seeded_at';

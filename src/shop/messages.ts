@@ -9,6 +9,7 @@ export const SHOP_MESSAGES = {
   outOfStockNote: 'This product is currently out of stock.',
   adding: 'Adding...',
   addToCart: 'Add to Cart',
+  chooseOptions: 'Choose options',
   relatedProducts: 'Related Products',
   loadingCart: 'Loading cart...',
   cartEmptyTitle: 'Your cart is empty',
@@ -69,4 +70,9 @@ export function showingRange(from: number, to: number, total: number): string {
 /** A product with options added without a variant: 'Choose a size' (the first option, in lower case). */
 export function chooseOption(optionName: string): string {
   return `Choose a ${optionName.toLowerCase()}`;
+}
+
+/** A product whose variants' prices differ: its lowest, 'from $12.00'. */
+export function fromPriceLabel(price: string): string {
+  return `from ${price}`;
 }

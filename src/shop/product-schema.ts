@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isMediaReference } from '../media/media-reference.ts';
 import { PRODUCT_CATEGORIES, PRODUCT_STATUSES } from './product-enums.ts';
+import { type ProductOption, variantLabel } from './variants.ts';
 
 // Re-exported for the API's query validation; browser code imports product-enums.ts (no zod).
 export {
@@ -9,6 +10,7 @@ export {
   type ProductCategory,
   type ProductStatus,
 } from './product-enums.ts';
+export type { ProductOption } from './variants.ts';
 
 export const MAX_PRODUCT_IMAGES = 12;
 export const MAX_PRODUCT_OPTIONS = 3;
@@ -47,13 +49,7 @@ const variantSchema = z.object({
   image: z.union([imageRef, z.literal('').transform(() => null), z.null()]).default(null),
 });
 
-export type ProductOption = z.output<typeof optionSchema>;
 export type VariantData = z.output<typeof variantSchema>;
-
-/** A variant's label, the options in the product's order: 'Size: M, Colour: Blue'. */
-export function variantLabel(options: ProductOption[], chosen: Record<string, string>): string {
-  return options.map((o) => `${o.name}: ${chosen[o.name]}`).join(', ');
-}
 
 /** Why these options and variants do not fit together, or null: each variant one distinct combination. */
 export function variantsProblem(options: ProductOption[], variants: VariantData[]): string | null {

@@ -2,17 +2,11 @@ import type { Knex } from 'knex';
 import type { z } from 'zod';
 import type { Db } from '../db/knex.ts';
 import { Invalid, NotFound } from '../kernel/errors.ts';
-import { noLongerAvailable, SHOP_MESSAGES } from './messages.ts';
+import { chooseOption, noLongerAvailable, SHOP_MESSAGES } from './messages.ts';
 import { PRODUCT_CATEGORIES, type ProductCategory, type ProductStatus } from './product-enums.ts';
-import {
-  type ProductData,
-  type ProductOption,
-  productSchema,
-  productUpdateSchema,
-  type VariantData,
-  variantLabel,
-} from './product-schema.ts';
+import { type ProductData, productSchema, productUpdateSchema, type VariantData } from './product-schema.ts';
 import { dropVariantStock, STOCK_COLUMN_SQL, setStock } from './stock.ts';
+import { findVariant, type ProductOption, variantLabel } from './variants.ts';
 
 /** One combination of a product's options, with its own stock (null: unlimited), SKU, price and image. */
 export type Variant = {
@@ -294,6 +288,26 @@ export async function productChoices(db: Db): Promise<{ id: number; name: string
 export async function getPublicProduct(db: Db, id: number): Promise<Product | null> {
   const product = await getProduct(db, id);
   return product && product.status === 'active' ? product : null;
+}
+
+/**
+ * The variant a product page's form chose, by its options' values: null for a product without
+ * options; Invalid ('Choose a size') when an option is left unchosen, NotFound for a combination
+ * the product does not sell.
+ */
+export async function variantChosen(
+  db: Db,
+  productId: number,
+  chosen: Record<string, string>,
+): Promise<number | null> {
+  const product = await getPublicProduct(db, productId);
+  if (!product) throw new NotFound(SHOP_MESSAGES.productNotFound);
+  if (product.options.length === 0) return null;
+  const unchosen = product.options.find((o) => !chosen[o.name]);
+  if (unchosen) throw new Invalid(chooseOption(unchosen.name));
+  const variant = findVariant(product.options, product.variants, chosen);
+  if (!variant) throw new NotFound(SHOP_MESSAGES.variantNotFound);
+  return variant.id;
 }
 
 /** The columns for an insert (`update` false) or an update: only an update has a gallery to keep. */
