@@ -61,6 +61,7 @@ describe('order commands for the admin area', () => {
         id: expect.any(Number),
         productId: expect.any(Number),
         productName: 'Sticker pack',
+        variant: null,
         quantity: 2,
         priceAtTime: 700,
       },
