@@ -178,8 +178,8 @@ async function placeOrderIn(
   }
   // The stock last, line by line in product order (one conditional UPDATE of its stock row each);
   // the commit follows.
-  for (const item of items) {
-    const reserved = await reserveStock(trx, item);
+  for (const [i, item] of items.entries()) {
+    const reserved = await reserveStock(trx, item, lines[i].stock === null ? 'unlimited' : 'limited');
     if (
       reserved.name !== item.productName ||
       reserved.price !== item.priceAtTime ||

@@ -62,19 +62,11 @@ export async function dropVariantStock(
 export const STOCK_COLUMN_SQL =
   '(SELECT s.stock FROM stock_levels s WHERE s.product_id = p.id AND s.variant_id = 0)';
 
-/**
- * The line's units taken from a limited stock row by one conditional decrement (the order's last
- * statement), or, for unlimited stock, the line checked as it is now. Either way the answer is
- * the line's name, price and variant as they are at this statement, which the order compares with
- * what it priced; a line that cannot be had is a Conflict.
- */
-export async function reserveStock(trx: Knex.Transaction, item: StockLine): Promise<StockedLine> {
-  const bindings = {
-    productId: item.productId,
-    variantId: variantKey(item.variantId),
-    quantity: item.quantity,
-  };
-  const { rows: taken } = await prepared(
+type LineBindings = { productId: number | null; variantId: number; quantity: number };
+
+/** A limited stock row's units taken by one conditional decrement; null when it is short or unlimited. */
+async function takeLimited(trx: Knex.Transaction, bindings: LineBindings): Promise<StockedLine | null> {
+  const { rows } = await prepared(
     trx.raw(
       `UPDATE stock_levels s SET stock = s.stock - :quantity ${LINE_SQL}
          AND s.product_id = p.id AND s.variant_id = :variantId AND s.stock >= :quantity
@@ -82,15 +74,43 @@ export async function reserveStock(trx: Knex.Transaction, item: StockLine): Prom
       bindings,
     ),
   );
-  if (taken.length > 0) return taken[0];
-  const { rows: unlimited } = await prepared(
+  return rows[0] ?? null;
+}
+
+/** The line as it is now when its stock is unlimited (no row, or a null one); null otherwise. */
+async function checkUnlimited(trx: Knex.Transaction, bindings: LineBindings): Promise<StockedLine | null> {
+  const { rows } = await prepared(
     trx.raw(
       `SELECT ${RETURNING_LINE} ${LINE_SQL}
          AND NOT EXISTS (SELECT 1 FROM stock_levels s WHERE s.product_id = p.id AND s.variant_id = :variantId AND s.stock IS NOT NULL)`,
       bindings,
     ),
   );
-  if (unlimited.length > 0) return unlimited[0];
+  return rows[0] ?? null;
+}
+
+/**
+ * The line's units taken from a limited stock row by one conditional decrement (the order's last
+ * statement), or, for unlimited stock, the line checked as it is now; the stock as the order read
+ * it picks which is tried first, and the other only when that one finds the stock changed. Either
+ * way the answer is the line's name, price and variant as they are at this statement, which the
+ * order compares with what it priced; a line that cannot be had is a Conflict.
+ */
+export async function reserveStock(
+  trx: Knex.Transaction,
+  item: StockLine,
+  asRead: 'limited' | 'unlimited' = 'limited',
+): Promise<StockedLine> {
+  const bindings = {
+    productId: item.productId,
+    variantId: variantKey(item.variantId),
+    quantity: item.quantity,
+  };
+  const attempts = asRead === 'limited' ? [takeLimited, checkUnlimited] : [checkUnlimited, takeLimited];
+  for (const attempt of attempts) {
+    const line = await attempt(trx, bindings);
+    if (line) return line;
+  }
   return refuseLine(await lineNow(trx, item));
 }
 
