@@ -31,6 +31,6 @@ export async function benchProduct(
 /** The stock left of a bench product (its variant's when it has one); null when unlimited. */
 export { stockOf } from '../../src/shop/stock.ts';
 
-/** A SQL condition on `products` for an active product whose own stock is unlimited. */
-export const UNLIMITED_SQL =
-  "status = 'active' AND NOT EXISTS (SELECT 1 FROM stock_levels s WHERE s.product_id = products.id AND s.stock IS NOT NULL)";
+/** A SQL condition on `products` for an active product without options whose stock is unlimited. */
+export const UNLIMITED_SQL = `status = 'active' AND options = '[]'::jsonb
+  AND NOT EXISTS (SELECT 1 FROM stock_levels s WHERE s.product_id = products.id AND s.stock IS NOT NULL)`;
