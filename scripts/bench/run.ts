@@ -303,7 +303,8 @@ const guestAdd = await fetch(`${base}/api/cart?action=add`, {
   body: JSON.stringify({ productId: product?.id ?? 1, quantity: 1 }),
 });
 const guestSid = guestAdd.headers.get('x-session-id');
-if (!guestAdd.ok || !guestSid) throw new Error(`The guest's add to cart answered ${guestAdd.status}`);
+if (!guestAdd.ok || !guestSid)
+  throw new Error(`The guest's add to cart answered ${guestAdd.status}: ${await guestAdd.text()}`);
 const guestCookie = `${SESSION_COOKIE}=${guestSid}`;
 const postPath = `/post/${samplePost?.slug ?? 'missing'}`;
 const shopPath = '/shop?category=Books&page=3';

@@ -316,7 +316,8 @@ function toRow(db: Db, data: Partial<ProductData>, update: boolean): Record<stri
   for (const key of ['name', 'description', 'category', 'price', 'status', 'featured'] as const) {
     if (data[key] !== undefined) row[key] = data[key];
   }
-  if (data.options !== undefined) row.options = JSON.stringify(data.options);
+  if (data.options !== undefined || data.variants !== undefined)
+    row.options = JSON.stringify(data.options ?? []);
   // `image` is always the gallery's first image. A client that knows only `image` (it predates
   // the gallery) replaces that first image and keeps the rest.
   if (data.images !== undefined) {
@@ -368,8 +369,9 @@ export async function updateProduct(db: Db, id: number, input: unknown): Promise
       .returning('id');
     if (!row) throw new NotFound(SHOP_MESSAGES.productNotFound);
     if (data.stock !== undefined) await setStock(trx, id, data.stock);
-    if (data.options !== undefined && data.variants !== undefined)
-      await writeVariants(trx, id, data.options, data.variants);
+    // Judged together by the schema: one sent alone stands with none of the other.
+    if (data.options !== undefined || data.variants !== undefined)
+      await writeVariants(trx, id, data.options ?? [], data.variants ?? []);
   });
   return (await getProduct(db, id)) as Product;
 }
