@@ -202,6 +202,26 @@ describe('product variants', () => {
     expect(Number(sold?.n)).toBe(20);
   });
 
+  it('offer their lowest price in the page’s Product JSON-LD, and show it “from” on the shop’s card', async () => {
+    const res = await api('POST', '/api/products', {
+      name: 'Priced apart',
+      description: 'Each size at its own price.',
+      price: 2500,
+      category: 'Merchandise',
+      options: [{ name: 'Size', values: ['S', 'L'] }],
+      variants: [
+        { options: { Size: 'S' }, stock: 3, price: 1900 },
+        { options: { Size: 'L' }, stock: 3, price: 2100 },
+      ],
+    });
+    const html = await (await fetch(`${app.url}/product/${res.body.id}`)).text();
+    const ld = /<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)?.[1] ?? '{}';
+    expect(JSON.parse(ld).offers.price).toBe('19.00');
+    const shop = (await (await fetch(`${app.url}/shop?search=Priced`)).text()).replaceAll('<!-- -->', '');
+    expect(shop).toContain('from $19.00');
+    expect(shop).toContain('Choose options');
+  });
+
   it('carry the variant’s label through cart, order, mail, admin and rebuild', async () => {
     const { db } = app.services;
     const { product, variant } = await createShirt('Label');

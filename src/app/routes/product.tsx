@@ -43,7 +43,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => {
           '@type': 'Offer',
           url: canonical,
           // Prices are kept in hundredths of the currency (CURRENCY only accepts such currencies).
-          price: (product.price / 100).toFixed(2),
+          price: (lowestPrice(product) / 100).toFixed(2),
           priceCurrency: currency.toUpperCase(),
           availability: `https://schema.org/${product.stock === 0 ? 'OutOfStock' : 'InStock'}`,
         },
@@ -51,6 +51,12 @@ export const meta: Route.MetaFunction = ({ loaderData }) => {
     },
   ];
 };
+
+/** The least the product sells at: its variants' lowest price when it has variants, else its own. */
+function lowestPrice(product: { price: number; variants: { price: number | null }[] }): number {
+  if (product.variants.length === 0) return product.price;
+  return Math.min(...product.variants.map((v) => v.price ?? product.price));
+}
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { services } = getApp(context);
