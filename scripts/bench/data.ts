@@ -344,18 +344,7 @@ if (counts.posts > 0 && counts.comments > 0) {
 
 await copyRows(
   'products',
-  [
-    'name',
-    'description',
-    'price',
-    'image',
-    'category',
-    'stock',
-    'featured',
-    'status',
-    'created_at',
-    'updated_at',
-  ],
+  ['name', 'description', 'price', 'image', 'category', 'featured', 'status', 'created_at', 'updated_at'],
   counts.products,
   5_000,
   (i) => {
@@ -368,13 +357,18 @@ await copyRows(
       500 + ((g * 137) % 49_500),
       `/demo/${PRODUCT_IMAGES[g % PRODUCT_IMAGES.length]}.svg`,
       PRODUCT_CATEGORIES[g % PRODUCT_CATEGORIES.length],
-      g % 4 === 0 ? null : g % 10 === 1 ? 0 : g % 10 === 2 ? 1 + (g % 10) : 10_000,
       g % 40 === 0,
       g % 25 === 0 ? 'inactive' : 'active',
       minutesAgo(g),
       minutesAgo(g),
     ];
   },
+);
+// Their stock rows (ids start at 1 after the TRUNCATE): a quarter unlimited, some sold out or low.
+await db.raw(
+  `INSERT INTO stock_levels (product_id, stock)
+   SELECT id, CASE WHEN id % 4 = 0 THEN NULL WHEN id % 10 = 1 THEN 0 WHEN id % 10 = 2 THEN 1 + id % 10 ELSE 10000 END
+   FROM products`,
 );
 log(`${counts.products} products`);
 

@@ -3,6 +3,7 @@ import { closeSync, fdatasyncSync, openSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { type BenchProduct, benchProduct } from './bench-product.ts';
 import { BENCH_DATA_DIR, databaseCpu, openBenchDatabase } from './database.ts';
 
 /**
@@ -70,48 +71,51 @@ process.stdout.write(
   `  8 KB write + fdatasync: ${fsyncUs.toFixed(0)} µs (at most ${Math.round(1e6 / fsyncUs)} flushes/s, each covering every commit waiting)\n\n`,
 );
 
-async function floorProduct(name: string, stock: number | null): Promise<number> {
-  const row = { stock, status: 'active', price: 2_500, updated_at: db.fn.now() };
-  const found = await db('products').where({ name }).first('id');
-  if (found) {
-    await db('products').where({ id: found.id }).update(row);
-    return found.id;
-  }
-  const [created] = await db('products')
-    .insert({ ...row, name, description: 'The order floor.', category: 'Books' })
-    .returning('id');
-  return created.id;
-}
-const limited = await floorProduct('Bench floor, limited', ORDERS);
-const unlimited = await floorProduct('Bench floor, unlimited', null);
+// Alike but for the stock, as the drop's: each sells one variant (Size: M).
+const limited = await benchProduct(db, 'Bench floor, limited', ORDERS, {
+  variant: true,
+  description: 'The order floor.',
+});
+const unlimited = await benchProduct(db, 'Bench floor, unlimited', null, {
+  variant: true,
+  description: 'The order floor.',
+});
 const outboxBefore = Number((await db('outbox').max({ id: 'id' }).first())?.id ?? 0);
 
 // The statements as the app sends them (see `npm run bench:orders -- --sql`).
 const SQL = {
   session: `insert into "sessions" ("expire", "sess", "sid", "user_agent", "user_id") values ($1, $2, $3, $4, $5) on conflict ("sid") do nothing returning "sid"`,
   add: `WITH product AS (
-       SELECT id, stock, status FROM products WHERE id = $1
+       SELECT p.id, p.status, s.stock, p.options->0->>'name' AS first_option,
+              CASE WHEN CAST($1 AS int) = 0 THEN jsonb_array_length(p.options) = 0 ELSE v.id IS NOT NULL END AS chosen
+       FROM products p
+       LEFT JOIN product_variants v ON v.id = NULLIF(CAST($2 AS int), 0) AND v.product_id = p.id
+       LEFT JOIN stock_levels s ON s.product_id = p.id AND s.variant_id = CAST($3 AS int)
+       WHERE p.id = $4
      ), has AS (
        SELECT coalesce(sum(i.quantity), 0)::int AS quantity FROM cart_items i
-       JOIN carts c ON c.id = i.cart_id WHERE c."session_id" = $2 AND i.product_id = $3
+       JOIN carts c ON c.id = i.cart_id
+       WHERE c."session_id" = $5 AND i.product_id = $6 AND coalesce(i.variant_id, 0) = CAST($7 AS int)
      ), cart AS (
-       INSERT INTO carts ("session_id") SELECT CAST($4 AS text) FROM product, has
-       WHERE product.status = 'active' AND (product.stock IS NULL OR has.quantity + CAST($5 AS int) <= product.stock)
+       INSERT INTO carts ("session_id") SELECT CAST($8 AS text) FROM product, has
+       WHERE product.status = 'active' AND product.chosen
+         AND (product.stock IS NULL OR has.quantity + CAST($9 AS int) <= product.stock)
        ON CONFLICT ("session_id") DO UPDATE SET updated_at = now()
        RETURNING id
      ), line AS (
-       INSERT INTO cart_items (cart_id, product_id, quantity) SELECT cart.id, CAST($6 AS int), CAST($7 AS int) FROM cart
-       ON CONFLICT (cart_id, product_id) DO UPDATE
+       INSERT INTO cart_items (cart_id, product_id, variant_id, quantity)
+       SELECT cart.id, CAST($10 AS int), NULLIF(CAST($11 AS int), 0), CAST($12 AS int) FROM cart
+       ON CONFLICT (cart_id, product_id, (coalesce(variant_id, 0))) DO UPDATE
          SET quantity = cart_items.quantity + excluded.quantity, updated_at = now()
          WHERE (SELECT stock FROM product) IS NULL
            OR cart_items.quantity + excluded.quantity <= (SELECT stock FROM product)
        RETURNING id, quantity
      ), counted AS (
        INSERT INTO analytics_cart_adds (day, product_id, adds)
-       SELECT CAST($8 AS date), CAST($9 AS int), 1 FROM line WHERE coalesce((SELECT analytics FROM blog_settings WHERE id = 1), true)
+       SELECT CAST($13 AS date), CAST($14 AS int), 1 FROM line WHERE coalesce((SELECT analytics FROM blog_settings WHERE id = 1), true)
        ON CONFLICT (day, product_id) DO UPDATE SET adds = analytics_cart_adds.adds + 1
      )
-     SELECT product.stock, product.status, line.id AS line_id, line.quantity
+     SELECT product.stock, product.status, product.first_option, product.chosen, line.id AS line_id, line.quantity
      FROM product CROSS JOIN has LEFT JOIN line ON true`,
   loadSession: `select "s"."sid", "s"."sess", "s"."expire", "s"."user_id", "u"."id" as "uid", "u"."email", "u"."username", "u"."first_name", "u"."last_name", "u"."role", CASE WHEN s.user_id IS NOT NULL THEN (SELECT coalesce(sum(i.quantity), 0) FROM cart_items i JOIN carts c ON c.id = i.cart_id
    JOIN products p ON p.id = i.product_id WHERE c.user_id = s.user_id AND p.status = 'active')
@@ -135,18 +139,26 @@ const SQL = {
        SELECT id FROM carts WHERE "session_id" = $1 FOR UPDATE
      ), taken AS (
        DELETE FROM cart_items i USING cart WHERE i.cart_id = cart.id
-       RETURNING i.product_id, i.quantity
+       RETURNING i.product_id, i.variant_id, i.quantity
      )
-     SELECT t.product_id, t.quantity, p.name, p.price, p.stock, p.status,
+     SELECT t.product_id, t.variant_id, v.label AS variant, t.quantity, p.name,
+            coalesce(v.price, p.price) AS price, s.stock, p.status,
        (SELECT nextval('order_ids')::int) AS order_id, nextval('order_items_id_seq')::int AS line_id
      FROM taken t JOIN products p ON p.id = t.product_id
-     ORDER BY t.product_id`,
+     LEFT JOIN product_variants v ON v.id = t.variant_id
+     LEFT JOIN stock_levels s ON s.product_id = t.product_id AND s.variant_id = coalesce(t.variant_id, 0)
+     ORDER BY t.product_id, t.variant_id NULLS FIRST`,
   event: `with "appended" as (insert into "order_events" ("data", "metadata", "order_id", "type", "version") values ($1, $2, $3, $4, $5) on conflict ("order_id", "version") do nothing returning "order_id", "version", "type", "data", "metadata", "created_at"), "jobs" as (INSERT INTO outbox (queue, job_name, payload, job_id, run_at)
      SELECT * FROM (VALUES ($6, $7, $8::jsonb, $9, $10::timestamptz), ($11, $12, $13::jsonb, $14, $15::timestamptz)) AS v
      WHERE EXISTS (SELECT 1 FROM "appended")) select "order_id", "version", "type", "data", "metadata", "created_at" from "appended"`,
-  order: `with "placed" as (insert into "orders" ("address", "checkout_session_id", "city", "confirmation_sent", "country", "created_at", "discount_amount", "discount_code", "email", "first_name", "hold_until", "id", "idempotency_key", "last_name", "notes", "paid_amount", "payment_method", "payment_reference", "payment_status", "phone", "postal_code", "refund_needed", "refunded_amount", "session_id", "shipping_cost", "shipping_method", "status", "total_amount", "tracking_number", "updated_at", "user_id", "version") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32)) insert into "order_items" ("created_at", "id", "order_id", "price_at_time", "product_id", "product_name", "quantity", "updated_at") values ($33, $34, $35, $36, (SELECT id FROM products WHERE id = $37), $38, $39, $40)`,
-  reserve: `update "products" set "stock" = CASE WHEN stock IS NULL THEN NULL ELSE stock - $1 END, "updated_at" = CURRENT_TIMESTAMP where "id" = $2 and "status" = $3 and ("stock" is null or "stock" >= $4) returning "name", "price"`,
-  holdUnlimited: `SELECT name, price FROM products WHERE id = $1 AND status = 'active' AND stock IS NULL FOR SHARE`,
+  order: `with "placed" as (insert into "orders" ("address", "checkout_session_id", "city", "confirmation_sent", "country", "created_at", "discount_amount", "discount_code", "email", "first_name", "hold_until", "id", "idempotency_key", "last_name", "notes", "paid_amount", "payment_method", "payment_reference", "payment_status", "phone", "postal_code", "refund_needed", "refunded_amount", "session_id", "shipping_cost", "shipping_method", "status", "total_amount", "tracking_number", "updated_at", "user_id", "version") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32)) insert into "order_items" ("created_at", "id", "order_id", "price_at_time", "product_id", "product_name", "quantity", "updated_at", "variant", "variant_id") values ($33, $34, $35, $36, (SELECT id FROM products WHERE id = $37), $38, $39, $40, $41, $42)`,
+  reserve: `UPDATE stock_levels s SET stock = s.stock - $4 FROM products p LEFT JOIN product_variants v ON v.id = NULLIF($1, 0) AND v.product_id = p.id
+  WHERE p.id = $2 AND p.status = 'active' AND ($3 = 0 OR v.id IS NOT NULL)
+         AND s.product_id = p.id AND s.variant_id = $5 AND s.stock >= $6
+       RETURNING p.name, coalesce(v.price, p.price) AS price, v.label AS variant`,
+  checkUnlimited: `SELECT p.name, coalesce(v.price, p.price) AS price, v.label AS variant FROM products p LEFT JOIN product_variants v ON v.id = NULLIF($1, 0) AND v.product_id = p.id
+  WHERE p.id = $2 AND p.status = 'active' AND ($3 = 0 OR v.id IS NOT NULL)
+         AND NOT EXISTS (SELECT 1 FROM stock_levels s WHERE s.product_id = p.id AND s.variant_id = $4 AND s.stock IS NOT NULL)`,
 };
 type Name = keyof typeof SQL;
 
@@ -154,7 +166,7 @@ const HOLD_MS = 3 * 24 * 60 * 60 * 1000;
 let shopper = 0;
 
 /** One new guest shopper's order: the add to cart's two statements, then the checkout's nine. */
-async function order(client: pg.Client, productId: number): Promise<boolean> {
+async function order(client: pg.Client, { productId, variantId }: BenchProduct): Promise<boolean> {
   const q = (name: Name, args: unknown[]) =>
     client.query({ name: `floor_${name}`, text: SQL[name], values: args });
   const n = ++shopper;
@@ -162,7 +174,23 @@ async function order(client: pg.Client, productId: number): Promise<boolean> {
   const now = new Date();
   await q('session', [new Date(now.getTime() + 365 * 86_400_000), '{}', sid, null, null]);
   const day = now.toISOString().slice(0, 10);
-  const added = await q('add', [productId, sid, productId, sid, 1, productId, 1, day, productId]);
+  const v = variantId ?? 0;
+  const added = await q('add', [
+    v,
+    v,
+    v,
+    productId,
+    sid,
+    productId,
+    v,
+    sid,
+    1,
+    productId,
+    v,
+    1,
+    day,
+    productId,
+  ]);
   if (added.rows[0]?.line_id == null) return false;
 
   await q('loadSession', [sid, 1]);
@@ -174,6 +202,7 @@ async function order(client: pg.Client, productId: number): Promise<boolean> {
     name: string;
     price: number;
     stock: number | null;
+    variant: string | null;
     order_id: number;
     line_id: number;
   };
@@ -196,7 +225,14 @@ async function order(client: pg.Client, productId: number): Promise<boolean> {
     notes: null,
     idempotencyKey: key,
     items: [
-      { lineId: line.line_id, productId, productName: line.name, quantity: 1, priceAtTime: line.price },
+      {
+        lineId: line.line_id,
+        productId,
+        ...(variantId === null ? {} : { variantId, variant: line.variant }),
+        productName: line.name,
+        quantity: 1,
+        priceAtTime: line.price,
+      },
     ],
     totalAmount: line.price,
     holdUntil,
@@ -263,17 +299,19 @@ async function order(client: pg.Client, productId: number): Promise<boolean> {
     line.name,
     1,
     at,
+    line.variant,
+    variantId,
   ]);
-  // Unlimited stock is held, limited stock decremented (the app reads which from the take's row).
+  // Unlimited stock is checked, limited stock decremented (the app reads which from the take's row).
   const reserved =
     line.stock === null
-      ? await q('holdUnlimited', [productId])
-      : await q('reserve', [1, productId, 'active', 1]);
+      ? await q('checkUnlimited', [v, productId, v, v])
+      : await q('reserve', [v, productId, v, 1, v, 1]);
   await client.query(reserved.rowCount ? 'COMMIT' : 'ROLLBACK');
   return Boolean(reserved.rowCount);
 }
 
-async function run(label: string, productId: number, synchronousCommit: 'on' | 'off') {
+async function run(label: string, product: BenchProduct, synchronousCommit: 'on' | 'off') {
   const clients = await Promise.all(
     Array.from({ length: CLIENTS }, async () => {
       const client = new pg.Client({ connectionString: bench.url });
@@ -294,7 +332,7 @@ async function run(label: string, productId: number, synchronousCommit: 'on' | '
     clients.map(async (client) => {
       while (left-- > 0) {
         const t = performance.now();
-        if (await order(client, productId)) placed++;
+        if (await order(client, product)) placed++;
         latencies.push(performance.now() - t);
       }
     }),
@@ -315,11 +353,11 @@ async function run(label: string, productId: number, synchronousCommit: 'on' | '
 process.stdout.write(
   `${`${CLIENTS} clients, ${ORDERS} orders each run`.padEnd(44)}${'orders'.padStart(7)}${'orders/s'.padStart(10)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'PG CPU ms'.padStart(12)}${'of it bg'.padStart(12)}${'driver ms'.padStart(12)}\n`,
 );
-await run(`stock ${ORDERS} (one row every order decrements)`, limited, 'on');
-await run('unlimited stock', unlimited, 'on');
-await floorProduct('Bench floor, limited', ORDERS);
-await run(`stock ${ORDERS}, synchronous_commit off`, limited, 'off');
-await run('unlimited stock, synchronous_commit off', unlimited, 'off');
+await run(`variant's stock ${ORDERS} (one row every order decrements)`, limited, 'on');
+await run('variant unlimited', unlimited, 'on');
+await benchProduct(db, 'Bench floor, limited', ORDERS, { variant: true });
+await run(`variant's stock ${ORDERS}, synchronous_commit off`, limited, 'off');
+await run('variant unlimited, synchronous_commit off', unlimited, 'off');
 
 // No worker relays these orders' jobs: they would wait for the next bench's.
 await db('outbox').where('id', '>', outboxBefore).whereNull('relayed_at').delete();

@@ -4,6 +4,7 @@ import { Session } from 'node:inspector/promises';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { listen } from '../../src/server/http.ts';
+import { benchProduct } from './bench-product.ts';
 import { databaseCpuMs, openBenchDatabase } from './database.ts';
 import { benchApp } from './in-process-app.ts';
 import { SHOPPER_CHECKOUT_BODY } from './shopper.ts';
@@ -29,18 +30,9 @@ const { values } = parseArgs({
 });
 
 const bench = await openBenchDatabase();
-const name = 'Bench orders, unlimited';
-const row = { stock: null, status: 'active', price: 2_500, updated_at: bench.db.fn.now() };
-const found = await bench.db('products').where({ name }).first('id');
-if (found) await bench.db('products').where({ id: found.id }).update(row);
-const productId: number =
-  found?.id ??
-  (
-    await bench
-      .db('products')
-      .insert({ ...row, name, description: 'Counted orders.', category: 'Books' })
-      .returning('id')
-  )[0].id;
+const { productId } = await benchProduct(bench.db, 'Bench orders, unlimited', null, {
+  description: 'Counted orders.',
+});
 
 // Its orders' jobs are dropped at the end (no worker runs here): they would wait for the next bench's.
 const outboxBefore = Number((await bench.db('outbox').max({ id: 'id' }).first())?.id ?? 0);

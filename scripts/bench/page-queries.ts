@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { createSession, SESSION_COOKIE } from '../../src/identity/sessions.ts';
 import { listen } from '../../src/server/http.ts';
+import { UNLIMITED_SQL } from './bench-product.ts';
 import { openBenchDatabase } from './database.ts';
 import { benchApp } from './in-process-app.ts';
 
@@ -23,7 +24,7 @@ const { app, runtime } = await benchApp(bench.url);
 const web = await listen(app, '127.0.0.1', 0);
 
 // A guest shopper: the session an add to cart makes (of a product with unlimited stock).
-const unlimited = await bench.db('products').where({ status: 'active' }).whereNull('stock').first('id');
+const unlimited = await bench.db('products').whereRaw(UNLIMITED_SQL).first('id');
 const added = await fetch(`http://127.0.0.1:${web.port}/api/cart?action=add`, {
   method: 'POST',
   headers: { 'content-type': 'application/json' },

@@ -11,6 +11,7 @@ import { hashPassword } from '../../src/identity/passwords.ts';
 import { createSession, SESSION_COOKIE } from '../../src/identity/sessions.ts';
 import { freePort } from '../free-port.ts';
 import { startWebCommand } from '../start-web-command.ts';
+import { type BenchProduct, benchProduct, stockOf, UNLIMITED_SQL } from './bench-product.ts';
 import { BENCH_DATA_DIR, databaseCpuMs, openBenchDatabase } from './database.ts';
 import { SHOPPER_CHECKOUT_BODY } from './shopper.ts';
 
@@ -156,12 +157,7 @@ if (spawnSync('npx', ['react-router', 'build'], { cwd: root, stdio: 'inherit' })
 
 const bench = await openBenchDatabase();
 const samplePost = await bench.db('posts').where({ status: 'published' }).orderBy('id').first('slug');
-const product = await bench
-  .db('products')
-  .where({ status: 'active' })
-  .whereNull('stock')
-  .orderBy('id')
-  .first('id');
+const product = await bench.db('products').whereRaw(UNLIMITED_SQL).orderBy('id').first('id');
 const anyProduct = await bench.db('products').where({ status: 'active' }).orderBy('id').first('id');
 const postCount = (await bench.db('posts').count({ n: '*' }).first())?.n;
 // The analytics API is for admins: the bench author's session, as an API client sends it.
@@ -183,23 +179,10 @@ if (!reader) {
     .returning('id');
 }
 const readerCookie = `${SESSION_COOKIE}=${await createSession(bench.db, reader.id)}`;
-/** The product drop's two products, found by name and given their stock again on every run. */
-async function dropProduct(name: string, stock: number | null): Promise<number> {
-  const found = await bench.db('products').where({ name }).first('id');
-  const row = { stock, status: 'active', price: 2_500, updated_at: bench.db.fn.now() };
-  if (found) {
-    await bench.db('products').where({ id: found.id }).update(row);
-    return found.id;
-  }
-  const [created] = await bench
-    .db('products')
-    .insert({ ...row, name, description: 'One product, many shoppers at once.', category: 'Books' })
-    .returning('id');
-  return created.id;
-}
+// The product drop's two products, alike but for the stock: each sells one variant (Size: M).
 const DROP_STOCK = Number(values['drop-stock']);
-const dropLimited = await dropProduct('Bench drop, limited', DROP_STOCK);
-const dropUnlimited = await dropProduct('Bench drop, unlimited', null);
+const dropLimited = await benchProduct(bench.db, 'Bench drop, limited', DROP_STOCK, { variant: true });
+const dropUnlimited = await benchProduct(bench.db, 'Bench drop, unlimited', null, { variant: true });
 const year = lastDays(365);
 const dbUrl = bench.url;
 
@@ -257,12 +240,15 @@ function sessionIdOf(headers?: http.IncomingHttpHeaders): string | undefined {
  * A new guest shopper per order: an add to cart from a new address, which makes the session, then
  * the checkout in it (skipped when the add was refused: out of stock). `onOrder` sees each 201.
  */
-function shopperRequests(productId: number, onOrder: () => void = () => {}): autocannon.Request[] {
+function shopperRequests(
+  { productId, variantId }: BenchProduct,
+  onOrder: () => void = () => {},
+): autocannon.Request[] {
   return [
     {
       method: 'POST',
       path: '/api/cart?action=add',
-      body: JSON.stringify({ productId, quantity: 1 }),
+      body: JSON.stringify({ productId, variantId, quantity: 1 }),
       setupRequest: (req: autocannon.Request, context: object) => {
         const shopper = context as Shopper;
         shopper.address = nextShopperAddress();
@@ -317,7 +303,8 @@ const guestAdd = await fetch(`${base}/api/cart?action=add`, {
   body: JSON.stringify({ productId: product?.id ?? 1, quantity: 1 }),
 });
 const guestSid = guestAdd.headers.get('x-session-id');
-if (!guestAdd.ok || !guestSid) throw new Error(`The guest's add to cart answered ${guestAdd.status}`);
+if (!guestAdd.ok || !guestSid)
+  throw new Error(`The guest's add to cart answered ${guestAdd.status}: ${await guestAdd.text()}`);
 const guestCookie = `${SESSION_COOKIE}=${guestSid}`;
 const postPath = `/post/${samplePost?.slug ?? 'missing'}`;
 const shopPath = '/shop?category=Books&page=3';
@@ -374,7 +361,7 @@ const targets: Target[] = [
   {
     name: 'cart + checkout',
     path: '/api/cart?action=add → /api/orders',
-    requests: shopperRequests(product?.id ?? 1),
+    requests: shopperRequests({ productId: product?.id ?? 1, variantId: null }),
   },
 ].filter(selected);
 
@@ -447,8 +434,8 @@ type DropRow = {
   cpuMsPerOrder: { web: number; worker: number; database: number };
 };
 const drops = [
-  { name: `drop, stock ${DROP_STOCK.toLocaleString('en')}`, productId: dropLimited },
-  { name: 'drop, unlimited stock', productId: dropUnlimited },
+  { name: `drop, variant's stock ${DROP_STOCK.toLocaleString('en')}`, product: dropLimited },
+  { name: 'drop, variant unlimited', product: dropUnlimited },
 ].filter(selected);
 const dropRows: DropRow[] = [];
 for (const drop of drops) {
@@ -463,7 +450,7 @@ for (const drop of drops) {
     connections: CONNECTIONS,
     amount: 2 * (DROP_STOCK + 500),
     headers: { 'user-agent': BROWSER_UA, 'accept-encoding': 'gzip' },
-    requests: shopperRequests(drop.productId, () => {
+    requests: shopperRequests(drop.product, () => {
       lastOrderAt = Date.now();
     }),
   });
@@ -480,11 +467,11 @@ for (const drop of drops) {
     Object.entries(codes).reduce((n, [code, c]) => (test(code) ? n + c : n), 0);
   const ordered = await bench
     .db('order_items')
-    .where({ product_id: drop.productId })
+    .where({ product_id: drop.product.productId })
     .where('created_at', '>=', startedAt)
     .count({ n: '*' })
     .first();
-  const left = await bench.db('products').where({ id: drop.productId }).first('stock');
+  const left = await stockOf(bench.db, drop.product.productId, drop.product.variantId);
   const orders = Number(ordered?.n ?? 0);
   dropRows.push({
     name: drop.name,
@@ -495,7 +482,7 @@ for (const drop of drops) {
     conflicts: count((code) => code === '409'),
     serverErrors: count((code) => code.startsWith('5')) + result.errors + result.timeouts,
     otherNon2xx: count((code) => !code.startsWith('2') && !code.startsWith('5') && code !== '409'),
-    stockLeft: left?.stock ?? null,
+    stockLeft: left,
     ceilingRps: ceiling.requests.average,
     cpuMsPerOrder: {
       web: cpuSpent.web / 1000 / Math.max(orders, 1),

@@ -23,6 +23,13 @@ export const addBody = z.object({
     .number('productId must be a number')
     .int()
     .positive('productId must be a positive integer'),
+  /** The variant, for a product with options (left out: 'Choose a size'). */
+  variantId: z.coerce
+    .number('variantId must be a number')
+    .int('variantId must be a positive integer')
+    .positive('variantId must be a positive integer')
+    .nullable()
+    .default(null),
   /** Checked against the product's stock by the cart's quantity rule (readQuantity). */
   quantity: z.unknown().default(1),
 });
@@ -78,12 +85,13 @@ export function cartRouter(services: AppServices): Router {
     const parsed = addBody.safeParse(await readJsonBody(ctx, SMALL_BODY));
     if (!parsed.success) throw new Invalid(parsed.error.issues.map((i) => i.message).join('; '));
     const owner = await writeOwner(ctx);
-    const line = await addToCart(db, owner, parsed.data.productId, parsed.data.quantity);
+    const { productId, quantity, variantId } = parsed.data;
+    const line = await addToCart(db, owner, productId, quantity, variantId);
     ctx.status = 201;
     ctx.body = {
       title: SHOP_MESSAGES.addedTitle,
       message: addedMessage(line.added),
-      item: { id: line.lineId, productId: parsed.data.productId, quantity: line.quantity },
+      item: { id: line.lineId, productId, variantId, quantity: line.quantity },
     };
   }
   router.post('/cart', async (ctx) => {

@@ -155,7 +155,7 @@ export const ModerationList = described(
 
 export const Product = named(
   'Product',
-  'A product; prices are integer cents, stock null means unlimited.',
+  'A product; prices are integer cents, stock null means unlimited. A product with options sells its variants (a variant’s price null: the product’s), and its stock is theirs together.',
   z.object({
     id: z.int(),
     name: z.string(),
@@ -167,6 +167,18 @@ export const Product = named(
     stock: z.int().nullable(),
     featured: z.boolean(),
     status: z.enum(PRODUCT_STATUSES),
+    options: z.array(z.object({ name: z.string(), values: z.array(z.string()) })),
+    variants: z.array(
+      z.object({
+        id: z.int(),
+        options: z.record(z.string(), z.string()),
+        label: z.string().meta({ description: 'e.g. Size: M, Colour: Black' }),
+        stock: z.int().nullable(),
+        sku: z.string(),
+        price: z.int().nullable(),
+        image: z.string().nullable(),
+      }),
+    ),
     createdAt: timestamp,
     updatedAt: timestamp,
   }),
@@ -190,6 +202,8 @@ export const ProductFiles = described('ProductFiles', '{ files: [ProductFile] }.
 const cartLine = z.object({
   id: z.int(),
   productId: z.int(),
+  variantId: z.int().nullable(),
+  variant: z.string().nullable().meta({ description: 'The variant’s label, e.g. Size: M' }),
   quantity: z.int(),
   product: z.object({
     image: z.string().nullable(),
@@ -222,7 +236,7 @@ export const CartAdded = named(
   z.object({
     title: z.string(),
     message: z.string(),
-    item: z.object({ id: z.int(), productId: z.int(), quantity: z.int() }),
+    item: z.object({ id: z.int(), productId: z.int(), variantId: z.int().nullable(), quantity: z.int() }),
   }),
 );
 export const CartLineQuantity = named(
@@ -237,7 +251,7 @@ export const OrderPlaced = described(
 );
 export const MyOrders = described(
   'MyOrders',
-  '{ orders: [order with its lines, payment state and tracking] }.',
+  '{ orders: [order with its lines (each with its variant’s label or null), payment state and tracking] }.',
 );
 export const AdminOrders = described(
   'AdminOrders',
@@ -245,7 +259,7 @@ export const AdminOrders = described(
 );
 export const AdminOrder = described(
   'AdminOrder',
-  'The order (with subtotal, tax, shipping, discount and total in cents, and invoiceNumber once paid), its lines (each with its taxAmount), its events, its currency and its download grants (absolute links, counts, expiry).',
+  'The order (with subtotal, tax, shipping, discount and total in cents, and invoiceNumber once paid), its lines (each with `variant`, the variant’s label such as Size: M, or null, and its taxAmount), its events, its currency and its download grants (absolute links, counts, expiry).',
 );
 export const Discount = described(
   'Discount',

@@ -804,7 +804,8 @@ const ENDPOINTS: Endpoint[] = [
       path,
       action,
       tag: 'Cart',
-      summary: 'Add a product (a guest without a session gets one: the X-Session-Id response header)',
+      summary:
+        'Add a product, or with variantId one of its variants (a product with options without one: 400 ‘Choose a size’); a guest without a session gets one (the X-Session-Id response header)',
       role: 'public',
       body: CartAdd,
       answers: [{ status: 201, schema: R.CartAdded }],

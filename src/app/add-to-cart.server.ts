@@ -3,6 +3,7 @@ import { rememberPostBySlug } from '../analytics/attribution.ts';
 import { Conflict, Invalid, NotFound } from '../kernel/errors.ts';
 import { addToCart, cartOwnerOf } from '../shop/cart.ts';
 import { addedMessage, SHOP_MESSAGES } from '../shop/messages.ts';
+import { variantChosen } from '../shop/products.ts';
 import { getApp } from './context.ts';
 
 export type AddToCartResult = { ok: boolean; title: string; description: string };
@@ -15,13 +16,16 @@ export async function addToCartFor(
   quantity: unknown,
   /** The slug of the post the product page was opened from (shop attribution). */
   fromPost?: FormDataEntryValue | null,
+  /** The product page's choice of a value per option (Size: M), for a product with variants. */
+  chosen: Record<string, string> = {},
 ): Promise<AddToCartResult> {
   const { services, state } = getApp(context);
   if (!productId)
     return { ok: false, title: SHOP_MESSAGES.errorTitle, description: SHOP_MESSAGES.productNotFound };
   try {
     const sessionId = await state.session.ensure();
-    const line = await addToCart(services.db, cartOwnerOf(state), productId, quantity);
+    const variantId = await variantChosen(services.db, productId, chosen);
+    const line = await addToCart(services.db, cartOwnerOf(state), productId, quantity, variantId);
     if (typeof fromPost === 'string' && fromPost) await rememberPostBySlug(services.db, sessionId, fromPost);
     return { ok: true, title: SHOP_MESSAGES.addedTitle, description: addedMessage(line.added) };
   } catch (error) {

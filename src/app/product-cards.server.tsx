@@ -2,8 +2,9 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { PRODUCT_SLOT, productSlotIds } from '../blog/markdown.ts';
 import type { Db } from '../db/knex.ts';
 import { inStockLabel, lowStockNote, SHOP_MESSAGES } from '../shop/messages.ts';
-import { formatPrice } from '../shop/price.ts';
 import { activeProductsById, type Product } from '../shop/products.ts';
+import { fromPrice } from '../shop/variants.ts';
+import { cardPrice } from './components/shop/ProductCard.tsx';
 import { ProductImage } from './components/shop/ProductImage.tsx';
 
 function stockText(stock: number | null): string {
@@ -34,16 +35,24 @@ function ProductCard({
         <p className="product-embed-name">
           <a href={`/product/${product.id}`}>{product.name}</a>
         </p>
-        <p className="product-price">{formatPrice(product.price, currency)}</p>
+        <p className="product-price">
+          {cardPrice({ price: product.price, fromPrice: fromPrice(product) }, currency)}
+        </p>
         <p className={outOfStock ? 'stock-note stock-out' : 'stock-note'}>{stockText(product.stock)}</p>
-        <form method="post" action="/cart/add">
-          <input type="hidden" name="productId" value={product.id} />
-          <input type="hidden" name="returnTo" value={`/product/${product.id}`} />
-          {fromPost ? <input type="hidden" name="fromPost" value={fromPost} /> : null}
-          <button type="submit" className="button button-small" disabled={outOfStock}>
-            {SHOP_MESSAGES.addToCart}
-          </button>
-        </form>
+        {product.options.length > 0 ? (
+          <a href={`/product/${product.id}`} className="button button-small">
+            {SHOP_MESSAGES.chooseOptions}
+          </a>
+        ) : (
+          <form method="post" action="/cart/add">
+            <input type="hidden" name="productId" value={product.id} />
+            <input type="hidden" name="returnTo" value={`/product/${product.id}`} />
+            {fromPost ? <input type="hidden" name="fromPost" value={fromPost} /> : null}
+            <button type="submit" className="button button-small" disabled={outOfStock}>
+              {SHOP_MESSAGES.addToCart}
+            </button>
+          </form>
+        )}
       </div>
     </aside>
   );

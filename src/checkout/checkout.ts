@@ -111,8 +111,13 @@ export async function previewDiscount(
     ? await services
         .db('cart_items as i')
         .join('products as p', 'p.id', 'i.product_id')
+        .leftJoin('product_variants as v', 'v.id', 'i.variant_id')
         .where({ 'i.cart_id': cartId, 'p.status': 'active' })
-        .select('i.product_id as productId', 'i.quantity', 'p.price as unitPrice')
+        .select(
+          'i.product_id as productId',
+          'i.quantity',
+          services.db.raw('coalesce(v.price, p.price) AS "unitPrice"'),
+        )
     : [];
   if (items.length === 0) return { error: SHOP_MESSAGES.cartEmptyCheckoutHint };
   try {

@@ -16,7 +16,7 @@ import { judgeDiscount, takeDiscountUse } from '../shop/discounts.ts';
 import { SHOP_MESSAGES } from '../shop/messages.ts';
 import { listShippingMethods } from '../shop/shipping.ts';
 import { pickShippingMethod, type ShippingMethod, shippingCost } from '../shop/shipping-rules.ts';
-import { holdUnlimited, refuseLine, reserveStock } from '../shop/stock.ts';
+import { refuseLine, reserveStock } from '../shop/stock.ts';
 import { listTaxRates, pricesIncludeTax } from '../shop/tax.ts';
 import { orderLineTaxes, type TaxSettings, taxAdded } from '../shop/tax-rules.ts';
 
@@ -107,6 +107,7 @@ async function placeOrderIn(
   const untaxed: OrderLine[] = lines.map((line, i) => ({
     lineId: lineIds[i],
     productId: line.product_id,
+    ...(line.variant_id === null ? {} : { variantId: line.variant_id, variant: line.variant }),
     productName: line.name,
     quantity: line.quantity,
     priceAtTime: line.price,
@@ -199,12 +200,16 @@ async function placeOrderIn(
     await applyConsequences(trx, orderId, placed, state, events);
     await writeOutboxJobs(trx, jobs);
   }
-  // The stock last, line by line in product order; the commit follows.
+  // The stock last, line by line in product order (one conditional UPDATE of its stock row each);
+  // the commit follows.
   for (const [i, item] of items.entries()) {
-    const reserved =
-      (lines[i].stock === null ? await holdUnlimited(trx, lines[i].product_id) : null) ??
-      (await reserveStock(trx, item));
-    if (reserved.name !== item.productName || reserved.price !== item.priceAtTime) throw new ProductChanged();
+    const reserved = await reserveStock(trx, item, lines[i].stock === null ? 'unlimited' : 'limited');
+    if (
+      reserved.name !== item.productName ||
+      reserved.price !== item.priceAtTime ||
+      reserved.variant !== (item.variant ?? null)
+    )
+      throw new ProductChanged();
   }
   const placed = state.placed;
   if (!placed) throw new Error('OrderPlaced did not place the order');

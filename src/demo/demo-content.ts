@@ -238,7 +238,13 @@ export type DemoProduct = {
   featured?: boolean;
   status?: 'active' | 'inactive';
   image?: string;
+  /** Options (Size, Colour) and a variant per combination: each with its own stock and price. */
+  options?: { name: string; values: string[] }[];
+  variants?: { options: Record<string, string>; stock: number | null; sku: string; price?: number }[];
 };
+
+const SHIRT_SIZES = ['S', 'M', 'L', 'XL'];
+const SHIRT_COLOURS = ['Black', 'White'];
 
 export const demoProducts: DemoProduct[] = [
   {
@@ -337,11 +343,24 @@ export const demoProducts: DemoProduct[] = [
   },
   {
     name: 'Penstand T-shirt',
-    description: 'Organic cotton, unisex fit.',
+    description: 'Organic cotton, unisex fit, in four sizes and two colours.',
     price: 2500,
     category: 'Merchandise',
-    stock: 40,
+    stock: null,
     image: '/demo/tshirt.svg',
+    options: [
+      { name: 'Size', values: SHIRT_SIZES },
+      { name: 'Colour', values: SHIRT_COLOURS },
+    ],
+    // Sold out in small white; the largest size costs more.
+    variants: SHIRT_SIZES.flatMap((size, i) =>
+      SHIRT_COLOURS.map((colour) => ({
+        options: { Size: size, Colour: colour },
+        stock: size === 'S' && colour === 'White' ? 0 : 10 - i * 2,
+        sku: `TEE-${size}-${colour.slice(0, 2).toUpperCase()}`,
+        ...(size === 'XL' ? { price: 2800 } : {}),
+      })),
+    ),
   },
   {
     name: 'Sticker Set',

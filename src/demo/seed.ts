@@ -1,6 +1,7 @@
 import { renderMarkdown } from '../blog/markdown.ts';
 import { slugify } from '../blog/slug.ts';
 import type { Db } from '../db/knex.ts';
+import { variantLabel } from '../shop/variants.ts';
 import { demoComments, demoPosts, demoProducts, demoSettings } from './demo-content.ts';
 
 const SEEDED_KEY = 'demo_seeded_at';
@@ -72,21 +73,40 @@ export async function seedDemoContent(db: Db, opts: { alongsideContent?: boolean
       await trx('comments').insert(comments);
     }
 
-    await trx('products').insert(
-      demoProducts.map((p, i) => ({
-        name: p.name,
-        description: p.description,
-        price: p.price,
-        category: p.category,
-        stock: p.stock,
-        featured: p.featured ?? false,
-        status: p.status ?? 'active',
-        image: p.image ?? null,
-        images: JSON.stringify(p.image ? [p.image] : []),
-        created_at: new Date(now - i * 86_400_000),
-        updated_at: new Date(now - i * 86_400_000),
-      })),
-    );
+    const products: { id: number }[] = await trx('products')
+      .insert(
+        demoProducts.map((p, i) => ({
+          name: p.name,
+          description: p.description,
+          price: p.price,
+          category: p.category,
+          featured: p.featured ?? false,
+          status: p.status ?? 'active',
+          image: p.image ?? null,
+          images: JSON.stringify(p.image ? [p.image] : []),
+          options: JSON.stringify(p.options ?? []),
+          created_at: new Date(now - i * 86_400_000),
+          updated_at: new Date(now - i * 86_400_000),
+        })),
+      )
+      .returning('id');
+    for (const [i, { id }] of products.entries()) {
+      const { stock, options = [], variants = [] } = demoProducts[i];
+      await trx('stock_levels').insert({ product_id: id, variant_id: 0, stock });
+      for (const [position, v] of variants.entries()) {
+        const [variant] = await trx('product_variants')
+          .insert({
+            product_id: id,
+            position,
+            options: JSON.stringify(v.options),
+            label: variantLabel(options, v.options),
+            sku: v.sku,
+            price: v.price ?? null,
+          })
+          .returning('id');
+        await trx('stock_levels').insert({ product_id: id, variant_id: variant.id, stock: v.stock });
+      }
+    }
     return true;
   });
 }

@@ -7,6 +7,7 @@ import type { PostVisibility } from '../blog/post-schema.ts';
 import type { Db } from '../db/knex.ts';
 import { restoreDocumentCounters } from '../orders/document-numbers.ts';
 import { rebuildProjections } from '../orders/store.ts';
+import { STOCK_COLUMN_SQL, setStock } from '../shop/stock.ts';
 import { ImportError } from './types.ts';
 
 /**
@@ -123,12 +124,13 @@ const PRODUCT_COLUMNS = [
   'image',
   'images',
   'category',
-  'stock',
   'featured',
   'status',
+  'options',
   'created_at',
   'updated_at',
 ];
+const VARIANT_COLUMNS = ['id', 'position', 'options', 'label', 'sku', 'price', 'image'];
 const SUBSCRIBER_COLUMNS = ['email', 'status', 'created_at', 'confirmed_at', 'unsubscribed_at', 'bounced_at'];
 
 /**
@@ -186,7 +188,7 @@ export async function exportSite(db: Db): Promise<PenstandExport> {
           .map(({ post_id, ...n }) => n)
           .at(0) ?? null,
     })),
-    products: await db('products').orderBy('id').select(PRODUCT_COLUMNS),
+    products: await exportProducts(db),
     subscribers: await db('newsletter_subscribers').orderBy('id').select(SUBSCRIBER_COLUMNS),
     orders: [...orders].map(([id, list]) => ({ id, events: list })),
     discounts: (await db('discount_codes').orderBy('id').select(DISCOUNT_COLUMNS)).map((discount) => ({
@@ -210,6 +212,22 @@ function threaded(comments: Json[]): Json[] {
 }
 
 const pick = (row: Json, columns: string[]) => Object.fromEntries(columns.map((c) => [c, row[c] ?? null]));
+
+/** The products with their own stock, and their variants with theirs (ids kept: orders name them). */
+async function exportProducts(db: Db): Promise<Json[]> {
+  const products: Json[] = await db('products as p')
+    .orderBy('id')
+    .select([...PRODUCT_COLUMNS, db.raw(`${STOCK_COLUMN_SQL} AS stock`)]);
+  const variants: Json[] = await db('product_variants as v')
+    .leftJoin('stock_levels as s', (j) => j.on('s.product_id', 'v.product_id').andOn('s.variant_id', 'v.id'))
+    .orderBy(['v.product_id', 'v.position'])
+    .select([...VARIANT_COLUMNS.map((c) => `v.${c}`), 'v.product_id', 's.stock']);
+  const byProduct = Map.groupBy(variants, (v) => v.product_id);
+  return products.map((product) => ({
+    ...product,
+    variants: (byProduct.get(product.id) ?? []).map(({ product_id, ...variant }) => variant),
+  }));
+}
 
 /** Orders, products and posts keep their references only in an empty site. */
 async function assertEmpty(trx: Knex.Transaction): Promise<void> {
@@ -312,14 +330,29 @@ export async function importPenstand(
       if (post.old_slugs.length)
         await trx('post_slug_history').insert(post.old_slugs.map((slug) => ({ slug, post_id: id })));
     }
-    for (const product of document.products)
+    for (const product of document.products) {
       await trx('products').insert({
         ...pick(product, PRODUCT_COLUMNS),
         // An export from before galleries has only `image`: a gallery of that one image.
         images: JSON.stringify(
           Array.isArray(product.images) ? product.images : product.image ? [product.image] : [],
         ),
+        options: JSON.stringify(product.options ?? []),
       });
+      await setStock(trx, product.id as number, (product.stock as number | null | undefined) ?? null);
+      // An export from before variants has none.
+      for (const variant of (product.variants as Json[] | undefined) ?? []) {
+        await trx('product_variants').insert({
+          ...pick(variant, VARIANT_COLUMNS),
+          options: JSON.stringify(variant.options),
+          product_id: product.id,
+        });
+        await setStock(trx, product.id as number, variant.stock as number | null, variant.id as number);
+      }
+    }
+    await trx.raw(
+      "SELECT setval('product_variants_id_seq', GREATEST((SELECT max(id) FROM product_variants), 1))",
+    );
     counts.products = document.products.length;
     // The products a post shows ([product:ID] markers), once the products are there.
     for (const post of imported) await syncProducts(trx, post.id, post.content);

@@ -53,9 +53,11 @@ export const jobSchemas = {
   'maintenance.publish-post': z.object({ postId: z.number().int().positive(), publishAt: z.string() }),
   /** Publishes every scheduled post whose time has passed (catches up after downtime). */
   'maintenance.publish-due': z.object({}),
-  /** Written by a trigger on products when stock falls to ≤ 10 ('low') or to 0 ('out'). */
+  /** Written by a trigger on stock_levels when a product's or variant's stock falls to ≤ 10 ('low') or to 0 ('out'). */
   'maintenance.low-stock-alert': z.object({
     productId: z.number().int().positive(),
+    /** 0 (or absent, from before variants): the product's own stock. */
+    variantId: z.number().int().min(0).optional(),
     stock: z.number().int().min(0),
     level: z.enum(['low', 'out']),
   }),

@@ -3,6 +3,7 @@ import type { Db } from '../db/knex.ts';
 import type { Mail, Mailer } from '../jobs/mailer.ts';
 import { escapeHtml } from '../kernel/escape.ts';
 import { countryName } from '../shop/countries.ts';
+import { lineName } from '../shop/line-name.ts';
 import { formatPrice } from '../shop/price.ts';
 import { taxLabel } from '../shop/tax-rules.ts';
 import {
@@ -29,7 +30,7 @@ export function confirmationMail(orderId: number, order: OrderPlacedData, placed
   const name = [order.firstName, order.lastName].filter(Boolean).join(' ');
   const lines = order.items.map(
     (i) =>
-      `${i.quantity} × ${i.productName} — ${price(i.priceAtTime)} each — ${price(i.quantity * i.priceAtTime)}`,
+      `${i.quantity} × ${lineName(i.productName, i.variant)} — ${price(i.priceAtTime)} each — ${price(i.quantity * i.priceAtTime)}`,
   );
   // A digital-only order has no address (checkout does not ask for one): nothing ships.
   const shipping =
@@ -62,7 +63,7 @@ export function confirmationMail(orderId: number, order: OrderPlacedData, placed
 <table>${order.items
     .map(
       (i) =>
-        `<tr><td>${i.quantity} × ${escapeHtml(i.productName)}</td><td>${price(i.priceAtTime)} each</td><td>${price(i.quantity * i.priceAtTime)}</td></tr>`,
+        `<tr><td>${i.quantity} × ${escapeHtml(lineName(i.productName, i.variant))}</td><td>${price(i.priceAtTime)} each</td><td>${price(i.quantity * i.priceAtTime)}</td></tr>`,
     )
     .join('')}</table>
 ${[shipping, discount, tax && !order.taxIncluded ? tax : null]

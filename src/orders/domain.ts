@@ -21,6 +21,9 @@ export type OrderLine = {
   lineId: number;
   productId: number | null;
   productName: string;
+  /** The variant ordered and its label ('Size: M'); absent for a product without options. */
+  variantId?: number;
+  variant?: string | null;
   quantity: number;
   /** Unit price in cents at the time of the order. */
   priceAtTime: number;

@@ -40,11 +40,12 @@ export async function getOrderItems(db: Db, orderId: number): Promise<OrderItemV
   const rows = await db('order_items')
     .where({ order_id: orderId })
     .orderBy('id')
-    .select('id', 'product_id', 'product_name', 'quantity', 'price_at_time', 'tax_amount');
+    .select('id', 'product_id', 'product_name', 'variant', 'quantity', 'price_at_time', 'tax_amount');
   return rows.map((r) => ({
     id: r.id,
     productId: r.product_id,
     productName: r.product_name,
+    variant: r.variant,
     quantity: r.quantity,
     priceAtTime: r.price_at_time,
     taxAmount: r.tax_amount,

@@ -2,6 +2,7 @@ import type Stripe from 'stripe';
 import type { Db } from '../db/knex.ts';
 import { AppError, Conflict, NotFound, UpstreamFailed } from '../kernel/errors.ts';
 import type { CoreServices } from '../kernel/services.ts';
+import { lineName } from '../shop/line-name.ts';
 import { formatPrice } from '../shop/price.ts';
 import { reserveStockAgain } from '../shop/stock.ts';
 import { taxLabel } from '../shop/tax-rules.ts';
@@ -117,7 +118,7 @@ function stripeLines(orderId: number, state: OrderState): Stripe.Checkout.Sessio
       price_data: {
         currency: orderCurrency(state),
         unit_amount: line.priceAtTime,
-        product_data: { name: line.productName },
+        product_data: { name: lineName(line.productName, line.variant) },
       },
     })),
     ...(placed.shippingCost

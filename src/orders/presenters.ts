@@ -67,6 +67,8 @@ export type OrderItemView = {
   id: number;
   productId: number | null;
   productName: string;
+  /** The variant's label, 'Size: M'; null for a product without options. */
+  variant: string | null;
   quantity: number;
   priceAtTime: number;
   /** Cents: the line's tax. */

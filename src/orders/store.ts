@@ -171,6 +171,8 @@ export async function projectEvent(
             price_at_time: line.priceAtTime,
             tax_amount: line.tax?.amount ?? 0,
             product_name: line.productName,
+            variant_id: line.variantId ?? null,
+            variant: line.variant ?? null,
             created_at: event.createdAt,
             updated_at: event.createdAt,
           })),

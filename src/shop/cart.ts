@@ -3,9 +3,10 @@ import { type Db, prepared } from '../db/knex.ts';
 import { Conflict, Invalid, NotFound, type Refusal, Unprocessable } from '../kernel/errors.ts';
 import type { RequestContext } from '../kernel/request.ts';
 import { ANALYTICS_ON_SQL } from '../settings/settings.ts';
-import { noLongerAvailable, SHOP_MESSAGES, stockLimitMessage } from './messages.ts';
+import { chooseOption, noLongerAvailable, SHOP_MESSAGES, stockLimitMessage } from './messages.ts';
 import type { ProductCategory } from './product-enums.ts';
 import { MAX_PER_LINE, maxQuantity, quantityMessage, readQuantity } from './quantity.ts';
+import { stockOf } from './stock.ts';
 
 /**
  * Counts an add-to-cart for the product's funnel (analytics_cart_adds, which analytics reports),
@@ -24,7 +25,11 @@ export type CartOwner = { userId: number | null; sessionId: string | null };
 export type CartLine = {
   id: number;
   productId: number;
+  /** The variant chosen (null for a product without options) and its label, 'Size: M'. */
+  variantId: number | null;
+  variant: string | null;
   quantity: number;
+  /** The product as this line sells it: the variant's price, stock and image where it has its own. */
   product: {
     image: string | null;
     name: string;
@@ -102,8 +107,10 @@ export async function cartSignature(db: Db, owner: CartOwner): Promise<string | 
   const result = await db.raw(
     `SELECT bool_or(c.notices <> '[]'::jsonb) AS noticed,
             bool_or(i.id IS NOT NULL AND p.status IS DISTINCT FROM 'active') AS gone,
-            string_agg(concat_ws(':', i.id, i.product_id, i.quantity, coalesce(p.stock, -1), p.price), ',' ORDER BY i.id) AS lines
+            string_agg(concat_ws(':', i.id, i.product_id, i.variant_id, i.quantity, coalesce(s.stock, -1), coalesce(v.price, p.price), v.label), ',' ORDER BY i.id) AS lines
        FROM carts c LEFT JOIN cart_items i ON i.cart_id = c.id LEFT JOIN products p ON p.id = i.product_id
+       LEFT JOIN product_variants v ON v.id = i.variant_id
+       LEFT JOIN stock_levels s ON s.product_id = i.product_id AND s.variant_id = coalesce(i.variant_id, 0)
       WHERE c.?? = ?`,
     [column, value],
   );
@@ -123,6 +130,10 @@ async function takeNotices(db: Db, column: string, value: number | string): Prom
   );
   return (result.rows[0]?.notices as string[] | undefined) ?? [];
 }
+
+/** A cart line's stock (null: unlimited), for a query on cart_items `i`. */
+const LINE_STOCK_SQL =
+  '(SELECT s.stock FROM stock_levels s WHERE s.product_id = i.product_id AND s.variant_id = coalesce(i.variant_id, 0))';
 
 /** A product with files is digital: it ships nothing. For a query on products `p`. */
 const HAS_FILES = 'EXISTS (SELECT 1 FROM product_files f WHERE f.product_id = p.id)';
@@ -157,6 +168,8 @@ export async function getCart(db: Db, owner: CartOwner): Promise<CartView> {
     {
       id: number;
       product_id: number;
+      variant_id: number | null;
+      variant: string | null;
       quantity: number;
       image: string | null;
       name: string;
@@ -169,17 +182,20 @@ export async function getCart(db: Db, owner: CartOwner): Promise<CartView> {
   > = db('cart_items as i')
     .join('carts as c', 'c.id', 'i.cart_id')
     .join('products as p', 'p.id', 'i.product_id')
+    .leftJoin('product_variants as v', 'v.id', 'i.variant_id')
     .where(`c.${column}`, value)
     .orderBy('i.id')
     .select(
       'i.id',
       'i.product_id',
+      'i.variant_id',
+      'v.label as variant',
       'i.quantity',
-      'p.image',
+      db.raw('coalesce(v.image, p.image) AS image'),
       'p.name',
       'p.category',
-      'p.price',
-      'p.stock',
+      db.raw('coalesce(v.price, p.price) AS price'),
+      db.raw(`${LINE_STOCK_SQL} AS stock`),
       'p.status',
       db.raw(DIGITAL),
     );
@@ -198,6 +214,8 @@ export async function getCart(db: Db, owner: CartOwner): Promise<CartView> {
     .map((r) => ({
       id: r.id,
       productId: r.product_id,
+      variantId: r.variant_id,
+      variant: r.variant,
       quantity: r.quantity,
       product: {
         image: r.image,
@@ -244,43 +262,53 @@ function quantityFor(value: unknown, stock: number | null): number {
 }
 
 /**
- * Adds a typed quantity of a product (to an existing line too), never beyond stock, in one
- * statement: the cart is made or touched only when the line is taken, and the line's upsert checks
- * the stock against the quantity it finds under its row lock, so two quick adds cannot both pass.
- * A taken line is counted for analytics in the same statement. What is no whole number up to the
- * most a line holds is refused before it; the product's stock, which the refusal names, is read
- * only then.
+ * Adds a typed quantity of a product (or of one of its variants; a product with options needs
+ * one) to the cart, an existing line too, never beyond stock, in one statement: the cart is made
+ * or touched only when the line is taken, and the line's upsert checks the stock against the
+ * quantity it finds under its row lock, so two quick adds cannot both pass. A taken line is
+ * counted for analytics in the same statement. What is no whole number up to the most a line
+ * holds is refused before it; the stock, which the refusal names, is read only then.
  */
 export async function addToCart(
   db: Db,
   owner: CartOwner,
   productId: number,
   typed: unknown,
+  variantId: number | null = null,
 ): Promise<{ lineId: number; quantity: number; added: number }> {
   const where = ownerWhere(owner);
   if (!where) throw new Error('a cart needs a user or a session');
   const [column, ownerId] = Object.entries(where)[0];
   const read = readQuantity(typed, MAX_PER_LINE);
   if ('error' in read) {
-    const product = await db('products').where({ id: productId, status: 'active' }).first('stock');
-    throw product ? quantityRefusal(product.stock) : new NotFound(SHOP_MESSAGES.productNotFound);
+    const product = await db('products').where({ id: productId, status: 'active' }).first('id');
+    if (!product) throw new NotFound(SHOP_MESSAGES.productNotFound);
+    throw quantityRefusal(await stockOf(db, productId, variantId));
   }
   const { quantity } = read;
   const { rows } = await prepared(
     db.raw(
       `WITH product AS (
-       SELECT id, stock, status FROM products WHERE id = :productId
+       SELECT p.id, p.status, s.stock, p.options->0->>'name' AS first_option,
+              CASE WHEN CAST(:variantId AS int) = 0 THEN jsonb_array_length(p.options) = 0 ELSE v.id IS NOT NULL END AS chosen
+       FROM products p
+       LEFT JOIN product_variants v ON v.id = NULLIF(CAST(:variantId AS int), 0) AND v.product_id = p.id
+       LEFT JOIN stock_levels s ON s.product_id = p.id AND s.variant_id = CAST(:variantId AS int)
+       WHERE p.id = :productId
      ), has AS (
        SELECT coalesce(sum(i.quantity), 0)::int AS quantity FROM cart_items i
-       JOIN carts c ON c.id = i.cart_id WHERE c.:column: = :ownerId AND i.product_id = :productId
+       JOIN carts c ON c.id = i.cart_id
+       WHERE c.:column: = :ownerId AND i.product_id = :productId AND coalesce(i.variant_id, 0) = CAST(:variantId AS int)
      ), cart AS (
        INSERT INTO carts (:column:) SELECT CAST(:ownerId AS ${owner.userId ? 'int' : 'text'}) FROM product, has
-       WHERE product.status = 'active' AND (product.stock IS NULL OR has.quantity + CAST(:quantity AS int) <= product.stock)
+       WHERE product.status = 'active' AND product.chosen
+         AND (product.stock IS NULL OR has.quantity + CAST(:quantity AS int) <= product.stock)
        ON CONFLICT (:column:) DO UPDATE SET updated_at = now()
        RETURNING id
      ), line AS (
-       INSERT INTO cart_items (cart_id, product_id, quantity) SELECT cart.id, CAST(:productId AS int), CAST(:quantity AS int) FROM cart
-       ON CONFLICT (cart_id, product_id) DO UPDATE
+       INSERT INTO cart_items (cart_id, product_id, variant_id, quantity)
+       SELECT cart.id, CAST(:productId AS int), NULLIF(CAST(:variantId AS int), 0), CAST(:quantity AS int) FROM cart
+       ON CONFLICT (cart_id, product_id, (coalesce(variant_id, 0))) DO UPDATE
          SET quantity = cart_items.quantity + excluded.quantity, updated_at = now()
          WHERE (SELECT stock FROM product) IS NULL
            OR cart_items.quantity + excluded.quantity <= (SELECT stock FROM product)
@@ -288,15 +316,34 @@ export async function addToCart(
      ), counted AS (
        ${countCartAddSql('line')}
      )
-     SELECT product.stock, product.status, line.id AS line_id, line.quantity
+     SELECT product.stock, product.status, product.first_option, product.chosen, line.id AS line_id, line.quantity
      FROM product CROSS JOIN has LEFT JOIN line ON true`,
-      { productId, quantity, ownerId, column, day: new Date().toISOString().slice(0, 10) },
+      {
+        productId,
+        variantId: variantId ?? 0,
+        quantity,
+        ownerId,
+        column,
+        day: new Date().toISOString().slice(0, 10),
+      },
     ),
   );
   const row = rows[0] as
-    | { stock: number | null; status: string; line_id: number | null; quantity: number | null }
+    | {
+        stock: number | null;
+        status: string;
+        first_option: string | null;
+        chosen: boolean;
+        line_id: number | null;
+        quantity: number | null;
+      }
     | undefined;
   if (row?.status !== 'active') throw new NotFound(SHOP_MESSAGES.productNotFound);
+  if (!row.chosen) {
+    // No variant for a product with options ('Choose a size'), or one that is not the product's.
+    if (variantId === null && row.first_option) throw new Invalid(chooseOption(row.first_option));
+    throw new NotFound(SHOP_MESSAGES.variantNotFound);
+  }
   // More than there is at all: the typed quantity is out of range (none in stock: out of stock).
   if (row.line_id === null && row.stock !== null && quantity > row.stock) throw quantityRefusal(row.stock);
   // Not taken: over the stock with what the line holds, as read or under its lock (a concurrent add).
@@ -311,7 +358,7 @@ async function ownLine(trx: Executor, owner: CartOwner, lineId: number) {
     ? await trx('cart_items as i')
         .join('products as p', 'p.id', 'i.product_id')
         .where({ 'i.id': lineId, 'i.cart_id': cartId })
-        .first('i.id', 'i.quantity', 'p.stock', 'p.name')
+        .first('i.id', 'i.quantity', trx.raw(`${LINE_STOCK_SQL} AS stock`), 'p.name')
     : undefined;
   if (!line) throw new NotFound('Cart item not found');
   return line as { id: number; quantity: number; stock: number | null; name: string };
@@ -350,6 +397,9 @@ export async function clearCart(db: Executor, owner: CartOwner): Promise<void> {
 /** A cart line taken for an order, with its product as it is now. */
 export type TakenLine = {
   product_id: number;
+  variant_id: number | null;
+  /** The variant's label, 'Size: M'; null for a product without options. */
+  variant: string | null;
   quantity: number;
   name: string;
   price: number;
@@ -361,7 +411,7 @@ export type TakenLine = {
 
 /**
  * Takes the owner's cart lines for an order (deleted here, back if the order is not placed) with
- * their products' name, price, stock and status, in one statement. The cart row is locked first,
+ * their products' (and variants') name, price, stock and status, in one statement. The cart row is locked first,
  * as an add to the cart locks it; the products are read unlocked.
  */
 export async function takeCartLines(trx: Knex.Transaction, owner: CartOwner): Promise<TakenLine[]> {
@@ -377,11 +427,14 @@ export async function takeCartLines(trx: Knex.Transaction, owner: CartOwner): Pr
        SELECT id FROM carts WHERE ?? = ? FOR UPDATE
      ), taken AS (
        DELETE FROM cart_items i USING cart WHERE i.cart_id = cart.id
-       RETURNING i.product_id, i.quantity
+       RETURNING i.product_id, i.variant_id, i.quantity
      )
-     SELECT t.product_id, t.quantity, p.name, p.price, p.stock, p.status, p.category
+     SELECT t.product_id, t.variant_id, v.label AS variant, t.quantity, p.name,
+            coalesce(v.price, p.price) AS price, s.stock, p.status, p.category
      FROM taken t JOIN products p ON p.id = t.product_id
-     ORDER BY t.product_id`,
+     LEFT JOIN product_variants v ON v.id = t.variant_id
+     LEFT JOIN stock_levels s ON s.product_id = t.product_id AND s.variant_id = coalesce(t.variant_id, 0)
+     ORDER BY t.product_id, t.variant_id NULLS FIRST`,
       [column, ownerId],
     ),
   );

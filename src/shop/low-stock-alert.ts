@@ -2,7 +2,7 @@ import type { Db } from '../db/knex.ts';
 import type { Queues } from '../jobs/queues.ts';
 import { formatPrice } from './price.ts';
 
-export type LowStockAlert = { productId: number; stock: number; level: 'low' | 'out' };
+export type LowStockAlert = { productId: number; variantId?: number; stock: number; level: 'low' | 'out' };
 
 /**
  * Mails every admin about one low-stock crossing. alertId (the job's id) makes a retried job
@@ -15,8 +15,19 @@ export async function sendLowStockAlert(
   alertId: string,
   shop: { baseUrl: string; currency: string },
 ) {
-  const product = await db('products').where({ id: alert.productId }).first('id', 'name', 'price', 'stock');
-  if (!product) return 0;
+  const variantId = alert.variantId ?? 0;
+  const found = await db('products as p')
+    .leftJoin('product_variants as v', (j) =>
+      j.on('v.product_id', 'p.id').andOn('v.id', db.raw('?', [variantId])),
+    )
+    .leftJoin('stock_levels as s', (j) =>
+      j.on('s.product_id', 'p.id').andOn('s.variant_id', db.raw('?', [variantId])),
+    )
+    .where('p.id', alert.productId)
+    .first('p.name', 'v.label', db.raw('coalesce(v.price, p.price) AS price'), 's.stock');
+  // A variant is named with its label: 'Penstand T-shirt (Size: M)'.
+  if (!found || (variantId !== 0 && !found.label)) return 0;
+  const product = { ...found, name: found.label ? `${found.name} (${found.label})` : found.name };
   const admins: { id: number; email: string }[] = await db('users')
     .where({ role: 'admin' })
     .select('id', 'email');

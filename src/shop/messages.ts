@@ -3,11 +3,13 @@ export const SHOP_MESSAGES = {
   noProductsTitle: 'No products found',
   noProductsHint: 'Try adjusting your search or filter criteria.',
   productNotFound: 'Product not found',
+  variantNotFound: 'This product has no such variant',
   outOfStock: 'Out of stock',
   outOfStockBadge: 'Out of Stock',
   outOfStockNote: 'This product is currently out of stock.',
   adding: 'Adding...',
   addToCart: 'Add to Cart',
+  chooseOptions: 'Choose options',
   relatedProducts: 'Related Products',
   loadingCart: 'Loading cart...',
   cartEmptyTitle: 'Your cart is empty',
@@ -63,4 +65,14 @@ export function noLongerAvailable(name: string): string {
 
 export function showingRange(from: number, to: number, total: number): string {
   return `Showing ${from}-${to} of ${total} products`;
+}
+
+/** A product with options added without a variant: 'Choose a size' (the first option, in lower case). */
+export function chooseOption(optionName: string): string {
+  return `Choose a ${optionName.toLowerCase()}`;
+}
+
+/** A product whose variants' prices differ: its lowest, 'from $12.00'. */
+export function fromPriceLabel(price: string): string {
+  return `from ${price}`;
 }

@@ -24,15 +24,22 @@ export async function orderStats(
   return { ...rows[0], revenueCents: Number(rows[0].revenueCents) };
 }
 
-/** Products with 10 or fewer left (empty stock means unlimited), the emptiest first. */
+/**
+ * Products and variants with 10 or fewer left (empty stock means unlimited), the emptiest first;
+ * a variant is named with its label, 'Penstand T-shirt (Size: M)'.
+ */
 export async function lowStockProducts(
   db: Db,
   limit = 10,
 ): Promise<{ id: number; name: string; price: number; stock: number }[]> {
   const { rows } = await db.raw(
-    `SELECT id, name, price, stock FROM products
-     WHERE stock IS NOT NULL AND stock <= ? AND status = 'active'
-     ORDER BY stock, name LIMIT ?`,
+    `SELECT p.id, CASE WHEN v.id IS NULL THEN p.name ELSE p.name || ' (' || v.label || ')' END AS name,
+            coalesce(v.price, p.price) AS price, s.stock
+     FROM stock_levels s JOIN products p ON p.id = s.product_id
+     LEFT JOIN product_variants v ON v.id = s.variant_id AND v.product_id = s.product_id
+     WHERE s.stock IS NOT NULL AND s.stock <= ? AND p.status = 'active'
+       AND (v.id IS NOT NULL) = (s.variant_id <> 0)
+     ORDER BY s.stock, name LIMIT ?`,
     [LOW_STOCK_THRESHOLD, limit],
   );
   return rows;

@@ -1,51 +1,129 @@
 import type { Knex } from 'knex';
-import { prepared } from '../db/knex.ts';
+import { type Db, prepared } from '../db/knex.ts';
 import { Conflict } from '../kernel/errors.ts';
 import { noLongerAvailable, SHOP_MESSAGES, stockLimitMessage } from './messages.ts';
 
 /**
- * products.stock is the shop's: orders take units when placed and give them back when they end,
- * through these functions. A line's product is null once the product was deleted.
+ * Stock is the shop's, kept in stock_levels: a row per product (variant 0) and per variant, with
+ * no row or a null stock meaning unlimited. Nothing references that table, so a decrement locks
+ * no row that cart or order lines hold KEY SHARE on. Orders take units when placed and give them
+ * back when they end, through these functions. A line's product is null once it was deleted.
  */
-export type StockLine = { productId: number | null; quantity: number };
+export type StockLine = { productId: number | null; variantId?: number | null; quantity: number };
 
-/**
- * A product with unlimited stock, as the order read it, held against an edit until the commit
- * (FOR SHARE: an admin's change waits for the order, or the order sees the change), with no
- * decrement: orders of it do not queue for its row. Null when it is limited now (or gone), so
- * reserveStock decides.
- */
-export async function holdUnlimited(
+/** What an order line was priced by, as the product and its variant are at the statement's start. */
+export type StockedLine = { name: string; price: number; variant: string | null };
+
+type Executor = Db | Knex.Transaction;
+
+/** The stock row's variant: 0 stands for the product itself. */
+const variantKey = (variantId: number | null | undefined) => variantId ?? 0;
+
+/** The line's name, price and label, read beside its stock row, for a statement on `stock_levels s`. */
+const LINE_SQL = `FROM products p LEFT JOIN product_variants v ON v.id = NULLIF(:variantId, 0) AND v.product_id = p.id
+  WHERE p.id = :productId AND p.status = 'active' AND (:variantId = 0 OR v.id IS NOT NULL)`;
+const RETURNING_LINE = 'p.name, coalesce(v.price, p.price) AS price, v.label AS variant';
+
+/** Sets a product's (or a variant's) stock; null is unlimited. */
+export async function setStock(
+  db: Executor,
+  productId: number,
+  stock: number | null,
+  variantId: number | null = null,
+): Promise<void> {
+  await db('stock_levels')
+    .insert({ product_id: productId, variant_id: variantKey(variantId), stock })
+    .onConflict(['product_id', 'variant_id'])
+    .merge(['stock']);
+}
+
+/** The stock of a product (or a variant): null when unlimited. */
+export async function stockOf(db: Executor, productId: number, variantId: number | null = null) {
+  const row = await db('stock_levels')
+    .where({ product_id: productId, variant_id: variantKey(variantId) })
+    .first('stock');
+  return (row?.stock as number | null | undefined) ?? null;
+}
+
+/** Removes the stock rows of variants a product no longer has (nothing cascades to them). */
+export async function dropVariantStock(
   trx: Knex.Transaction,
   productId: number,
-): Promise<{ name: string; price: number } | null> {
+  keep: number[],
+): Promise<void> {
+  await trx('stock_levels')
+    .where({ product_id: productId })
+    .whereNot('variant_id', 0)
+    .whereNotIn('variant_id', keep)
+    .delete();
+}
+
+/** A product's (or variant's) stock as a column of a query on products `p` (null: unlimited). */
+export const STOCK_COLUMN_SQL =
+  '(SELECT s.stock FROM stock_levels s WHERE s.product_id = p.id AND s.variant_id = 0)';
+
+type LineBindings = { productId: number | null; variantId: number; quantity: number };
+
+/** A limited stock row's units taken by one conditional decrement; null when it is short or unlimited. */
+async function takeLimited(trx: Knex.Transaction, bindings: LineBindings): Promise<StockedLine | null> {
   const { rows } = await prepared(
     trx.raw(
-      `SELECT name, price FROM products WHERE id = ? AND status = 'active' AND stock IS NULL FOR SHARE`,
-      [productId],
+      `UPDATE stock_levels s SET stock = s.stock - :quantity ${LINE_SQL}
+         AND s.product_id = p.id AND s.variant_id = :variantId AND s.stock >= :quantity
+       RETURNING ${RETURNING_LINE}`,
+      bindings,
     ),
   );
   return rows[0] ?? null;
 }
 
-/** The line's units taken from stock by a conditional decrement under the product row's lock, or Conflict. */
+/** The line as it is now when its stock is unlimited (no row, or a null one); null otherwise. */
+async function checkUnlimited(trx: Knex.Transaction, bindings: LineBindings): Promise<StockedLine | null> {
+  const { rows } = await prepared(
+    trx.raw(
+      `SELECT ${RETURNING_LINE} ${LINE_SQL}
+         AND NOT EXISTS (SELECT 1 FROM stock_levels s WHERE s.product_id = p.id AND s.variant_id = :variantId AND s.stock IS NOT NULL)`,
+      bindings,
+    ),
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * The line's units taken from a limited stock row by one conditional decrement (the order's last
+ * statement), or, for unlimited stock, the line checked as it is now; the stock as the order read
+ * it picks which is tried first, and the other only when that one finds the stock changed. Either
+ * way the answer is the line's name, price and variant as they are at this statement, which the
+ * order compares with what it priced; a line that cannot be had is a Conflict.
+ */
 export async function reserveStock(
   trx: Knex.Transaction,
   item: StockLine,
-): Promise<{ name: string; price: number }> {
-  const reserved: { name: string; price: number }[] = await prepared(
-    trx('products')
-      .where({ id: item.productId, status: 'active' })
-      .where((w) => w.whereNull('stock').orWhere('stock', '>=', item.quantity))
-      .update({
-        stock: trx.raw('CASE WHEN stock IS NULL THEN NULL ELSE stock - ? END', [item.quantity]),
-        updated_at: trx.fn.now(),
-      })
-      .returning(['name', 'price']),
+  asRead: 'limited' | 'unlimited' = 'limited',
+): Promise<StockedLine> {
+  const bindings = {
+    productId: item.productId,
+    variantId: variantKey(item.variantId),
+    quantity: item.quantity,
+  };
+  const attempts = asRead === 'limited' ? [takeLimited, checkUnlimited] : [checkUnlimited, takeLimited];
+  for (const attempt of attempts) {
+    const line = await attempt(trx, bindings);
+    if (line) return line;
+  }
+  return refuseLine(await lineNow(trx, item));
+}
+
+/** A line's product as it is now: its name, status and the line's stock (undefined once it is gone). */
+async function lineNow(trx: Knex.Transaction, item: StockLine) {
+  const { rows } = await trx.raw(
+    `SELECT p.name, p.status, s.stock FROM products p
+       LEFT JOIN stock_levels s ON s.product_id = p.id AND s.variant_id = :variantId
+       LEFT JOIN product_variants v ON v.id = NULLIF(:variantId, 0) AND v.product_id = p.id
+     WHERE p.id = :productId AND (:variantId = 0 OR v.id IS NOT NULL)`,
+    { productId: item.productId, variantId: variantKey(item.variantId) },
   );
-  if (reserved.length === 0)
-    refuseLine(await trx('products').where({ id: item.productId }).first('name', 'stock', 'status'));
-  return reserved[0];
+  return rows[0] as { name: string; stock: number | null; status: string } | undefined;
 }
 
 /** The Conflict of a line that cannot be reserved: the product gone, inactive, or short of stock. */
@@ -62,30 +140,25 @@ export function refuseLine(
 export async function releaseStock(trx: Knex.Transaction, lines: StockLine[]): Promise<void> {
   for (const line of lines) {
     if (line.productId === null) continue;
-    await trx('products')
-      .where({ id: line.productId })
+    await trx('stock_levels')
+      .where({ product_id: line.productId, variant_id: variantKey(line.variantId) })
       .whereNotNull('stock')
-      .update({ stock: trx.raw('stock + ?', [line.quantity]), updated_at: trx.fn.now() });
+      .update({ stock: trx.raw('stock + ?', [line.quantity]) });
   }
 }
 
 /**
  * Takes an expired order's units from stock again, all or none (a savepoint undoes a partial
- * reservation). Products with unlimited stock always succeed; a deleted or inactive one never does.
+ * reservation). Unlimited stock always succeeds; a deleted or inactive product never does.
  */
 export async function reserveStockAgain(trx: Knex.Transaction, lines: StockLine[]): Promise<boolean> {
   try {
     await trx.transaction(async (sp) => {
       for (const line of lines) {
         if (line.productId === null) throw new StockGone();
-        const taken = await sp('products')
-          .where({ id: line.productId, status: 'active' })
-          .where((w) => w.whereNull('stock').orWhere('stock', '>=', line.quantity))
-          .update({
-            stock: sp.raw('CASE WHEN stock IS NULL THEN NULL ELSE stock - ? END', [line.quantity]),
-            updated_at: sp.fn.now(),
-          });
-        if (taken === 0) throw new StockGone();
+        await reserveStock(sp, line).catch((error) => {
+          throw error instanceof Conflict ? new StockGone() : error;
+        });
       }
     });
     return true;

@@ -28,7 +28,10 @@ beforeAll(async () => {
     where(query);
     return (await query.first('slug')).slug as string;
   };
-  const product = await db('products').where({ status: 'active' }).whereNot({ stock: 0 }).first('id');
+  const product = await db('products')
+    .where({ status: 'active' })
+    .whereRaw('NOT EXISTS (SELECT 1 FROM stock_levels s WHERE s.product_id = products.id AND s.stock = 0)')
+    .first('id');
   pages = [
     { name: 'home', path: '/' },
     { name: 'blog', path: '/blog' },

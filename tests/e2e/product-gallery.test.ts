@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setStock } from '../../src/shop/stock.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { addSessionCookie, signedInSession } from '../support/auth.ts';
 import { expectAccessible, launchBrowser, newContext, watchPage } from '../support/browser.ts';
@@ -18,12 +19,12 @@ beforeAll(async () => {
       description: 'A notebook, a mug and stickers for the desk.',
       price: 3900,
       category: 'Merchandise',
-      stock: 8,
       image: '/demo/ebook.svg',
       images: JSON.stringify(['/demo/ebook.svg', '/demo/mug.svg', '/demo/stickers.svg']),
     })
     .returning('id');
   productId = row.id;
+  await setStock(app.services.db, row.id, 8);
   productPath = `/product/${row.id}`;
 });
 afterAll(async () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { FORM_HAS_ERRORS } from '../../src/app/components/FormErrors.tsx';
 import { ADDRESS_MESSAGES } from '../../src/shop/checkout-schema.ts';
 import { SHOP_MESSAGES } from '../../src/shop/messages.ts';
+import { stockOf } from '../../src/shop/stock.ts';
 import { expectAccessible, newContext, setUpBrowserApp, watchPage } from '../support/browser.ts';
 import { createProductRow } from '../support/shop.ts';
 
@@ -128,7 +129,7 @@ describe('a guest shopping journey', () => {
     expect(mail.text).toContain('3 × Pocket Notebook');
     expect(mail.text).toContain('Total: $75.00');
     expect(mail.text).toContain('1 Compiler Way');
-    expect((await db('products').where({ id: notebook.id }).first()).stock).toBe(0);
+    expect(await stockOf(db, notebook.id)).toBe(0);
 
     await page.getByRole('link', { name: 'Place Another Order' }).click();
     await text(page, 'Please add items to your cart before checkout.').waitFor();

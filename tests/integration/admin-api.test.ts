@@ -3,6 +3,7 @@ import { MODERATION_MESSAGES } from '../../src/blog/comment-moderation-messages.
 import { POST_MESSAGES } from '../../src/blog/post-messages.ts';
 import { publishDuePosts } from '../../src/blog/scheduling.ts';
 import { ADMIN_REQUIRED_MESSAGE } from '../../src/identity/policy.ts';
+import { setStock } from '../../src/shop/stock.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 
@@ -149,11 +150,16 @@ describe('comments (admin API)', () => {
 
 describe('dashboard, settings and newsletter (admin API)', () => {
   it('answers the dashboard in the specification shape, and the older admin-test shape', async () => {
-    await app.services.db('products').insert([
-      { name: 'Mug', description: 'd', price: 1500, category: 'Merchandise', stock: 0 },
-      { name: 'Book', description: 'd', price: 2999, category: 'Books', stock: 5, status: 'inactive' },
-      { name: 'Course', description: 'd', price: 9900, category: 'Courses', stock: null },
-    ]);
+    const { db } = app.services;
+    const stocks = [0, 5, null];
+    const rows = await db('products')
+      .insert([
+        { name: 'Mug', description: 'd', price: 1500, category: 'Merchandise' },
+        { name: 'Book', description: 'd', price: 2999, category: 'Books', status: 'inactive' },
+        { name: 'Course', description: 'd', price: 9900, category: 'Courses' },
+      ])
+      .returning('id');
+    for (const [i, row] of rows.entries()) await setStock(db, row.id, stocks[i]);
     const res = await call('GET', '/api/admin');
     expect(res.status).toBe(200);
     expect(res.body.stats).toMatchObject({

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { placeOrder } from '../../src/checkout/place-order.ts';
 import { executeOrderCommand } from '../../src/orders/changes.ts';
 import { addToCart } from '../../src/shop/cart.ts';
+import { setStock, stockOf } from '../../src/shop/stock.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { createUser } from '../support/auth.ts';
 import { startSmtpServer } from '../support/smtp.ts';
@@ -22,10 +23,10 @@ describe('low-stock alerts', () => {
     const admin = await createUser(app, { role: 'admin' });
     const [product] = await app.services
       .db('products')
-      .insert({ name: 'Enamel Pin', description: 'd', price: 900, category: 'Merchandise', stock: 12 })
+      .insert({ name: 'Enamel Pin', description: 'd', price: 900, category: 'Merchandise' })
       .returning('id');
-    const stock = (value: number | null) =>
-      app.services.db('products').where({ id: product.id }).update({ stock: value });
+    const stock = (value: number | null) => setStock(app.services.db, product.id, value);
+    await stock(12);
     const subjects = () => smtp.messages.filter((m) => m.to.includes(admin.email)).map((m) => m.subject);
 
     await stock(11);
@@ -47,8 +48,9 @@ describe('low-stock alerts', () => {
     const admin = await createUser(app, { role: 'admin' });
     const { db } = app.services;
     const [product] = await db('products')
-      .insert({ name: 'Letterpress Card', description: 'd', price: 500, category: 'Physical', stock: 12 })
+      .insert({ name: 'Letterpress Card', description: 'd', price: 500, category: 'Physical' })
       .returning('id');
+    await setStock(db, product.id, 12);
     const buy = async (quantity: number, sessionId: string) => {
       const owner = { userId: null, sessionId };
       await addToCart(db, owner, product.id, quantity);
@@ -72,7 +74,7 @@ describe('low-stock alerts', () => {
       (m) => m.to.includes(admin.email) && m.subject === 'Low stock: Letterpress Card (10 left)',
     );
     await executeOrderCommand(db, first.id, { type: 'CancelOrder', reason: 'changed mind' });
-    expect((await db('products').where({ id: product.id }).first()).stock).toBe(12);
+    expect(await stockOf(db, product.id)).toBe(12);
     await buy(12, 'guest-session-two-bbbbbbbbbbbbbbbbbbbbbbbb');
     await smtp.waitFor((m) => m.to.includes(admin.email) && m.subject === 'Out of stock: Letterpress Card');
     expect(alerts()).toEqual(['Low stock: Letterpress Card (10 left)', 'Out of stock: Letterpress Card']);

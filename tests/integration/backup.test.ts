@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { backupDatabase, restoreDatabase } from '../../src/db/backup.ts';
 import { seedDemoContent } from '../../src/demo/seed.ts';
 import { ensureAdmin } from '../../src/identity/admin.ts';
+import { STOCK_COLUMN_SQL } from '../../src/shop/stock.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { createTestDatabase } from '../support/db.ts';
 
@@ -28,7 +29,9 @@ async function snapshot(db: TestApp['services']['db']): Promise<Snapshot> {
     comments: await db('comments')
       .orderBy('id')
       .select('id', 'post_id', 'author', 'email', 'content', 'approved'),
-    products: await db('products').orderBy('id').select('id', 'name', 'price', 'stock'),
+    products: await db('products as p')
+      .orderBy('id')
+      .select('id', 'name', 'price', db.raw(`${STOCK_COLUMN_SQL} AS stock`)),
     users: await db('users').orderBy('id').select('id', 'email', 'password_hash', 'role'),
     order_events: await db('order_events').orderBy('id').select('id', 'order_id', 'version', 'type', 'data'),
     settings: await db('blog_settings').select('*'),

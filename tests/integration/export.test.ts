@@ -199,6 +199,8 @@ const CARRIED: Record<string, (db: Db) => Promise<unknown[]>> = {
       .orderBy('email')
       .select('email', 'status', 'created_at', 'confirmed_at', 'unsubscribed_at', 'bounced_at'),
   products: (db) => db('products').orderBy('id').select('*'),
+  product_variants: (db) => db('product_variants').orderBy('id').select('*'),
+  stock_levels: (db) => db('stock_levels').orderBy(['product_id', 'variant_id']).select('*'),
   blog_settings: (db) => db('blog_settings').select(db.raw("to_jsonb(blog_settings) - 'updated_at' AS s")),
   order_events: (db) =>
     db('order_events')

@@ -64,7 +64,6 @@ it('pages every admin list, 25 a page, with links that keep the filters', async 
       description: 'Paged',
       price: 100,
       category: 'Books',
-      stock: 1,
       status: 'inactive',
     })),
   );

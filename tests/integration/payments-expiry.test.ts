@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { placeOrder } from '../../src/checkout/place-order.ts';
 import { stripePaymentUrl } from '../../src/orders/payments.ts';
+import { stockOf } from '../../src/shop/stock.ts';
 import { signedInSession } from '../support/auth.ts';
 import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
 import { setUpCardPaymentsApp } from '../support/stripe-stand-in.ts';
@@ -10,8 +11,7 @@ import { until } from '../support/until.ts';
 const WEBHOOK_SECRET = 'whsec_penstand_expiry';
 const stack = setUpCardPaymentsApp(WEBHOOK_SECRET, { withWorker: true });
 
-const stockOf = async (id: number) =>
-  (await stack.app.services.db('products').where({ id }).first('stock')).stock;
+const stockOfProduct = (id: number) => stockOf(stack.app.services.db, id);
 
 /** Waits for the mails with this subject, then a while longer: a second one would have come by then. */
 async function mailsTitled(subject: string, count: number) {
@@ -40,7 +40,7 @@ describe('payments with the worker running', () => {
     });
     const paymentUrl = await stripePaymentUrl(stack.app.services, order.id);
     const session = stack.stripe.sessions.get(paymentUrl.split('/pay/')[1]);
-    expect(await stockOf(product.id)).toBe(1);
+    expect(await stockOfProduct(product.id)).toBe(1);
     const { hold_until: deadline } = await db('orders').where({ id: order.id }).first('hold_until');
 
     // The job logs once expireOrder has returned (after the order's row and its Stripe session).
@@ -53,7 +53,7 @@ describe('payments with the worker running', () => {
     expect((await db('orders').where({ id: order.id }).first('status')).status).toBe('expired');
     // The order's own job expired it; the sweep (once at start, then each minute) found nothing.
     expect(stack.app.logs.some((l) => l.msg === 'orders expired by the sweep')).toBe(false);
-    expect(await stockOf(product.id)).toBe(3);
+    expect(await stockOfProduct(product.id)).toBe(3);
     expect(await db('order_events').where({ order_id: order.id, type: 'OrderExpired' })).toHaveLength(1);
     expect(session?.status).toBe('expired');
 

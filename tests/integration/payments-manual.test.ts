@@ -3,6 +3,7 @@ import { placeOrder } from '../../src/checkout/place-order.ts';
 import { updatePaymentSettings } from '../../src/orders/payment-settings.ts';
 import { expireDueOrders, expireOrder, markOrderPaid } from '../../src/orders/payments.ts';
 import { rebuildProjections } from '../../src/orders/store.ts';
+import { setStock, stockOf } from '../../src/shop/stock.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
@@ -44,7 +45,7 @@ async function guestOrder(price = 2500, stock: number | null = 5) {
   return { guest, product, order: placed.body };
 }
 
-const stockOf = async (id: number) => (await app.services.db('products').where({ id }).first('stock')).stock;
+const stockOfProduct = (id: number) => stockOf(app.services.db, id);
 
 describe('manual payment', () => {
   it('shows the instructions, lets the admin mark the order paid, and mails the customer once', async () => {
@@ -134,14 +135,14 @@ describe('manual payment', () => {
       paidAmount: 6000,
     });
     // The restock gave the 2 units back once.
-    expect(await stockOf(product.id)).toBe(10);
+    expect(await stockOfProduct(product.id)).toBe(10);
 
     const rest = await adminCall('POST', `/api/admin/orders/${order.id}?action=refund`, {
       amount: 2000,
       restock: true,
     });
     expect(rest.body.order).toMatchObject({ paymentStatus: 'refunded', refundedAmount: 6000 });
-    expect(await stockOf(product.id)).toBe(10);
+    expect(await stockOfProduct(product.id)).toBe(10);
     const refundMails = await smtp.waitFor((m) => m.subject === `Refund issued for order #${order.id}`);
     expect(refundMails.text).toMatch(/refunded \$(10|30|20)\.00/);
   });
@@ -170,7 +171,7 @@ describe('stock holds', () => {
       currency: 'usd',
       holdMs: 1_500,
     });
-    expect(await stockOf(product.id)).toBe(1);
+    expect(await stockOfProduct(product.id)).toBe(1);
     expect(await expireOrder(app.services, order.id)).toBe(false); // not yet
     // The worker's delayed job and five sweeps run at the deadline.
     await new Promise((resolve) => setTimeout(resolve, 1_600));
@@ -180,7 +181,7 @@ describe('stock holds', () => {
     ]);
     const row = await db('orders').where({ id: order.id }).first('status', 'payment_status');
     expect(row).toEqual({ status: 'expired', payment_status: 'unpaid' });
-    expect(await stockOf(product.id)).toBe(4);
+    expect(await stockOfProduct(product.id)).toBe(4);
     expect(await db('order_events').where({ order_id: order.id, type: 'OrderExpired' })).toHaveLength(1);
     await smtp.waitFor((m) => m.subject === `Order #${order.id} expired`);
 
@@ -193,7 +194,7 @@ describe('stock holds', () => {
       payment_status: 'paid',
       refund_needed: false,
     });
-    expect(await stockOf(product.id)).toBe(1);
+    expect(await stockOfProduct(product.id)).toBe(1);
   });
 
   it('never expires a paid order, and flags a late payment whose stock is gone for a refund', async () => {
@@ -214,7 +215,7 @@ describe('stock holds', () => {
     expect(await expireOrder(app.services, paid.id)).toBe(false);
     expect((await db('orders').where({ id: paid.id }).first('status')).status).toBe('processing');
 
-    await db('products').where({ id: product.id }).update({ stock: 2 });
+    await setStock(db, product.id, 2);
     await guest.add(product.id, 2);
     const { order: late } = await placeOrder(db, {
       owner: { userId: null, sessionId: guest.sid },
@@ -225,7 +226,7 @@ describe('stock holds', () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(await expireOrder(app.services, late.id)).toBe(true);
-    await db('products').where({ id: product.id }).update({ stock: 0 }); // sold elsewhere meanwhile
+    await setStock(db, product.id, 0); // sold elsewhere meanwhile
     await markOrderPaid(db, late.id, null, {});
     expect(
       await db('orders').where({ id: late.id }).first('status', 'payment_status', 'refund_needed'),

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expireOrder } from '../../src/orders/payments.ts';
+import { setStock, stockOf } from '../../src/shop/stock.ts';
 import { signedInSession } from '../support/auth.ts';
 import { changedTables, fingerprint, watchedTables } from '../support/db-fingerprint.ts';
 import { createProductFileRow, createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
@@ -354,7 +355,7 @@ describe('Stripe Checkout', () => {
     expect(
       stack.stripe.requests.filter((r) => r.path === `/v1/checkout/sessions/${first.id}/expire`),
     ).toHaveLength(1);
-    expect((await db('products').where({ id: product.id }).first('stock')).stock).toBe(10);
+    expect(await stockOf(db, product.id)).toBe(10);
 
     const { order: lapsed } = await placedOrder(1);
     expect(await expireOrder(stack.app.services, lapsed.id, new Date(Date.now() + 2 * 60 * 60_000))).toBe(
@@ -428,19 +429,19 @@ describe('Stripe Checkout', () => {
     const { order: reopened, product } = await placedOrder(2);
     const paid = stack.stripe.complete(sessionOf(reopened.paymentUrl).id);
     expect(await expireOrder(stack.app.services, reopened.id, later)).toBe(true);
-    expect((await db('products').where({ id: product.id }).first('stock')).stock).toBe(10);
+    expect(await stockOf(db, product.id)).toBe(10);
     expect((await deliver(stack.stripe.event('checkout.session.completed', paid))).body.outcome).toBe(
       'applied',
     );
     expect(
       await db('orders').where({ id: reopened.id }).first('status', 'payment_status', 'refund_needed'),
     ).toEqual({ status: 'processing', payment_status: 'paid', refund_needed: false });
-    expect((await db('products').where({ id: product.id }).first('stock')).stock).toBe(8);
+    expect(await stockOf(db, product.id)).toBe(8);
 
     const { order: flagged, product: soldOut } = await placedOrder(2);
     const paidLate = stack.stripe.complete(sessionOf(flagged.paymentUrl).id);
     expect(await expireOrder(stack.app.services, flagged.id, later)).toBe(true);
-    await db('products').where({ id: soldOut.id }).update({ stock: 1 }); // sold elsewhere meanwhile
+    await setStock(db, soldOut.id, 1); // sold elsewhere meanwhile
     expect((await deliver(stack.stripe.event('checkout.session.completed', paidLate))).body.outcome).toBe(
       'applied',
     );
@@ -449,7 +450,7 @@ describe('Stripe Checkout', () => {
         .where({ id: flagged.id })
         .first('status', 'payment_status', 'paid_amount', 'refund_needed'),
     ).toEqual({ status: 'expired', payment_status: 'paid', paid_amount: 2500, refund_needed: true });
-    expect((await db('products').where({ id: soldOut.id }).first('stock')).stock).toBe(1);
+    expect(await stockOf(db, soldOut.id)).toBe(1);
     const stats = await fetch(`${stack.app.url}/api/admin?action=stats`, { headers: admin }).then((r) =>
       r.json(),
     );
@@ -474,7 +475,7 @@ describe('Stripe Checkout', () => {
       status: 'pending',
       payment_status: 'unpaid',
     });
-    expect((await db('products').where({ id: product.id }).first('stock')).stock).toBe(9);
+    expect(await stockOf(db, product.id)).toBe(9);
     expect(await db('order_events').where({ order_id: order.id, type: 'OrderExpired' })).toHaveLength(0);
   });
 });

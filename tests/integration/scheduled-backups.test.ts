@@ -61,7 +61,12 @@ it('the embedded site backs itself up on schedule, keeps the newest N, and a bac
 
   const live = createDb(`postgres://postgres:postgres@127.0.0.1:${pgPort}/penstand`, 1);
   try {
-    const product = await live('products').where('status', 'active').whereNull('stock').first('id');
+    const product = await live('products')
+      .where('status', 'active')
+      .whereRaw(
+        'NOT EXISTS (SELECT 1 FROM stock_levels s WHERE s.product_id = products.id AND s.stock IS NOT NULL)',
+      )
+      .first('id');
     const add = await fetch(`${site.url}/api/cart?action=add`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteHandle } from '../../src/app/plain-page.ts';
 import { slugify } from '../../src/blog/slug.ts';
+import { setStock } from '../../src/shop/stock.ts';
 import { loadBuild, startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { publishedPost, seedDemo } from '../support/blog.ts';
@@ -160,7 +161,7 @@ describe('pages for sessions, rendered once as templates', () => {
     expect(grown.html).toMatch(/aria-label="Cart, 3 items"/);
 
     // Stock sold to someone else is a different page too, though no admin wrote.
-    await app.services.db('products').where({ id: product.id }).update({ stock: 3 });
+    await setStock(app.services.db, product.id, 3);
     expect((await page('/cart', cookie)).cache).toBeNull();
 
     const keyOf = (html: string) => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADDRESS_MESSAGES } from '../../src/shop/checkout-schema.ts';
+import { setStock, stockOf } from '../../src/shop/stock.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
@@ -282,7 +283,7 @@ describe('orders API', () => {
     expect(await db('orders').count({ n: '*' }).first()).toEqual({ n: 1 });
     const stored = await db('orders').where({ id: first.body.id }).first();
     expect(stored).toMatchObject({ first_name: 'Ada', last_name: 'Lovelace', postal_code: 'SW1A 1AA' });
-    expect((await db('products').where({ id: lamp.id }).first()).stock).toBe(0);
+    expect(await stockOf(db, lamp.id)).toBe(0);
     // Another session cannot replay someone else's key.
     const stranger = new GuestClient(app);
     await stranger.add((await createProductRow(db)).id);
@@ -296,9 +297,9 @@ describe('orders API', () => {
     expect(empty.body.message).toBe('Please add items to your cart before checkout.');
 
     // Overselling is a 409 with the stock message.
-    await db('products').where({ id: lamp.id }).update({ stock: 1 });
+    await setStock(db, lamp.id, 1);
     await guest.add(lamp.id, 1);
-    await db('products').where({ id: lamp.id }).update({ stock: 0 });
+    await setStock(db, lamp.id, 0);
     const oversold = await guest.checkout(validCheckout, 'key-bbbbbbbb-2');
     expect(oversold.status).toBe(409);
     expect(oversold.body.message).toBe('Only 0 items available in stock');

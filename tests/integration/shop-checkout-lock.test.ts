@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setStock, stockOf } from '../../src/shop/stock.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { createProductRow, GuestClient } from '../support/shop.ts';
 
@@ -25,19 +26,20 @@ async function waitingOn(statementStart: string): Promise<number> {
   throw new Error(`no statement "${statementStart}…" waited for a lock`);
 }
 
-describe('placing an order takes the product row last', () => {
-  it('waits for a locked product only after writing the order, and places it again at a price changed meanwhile', async () => {
+describe('placing an order takes the stock row last', () => {
+  it('waits for a locked stock row only after writing the order, and never for the product row', async () => {
     const { db } = app.services;
     const product = await createProductRow(db, { stock: 5, price: 1000 });
     const guest = new GuestClient(app);
     expect((await guest.add(product.id)).status).toBe(201);
 
-    // An admin's edit of the product, not yet committed, holds its row.
+    // An admin's edit of the product and of its stock, not yet committed, holds both rows.
     const edit = await db.transaction();
-    await edit('products').where({ id: product.id }).update({ price: 1500 });
+    await edit('products').where({ id: product.id }).update({ description: 'Edited' });
+    await setStock(edit, product.id, 3);
     const checkout = guest.checkout();
-    const pid = await waitingOn('update "products"');
-    // Everything else of the order is written by then: the row lock is the transaction's last.
+    const pid = await waitingOn('UPDATE stock_levels');
+    // Everything else of the order is written by then: the stock row's lock is the transaction's last.
     const { rows: writes } = await db.raw(
       `SELECT c.relname FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
        WHERE l.pid = ? AND l.mode = 'RowExclusiveLock' AND c.relname IN ('order_events', 'orders', 'order_items', 'outbox')
@@ -52,13 +54,10 @@ describe('placing an order takes the product row last', () => {
     ]);
     await edit.commit();
 
-    // The reservation saw the new price, so the order read at the old one was placed again.
+    // The decrement saw the stock the edit set.
     const res = await checkout;
     expect(res.status).toBe(201);
-    const items = await db('order_items').where({ order_id: res.body.id }).select('price_at_time');
-    expect(items).toEqual([{ price_at_time: 1500 }]);
-    expect((await db('products').where({ id: product.id }).first('stock')).stock).toBe(4);
-    // The first attempt left nothing behind.
+    expect(await stockOf(db, product.id)).toBe(2);
     expect(await db('orders').count({ n: '*' }).first()).toEqual({ n: 1 });
     expect(
       await db('outbox').where({ job_name: 'orders.send-confirmation' }).count({ n: '*' }).first(),

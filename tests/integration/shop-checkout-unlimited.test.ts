@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setStock, stockOf } from '../../src/shop/stock.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { createProductRow, GuestClient } from '../support/shop.ts';
 
@@ -29,7 +30,7 @@ describe('placing an order of a product with unlimited stock', () => {
   it('does not write the product row, and orders of it hold it together', async () => {
     const { db } = app.services;
     const product = await createProductRow(db, { stock: null, price: 1000 });
-    const before = await db('products').where({ id: product.id }).first('updated_at', 'stock');
+    const before = await db('products').where({ id: product.id }).first('updated_at');
     const guests = [new GuestClient(app), new GuestClient(app)];
     for (const guest of guests) expect((await guest.add(product.id)).status).toBe(201);
 
@@ -44,10 +45,10 @@ describe('placing an order of a product with unlimited stock', () => {
     await other.commit();
     expect(first).not.toBe('waited');
     expect((await checkouts).map((res) => res.status)).toEqual([201, 201]);
-    expect(await db('products').where({ id: product.id }).first('updated_at', 'stock')).toEqual(before);
+    expect(await db('products').where({ id: product.id }).first('updated_at')).toEqual(before);
   });
 
-  it("waits for an admin's uncommitted edit, and places the order again at the price it set", async () => {
+  it("is not held up by an admin's uncommitted edit of the product: it sells at the committed price", async () => {
     const { db } = app.services;
     const product = await createProductRow(db, { stock: null, price: 1000 });
     const guest = new GuestClient(app);
@@ -55,30 +56,36 @@ describe('placing an order of a product with unlimited stock', () => {
 
     const edit = await db.transaction();
     await edit('products').where({ id: product.id }).update({ price: 1500 });
-    const checkout = guest.checkout();
-    await waitingOn('SELECT name, price FROM products');
-    await edit.commit();
-
-    const res = await checkout;
-    expect(res.status).toBe(201);
-    const items = await db('order_items').where({ order_id: res.body.id }).select('price_at_time');
-    expect(items).toEqual([{ price_at_time: 1500 }]);
-    expect((await db('products').where({ id: product.id }).first('stock')).stock).toBeNull();
+    try {
+      const res = await guest.checkout();
+      expect(res.status).toBe(201);
+      const items = await db('order_items').where({ order_id: res.body.id }).select('price_at_time');
+      expect(items).toEqual([{ price_at_time: 1000 }]);
+    } finally {
+      await edit.rollback();
+    }
+    expect(await stockOf(db, product.id)).toBeNull();
   });
 
-  it('takes the stock when an edit made it limited before the order held the row', async () => {
+  it('places the order again at a price committed after the cart was read, and takes stock made limited', async () => {
     const { db } = app.services;
     const product = await createProductRow(db, { stock: null, price: 1000 });
     const guest = new GuestClient(app);
     expect((await guest.add(product.id)).status).toBe(201);
 
-    const edit = await db.transaction();
-    await edit('products').where({ id: product.id }).update({ stock: 3 });
+    // The edit waits on the cart row the checkout locks first, and commits before its stock statement.
+    const cart = await db.transaction();
+    await cart.raw('SELECT 1 FROM carts WHERE session_id = ? FOR UPDATE', [guest.sid]);
     const checkout = guest.checkout();
-    await waitingOn('SELECT name, price FROM products');
-    await edit.commit();
+    await waitingOn('WITH cart AS');
+    await db('products').where({ id: product.id }).update({ price: 1500 });
+    await setStock(db, product.id, 3);
+    await cart.commit();
 
-    expect((await checkout).status).toBe(201);
-    expect((await db('products').where({ id: product.id }).first('stock')).stock).toBe(2);
+    const res = await checkout;
+    expect(res.status).toBe(201);
+    const items = await db('order_items').where({ order_id: res.body.id }).select('price_at_time');
+    expect(items).toEqual([{ price_at_time: 1500 }]);
+    expect(await stockOf(db, product.id)).toBe(2);
   });
 });

@@ -5,6 +5,7 @@ import { describe, expect, inject, it } from 'vitest';
 import type { Db } from '../../src/db/knex.ts';
 import { fold, type OrderEvent } from '../../src/orders/domain.ts';
 import { rebuildProjections } from '../../src/orders/store.ts';
+import { stockOf } from '../../src/shop/stock.ts';
 import { startTestApp } from '../support/app.ts';
 import { createProductRow, GuestClient } from '../support/shop.ts';
 
@@ -54,8 +55,8 @@ describe.each(['postgres', 'redis'] as const)('200 parallel checkouts on the %s 
           expect(r.body.message).toBe('Only 0 items available in stock');
         }
 
-        expect((await db('products').where({ id: product.id }).first()).stock).toBe(0);
-        expect(await db('products').where('stock', '<', 0).count({ n: '*' }).first()).toEqual({ n: 0 });
+        expect(await stockOf(db, product.id)).toBe(0);
+        expect(await db('stock_levels').where('stock', '<', 0).count({ n: '*' }).first()).toEqual({ n: 0 });
         expect((await db('orders').count({ n: '*' }).first())?.n).toBe(50);
         expect((await db('order_items').sum({ q: 'quantity' }).first())?.q).toBe(50);
 

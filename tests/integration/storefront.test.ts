@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { getBlogSettings } from '../../src/settings/settings.ts';
 import { SHOP_MESSAGES } from '../../src/shop/messages.ts';
+import { setStock } from '../../src/shop/stock.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { createProductRow } from '../support/shop.ts';
@@ -151,7 +152,7 @@ it('describes a product for search engines with Product JSON-LD: price, currency
       availability: 'https://schema.org/InStock',
     },
   });
-  await app.services.db('products').where({ id: product.id }).update({ stock: 0 });
+  await setStock(app.services.db, product.id, 0);
   const soldOut = await page(`/product/${product.id}`);
   expect(soldOut).toContain('"availability":"https://schema.org/OutOfStock"');
 });

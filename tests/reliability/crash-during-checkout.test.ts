@@ -1,5 +1,6 @@
 import { afterAll, expect, it } from 'vitest';
 import { rebuildProjections } from '../../src/orders/store.ts';
+import { stockOf } from '../../src/shop/stock.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { startProcess } from '../support/process.ts';
 import { freePort } from '../support/redis-server.ts';
@@ -84,7 +85,7 @@ it('loses no order and no stock when the web process is killed in the middle of 
     .where('i.product_id', product.id)
     .sum({ q: 'i.quantity' })
     .first();
-  const { stock } = await db('products').where({ id: product.id }).first('stock');
+  const stock = await stockOf(db, product.id);
   expect(stock).toBe(500 - Number(reserved?.q ?? 0));
   // The confirmation jobs wait in the outbox for a worker: none was lost with the process.
   const outbox = await db('outbox').where('job_name', 'orders.send-confirmation').count({ n: '*' }).first();

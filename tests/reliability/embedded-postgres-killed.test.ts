@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { createDb, type Db } from '../../src/db/knex.ts';
 import { rebuildProjections } from '../../src/orders/store.ts';
+import { stockOf } from '../../src/shop/stock.ts';
 import { emptyDataDir, type RunningProcess, startProcess } from '../support/process.ts';
 import { freePort } from '../support/redis-server.ts';
 import { createProductRow, validCheckout } from '../support/shop.ts';
@@ -120,7 +121,7 @@ it("restarts the site's own PostgreSQL when it is killed during checkouts: 503 m
   await rebuildProjections(db);
   expect(await projections(db)).toBe(before);
   const reserved = await db('order_items').where({ product_id: product.id }).sum({ q: 'quantity' }).first();
-  const { stock } = await db('products').where({ id: product.id }).first('stock');
+  const stock = await stockOf(db, product.id);
   expect(stock).toBe(5_000 - Number(reserved?.q ?? 0));
   await recordSummary({ faultsInjected: 1, faultsSurvived: 1, ordersLost: 0 });
 });

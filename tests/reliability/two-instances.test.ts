@@ -37,7 +37,13 @@ it('shares sign-in, session and cart between two web instances', async () => {
   const me = await fetch(`${b.url}/api/users?action=me`, { headers: { authorization: `Bearer ${token}` } });
   expect((await me.json()).user.username).toBe('roamer');
 
-  const product = await a.services.db('products').where({ status: 'active' }).whereNull('stock').first('id');
+  const product = await a.services
+    .db('products')
+    .where({ status: 'active' })
+    .whereRaw(
+      'NOT EXISTS (SELECT 1 FROM stock_levels s WHERE s.product_id = products.id AND s.stock IS NOT NULL)',
+    )
+    .first('id');
   const added = await fetch(`${a.url}/api/cart?action=add`, {
     method: 'POST',
     headers: { ...json, authorization: `Bearer ${token}` },

@@ -1,5 +1,6 @@
 import type { Db } from '../../src/db/knex.ts';
 import type { ProductCategory } from '../../src/shop/product-enums.ts';
+import { setStock } from '../../src/shop/stock.ts';
 import type { TestApp } from './app.ts';
 
 export type ProductFixture = {
@@ -27,12 +28,12 @@ export async function createProductRow(
       description: fields.description ?? `Description of product ${counter}`,
       price: fields.price ?? 1000,
       category: fields.category ?? 'Books',
-      stock: fields.stock === undefined ? 10 : fields.stock,
       featured: fields.featured ?? false,
       status: fields.status ?? 'active',
       image: fields.image ?? null,
     })
     .returning(['id', 'name']);
+  await setStock(db, row.id, fields.stock === undefined ? 10 : fields.stock);
   return row;
 }
 

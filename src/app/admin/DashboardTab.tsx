@@ -161,7 +161,8 @@ export function DashboardTab({
           ) : (
             <ul className="admin-list">
               {recentActivity.lowStockProducts.map((product) => (
-                <li key={product.id}>
+                // A product's variants share its id; their names carry their labels.
+                <li key={`${product.id} ${product.name}`}>
                   <span>
                     {product.name} <span className="muted">{formatPrice(product.price, currency)}</span>
                   </span>

@@ -1,7 +1,7 @@
 import { type ReactNode, useRef, useState } from 'react';
 import { Form, Link, useNavigation } from 'react-router';
 import { formatPrice } from '../../shop/price.ts';
-import { CATEGORY_LABELS } from '../../shop/product-admin-messages.ts';
+import { CATEGORY_LABELS, PRODUCT_ADMIN_MESSAGES } from '../../shop/product-admin-messages.ts';
 import { PRODUCT_CATEGORIES } from '../../shop/product-enums.ts';
 import type { Product } from '../../shop/products.ts';
 import { FormErrorsAtButton, useFieldErrors, useFocusFirstError } from '../components/FormErrors.tsx';
@@ -95,8 +95,61 @@ export function ProductEditor({ product, errors, children }: Props) {
           pattern="[0-9]*"
           defaultValue={product?.stock ?? ''}
           error={fields.stock}
-          hint="Leave empty for unlimited stock."
+          hint="Leave empty for unlimited stock. A product with options keeps a stock per variant instead."
         />
+        <TextField
+          name="options"
+          label="Options"
+          rows={3}
+          defaultValue={(product?.options ?? []).map((o) => `${o.name}: ${o.values.join(', ')}`).join('\n')}
+          error={fields.options ?? fields.variants}
+          hint="Up to 3, one a line, e.g. Size: S, M, L. Each combination is a variant; save to see new ones below."
+        />
+        {product && product.variants.length > 0 && (
+          <table className="admin-variants">
+            <caption>Variants</caption>
+            <thead>
+              <tr>
+                <th scope="col">Variant</th>
+                <th scope="col">Stock</th>
+                <th scope="col">SKU</th>
+                <th scope="col">Price (cents)</th>
+              </tr>
+            </thead>
+            <tbody>
+              {product.variants.map((v) => (
+                <tr key={v.id}>
+                  <th scope="row">{v.label}</th>
+                  <td>
+                    <input
+                      name={`variant-stock:${v.label}`}
+                      inputMode="numeric"
+                      defaultValue={v.stock ?? ''}
+                      aria-label={`Stock of ${v.label}`}
+                      placeholder={PRODUCT_ADMIN_MESSAGES.unlimited}
+                    />
+                  </td>
+                  <td>
+                    <input
+                      name={`variant-sku:${v.label}`}
+                      defaultValue={v.sku}
+                      aria-label={`SKU of ${v.label}`}
+                    />
+                  </td>
+                  <td>
+                    <input
+                      name={`variant-price:${v.label}`}
+                      inputMode="numeric"
+                      defaultValue={v.price ?? ''}
+                      aria-label={`Price of ${v.label}`}
+                      placeholder={String(product.price)}
+                    />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
         <fieldset
           className="field drop-zone admin-fieldset product-images-editor"
           aria-describedby={described('images', 'images-hint')}

@@ -1,5 +1,6 @@
 import { adminTestStats } from '../../blog/dashboard.ts';
 import { listAdminPosts } from '../../blog/post-editor.ts';
+import { STOCK_COLUMN_SQL } from '../../shop/stock.ts';
 import { requireAdminUser } from '../admin/guard.server.ts';
 import { getApp } from '../context.ts';
 import '../styles/admin.css';
@@ -30,8 +31,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     check('admin-test', () => adminTestStats(db)),
     check('posts', async () => ({ posts: (await listAdminPosts(db, { limit: 5 })).posts })),
     check('products', async () => ({
-      products: await db('products')
-        .select('id', 'name', 'price', 'stock', 'status')
+      products: await db('products as p')
+        .select('id', 'name', 'price', db.raw(`${STOCK_COLUMN_SQL} AS stock`), 'status')
         .orderBy('id', 'desc')
         .limit(5),
     })),

@@ -27,6 +27,7 @@ import { getApp } from '../context.ts';
 import '../styles/admin.css';
 import { NotFound } from '../../kernel/errors.ts';
 import { isRefusal } from '../../server/error-status.ts';
+import { lineName } from '../../shop/line-name.ts';
 import type { Route } from './+types/admin.orders.detail';
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
@@ -322,7 +323,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
             {items.map((item) => (
               <li key={item.id}>
                 <span>
-                  {item.productName} × {item.quantity}
+                  {lineName(item.productName, item.variant)} × {item.quantity}
                 </span>
                 <span>{formatPrice(item.priceAtTime * item.quantity, currency)}</span>
               </li>

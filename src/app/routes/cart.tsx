@@ -277,6 +277,7 @@ function CartLineRow({ line, pending }: { line: CartLine; pending: boolean }) {
         <h3 className="cart-line-name">
           <Link to={`/product/${line.productId}`}>{line.product.name}</Link>
         </h3>
+        {line.variant && <p className="cart-line-variant">{line.variant}</p>}
         <p className="muted">Category: {line.product.category}</p>
         <p>{formatPrice(line.product.price, currency)}</p>
         {stock !== null && stock <= 10 && <p className="stock-note">{cartLowStockNote(stock)}</p>}

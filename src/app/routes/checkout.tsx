@@ -31,6 +31,7 @@ import { formKeyOf } from '../form-key.server.ts';
 import type { RouteHandle } from '../plain-page.ts';
 import '../styles/shop.css';
 import { isRefusal } from '../../server/error-status.ts';
+import { lineName } from '../../shop/line-name.ts';
 import type { Route } from './+types/checkout';
 
 /** Served to sessions from a template keyed by the cart: the loader reads only the cart (see RouteHandle). */
@@ -331,7 +332,7 @@ function CheckoutForm({
           {cart.cart.items.map((line) => (
             <li key={line.id} className="checkout-line">
               <div>
-                <p className="checkout-line-name">{line.product.name}</p>
+                <p className="checkout-line-name">{lineName(line.product.name, line.variant)}</p>
                 <p className="muted">
                   Quantity: {line.quantity} × {formatPrice(line.product.price, currency)}
                 </p>

@@ -12,6 +12,7 @@ import { getApp } from '../context.ts';
 import { useCurrency } from '../currency.ts';
 import '../styles/shop.css';
 import { RateLimited } from '../../kernel/errors.ts';
+import { lineName } from '../../shop/line-name.ts';
 import type { Route } from './+types/orders.lookup';
 
 export const meta: Route.MetaFunction = () => [
@@ -58,7 +59,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       createdAt: order.createdAt,
       items: items.map((i) => ({
         id: i.id,
-        name: i.productName,
+        name: lineName(i.productName, i.variant),
         quantity: i.quantity,
         price: i.priceAtTime,
       })),

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
 import { data, Link, useActionData, useFetcher, useRouteLoaderData } from 'react-router';
-import { inStockLabel, SHOP_MESSAGES } from '../../shop/messages.ts';
+import { fromPriceLabel, inStockLabel, SHOP_MESSAGES } from '../../shop/messages.ts';
 import { formatPrice } from '../../shop/price.ts';
 import { getPublicProduct, parseProductId, postsFeaturing, relatedProducts } from '../../shop/products.ts';
 import { maxQuantity, readQuantity } from '../../shop/quantity.ts';
+import { anyInStock, findVariant, fromPrice } from '../../shop/variants.ts';
 import { type AddToCartResult, addToCartFor } from '../add-to-cart.server.ts';
 import { Notice } from '../components/shop/Notice.tsx';
 import { ProductCard, productCard } from '../components/shop/ProductCard.tsx';
@@ -42,7 +43,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => {
           '@type': 'Offer',
           url: canonical,
           // Prices are kept in hundredths of the currency (CURRENCY only accepts such currencies).
-          price: (product.price / 100).toFixed(2),
+          price: (lowestPrice(product) / 100).toFixed(2),
           priceCurrency: currency.toUpperCase(),
           availability: `https://schema.org/${product.stock === 0 ? 'OutOfStock' : 'InStock'}`,
         },
@@ -50,6 +51,12 @@ export const meta: Route.MetaFunction = ({ loaderData }) => {
     },
   ];
 };
+
+/** The least the product sells at: its variants' lowest price when it has variants, else its own. */
+function lowestPrice(product: { price: number; variants: { price: number | null }[] }): number {
+  if (product.variants.length === 0) return product.price;
+  return Math.min(...product.variants.map((v) => v.price ?? product.price));
+}
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { services } = getApp(context);
@@ -77,7 +84,25 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs): Promise<AddToCartResult> {
   const form = await request.formData();
-  return addToCartFor(context, parseProductId(params.id), form.get('quantity') ?? 1, form.get('fromPost'));
+  return addToCartFor(
+    context,
+    parseProductId(params.id),
+    form.get('quantity') ?? 1,
+    form.get('fromPost'),
+    chosenOptions(form),
+  );
+}
+
+/** The radio buttons' field of an option: `option:Size`. */
+const OPTION_FIELD = 'option:';
+
+/** The values the form chose, by option name. */
+function chosenOptions(form: FormData): Record<string, string> {
+  const chosen: Record<string, string> = {};
+  for (const [key, value] of form)
+    if (key.startsWith(OPTION_FIELD) && typeof value === 'string')
+      chosen[key.slice(OPTION_FIELD.length)] = value;
+  return chosen;
 }
 
 export default function ProductPage({ loaderData }: Route.ComponentProps) {
@@ -91,6 +116,8 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
   const [quantity, setQuantity] = useState('1');
   const [refused, setRefused] = useState<string | null>(null);
   const [fromPost, setFromPost] = useState('');
+  // The values chosen so far (Size: M): the chosen variant's price and stock show as soon as it is one.
+  const [chosen, setChosen] = useState<Record<string, string>>({});
   // The post this page was opened from, for the shop's attribution (analytics): the stored page is
   // the same for every reader, so only the browser knows it.
   useEffect(() => {
@@ -114,9 +141,15 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
       </div>
     );
   }
-  const max = maxQuantity(product.stock);
-  const outOfStock = product.stock === 0;
-  const lowStock = product.stock !== null && product.stock <= 10;
+  const hasOptions = product.options.length > 0;
+  const variant = findVariant(product.options, product.variants, chosen);
+  // Until a variant is chosen, the product's price (or 'from' its lowest) and its total stock.
+  const stock = variant ? variant.stock : product.stock;
+  const price = variant?.price ?? product.price;
+  const lowest = variant ? null : fromPrice(product);
+  const max = maxQuantity(stock);
+  const outOfStock = stock === 0;
+  const lowStock = stock !== null && stock <= 10;
   const pending = fetcher.state !== 'idle';
   const read = readQuantity(quantity, max);
   const count = 'quantity' in read ? read.quantity : null;
@@ -141,12 +174,14 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
             ) : (
               // The one stock message: a few left shows in the warning colour, not in a second line.
               <span className={lowStock ? 'badge badge-warning' : 'badge badge-success'}>
-                {product.stock === null ? 'In stock' : inStockLabel(product.stock)}
+                {stock === null ? 'In stock' : inStockLabel(stock)}
               </span>
             )}
           </div>
           <h1>{product.name}</h1>
-          <p className="product-price product-price-large">{formatPrice(product.price, currency)}</p>
+          <p className="product-price product-price-large">
+            {lowest === null ? formatPrice(price, currency) : fromPriceLabel(formatPrice(lowest, currency))}
+          </p>
           {outOfStock && <p className="stock-note stock-out">{SHOP_MESSAGES.outOfStockNote}</p>}
           <fetcher.Form
             method="post"
@@ -159,6 +194,28 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
             }}
           >
             {fromPost && <input type="hidden" name="fromPost" value={fromPost} />}
+            {product.options.map((option) => (
+              <fieldset key={option.name} className="field option-choice">
+                <legend>{option.name}</legend>
+                {option.values.map((value) => {
+                  // Sold out with what else is chosen: still a choice, marked (the server refuses it).
+                  const soldOut = !anyInStock(product.variants, { ...chosen, [option.name]: value });
+                  return (
+                    <label key={value} className="option-value">
+                      <input
+                        type="radio"
+                        name={`${OPTION_FIELD}${option.name}`}
+                        value={value}
+                        checked={chosen[option.name] === value}
+                        onChange={() => setChosen({ ...chosen, [option.name]: value })}
+                      />
+                      {value}
+                      {soldOut && <span className="option-sold-out"> ({SHOP_MESSAGES.outOfStock})</span>}
+                    </label>
+                  );
+                })}
+              </fieldset>
+            ))}
             {/* Nothing to choose a quantity of: the stepper and the total only show what can be bought. */}
             {!outOfStock && (
               <>
@@ -207,7 +264,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
                 </div>
                 {count !== null && (
                   <p className="line-total">
-                    Total: <strong>{formatPrice(product.price * count, currency)}</strong>
+                    Total: <strong>{formatPrice(price * count, currency)}</strong>
                   </p>
                 )}
               </>
@@ -218,6 +275,26 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
               </button>
             </div>
           </fetcher.Form>
+          {hasOptions && (
+            <table className="variant-table">
+              <caption>Every choice</caption>
+              <tbody>
+                {product.variants.map((v) => (
+                  <tr key={v.id} className={v.stock === 0 ? 'variant-sold-out' : undefined}>
+                    <th scope="row">{v.label}</th>
+                    <td>{formatPrice(v.price ?? product.price, currency)}</td>
+                    <td>
+                      {v.stock === 0
+                        ? SHOP_MESSAGES.outOfStock
+                        : v.stock === null
+                          ? 'In stock'
+                          : inStockLabel(v.stock)}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
           {result && (
             <Notice
               tone={result.ok ? 'success' : 'error'}

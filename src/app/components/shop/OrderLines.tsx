@@ -1,4 +1,5 @@
 import { NO_SHIPPING } from '../../../orders/fulfilment.ts';
+import { lineName } from '../../../shop/line-name.ts';
 import { formatPrice } from '../../../shop/price.ts';
 import { useCurrency } from '../../currency.ts';
 
@@ -112,13 +113,13 @@ export function PlacedOrderLines({
     taxAmount: number;
     taxIncluded: boolean;
   };
-  items: { id: number; productName: string; quantity: number; priceAtTime: number }[];
+  items: { id: number; productName: string; variant: string | null; quantity: number; priceAtTime: number }[];
 }) {
   return (
     <OrderLines
       lines={items.map((i) => ({
         id: i.id,
-        name: i.productName,
+        name: lineName(i.productName, i.variant),
         quantity: i.quantity,
         unitPrice: i.priceAtTime,
       }))}
