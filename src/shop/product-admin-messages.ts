@@ -9,6 +9,12 @@ export const PRODUCT_ADMIN_MESSAGES = {
   unlimited: 'Unlimited',
 } as const;
 
+/** Empty stock means unlimited (DESIGN: stock IS NULL); 0 is sold out, which the admin must see. */
+export function stockLabel(stock: number | null): string {
+  if (stock === null) return PRODUCT_ADMIN_MESSAGES.unlimited;
+  return stock === 0 ? '0 (out of stock)' : String(stock);
+}
+
 /** The admin form's labels for the categories (SPEC §9: 'Digital Products', 'Physical Products'). */
 export const CATEGORY_LABELS: Record<string, string> = {
   Digital: 'Digital Products',

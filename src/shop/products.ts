@@ -3,6 +3,8 @@ import type { z } from 'zod';
 import type { Db } from '../db/knex.ts';
 import { Invalid, NotFound } from '../kernel/errors.ts';
 import { chooseOption, noLongerAvailable, SHOP_MESSAGES } from './messages.ts';
+import { formatPrice } from './price.ts';
+import { stockLabel } from './product-admin-messages.ts';
 import { PRODUCT_CATEGORIES, type ProductCategory, type ProductStatus } from './product-enums.ts';
 import { type ProductData, productSchema, productUpdateSchema, type VariantData } from './product-schema.ts';
 import { dropVariantStock, STOCK_COLUMN_SQL, setStock } from './stock.ts';
@@ -275,13 +277,31 @@ export async function postsFeaturing(db: Db, productId: number): Promise<{ title
     .select('p.title', 'p.slug');
 }
 
-/** The editor's product picker: every product, active ones first. */
-export async function productChoices(db: Db): Promise<{ id: number; name: string; active: boolean }[]> {
-  const rows = await db('products')
-    .select('id', 'name', 'status')
-    .orderByRaw("status = 'active' DESC, name")
+/** The editor's product picker and its product cards: every product, active ones first, with its price and stock. */
+export async function productChoices(
+  db: Db,
+  currency: string,
+): Promise<{ id: number; name: string; active: boolean; price: string; stock: string }[]> {
+  // A product with variants: the sum of theirs, unlimited when any is.
+  const rows = await db('products as p')
+    .select(
+      'p.id',
+      'p.name',
+      'p.status',
+      'p.price',
+      db.raw(
+        '(SELECT CASE WHEN bool_or(s.stock IS NULL) THEN NULL ELSE sum(s.stock)::int END FROM stock_levels s WHERE s.product_id = p.id) AS stock',
+      ),
+    )
+    .orderByRaw("p.status = 'active' DESC, p.name")
     .limit(500);
-  return rows.map((r) => ({ id: r.id, name: r.name, active: r.status === 'active' }));
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    active: r.status === 'active',
+    price: formatPrice(r.price, currency),
+    stock: stockLabel(r.stock),
+  }));
 }
 
 /** A product a visitor may see and buy. */

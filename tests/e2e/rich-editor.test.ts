@@ -19,6 +19,7 @@ import {
   newContext,
   watchPage,
 } from '../support/browser.ts';
+import { createProductRow } from '../support/shop.ts';
 
 const SCREENSHOTS = path.resolve(import.meta.dirname, '../../docs/screenshots');
 
@@ -336,6 +337,48 @@ describe('the rich editor', () => {
 
     await openEditor(page, post.id);
     await expect.poll(() => page.locator('.editor-card-label').allTextContents()).toEqual(['Paywall']);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('inserts a podcast episode, a product card (its price and stock shown) and an HTML card with the keyboard', async () => {
+    const product = await createProductRow(app.services.db, {
+      name: 'Pocket Notebook',
+      price: 1250,
+      stock: 7,
+    });
+    const input = postInputSchema.parse({
+      title: 'Cards Of Every Kind',
+      content: 'Intro',
+      excerpt: 'K',
+      category: 'Life',
+      status: 'published',
+    });
+    const post = await createPost(app.services.db, app.services.queues, input, admin.user.id);
+    const { context, page, problems } = await richEditorPage(post.id);
+    page.on('dialog', (dialog) => dialog.accept('https://example.com/episode-1.mp3'));
+    await page.getByRole('textbox', { name: 'Content', exact: true }).focus();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Enter');
+    await slash(page, 'podcast');
+    await page.keyboard.press('Enter');
+    await slash(page, 'pocket');
+    await expect
+      .poll(() => page.locator('.editor-card-note').allTextContents())
+      .toEqual(['Pocket Notebook · $12.50 · Stock: 7']);
+    await page.keyboard.press('Enter');
+    await slash(page, 'html');
+    await page.getByLabel('Markdown or HTML, kept as written').waitFor();
+    await page.getByLabel('Markdown or HTML, kept as written').focus();
+    await page.keyboard.type('<aside>Aside</aside>');
+    await expect
+      .poll(() => page.locator('.editor-card-label').allTextContents())
+      .toEqual(['Podcast episode', 'Product card', 'Markdown card']);
+    await expectAccessible(page);
+    await save(page);
+    expect((await stored(post.id)).content).toBe(
+      `Intro\n\n[podcast:https://example.com/episode-1.mp3]\n\n[product:${product.id}]\n\n<aside>Aside</aside>`,
+    );
     expect(problems).toEqual([]);
     await context.close();
   });

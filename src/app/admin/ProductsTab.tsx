@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { formatPrice } from '../../shop/price.ts';
-import { PRODUCT_ADMIN_MESSAGES as M } from '../../shop/product-admin-messages.ts';
+import { PRODUCT_ADMIN_MESSAGES as M, stockLabel } from '../../shop/product-admin-messages.ts';
 import type { Product } from '../../shop/products.ts';
 import { useCurrency } from '../currency.ts';
 import { AdminFilters, AdminItems, AdminPages, ItemActions } from './AdminList.tsx';
@@ -8,12 +8,6 @@ import { formatDate } from './format.ts';
 
 export const PRODUCT_FILTERS = ['all', 'active', 'inactive'] as const;
 type Filters = { q: string; status: (typeof PRODUCT_FILTERS)[number] };
-
-/** Empty stock means unlimited (DESIGN: stock IS NULL); 0 is sold out, which the admin must see. */
-export function stockLabel(stock: number | null): string {
-  if (stock === null) return M.unlimited;
-  return stock === 0 ? '0 (out of stock)' : String(stock);
-}
 
 function ProductCard({ product }: { product: Product }) {
   const currency = useCurrency();

@@ -30,14 +30,14 @@ function postId(raw: string): number {
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   requireAdminUser(context, request);
-  const { db, analytics } = getApp(context).services;
+  const { db, analytics, config } = getApp(context).services;
   const id = postId(params.id);
   const post = await getEditablePost(db, id);
   if (!post) throw data(POST_MESSAGES.notFound, 404);
   const [draft, newsletter, products, views] = await Promise.all([
     unsavedDraft(db, id),
     newsletterProgress(db, id),
-    productChoices(db),
+    productChoices(db, config.currency),
     (await analytics.isOn()) ? pageSeries(db, { postId: id }, lastDays(30)) : null,
   ]);
   return { post, draft, newsletter, products, views };

@@ -15,7 +15,8 @@ export const meta: Route.MetaFunction = () => [
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   requireAdminUser(context, request);
-  return { products: await productChoices(getApp(context).services.db) };
+  const { db, config } = getApp(context).services;
+  return { products: await productChoices(db, config.currency) };
 }
 
 export function action({ context, request }: Route.ActionArgs) {

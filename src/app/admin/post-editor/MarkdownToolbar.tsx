@@ -14,7 +14,8 @@ import {
   youtubeMarker,
 } from '../markdown-toolbar.ts';
 
-export type ProductChoice = { id: number; name: string; active: boolean };
+/** A product as the editor offers it: its price formatted and its stock as the admin reads it. */
+export type ProductChoice = { id: number; name: string; active: boolean; price: string; stock: string };
 
 /** An edit of the content at its selection. */
 export type ApplyEdit = (edit: (text: string, start: number, end: number) => Edit) => void;

@@ -115,7 +115,11 @@ export function EmbedCardView({ node, updateAttributes, selected, deleteNode }: 
         // biome-ignore lint/a11y/useMediaCaption: episodes come with show notes in the post body, as on the page
         <audio controls preload="none" src={value} />
       ) : null}
-      {kind === 'product' ? <p className="editor-card-note">{product?.name ?? `Product ${value}`}</p> : null}
+      {kind === 'product' ? (
+        <p className="editor-card-note">
+          {product ? `${product.name} · ${product.price} · Stock: ${product.stock}` : `Product ${value}`}
+        </p>
+      ) : null}
       <CardField
         label={kind === 'youtube' ? 'Video id' : kind === 'podcast' ? 'Audio URL' : 'Product id'}
         value={value}
