@@ -208,6 +208,17 @@ describe('order rules', () => {
     expect(decide(erased, { type: 'EraseCustomerData' })).toEqual([]);
   });
 
+  it("records a mail that was on its way while the customer was erased without the customer's address", () => {
+    const erased = run(
+      { type: 'PlaceOrder', order: placed },
+      { type: 'RecordPayment' },
+      { type: 'EraseCustomerData' },
+    );
+    expect(
+      decide(erased, { type: 'RecordMailSent', kind: 'payment-received', key: 'payment', to: placed.email }),
+    ).toEqual([{ type: 'OrderMailSent', data: { kind: 'payment-received', key: 'payment', to: '' } }]);
+  });
+
   it('folds a stream to the same state as stepwise evolution', () => {
     const events = [
       ...decide(initialOrderState, { type: 'PlaceOrder', order: placed }),

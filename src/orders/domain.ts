@@ -481,7 +481,13 @@ export function decide(state: OrderState, command: OrderCommand): OrderEvent[] {
     }
     case 'RecordMailSent':
       if (state.mailsSent.includes(command.key)) throw new Conflict('This mail has already been sent.');
-      return [{ type: 'OrderMailSent', data: { kind: command.kind, key: command.key, to: command.to } }];
+      // A mail that was on its way while the customer's data was erased: kept as sent, without the address.
+      return [
+        {
+          type: 'OrderMailSent',
+          data: { kind: command.kind, key: command.key, to: state.customerErased ? '' : command.to },
+        },
+      ];
     case 'ShipOrder': {
       if (state.refundNeeded) throw new Conflict('This payment came after the order expired: refund it.');
       const trackingNumber = command.trackingNumber.trim();

@@ -335,10 +335,15 @@ describe('Delete my account', () => {
         { post_id: post_.id, author: 'Sam', email: staying.user.email, content: 'Mine too.', approved: true },
       ])
       .returning('id');
-    // The confirmation mail of the order went out before the deletion.
+    // The order's mails (its confirmation, then the payment's receipt with the invoice) went out
+    // before the deletion.
     await until(
-      () => smtp.messages.some((m) => m.to.includes('leaving@example.com')),
-      'the order confirmation',
+      () =>
+        smtp.messages.some(
+          (m) =>
+            m.to.includes('leaving@example.com') && m.subject === `Payment received for order #${orderId}`,
+        ),
+      'the payment receipt',
     );
     const before = await db('orders').where({ id: orderId }).first();
     const itemsBefore = await db('order_items').where({ order_id: orderId }).orderBy('id');
