@@ -32,7 +32,7 @@ export function formatReport(report: ImportReport): string {
     ...[...reasons].map(([reason, n]) => `  ${n} × ${reason}`),
     ...(report.contents.drafts !== undefined ? [`drafts: ${report.contents.drafts}`] : []),
     ...(report.contents.paid
-      ? [`paid posts: ${report.contents.paid} (imported as drafts: this site has no paid memberships)`]
+      ? [`paid posts: ${report.contents.paid} (for paying members only: visibility paid)`]
       : []),
     `comments created: ${report.comments.created}, unchanged: ${report.comments.unchanged}`,
     ...(Object.keys(report.categories).length ? ['categories (old → Penstand):'] : []),

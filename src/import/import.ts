@@ -2,6 +2,7 @@ import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Knex } from 'knex';
 import { renderMarkdown } from '../blog/markdown.ts';
+import { previewColumns, withoutPaywallLine } from '../blog/paywall.ts';
 import { schedulePublish, uniqueSlug } from '../blog/post-editor.ts';
 import { normalizeTags, POST_CATEGORIES } from '../blog/post-schema.ts';
 import { oldPathKey } from '../blog/posts.ts';
@@ -10,7 +11,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/knex.ts';
 import type { Queues } from '../jobs/queues.ts';
 import type { UploadStorage } from '../media/storage.ts';
-import { emptyNotes, htmlToMarkdown, htmlToText } from './content.ts';
+import { emptyNotes, htmlToMarkdown, htmlToText, PAYWALL_COMMENT } from './content.ts';
 import { ghostData, ghostSite, readGhost, readJsonFile } from './ghost.ts';
 import { createImageCopier } from './images.ts';
 import { mediumPostFiles, mediumSite, readMedium } from './medium.ts';
@@ -107,10 +108,22 @@ function checkCategories(options: ImportOptions): void {
     throw new ImportError(`Unknown category '${unknown}': choose one of ${POST_CATEGORIES.join(', ')}.`);
 }
 
+/** The body's rendered columns; a paid post also stores its public preview. */
+function bodyColumns(content: string, paid: boolean | undefined) {
+  return {
+    content,
+    content_html: renderMarkdown(withoutPaywallLine(content)),
+    ...(paid && previewColumns(content, 'paid')),
+  };
+}
+
 function columnsOf(item: ImportItem, options: ImportOptions, report: ImportReport) {
   const { warnings } = report;
   const notes = emptyNotes();
-  const content = htmlToMarkdown(item.html, notes, item.footnotes);
+  const [free, ...rest] = item.paid ? item.html.split(PAYWALL_COMMENT) : [item.html];
+  const content = rest.length
+    ? `${htmlToMarkdown(free, notes)}\n\n[paywall]\n\n${htmlToMarkdown(rest.join(''), notes, item.footnotes)}`
+    : htmlToMarkdown(item.html, notes, item.footnotes);
   const where = `${item.kind} ${item.sourceId} (${item.slug || item.title})`;
   const warn = (text: string) => warnings.push(detach(text));
   for (const warning of item.warnings) warn(`${where}: ${warning}`);
@@ -135,8 +148,7 @@ function columnsOf(item: ImportItem, options: ImportOptions, report: ImportRepor
   const excerpt = item.excerpt || preview(htmlToText(item.html).replace(/\n/g, ' '), 200) || title;
   return {
     title,
-    content,
-    content_html: renderMarkdown(content),
+    ...bodyColumns(content, item.paid),
     excerpt,
     category,
     tags: normalizeTags(item.tags),
@@ -147,6 +159,8 @@ function columnsOf(item: ImportItem, options: ImportOptions, report: ImportRepor
     published_at: item.status === 'published' ? item.date : null,
     author_name: item.authorName,
     featured: item.featured,
+    // Only a paid post sets its visibility: a re-import leaves the visibility a writer chose here.
+    ...(item.paid && { visibility: 'paid' as const }),
   };
 }
 
@@ -455,8 +469,7 @@ async function importItems(
           const featured = columns.featured_image && (await copier.localize(columns.featured_image));
           columns = {
             ...columns,
-            content,
-            content_html: renderMarkdown(content),
+            ...bodyColumns(content, event.item.paid),
             featured_image_file: featured || null,
           };
         }

@@ -154,12 +154,12 @@ it('imports a Substack export: paid posts and subscribers in the preview and rep
   expect(first.preview).toMatchObject({
     Posts: '5',
     Pages: '1',
-    Drafts: '3',
-    'Paid posts (as drafts)': '2',
+    Drafts: '1',
+    'Paid posts (for paying members)': '2',
     Subscribers: '5',
   });
   expect(first.report).toMatchObject({ Created: '6', Skipped: '2' });
-  await first.page.getByText('Paid posts: 2, imported as drafts').waitFor();
+  await first.page.getByText('Paid posts: 2, for paying members only').waitFor();
   await first.page.getByText('Subscribers: 5 new (confirmed').waitFor();
   const { db } = app.services;
   expect(await db('posts').where({ source_system: 'substack' }).count({ n: '*' }).first()).toEqual({ n: 6 });

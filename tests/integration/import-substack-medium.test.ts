@@ -50,7 +50,7 @@ describe('import of a Substack export (zip)', () => {
         format: 'substack',
         total: 8,
         created: 6,
-        contents: { posts: 5, pages: 1, drafts: 3, paid: 2 },
+        contents: { posts: 5, pages: 1, drafts: 1, paid: 2 },
         subscribers: { added: 5, merged: 0, optedOut: 1, deleted: 1, invalid: 1 },
       });
       expect(report.skipped.map((s) => [s.sourceId, s.reason])).toEqual([
@@ -64,7 +64,7 @@ describe('import of a Substack export (zip)', () => {
     expect(reports.substackDry.dryRun).toBe(true);
   });
 
-  it('keys the posts by the publication, keeps drafts and paid posts as drafts, and places podcasts', async () => {
+  it('keys the posts by the publication, keeps drafts as drafts, publishes paid posts and places podcasts', async () => {
     const posts = await app.services
       .db('posts')
       .where({ source_system: 'substack', source_site: 'fieldnotes.substack.com' })
@@ -72,11 +72,11 @@ describe('import of a Substack export (zip)', () => {
       .select('source_id', 'slug', 'status', 'category', 'content', 'excerpt', 'published_at');
     expect(posts.map((p) => [p.source_id, p.slug, p.status])).toEqual([
       ['140001', 'why-i-write-by-hand', 'published'],
-      ['140002', 'the-paper-ledger', 'draft'],
+      ['140002', 'the-paper-ledger', 'published'],
       ['140003', 'episode-1-notebooks', 'published'],
       ['140004', 'half-finished-thoughts', 'draft'],
       ['140005', 'about', 'published'],
-      ['140007', 'founders-letter', 'draft'],
+      ['140007', 'founders-letter', 'published'],
     ]);
     const [first, , podcast] = posts;
     expect(first.excerpt).toBe('“Slow” is not the same as late');
@@ -86,9 +86,26 @@ describe('import of a Substack export (zip)', () => {
     expect(first.content).toContain('**worth** the ink');
     expect(podcast.category).toBe('Podcasts');
     expect(podcast.content).toContain('[podcast:https://api.substack.com/feed/podcast/140003/episode.mp3]');
-    expect(reports.substack.warnings).toContain(
-      'post 140002 (the-paper-ledger): paid-only on Substack: imported as a draft (this site has no paid memberships)',
-    );
+  });
+
+  it("imports paid posts for paying members, the free preview ending at Substack's paywall", async () => {
+    const paid = await app.services
+      .db('posts')
+      .whereIn('slug', ['the-paper-ledger', 'founders-letter'])
+      .orderBy('slug')
+      .select('slug', 'visibility', 'content', 'preview_content', 'content_html');
+    expect(paid.map((p) => [p.slug, p.visibility, p.preview_content])).toEqual([
+      ['founders-letter', 'paid', 'Thank you for backing Field Notes from the start. Here is what is coming this year.'],
+      ['the-paper-ledger', 'paid', 'Here is how I keep a ledger of every piece I write.'],
+    ]);
+    const ledger = paid[1];
+    expect(ledger.content).toMatch(/write\.\n\n\[paywall\]\n\n### The columns/);
+    expect(ledger.content_html).not.toContain('[paywall]');
+    expect(reports.substack.warnings.join('\n')).not.toMatch(/paid-only|no paid memberships/);
+    // An anonymous reader gets the preview, never the part behind the paywall.
+    const page = await (await fetch(`${app.url}/post/the-paper-ledger`)).text();
+    expect(page).toContain('Here is how I keep a ledger');
+    expect(page).not.toContain('Date, title, words');
   });
 
   it('makes the list confirmed newsletter subscribers, leaving out opted-out, deleted and invalid rows', async () => {
@@ -235,7 +252,7 @@ describe('a zip that is no export', () => {
     const dry = startProcess('src/cli/import.ts', [SUBSTACK_FIXTURE, '--dry-run'], env);
     expect(await dry.exited, dry.output()).toBe(0);
     expect(dry.output()).toContain('Dry run (nothing saved): Substack export, 8 items');
-    expect(dry.output()).toContain('paid posts: 2 (imported as drafts: this site has no paid memberships)');
+    expect(dry.output()).toContain('paid posts: 2 (for paying members only: visibility paid)');
     expect(dry.output()).toContain(
       'subscribers: 0 added (confirmed), 5 already here, 1 with emails turned off left out, 1 deleted left out, 1 not addresses',
     );

@@ -132,7 +132,7 @@ function Counts({ report }: { report: ImportReport }) {
       ) : null}
       {report.contents.paid ? (
         <>
-          <dt>Paid posts (as drafts)</dt>
+          <dt>Paid posts (for paying members)</dt>
           <dd>{report.contents.paid}</dd>
         </>
       ) : null}
@@ -153,8 +153,8 @@ function Notes({ report }: { report: ImportReport }) {
     <>
       {contents.paid ? (
         <p>
-          Paid posts: {contents.paid}, imported as drafts (this site has no paid memberships, and publishing
-          would give them to every reader).
+          Paid posts: {contents.paid}, for paying members only (visibility paid; the free preview ends at
+          Substack's paywall).
         </p>
       ) : null}
       {subscribers ? (
