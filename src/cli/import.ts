@@ -49,6 +49,11 @@ export function formatReport(report: ImportReport): string {
           `subscribers: ${report.subscribers.added} added (confirmed), ${report.subscribers.merged} already here, ${report.subscribers.optedOut} with emails turned off left out, ${report.subscribers.deleted} deleted left out, ${report.subscribers.invalid} not addresses`,
         ]
       : []),
+    ...(report.members
+      ? [
+          `members: ${report.members.created} new accounts, ${report.members.existing} already here, ${report.members.comped} comped, ${report.members.linked} linked to Stripe, ${report.members.notPlaced} paying or comped there left free`,
+        ]
+      : []),
     `warnings: ${report.warnings.length}`,
     ...report.warnings.map((w) => `  ${w}`),
   ].join('\n');

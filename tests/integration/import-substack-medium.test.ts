@@ -95,7 +95,11 @@ describe('import of a Substack export (zip)', () => {
       .orderBy('slug')
       .select('slug', 'visibility', 'content', 'preview_content', 'content_html');
     expect(paid.map((p) => [p.slug, p.visibility, p.preview_content])).toEqual([
-      ['founders-letter', 'paid', 'Thank you for backing Field Notes from the start. Here is what is coming this year.'],
+      [
+        'founders-letter',
+        'paid',
+        'Thank you for backing Field Notes from the start. Here is what is coming this year.',
+      ],
       ['the-paper-ledger', 'paid', 'Here is how I keep a ledger of every piece I write.'],
     ]);
     const ledger = paid[1];

@@ -148,7 +148,7 @@ function Counts({ report }: { report: ImportReport }) {
 
 /** What happens to a Substack export's subscriber list, and to its paid posts. */
 function Notes({ report }: { report: ImportReport }) {
-  const { subscribers, contents } = report;
+  const { subscribers, members, contents } = report;
   return (
     <>
       {contents.paid ? (
@@ -164,10 +164,11 @@ function Notes({ report }: { report: ImportReport }) {
           {subscribers.deleted} deleted, {subscribers.invalid} not addresses.
         </p>
       ) : null}
-      {subscribers?.paid ? (
+      {members ? (
         <p>
-          Paying or complimentary there: {subscribers.paid}, added as free subscribers (this site has no paid
-          memberships).
+          Members: {members.created} new accounts (they sign in by resetting their password),{' '}
+          {members.existing} already here; {members.comped} comped, {members.linked} linked to their Stripe
+          subscription, {members.notPlaced} paying or comped there left free (the warnings say why).
         </p>
       ) : null}
     </>
