@@ -52,7 +52,11 @@ describe('import of a Substack export (zip)', () => {
         created: 6,
         contents: { posts: 5, pages: 1, drafts: 1, paid: 2 },
         subscribers: { added: 5, merged: 0, optedOut: 1, deleted: 1, invalid: 1 },
+        members: { created: 6, existing: 0, comped: 0, linked: 0, notPlaced: 2 },
       });
+      expect(report.warnings).toContain(
+        'member ada@example.com: paying on the old site, not linked: no Stripe key is set here; a free member here',
+      );
       expect(report.skipped.map((s) => [s.sourceId, s.reason])).toEqual([
         ['140006', 'a Substack thread (a discussion, not a post)'],
         ['140008', 'no HTML file in the export'],
@@ -126,6 +130,13 @@ describe('import of a Substack export (zip)', () => {
       ['margaret@example.com', 'confirmed'],
     ]);
     expect(rows.map((r) => r.email)).not.toContain('ken@example.com');
+    // Ken turned emails off: a member (an account that signs in by resetting its password), not a subscriber.
+    expect(
+      await app.services
+        .db('users')
+        .where({ email: 'ken@example.com' })
+        .first('password_hash', 'email_verified'),
+    ).toEqual({ password_hash: null, email_verified: true });
   });
 
   it('answers the old /p/<slug> addresses with 301 to the post', async () => {
@@ -140,6 +151,7 @@ describe('import of a Substack export (zip)', () => {
       updated: 0,
       unchanged: 6,
       subscribers: { added: 0, merged: 5 },
+      members: { created: 0, existing: 6, comped: 0, linked: 0, notPlaced: 2 },
     });
   });
 });
@@ -260,6 +272,9 @@ describe('a zip that is no export', () => {
     expect(dry.output()).toContain(
       'subscribers: 0 added (confirmed), 5 already here, 1 with emails turned off left out, 1 deleted left out, 1 not addresses',
     );
+    expect(dry.output()).toContain(
+      'members: 0 new accounts, 6 already here, 0 comped, 0 linked to Stripe, 2 paying or comped there left free',
+    );
     const photos = path.join(dir, 'photos.zip');
     writeFileSync(photos, storedZip({ 'holiday/beach.txt': 'not a photo' }));
     const refused = startProcess('src/cli/import.ts', [photos], env);
@@ -284,8 +299,14 @@ describe('a member list (CSV) on its own', () => {
         // ada@example.com came with the Substack export.
         subscribers: { added: 3, merged: 1, optedOut: 1, deleted: 0, paid: 2, invalid: 0 },
       });
-    expect(ghost.warnings).toContain(
-      '2 paying or complimentary member(s) there: added as free newsletter subscribers (this site has no paid memberships)',
+    // This site has no tier and no Stripe key: the comped and the paying member are free members here.
+    expect(dry.members).toEqual({ created: 4, existing: 1, comped: 0, linked: 0, notPlaced: 2 });
+    expect(ghost.members).toEqual(dry.members);
+    expect(ghost.warnings).toEqual(
+      expect.arrayContaining([
+        'member friend@example.org: complimentary on the old site, not placed: this site has 0 active tiers; a free member here',
+        'member paying@example.net: paying on the old site, not linked: no Stripe key is set here; a free member here',
+      ]),
     );
     expect(await db('newsletter_subscribers').where({ email: 'quiet@example.com' }).first()).toBeUndefined();
 
