@@ -41,7 +41,7 @@ export function formatReport(report: ImportReport): string {
     ),
     ...(report.restored
       ? [
-          `products: ${report.restored.products}, subscribers: ${report.restored.subscribers}, orders: ${report.restored.orders}, discount codes: ${report.restored.discounts}`,
+          `products: ${report.restored.products}, subscribers: ${report.restored.subscribers}, members: ${report.restored.members}, orders: ${report.restored.orders}, discount codes: ${report.restored.discounts}`,
         ]
       : []),
     ...(report.subscribers

@@ -60,7 +60,7 @@ export type ImportReport = {
   /** Old category (the one that decided) → the Penstand category its posts got, for the writer to confirm. */
   categories: Record<string, { category: string; posts: number }>;
   /** A Penstand export also brings the shop and the newsletter. */
-  restored?: { products: number; subscribers: number; orders: number; discounts: number };
+  restored?: { products: number; subscribers: number; members: number; orders: number; discounts: number };
   /** A Substack export's subscriber list, or a member list of its own, as newsletter subscribers. */
   subscribers?: Omit<SubscriberImport, 'invalid'> & { invalid: number };
   /** The same list's readers as members: accounts, comps, paid members linked to Stripe. */
@@ -409,6 +409,7 @@ export async function runImport(
       restored: {
         products: counts.products,
         subscribers: counts.subscribers,
+        members: counts.members,
         orders: counts.orders,
         discounts: counts.discounts,
       },

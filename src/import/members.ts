@@ -23,22 +23,22 @@ export type MemberImport = {
 
 const yes = (value: string | undefined) => value?.toLowerCase() === 'true';
 
-/** The reader's account: the one with this address, or a new one without a password. */
-async function accountOf(
+/**
+ * The reader's account: the one with this address, or a new one without a password (the reader
+ * signs in by resetting it, with a code mailed to the address).
+ */
+export async function memberAccount(
   db: Db,
-  row: Record<string, string>,
+  reader: { email: string; first_name: string | null; last_name: string | null; created_at?: string },
 ): Promise<{ id: number; created: boolean; admin: boolean }> {
-  const find = () => db('users').whereRaw('lower(email) = lower(?)', [row.email]).first('id', 'role');
+  const find = () => db('users').whereRaw('lower(email) = lower(?)', [reader.email]).first('id', 'role');
   const found = await find();
   if (found) return { id: found.id, created: false, admin: found.role === 'admin' };
-  const [first = '', ...rest] = (row.name ?? '').split(/\s+/).filter(Boolean);
   // The address was confirmed on the old site; a parallel import of the same address makes one account.
   const made = await db('users')
     .insert({
-      email: row.email,
-      username: await freeUsername(db, row.email.split('@')[0]),
-      first_name: first.slice(0, 100) || null,
-      last_name: rest.join(' ').slice(0, 100) || null,
+      ...reader,
+      username: await freeUsername(db, reader.email.split('@')[0]),
       email_verified: true,
     })
     .onConflict()
@@ -95,7 +95,12 @@ export async function importMembers(
     warnings.push(`member ${email.slice(0, 100)}: ${why}; a free member here`);
   };
   for (const { row } of list) {
-    const account = await accountOf(db, row);
+    const [first = '', ...rest] = (row.name ?? '').split(/\s+/).filter(Boolean);
+    const account = await memberAccount(db, {
+      email: row.email,
+      first_name: first.slice(0, 100) || null,
+      last_name: rest.join(' ').slice(0, 100) || null,
+    });
     members[account.created ? 'created' : 'existing']++;
     if (account.admin || (await membershipOf(db, account.id)).status !== 'free') continue;
     const customer = row.stripe_customer_id ?? '';
