@@ -1,7 +1,7 @@
 import type Stripe from 'stripe';
 import type { Db } from '../db/knex.ts';
 import { freeUsername } from '../identity/admin.ts';
-import { membershipOf, setMembership } from '../identity/membership.ts';
+import { type MembershipChange, membershipOf, setMembership } from '../identity/membership.ts';
 import { changeFor } from '../members/subscriptions.ts';
 import { listTiers, type Tier, tierPrice } from '../shop/tiers.ts';
 import type { CsvRow } from './member-list.ts';
@@ -77,6 +77,18 @@ function tierOf(tiers: Tier[], subscription: Stripe.Subscription, currency: stri
 }
 
 /**
+ * Gives a free member a membership; false when they hold one already. The account's row is locked
+ * first: imports of the same list at once place each member once.
+ */
+async function placeFree(db: Db, userId: number, change: MembershipChange): Promise<boolean> {
+  return db.transaction(async (trx) => {
+    await trx('users').where({ id: userId }).forUpdate().first('id');
+    if ((await membershipOf(trx, userId)).status !== 'free') return false;
+    return setMembership(trx, userId, change, { type: 'imported' });
+  });
+}
+
+/**
  * Everyone on a member list (opted out of emails or not) becomes a member: an account, free;
  * complimentary on the old site → comped on the only active tier; paying → linked to the Stripe
  * subscription they pay, which is never charged or changed but for its metadata (the member and
@@ -124,15 +136,13 @@ export async function importMembers(
         await linking.stripe?.subscriptions.update(subscription.id, {
           metadata: { userId: String(account.id), tierId: String(tier.id) },
         });
-      await db.transaction((trx) =>
-        setMembership(
-          trx,
-          account.id,
-          { ...changeFor(subscription, tier, undefined), stripe_customer_id: customer },
-          { type: 'imported' },
-        ),
-      );
-      members.linked++;
+      if (
+        await placeFree(db, account.id, {
+          ...changeFor(subscription, tier, undefined),
+          stripe_customer_id: customer,
+        })
+      )
+        members.linked++;
     } else if (yes(row.complimentary_plan)) {
       if (tiers.length !== 1) {
         notPlaced(
@@ -141,23 +151,16 @@ export async function importMembers(
         );
         continue;
       }
-      await db.transaction((trx) =>
-        setMembership(
-          trx,
-          account.id,
-          {
-            status: 'comped',
-            tier_id: tiers[0].id,
-            comped_until: null,
-            interval: null,
-            current_period_end: null,
-            cancel_at_period_end: false,
-            past_due_since: null,
-          },
-          { type: 'imported' },
-        ),
-      );
-      members.comped++;
+      const comp: MembershipChange = {
+        status: 'comped',
+        tier_id: tiers[0].id,
+        comped_until: null,
+        interval: null,
+        current_period_end: null,
+        cancel_at_period_end: false,
+        past_due_since: null,
+      };
+      if (await placeFree(db, account.id, comp)) members.comped++;
     }
   }
   return { members, warnings };

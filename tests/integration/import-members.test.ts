@@ -1,3 +1,7 @@
+import { writeFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runImport } from '../../src/import/import.ts';
 import { signedInSession } from '../support/auth.ts';
@@ -111,5 +115,32 @@ describe('a Ghost members export makes members', () => {
       `member paying@example.net: paying on the old site, not linked: Stripe has no active subscription for ${CUSTOMER}; a free member here`,
     );
     expect(changedTables(before, await fingerprint(db, tables))).toEqual([]);
+  });
+});
+
+describe('member lists imported at the same time', () => {
+  it('make one account and one comp per reader', async () => {
+    const file = path.join(await mkdtemp(path.join(tmpdir(), 'penstand-members-')), 'members.csv');
+    const emails = Array.from({ length: 8 }, (_, i) => `burst${i}@example.com`);
+    writeFileSync(
+      file,
+      `email,name,complimentary_plan\n${emails.map((e, i) => `${e},Burst ${i},${i % 2 === 0}`).join('\n')}\n`,
+    );
+    const reports = await Promise.all([1, 2, 3].map(() => runImport(stack.app.services, file)));
+    expect(reports.reduce((n, r) => n + (r.members?.created ?? 0), 0)).toBe(8);
+    const { db } = stack.app.services;
+    const rows = await db('users as u')
+      .leftJoin('memberships as m', 'm.user_id', 'u.id')
+      .whereIn('u.email', emails)
+      .orderBy('u.email')
+      .select('u.email', 'm.status');
+    expect(rows.map((r) => [r.email, r.status])).toEqual(
+      emails.map((e, i) => [e, i % 2 === 0 ? 'comped' : null]),
+    );
+    const history = await db('membership_events as e')
+      .join('users as u', 'u.id', 'e.user_id')
+      .whereIn('u.email', emails)
+      .count({ n: '*' });
+    expect(Number(history[0].n)).toBe(4);
   });
 });
