@@ -127,15 +127,26 @@ export async function importMembers(
         notPlaced(row.email, `paying on the old site, not linked: its price is no active tier's`);
         continue;
       }
-      const holder = await db('memberships').where({ stripe_customer_id: customer }).first('user_id');
+      const holder = await db('memberships')
+        .where({ stripe_customer_id: customer })
+        .orWhere({ stripe_subscription_id: subscription.id })
+        .first('user_id');
       if (holder && holder.user_id !== account.id) {
         notPlaced(row.email, `paying on the old site, not linked: ${customer} is another member's`);
         continue;
       }
-      if (!linking.dryRun)
-        await linking.stripe?.subscriptions.update(subscription.id, {
-          metadata: { userId: String(account.id), tierId: String(tier.id) },
-        });
+      try {
+        if (!linking.dryRun)
+          await linking.stripe?.subscriptions.update(subscription.id, {
+            metadata: { userId: String(account.id), tierId: String(tier.id) },
+          });
+      } catch (error) {
+        notPlaced(
+          row.email,
+          `paying on the old site, not linked: Stripe refused (${(error as Error).message})`,
+        );
+        continue;
+      }
       if (
         await placeFree(db, account.id, {
           ...changeFor(subscription, tier, undefined),
