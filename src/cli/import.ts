@@ -32,7 +32,7 @@ export function formatReport(report: ImportReport): string {
     ...[...reasons].map(([reason, n]) => `  ${n} × ${reason}`),
     ...(report.contents.drafts !== undefined ? [`drafts: ${report.contents.drafts}`] : []),
     ...(report.contents.paid
-      ? [`paid posts: ${report.contents.paid} (imported as drafts: this site has no paid memberships)`]
+      ? [`paid posts: ${report.contents.paid} (for paying members only: visibility paid)`]
       : []),
     `comments created: ${report.comments.created}, unchanged: ${report.comments.unchanged}`,
     ...(Object.keys(report.categories).length ? ['categories (old → Penstand):'] : []),
@@ -41,12 +41,17 @@ export function formatReport(report: ImportReport): string {
     ),
     ...(report.restored
       ? [
-          `products: ${report.restored.products}, subscribers: ${report.restored.subscribers}, orders: ${report.restored.orders}, discount codes: ${report.restored.discounts}`,
+          `products: ${report.restored.products}, subscribers: ${report.restored.subscribers}, members: ${report.restored.members}, orders: ${report.restored.orders}, discount codes: ${report.restored.discounts}`,
         ]
       : []),
     ...(report.subscribers
       ? [
           `subscribers: ${report.subscribers.added} added (confirmed), ${report.subscribers.merged} already here, ${report.subscribers.optedOut} with emails turned off left out, ${report.subscribers.deleted} deleted left out, ${report.subscribers.invalid} not addresses`,
+        ]
+      : []),
+    ...(report.members
+      ? [
+          `members: ${report.members.created} new accounts, ${report.members.existing} already here, ${report.members.comped} comped, ${report.members.linked} linked to Stripe, ${report.members.notPlaced} paying or comped there left free`,
         ]
       : []),
     `warnings: ${report.warnings.length}`,

@@ -74,7 +74,8 @@ async function ensureAdminLocked(
   return { email, password, created: true, generated: true };
 }
 
-async function freeUsername(db: Db, wanted: string): Promise<string> {
+/** The wanted username, or it with the first free number after it. */
+export async function freeUsername(db: Db, wanted: string): Promise<string> {
   const base = wanted.replace(/[^a-zA-Z0-9_-]/g, '').slice(0, 30) || 'admin';
   for (let n = 0; ; n++) {
     const candidate = n ? `${base}${n}` : base;

@@ -300,6 +300,9 @@ function autop(html: string): string {
     .replace(/\uE000(\d+)\uE000/g, (_, i: string) => pres[Number(i)]);
 }
 
+/** Where a reader put a paid post's paywall in its HTML: the body is converted on either side of it. */
+export const PAYWALL_COMMENT = '<!--paywall-->';
+
 const notesRef: { current: ContentNotes } = { current: emptyNotes() };
 const converter = createConverter(notesRef);
 

@@ -1,25 +1,31 @@
 import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Knex } from 'knex';
+import type Stripe from 'stripe';
 import { renderMarkdown } from '../blog/markdown.ts';
+import { previewColumns, withoutPaywallLine } from '../blog/paywall.ts';
 import { schedulePublish, uniqueSlug } from '../blog/post-editor.ts';
 import { normalizeTags, POST_CATEGORIES } from '../blog/post-schema.ts';
 import { oldPathKey } from '../blog/posts.ts';
 import { preview } from '../blog/reading.ts';
 import type { Config } from '../config.ts';
+import { DEFAULT_CURRENCY } from '../currency.ts';
 import type { Db } from '../db/knex.ts';
 import type { Queues } from '../jobs/queues.ts';
 import type { UploadStorage } from '../media/storage.ts';
-import { emptyNotes, htmlToMarkdown, htmlToText } from './content.ts';
+import { emptyNotes, htmlToMarkdown, htmlToText, PAYWALL_COMMENT } from './content.ts';
 import { ghostData, ghostSite, readGhost, readJsonFile } from './ghost.ts';
 import { createImageCopier } from './images.ts';
 import { mediumPostFiles, mediumSite, readMedium } from './medium.ts';
 import {
+  type CsvRow,
   importMemberList,
   isMemberListHeader,
+  memberRows,
   readMemberList,
   type SubscriberImport,
 } from './member-list.ts';
+import { importMembers, type MemberImport } from './members.ts';
 import { importPenstand, isPenstandExport, type PenstandExport } from './penstand.ts';
 import { readSubstack, scanSubstack, substackPostsCsv } from './substack.ts';
 import { ImportError, type ImportItem, type ReaderEvent } from './types.ts';
@@ -54,9 +60,11 @@ export type ImportReport = {
   /** Old category (the one that decided) → the Penstand category its posts got, for the writer to confirm. */
   categories: Record<string, { category: string; posts: number }>;
   /** A Penstand export also brings the shop and the newsletter. */
-  restored?: { products: number; subscribers: number; orders: number; discounts: number };
+  restored?: { products: number; subscribers: number; members: number; orders: number; discounts: number };
   /** A Substack export's subscriber list, or a member list of its own, as newsletter subscribers. */
   subscribers?: Omit<SubscriberImport, 'invalid'> & { invalid: number };
+  /** The same list's readers as members: accounts, comps, paid members linked to Stripe. */
+  members?: MemberImport;
   warnings: string[];
 };
 
@@ -107,10 +115,22 @@ function checkCategories(options: ImportOptions): void {
     throw new ImportError(`Unknown category '${unknown}': choose one of ${POST_CATEGORIES.join(', ')}.`);
 }
 
+/** The body's rendered columns; a paid post also stores its public preview. */
+function bodyColumns(content: string, paid: boolean | undefined) {
+  return {
+    content,
+    content_html: renderMarkdown(withoutPaywallLine(content)),
+    ...(paid && previewColumns(content, 'paid')),
+  };
+}
+
 function columnsOf(item: ImportItem, options: ImportOptions, report: ImportReport) {
   const { warnings } = report;
   const notes = emptyNotes();
-  const content = htmlToMarkdown(item.html, notes, item.footnotes);
+  const [free, ...rest] = item.paid ? item.html.split(PAYWALL_COMMENT) : [item.html];
+  const content = rest.length
+    ? `${htmlToMarkdown(free, notes)}\n\n[paywall]\n\n${htmlToMarkdown(rest.join(''), notes, item.footnotes)}`
+    : htmlToMarkdown(item.html, notes, item.footnotes);
   const where = `${item.kind} ${item.sourceId} (${item.slug || item.title})`;
   const warn = (text: string) => warnings.push(detach(text));
   for (const warning of item.warnings) warn(`${where}: ${warning}`);
@@ -135,8 +155,7 @@ function columnsOf(item: ImportItem, options: ImportOptions, report: ImportRepor
   const excerpt = item.excerpt || preview(htmlToText(item.html).replace(/\n/g, ' '), 200) || title;
   return {
     title,
-    content,
-    content_html: renderMarkdown(content),
+    ...bodyColumns(content, item.paid),
     excerpt,
     category,
     tags: normalizeTags(item.tags),
@@ -147,6 +166,8 @@ function columnsOf(item: ImportItem, options: ImportOptions, report: ImportRepor
     published_at: item.status === 'published' ? item.date : null,
     author_name: item.authorName,
     featured: item.featured,
+    // Only a paid post sets its visibility: a re-import leaves the visibility a writer chose here.
+    ...(item.paid && { visibility: 'paid' as const }),
   };
 }
 
@@ -278,7 +299,7 @@ type Reader = {
   total: number;
   events: AsyncIterable<ReaderEvent> | Iterable<ReaderEvent>;
   /** The export's subscriber list, imported after the posts (in the dry run's transaction too). */
-  subscribers?: (db: Knex) => Promise<SubscriberImport>;
+  subscribers?: CsvRow[];
   /** Releases the open file (a zip). */
   close?: () => void;
 };
@@ -293,13 +314,12 @@ async function zipReader(path: string): Promise<Reader> {
     const postsCsv = substackPostsCsv(zip);
     if (postsCsv) {
       const scan = await scanSubstack(zip, postsCsv);
-      const list = scan.subscribers;
       return {
         format: 'substack',
         site: sourceSiteKey(scan.siteUrl, path),
         total: scan.rows.length,
         events: readSubstack(zip, scan),
-        subscribers: list ? (db) => importMemberList(db, list) : undefined,
+        subscribers: scan.subscribers ?? undefined,
         close: () => zip.close(),
       };
     }
@@ -328,7 +348,7 @@ async function readerFor(path: string): Promise<Reader | { format: 'penstand'; d
       site: sourceSiteKey('', path),
       total: list.length,
       events: [],
-      subscribers: (db) => importMemberList(db, list),
+      subscribers: list,
     };
   }
   if (kind === 'xml') {
@@ -363,7 +383,9 @@ export async function runImport(
     queues?: Queues;
     uploads?: UploadStorage;
     pageCache?: { invalidate(): void };
-    config?: Pick<Config, 'importAllowedAddresses'>;
+    config?: Pick<Config, 'importAllowedAddresses'> & Partial<Pick<Config, 'currency'>>;
+    /** Links a member list's paying members to their subscriptions; without it they stay free. */
+    stripe?: Stripe;
   },
   path: string,
   options: ImportOptions = {},
@@ -387,6 +409,7 @@ export async function runImport(
       restored: {
         products: counts.products,
         subscribers: counts.subscribers,
+        members: counts.members,
         orders: counts.orders,
         discounts: counts.discounts,
       },
@@ -455,8 +478,7 @@ async function importItems(
           const featured = columns.featured_image && (await copier.localize(columns.featured_image));
           columns = {
             ...columns,
-            content,
-            content_html: renderMarkdown(content),
+            ...bodyColumns(content, event.item.paid),
             featured_image_file: featured || null,
           };
         }
@@ -474,7 +496,7 @@ async function importItems(
     await services.db
       .transaction(async (trx) => {
         await importAll((work) => work(trx));
-        await importSubscribers(reader, trx, report);
+        await importSubscribers(services, reader, trx, report);
         throw new DryRunDone();
       })
       .catch((error) => {
@@ -483,7 +505,7 @@ async function importItems(
     return report;
   }
   await importAll((work) => services.db.transaction(work));
-  await importSubscribers(reader, services.db, report);
+  await importSubscribers(services, reader, services.db, report);
   // Stored pages (the home page, lists, a '/?p=' that was not a post yet) show the old content.
   if (report.created || report.updated || report.comments.created) services.pageCache?.invalidate();
   if (services.queues) for (const post of scheduled) await schedulePublish(services.queues, post);
@@ -492,17 +514,28 @@ async function importItems(
   return report;
 }
 
-/** The export's subscribers (Substack's list) become confirmed newsletter subscribers: they opted in there. */
-async function importSubscribers(reader: Reader, db: Knex, report: ImportReport): Promise<void> {
+/**
+ * The export's subscribers (Substack's list) or a member list become confirmed newsletter
+ * subscribers (they opted in there) and members.
+ */
+async function importSubscribers(
+  services: Parameters<typeof runImport>[0],
+  reader: Reader,
+  db: Knex,
+  report: ImportReport,
+): Promise<void> {
   if (!reader.subscribers) return;
-  const { invalid, ...counts } = await reader.subscribers(db);
+  const { invalid, ...counts } = await importMemberList(db, reader.subscribers);
   report.subscribers = { ...counts, invalid: invalid.length };
   for (const { line, value } of invalid)
     report.warnings.push(
       detach(`subscriber list line ${line}: '${value}' is not an email address, left out`),
     );
-  if (counts.paid)
-    report.warnings.push(
-      `${counts.paid} paying or complimentary member(s) there: added as free newsletter subscribers (this site has no paid memberships)`,
-    );
+  const { members, warnings } = await importMembers(db, memberRows(reader.subscribers), {
+    stripe: services.stripe,
+    currency: services.config?.currency ?? DEFAULT_CURRENCY,
+    dryRun: report.dryRun,
+  });
+  report.members = members;
+  for (const warning of warnings) report.warnings.push(detach(warning));
 }

@@ -36,19 +36,27 @@ export type SubscriberImport = {
   optedOut: number;
   /** Deleted members, and addresses Substack replaced after a deletion request. */
   deleted: number;
-  /** Paying or complimentary members there, added as free subscribers (this site has no paid memberships). */
+  /** Subscribers paying or complimentary there (the members import says which were linked or comped). */
   paid: number;
   invalid: { line: number; value: string }[];
 };
 
 const yes = (value: string | undefined) => value?.toLowerCase() === 'true';
 
+const deleted = (row: Record<string, string>) =>
+  !!row.deleted_at || /@deletion-request\.substack\.com$/i.test(row.email);
+
+/** The rows that are members: not deleted, with an address (opted out of emails or not). */
+export function memberRows(list: CsvRow[]): CsvRow[] {
+  return list.filter(({ row }) => !deleted(row) && isSubscriberAddress(row.email));
+}
+
 /** Each reader who receives the newsletter on the old site becomes a confirmed subscriber: they opted in there. */
 export async function importMemberList(db: Db, list: CsvRow[]): Promise<SubscriberImport> {
   const report: SubscriberImport = { added: 0, merged: 0, optedOut: 0, deleted: 0, paid: 0, invalid: [] };
   const addresses: string[] = [];
   for (const { line, row } of list) {
-    if (row.deleted_at || /@deletion-request\.substack\.com$/i.test(row.email)) report.deleted++;
+    if (deleted(row)) report.deleted++;
     else if (yes(row.email_disabled) || row.subscribed_to_emails?.toLowerCase() === 'false')
       report.optedOut++;
     else if (isSubscriberAddress(row.email)) {

@@ -8,6 +8,7 @@ import type { Db } from '../db/knex.ts';
 import { restoreDocumentCounters } from '../orders/document-numbers.ts';
 import { rebuildProjections } from '../orders/store.ts';
 import { STOCK_COLUMN_SQL, setStock } from '../shop/stock.ts';
+import { memberAccount } from './members.ts';
 import { ImportError } from './types.ts';
 
 /**
@@ -32,6 +33,8 @@ export type PenstandExport = {
   discounts?: (Json & { uses: Json[] })[];
   /** Membership tiers, with their ids: paid posts name them. */
   tiers?: Json[];
+  /** Reader accounts (no passwords) and their memberships, keyed by email. */
+  members?: (Json & { membership: Json | null })[];
 };
 
 /** Where `npm run export` writes the uploads of an export file, and `npm run import` finds them. */
@@ -131,6 +134,19 @@ const PRODUCT_COLUMNS = [
   'updated_at',
 ];
 const VARIANT_COLUMNS = ['id', 'position', 'options', 'label', 'sku', 'price', 'image'];
+const MEMBER_COLUMNS = ['email', 'first_name', 'last_name', 'created_at'];
+/** A membership but its history and private feed token (a new site issues a new one when asked). */
+const MEMBERSHIP_COLUMNS = [
+  'status',
+  'tier_id',
+  'interval',
+  'current_period_end',
+  'cancel_at_period_end',
+  'past_due_since',
+  'comped_until',
+  'stripe_customer_id',
+  'stripe_subscription_id',
+];
 const SUBSCRIBER_COLUMNS = ['email', 'status', 'created_at', 'confirmed_at', 'unsubscribed_at', 'bounced_at'];
 
 /**
@@ -196,7 +212,25 @@ export async function exportSite(db: Db): Promise<PenstandExport> {
       uses: uses.filter((u) => u.discount_id === discount.id).map(({ discount_id, ...u }) => u),
     })),
     tiers: await db('tiers').orderBy('id').select(TIER_COLUMNS),
+    members: await exportMembers(db),
   };
+}
+
+/** Every confirmed reader account (the members) with its membership, if it has one. */
+async function exportMembers(db: Db): Promise<(Json & { membership: Json | null })[]> {
+  const rows: Json[] = await db('users as u')
+    .leftJoin('memberships as m', 'm.user_id', 'u.id')
+    .where({ 'u.role': 'user', 'u.email_verified': true })
+    .orderBy('u.id')
+    .select([
+      ...MEMBER_COLUMNS.map((c) => `u.${c}`),
+      'm.user_id',
+      ...MEMBERSHIP_COLUMNS.map((c) => `m.${c}`),
+    ]);
+  return rows.map((row) => ({
+    ...pick(row, MEMBER_COLUMNS),
+    membership: row.user_id === null ? null : pick(row, MEMBERSHIP_COLUMNS),
+  }));
 }
 
 /**
@@ -245,6 +279,7 @@ export type PenstandImportCounts = {
   comments: number;
   products: number;
   subscribers: number;
+  members: number;
   orders: number;
   discounts: number;
 };
@@ -264,6 +299,7 @@ export async function importPenstand(
     comments: 0,
     products: 0,
     subscribers: 0,
+    members: 0,
     orders: 0,
     discounts: 0,
   };
@@ -363,6 +399,21 @@ export async function importPenstand(
         token: randomBytes(24).toString('base64url'),
       });
     counts.subscribers = document.subscribers.length;
+    // Members come back as accounts without passwords, as a member list's do; tiers kept their ids.
+    for (const { membership, ...member } of document.members ?? []) {
+      const account = await memberAccount(trx, {
+        email: String(member.email),
+        first_name: (member.first_name as string | null) ?? null,
+        last_name: (member.last_name as string | null) ?? null,
+        created_at: member.created_at as string | undefined,
+      });
+      if (membership && !account.admin)
+        await trx('memberships')
+          .insert({ ...pick(membership, MEMBERSHIP_COLUMNS), user_id: account.id })
+          .onConflict('user_id')
+          .ignore();
+      counts.members++;
+    }
     for (const order of document.orders) {
       await trx('order_events').insert(
         order.events.map((event) => ({

@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import type { PostStatus } from '../blog/post-schema.ts';
-import { htmlToText } from './content.ts';
+import { htmlToText, PAYWALL_COMMENT } from './content.ts';
 import { type CsvRow, csvRows } from './member-list.ts';
 import { ImportError, type ReaderEvent } from './types.ts';
 import type { ZipArchive } from './zip.ts';
@@ -45,6 +45,8 @@ function records(csv: string, what: string, required: string[]): CsvRow[] {
 
 /** A call to action that leads back to Substack (subscribe, share, leave a comment): its link names the publication. */
 const BUTTON = /<p class="button-wrapper"[^>]*>[\s\S]*?<\/p>/g;
+/** Substack's paywall in a post's body (the editor's 'paywall' node): the free preview ends there. */
+const PAYWALL_MARKER = /<div[^>]*class="paywall-jump"[^>]*>\s*<\/div>/;
 const PUBLICATION_LINK = /href="(https?:\/\/[^"/?#]+)\/(?:subscribe|p\/[^"/?#]+\/comments)\b/;
 
 /**
@@ -100,12 +102,13 @@ export async function* readSubstack(zip: ZipArchive, scan: SubstackExport): Asyn
     const warnings: string[] = [];
     let status: PostStatus = row.is_published.toLowerCase() === 'true' ? 'published' : 'draft';
     const audience = row.audience.toLowerCase();
+    // A paid post keeps its status: it is imported with visibility 'paid', for paying members only.
     const paid = audience === 'only_paid';
-    // This site has no paid memberships (yet): publishing would give a paid post away to everyone.
-    if (paid) warnings.push('paid-only on Substack: imported as a draft (this site has no paid memberships)');
-    else if (audience === 'only_free') warnings.push('for subscribers only on Substack: imported as a draft');
-    if (paid || audience === 'only_free') status = 'draft';
-    let html = (await zip.read(file)).replace(BUTTON, '');
+    if (audience === 'only_free') {
+      warnings.push('for subscribers only on Substack: imported as a draft');
+      status = 'draft';
+    }
+    let html = (await zip.read(file)).replace(BUTTON, '').replace(PAYWALL_MARKER, PAYWALL_COMMENT);
     if (/^https?:\/\//.test(row.podcast_url ?? ''))
       html = `<audio src="${row.podcast_url.replace(/"/g, '&quot;')}"></audio>\n${html}`;
     const kind = type === 'page' ? 'page' : 'post';

@@ -35,7 +35,7 @@ export type ImportItem = {
   oldPaths: string[];
   /** The notes of WordPress's footnotes block (the post's `footnotes` meta), if any. */
   footnotes?: { id: string; html: string }[];
-  /** Only paying subscribers could read it on the old site (Substack's paid posts). */
+  /** Only paying subscribers could read it on the old site (Substack's paid posts): imported with visibility 'paid'. */
   paid?: boolean;
   /** What the reader changed on the way (for the report). */
   warnings: string[];

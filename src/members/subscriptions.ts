@@ -181,7 +181,7 @@ async function sourcePostOf(trx: Knex.Transaction, event: Stripe.Event): Promise
 }
 
 /** What a subscription, as Stripe has it now, makes of the membership. */
-function changeFor(
+export function changeFor(
   subscription: Stripe.Subscription,
   tier: Tier,
   before: { status?: string; past_due_since?: Date | null } | undefined,

@@ -154,13 +154,14 @@ it('imports a Substack export: paid posts and subscribers in the preview and rep
   expect(first.preview).toMatchObject({
     Posts: '5',
     Pages: '1',
-    Drafts: '3',
-    'Paid posts (as drafts)': '2',
+    Drafts: '1',
+    'Paid posts (for paying members)': '2',
     Subscribers: '5',
   });
   expect(first.report).toMatchObject({ Created: '6', Skipped: '2' });
-  await first.page.getByText('Paid posts: 2, imported as drafts').waitFor();
+  await first.page.getByText('Paid posts: 2, for paying members only').waitFor();
   await first.page.getByText('Subscribers: 5 new (confirmed').waitFor();
+  await first.page.getByText('Members: 6 new accounts').waitFor();
   const { db } = app.services;
   expect(await db('posts').where({ source_system: 'substack' }).count({ n: '*' }).first()).toEqual({ n: 6 });
   expect(await db('newsletter_subscribers').where({ email: 'ada@example.com' }).first('status')).toEqual({
@@ -201,7 +202,15 @@ it("imports member lists (Ghost's members export, Substack's subscriber list) wi
       'Subscribers: 3 new (confirmed: they opted in on the old site), 1 already here; left out: 1 with emails turned off',
     )
     .waitFor();
-  await ghost.page.getByText('Paying or complimentary there: 2, added as free subscribers').waitFor();
+  // Everyone is a member now (quiet too); with no tier and no Stripe key, the comped and paying ones stay free.
+  await ghost.page
+    .getByText(
+      'Members: 4 new accounts (they sign in by resetting their password), 1 already here; 0 comped, 0 linked to their Stripe subscription, 2 paying or comped there left free',
+    )
+    .waitFor();
+  await ghost.page
+    .getByText('member paying@example.net: paying on the old site, not linked: no Stripe key is set here')
+    .waitFor();
   expect(await db('newsletter_subscribers').where({ email: 'friend@example.org' }).first('status')).toEqual({
     status: 'confirmed',
   });
@@ -209,6 +218,9 @@ it("imports member lists (Ghost's members export, Substack's subscriber list) wi
   const ghostAgain = await importThroughScreen(GHOST_MEMBERS_FIXTURE, { javaScript: false });
   await ghostAgain.page
     .getByText('Subscribers: 0 new (confirmed: they opted in on the old site), 4 already here')
+    .waitFor();
+  await ghostAgain.page
+    .getByText('Members: 0 new accounts (they sign in by resetting their password), 5 already here')
     .waitFor();
 
   // Substack's, on its own: all of them came with the Substack export.
@@ -219,6 +231,9 @@ it("imports member lists (Ghost's members export, Substack's subscriber list) wi
     .getByText(
       'Subscribers: 0 new (confirmed: they opted in on the old site), 5 already here; left out: 1 with emails turned off, 1 deleted, 1 not addresses',
     )
+    .waitFor();
+  await substack.page
+    .getByText('Members: 0 new accounts (they sign in by resetting their password), 6 already here')
     .waitFor();
   const [{ n }] = await db('newsletter_subscribers').count({ n: '*' });
   const substackAgain = await importThroughScreen(list, { javaScript: true });

@@ -54,6 +54,36 @@ beforeAll(async () => {
   const [tier] = await db('tiers')
     .insert({ name: 'Supporters', monthly_price: 500, yearly_price: 5000 })
     .returning('id');
+  // Members: a paying one with its Stripe ids, a comped one until a date, a free one.
+  const members = await db('users')
+    .insert(
+      ['paying', 'comped', 'free'].map((name) => ({
+        email: `${name}.member@example.com`,
+        username: `${name}-member`,
+        first_name: name,
+        last_name: 'Member',
+        email_verified: true,
+      })),
+    )
+    .returning('id');
+  await db('memberships').insert([
+    {
+      user_id: members[0].id,
+      status: 'paid',
+      tier_id: tier.id,
+      interval: 'year',
+      current_period_end: new Date('2027-01-31T00:00:00Z'),
+      stripe_customer_id: 'cus_exported',
+      stripe_subscription_id: 'sub_exported',
+      feed_token: 'a-private-feed-token-not-carried0',
+    },
+    {
+      user_id: members[1].id,
+      status: 'comped',
+      tier_id: tier.id,
+      comped_until: new Date('2027-06-30T00:00:00Z'),
+    },
+  ]);
   const gated = 'Before the line.\n\n[paywall]\n\nAfter the line.';
   await db('posts')
     .where({ id: post.id })
@@ -212,6 +242,18 @@ const CARRIED: Record<string, (db: Db) => Promise<unknown[]>> = {
   discount_uses: (db) => db('discount_uses').orderBy('order_id').select('*'),
   tiers: (db) =>
     db('tiers').orderBy('id').select('id', 'name', 'description', 'monthly_price', 'yearly_price', 'active'),
+  // Keyed by the member's email: accounts get new ids; the feed token is issued anew.
+  memberships: (db) =>
+    db('memberships as m')
+      .join('users as u', 'u.id', 'm.user_id')
+      .orderBy('u.email')
+      .select(
+        'u.email',
+        'u.first_name',
+        'u.last_name',
+        'u.created_at',
+        db.raw("to_jsonb(m) - 'user_id' - 'feed_token' - 'updated_at' AS m"),
+      ),
   // Not in the file: restored from the invoice and credit-note numbers in the order events.
   document_counters: (db) => db('document_counters').orderBy(['series', 'year']).select('*'),
   post_counts: (db) => db('post_counts').orderBy(['status', 'category']).select('*'),
@@ -225,6 +267,7 @@ const CARRIED: Record<string, (db: Db) => Promise<unknown[]>> = {
 
 /** Not carried by an export, on purpose (docs/writers-guide.md: Export, and moving a site). */
 const NOT_CARRIED = [
+  // Reader accounts travel as members (above, without passwords); admins and passwords stay behind.
   'users',
   'sessions',
   'carts',
@@ -241,8 +284,7 @@ const NOT_CARRIED = [
   'app_meta',
   'outbox',
   'stripe_events',
-  // Memberships belong to accounts, which an export does not carry (nor Stripe's customers).
-  'memberships',
+  // A membership's history stays behind; the membership itself travels with its member.
   'membership_events',
   'newsletter_sends',
   'post_preview_links',
@@ -304,8 +346,30 @@ describe('export and import of a Penstand site', () => {
     expect(report).toMatchObject({
       format: 'penstand',
       created: first.posts.length,
-      restored: { products: first.products.length, subscribers: 2, orders: 2, discounts: 1 },
+      restored: {
+        products: first.products.length,
+        subscribers: 2,
+        members: first.members.length,
+        orders: 2,
+        discounts: 1,
+      },
     });
+    expect(first.members).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          email: 'paying.member@example.com',
+          membership: expect.objectContaining({ status: 'paid', stripe_subscription_id: 'sub_exported' }),
+        }),
+        expect.objectContaining({ email: 'free.member@example.com', membership: null }),
+      ]),
+    );
+    // The members are accounts again, without passwords: they sign in by resetting theirs.
+    expect(
+      await empty
+        .db('users')
+        .where({ email: 'free.member@example.com' })
+        .first('password_hash', 'email_verified'),
+    ).toEqual({ password_hash: null, email_verified: true });
     const second = await exportSite(empty.db);
     expect(withoutRun(second)).toEqual(withoutRun(first));
 

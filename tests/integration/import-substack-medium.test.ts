@@ -50,9 +50,13 @@ describe('import of a Substack export (zip)', () => {
         format: 'substack',
         total: 8,
         created: 6,
-        contents: { posts: 5, pages: 1, drafts: 3, paid: 2 },
+        contents: { posts: 5, pages: 1, drafts: 1, paid: 2 },
         subscribers: { added: 5, merged: 0, optedOut: 1, deleted: 1, invalid: 1 },
+        members: { created: 6, existing: 0, comped: 0, linked: 0, notPlaced: 2 },
       });
+      expect(report.warnings).toContain(
+        'member ada@example.com: paying on the old site, not linked: no Stripe key is set here; a free member here',
+      );
       expect(report.skipped.map((s) => [s.sourceId, s.reason])).toEqual([
         ['140006', 'a Substack thread (a discussion, not a post)'],
         ['140008', 'no HTML file in the export'],
@@ -64,7 +68,7 @@ describe('import of a Substack export (zip)', () => {
     expect(reports.substackDry.dryRun).toBe(true);
   });
 
-  it('keys the posts by the publication, keeps drafts and paid posts as drafts, and places podcasts', async () => {
+  it('keys the posts by the publication, keeps drafts as drafts, publishes paid posts and places podcasts', async () => {
     const posts = await app.services
       .db('posts')
       .where({ source_system: 'substack', source_site: 'fieldnotes.substack.com' })
@@ -72,11 +76,11 @@ describe('import of a Substack export (zip)', () => {
       .select('source_id', 'slug', 'status', 'category', 'content', 'excerpt', 'published_at');
     expect(posts.map((p) => [p.source_id, p.slug, p.status])).toEqual([
       ['140001', 'why-i-write-by-hand', 'published'],
-      ['140002', 'the-paper-ledger', 'draft'],
+      ['140002', 'the-paper-ledger', 'published'],
       ['140003', 'episode-1-notebooks', 'published'],
       ['140004', 'half-finished-thoughts', 'draft'],
       ['140005', 'about', 'published'],
-      ['140007', 'founders-letter', 'draft'],
+      ['140007', 'founders-letter', 'published'],
     ]);
     const [first, , podcast] = posts;
     expect(first.excerpt).toBe('“Slow” is not the same as late');
@@ -86,9 +90,30 @@ describe('import of a Substack export (zip)', () => {
     expect(first.content).toContain('**worth** the ink');
     expect(podcast.category).toBe('Podcasts');
     expect(podcast.content).toContain('[podcast:https://api.substack.com/feed/podcast/140003/episode.mp3]');
-    expect(reports.substack.warnings).toContain(
-      'post 140002 (the-paper-ledger): paid-only on Substack: imported as a draft (this site has no paid memberships)',
-    );
+  });
+
+  it("imports paid posts for paying members, the free preview ending at Substack's paywall", async () => {
+    const paid = await app.services
+      .db('posts')
+      .whereIn('slug', ['the-paper-ledger', 'founders-letter'])
+      .orderBy('slug')
+      .select('slug', 'visibility', 'content', 'preview_content', 'content_html');
+    expect(paid.map((p) => [p.slug, p.visibility, p.preview_content])).toEqual([
+      [
+        'founders-letter',
+        'paid',
+        'Thank you for backing Field Notes from the start. Here is what is coming this year.',
+      ],
+      ['the-paper-ledger', 'paid', 'Here is how I keep a ledger of every piece I write.'],
+    ]);
+    const ledger = paid[1];
+    expect(ledger.content).toMatch(/write\.\n\n\[paywall\]\n\n### The columns/);
+    expect(ledger.content_html).not.toContain('[paywall]');
+    expect(reports.substack.warnings.join('\n')).not.toMatch(/paid-only|no paid memberships/);
+    // An anonymous reader gets the preview, never the part behind the paywall.
+    const page = await (await fetch(`${app.url}/post/the-paper-ledger`)).text();
+    expect(page).toContain('Here is how I keep a ledger');
+    expect(page).not.toContain('Date, title, words');
   });
 
   it('makes the list confirmed newsletter subscribers, leaving out opted-out, deleted and invalid rows', async () => {
@@ -105,6 +130,13 @@ describe('import of a Substack export (zip)', () => {
       ['margaret@example.com', 'confirmed'],
     ]);
     expect(rows.map((r) => r.email)).not.toContain('ken@example.com');
+    // Ken turned emails off: a member (an account that signs in by resetting its password), not a subscriber.
+    expect(
+      await app.services
+        .db('users')
+        .where({ email: 'ken@example.com' })
+        .first('password_hash', 'email_verified'),
+    ).toEqual({ password_hash: null, email_verified: true });
   });
 
   it('answers the old /p/<slug> addresses with 301 to the post', async () => {
@@ -119,6 +151,7 @@ describe('import of a Substack export (zip)', () => {
       updated: 0,
       unchanged: 6,
       subscribers: { added: 0, merged: 5 },
+      members: { created: 0, existing: 6, comped: 0, linked: 0, notPlaced: 2 },
     });
   });
 });
@@ -235,9 +268,12 @@ describe('a zip that is no export', () => {
     const dry = startProcess('src/cli/import.ts', [SUBSTACK_FIXTURE, '--dry-run'], env);
     expect(await dry.exited, dry.output()).toBe(0);
     expect(dry.output()).toContain('Dry run (nothing saved): Substack export, 8 items');
-    expect(dry.output()).toContain('paid posts: 2 (imported as drafts: this site has no paid memberships)');
+    expect(dry.output()).toContain('paid posts: 2 (for paying members only: visibility paid)');
     expect(dry.output()).toContain(
       'subscribers: 0 added (confirmed), 5 already here, 1 with emails turned off left out, 1 deleted left out, 1 not addresses',
+    );
+    expect(dry.output()).toContain(
+      'members: 0 new accounts, 6 already here, 0 comped, 0 linked to Stripe, 2 paying or comped there left free',
     );
     const photos = path.join(dir, 'photos.zip');
     writeFileSync(photos, storedZip({ 'holiday/beach.txt': 'not a photo' }));
@@ -263,8 +299,14 @@ describe('a member list (CSV) on its own', () => {
         // ada@example.com came with the Substack export.
         subscribers: { added: 3, merged: 1, optedOut: 1, deleted: 0, paid: 2, invalid: 0 },
       });
-    expect(ghost.warnings).toContain(
-      '2 paying or complimentary member(s) there: added as free newsletter subscribers (this site has no paid memberships)',
+    // This site has no tier and no Stripe key: the comped and the paying member are free members here.
+    expect(dry.members).toEqual({ created: 4, existing: 1, comped: 0, linked: 0, notPlaced: 2 });
+    expect(ghost.members).toEqual(dry.members);
+    expect(ghost.warnings).toEqual(
+      expect.arrayContaining([
+        'member friend@example.org: complimentary on the old site, not placed: this site has 0 active tiers; a free member here',
+        'member paying@example.net: paying on the old site, not linked: no Stripe key is set here; a free member here',
+      ]),
     );
     expect(await db('newsletter_subscribers').where({ email: 'quiet@example.com' }).first()).toBeUndefined();
 

@@ -258,6 +258,9 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
           ];
         found.cancel_at_period_end = body.cancel_at_period_end === 'true';
       }
+      // Stripe merges the keys sent into the subscription's metadata.
+      if (method === 'POST' && body.metadata)
+        Object.assign(found.metadata, body.metadata as Record<string, string>);
       if (method === 'DELETE') {
         found.status = 'canceled';
         found.canceled_at = now();

@@ -132,7 +132,7 @@ function Counts({ report }: { report: ImportReport }) {
       ) : null}
       {report.contents.paid ? (
         <>
-          <dt>Paid posts (as drafts)</dt>
+          <dt>Paid posts (for paying members)</dt>
           <dd>{report.contents.paid}</dd>
         </>
       ) : null}
@@ -148,13 +148,13 @@ function Counts({ report }: { report: ImportReport }) {
 
 /** What happens to a Substack export's subscriber list, and to its paid posts. */
 function Notes({ report }: { report: ImportReport }) {
-  const { subscribers, contents } = report;
+  const { subscribers, members, contents } = report;
   return (
     <>
       {contents.paid ? (
         <p>
-          Paid posts: {contents.paid}, imported as drafts (this site has no paid memberships, and publishing
-          would give them to every reader).
+          Paid posts: {contents.paid}, for paying members only (visibility paid; the free preview ends at
+          Substack's paywall).
         </p>
       ) : null}
       {subscribers ? (
@@ -164,10 +164,11 @@ function Notes({ report }: { report: ImportReport }) {
           {subscribers.deleted} deleted, {subscribers.invalid} not addresses.
         </p>
       ) : null}
-      {subscribers?.paid ? (
+      {members ? (
         <p>
-          Paying or complimentary there: {subscribers.paid}, added as free subscribers (this site has no paid
-          memberships).
+          Members: {members.created} new accounts (they sign in by resetting their password),{' '}
+          {members.existing} already here; {members.comped} comped, {members.linked} linked to their Stripe
+          subscription, {members.notPlaced} paying or comped there left free (the warnings say why).
         </p>
       ) : null}
     </>
