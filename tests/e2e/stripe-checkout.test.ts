@@ -56,8 +56,12 @@ async function payThroughStripe(page: Page, javaScriptEnabled: boolean) {
   await page.waitForLoadState('networkidle');
   await page.goto('/checkout');
   if (javaScriptEnabled) await page.waitForSelector('html[data-hydrated]');
-  for (const [name, value] of Object.entries(validCheckout))
-    await page.locator(`[name="${name}"]`).fill(value);
+  for (const [name, value] of Object.entries(validCheckout)) {
+    const field = page.locator(`[name="${name}"]`);
+    // The country is chosen from the list of countries.
+    if (name === 'country') await field.selectOption(value);
+    else await field.fill(value);
+  }
   await page.getByRole('button', { name: 'Place Order' }).click();
   // Off to the payment page: Stripe's, here the stand-in's.
   await page.waitForURL(new RegExp(`^${stripe.url}/pay/cs_test_`));
