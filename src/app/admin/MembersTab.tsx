@@ -1,10 +1,14 @@
+import { useRef } from 'react';
+import { Form, useNavigation } from 'react-router';
 import type { MembershipStatus } from '../../identity/membership.ts';
 import type { MemberListItem, MemberTotals } from '../../members/admin.ts';
-import { formatPrice } from '../../shop/price.ts';
+import { formatPrice, moneyInput } from '../../shop/price.ts';
 import type { Tier } from '../../shop/tiers.ts';
+import { FormErrorsAtButton, useFocusFirstError } from '../components/FormErrors.tsx';
 import { useCurrency } from '../currency.ts';
 import { AdminFilters, AdminItems } from './AdminList.tsx';
 import { formatDate } from './format.ts';
+import { TextField } from './SettingsTab.tsx';
 
 export const MEMBER_FILTERS = ['all', 'free', 'paid', 'comped', 'past_due'] as const;
 
@@ -20,10 +24,102 @@ type Props = {
   totals: MemberTotals;
   tiers: Tier[];
   filters: { q: string; status: (typeof MEMBER_FILTERS)[number] };
+  /** A refused tier form: its problems and what was typed (`values.id` names the form, empty: new). */
+  refused?: { fieldErrors?: Record<string, string>; values?: Record<string, string> };
 };
 
-/** Members (search, status), the totals with MRR, and the tiers with their prices. */
-export function MembersTab({ members, totals, tiers, filters }: Props) {
+/**
+ * One tier's form (or, without a tier, the new tier's): prices typed as money, like the product
+ * editor's; a refusal comes back beside the fields of the form that sent it.
+ */
+function TierForm({ tier, refused }: { tier?: Tier; refused?: Props['refused'] }) {
+  const navigation = useNavigation();
+  const currency = useCurrency();
+  const formRef = useRef<HTMLFormElement>(null);
+  const mine = refused?.values && refused.values.id === String(tier?.id ?? '') ? refused : undefined;
+  useFocusFirstError(formRef, mine?.fieldErrors);
+  const errors = mine?.fieldErrors ?? {};
+  const typed = mine?.values;
+  const busy = navigation.state === 'submitting';
+  const prefix = `tier-${tier?.id ?? 'new'}`;
+  const code = currency.toUpperCase();
+  const field = (name: string, label: string, saved: string, multiline = false) => (
+    <TextField
+      name={name}
+      label={label}
+      idPrefix={prefix}
+      defaultValue={typed ? typed[name] : saved}
+      error={errors[name]}
+      multiline={multiline}
+    />
+  );
+  const heading = tier
+    ? `${tier.name}: ${formatPrice(tier.monthlyPrice, currency)} a month · ${formatPrice(tier.yearlyPrice, currency)} a year`
+    : 'New tier';
+  return (
+    <div className="card admin-item">
+      <div className="admin-item-head">
+        <h3 id={`${prefix}-heading`}>{heading}</h3>
+        {tier ? <span className="badge">{tier.active ? 'Active' : 'Archived'}</span> : null}
+      </div>
+      <Form
+        method="post"
+        className="admin-form"
+        noValidate
+        ref={formRef}
+        aria-labelledby={`${prefix}-heading`}
+      >
+        <input type="hidden" name="intent" value="save-tier" />
+        <input type="hidden" name="id" value={tier?.id ?? ''} />
+        {field('name', 'Name', tier?.name ?? '')}
+        {field('description', 'Description', tier?.description ?? '', true)}
+        {field(
+          'monthlyPrice',
+          `Monthly price (${code}, such as 5.00)`,
+          tier ? moneyInput(tier.monthlyPrice) : '',
+        )}
+        {field(
+          'yearlyPrice',
+          `Yearly price (${code}, such as 50.00)`,
+          tier ? moneyInput(tier.yearlyPrice) : '',
+        )}
+        <div className="field admin-checkbox">
+          <input
+            id={`${prefix}-active`}
+            name="active"
+            type="checkbox"
+            defaultChecked={typed ? typed.active === 'on' : (tier?.active ?? true)}
+            aria-invalid={errors.active ? true : undefined}
+            aria-describedby={errors.active ? `${prefix}-active-error` : undefined}
+          />
+          <label htmlFor={`${prefix}-active`}>Active (offered to readers)</label>
+          {errors.active ? (
+            <p id={`${prefix}-active-error`} className="field-error">
+              {errors.active}
+            </p>
+          ) : null}
+        </div>
+        <FormErrorsAtButton show={Object.keys(errors).length > 0 && !busy} />
+        <button className="button" type="submit" disabled={busy}>
+          {tier ? 'Save tier' : 'Create tier'}
+          {tier ? <span className="visually-hidden"> {tier.name}</span> : null}
+        </button>
+      </Form>
+      {tier?.active ? (
+        <Form method="post">
+          <input type="hidden" name="intent" value="archive-tier" />
+          <input type="hidden" name="id" value={tier.id} />
+          <button className="button button-small button-danger" type="submit" disabled={busy}>
+            Archive<span className="visually-hidden"> {tier.name}</span>
+          </button>
+        </Form>
+      ) : null}
+    </div>
+  );
+}
+
+/** Members (search, status), the totals with MRR, and the tiers: each editable, and a new one. */
+export function MembersTab({ members, totals, tiers, filters, refused }: Props) {
   const currency = useCurrency();
   return (
     <div className="admin-stack">
@@ -64,21 +160,13 @@ export function MembersTab({ members, totals, tiers, filters }: Props) {
           </li>
         )}
       </AdminItems>
-      <section className="card" aria-labelledby="tiers-heading">
+      <section className="card admin-stack" aria-labelledby="tiers-heading">
         <h2 id="tiers-heading">Tiers</h2>
-        {tiers.length === 0 ? (
-          <p className="muted">
-            No tiers yet: create them with POST /api/admin/tiers (see the writers’ guide).
-          </p>
-        ) : (
-          <ul className="admin-list">
-            {tiers.map((t) => (
-              <li key={t.id}>
-                {`${t.name}: ${formatPrice(t.monthlyPrice, currency)} a month · ${formatPrice(t.yearlyPrice, currency)} a year${t.active ? '' : ' (archived)'}`}
-              </li>
-            ))}
-          </ul>
-        )}
+        {tiers.length === 0 ? <p className="muted">No tiers yet</p> : null}
+        {tiers.map((t) => (
+          <TierForm key={t.id} tier={t} refused={refused} />
+        ))}
+        <TierForm refused={refused} />
       </section>
     </div>
   );
