@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MEMBER_MESSAGES } from '../../src/members/messages.ts';
 import { TIER_MESSAGES } from '../../src/shop/tier-schema.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { addSessionCookie, signedInSession } from '../support/auth.ts';
@@ -105,6 +106,50 @@ describe('Admin → Members → Tiers in Chromium', () => {
       expect(await page.locator('.badge', { hasText: 'Archived' }).count()).toBeGreaterThanOrEqual(
         ids.length,
       );
+      expect(problems).toEqual([]);
+      await context.close();
+    },
+  );
+});
+
+describe('a member’s panel in Admin → Members in Chromium', () => {
+  it.each([
+    ['with JavaScript', true],
+    ['without JavaScript', false],
+  ] as const)(
+    'the admin opens a member, is asked for a tier, gives a complimentary membership until a date and sees it in the history (%s)',
+    { timeout: 120_000 },
+    async (_mode, javaScriptEnabled) => {
+      const tier = await createTierViaApi(app, admin, {
+        name: `Friends ${javaScriptEnabled ? 'js' : 'html'}`,
+        monthlyPrice: 300,
+        yearlyPrice: 3000,
+      });
+      const { user } = await signedInSession(app);
+      const context = await newContext(browser, app.url, { javaScriptEnabled });
+      const page = await context.newPage();
+      const problems = await watchPage(page);
+      await addSessionCookie(context, app.url, sid);
+      await page.goto('/admin?tab=members');
+      if (javaScriptEnabled) await page.waitForSelector('html[data-hydrated]');
+      await page.getByRole('link', { name: `History and complimentary membership of ${user.email}` }).click();
+      await page.getByRole('heading', { name: user.email, level: 2 }).waitFor();
+      await page.getByText('No changes yet').waitFor();
+      if (javaScriptEnabled) await expectAccessible(page);
+      const comp = page.getByRole('form', { name: 'Complimentary membership' });
+      await comp.getByRole('button', { name: 'Give complimentary membership' }).click();
+      await page.locator('#tierId-error').getByText('Choose a tier').waitFor();
+      await comp.getByLabel('Tier').selectOption(String(tier.id));
+      await comp.getByLabel(/^Until/).fill('2099-01-31');
+      await comp.getByRole('button', { name: 'Give complimentary membership' }).click();
+      await page.getByRole('status').getByText(MEMBER_MESSAGES.comped).waitFor();
+      await page.getByText('Membership: Complimentary').waitFor();
+      await page
+        .getByRole('list', { name: 'Subscription history' })
+        .getByText(`comped, Complimentary, ${tier.name}`)
+        .waitFor();
+      const member = await fetch(`${app.url}/api/admin/members/${user.id}`, { headers: admin });
+      expect((await member.json()).membership).toMatchObject({ status: 'comped', tierId: tier.id });
       expect(problems).toEqual([]);
       await context.close();
     },

@@ -1,7 +1,7 @@
 import { useRef } from 'react';
 import { Form, useNavigation } from 'react-router';
 import type { MembershipStatus } from '../../identity/membership.ts';
-import type { MemberListItem, MemberTotals } from '../../members/admin.ts';
+import type { MemberListItem, MemberTotals, memberHistory } from '../../members/admin.ts';
 import { formatPrice, moneyInput } from '../../shop/price.ts';
 import type { Tier } from '../../shop/tiers.ts';
 import { FormErrorsAtButton, useFocusFirstError } from '../components/FormErrors.tsx';
@@ -9,6 +9,7 @@ import { useCurrency } from '../currency.ts';
 import { AdminFilters, AdminItems } from './AdminList.tsx';
 import { formatDate } from './format.ts';
 import { TextField } from './SettingsTab.tsx';
+import { SelectField } from './TextField.tsx';
 
 export const MEMBER_FILTERS = ['all', 'free', 'paid', 'comped', 'past_due'] as const;
 
@@ -24,6 +25,8 @@ type Props = {
   totals: MemberTotals;
   tiers: Tier[];
   filters: { q: string; status: (typeof MEMBER_FILTERS)[number] };
+  /** The member opened with `?member=`: their history, newest first. */
+  member?: (Awaited<ReturnType<typeof memberHistory>> & { userId: number }) | null;
   /** A refused tier form: its problems and what was typed (`values.id` names the form, empty: new). */
   refused?: { fieldErrors?: Record<string, string>; values?: Record<string, string> };
 };
@@ -118,8 +121,70 @@ function TierForm({ tier, refused }: { tier?: Tier; refused?: Props['refused'] }
   );
 }
 
+/** One member's subscription history and the form giving them a complimentary membership. */
+function MemberPanel({
+  member,
+  email,
+  tiers,
+  errors,
+}: {
+  member: NonNullable<Props['member']>;
+  email: string;
+  tiers: Tier[];
+  errors: Record<string, string>;
+}) {
+  const navigation = useNavigation();
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusFirstError(formRef, errors.tierId || errors.until ? errors : undefined);
+  const tierName = (id: number | null) => tiers.find((t) => t.id === id)?.name;
+  return (
+    <section className="card admin-stack" aria-labelledby="member-heading">
+      <h2 id="member-heading">{email}</h2>
+      <p className="muted">{`Membership: ${STATUS_LABELS[member.membership.status]}`}</p>
+      <h3>Subscription history</h3>
+      {member.history.length === 0 ? (
+        <p className="muted">No changes yet</p>
+      ) : (
+        <ol className="admin-list" aria-label="Subscription history">
+          {member.history.map((e) => (
+            <li key={`${e.at}-${e.type}-${e.status}-${e.tierId}`}>
+              {`${formatDate(e.at)}: ${e.type}, ${STATUS_LABELS[e.status]}`}
+              {tierName(e.tierId) ? `, ${tierName(e.tierId)}` : ''}
+              {e.fromPost ? ` (from “${e.fromPost.title}”)` : ''}
+            </li>
+          ))}
+        </ol>
+      )}
+      <h3 id="comp-heading">Complimentary membership</h3>
+      <Form method="post" className="admin-form" noValidate ref={formRef} aria-labelledby="comp-heading">
+        <input type="hidden" name="intent" value="comp-member" />
+        <input type="hidden" name="id" value={member.userId} />
+        <SelectField
+          name="tierId"
+          label="Tier"
+          placeholder="Choose a tier"
+          defaultValue=""
+          options={tiers.filter((t) => t.active).map((t) => ({ value: String(t.id), label: t.name }))}
+          error={errors.tierId}
+        />
+        <TextField
+          name="until"
+          label="Until (empty: for good)"
+          type="date"
+          idPrefix="comp"
+          defaultValue=""
+          error={errors.until}
+        />
+        <button className="button" type="submit" disabled={navigation.state === 'submitting'}>
+          Give complimentary membership
+        </button>
+      </Form>
+    </section>
+  );
+}
+
 /** Members (search, status), the totals with MRR, and the tiers: each editable, and a new one. */
-export function MembersTab({ members, totals, tiers, filters, refused }: Props) {
+export function MembersTab({ members, totals, tiers, filters, member, refused }: Props) {
   const currency = useCurrency();
   return (
     <div className="admin-stack">
@@ -143,6 +208,14 @@ export function MembersTab({ members, totals, tiers, filters, refused }: Props) 
           },
         ]}
       />
+      {member ? (
+        <MemberPanel
+          member={member}
+          email={members.find((m) => m.userId === member.userId)?.email ?? `Member ${member.userId}`}
+          tiers={tiers}
+          errors={refused?.values ? {} : (refused?.fieldErrors ?? {})}
+        />
+      ) : null}
       <AdminItems items={members} empty="No members found">
         {(m) => (
           <li key={m.userId} className="card admin-item">
@@ -157,6 +230,9 @@ export function MembersTab({ members, totals, tiers, filters, refused }: Props) 
               {m.currentPeriodEnd ? <span>Until {formatDate(m.currentPeriodEnd)}</span> : null}
               <span>Joined {formatDate(m.createdAt)}</span>
             </p>
+            <a href={`/admin?tab=members&member=${m.userId}`}>
+              History and complimentary membership<span className="visually-hidden"> of {m.email}</span>
+            </a>
           </li>
         )}
       </AdminItems>

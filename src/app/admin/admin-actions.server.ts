@@ -12,6 +12,9 @@ import { deletePost } from '../../blog/post-editor.ts';
 import { POST_MESSAGES } from '../../blog/post-messages.ts';
 import { deleteSubscriber, importSubscribers, SUBSCRIBER_MESSAGES } from '../../blog/subscribers.ts';
 import { NotFound } from '../../kernel/errors.ts';
+import { compMember } from '../../members/admin.ts';
+import { compSchema } from '../../members/member-schema.ts';
+import { MEMBER_MESSAGES } from '../../members/messages.ts';
 import {
   DOWNLOAD_SETTINGS_MESSAGES,
   downloadSettingsSchema,
@@ -337,6 +340,16 @@ async function adminAction(
         // Too many active tiers is the active box's problem: said beside it.
         const fieldErrors = saved.message === TIER_MESSAGES.tooMany ? { active: saved.message } : undefined;
         return { ...saved, fieldErrors, values };
+      }
+      case 'comp-member': {
+        const userId = idOf(form);
+        state.audit = { what: `Complimentary membership given to member ${userId}` };
+        const until = String(form.get('until') ?? '');
+        const parsed = compSchema.safeParse({ tierId: form.get('tierId') ?? '', until: until || undefined });
+        if (!parsed.success) return refusedForm(parsed.error);
+        return await refusalOr(MEMBER_MESSAGES.comped, async () => {
+          await compMember(db, userId, parsed.data);
+        });
       }
       case 'archive-tier':
         return await refusalOr(TIER_MESSAGES.archived, async () => {

@@ -130,6 +130,7 @@ function TabContent({ loaderData, actionData }: Pick<Route.ComponentProps, 'load
           totals={data.totals}
           tiers={data.tiers}
           filters={data.filters}
+          member={data.member}
           refused={actionData && !actionData.ok ? actionData : undefined}
         />
       );
