@@ -1,5 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPost } from '../../src/blog/post-editor.ts';
+import { postInputSchema } from '../../src/blog/post-schema.ts';
 import { MEMBER_MESSAGES } from '../../src/members/messages.ts';
 import { TIER_MESSAGES } from '../../src/shop/tier-schema.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
@@ -11,10 +13,13 @@ let app: TestApp;
 let browser: Browser;
 let sid: string;
 let admin: Record<string, string>;
+let adminId: number;
 
 beforeAll(async () => {
   [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
-  ({ sid, headers: admin } = await signedInSession(app, { role: 'admin' }));
+  const session = await signedInSession(app, { role: 'admin' });
+  ({ sid, headers: admin } = session);
+  adminId = session.user.id;
 });
 afterAll(async () => {
   await browser?.close();
@@ -151,6 +156,53 @@ describe('a member’s panel in Admin → Members in Chromium', () => {
       const member = await fetch(`${app.url}/api/admin/members/${user.id}`, { headers: admin });
       expect((await member.json()).membership).toMatchObject({ status: 'comped', tierId: tier.id });
       expect(problems).toEqual([]);
+      await context.close();
+    },
+  );
+});
+
+describe('the post editor’s tier choice in Chromium', () => {
+  it.each([
+    ['with JavaScript', true],
+    ['without JavaScript', false],
+  ] as const)(
+    'a paid post is limited to a chosen tier through the editor’s form (%s)',
+    { timeout: 120_000 },
+    async (_mode, javaScriptEnabled) => {
+      const tier = await createTierViaApi(app, admin, {
+        name: `Insiders ${javaScriptEnabled ? 'js' : 'html'}`,
+        monthlyPrice: 800,
+        yearlyPrice: 8000,
+      });
+      const post = await createPost(
+        app.services.db,
+        app.services.queues,
+        postInputSchema.parse({
+          title: `Members only ${javaScriptEnabled ? 'js' : 'html'}`,
+          content: 'Public words.\n\n[paywall]\n\nPaid words.',
+          excerpt: 'An excerpt',
+          category: 'Technology',
+          status: 'published',
+        }),
+        adminId,
+      );
+      const context = await newContext(browser, app.url, { javaScriptEnabled });
+      const page = await context.newPage();
+      await addSessionCookie(context, app.url, sid);
+      await page.goto(`/admin/posts/${post.id}`);
+      const choice = page.getByRole('checkbox', { name: tier.name });
+      if (javaScriptEnabled) {
+        await page.waitForSelector('html[data-hydrated]');
+        // Shown for paid posts only.
+        expect(await choice.isVisible()).toBe(false);
+      }
+      await page.getByLabel('Who can read it').selectOption('paid');
+      await choice.check();
+      await page.getByRole('button', { name: 'Update Post' }).click();
+      await expect
+        .poll(async () => (await app.services.db('posts').where({ id: post.id }).first()).visibility_tiers)
+        .toEqual([tier.id]);
+      expect((await app.services.db('posts').where({ id: post.id }).first()).visibility).toBe('paid');
       await context.close();
     },
   );
