@@ -10,6 +10,7 @@ export const MEMBER_MESSAGES = {
   paysAlready:
     'This member pays through Stripe: cancel the subscription before giving a complimentary membership.',
   welcome: 'Welcome, member: thank you for your support.',
+  comped: 'Complimentary membership given',
 };
 
 /** What a reader without access sees below a gated post's preview. */

@@ -7,6 +7,9 @@ export const TIER_MESSAGES = {
   notFound: 'Tier not found',
   tooMany: 'At most 5 tiers can be active: archive one first',
   inUse: 'Members belong to this tier: archive it instead',
+  created: 'Tier created',
+  saved: 'Tier saved',
+  archived: 'Tier archived',
 };
 
 /** A few tiers keep the choice readable (Ghost's advice too). */

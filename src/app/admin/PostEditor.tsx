@@ -5,6 +5,7 @@ import type { PostRevision } from '../../blog/post-revisions.ts';
 import { POST_CATEGORIES } from '../../blog/post-schema.ts';
 import { slugify } from '../../blog/slug.ts';
 import { extractYouTubeId } from '../../blog/youtube.ts';
+import type { Tier } from '../../shop/tiers.ts';
 import { FormErrorsAtButton, useFieldErrors, useFocusFirstError } from '../components/FormErrors.tsx';
 import { type NewPostDraft, readNewPostDraft, useAutosave } from './autosave.ts';
 import { Notice } from './Notice.tsx';
@@ -38,6 +39,8 @@ type Props = {
   errors: PostFormErrors | null;
   /** The toolbar's product picker. */
   products: ProductChoice[];
+  /** The active tiers a paid post can be limited to. */
+  tiers: Pick<Tier, 'id' | 'name'>[];
 };
 
 const CATEGORY_OPTIONS = POST_CATEGORIES.map((c) => ({ value: c, label: c }));
@@ -47,7 +50,7 @@ const CATEGORY_OPTIONS = POST_CATEGORIES.map((c) => ({ value: c, label: c }));
  * revision replaces every field): autosave with its base version, and the state of the preview
  * link and of the Revisions panel (both shown at the end of the settings panel).
  */
-export function PostEditor({ post, draft = null, errors, products }: Props) {
+export function PostEditor({ post, draft = null, errors, products, tiers }: Props) {
   const formRef = useRef<HTMLFormElement>(null);
   // A page rendered for a refused save (without JavaScript) shows what was sent, not the stored post.
   const [shown, setShown] = useState<{ post: EditorFields | null; key: number }>({
@@ -111,6 +114,7 @@ export function PostEditor({ post, draft = null, errors, products }: Props) {
         isNew={post === null}
         errors={errors}
         products={products}
+        tiers={tiers}
         formRef={formRef}
         version={autosave.version}
         onChange={autosave.changed}
@@ -143,6 +147,7 @@ type FormProps = {
   isNew: boolean;
   errors: PostFormErrors | null;
   products: ProductChoice[];
+  tiers: Props['tiers'];
   formRef: RefObject<HTMLFormElement | null>;
   version: number;
   onChange: () => void;
@@ -157,6 +162,7 @@ function EditorForm({
   isNew,
   errors,
   products,
+  tiers,
   formRef,
   version,
   onChange,
@@ -173,6 +179,10 @@ function EditorForm({
   const [featuredImage, setFeaturedImage] = useState(post?.featuredImage ?? '');
   const [featuredImageFile, setFeaturedImageFile] = useState(post?.featuredImageFile ?? '');
   const [youtube, setYoutube] = useState(post?.youtubeVideoId ?? '');
+  const [visibility, setVisibility] = useState<string>(post?.visibility ?? 'public');
+  // Tiers are hidden for posts that are not paid only once the page can show them again.
+  const [live, setLive] = useState(false);
+  useEffect(() => setLive(true), []);
   const [tzOffset, setTzOffset] = useState('');
   // The settings panel beside the text; open until closed, so a page without JavaScript shows it.
   const [settingsOpen, setSettingsOpen] = useState(true);
@@ -280,7 +290,26 @@ function EditorForm({
               options={VISIBILITY_OPTIONS}
               error={fields.visibility}
               hint="For members or paid members: a [paywall] line in the text ends the public preview."
+              onChange={(e) => setVisibility(e.target.value)}
             />
+            {/* Without JavaScript the choice is always there; the server keeps it for paid posts only. */}
+            {tiers.length > 0 ? (
+              <fieldset className="admin-fieldset" hidden={live && visibility !== 'paid'}>
+                <legend>Paid members of these tiers only (none checked: any paid tier)</legend>
+                {tiers.map((t) => (
+                  <div className="admin-checkbox" key={t.id}>
+                    <input
+                      id={`visibility-tier-${t.id}`}
+                      type="checkbox"
+                      name="visibilityTiers"
+                      value={t.id}
+                      defaultChecked={post?.visibilityTiers?.includes(t.id) ?? false}
+                    />
+                    <label htmlFor={`visibility-tier-${t.id}`}>{t.name}</label>
+                  </div>
+                ))}
+              </fieldset>
+            ) : null}
             <TagsField initial={post?.tags ?? []} onChange={onChange} />
             <FeaturedImageFields
               url={featuredImage}

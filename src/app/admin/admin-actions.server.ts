@@ -11,6 +11,10 @@ import {
 import { deletePost } from '../../blog/post-editor.ts';
 import { POST_MESSAGES } from '../../blog/post-messages.ts';
 import { deleteSubscriber, importSubscribers, SUBSCRIBER_MESSAGES } from '../../blog/subscribers.ts';
+import { NotFound } from '../../kernel/errors.ts';
+import { compMember } from '../../members/admin.ts';
+import { compSchema } from '../../members/member-schema.ts';
+import { MEMBER_MESSAGES } from '../../members/messages.ts';
 import {
   DOWNLOAD_SETTINGS_MESSAGES,
   downloadSettingsSchema,
@@ -43,6 +47,8 @@ import {
   updateTaxSettings,
 } from '../../shop/tax.ts';
 import { TAX_MESSAGES } from '../../shop/tax-rules.ts';
+import { TIER_MESSAGES, tierSchema } from '../../shop/tier-schema.ts';
+import { createTier, getTier, updateTier } from '../../shop/tiers.ts';
 
 export type ActionResult =
   | { ok: true; title: string; message?: string }
@@ -138,6 +144,28 @@ function discountFormInput(values: Record<string, string>) {
   if (values.type === 'fixed') toCents('value', DISCOUNT_MESSAGES.valueAmount);
   toCents('minSubtotal', DISCOUNT_MESSAGES.minSubtotalAmount);
   return { input, fieldErrors };
+}
+
+const TIER_FORM_FIELDS = ['id', 'name', 'description', 'monthlyPrice', 'yearlyPrice'] as const;
+
+/**
+ * A tier's form: prices typed as money in the shop's currency ("5.00") become the cents the tier
+ * schema (shared with the API) takes; an unreadable amount is left for the schema to refuse.
+ */
+function tierFormInput(form: FormData) {
+  const values: Record<string, string> = Object.fromEntries(
+    TIER_FORM_FIELDS.map((name) => [name, String(form.get(name) ?? '').slice(0, 1_000)]),
+  );
+  values.active = form.get('active') === 'on' ? 'on' : '';
+  const money = (name: 'monthlyPrice' | 'yearlyPrice') => parseMoney(values[name]) ?? values[name];
+  const input = {
+    name: values.name,
+    description: values.description,
+    monthlyPrice: money('monthlyPrice'),
+    yearlyPrice: money('yearlyPrice'),
+    active: values.active === 'on',
+  };
+  return { values, parsed: tierSchema.safeParse(input) };
 }
 
 /** A change whose refusals are the admin's to read. */
@@ -299,6 +327,36 @@ async function adminAction(
         });
         return created.ok ? created : { ...created, values };
       }
+      case 'save-tier': {
+        const id = idOf(form);
+        const { values, parsed } = tierFormInput(form);
+        state.audit = { what: `Tier “${values.name.trim().slice(0, 50)}” ${id ? 'saved' : 'created'}` };
+        if (!parsed.success) return refusedForm(parsed.error, values);
+        const saved = await refusalOr(id ? TIER_MESSAGES.saved : TIER_MESSAGES.created, async () => {
+          if (id) await updateTier(db, id, parsed.data);
+          else await createTier(db, parsed.data);
+        });
+        if (saved.ok) return saved;
+        // Too many active tiers is the active box's problem: said beside it.
+        const fieldErrors = saved.message === TIER_MESSAGES.tooMany ? { active: saved.message } : undefined;
+        return { ...saved, fieldErrors, values };
+      }
+      case 'comp-member': {
+        const userId = idOf(form);
+        state.audit = { what: `Complimentary membership given to member ${userId}` };
+        const until = String(form.get('until') ?? '');
+        const parsed = compSchema.safeParse({ tierId: form.get('tierId') ?? '', until: until || undefined });
+        if (!parsed.success) return refusedForm(parsed.error);
+        return await refusalOr(MEMBER_MESSAGES.comped, async () => {
+          await compMember(db, userId, parsed.data);
+        });
+      }
+      case 'archive-tier':
+        return await refusalOr(TIER_MESSAGES.archived, async () => {
+          const tier = await getTier(db, idOf(form));
+          if (!tier) throw new NotFound(TIER_MESSAGES.notFound);
+          await updateTier(db, tier.id, { ...tier, active: false });
+        });
       case 'deactivate-discount':
         return await refusalOr(DISCOUNT_MESSAGES.deactivated, async () => {
           await updateDiscount(db, idOf(form), { active: false });

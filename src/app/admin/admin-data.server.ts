@@ -17,7 +17,7 @@ import {
 } from '../../blog/moderation.ts';
 import { listAdminPosts } from '../../blog/post-editor.ts';
 import { listSubscribers, recentNewsletters, subscriberCounts } from '../../blog/subscribers.ts';
-import { listMembers, memberFlows, memberTotals } from '../../members/admin.ts';
+import { listMembers, memberFlows, memberHistory, memberTotals } from '../../members/admin.ts';
 import { downloadSettings } from '../../orders/downloads.ts';
 import { sellerDetails } from '../../orders/invoices.ts';
 import { listOrders } from '../../orders/lists.ts';
@@ -145,7 +145,16 @@ async function membersTab(services: AppServices, params: URLSearchParams) {
     }),
     listTiers(services.db),
   ]);
-  return { tab: 'members' as const, filters, tiers, ...list };
+  // `?member=` opens one member's panel: their history and the complimentary membership form.
+  const memberId = Number(params.get('member'));
+  const member =
+    Number.isInteger(memberId) && memberId > 0
+      ? await memberHistory(services.db, memberId).then(
+          (found) => ({ userId: memberId, ...found }),
+          () => null,
+        )
+      : null;
+  return { tab: 'members' as const, filters, tiers, member, ...list };
 }
 
 const subscriberFilters = z.object({

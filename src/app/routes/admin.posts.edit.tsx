@@ -5,6 +5,7 @@ import { getEditablePost } from '../../blog/post-editor.ts';
 import { POST_MESSAGES } from '../../blog/post-messages.ts';
 import { unsavedDraft } from '../../blog/post-revisions.ts';
 import { productChoices } from '../../shop/products.ts';
+import { listTiers } from '../../shop/tiers.ts';
 import { PageViewsCard } from '../admin/AnalyticsChart.tsx';
 import { requireAdminUser } from '../admin/guard.server.ts';
 import { NewsletterCard, type NewsletterResult } from '../admin/NewsletterCard.tsx';
@@ -34,13 +35,14 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const id = postId(params.id);
   const post = await getEditablePost(db, id);
   if (!post) throw data(POST_MESSAGES.notFound, 404);
-  const [draft, newsletter, products, views] = await Promise.all([
+  const [draft, newsletter, products, tiers, views] = await Promise.all([
     unsavedDraft(db, id),
     newsletterProgress(db, id),
     productChoices(db, config.currency),
+    listTiers(db, { activeOnly: true }),
     (await analytics.isOn()) ? pageSeries(db, { postId: id }, lastDays(30)) : null,
   ]);
-  return { post, draft, newsletter, products, views };
+  return { post, draft, newsletter, products, tiers, views };
 }
 
 /** The newsletter card's two buttons; everything else is the editor's save. */
@@ -88,6 +90,7 @@ export default function EditPost({ loaderData, actionData }: Route.ComponentProp
         post={loaderData.post}
         draft={loaderData.draft}
         products={loaderData.products}
+        tiers={loaderData.tiers}
         errors={editorErrors}
       />
       <div className="container admin">

@@ -1,4 +1,5 @@
 import { productChoices } from '../../shop/products.ts';
+import { listTiers } from '../../shop/tiers.ts';
 import { requireAdminUser } from '../admin/guard.server.ts';
 import { PostEditor } from '../admin/PostEditor.tsx';
 import { savePost } from '../admin/post-form.server.ts';
@@ -16,7 +17,11 @@ export const meta: Route.MetaFunction = () => [
 export async function loader({ context, request }: Route.LoaderArgs) {
   requireAdminUser(context, request);
   const { db, config } = getApp(context).services;
-  return { products: await productChoices(db, config.currency) };
+  const [products, tiers] = await Promise.all([
+    productChoices(db, config.currency),
+    listTiers(db, { activeOnly: true }),
+  ]);
+  return { products, tiers };
 }
 
 export function action({ context, request }: Route.ActionArgs) {
@@ -24,5 +29,12 @@ export function action({ context, request }: Route.ActionArgs) {
 }
 
 export default function NewPost({ loaderData, actionData }: Route.ComponentProps) {
-  return <PostEditor post={null} products={loaderData.products} errors={actionData ?? null} />;
+  return (
+    <PostEditor
+      post={null}
+      products={loaderData.products}
+      tiers={loaderData.tiers}
+      errors={actionData ?? null}
+    />
+  );
 }

@@ -125,7 +125,14 @@ function TabContent({ loaderData, actionData }: Pick<Route.ComponentProps, 'load
       return <ActivityTab entries={data.entries} filters={data.filters} pagination={data.pagination} />;
     case 'members':
       return (
-        <MembersTab members={data.members} totals={data.totals} tiers={data.tiers} filters={data.filters} />
+        <MembersTab
+          members={data.members}
+          totals={data.totals}
+          tiers={data.tiers}
+          filters={data.filters}
+          member={data.member}
+          refused={actionData && !actionData.ok ? actionData : undefined}
+        />
       );
     case 'subscribers':
       return (
