@@ -214,6 +214,20 @@ function takeSiteLock(dataDir: string): void {
   }
 }
 
+/**
+ * Whether another process's clients are on the cluster. This process has just closed its own, but
+ * on a busy machine their server processes can take a moment to end: a count that falls to 0
+ * within a few seconds was ours.
+ */
+async function othersConnected(port: number): Promise<boolean> {
+  const deadline = Date.now() + 5_000;
+  while ((await clientConnections(port).catch(() => 0)) > 0) {
+    if (Date.now() > deadline) return true;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return false;
+}
+
 async function clientConnections(port: number): Promise<number> {
   const client = new pg.Client({
     connectionString: `${serverUrl(port)}/postgres`,
@@ -379,11 +393,7 @@ async function startOwnCluster(opts: {
       if (supervisor) clearInterval(supervisor);
       process.off('exit', signalOnExit);
       const postmaster = livePostmaster(dataDir);
-      if (
-        postmaster &&
-        opts.role === 'command' &&
-        (await clientConnections(postmaster.port).catch(() => 0)) > 0
-      ) {
+      if (postmaster && opts.role === 'command' && (await othersConnected(postmaster.port))) {
         // Another command still works on it: leave it running; whoever opens DATA_DIR next adopts it.
         log.info('embedded PostgreSQL left running for the commands still connected to it');
         return;
