@@ -232,11 +232,15 @@ describe('page route fuzzing', () => {
     ids['/product/:id:id'] = String(product.id);
     ids['/admin/products/:id:id'] = String(product.id);
     // The admin's cart holds an item, so /checkout shows its form (an empty cart shows none).
+    // A product of unlimited stock without variants (its stock row is the product's own, variant 0).
     const inStock = await app.services
-      .db('products')
-      .where('status', 'active')
-      .whereNull('stock')
-      .first('id');
+      .db('products as p')
+      .where('p.status', 'active')
+      .whereRaw(
+        'EXISTS (SELECT 1 FROM stock_levels s WHERE s.product_id = p.id AND s.variant_id = 0 AND s.stock IS NULL)',
+      )
+      .whereRaw('NOT EXISTS (SELECT 1 FROM product_variants v WHERE v.product_id = p.id)')
+      .first('p.id');
     const added = await fetch(`${app.url}/api/cart?action=add`, {
       method: 'POST',
       headers: { ...(await pageHeaders('admin')), 'content-type': 'application/json' },
