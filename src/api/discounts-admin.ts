@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { requireAdmin } from '../identity/policy.ts';
-import { Invalid, NotFound } from '../kernel/errors.ts';
+import { NotFound } from '../kernel/errors.ts';
 import { parseInput } from '../kernel/parse.ts';
 import type { AppServices } from '../server/services.ts';
 import { DISCOUNT_MESSAGES, discountSchema } from '../shop/discount-schema.ts';
@@ -12,20 +12,13 @@ import {
   listDiscounts,
   updateDiscount,
 } from '../shop/discounts.ts';
-import { readJsonBody, SMALL_BODY } from './http.ts';
+import { objectBody } from './http.ts';
 
 function discountIdOf(ctx: Context): number {
   const raw = ctx.params.id;
   const id = /^\d{1,9}$/.test(raw) ? Number(raw) : 0;
   if (!id) throw new NotFound(DISCOUNT_MESSAGES.notFound);
   return id;
-}
-
-async function objectBody(ctx: Context): Promise<Record<string, unknown>> {
-  const body = await readJsonBody(ctx, SMALL_BODY);
-  if (!body || typeof body !== 'object' || Array.isArray(body))
-    throw new Invalid('Request body must be a JSON object.');
-  return body as Record<string, unknown>;
 }
 
 /** /api/admin/discounts: discount codes with their uses and revenue; PATCH {active: false} deactivates. */

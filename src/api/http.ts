@@ -22,6 +22,14 @@ export async function readJsonBody(ctx: Context, limit = MAX_JSON_BYTES): Promis
   }
 }
 
+/** A small JSON body that must be an object (an admin form's fields), or 400. */
+export async function objectBody(ctx: Context): Promise<Record<string, unknown>> {
+  const body = await readJsonBody(ctx, SMALL_BODY);
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    throw new Invalid('Request body must be a JSON object.');
+  return body as Record<string, unknown>;
+}
+
 /** A positive integer id from the query string, or 400. */
 export function queryId(ctx: Context, name = 'id'): number {
   const raw = ctx.query[name];

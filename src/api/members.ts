@@ -10,20 +10,13 @@ import { billingPortalUrl, startSubscription } from '../members/subscriptions.ts
 import type { AppServices } from '../server/services.ts';
 import { TIER_MESSAGES, tierSchema } from '../shop/tier-schema.ts';
 import { createTier, deleteTier, listTiers, updateTier } from '../shop/tiers.ts';
-import { readJsonBody, SMALL_BODY } from './http.ts';
+import { objectBody } from './http.ts';
 
 function idParam(ctx: Context, message: string): number {
   const raw = ctx.params.id;
   const id = /^\d{1,9}$/.test(raw) ? Number(raw) : 0;
   if (!id) throw new NotFound(message);
   return id;
-}
-
-async function objectBody(ctx: Context): Promise<Record<string, unknown>> {
-  const body = await readJsonBody(ctx, SMALL_BODY);
-  if (!body || typeof body !== 'object' || Array.isArray(body))
-    throw new Invalid('Request body must be a JSON object.');
-  return body as Record<string, unknown>;
 }
 
 /** Tiers (public list, admin writes), a member's subscription and portal, and the admin's members. */
