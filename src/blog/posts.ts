@@ -566,26 +566,3 @@ export async function authorUsernames(db: Db): Promise<string[]> {
     .select('u.username');
   return rows.map((r: { username: string }) => r.username);
 }
-
-/** Media shown on a card (SPEC §4): the featured image (file first), else a video or podcast placeholder. */
-export function cardMedia(
-  post: Pick<
-    PostSummary,
-    'featuredImage' | 'featuredImageFile' | 'youtubeVideoId' | 'podcastUrl' | 'category'
-  >,
-): { kind: 'image'; src: string } | { kind: 'video' } | { kind: 'podcast' } | { kind: 'none' } {
-  const src = post.featuredImageFile || post.featuredImage;
-  if (src) return { kind: 'image', src };
-  if (post.youtubeVideoId) return { kind: 'video' };
-  if (post.category === 'Podcasts' && post.podcastUrl) return { kind: 'podcast' };
-  return { kind: 'none' };
-}
-
-/** Podcast, Video or Article, for the carousel's label. */
-export function postType(
-  post: Pick<PostSummary, 'podcastUrl' | 'youtubeVideoId' | 'category'>,
-): 'Podcast' | 'Video' | 'Article' {
-  if (post.podcastUrl || post.category === 'Podcasts') return 'Podcast';
-  if (post.youtubeVideoId) return 'Video';
-  return 'Article';
-}

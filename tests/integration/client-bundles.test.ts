@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, inject, it } from 'vitest';
 
 type ManifestEntry = { module: string; imports?: string[] };
@@ -43,6 +44,22 @@ describe('first-load JavaScript of the public pages', () => {
   it.each(['routes/home', 'routes/shop', 'routes/product'])('%s loads no zod', (routeId) => {
     expect(filesWithZod(manifest, routeId)).toEqual([]);
   });
+
+  // React DOM and React Router are about 108 KB of it. A component that imports a value from a
+  // server module brings that module's imports along: cardMedia from blog/posts.ts once shipped
+  // the whole Markdown renderer (unified, parse5, highlight.js: +160 KB) to every hydrated page.
+  const FIRST_LOAD_BUDGET_KB = 135;
+
+  it.each(['routes/home', 'routes/shop', 'routes/product', 'routes/membership'])(
+    `%s loads at most ${FIRST_LOAD_BUDGET_KB} KB of JavaScript (gzip) first`,
+    (routeId) => {
+      const bytes = firstLoadFiles(manifest, routeId).reduce(
+        (sum, file) => sum + gzipSync(readFileSync(path.join(clientDir, file))).length,
+        0,
+      );
+      expect(bytes / 1024).toBeLessThanOrEqual(FIRST_LOAD_BUDGET_KB);
+    },
+  );
 
   // The entry, the framework, our shared modules, the root and the route (and the bundler's
   // runtime): vite.config.ts groups them so that a page does not wait on a string of tiny scripts.

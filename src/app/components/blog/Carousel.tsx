@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
+import { cardMedia, postType } from '../../../blog/card-media.ts';
 import { BLOG_MESSAGES } from '../../../blog/messages.ts';
-import { cardMedia, type PostCardData, postType } from '../../../blog/posts.ts';
+import type { PostCardData } from '../../../blog/posts.ts';
 import { useHydrated } from '../../hydrated.ts';
 import { FeaturedMedia } from './FeaturedMedia.tsx';
 

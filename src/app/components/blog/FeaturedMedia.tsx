@@ -1,5 +1,5 @@
 import type { ComponentProps } from 'react';
-import type { cardMedia } from '../../../blog/posts.ts';
+import type { cardMedia } from '../../../blog/card-media.ts';
 import { UploadedImage } from '../UploadedImage.tsx';
 import { MediaPlaceholder } from './MediaPlaceholder.tsx';
 

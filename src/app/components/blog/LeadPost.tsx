@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
-import { cardMedia, type PostCardData, postType } from '../../../blog/posts.ts';
+import { cardMedia, postType } from '../../../blog/card-media.ts';
+import type { PostCardData } from '../../../blog/posts.ts';
 import { formatDate } from '../../../blog/reading.ts';
 import { FeaturedMedia } from './FeaturedMedia.tsx';
 import { CategoryLink } from './TagLink.tsx';

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
-import { cardMedia, type PostCardData } from '../../../blog/posts.ts';
+import { cardMedia } from '../../../blog/card-media.ts';
+import type { PostCardData } from '../../../blog/posts.ts';
 import { formatDate } from '../../../blog/reading.ts';
 import { UploadedImage } from '../UploadedImage.tsx';
 import { MediaPlaceholder } from './MediaPlaceholder.tsx';
