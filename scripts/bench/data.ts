@@ -67,9 +67,9 @@ const WORDS = (
   'winter summer autumn spring morning evening weekend holiday journey lesson mistake success'
 ).split(' ');
 const CATEGORIES = ['Technology', 'Design', 'Tutorial', 'Life', 'Podcasts'];
-const IMAGES = ['code', 'design', 'workspace', 'travel', 'city', 'notebook'];
+const IMAGES = ['code-sql', 'design', 'tools', 'morning', 'city', 'markdown'];
 const PRODUCT_CATEGORIES = ['Courses', 'Books', 'Digital', 'Merchandise', 'Physical'];
-const PRODUCT_IMAGES = ['course', 'book', 'template', 'mug', 'tshirt', 'stickers'];
+const PRODUCT_IMAGES = ['course-postgres', 'book', 'template', 'mug', 'tshirt', 'stickers'];
 
 function sentence(random: () => number, words: number): string {
   const out: string[] = [];
