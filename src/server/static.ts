@@ -11,6 +11,17 @@ import type { UploadStorage } from '../media/storage.ts';
  * change while the process runs: its file list is read once, so a page request costs no file
  * system call here.
  */
+/** A permanent redirect for each renamed file (old path → new path): links already out keep working. */
+export function redirectRenamed(renamed: Readonly<Record<string, string>>): Middleware {
+  return async (ctx, next) => {
+    const target = Object.hasOwn(renamed, ctx.path) ? renamed[ctx.path] : undefined;
+    if (!target || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
+    ctx.status = 301;
+    ctx.set('Cache-Control', 'public, max-age=86400');
+    ctx.redirect(target);
+  };
+}
+
 export function serveStatic(root: string, opts: { immutablePrefix: string }): Middleware {
   const base = path.resolve(root);
   const files = new Set(

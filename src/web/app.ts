@@ -2,6 +2,7 @@ import path from 'node:path';
 import Koa from 'koa';
 import type { ServerBuild } from 'react-router';
 import { apiRouter } from '../api/index.ts';
+import { RENAMED_DEMO_IMAGES } from '../demo/renamed-images.ts';
 import { countPageViews } from '../server/analytics-collect.ts';
 import { auditLog } from '../server/audit.ts';
 import { csrfProtection } from '../server/csrf.ts';
@@ -22,7 +23,7 @@ import {
 import { invalidateOnAdminWrites, pageCacheMiddleware, storedPageSender } from '../server/page-cache.ts';
 import type { AppServices } from '../server/services.ts';
 import { sessionMiddleware } from '../server/session-middleware.ts';
-import { serveStatic, serveUploads } from '../server/static.ts';
+import { redirectRenamed, serveStatic, serveUploads } from '../server/static.ts';
 import { reactRouterMiddleware } from './react-router-adapter.ts';
 import { sessionPageTemplates } from './session-templates.ts';
 
@@ -48,6 +49,7 @@ export function createApp(services: AppServices, pages: PageHandler): Koa {
   app.use(securityHeaders(config));
   app.use(compression());
   // Static files first: they need no session and no database.
+  app.use(redirectRenamed(RENAMED_DEMO_IMAGES));
   app.use(serveUploads(services.uploads));
   if (pages.kind === 'build') {
     app.use(serveStatic(path.join(pages.buildDir, 'client'), { immutablePrefix: '/assets/' }));

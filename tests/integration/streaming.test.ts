@@ -1,6 +1,7 @@
 import http from 'node:http';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { RENAMED_DEMO_IMAGES } from '../../src/demo/renamed-images.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { seedDemo } from '../support/blog.ts';
@@ -148,3 +149,14 @@ it('compresses a rendered page in a few flushes, not one per chunk the renderer 
 });
 
 const SYNC_MARK = Buffer.from([0, 0, 0xff, 0xff]);
+
+it('redirects the demo images the drawn set renamed to the files that replaced them', async () => {
+  for (const [old, current] of Object.entries(RENAMED_DEMO_IMAGES)) {
+    const res = await fetch(`${app.url}${old}`, { redirect: 'manual' });
+    expect(res.status).toBe(301);
+    expect(new URL(res.headers.get('location') ?? '', app.url).pathname).toBe(current);
+    const image = await fetch(`${app.url}${current}`);
+    expect(image.status).toBe(200);
+    expect(image.headers.get('content-type')).toBe('image/svg+xml');
+  }
+});
