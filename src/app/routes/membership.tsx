@@ -11,7 +11,7 @@ import { getApp } from '../context.ts';
 import { useCurrency } from '../currency.ts';
 import type { Route } from './+types/membership';
 
-export const meta: Route.MetaFunction = () => [{ title: 'Membership' }];
+export const meta: Route.MetaFunction = () => [{ title: 'Membership — Penstand' }];
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { services, state } = getApp(context);
