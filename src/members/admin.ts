@@ -125,9 +125,9 @@ export async function memberTotals(db: Db): Promise<MemberTotals> {
   };
 }
 
-/** A member's subscription history, newest first. */
+/** A member (their address and name, whichever list they are in) and their subscription history, newest first. */
 export async function memberHistory(db: Db, userId: number) {
-  const user = await db('users').where({ id: userId }).first('id', 'email');
+  const user = await db('users').where({ id: userId }).first('id', 'email', 'first_name', 'last_name');
   if (!user) throw new NotFound(MEMBER_MESSAGES.memberNotFound);
   const events = await db('membership_events as e')
     .leftJoin('posts as p', 'p.id', 'e.source_post_id')
@@ -136,6 +136,8 @@ export async function memberHistory(db: Db, userId: number) {
     .limit(200)
     .select('e.type', 'e.status', 'e.tier_id', 'e.created_at', 'p.slug', 'p.title');
   return {
+    email: user.email as string,
+    name: [user.first_name, user.last_name].filter(Boolean).join(' '),
     membership: await membershipOf(db, userId),
     history: events.map((e) => ({
       type: e.type as string,
@@ -170,6 +172,27 @@ export async function compMember(db: Db, userId: number, input: CompInput) {
         past_due_since: null,
       },
       { type: 'comped' },
+    );
+  });
+  return membershipOf(db, userId);
+}
+
+/**
+ * Ends a complimentary membership now: the member is free. Only a comp ends this way; a paid
+ * subscription is Stripe's to end (the member's portal).
+ */
+export async function endComp(db: Db, userId: number) {
+  const user = await db('users').where({ id: userId }).first('id');
+  if (!user) throw new NotFound(MEMBER_MESSAGES.memberNotFound);
+  await db.transaction(async (trx) => {
+    // Locked before it is judged: two admins ending the same comp record one end.
+    await trx('memberships').where({ user_id: userId }).forUpdate().first('user_id');
+    if ((await membershipOf(trx, userId)).status !== 'comped') throw new Conflict(MEMBER_MESSAGES.noComp);
+    await setMembership(
+      trx,
+      userId,
+      { status: 'free', tier_id: null, comped_until: null },
+      { type: 'comp ended' },
     );
   });
   return membershipOf(db, userId);
