@@ -103,8 +103,8 @@ export function* readGhost(document: unknown): Generator<ReaderEvent> {
   };
   const postTags = byPost(data.posts_tags, (r) => tags.get(text(r.tag_id)));
   const postAuthors = byPost(data.posts_authors, (r) => users.get(text(r.author_id)) ?? '');
-  const tiers = new Map((data.products ?? []).map((p) => [text(p.id), text(p.name)]));
-  const postTiers = byPost(data.posts_products, (r) => tiers.get(text(r.product_id)) ?? '');
+  const tiers = new Map((data.products ?? []).map((p) => [text(p.id), p]));
+  const postTiers = byPost(data.posts_products, (r) => tiers.get(text(r.product_id)));
   for (const post of data.posts) {
     const id = text(post.id) || String(post.id);
     const title = text(post.title);
@@ -123,14 +123,17 @@ export function* readGhost(document: unknown): Generator<ReaderEvent> {
         .join('');
       warnings.push('no HTML body in the export: imported from its plain text');
     }
-    const visibility = VISIBILITIES[text(post.visibility)];
+    let visibility = VISIBILITIES[text(post.visibility)];
     if (visibility) html = html.replace(MEMBERS_ONLY, PAYWALL_COMMENT);
-    const tierNames = (postTiers.get(id) ?? []).filter(Boolean);
-    // Penstand's paid posts are for any paying member: a post for some tiers is for all of them here.
-    if (text(post.visibility) === 'tiers' && tierNames.length)
+    const listed = (postTiers.get(id) ?? []).filter((t): t is Row => !!t);
+    if (text(post.visibility) === 'tiers' && listed.length) {
+      // Penstand's paid posts are for any paying member: a post for some tiers is for all of them
+      // here; one that Ghost's free tier could read is for every member.
+      if (listed.some((t) => text(t.type) === 'free')) visibility = 'members';
       warnings.push(
-        `for the tiers ${tierNames.join(', ')} on Ghost: imported for paying members of any tier`,
+        `for the tiers ${listed.map((t) => text(t.name)).join(', ')} on Ghost: imported for ${visibility === 'members' ? 'every member' : 'paying members of any tier'}`,
       );
+    }
     const publicTags = (postTags.get(id) ?? []).filter(
       (t): t is Row => !!t && text(t.visibility) !== 'internal' && !text(t.name).startsWith('#'),
     );

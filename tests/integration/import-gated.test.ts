@@ -17,10 +17,14 @@ let app: TestApp;
 let dir: string;
 const reports: Record<string, ImportReport> = {};
 const PAID_TIER = '6b04db0655de6e224e142160'; // the fixture's paid tier, 'Penstand peer'
+const FREE_TIER = '6b04db0655de6e224e14215f'; // and its free one, 'Free'
 
 type GhostPost = { id: string; slug: string; html: string | null; lexical: string; visibility: string };
 
-/** The fixture's Ghost export with three gated posts: members', paid, and for one tier (Lexical body only). */
+/**
+ * The fixture's Ghost export with four gated posts: members', paid, for one paid tier (Lexical body
+ * only), and for the free and the paid tier.
+ */
 function ghostGated(): string {
   const doc = JSON.parse(readFileSync(GHOST_FIXTURE, 'utf8'));
   const data = doc.db[0].data;
@@ -38,7 +42,13 @@ function ghostGated(): string {
   const lexical = JSON.parse(tiers.lexical);
   lexical.root.children.splice(1, 0, { type: 'paywall', version: 1 });
   tiers.lexical = JSON.stringify(lexical);
-  data.posts_products = [{ id: 'pp1', post_id: tiers.id, product_id: PAID_TIER, sort_order: 0 }];
+  const everyTier = post('colour-palettes-that-survive-dark-mode');
+  everyTier.visibility = 'tiers';
+  data.posts_products = [
+    { id: 'pp1', post_id: tiers.id, product_id: PAID_TIER, sort_order: 0 },
+    { id: 'pp2', post_id: everyTier.id, product_id: FREE_TIER, sort_order: 0 },
+    { id: 'pp3', post_id: everyTier.id, product_id: PAID_TIER, sort_order: 1 },
+  ];
   const file = path.join(dir, 'ghost-gated.json');
   writeFileSync(file, JSON.stringify(doc));
   return file;
@@ -80,7 +90,7 @@ const anonymousPage = async (slug: string) => (await fetch(`${app.url}/post/${sl
 
 describe('a Ghost export’s members’ and paid posts', () => {
   it('keeps them published, for members or paying members, the preview ending at Ghost’s paywall', async () => {
-    expect(reports.ghost.contents).toMatchObject({ members: 1, paid: 2 });
+    expect(reports.ghost.contents).toMatchObject({ members: 2, paid: 2 });
     const members = await postOf('morning-routines-are-overrated');
     expect(members).toMatchObject({ status: 'published', visibility: 'members' });
     expect(members.content).toMatch(/## The problem with scripts\n\n\[paywall\]\n\n/);
@@ -96,10 +106,17 @@ describe('a Ghost export’s members’ and paid posts', () => {
     expect(reports.ghost.warnings.join('\n')).not.toMatch(/draft|members-only divider|unknown Ghost card/);
   });
 
-  it('names the tiers a post was limited to: here it is for any paying member', () => {
+  it('names the tiers a post was limited to: here it is for any paying member, or every member with the free tier', async () => {
     expect(reports.ghost.warnings).toContain(
       'post 6b04db2155de6e224e1424b8 (why-i-still-write-tests-first): for the tiers Penstand peer on Ghost: imported for paying members of any tier',
     );
+    expect(reports.ghost.warnings).toContain(
+      'post 6b04db2155de6e224e1424ab (colour-palettes-that-survive-dark-mode): for the tiers Free, Penstand peer on Ghost: imported for every member',
+    );
+    expect(await postOf('colour-palettes-that-survive-dark-mode')).toMatchObject({
+      status: 'published',
+      visibility: 'members',
+    });
   });
 
   it('shows an anonymous reader the preview and the way in, nothing past the paywall', async () => {
