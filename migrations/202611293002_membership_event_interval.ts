@@ -10,13 +10,9 @@ export async function up(knex: Knex): Promise<void> {
     ALTER TABLE membership_events ADD COLUMN interval text CHECK (interval IN ('month', 'year'));
     UPDATE membership_events e SET interval = m.interval
       FROM memberships m WHERE m.user_id = e.user_id AND e.status IN ('paid', 'past_due');
-    CREATE INDEX membership_events_created_idx ON membership_events (created_at);
   `);
 }
 
 export async function down(knex: Knex): Promise<void> {
-  await knex.raw(`
-    DROP INDEX membership_events_created_idx;
-    ALTER TABLE membership_events DROP COLUMN interval;
-  `);
+  await knex.raw('ALTER TABLE membership_events DROP COLUMN interval');
 }
