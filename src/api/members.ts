@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import { requireAdmin, requireUser } from '../identity/policy.ts';
 import { Invalid, NotFound } from '../kernel/errors.ts';
 import { parseInput } from '../kernel/parse.ts';
-import { compMember, listMembers, memberHistory, memberQuerySchema } from '../members/admin.ts';
+import { compMember, endComp, listMembers, memberHistory, memberQuerySchema } from '../members/admin.ts';
 import { compSchema, subscribeSchema } from '../members/member-schema.ts';
 import { MEMBER_MESSAGES } from '../members/messages.ts';
 import { billingPortalUrl, startSubscription } from '../members/subscriptions.ts';
@@ -90,11 +90,19 @@ export function membersRouter(services: AppServices): Router {
   router.post('/admin/members/:id', async (ctx) => {
     requireAdmin(ctx.state);
     const userId = idParam(ctx, MEMBER_MESSAGES.memberNotFound);
-    if (ctx.query.action !== 'comp') throw new Invalid(`Unknown action ${String(ctx.query.action)}`);
-    const input = parseInput(compSchema, await objectBody(ctx));
-    ctx.state.audit = { what: `Complimentary membership given to member #${userId}` };
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = { membership: await compMember(db, userId, input) };
+    if (ctx.query.action === 'comp') {
+      const input = parseInput(compSchema, await objectBody(ctx));
+      ctx.state.audit = { what: `Complimentary membership given to member #${userId}` };
+      ctx.body = { membership: await compMember(db, userId, input) };
+      return;
+    }
+    if (ctx.query.action === 'end-comp') {
+      ctx.state.audit = { what: `Complimentary membership of member #${userId} ended` };
+      ctx.body = { membership: await endComp(db, userId) };
+      return;
+    }
+    throw new Invalid(`Unknown action ${String(ctx.query.action)}`);
   });
 
   return router;

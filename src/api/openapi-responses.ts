@@ -396,6 +396,6 @@ export const Members = described(
 );
 export const MemberHistory = described(
   'MemberHistory',
-  '{ membership, history: [{ type, status, tierId, at, fromPost: { slug, title } | null }] }: the membership now and its changes, newest first; fromPost is the post whose paywall a paid sign-up came from.',
+  '{ email, name, membership, history: [{ type, status, tierId, at, fromPost: { slug, title } | null }] }: the member, the membership now and its changes, newest first; fromPost is the post whose paywall a paid sign-up came from.',
 );
 export const MembershipOne = described('MembershipOne', '{ membership }: the membership as it holds now.');

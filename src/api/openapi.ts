@@ -1069,6 +1069,17 @@ const ENDPOINTS: Endpoint[] = [
     errors: [400, 404, 409],
   },
   {
+    method: 'post',
+    path: '/api/admin/members/:id',
+    action: 'end-comp',
+    tag: 'Memberships',
+    summary:
+      'End a complimentary membership now: the member is free (409 without one; a paid subscription is not touched)',
+    role: 'admin',
+    answers: [{ status: 200, schema: R.MembershipOne }],
+    errors: [404, 409],
+  },
+  {
     method: 'get',
     path: '/api/admin/tax-rates',
     tag: 'Tax',

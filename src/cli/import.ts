@@ -31,6 +31,9 @@ export function formatReport(report: ImportReport): string {
     `skipped: ${report.skipped.length}`,
     ...[...reasons].map(([reason, n]) => `  ${n} × ${reason}`),
     ...(report.contents.drafts !== undefined ? [`drafts: ${report.contents.drafts}`] : []),
+    ...(report.contents.members
+      ? [`members' posts: ${report.contents.members} (for signed-in members: visibility members)`]
+      : []),
     ...(report.contents.paid
       ? [`paid posts: ${report.contents.paid} (for paying members only: visibility paid)`]
       : []),

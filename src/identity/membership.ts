@@ -110,6 +110,7 @@ export async function setMembership(
     type: history.type,
     status: change.status,
     tier_id: change.tier_id,
+    interval: change.interval ?? null,
     stripe_event_id: history.stripeEventId ?? null,
     source_post_id: history.sourcePostId ?? null,
   });

@@ -11,6 +11,9 @@ type Node = Record<string, unknown> & { children?: Node[] };
 
 const str = (value: unknown) => (typeof value === 'string' ? value : '');
 
+/** Where Ghost's HTML (and its paywall card) ends a members' or paid post's public preview. */
+export const MEMBERS_ONLY = '<!--members-only-->';
+
 /** A card both editors share by name and payload fields; null when the card is unknown. */
 function card(name: string, payload: Record<string, unknown>): string | null {
   switch (name) {
@@ -41,6 +44,9 @@ function card(name: string, payload: Record<string, unknown>): string | null {
     case 'markdown':
     case 'card-markdown':
       return renderMarkdown(str(payload.markdown));
+    case 'paywall':
+      // Ghost's own rendering of its paywall card: the public preview ends here.
+      return MEMBERS_ONLY;
     default:
       return null;
   }

@@ -1,8 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { PostStatus } from '../blog/post-schema.ts';
-import { htmlToText } from './content.ts';
-import { lexicalToHtml, mobiledocToHtml } from './ghost-render.ts';
-import { ImportError, type ReaderEvent } from './types.ts';
+import { htmlToText, PAYWALL_COMMENT } from './content.ts';
+import { lexicalToHtml, MEMBERS_ONLY, mobiledocToHtml } from './ghost-render.ts';
+import { ImportError, type ImportItem, type ReaderEvent } from './types.ts';
 
 /** Ghost writes its export as one JSON document, so it is read whole: within this cap. */
 export const MAX_JSON_BYTES = 200 * 1024 * 1024;
@@ -15,6 +15,9 @@ type GhostData = {
   users?: Row[];
   posts_authors?: Row[];
   settings?: Row[];
+  /** Ghost's tiers (`products`) and the ones a 'tiers' post is for. */
+  products?: Row[];
+  posts_products?: Row[];
 };
 
 const NOT_GHOST = 'The file is JSON but not a Ghost export: it has no db[0].data.posts list.';
@@ -73,6 +76,13 @@ function editorHtml(post: Row, warnings: string[]): string {
   }
 }
 
+/** Who could read a post on Ghost → its visibility here; 'public': none. */
+const VISIBILITIES: Record<string, ImportItem['visibility']> = {
+  members: 'members',
+  paid: 'paid',
+  tiers: 'paid',
+};
+
 const STATUSES: Record<string, PostStatus> = {
   published: 'published',
   scheduled: 'scheduled',
@@ -93,6 +103,8 @@ export function* readGhost(document: unknown): Generator<ReaderEvent> {
   };
   const postTags = byPost(data.posts_tags, (r) => tags.get(text(r.tag_id)));
   const postAuthors = byPost(data.posts_authors, (r) => users.get(text(r.author_id)) ?? '');
+  const tiers = new Map((data.products ?? []).map((p) => [text(p.id), p]));
+  const postTiers = byPost(data.posts_products, (r) => tiers.get(text(r.product_id)));
   for (const post of data.posts) {
     const id = text(post.id) || String(post.id);
     const title = text(post.title);
@@ -111,10 +123,16 @@ export function* readGhost(document: unknown): Generator<ReaderEvent> {
         .join('');
       warnings.push('no HTML body in the export: imported from its plain text');
     }
-    let finalStatus = status;
-    if (text(post.visibility) && text(post.visibility) !== 'public') {
-      finalStatus = 'draft';
-      warnings.push(`visible to ${text(post.visibility)} on the old site: imported as a draft`);
+    let visibility = VISIBILITIES[text(post.visibility)];
+    if (visibility) html = html.replace(MEMBERS_ONLY, PAYWALL_COMMENT);
+    const listed = (postTiers.get(id) ?? []).filter((t): t is Row => !!t);
+    if (text(post.visibility) === 'tiers' && listed.length) {
+      // Penstand's paid posts are for any paying member: a post for some tiers is for all of them
+      // here; one that Ghost's free tier could read is for every member.
+      if (listed.some((t) => text(t.type) === 'free')) visibility = 'members';
+      warnings.push(
+        `for the tiers ${listed.map((t) => text(t.name)).join(', ')} on Ghost: imported for ${visibility === 'members' ? 'every member' : 'paying members of any tier'}`,
+      );
     }
     const publicTags = (postTags.get(id) ?? []).filter(
       (t): t is Row => !!t && text(t.visibility) !== 'internal' && !text(t.name).startsWith('#'),
@@ -131,7 +149,7 @@ export function* readGhost(document: unknown): Generator<ReaderEvent> {
         kind,
         title,
         slug,
-        status: finalStatus,
+        status,
         date: utc(post.published_at) ?? utc(post.created_at),
         html: html.replaceAll('__GHOST_URL__', ''),
         excerpt: htmlToText(text(post.custom_excerpt)),
@@ -144,6 +162,7 @@ export function* readGhost(document: unknown): Generator<ReaderEvent> {
         featured: post.featured === true || post.featured === 1 || post.featured === '1',
         comments: [],
         oldPaths: slug ? [`/${slug}/`] : [],
+        visibility,
         warnings,
       },
     };

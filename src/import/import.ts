@@ -49,9 +49,10 @@ export type ImportReport = {
   total: number;
   /**
    * What the importable items are, for the admin screen's preview: drafts among them (drafts on
-   * the old site, and posts imported as drafts), and paid posts (only for paying subscribers there).
+   * the old site, and posts imported as drafts), members' posts (for signed-in members there) and
+   * paid posts (only for paying subscribers there).
    */
-  contents: { posts: number; pages: number; tags: number; drafts?: number; paid?: number };
+  contents: { posts: number; pages: number; tags: number; drafts?: number; members?: number; paid?: number };
   created: number;
   updated: number;
   unchanged: number;
@@ -115,19 +116,19 @@ function checkCategories(options: ImportOptions): void {
     throw new ImportError(`Unknown category '${unknown}': choose one of ${POST_CATEGORIES.join(', ')}.`);
 }
 
-/** The body's rendered columns; a paid post also stores its public preview. */
-function bodyColumns(content: string, paid: boolean | undefined) {
+/** The body's rendered columns; a members' or paid post also stores its public preview. */
+function bodyColumns(content: string, visibility: ImportItem['visibility']) {
   return {
     content,
     content_html: renderMarkdown(withoutPaywallLine(content)),
-    ...(paid && previewColumns(content, 'paid')),
+    ...(visibility && previewColumns(content, visibility)),
   };
 }
 
 function columnsOf(item: ImportItem, options: ImportOptions, report: ImportReport) {
   const { warnings } = report;
   const notes = emptyNotes();
-  const [free, ...rest] = item.paid ? item.html.split(PAYWALL_COMMENT) : [item.html];
+  const [free, ...rest] = item.visibility ? item.html.split(PAYWALL_COMMENT) : [item.html];
   const content = rest.length
     ? `${htmlToMarkdown(free, notes)}\n\n[paywall]\n\n${htmlToMarkdown(rest.join(''), notes, item.footnotes)}`
     : htmlToMarkdown(item.html, notes, item.footnotes);
@@ -141,10 +142,6 @@ function columnsOf(item: ImportItem, options: ImportOptions, report: ImportRepor
   if (unreferenced) warn(`${where}: ${unreferenced} footnote(s) the body does not refer to left out`);
   const missing = notes.footnotes.filter((id) => !item.footnotes?.some((note) => note.id === id)).length;
   if (missing) warn(`${where}: ${missing} footnote marker(s) without their note`);
-  if (item.html.includes('<!--members-only-->'))
-    warn(
-      `${where}: the part after Ghost's members-only divider is public here (Penstand has no members-only posts yet)`,
-    );
   if (notes.droppedFrames)
     warn(`${where}: ${notes.droppedFrames} embedded frame(s) other than YouTube dropped`);
   const title = item.title.trim() || 'Untitled';
@@ -155,7 +152,7 @@ function columnsOf(item: ImportItem, options: ImportOptions, report: ImportRepor
   const excerpt = item.excerpt || preview(htmlToText(item.html).replace(/\n/g, ' '), 200) || title;
   return {
     title,
-    ...bodyColumns(content, item.paid),
+    ...bodyColumns(content, item.visibility),
     excerpt,
     category,
     tags: normalizeTags(item.tags),
@@ -166,8 +163,8 @@ function columnsOf(item: ImportItem, options: ImportOptions, report: ImportRepor
     published_at: item.status === 'published' ? item.date : null,
     author_name: item.authorName,
     featured: item.featured,
-    // Only a paid post sets its visibility: a re-import leaves the visibility a writer chose here.
-    ...(item.paid && { visibility: 'paid' as const }),
+    // Only a gated post sets its visibility: a re-import leaves the visibility a writer chose here.
+    ...(item.visibility && { visibility: item.visibility }),
   };
 }
 
@@ -433,7 +430,7 @@ async function importItems(
     format,
     dryRun: !!options.dryRun,
     total,
-    contents: { posts: 0, pages: 0, tags: 0, drafts: 0, paid: 0 },
+    contents: { posts: 0, pages: 0, tags: 0, drafts: 0, members: 0, paid: 0 },
     created: 0,
     updated: 0,
     unchanged: 0,
@@ -470,7 +467,8 @@ async function importItems(
         const { contents } = report;
         contents[event.item.kind === 'page' ? 'pages' : 'posts']++;
         if (columns.status === 'draft') contents.drafts = (contents.drafts ?? 0) + 1;
-        if (event.item.paid) contents.paid = (contents.paid ?? 0) + 1;
+        if (event.item.visibility)
+          contents[event.item.visibility] = (contents[event.item.visibility] ?? 0) + 1;
         for (const tag of columns.tags) tags.add(tag);
         report.contents.tags = tags.size;
         if (copier) {
@@ -478,7 +476,7 @@ async function importItems(
           const featured = columns.featured_image && (await copier.localize(columns.featured_image));
           columns = {
             ...columns,
-            ...bodyColumns(content, event.item.paid),
+            ...bodyColumns(content, event.item.visibility),
             featured_image_file: featured || null,
           };
         }

@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import type { PostStatus } from '../blog/post-schema.ts';
 import { htmlToText, PAYWALL_COMMENT } from './content.ts';
 import { type CsvRow, csvRows } from './member-list.ts';
-import { ImportError, type ReaderEvent } from './types.ts';
+import { ImportError, type ImportItem, type ReaderEvent } from './types.ts';
 import type { ZipArchive } from './zip.ts';
 
 /*
@@ -45,6 +45,9 @@ function records(csv: string, what: string, required: string[]): CsvRow[] {
 
 /** A call to action that leads back to Substack (subscribe, share, leave a comment): its link names the publication. */
 const BUTTON = /<p class="button-wrapper"[^>]*>[\s\S]*?<\/p>/g;
+/** Who could read a post on Substack (posts.csv's `audience`) → its visibility here; everyone's: none. */
+const AUDIENCES: Record<string, ImportItem['visibility']> = { only_free: 'members', only_paid: 'paid' };
+
 /** Substack's paywall in a post's body (the editor's 'paywall' node): the free preview ends there. */
 const PAYWALL_MARKER = /<div[^>]*class="paywall-jump"[^>]*>\s*<\/div>/;
 const PUBLICATION_LINK = /href="(https?:\/\/[^"/?#]+)\/(?:subscribe|p\/[^"/?#]+\/comments)\b/;
@@ -100,14 +103,9 @@ export async function* readSubstack(zip: ZipArchive, scan: SubstackExport): Asyn
       continue;
     }
     const warnings: string[] = [];
-    let status: PostStatus = row.is_published.toLowerCase() === 'true' ? 'published' : 'draft';
-    const audience = row.audience.toLowerCase();
-    // A paid post keeps its status: it is imported with visibility 'paid', for paying members only.
-    const paid = audience === 'only_paid';
-    if (audience === 'only_free') {
-      warnings.push('for subscribers only on Substack: imported as a draft');
-      status = 'draft';
-    }
+    const status: PostStatus = row.is_published.toLowerCase() === 'true' ? 'published' : 'draft';
+    // A gated post keeps its status: subscribers-only posts are for members here, paid ones for paying members.
+    const visibility = AUDIENCES[row.audience.toLowerCase()];
     let html = (await zip.read(file)).replace(BUTTON, '').replace(PAYWALL_MARKER, PAYWALL_COMMENT);
     if (/^https?:\/\//.test(row.podcast_url ?? ''))
       html = `<audio src="${row.podcast_url.replace(/"/g, '&quot;')}"></audio>\n${html}`;
@@ -132,7 +130,7 @@ export async function* readSubstack(zip: ZipArchive, scan: SubstackExport): Asyn
         featured: false,
         comments: [],
         oldPaths: slug ? [`/p/${slug}`] : [],
-        paid,
+        visibility,
         warnings,
       },
     };

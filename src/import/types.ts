@@ -35,8 +35,12 @@ export type ImportItem = {
   oldPaths: string[];
   /** The notes of WordPress's footnotes block (the post's `footnotes` meta), if any. */
   footnotes?: { id: string; html: string }[];
-  /** Only paying subscribers could read it on the old site (Substack's paid posts): imported with visibility 'paid'. */
-  paid?: boolean;
+  /**
+   * Who could read it on the old site when not everyone could: signed-in members (Ghost's
+   * 'members', Substack's subscribers-only posts) or paying ones. Its body marks where the public
+   * preview ends with PAYWALL_COMMENT, if it does.
+   */
+  visibility?: 'members' | 'paid';
   /** What the reader changed on the way (for the report). */
   warnings: string[];
 };

@@ -1,3 +1,4 @@
+import { lastDays, type Range } from '../analytics/report.ts';
 import type { Db } from '../db/knex.ts';
 import { EFFECTIVE_STATUS_SQL } from '../db/membership-sql.ts';
 import {
@@ -38,6 +39,9 @@ export type MemberTotals = { free: number; paid: number; comped: number; mrr: nu
 /** Paid sign-ups and ended subscriptions in the last days, from the members' history. */
 export type MemberFlows = { days: number; started: number; cancelled: number };
 
+/** A day of the members' history: paying members and MRR at its end, paid memberships begun and ended in it. */
+export type MemberDay = { day: string; paid: number; mrr: number; started: number; cancelled: number };
+
 const PAGE = 50;
 
 /** Every confirmed account with its membership as it holds now; no row is a free member. */
@@ -50,6 +54,11 @@ function membersQuery(db: Db) {
 }
 
 const STATUS = `coalesce((${EFFECTIVE_STATUS_SQL}), 'free')`;
+/** The statuses that pay: past due ones too, until their grace ends. */
+const PAYING = `('paid', 'past_due')`;
+/** A paying membership's (or history line's) worth a month at its tier `t`'s price: a yearly price as a twelfth. */
+const MONTHLY_SQL = (alias: string) =>
+  `CASE ${alias}.interval WHEN 'year' THEN t.yearly_price / 12.0 ELSE t.monthly_price END`;
 
 /** The admin's members: a page of them, newest first, and the totals over all of them. */
 export async function listMembers(
@@ -111,10 +120,9 @@ export async function memberTotals(db: Db): Promise<MemberTotals> {
   const row = (await membersQuery(db)
     .select(
       db.raw(`count(*) FILTER (WHERE ${STATUS} = 'free') AS free`),
-      db.raw(`count(*) FILTER (WHERE ${STATUS} IN ('paid', 'past_due')) AS paid`),
+      db.raw(`count(*) FILTER (WHERE ${STATUS} IN ${PAYING}) AS paid`),
       db.raw(`count(*) FILTER (WHERE ${STATUS} = 'comped') AS comped`),
-      db.raw(`coalesce(sum(CASE WHEN ${STATUS} IN ('paid', 'past_due') THEN
-        CASE m.interval WHEN 'year' THEN t.yearly_price / 12.0 ELSE t.monthly_price END END), 0) AS mrr`),
+      db.raw(`coalesce(sum(CASE WHEN ${STATUS} IN ${PAYING} THEN ${MONTHLY_SQL('m')} END), 0) AS mrr`),
     )
     .first()) as Record<string, string>;
   return {
@@ -125,9 +133,9 @@ export async function memberTotals(db: Db): Promise<MemberTotals> {
   };
 }
 
-/** A member's subscription history, newest first. */
+/** A member (their address and name, whichever list they are in) and their subscription history, newest first. */
 export async function memberHistory(db: Db, userId: number) {
-  const user = await db('users').where({ id: userId }).first('id', 'email');
+  const user = await db('users').where({ id: userId }).first('id', 'email', 'first_name', 'last_name');
   if (!user) throw new NotFound(MEMBER_MESSAGES.memberNotFound);
   const events = await db('membership_events as e')
     .leftJoin('posts as p', 'p.id', 'e.source_post_id')
@@ -136,6 +144,8 @@ export async function memberHistory(db: Db, userId: number) {
     .limit(200)
     .select('e.type', 'e.status', 'e.tier_id', 'e.created_at', 'p.slug', 'p.title');
   return {
+    email: user.email as string,
+    name: [user.first_name, user.last_name].filter(Boolean).join(' '),
     membership: await membershipOf(db, userId),
     history: events.map((e) => ({
       type: e.type as string,
@@ -175,14 +185,67 @@ export async function compMember(db: Db, userId: number, input: CompInput) {
   return membershipOf(db, userId);
 }
 
-/** How many members started paying, and how many subscriptions ended, in the last `days`. */
+/**
+ * Ends a complimentary membership now: the member is free. Only a comp ends this way; a paid
+ * subscription is Stripe's to end (the member's portal).
+ */
+export async function endComp(db: Db, userId: number) {
+  const user = await db('users').where({ id: userId }).first('id');
+  if (!user) throw new NotFound(MEMBER_MESSAGES.memberNotFound);
+  await db.transaction(async (trx) => {
+    // Locked before it is judged: two admins ending the same comp record one end.
+    await trx('memberships').where({ user_id: userId }).forUpdate().first('user_id');
+    if ((await membershipOf(trx, userId)).status !== 'comped') throw new Conflict(MEMBER_MESSAGES.noComp);
+    await setMembership(
+      trx,
+      userId,
+      { status: 'free', tier_id: null, comped_until: null },
+      { type: 'comp ended' },
+    );
+  });
+  return membershipOf(db, userId);
+}
+
+/**
+ * The members' history day by day (UTC days, as the analytics'), from..to: each line of a member's
+ * history that starts paying (from free, comped or nothing) is a paid membership begun, each that
+ * stops paying one ended; the paying members and the MRR at a day's end add up those steps since
+ * the first line, at the tiers' prices of today.
+ */
+const MEMBER_DAYS_SQL = `WITH lines AS (
+    SELECT e.id, e.user_id, e.created_at,
+      CASE WHEN e.status IN ${PAYING} THEN 1 ELSE 0 END AS paying,
+      CASE WHEN e.status IN ${PAYING} THEN coalesce(${MONTHLY_SQL('e')}, 0) ELSE 0 END AS worth
+    FROM membership_events e LEFT JOIN tiers t ON t.id = e.tier_id
+    WHERE e.created_at < (CAST(:to AS date) + 1)::timestamp AT TIME ZONE 'UTC'
+  ), steps AS (
+    SELECT (created_at AT TIME ZONE 'UTC')::date AS day,
+      paying - coalesce(lag(paying) OVER w, 0) AS paid_step,
+      worth - coalesce(lag(worth) OVER w, 0) AS mrr_step
+    FROM lines WINDOW w AS (PARTITION BY user_id ORDER BY id)
+  ), days AS (
+    SELECT day, count(*) FILTER (WHERE paid_step > 0) AS started, count(*) FILTER (WHERE paid_step < 0) AS cancelled,
+      sum(sum(paid_step)) OVER (ORDER BY day) AS paid, sum(sum(mrr_step)) OVER (ORDER BY day) AS mrr
+    FROM steps GROUP BY day
+  )
+  SELECT to_char(d, 'YYYY-MM-DD') AS day, coalesce(r.paid, 0)::int AS paid, round(coalesce(r.mrr, 0))::int AS mrr,
+    coalesce(a.started, 0)::int AS started, coalesce(a.cancelled, 0)::int AS cancelled
+  FROM generate_series(CAST(:from AS date), CAST(:to AS date), interval '1 day') AS d
+  LEFT JOIN days a ON a.day = d::date
+  LEFT JOIN LATERAL (SELECT paid, mrr FROM days WHERE day <= d::date ORDER BY day DESC LIMIT 1) r ON true
+  ORDER BY d`;
+
+/** Paying members, MRR, and paid memberships begun and ended, per day of a range. */
+export async function memberSeries(db: Db, range: Range): Promise<MemberDay[]> {
+  return (await db.raw(MEMBER_DAYS_SQL, range)).rows;
+}
+
+/** How many paid memberships began, and how many ended, in the last `days` (today included). */
 export async function memberFlows(db: Db, days = 30): Promise<MemberFlows> {
-  const row = (await db('membership_events')
-    .where('created_at', '>', db.raw(`now() - make_interval(days => ?)`, [days]))
-    .select(
-      db.raw(`count(DISTINCT user_id) FILTER (WHERE type = 'checkout.session.completed') AS started`),
-      db.raw(`count(DISTINCT user_id) FILTER (WHERE type = 'customer.subscription.deleted') AS cancelled`),
-    )
-    .first()) as { started: string; cancelled: string };
-  return { days, started: Number(row.started), cancelled: Number(row.cancelled) };
+  const series = await memberSeries(db, lastDays(days));
+  return {
+    days,
+    started: series.reduce((n, d) => n + d.started, 0),
+    cancelled: series.reduce((n, d) => n + d.cancelled, 0),
+  };
 }

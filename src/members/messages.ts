@@ -11,6 +11,8 @@ export const MEMBER_MESSAGES = {
     'This member pays through Stripe: cancel the subscription before giving a complimentary membership.',
   welcome: 'Welcome, member: thank you for your support.',
   comped: 'Complimentary membership given',
+  noComp: 'This member has no complimentary membership',
+  compEnded: 'Complimentary membership ended',
 };
 
 /** What a reader without access sees below a gated post's preview. */

@@ -122,7 +122,7 @@ describe('a member’s panel in Admin → Members in Chromium', () => {
     ['with JavaScript', true],
     ['without JavaScript', false],
   ] as const)(
-    'the admin opens a member, is asked for a tier, gives a complimentary membership until a date and sees it in the history (%s)',
+    'the admin opens a member, is asked for a tier, gives a complimentary membership until a date, sees it in the history and ends it (%s)',
     { timeout: 120_000 },
     async (_mode, javaScriptEnabled) => {
       const tier = await createTierViaApi(app, admin, {
@@ -155,6 +155,16 @@ describe('a member’s panel in Admin → Members in Chromium', () => {
         .waitFor();
       const member = await fetch(`${app.url}/api/admin/members/${user.id}`, { headers: admin });
       expect((await member.json()).membership).toMatchObject({ status: 'comped', tierId: tier.id });
+
+      const end = page.getByRole('button', { name: 'End complimentary membership' });
+      await end.click();
+      await page.getByRole('status').getByText(MEMBER_MESSAGES.compEnded).waitFor();
+      await page.getByText('Membership: Free').waitFor();
+      await page.getByRole('list', { name: 'Subscription history' }).getByText('comp ended, Free').waitFor();
+      expect(await end.count()).toBe(0);
+      const ended = await fetch(`${app.url}/api/admin/members/${user.id}`, { headers: admin });
+      expect((await ended.json()).membership).toMatchObject({ status: 'free', tierId: null });
+      if (javaScriptEnabled) await expectAccessible(page);
       expect(problems).toEqual([]);
       await context.close();
     },

@@ -366,6 +366,113 @@ describe('admin', () => {
     expect(await flows()).toEqual({ started: before.started + 2, cancelled: before.cancelled + 1 });
   });
 
+  it('ends a complimentary membership: the member is free, counted so, and the paid post closes to them', async () => {
+    const created = await fetch(`${stack.app.url}/api/posts`, {
+      method: 'POST',
+      headers: json(admin),
+      body: JSON.stringify({
+        title: 'A comped read',
+        excerpt: 'For supporters',
+        category: 'Business',
+        status: 'published',
+        visibility: 'paid',
+        content: 'Open to all.\n\n[paywall]\n\nOnly for supporters: the quince ledger.',
+      }),
+    });
+    const { post } = await created.json();
+    const reader = await signedInSession(stack.app);
+    const page = async () =>
+      (await fetch(`${stack.app.url}/post/${post.slug}`, { headers: reader.headers })).text();
+    const totals = async () =>
+      (await (await fetch(`${stack.app.url}/api/admin/members`, { headers: admin })).json()).totals;
+    const endComp = (userId: number) =>
+      fetch(`${stack.app.url}/api/admin/members/${userId}?action=end-comp`, {
+        method: 'POST',
+        headers: admin,
+      });
+    await fetch(`${stack.app.url}/api/admin/members/${reader.user.id}?action=comp`, {
+      method: 'POST',
+      headers: json(admin),
+      body: JSON.stringify({ tierId: tier.id }),
+    });
+    expect(await page()).toContain('the quince ledger');
+    const before = await totals();
+
+    const res = await endComp(reader.user.id);
+    expect(res.status).toBe(200);
+    expect((await res.json()).membership).toMatchObject({ status: 'free', tierId: null });
+    expect(await membershipOf(stack.app, reader.headers)).toMatchObject({ status: 'free' });
+    const after = await totals();
+    expect(after).toMatchObject({ comped: before.comped - 1, free: before.free + 1, mrr: before.mrr });
+    const closed = await page();
+    expect(closed).not.toContain('the quince ledger');
+    expect(closed).toContain('This post is for paying members');
+    const { history } = await (
+      await fetch(`${stack.app.url}/api/admin/members/${reader.user.id}`, { headers: admin })
+    ).json();
+    expect(history.map((e: { type: string; status: string }) => [e.type, e.status])).toEqual([
+      ['comp ended', 'free'],
+      ['comped', 'comped'],
+    ]);
+
+    // Once: ending it again, or for someone who never had one, is refused and records nothing.
+    const again = await endComp(reader.user.id);
+    expect(again.status).toBe(409);
+    expect((await again.json()).message).toBe('This member has no complimentary membership');
+    expect(await stack.app.services.db('membership_events').where({ user_id: reader.user.id })).toHaveLength(
+      2,
+    );
+    const unknown = await endComp(999_999);
+    expect(unknown.status).toBe(404);
+    expect((await unknown.json()).message).toBe('Member not found');
+  });
+
+  it('never ends a paid subscription as a comp', async () => {
+    const member = await paidMember(stack.app, stack.stripe, SECRET, tier.id);
+    const res = await fetch(`${stack.app.url}/api/admin/members/${member.user.id}?action=end-comp`, {
+      method: 'POST',
+      headers: admin,
+    });
+    expect(res.status).toBe(409);
+    expect((await res.json()).message).toBe('This member has no complimentary membership');
+    expect(await membershipOf(stack.app, member.headers)).toMatchObject({ status: 'paid', tierId: tier.id });
+    expect(stack.stripe.subscriptions.get(member.subscriptionId)?.status).toBe('active');
+  });
+
+  it('ends a comp once when two admins end it at the same moment', async () => {
+    const reader = await signedInSession(stack.app);
+    await fetch(`${stack.app.url}/api/admin/members/${reader.user.id}?action=comp`, {
+      method: 'POST',
+      headers: json(admin),
+      body: JSON.stringify({ tierId: tier.id }),
+    });
+    const answers = await Promise.all(
+      [1, 2, 3].map(() =>
+        fetch(`${stack.app.url}/api/admin/members/${reader.user.id}?action=end-comp`, {
+          method: 'POST',
+          headers: admin,
+        }).then((r) => r.status),
+      ),
+    );
+    expect(answers.sort()).toEqual([200, 409, 409]);
+    const ends = await stack.app.services
+      .db('membership_events')
+      .where({ user_id: reader.user.id, type: 'comp ended' });
+    expect(ends).toHaveLength(1);
+  });
+
+  it('names the member in the panel opened while the list is filtered to another status', async () => {
+    const reader = await signedInSession(stack.app, { firstName: 'Outside', lastName: 'Filter' });
+    const page = await (
+      await fetch(`${stack.app.url}/admin?tab=members&status=comped&member=${reader.user.id}`, {
+        headers: admin,
+      })
+    ).text();
+    expect(page).toContain(`<h2 id="member-heading">${reader.user.email}</h2>`);
+    expect(page).toContain('Outside Filter');
+    expect(page).not.toContain(`Member ${reader.user.id}`);
+  });
+
   it('refuses a comp that ends in the past', async () => {
     const reader = await signedInSession(stack.app);
     const res = await fetch(`${stack.app.url}/api/admin/members/${reader.user.id}?action=comp`, {

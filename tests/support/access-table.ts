@@ -244,6 +244,12 @@ export const API_ACCESS: AccessRow[] = [
     sample: '/api/admin/members/999999?action=comp',
     body: { tierId: 1 },
   },
+  {
+    method: 'POST',
+    path: '/api/admin/members/:id',
+    access: 'admin',
+    sample: '/api/admin/members/999999?action=end-comp',
+  },
   // Stripe's signed events; without keys (this table's app) the endpoint answers 404.
   { method: 'POST', path: '/api/payments/stripe/webhook', access: 'public' },
   { method: 'POST', path: '/api/uploads', access: 'admin' },

@@ -22,7 +22,7 @@ function points(values: number[], max: number): string {
 }
 
 /** A chart's numbers as a table (a day per row), folded under its summary: the chart's text alternative. */
-function ChartTable({
+export function ChartTable({
   summary,
   title,
   columns,

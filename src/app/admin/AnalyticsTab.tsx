@@ -6,13 +6,16 @@ import {
   type RangePreset,
   type Totals,
 } from '../../analytics/report.ts';
+import type { MemberDay } from '../../members/admin.ts';
 import { formatPrice } from '../../shop/price.ts';
 import { useCurrency } from '../currency.ts';
-import { AnalyticsChart, RevenueChart } from './AnalyticsChart.tsx';
+import { AnalyticsChart, ChartTable, RevenueChart } from './AnalyticsChart.tsx';
 import { DataTable } from './DataTable.tsx';
 
 export type AnalyticsView = {
   report: AnalyticsReport;
+  /** Paying members and MRR at each day's end, paid memberships begun and ended in it. */
+  members: MemberDay[];
   preset: RangePreset | 'custom';
   /** Why a custom range was not used, in the API's words. */
   rangeError: string | null;
@@ -100,7 +103,39 @@ function NameViews({
   );
 }
 
-export function AnalyticsTab({ report, preset, rangeError }: AnalyticsView) {
+/** Paid members over the range: where it ends, what moved, and each day in a table. */
+function MembersSection({ members, report }: { members: MemberDay[]; report: AnalyticsReport }) {
+  const currency = useCurrency();
+  const started = members.reduce((n, d) => n + d.started, 0);
+  const cancelled = members.reduce((n, d) => n + d.cancelled, 0);
+  const last = members.at(-1);
+  const empty = started === 0 && cancelled === 0 && members.every((d) => d.paid === 0);
+  return (
+    <section className="card" aria-labelledby="analytics-members">
+      <h2 id="analytics-members">Paid members</h2>
+      {empty || !last ? (
+        <p className="muted">No paid members in this period.</p>
+      ) : (
+        <>
+          <p className="admin-meta">
+            <span className="badge">{`Paid members on ${last.day}: ${last.paid}`}</span>
+            <span className="badge">{`MRR on ${last.day}: ${formatPrice(last.mrr, currency)}`}</span>
+            <span className="badge">{`New paid memberships: ${started}`}</span>
+            <span className="badge">{`Cancelled: ${cancelled}`}</span>
+          </p>
+          <ChartTable
+            summary="Show paid members per day as a table"
+            title={`Paid members per day, ${report.from} to ${report.to}`}
+            columns={['Paid members', 'MRR', 'New paid', 'Cancelled']}
+            rows={members.map((d) => [d.day, d.paid, formatPrice(d.mrr, currency), d.started, d.cancelled])}
+          />
+        </>
+      )}
+    </section>
+  );
+}
+
+export function AnalyticsTab({ report, members, preset, rangeError }: AnalyticsView) {
   const currency = useCurrency();
   return (
     <div className="admin-stack">
@@ -160,6 +195,7 @@ export function AnalyticsTab({ report, preset, rangeError }: AnalyticsView) {
         <h2 id="analytics-revenue">Revenue per day</h2>
         <RevenueChart series={report.series} title={`Revenue per day, ${report.from} to ${report.to}`} />
       </section>
+      <MembersSection members={members} report={report} />
       <ReportSection id="analytics-posts" title="Top Posts" report={report} table="topPosts">
         <DataTable
           columns={['Post', 'Views', 'Orders', 'Revenue']}

@@ -121,15 +121,16 @@ function TierForm({ tier, refused }: { tier?: Tier; refused?: Props['refused'] }
   );
 }
 
-/** One member's subscription history and the form giving them a complimentary membership. */
+/**
+ * One member's subscription history, the form giving them a complimentary membership and, while
+ * they have one, the button ending it.
+ */
 function MemberPanel({
   member,
-  email,
   tiers,
   errors,
 }: {
   member: NonNullable<Props['member']>;
-  email: string;
   tiers: Tier[];
   errors: Record<string, string>;
 }) {
@@ -137,10 +138,27 @@ function MemberPanel({
   const formRef = useRef<HTMLFormElement>(null);
   useFocusFirstError(formRef, errors.tierId || errors.until ? errors : undefined);
   const tierName = (id: number | null) => tiers.find((t) => t.id === id)?.name;
+  const busy = navigation.state === 'submitting';
+  const { membership } = member;
   return (
     <section className="card admin-stack" aria-labelledby="member-heading">
-      <h2 id="member-heading">{email}</h2>
-      <p className="muted">{`Membership: ${STATUS_LABELS[member.membership.status]}`}</p>
+      <h2 id="member-heading">{member.email}</h2>
+      {member.name ? <p>{member.name}</p> : null}
+      <p className="muted">
+        {`Membership: ${STATUS_LABELS[membership.status]}`}
+        {membership.status === 'comped'
+          ? `, ${tierName(membership.tierId) ?? 'a tier'}, ${membership.currentPeriodEnd ? `until ${formatDate(membership.currentPeriodEnd)}` : 'for good'}`
+          : ''}
+      </p>
+      {membership.status === 'comped' ? (
+        <Form method="post">
+          <input type="hidden" name="intent" value="end-comp" />
+          <input type="hidden" name="id" value={member.userId} />
+          <button className="button button-small button-danger" type="submit" disabled={busy}>
+            End complimentary membership
+          </button>
+        </Form>
+      ) : null}
       <h3>Subscription history</h3>
       {member.history.length === 0 ? (
         <p className="muted">No changes yet</p>
@@ -175,7 +193,7 @@ function MemberPanel({
           defaultValue=""
           error={errors.until}
         />
-        <button className="button" type="submit" disabled={navigation.state === 'submitting'}>
+        <button className="button" type="submit" disabled={busy}>
           Give complimentary membership
         </button>
       </Form>
@@ -211,7 +229,6 @@ export function MembersTab({ members, totals, tiers, filters, member, refused }:
       {member ? (
         <MemberPanel
           member={member}
-          email={members.find((m) => m.userId === member.userId)?.email ?? `Member ${member.userId}`}
           tiers={tiers}
           errors={refused?.values ? {} : (refused?.fieldErrors ?? {})}
         />

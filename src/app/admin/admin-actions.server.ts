@@ -12,7 +12,7 @@ import { deletePost } from '../../blog/post-editor.ts';
 import { POST_MESSAGES } from '../../blog/post-messages.ts';
 import { deleteSubscriber, importSubscribers, SUBSCRIBER_MESSAGES } from '../../blog/subscribers.ts';
 import { NotFound } from '../../kernel/errors.ts';
-import { compMember } from '../../members/admin.ts';
+import { compMember, endComp } from '../../members/admin.ts';
 import { compSchema } from '../../members/member-schema.ts';
 import { MEMBER_MESSAGES } from '../../members/messages.ts';
 import {
@@ -349,6 +349,13 @@ async function adminAction(
         if (!parsed.success) return refusedForm(parsed.error);
         return await refusalOr(MEMBER_MESSAGES.comped, async () => {
           await compMember(db, userId, parsed.data);
+        });
+      }
+      case 'end-comp': {
+        const userId = idOf(form);
+        state.audit = { what: `Complimentary membership of member ${userId} ended` };
+        return await refusalOr(MEMBER_MESSAGES.compEnded, async () => {
+          await endComp(db, userId);
         });
       }
       case 'archive-tier':

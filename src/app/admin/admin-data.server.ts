@@ -17,7 +17,7 @@ import {
 } from '../../blog/moderation.ts';
 import { listAdminPosts } from '../../blog/post-editor.ts';
 import { listSubscribers, recentNewsletters, subscriberCounts } from '../../blog/subscribers.ts';
-import { listMembers, memberFlows, memberHistory, memberTotals } from '../../members/admin.ts';
+import { listMembers, memberFlows, memberHistory, memberSeries, memberTotals } from '../../members/admin.ts';
 import { downloadSettings } from '../../orders/downloads.ts';
 import { sellerDetails } from '../../orders/invoices.ts';
 import { listOrders } from '../../orders/lists.ts';
@@ -220,7 +220,11 @@ async function analyticsTab(services: AppServices, params: URLSearchParams) {
       range = custom.data;
     } else rangeError = custom.error.issues[0].message;
   }
-  return { tab: 'analytics' as const, report: await analyticsReport(services.db, range), preset, rangeError };
+  const [report, members] = await Promise.all([
+    analyticsReport(services.db, range),
+    memberSeries(services.db, range),
+  ]);
+  return { tab: 'analytics' as const, report, members, preset, rangeError };
 }
 
 /** Only the active tab's data is loaded. */

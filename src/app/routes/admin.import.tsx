@@ -130,6 +130,12 @@ function Counts({ report }: { report: ImportReport }) {
           <dd>{report.contents.drafts}</dd>
         </>
       ) : null}
+      {report.contents.members ? (
+        <>
+          <dt>Members' posts (for signed-in members)</dt>
+          <dd>{report.contents.members}</dd>
+        </>
+      ) : null}
       {report.contents.paid ? (
         <>
           <dt>Paid posts (for paying members)</dt>

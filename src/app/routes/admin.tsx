@@ -96,7 +96,14 @@ function TabContent({ loaderData, actionData }: Pick<Route.ComponentProps, 'load
         </div>
       );
     case 'analytics':
-      return <AnalyticsTab report={data.report} preset={data.preset} rangeError={data.rangeError} />;
+      return (
+        <AnalyticsTab
+          report={data.report}
+          members={data.members}
+          preset={data.preset}
+          rangeError={data.rangeError}
+        />
+      );
     case 'posts':
       return <PostsTab posts={data.posts} filters={data.filters} pagination={data.pagination} />;
     case 'products':
