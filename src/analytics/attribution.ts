@@ -38,6 +38,19 @@ export async function rememberPostBySlug(
   if (post) await rememberPostRead(db, sessionId, post.id, at);
 }
 
+/** The post a session read last, if within 24 hours (null without a session or such a read). */
+export async function lastPostRead(
+  db: Db,
+  sessionId: string | null,
+  now = new Date(),
+): Promise<number | null> {
+  if (!sessionId) return null;
+  const row = await db('sessions').where({ sid: sessionId }).first(db.raw(`sess->'lastPost' AS "lastPost"`));
+  const last = row?.lastPost as { id?: unknown; at?: unknown } | null | undefined;
+  const at = typeof last?.at === 'string' ? Date.parse(last.at) : Number.NaN;
+  return typeof last?.id === 'number' && now.getTime() - at <= ATTRIBUTION_MS ? last.id : null;
+}
+
 /** Credits an order to the session's last post read within 24 hours, if any. */
 export async function recordOrderSource(
   db: Db,
@@ -45,14 +58,11 @@ export async function recordOrderSource(
   sessionId: string | null,
   now = new Date(),
 ): Promise<void> {
-  if (!sessionId) return;
-  const row = await db('sessions').where({ sid: sessionId }).first(db.raw(`sess->'lastPost' AS "lastPost"`));
-  const last = row?.lastPost as { id?: unknown; at?: unknown } | null | undefined;
-  const at = typeof last?.at === 'string' ? Date.parse(last.at) : Number.NaN;
-  if (typeof last?.id !== 'number' || !(now.getTime() - at <= ATTRIBUTION_MS)) return;
+  const postId = await lastPostRead(db, sessionId, now);
+  if (postId === null) return;
   await db.raw(
     `INSERT INTO order_sources (order_id, post_id)
      SELECT ?, id FROM posts WHERE id = ? AND ${ANALYTICS_ON_SQL} ON CONFLICT (order_id) DO NOTHING`,
-    [orderId, last.id],
+    [orderId, postId],
   );
 }

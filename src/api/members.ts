@@ -65,7 +65,7 @@ export function membersRouter(services: AppServices): Router {
     ctx.set('Cache-Control', 'no-store');
     if (ctx.query.action === 'subscribe') {
       const input = parseInput(subscribeSchema, await objectBody(ctx));
-      ctx.body = { paymentUrl: await startSubscription(services, user, input) };
+      ctx.body = { paymentUrl: await startSubscription(services, user, input, ctx.state.session.id) };
       return;
     }
     if (ctx.query.action === 'portal') {

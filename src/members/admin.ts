@@ -240,6 +240,21 @@ export async function memberSeries(db: Db, range: Range): Promise<MemberDay[]> {
   return (await db.raw(MEMBER_DAYS_SQL, range)).rows;
 }
 
+export type SignupSource = { id: number; title: string; signups: number };
+
+/** The posts that paid sign-ups of a range are credited to (the paywall or the post read last), most first. */
+export async function signupSources(db: Db, range: Range, limit = 10): Promise<SignupSource[]> {
+  const rows = await db.raw(
+    `SELECT p.id, p.title, count(*)::int AS signups
+     FROM membership_events e JOIN posts p ON p.id = e.source_post_id
+     WHERE e.created_at >= CAST(:from AS date)::timestamp AT TIME ZONE 'UTC'
+       AND e.created_at < (CAST(:to AS date) + 1)::timestamp AT TIME ZONE 'UTC'
+     GROUP BY p.id, p.title ORDER BY signups DESC, p.id DESC LIMIT :limit`,
+    { ...range, limit },
+  );
+  return rows.rows;
+}
+
 /** How many paid memberships began, and how many ended, in the last `days` (today included). */
 export async function memberFlows(db: Db, days = 30): Promise<MemberFlows> {
   const series = await memberSeries(db, lastDays(days));

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type Stripe from 'stripe';
+import { lastPostRead } from '../analytics/attribution.ts';
 import { type MembershipChange, membershipOf, setMembership } from '../identity/membership.ts';
 import { Conflict, NotFound, Unprocessable, UpstreamFailed } from '../kernel/errors.ts';
 import { rateLimit } from '../kernel/rate-limit.ts';
@@ -59,6 +60,7 @@ export async function startSubscription(
   services: CoreServices,
   user: SessionUser,
   input: SubscribeInput,
+  sessionId: string | null,
 ): Promise<string> {
   await rateLimit(services.db, 'subscriptions').consume(String(user.id));
   const stripe = stripeOf(services);
@@ -75,11 +77,18 @@ export async function startSubscription(
     tierId: String(tier.id),
     interval: input.interval,
   };
-  // The post whose paywall the reader subscribed from: credited with the sign-up.
+  // Credited with the sign-up: the post whose paywall the reader subscribed from, else (from
+  // /membership) the post the session read last, as an order is credited.
   const fromPost = /^\/post\/([\w-]{1,200})$/.exec(input.returnTo ?? '')?.[1];
-  const source = fromPost
-    ? await services.db('posts').where({ slug: fromPost, status: 'published' }).first('id')
-    : undefined;
+  const lastRead = fromPost ? null : await lastPostRead(services.db, sessionId);
+  const source =
+    fromPost || lastRead !== null
+      ? await services
+          .db('posts')
+          .where(fromPost ? { slug: fromPost } : { id: lastRead })
+          .where({ status: 'published' })
+          .first('id')
+      : undefined;
   if (source) metadata.sourcePostId = String(source.id);
   try {
     const session = await stripe.checkout.sessions.create({

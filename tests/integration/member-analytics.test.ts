@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { rememberPostRead } from '../../src/analytics/attribution.ts';
 import { signedInSession } from '../support/auth.ts';
+import { seedDemo } from '../support/blog.ts';
 import { createTierViaApi, deliver, paidMember } from '../support/members.ts';
 import { setUpCardPaymentsApp } from '../support/stripe-stand-in.ts';
 
@@ -92,5 +94,34 @@ describe('paid members on the Analytics tab', () => {
     const later = await analytics('2025-06-05', '2025-06-06');
     expect(later).toContain(row('2025-06-05', 2, '$9.17', 0, 0));
     expect(later).toContain('New paid memberships: 0');
+  });
+
+  it('credits paid sign-ups to the post whose paywall the reader came from, or the post read last', async () => {
+    await seedDemo(stack.app);
+    const db = stack.app.services.db;
+    const [paywalled, readLast] = await db('posts').where({ status: 'published' }).orderBy('id').limit(2);
+    const tier = await createTierViaApi(stack.app, admin, {
+      name: 'Patron',
+      monthlyPrice: 900,
+      yearlyPrice: 9000,
+    });
+    await paidMember(stack.app, stack.stripe, SECRET, tier.id, 'month', {
+      returnTo: `/post/${paywalled.slug}`,
+    });
+    await paidMember(stack.app, stack.stripe, SECRET, tier.id, 'month', {
+      returnTo: `/post/${paywalled.slug}`,
+    });
+    // From /membership, after reading a post: that post (as an order is credited).
+    const reader = await signedInSession(stack.app);
+    await rememberPostRead(db, reader.sid, readLast.id, new Date());
+    await paidMember(stack.app, stack.stripe, SECRET, tier.id, 'year', { member: reader });
+    // From /membership with nothing read: no post is credited.
+    await paidMember(stack.app, stack.stripe, SECRET, tier.id, 'month');
+
+    const today = new Date().toISOString().slice(0, 10);
+    const page = await analytics(today, today);
+    expect(page).toContain('Paid sign-ups by the post the reader came from');
+    expect(page).toContain(`<th scope="row">${paywalled.title}</th><td>2</td>`);
+    expect(page).toContain(`<th scope="row">${readLast.title}</th><td>1</td>`);
   });
 });

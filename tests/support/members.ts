@@ -38,12 +38,14 @@ export async function paidMember(
   secret: string,
   tierId: number,
   interval: 'month' | 'year' = 'month',
+  /** A reader already signed in (else a new one), and the page they subscribe from. */
+  from: { member?: Awaited<ReturnType<typeof signedInSession>>; returnTo?: string } = {},
 ) {
-  const member = await signedInSession(app);
+  const member = from.member ?? (await signedInSession(app));
   const res = await fetch(`${app.url}/api/members?action=subscribe`, {
     method: 'POST',
     headers: { ...member.headers, 'content-type': 'application/json' },
-    body: JSON.stringify({ tierId, interval }),
+    body: JSON.stringify({ tierId, interval, returnTo: from.returnTo }),
   });
   expect(res.status).toBe(200);
   const { paymentUrl } = await res.json();

@@ -6,7 +6,7 @@ import {
   type RangePreset,
   type Totals,
 } from '../../analytics/report.ts';
-import type { MemberDay } from '../../members/admin.ts';
+import type { MemberDay, SignupSource } from '../../members/admin.ts';
 import { formatPrice } from '../../shop/price.ts';
 import { useCurrency } from '../currency.ts';
 import { AnalyticsChart, ChartTable, RevenueChart } from './AnalyticsChart.tsx';
@@ -16,6 +16,8 @@ export type AnalyticsView = {
   report: AnalyticsReport;
   /** Paying members and MRR at each day's end, paid memberships begun and ended in it. */
   members: MemberDay[];
+  /** The posts the range's paid sign-ups are credited to. */
+  signups: SignupSource[];
   preset: RangePreset | 'custom';
   /** Why a custom range was not used, in the API's words. */
   rangeError: string | null;
@@ -104,7 +106,15 @@ function NameViews({
 }
 
 /** Paid members over the range: where it ends, what moved, and each day in a table. */
-function MembersSection({ members, report }: { members: MemberDay[]; report: AnalyticsReport }) {
+function MembersSection({
+  members,
+  signups,
+  report,
+}: {
+  members: MemberDay[];
+  signups: SignupSource[];
+  report: AnalyticsReport;
+}) {
   const currency = useCurrency();
   const started = members.reduce((n, d) => n + d.started, 0);
   const cancelled = members.reduce((n, d) => n + d.cancelled, 0);
@@ -129,13 +139,20 @@ function MembersSection({ members, report }: { members: MemberDay[]; report: Ana
             columns={['Paid members', 'MRR', 'New paid', 'Cancelled']}
             rows={members.map((d) => [d.day, d.paid, formatPrice(d.mrr, currency), d.started, d.cancelled])}
           />
+          {signups.length > 0 && (
+            <DataTable
+              caption="Paid sign-ups by the post the reader came from"
+              columns={['Post', 'Paid sign-ups']}
+              rows={signups.map((p) => ({ key: p.id, head: p.title, cells: [p.signups] }))}
+            />
+          )}
         </>
       )}
     </section>
   );
 }
 
-export function AnalyticsTab({ report, members, preset, rangeError }: AnalyticsView) {
+export function AnalyticsTab({ report, members, signups, preset, rangeError }: AnalyticsView) {
   const currency = useCurrency();
   return (
     <div className="admin-stack">
@@ -195,7 +212,7 @@ export function AnalyticsTab({ report, members, preset, rangeError }: AnalyticsV
         <h2 id="analytics-revenue">Revenue per day</h2>
         <RevenueChart series={report.series} title={`Revenue per day, ${report.from} to ${report.to}`} />
       </section>
-      <MembersSection members={members} report={report} />
+      <MembersSection members={members} signups={signups} report={report} />
       <ReportSection id="analytics-posts" title="Top Posts" report={report} table="topPosts">
         <DataTable
           columns={['Post', 'Views', 'Orders', 'Revenue']}

@@ -17,7 +17,14 @@ import {
 } from '../../blog/moderation.ts';
 import { listAdminPosts } from '../../blog/post-editor.ts';
 import { listSubscribers, recentNewsletters, subscriberCounts } from '../../blog/subscribers.ts';
-import { listMembers, memberFlows, memberHistory, memberSeries, memberTotals } from '../../members/admin.ts';
+import {
+  listMembers,
+  memberFlows,
+  memberHistory,
+  memberSeries,
+  memberTotals,
+  signupSources,
+} from '../../members/admin.ts';
 import { downloadSettings } from '../../orders/downloads.ts';
 import { sellerDetails } from '../../orders/invoices.ts';
 import { listOrders } from '../../orders/lists.ts';
@@ -220,11 +227,12 @@ async function analyticsTab(services: AppServices, params: URLSearchParams) {
       range = custom.data;
     } else rangeError = custom.error.issues[0].message;
   }
-  const [report, members] = await Promise.all([
+  const [report, members, signups] = await Promise.all([
     analyticsReport(services.db, range),
     memberSeries(services.db, range),
+    signupSources(services.db, range),
   ]);
-  return { tab: 'analytics' as const, report, members, preset, rangeError };
+  return { tab: 'analytics' as const, report, members, signups, preset, rangeError };
 }
 
 /** Only the active tab's data is loaded. */

@@ -100,6 +100,7 @@ function TabContent({ loaderData, actionData }: Pick<Route.ComponentProps, 'load
         <AnalyticsTab
           report={data.report}
           members={data.members}
+          signups={data.signups}
           preset={data.preset}
           rangeError={data.rangeError}
         />

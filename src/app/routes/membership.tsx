@@ -33,7 +33,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = state.session.user;
   if (!user) throw redirect(`/login?redirectTo=${encodeURIComponent(parsed.data.returnTo ?? '/membership')}`);
   try {
-    return redirect(await startSubscription(services, user, parsed.data));
+    return redirect(await startSubscription(services, user, parsed.data, state.session.id));
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     return data({ message: error.message }, { status: httpStatusOf(error) });
