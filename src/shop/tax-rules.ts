@@ -16,6 +16,9 @@ export type TaxRate = {
 /** The rates, and whether the prices entered include tax. */
 export type TaxSettings = { rates: TaxRate[]; included: boolean };
 
+/** What the shop says of tax beside a price: a part of it, added at checkout, or nothing (no tax charged). */
+export type TaxNote = 'included' | 'added' | null;
+
 /** One line's tax: its rate (percent) and name as applied, and its amount in cents. */
 export type LineTax = { rate: number; name: string; amount: number };
 

@@ -5,7 +5,7 @@ import { updateShopSettings } from '../settings/settings.ts';
 import { z } from '../zod.ts';
 import { countryCodeOf } from './countries.ts';
 import { PRODUCT_CATEGORIES } from './product-enums.ts';
-import { TAX_MESSAGES, type TaxRate } from './tax-rules.ts';
+import { TAX_MESSAGES, type TaxNote, type TaxRate } from './tax-rules.ts';
 
 type Executor = Db | Knex.Transaction;
 type Row = { id: number; country: string; category: string | null; rate_hundredths: number; name: string };
@@ -95,6 +95,17 @@ export async function deleteTaxRate(db: Db, id: number): Promise<void> {
 export async function pricesIncludeTax(db: Executor): Promise<boolean> {
   const row = await db('blog_settings').where({ id: 1 }).first('prices_include_tax');
   return row?.prices_include_tax ?? false;
+}
+
+/** What product pages and the cart say of tax: nothing until a rate exists, then whether prices include it. */
+export async function taxNoteOf(db: Executor): Promise<TaxNote> {
+  const { rows } = await db.raw(
+    `SELECT coalesce((SELECT prices_include_tax FROM blog_settings WHERE id = 1), false) AS included,
+            EXISTS (SELECT 1 FROM tax_rates) AS taxed`,
+  );
+  const [{ included, taxed }] = rows as { included: boolean; taxed: boolean }[];
+  if (!taxed) return null;
+  return included ? 'included' : 'added';
 }
 
 /** The Tax settings form: a checkbox, absent when unticked. */

@@ -15,7 +15,7 @@ import {
 } from '../../shop/checkout-schema.ts';
 import { COUNTRIES } from '../../shop/countries.ts';
 import { DiscountRefused } from '../../shop/discounts.ts';
-import { SHOP_MESSAGES } from '../../shop/messages.ts';
+import { SHOP_MESSAGES, taxNoteText } from '../../shop/messages.ts';
 import { formatPrice } from '../../shop/price.ts';
 import { listShippingMethods } from '../../shop/shipping.ts';
 import { deliversTo, type ShippingMethod, shippingCost } from '../../shop/shipping-rules.ts';
@@ -365,6 +365,10 @@ function CheckoutForm({
           </span>
         </p>
         {taxRow?.included && <TaxRow {...taxRow} />}
+        {/* Until a country is chosen the tax is not known: say whether the prices include it. */}
+        {!digitalOnly && !country && tax.rates.length > 0 && (
+          <p className="muted summary-note">{taxNoteText(tax.included ? 'included' : 'added')}</p>
+        )}
         {/* By the total it changes, as stores place it; still a field of the checkout form. */}
         <DiscountField
           defaultValue={values.discountCode ?? ''}
