@@ -38,7 +38,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     cart: await getCart(services.db, cartOwnerOf(state)),
     confirmClear,
-    taxNote: taxNoteText(await taxNoteOf(services.db)),
+    taxNote: taxNoteText(await taxNoteOf(services.db, { cardPayments: Boolean(services.stripe) })),
   };
 }
 

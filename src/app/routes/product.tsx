@@ -71,7 +71,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       product,
       featuredIn: await postsFeaturing(db, product.id),
       related: (await relatedProducts(db, product)).map(productCard),
-      taxNote: taxNoteText(await taxNoteOf(db)),
+      taxNote: taxNoteText(await taxNoteOf(db, { cardPayments: Boolean(services.stripe) })),
       canonical: `${services.publicUrl}/product/${product.id}`,
       publicUrl: services.publicUrl,
       currency: services.config.currency,
