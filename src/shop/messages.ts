@@ -21,6 +21,8 @@ export const SHOP_MESSAGES = {
   shippingNote: 'Shipping: Calculated at checkout',
   taxIncludedNote: 'Including tax where it applies',
   taxAddedNote: 'Tax: Calculated at checkout',
+  /** Checkout's summary with Stripe Tax: Stripe adds it on its payment page. */
+  taxAtPaymentNote: 'Tax: Calculated at payment',
   stockLimitTitle: 'Stock limit reached',
   addedTitle: 'Added to cart',
   addedOne: 'Item successfully added to your cart',

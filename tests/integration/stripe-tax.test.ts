@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rebuildProjections } from '../../src/orders/store.ts';
+import { SHOP_MESSAGES } from '../../src/shop/messages.ts';
 import { TAX_MESSAGES } from '../../src/shop/tax-rules.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
@@ -63,6 +64,10 @@ describe('Stripe Tax', () => {
     const lamp = await createProductRow(db, { name: 'Lamp', category: 'Physical', price: 4000, stock: null });
     const guest = new GuestClient(stack.app);
     await guest.add(lamp.id);
+    const page = (path: string) =>
+      fetch(`${stack.app.url}${path}`, { headers: { cookie: `sid=${guest.sid}` } }).then((r) => r.text());
+    expect(await page(`/product/${lamp.id}`)).toContain(SHOP_MESSAGES.taxAddedNote);
+    expect(await page('/checkout')).toContain(SHOP_MESSAGES.taxAtPaymentNote);
     const placed = await guest.checkout(germany);
     expect(placed.status).toBe(201);
     const id = placed.body.id;

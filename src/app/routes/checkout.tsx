@@ -367,7 +367,11 @@ function CheckoutForm({
         {taxRow?.included && <TaxRow {...taxRow} />}
         {/* Until a country is chosen (with Stripe Tax: until the payment) the tax is not known. */}
         {!digitalOnly && (tax.byStripe || (!country && tax.rates.length > 0)) && (
-          <p className="muted summary-note">{taxNoteText(tax.included ? 'included' : 'added')}</p>
+          <p className="muted summary-note">
+            {tax.byStripe && !tax.included
+              ? SHOP_MESSAGES.taxAtPaymentNote
+              : taxNoteText(tax.included ? 'included' : 'added')}
+          </p>
         )}
         {/* By the total it changes, as stores place it; still a field of the checkout form. */}
         <DiscountField
