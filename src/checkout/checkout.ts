@@ -19,7 +19,7 @@ import { DiscountRefused, judgeDiscount } from '../shop/discounts.ts';
 import { SHOP_MESSAGES } from '../shop/messages.ts';
 import { shippingMethodsQuery, toShippingMethod } from '../shop/shipping.ts';
 import { pickShippingMethod, type ShippingMethod } from '../shop/shipping-rules.ts';
-import { taxRatesQuery, toTaxRate } from '../shop/tax.ts';
+import { STRIPE_TAX_SQL, taxRatesQuery, taxSettingsFrom, toTaxRate } from '../shop/tax.ts';
 import type { TaxSettings } from '../shop/tax-rules.ts';
 import { placeOrder } from './place-order.ts';
 
@@ -47,7 +47,8 @@ async function checkoutContext(services: CoreServices, state: RequestContext): P
        (SELECT coalesce(json_agg(m ORDER BY m.position, m.id), '[]'::json) FROM ? m) AS shipping_methods,
        (SELECT row_to_json(s) FROM ? s) AS payment,
        (SELECT coalesce(json_agg(t), '[]'::json) FROM ? t) AS tax_rates,
-       coalesce((SELECT prices_include_tax FROM blog_settings WHERE id = 1), false) AS prices_include_tax`,
+       coalesce((SELECT prices_include_tax FROM blog_settings WHERE id = 1), false) AS prices_include_tax,
+       ${STRIPE_TAX_SQL} AS stripe_tax`,
       [
         cartDigitalOnlyQuery(db, cartOwnerOf(state)),
         shippingMethodsQuery(db),
@@ -60,7 +61,12 @@ async function checkoutContext(services: CoreServices, state: RequestContext): P
     digitalOnly: rows[0].digital_only,
     shippingMethods: rows[0].shipping_methods.map(toShippingMethod),
     payment: toPaymentSettings(rows[0].payment, { cardPayments: Boolean(services.stripe) }),
-    tax: { rates: rows[0].tax_rates.map(toTaxRate), included: rows[0].prices_include_tax },
+    tax: taxSettingsFrom({
+      rates: rows[0].tax_rates.map(toTaxRate),
+      included: rows[0].prices_include_tax,
+      stripeTax: rows[0].stripe_tax,
+      cardPayments: Boolean(services.stripe),
+    }),
   };
 }
 

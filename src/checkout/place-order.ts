@@ -160,7 +160,11 @@ async function placeOrderIn(
       holdUntil: holdUntil?.toISOString() ?? null,
       currency: input.currency,
       ...(discount ? { discount } : {}),
-      ...(taxAmount > 0 ? { taxAmount, taxIncluded: tax.included } : {}),
+      ...(tax.byStripe
+        ? { stripeTax: true, taxIncluded: tax.included }
+        : taxAmount > 0
+          ? { taxAmount, taxIncluded: tax.included }
+          : {}),
     },
   };
   const jobs: OutboxJob[] = [

@@ -10,6 +10,7 @@ import {
   holdsDiscountUse,
   initialOrderState,
   type OrderPlacedData,
+  stripeTaxMismatch,
 } from './domain.ts';
 
 const placed: OrderPlacedData = {
@@ -47,6 +48,46 @@ function refusal(fn: () => unknown): { status: number; message: string } {
 }
 
 describe('order rules', () => {
+  it('takes Stripe Tax’s amount once, from the order’s own session, on top of the total or inside it', () => {
+    const request = {
+      type: 'RequestPayment' as const,
+      checkoutSessionId: 'cs_1',
+      expiresAt: '2099-01-01T00:00:00Z',
+    };
+    const open = run({ type: 'PlaceOrder', order: { ...placed, stripeTax: true } }, request);
+    const report = { sessionId: 'cs_1', calculated: true, subtotal: 3000, tax: 300 };
+    expect(stripeTaxMismatch(open, report)).toBeNull();
+    expect(stripeTaxMismatch(open, { ...report, sessionId: 'cs_other' })).toBe(
+      'It was not made on a payment page opened for this order.',
+    );
+    expect(stripeTaxMismatch(open, { ...report, calculated: false })).toBe(
+      'Stripe Tax did not calculate the tax of this payment.',
+    );
+    expect(stripeTaxMismatch(open, { ...report, subtotal: 2000 })).toBe(
+      'Its items came to $20.00 before tax, not the order’s $30.00.',
+    );
+    const assessed = decide(open, { type: 'AssessTax', amount: 300, sessionId: 'cs_1' }).reduce(evolve, open);
+    expect(assessed.placed).toMatchObject({ taxAmount: 300, totalAmount: 3300 });
+    expect(refusal(() => decide(assessed, { type: 'AssessTax', amount: 300, sessionId: 'cs_1' }))).toEqual({
+      status: 409,
+      message: 'This order’s tax has already been set.',
+    });
+    const included = run(
+      { type: 'PlaceOrder', order: { ...placed, stripeTax: true, taxIncluded: true } },
+      request,
+    );
+    const inside = decide(included, { type: 'AssessTax', amount: 273, sessionId: 'cs_1' }).reduce(
+      evolve,
+      included,
+    );
+    expect(inside.placed).toMatchObject({ taxAmount: 273, totalAmount: 3000 });
+    const own = run({ type: 'PlaceOrder', order: placed }, request);
+    expect(refusal(() => decide(own, { type: 'AssessTax', amount: 300, sessionId: 'cs_1' }))).toEqual({
+      status: 409,
+      message: 'This order’s tax is not calculated by Stripe.',
+    });
+  });
+
   it('adds the lines’ tax to the total (or finds it inside prices with tax) and gives each refund its share', () => {
     const line = { ...placed.items[0], tax: { rate: 19, name: 'VAT', amount: 570 } };
     const taxed = { ...placed, items: [line], taxAmount: 570, totalAmount: 3570 };

@@ -2,7 +2,7 @@ import { DEFAULT_CURRENCY } from '../currency.ts';
 import { AppError, Conflict, NotFound, Unprocessable } from '../kernel/errors.ts';
 import type { OrderDiscount } from '../shop/discount-schema.ts';
 import { formatPrice } from '../shop/price.ts';
-import { divideHalfUp, type LineTax, taxAdded } from '../shop/tax-rules.ts';
+import { divideHalfUp, type LineTax, taxAdded, taxLabel } from '../shop/tax-rules.ts';
 import { NO_SHIPPING } from './fulfilment.ts';
 
 /**
@@ -59,7 +59,15 @@ export type OrderPlacedData = {
   taxAmount?: number;
   /** The prices were entered with tax: the tax is a part of the lines' amounts. */
   taxIncluded?: boolean;
+  /**
+   * Stripe Tax computes the tax when the customer pays (the writer's setting): placed without
+   * tax, the order takes Stripe's amount from its TaxAssessed event.
+   */
+  stripeTax?: boolean;
 };
+
+/** The tax Stripe Tax charged on the order's Checkout Session (cents): added to the total unless included. */
+export type TaxAssessedData = { amount: number; sessionId: string };
 
 export type PaymentSucceededData = {
   method: PaymentMethod;
@@ -113,6 +121,7 @@ export type OrderEvent =
   | { type: 'PaymentRecorded'; data: Record<string, never> }
   | { type: 'PaymentRequested'; data: { checkoutSessionId: string; expiresAt: string } }
   | { type: 'PaymentSucceeded'; data: PaymentSucceededData }
+  | { type: 'TaxAssessed'; data: TaxAssessedData }
   | { type: 'PaymentFailed'; data: { reason: string } }
   | { type: 'PaymentToReview'; data: PaymentToReviewData }
   | { type: 'OrderExpired'; data: Record<string, never> }
@@ -145,6 +154,7 @@ export type OrderCommand =
   | { type: 'RequestPayment'; checkoutSessionId: string; expiresAt: string }
   | { type: 'FailPayment'; reason: string }
   | { type: 'ReviewPayment'; payment: PaymentToReviewData }
+  | { type: 'AssessTax'; amount: number; sessionId: string }
   | { type: 'ExpireOrder'; now: Date }
   | { type: 'IssueRefund'; amount: number; restock: boolean; refundId: string | null; reason?: string }
   | { type: 'RecordMailSent'; kind: OrderMailKind; key: string; to: string }
@@ -270,6 +280,39 @@ export function cardPaymentMismatch(state: OrderState, payment: CardPayment): st
   return null;
 }
 
+/** What the order's tax line names: the rates of its lines, or Stripe Tax when Stripe calculated it. */
+export function orderTaxLabel(placed: Pick<OrderPlacedData, 'items' | 'stripeTax'>): string {
+  return placed.stripeTax ? 'Stripe Tax' : taxLabel(placed.items);
+}
+
+/** What a completed Checkout Session says of the tax Stripe Tax calculated on it. */
+export type StripeTaxReport = {
+  sessionId: string;
+  /** automatic_tax.status is 'complete': the tax was calculated. */
+  calculated: boolean;
+  /** amount_subtotal: the lines before tax. */
+  subtotal: number | null;
+  /** total_details.amount_tax. */
+  tax: number | null;
+};
+
+/**
+ * Why a Stripe Tax order cannot take the tax a session reports (null when it can): the session
+ * must be the order's own, its tax calculated, and its lines the order's total before tax.
+ */
+export function stripeTaxMismatch(state: OrderState, report: StripeTaxReport): string | null {
+  if (!state.checkoutSessionIds.includes(report.sessionId))
+    return 'It was not made on a payment page opened for this order.';
+  if (!report.calculated || report.tax === null || !Number.isInteger(report.tax) || report.tax < 0)
+    return 'Stripe Tax did not calculate the tax of this payment.';
+  const total = state.placed?.totalAmount ?? 0;
+  if (report.subtotal !== total) {
+    const currency = orderCurrency(state);
+    return `Its items came to ${report.subtotal === null ? 'no amount' : formatPrice(report.subtotal, currency)} before tax, not the order’s ${formatPrice(total, currency)}.`;
+  }
+  return null;
+}
+
 /**
  * A refund's share of the order's tax, in proportion to the payment (half up in cents); the
  * refund that completes it gives back all the tax still held, so the shares add up exactly.
@@ -323,6 +366,19 @@ export function evolve(state: OrderState, event: OrderEvent): OrderState {
         // Re-opened: its units were taken from stock again.
         stockReleased: event.data.afterExpiry === 'reopened' ? false : state.stockReleased,
         discountReleased: event.data.afterExpiry === 'reopened' ? false : state.discountReleased,
+      };
+    }
+    case 'TaxAssessed': {
+      const placed = state.placed;
+      if (!placed) return { ...state, version };
+      return {
+        ...state,
+        version,
+        placed: {
+          ...placed,
+          taxAmount: event.data.amount,
+          totalAmount: placed.totalAmount + taxAdded(event.data.amount, placed.taxIncluded ?? false),
+        },
       };
     }
     case 'PaymentFailed':
@@ -433,6 +489,13 @@ export function decide(state: OrderState, command: OrderCommand): OrderEvent[] {
       if (state.status === 'cancelled') data.afterExpiry = 'refund-needed';
       return [{ type: 'PaymentSucceeded', data }];
     }
+    case 'AssessTax':
+      if (!state.placed.stripeTax) throw new Conflict('This order’s tax is not calculated by Stripe.');
+      if (state.paymentStatus !== 'unpaid' || state.placed.taxAmount !== undefined)
+        throw new Conflict('This order’s tax has already been set.');
+      if (!Number.isInteger(command.amount) || command.amount < 0)
+        throw new Unprocessable('The tax must be a whole number of cents.');
+      return [{ type: 'TaxAssessed', data: { amount: command.amount, sessionId: command.sessionId } }];
     case 'RequestPayment':
       if (state.status !== 'pending' || state.paymentStatus !== 'unpaid')
         throw new Conflict('This order is not waiting for payment.');

@@ -6,8 +6,7 @@ import { NotFound } from '../kernel/errors.ts';
 import { updateShopSettings } from '../settings/settings.ts';
 import { countryName } from '../shop/countries.ts';
 import { formatPrice } from '../shop/price.ts';
-import { taxLabel } from '../shop/tax-rules.ts';
-import { type OrderPlacedData, orderCurrency } from './domain.ts';
+import { type OrderPlacedData, orderCurrency, orderTaxLabel } from './domain.ts';
 import { loadStream, type StoredEvent, stateOf } from './store.ts';
 
 /** Who sells, as invoices and credit notes print it (Settings → Tax). */
@@ -162,7 +161,7 @@ export async function renderInvoice(
     row(doc, 'Subtotal', price(subtotal));
     if (placed.discount) row(doc, `Discount (${placed.discount.code})`, `-${price(placed.discount.amount)}`);
     if (placed.address) row(doc, `Shipping (${placed.shippingMethod})`, price(placed.shippingCost ?? 0));
-    const label = taxLabel(placed.items);
+    const label = orderTaxLabel(placed);
     if (tax && !placed.taxIncluded) row(doc, `Tax${label ? ` (${label})` : ''}`, price(tax));
     row(doc, 'Total', price(placed.totalAmount), true);
     if (tax && placed.taxIncluded) row(doc, `Including tax${label ? ` (${label})` : ''}`, price(tax));
@@ -192,7 +191,7 @@ export async function creditNotePdf(
       ...(refund.data.reason ? [`Reason: ${refund.data.reason}`] : []),
     ]);
     row(doc, 'Refunded without tax', price(refund.data.amount - tax));
-    if (tax) row(doc, `Tax (${taxLabel(placed.items)})`, price(tax));
+    if (tax) row(doc, `Tax (${orderTaxLabel(placed)})`, price(tax));
     row(doc, 'Total refunded', price(refund.data.amount), true);
   });
   return { number, pdf: body };

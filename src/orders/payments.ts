@@ -9,7 +9,15 @@ import { taxLabel } from '../shop/tax-rules.ts';
 import { orderLink } from './access-key.ts';
 import { changeOrder } from './changes.ts';
 import type { PaymentGuidance } from './confirmation.ts';
-import { cardPaymentMismatch, decide, type OrderEvent, type OrderState, orderCurrency } from './domain.ts';
+import {
+  cardPaymentMismatch,
+  decide,
+  evolve,
+  type OrderEvent,
+  type OrderState,
+  orderCurrency,
+  stripeTaxMismatch,
+} from './domain.ts';
 import { isAwaitingPayment } from './payment-labels.ts';
 import { type PaymentSettings, paymentSettings } from './payment-settings.ts';
 import { loadStream, stateOf } from './store.ts';
@@ -65,6 +73,8 @@ export async function stripePaymentUrl(services: CoreServices, orderId: number):
         cancel_url: `${link}&payment=cancelled`,
         metadata: { orderId: String(orderId) },
         payment_intent_data: { metadata: { orderId: String(orderId) } },
+        // Stripe Tax adds the tax for the address the customer gives on its page.
+        ...(placed.stripeTax ? { automatic_tax: { enabled: true } } : {}),
       },
       // The same order at the same version asks once, however often the customer clicks.
       { idempotencyKey: `checkout-${orderId}-${state.version}` },
@@ -99,6 +109,10 @@ export async function stripePaymentUrl(services: CoreServices, orderId: number):
 function stripeLines(orderId: number, state: OrderState): Stripe.Checkout.SessionCreateParams.LineItem[] {
   const placed = state.placed;
   if (!placed) return [];
+  // Stripe Tax: whether the prices have the tax in them or it comes on top.
+  const taxBehavior = placed.stripeTax
+    ? { tax_behavior: placed.taxIncluded ? ('inclusive' as const) : ('exclusive' as const) }
+    : {};
   if (placed.discount)
     return [
       {
@@ -106,6 +120,7 @@ function stripeLines(orderId: number, state: OrderState): Stripe.Checkout.Sessio
         price_data: {
           currency: orderCurrency(state),
           unit_amount: placed.totalAmount,
+          ...taxBehavior,
           product_data: {
             name: `Order #${orderId} (discount code ${placed.discount.code}: −${formatPrice(placed.discount.amount, orderCurrency(state))})`,
           },
@@ -118,6 +133,7 @@ function stripeLines(orderId: number, state: OrderState): Stripe.Checkout.Sessio
       price_data: {
         currency: orderCurrency(state),
         unit_amount: line.priceAtTime,
+        ...taxBehavior,
         product_data: { name: lineName(line.productName, line.variant) },
       },
     })),
@@ -128,6 +144,7 @@ function stripeLines(orderId: number, state: OrderState): Stripe.Checkout.Sessio
             price_data: {
               currency: orderCurrency(state),
               unit_amount: placed.shippingCost,
+              ...taxBehavior,
               product_data: { name: `Shipping: ${placed.shippingMethod}` },
             },
           },
@@ -390,22 +407,30 @@ async function eventsFor(
       const intent =
         typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id;
       const payment = { sessionId: session.id, amount: session.amount_total, currency: session.currency };
-      const mismatch = cardPaymentMismatch(state, payment);
-      if (mismatch)
-        return decide(state, {
+      const review = (reason: string) =>
+        decide(state, {
           type: 'ReviewPayment',
-          payment: { ...payment, eventId: event.id, reference: intent ?? null, reason: mismatch },
+          payment: { ...payment, eventId: event.id, reference: intent ?? null, reason },
         });
+      // Stripe Tax: the order takes the tax of its own session first, then its total is checked.
+      const taxed = stripeTaxOf(state, session);
+      if (typeof taxed === 'string') return review(taxed);
+      const assessed = taxed.reduce(evolve, state);
+      const mismatch = cardPaymentMismatch(assessed, payment);
+      if (mismatch) return review(mismatch);
       if (state.paymentStatus !== 'unpaid') return [];
-      return decide(state, {
-        type: 'RecordPayment',
-        method: 'stripe',
-        amount: state.placed?.totalAmount,
-        currency: orderCurrency(state),
-        reference: intent ?? session.id,
-        stockReserved:
-          state.status === 'expired' ? await reserveStockAgain(trx, state.placed?.items ?? []) : undefined,
-      });
+      return [
+        ...taxed,
+        ...decide(assessed, {
+          type: 'RecordPayment',
+          method: 'stripe',
+          amount: assessed.placed?.totalAmount,
+          currency: orderCurrency(state),
+          reference: intent ?? session.id,
+          stockReserved:
+            state.status === 'expired' ? await reserveStockAgain(trx, state.placed?.items ?? []) : undefined,
+        }),
+      ];
     }
     case 'checkout.session.async_payment_failed': {
       const session = event.data.object as Stripe.Checkout.Session;
@@ -432,6 +457,23 @@ async function eventsFor(
     default:
       return [];
   }
+}
+
+/**
+ * The TaxAssessed event a paid session brings a Stripe Tax order still without its tax (none for
+ * any other order), or why the session's tax cannot be the order's.
+ */
+function stripeTaxOf(state: OrderState, session: Stripe.Checkout.Session): OrderEvent[] | string {
+  if (!state.placed?.stripeTax || state.placed.taxAmount !== undefined || state.paymentStatus !== 'unpaid')
+    return [];
+  const tax = session.total_details?.amount_tax ?? null;
+  const refused = stripeTaxMismatch(state, {
+    sessionId: session.id,
+    calculated: session.automatic_tax?.enabled === true && session.automatic_tax.status === 'complete',
+    subtotal: session.amount_subtotal,
+    tax,
+  });
+  return refused ?? decide(state, { type: 'AssessTax', amount: tax ?? 0, sessionId: session.id });
 }
 
 /** What an unpaid order's confirmation tells the customer to do: pay by card, or the writer's instructions. */

@@ -192,6 +192,10 @@ export async function projectEvent(
       confirmation_sent: state.confirmationSent,
       ...paymentColumns(state),
       ...(event.type === 'CustomerDataErased' && state.placed ? customerColumns(trx, state.placed) : {}),
+      // Stripe Tax's amount, known at payment: the order's total grows by it (unless included).
+      ...(event.type === 'TaxAssessed' && state.placed
+        ? { total_amount: state.placed.totalAmount, tax_amount: state.placed.taxAmount ?? 0 }
+        : {}),
       version: event.version,
       updated_at: event.createdAt,
     });

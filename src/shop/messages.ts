@@ -1,3 +1,5 @@
+import type { TaxNote } from './tax-rules.ts';
+
 /** The shop's exact strings from SPEC.md §2, §5 and §8: UI, server and tests use these. */
 export const SHOP_MESSAGES = {
   noProductsTitle: 'No products found',
@@ -17,6 +19,10 @@ export const SHOP_MESSAGES = {
   continueShopping: 'Continue Shopping',
   clearCartConfirm: 'Are you sure you want to clear your cart?',
   shippingNote: 'Shipping: Calculated at checkout',
+  taxIncludedNote: 'Including tax where it applies',
+  taxAddedNote: 'Tax: Calculated at checkout',
+  /** Checkout's summary with Stripe Tax: Stripe adds it on its payment page. */
+  taxAtPaymentNote: 'Tax: Calculated at payment',
   stockLimitTitle: 'Stock limit reached',
   addedTitle: 'Added to cart',
   addedOne: 'Item successfully added to your cart',
@@ -75,4 +81,10 @@ export function chooseOption(optionName: string): string {
 /** A product whose variants' prices differ: its lowest, 'from $12.00'. */
 export function fromPriceLabel(price: string): string {
   return `from ${price}`;
+}
+
+/** Beside a price: whether tax is a part of it or comes on top at checkout; nothing where no tax is charged. */
+export function taxNoteText(note: TaxNote): string | null {
+  if (note === 'included') return SHOP_MESSAGES.taxIncludedNote;
+  return note === 'added' ? SHOP_MESSAGES.taxAddedNote : null;
 }

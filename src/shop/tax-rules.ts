@@ -13,8 +13,14 @@ export type TaxRate = {
   name: string;
 };
 
-/** The rates, and whether the prices entered include tax. */
-export type TaxSettings = { rates: TaxRate[]; included: boolean };
+/**
+ * The rates, and whether the prices entered include tax; byStripe: Stripe Tax calculates the tax
+ * when the customer pays (no rates of Penstand's apply).
+ */
+export type TaxSettings = { rates: TaxRate[]; included: boolean; byStripe?: boolean };
+
+/** What the shop says of tax beside a price: a part of it, added at checkout, or nothing (no tax charged). */
+export type TaxNote = 'included' | 'added' | null;
 
 /** One line's tax: its rate (percent) and name as applied, and its amount in cents. */
 export type LineTax = { rate: number; name: string; amount: number };
@@ -29,6 +35,7 @@ export const TAX_MESSAGES = {
   added: 'Tax rate added',
   deleted: 'Tax rate removed',
   saved: 'Tax settings saved',
+  stripeTaxNeedsKeys: 'Stripe Tax needs card payments through Stripe: set STRIPE_SECRET_KEY first',
 } as const;
 
 /** The rate of a product of this category in this country: its category's, else the country's, else none. */

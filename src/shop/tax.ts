@@ -5,7 +5,7 @@ import { updateShopSettings } from '../settings/settings.ts';
 import { z } from '../zod.ts';
 import { countryCodeOf } from './countries.ts';
 import { PRODUCT_CATEGORIES } from './product-enums.ts';
-import { TAX_MESSAGES, type TaxRate } from './tax-rules.ts';
+import { TAX_MESSAGES, type TaxNote, type TaxRate, type TaxSettings } from './tax-rules.ts';
 
 type Executor = Db | Knex.Transaction;
 type Row = { id: number; country: string; category: string | null; rate_hundredths: number; name: string };
@@ -97,14 +97,61 @@ export async function pricesIncludeTax(db: Executor): Promise<boolean> {
   return row?.prices_include_tax ?? false;
 }
 
-/** The Tax settings form: a checkbox, absent when unticked. */
-export const taxSettingsSchema = z.object({
-  pricesIncludeTax: z
-    .literal(['on', ''])
-    .optional()
-    .transform((value) => value === 'on'),
-});
+/** The writer's Stripe Tax switch, in SQL (it applies only with card payments through Stripe). */
+export const STRIPE_TAX_SQL = 'coalesce((SELECT stripe_tax FROM blog_settings WHERE id = 1), false)';
 
-export async function updateTaxSettings(db: Db, input: z.output<typeof taxSettingsSchema>): Promise<void> {
-  await updateShopSettings(db, { prices_include_tax: input.pricesIncludeTax });
+/** The tax an order is charged: Penstand's rates, or none of them when Stripe Tax calculates it. */
+export function taxSettingsFrom(read: {
+  rates: TaxRate[];
+  included: boolean;
+  stripeTax: boolean;
+  cardPayments: boolean;
+}): TaxSettings {
+  if (read.stripeTax && read.cardPayments) return { rates: [], included: read.included, byStripe: true };
+  return { rates: read.rates, included: read.included };
+}
+
+/** The tax settings an order is placed with (see taxSettingsFrom). */
+export async function taxSettingsOf(db: Executor, opts: { cardPayments: boolean }): Promise<TaxSettings> {
+  return taxSettingsFrom({
+    rates: await listTaxRates(db),
+    included: await pricesIncludeTax(db),
+    stripeTax: await stripeTaxOn(db),
+    cardPayments: opts.cardPayments,
+  });
+}
+
+/** What product pages and the cart say of tax: nothing until a rate exists (or Stripe Tax), then whether prices include it. */
+export async function taxNoteOf(db: Executor, opts: { cardPayments: boolean }): Promise<TaxNote> {
+  const { rows } = await db.raw(
+    `SELECT coalesce((SELECT prices_include_tax FROM blog_settings WHERE id = 1), false) AS included,
+            EXISTS (SELECT 1 FROM tax_rates) OR (${STRIPE_TAX_SQL} AND ?) AS taxed`,
+    [opts.cardPayments],
+  );
+  const [{ included, taxed }] = rows as { included: boolean; taxed: boolean }[];
+  if (!taxed) return null;
+  return included ? 'included' : 'added';
+}
+
+/** Whether the writer turned Stripe Tax on (it applies only with card payments through Stripe). */
+export async function stripeTaxOn(db: Executor): Promise<boolean> {
+  const { rows } = await db.raw(`SELECT ${STRIPE_TAX_SQL} AS stripe_tax`);
+  return rows[0].stripe_tax;
+}
+
+/** The Tax settings form: checkboxes, absent when unticked. */
+const checkbox = z
+  .literal(['on', ''])
+  .optional()
+  .transform((value) => value === 'on');
+export const taxSettingsSchema = z.object({ pricesIncludeTax: checkbox, stripeTax: checkbox });
+
+/** Saves the Tax settings; Stripe Tax is refused without Stripe keys (there is no Checkout to calculate it). */
+export async function updateTaxSettings(
+  db: Db,
+  input: z.output<typeof taxSettingsSchema>,
+  opts: { cardPayments: boolean },
+): Promise<void> {
+  if (input.stripeTax && !opts.cardPayments) throw new Invalid(TAX_MESSAGES.stripeTaxNeedsKeys);
+  await updateShopSettings(db, { prices_include_tax: input.pricesIncludeTax, stripe_tax: input.stripeTax });
 }

@@ -9,7 +9,11 @@ let app: TestApp;
 let browser: Browser;
 
 beforeAll(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+  // A dozen orders from one address in a minute: above the default checkout limit's share.
+  [app, browser] = await Promise.all([
+    startTestApp({ env: { CHECKOUT_RATE_LIMIT: '100' } }),
+    launchBrowser(),
+  ]);
 });
 afterAll(async () => {
   await browser?.close();
@@ -153,5 +157,60 @@ describe('shipping at checkout', () => {
     const order = await db('orders').where({ email: 'lise@example.com' }).first();
     expect(order).toMatchObject({ country: 'DE', postal_code: '10117', shipping_method: 'DHL Paket' });
     await context.close();
+  });
+
+  it('accepts the postcodes of Switzerland, Austria, Denmark, Australia and the UK, with and without JavaScript', {
+    timeout: 120_000,
+  }, async () => {
+    const db = app.services.db;
+    const pen = await createProductRow(db, {
+      name: 'Fountain Pen',
+      category: 'Physical',
+      price: 3000,
+      stock: null,
+    });
+    const addresses = [
+      ['Switzerland', 'CH', '8001'],
+      ['Austria', 'AT', '1010'],
+      ['Denmark', 'DK', '2000'],
+      ['Australia', 'AU', '2000'],
+      ['United Kingdom', 'GB', 'SW1A 1AA'],
+    ] as const;
+    for (const javaScriptEnabled of [true, false]) {
+      const context = await newContext(browser, app.url, { javaScriptEnabled });
+      const page = await context.newPage();
+      const problems = await watchPage(page);
+      for (const [name, code, postcode] of addresses) {
+        await page.goto(`/product/${pen.id}`);
+        if (javaScriptEnabled) await page.waitForSelector('html[data-hydrated]');
+        await page.getByRole('button', { name: 'Add to Cart', exact: true }).click();
+        await page.getByText('Item successfully added to your cart', { exact: true }).waitFor();
+        await page.goto('/checkout');
+        if (javaScriptEnabled) await page.waitForSelector('html[data-hydrated]');
+        await page.getByLabel('Country', { exact: true }).selectOption({ label: name });
+        const email = `${code.toLowerCase()}-${javaScriptEnabled ? 'js' : 'plain'}@example.com`;
+        const fields = {
+          'Full name': 'Ida Tarbell',
+          Email: email,
+          Address: '1 Main Street',
+          City: 'Capital',
+        };
+        for (const [label, value] of Object.entries(fields))
+          await page.getByLabel(label, { exact: true }).fill(value);
+        await page.getByLabel('ZIP code', { exact: true }).fill(postcode);
+        await page
+          .getByRole('group', { name: 'Shipping method' })
+          .getByLabel(/^Standard/)
+          .check();
+        await page.getByRole('button', { name: 'Place Order' }).click();
+        await page.getByRole('heading', { name: 'Order Confirmed!' }).waitFor();
+        expect(await db('orders').where({ email }).first('country', 'postal_code')).toEqual({
+          country: code,
+          postal_code: postcode,
+        });
+      }
+      expect(problems).toEqual([]);
+      await context.close();
+    }
   });
 });

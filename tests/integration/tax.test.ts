@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rebuildProjections } from '../../src/orders/store.ts';
+import { SHOP_MESSAGES } from '../../src/shop/messages.ts';
 import { TAX_MESSAGES } from '../../src/shop/tax-rules.ts';
 import { signedInSession } from '../support/auth.ts';
 import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
@@ -36,6 +37,54 @@ async function deliver(delivery: ReturnType<StripeStandIn['event']>) {
 const germany = { ...validCheckout, country: 'DE', zipCode: '10115' };
 
 describe('tax rates', () => {
+  it('are announced beside the prices of the product page and the cart: nothing without rates, else with or without tax', async () => {
+    const { db } = stack.app.services;
+    const cap = await createProductRow(db, {
+      name: 'Cap',
+      category: 'Merchandise',
+      price: 1800,
+      stock: null,
+    });
+    const guest = new GuestClient(stack.app);
+    await guest.add(cap.id);
+    const page = (path: string) =>
+      fetch(`${stack.app.url}${path}`, { headers: { cookie: `sid=${guest.sid}` } }).then((r) => r.text());
+    const notes = async () => {
+      const [product, cart] = [await page(`/product/${cap.id}`), await page('/cart')];
+      return [SHOP_MESSAGES.taxAddedNote, SHOP_MESSAGES.taxIncludedNote].map((note) => [
+        product.includes(note),
+        cart.includes(note),
+      ]);
+    };
+    const saveTax = (fields: Record<string, string>) =>
+      fetch(`${stack.app.url}/admin?tab=settings`, {
+        method: 'POST',
+        headers: { ...admin, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ intent: 'save-tax', ...fields }),
+      });
+
+    expect(await notes()).toEqual([
+      [false, false],
+      [false, false],
+    ]);
+    const rate = await api('POST', '/api/admin/tax-rates', { country: 'FR', rate: 20, name: 'TVA' });
+    expect(await notes()).toEqual([
+      [true, true],
+      [false, false],
+    ]);
+    await saveTax({ pricesIncludeTax: 'on' });
+    expect(await notes()).toEqual([
+      [false, false],
+      [true, true],
+    ]);
+    await saveTax({});
+    expect((await api('DELETE', `/api/admin/tax-rates/${rate.body.id}`)).status).toBe(204);
+    expect(await notes()).toEqual([
+      [false, false],
+      [false, false],
+    ]);
+  });
+
   it('are added, listed and removed through the admin API, with a clear refusal for bad input', async () => {
     const vat = await api('POST', '/api/admin/tax-rates', { country: 'DE', rate: 19, name: 'VAT' });
     expect(vat.status).toBe(201);

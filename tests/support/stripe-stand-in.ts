@@ -11,7 +11,7 @@ import { startSmtpServer, type TestSmtp } from './smtp.ts';
  * pointed at it with STRIPE_API_URL, talks to it in Stripe's wire format — form-encoded
  * requests with bracketed keys, JSON objects back, Stripe's error body and Idempotency-Key
  * replay. Only what Penstand calls: Checkout Sessions (create, retrieve, expire; payment and
- * subscription mode), Refunds, Customers, Subscriptions (retrieve, list, update, cancel) and
+ * subscription mode; Stripe Tax's automatic_tax at the stand-in's one `taxRate`), Refunds, Customers, Subscriptions (retrieve, list, update, cancel) and
  * billing portal sessions. A subscription's period end is on its items, as the SDK's API version
  * has it; an invoice names its subscription under `parent.subscription_details`.
  */
@@ -23,6 +23,16 @@ export type StandInSession = {
   mode: string;
   currency: string;
   amount_total: number;
+  /** The lines before tax (and discounts): what Stripe Tax taxes. */
+  amount_subtotal: number;
+  total_details: { amount_discount: number; amount_shipping: number; amount_tax: number };
+  /** Stripe Tax: needs the customer's address (given on the hosted page) before it is complete. */
+  automatic_tax: {
+    enabled: boolean;
+    liability: { type: 'self' } | null;
+    provider: 'stripe' | null;
+    status: 'complete' | 'requires_location_inputs' | null;
+  };
   client_reference_id: string | null;
   customer_email: string | null;
   expires_at: number;
@@ -31,7 +41,13 @@ export type StandInSession = {
   metadata: Record<string, string>;
   payment_intent: string | null;
   url: string;
-  line_items_sent: { name: string; unit_amount: number; quantity: number }[];
+  line_items_sent: {
+    name: string;
+    unit_amount: number;
+    quantity: number;
+    /** As sent: absent when the price named none. */
+    tax_behavior?: 'inclusive' | 'exclusive';
+  }[];
   customer: string | null;
   subscription: string | null;
   /** Subscription mode: the price's billing interval and the subscription's metadata, as sent. */
@@ -127,6 +143,8 @@ export type StripeStandIn = {
   invoice: (subscriptionId: string, paid: boolean) => Record<string, unknown>;
   /** The period ended after a cancellation (or Stripe gave up): the subscription is canceled. */
   end: (subscriptionId: string) => StandInSubscription;
+  /** The rate Stripe Tax applies here (percent, every address): Stripe's own comes from the customer's address. */
+  taxRate: number;
   /** Awaited before a request is answered: a test holds a call there to race another writer against it. */
   beforeAnswer: ((request: StandInRequest) => Promise<void>) | null;
   /** The customer paid on the hosted page: the session completes with a payment intent. */
@@ -291,7 +309,21 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         name: String((l.price_data.product_data as unknown as Record<string, string>).name),
         unit_amount: Number(l.price_data.unit_amount),
         quantity: Number(l.quantity),
+        ...(l.price_data.tax_behavior
+          ? { tax_behavior: l.price_data.tax_behavior as unknown as 'inclusive' | 'exclusive' }
+          : {}),
       }));
+      const automaticTax = (body.automatic_tax as Record<string, string> | undefined)?.enabled === 'true';
+      // Stripe refuses automatic tax on a price without a tax behaviour when the account sets no default.
+      if (automaticTax && sent.some((l) => !l.tax_behavior))
+        return [
+          400,
+          {
+            message:
+              'Automatic tax calculation in Checkout requires a valid tax_behavior on every price (or a default in your tax settings).',
+          },
+        ];
+      const subtotal = sent.reduce((n, l) => n + l.unit_amount * l.quantity, 0);
       if (body.mode === 'subscription' && body.customer && !customers.has(String(body.customer)))
         return missing('customer', String(body.customer));
       const session: StandInSession = {
@@ -301,7 +333,15 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         payment_status: 'unpaid',
         mode: String(body.mode),
         currency: String(lines[0]?.price_data?.currency ?? 'usd'),
-        amount_total: sent.reduce((n, l) => n + l.unit_amount * l.quantity, 0),
+        amount_total: subtotal,
+        amount_subtotal: subtotal,
+        total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
+        automatic_tax: {
+          enabled: automaticTax,
+          liability: automaticTax ? { type: 'self' } : null,
+          provider: automaticTax ? 'stripe' : null,
+          status: automaticTax ? 'requires_location_inputs' : null,
+        },
         client_reference_id: (body.client_reference_id as string) ?? null,
         customer_email: (body.customer_email as string) ?? null,
         expires_at: Number(body.expires_at),
@@ -430,6 +470,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     customers,
     subscriptions,
     portalSessions,
+    taxRate: 10,
     beforeAnswer: null,
     subscribe,
     renew(subscriptionId) {
@@ -502,6 +543,21 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
           session.subscription_metadata,
         ).id;
         return { ...session };
+      }
+      if (session.automatic_tax.enabled) {
+        // The address is given on the page: each line taxed at the rate, rounded half up per line.
+        const tax = session.line_items_sent.reduce((n, l) => {
+          const amount = l.unit_amount * l.quantity;
+          const part =
+            l.tax_behavior === 'inclusive'
+              ? amount - Math.round((amount * 100) / (100 + standIn.taxRate))
+              : Math.round((amount * standIn.taxRate) / 100);
+          return n + part;
+        }, 0);
+        const exclusive = session.line_items_sent.some((l) => l.tax_behavior === 'exclusive');
+        session.total_details.amount_tax = tax;
+        session.amount_total = session.amount_subtotal + (exclusive ? tax : 0);
+        session.automatic_tax.status = 'complete';
       }
       session.payment_intent = id('pi');
       captured.set(session.payment_intent, {

@@ -20,7 +20,13 @@ type Props = {
   downloads: DownloadSettings;
   shippingMethods: ShippingMethod[];
   carriers: Carrier[];
-  tax: { rates: TaxRate[]; pricesIncludeTax: boolean; seller: Seller };
+  tax: {
+    rates: TaxRate[];
+    pricesIncludeTax: boolean;
+    stripeTax: boolean;
+    cardPayments: boolean;
+    seller: Seller;
+  };
   apiUrl: string;
   environment: string;
   fieldErrors?: Record<string, string>;

@@ -10,10 +10,15 @@ import { TextField } from './TextField.tsx';
 export function TaxSettingsCard({
   rates,
   pricesIncludeTax,
+  stripeTax,
+  cardPayments,
   seller,
 }: {
   rates: TaxRate[];
   pricesIncludeTax: boolean;
+  stripeTax: boolean;
+  /** Stripe keys are set: Stripe Tax can apply. */
+  cardPayments: boolean;
   seller: Seller;
 }) {
   return (
@@ -34,6 +39,21 @@ export function TaxSettingsCard({
             defaultChecked={pricesIncludeTax}
           />
           <label htmlFor="tax-pricesIncludeTax">Prices are entered with tax included</label>
+        </div>
+        <div className="field admin-checkbox">
+          <input
+            id="tax-stripeTax"
+            name="stripeTax"
+            type="checkbox"
+            defaultChecked={stripeTax}
+            aria-describedby="tax-stripeTax-hint"
+          />
+          <label htmlFor="tax-stripeTax">Let Stripe calculate tax (Stripe Tax)</label>
+          <p id="tax-stripeTax-hint" className="muted">
+            {cardPayments
+              ? 'Card payments only: Stripe adds the tax for the address the customer gives when paying, and the rates below are not charged. Turn Stripe Tax on in your Stripe dashboard too.'
+              : 'Only with card payments through Stripe (STRIPE_SECRET_KEY): this shop has no Stripe keys, so it cannot be turned on.'}
+          </p>
         </div>
         <button className="button" type="submit">
           Save Tax Settings

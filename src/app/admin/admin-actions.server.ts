@@ -271,10 +271,12 @@ async function adminAction(
       case 'save-tax': {
         const parsed = taxSettingsSchema.safeParse({
           pricesIncludeTax: form.get('pricesIncludeTax') ?? undefined,
+          stripeTax: form.get('stripeTax') ?? undefined,
         });
         if (!parsed.success) return refusedForm(parsed.error);
-        await updateTaxSettings(db, parsed.data);
-        return { ok: true, title: TAX_MESSAGES.saved };
+        return await refusalOr(TAX_MESSAGES.saved, () =>
+          updateTaxSettings(db, parsed.data, { cardPayments: Boolean(services.stripe) }),
+        );
       }
       case 'save-seller': {
         const parsed = sellerSchema.safeParse({

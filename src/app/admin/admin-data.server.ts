@@ -36,7 +36,7 @@ import { listCarriers } from '../../shop/carriers.ts';
 import { discountsPage } from '../../shop/discounts.ts';
 import { listProducts } from '../../shop/products.ts';
 import { listShippingMethods } from '../../shop/shipping.ts';
-import { listTaxRates, pricesIncludeTax } from '../../shop/tax.ts';
+import { listTaxRates, pricesIncludeTax, stripeTaxOn } from '../../shop/tax.ts';
 import { listTiers } from '../../shop/tiers.ts';
 import { MEMBER_FILTERS } from './MembersTab.tsx';
 import { FULFILMENT_FILTERS, ORDER_STATUS_FILTERS, PAYMENT_STATUS_FILTERS } from './OrdersTab.tsx';
@@ -204,6 +204,8 @@ async function settingsTab(services: AppServices) {
     tax: {
       rates: await listTaxRates(services.db),
       pricesIncludeTax: await pricesIncludeTax(services.db),
+      stripeTax: await stripeTaxOn(services.db),
+      cardPayments: Boolean(services.stripe),
       seller: await sellerDetails(services.db),
     },
     apiUrl: services.publicUrl,

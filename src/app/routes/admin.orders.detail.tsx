@@ -160,6 +160,7 @@ const EVENT_LABELS: Record<string, string> = {
   PaymentRecorded: 'Payment recorded',
   PaymentRequested: 'Payment page opened',
   PaymentSucceeded: 'Payment received',
+  TaxAssessed: 'Tax calculated by Stripe Tax',
   PaymentFailed: 'Payment failed',
   PaymentToReview: 'Payment to review (not counted as paid)',
   OrderExpired: 'Expired unpaid',

@@ -9,9 +9,10 @@ import {
   removeCartItem,
   updateCartItem,
 } from '../../shop/cart.ts';
-import { cartLowStockNote, SHOP_MESSAGES } from '../../shop/messages.ts';
+import { cartLowStockNote, SHOP_MESSAGES, taxNoteText } from '../../shop/messages.ts';
 import { formatPrice } from '../../shop/price.ts';
 import { maxQuantity, readQuantity } from '../../shop/quantity.ts';
+import { taxNoteOf } from '../../shop/tax.ts';
 import { Notice } from '../components/shop/Notice.tsx';
 import { ProductImage } from '../components/shop/ProductImage.tsx';
 import { getApp } from '../context.ts';
@@ -34,7 +35,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { services, state } = getApp(context);
   const confirmClear = new URL(request.url).searchParams.get('confirm') === 'clear';
   // Awaited, not streamed: a deferred cart would need JavaScript to leave its fallback.
-  return { cart: await getCart(services.db, cartOwnerOf(state)), confirmClear };
+  return {
+    cart: await getCart(services.db, cartOwnerOf(state)),
+    confirmClear,
+    taxNote: taxNoteText(await taxNoteOf(services.db, { cardPayments: Boolean(services.stripe) })),
+  };
 }
 
 type ActionResult = { ok: boolean; title: string; description?: string; intent: string };
@@ -99,6 +104,7 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
       <CartContents
         cart={loaderData.cart}
         confirmClear={loaderData.confirmClear}
+        taxNote={loaderData.taxNote}
         status={
           <>
             {result && (
@@ -125,10 +131,12 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
 function CartContents({
   cart,
   confirmClear,
+  taxNote,
   status,
 }: {
   cart: CartView;
   confirmClear: boolean;
+  taxNote: string | null;
   status: ReactNode;
 }) {
   const currency = useCurrency();
@@ -237,6 +245,7 @@ function CartContents({
           </dl>
           {/* One line, not a row with nothing in it: shipping and codes are settled at checkout. */}
           <p className="muted summary-note">{SHOP_MESSAGES.shippingNote}</p>
+          {taxNote && <p className="muted summary-note">{taxNote}</p>}
           <Link to="/checkout" className="button button-block">
             Proceed to Checkout
           </Link>

@@ -15,11 +15,11 @@ import {
 } from '../../shop/checkout-schema.ts';
 import { COUNTRIES } from '../../shop/countries.ts';
 import { DiscountRefused } from '../../shop/discounts.ts';
-import { SHOP_MESSAGES } from '../../shop/messages.ts';
+import { SHOP_MESSAGES, taxNoteText } from '../../shop/messages.ts';
 import { formatPrice } from '../../shop/price.ts';
 import { listShippingMethods } from '../../shop/shipping.ts';
 import { deliversTo, type ShippingMethod, shippingCost } from '../../shop/shipping-rules.ts';
-import { listTaxRates, pricesIncludeTax } from '../../shop/tax.ts';
+import { taxSettingsOf } from '../../shop/tax.ts';
 import { orderLineTaxes, type TaxSettings, taxAdded, taxLabel } from '../../shop/tax-rules.ts';
 import { FormErrorsAtButton, useFocusFirstError } from '../components/FormErrors.tsx';
 import { Downloads } from '../components/shop/Downloads.tsx';
@@ -50,7 +50,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     // One key per rendered form: a double submit or a retry returns the same order.
     idempotencyKey: formKeyOf(state),
     shippingMethods: await listShippingMethods(services.db),
-    tax: { rates: await listTaxRates(services.db), included: await pricesIncludeTax(services.db) },
+    tax: await taxSettingsOf(services.db, { cardPayments: Boolean(services.stripe) }),
   };
 }
 
@@ -365,6 +365,14 @@ function CheckoutForm({
           </span>
         </p>
         {taxRow?.included && <TaxRow {...taxRow} />}
+        {/* Until a country is chosen (with Stripe Tax: until the payment) the tax is not known. */}
+        {!digitalOnly && (tax.byStripe || (!country && tax.rates.length > 0)) && (
+          <p className="muted summary-note">
+            {tax.byStripe && !tax.included
+              ? SHOP_MESSAGES.taxAtPaymentNote
+              : taxNoteText(tax.included ? 'included' : 'added')}
+          </p>
+        )}
         {/* By the total it changes, as stores place it; still a field of the checkout form. */}
         <DiscountField
           defaultValue={values.discountCode ?? ''}

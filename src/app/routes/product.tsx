@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
 import { data, Link, useActionData, useFetcher, useRouteLoaderData } from 'react-router';
-import { fromPriceLabel, inStockLabel, SHOP_MESSAGES } from '../../shop/messages.ts';
+import { fromPriceLabel, inStockLabel, SHOP_MESSAGES, taxNoteText } from '../../shop/messages.ts';
 import { formatPrice } from '../../shop/price.ts';
 import { getPublicProduct, parseProductId, postsFeaturing, relatedProducts } from '../../shop/products.ts';
 import { maxQuantity, readQuantity } from '../../shop/quantity.ts';
+import { taxNoteOf } from '../../shop/tax.ts';
 import { anyInStock, findVariant, fromPrice } from '../../shop/variants.ts';
 import { type AddToCartResult, addToCartFor } from '../add-to-cart.server.ts';
 import { Notice } from '../components/shop/Notice.tsx';
@@ -63,13 +64,14 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const id = parseProductId(params.id);
   const { db } = services;
   const product = id ? await getPublicProduct(db, id) : null;
-  if (!product) return data({ product: null, featuredIn: [], related: [] }, { status: 404 });
+  if (!product) return data({ product: null, featuredIn: [], related: [], taxNote: null }, { status: 404 });
   // Tells the page view counter which product this page (stored or not) shows.
   return data(
     {
       product,
       featuredIn: await postsFeaturing(db, product.id),
       related: (await relatedProducts(db, product)).map(productCard),
+      taxNote: taxNoteText(await taxNoteOf(db, { cardPayments: Boolean(services.stripe) })),
       canonical: `${services.publicUrl}/product/${product.id}`,
       publicUrl: services.publicUrl,
       currency: services.config.currency,
@@ -182,6 +184,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
           <p className="product-price product-price-large">
             {lowest === null ? formatPrice(price, currency) : fromPriceLabel(formatPrice(lowest, currency))}
           </p>
+          {loaderData.taxNote && <p className="muted tax-note">{loaderData.taxNote}</p>}
           {outOfStock && <p className="stock-note stock-out">{SHOP_MESSAGES.outOfStockNote}</p>}
           <fetcher.Form
             method="post"
