@@ -40,7 +40,9 @@ export default defineConfig({
             // HTTP/1.1 each costs a round trip before first paint (Lighthouse's simulation counts
             // them all). Two shared chunks instead: the framework, and our modules that two or more
             // routes share, except admin code, the schemas and src/zod.ts (they import zod, which
-            // would then load on every page: tests/integration/client-bundles.test.ts checks). CSS stays per route.
+            // would then load on every page: tests/integration/client-bundles.test.ts checks) and
+            // the country list (its names and postal formats are for the checkout and the admin).
+            // CSS stays per route.
             codeSplitting: {
               groups: [
                 {
@@ -52,7 +54,9 @@ export default defineConfig({
                   name: 'shared',
                   test: (id: string) =>
                     /[\\/]src[\\/]/.test(id) &&
-                    !/[\\/]src[\\/]app[\\/](admin|routes)[\\/]|schema|[\\/]zod\.ts$|\.css$/.test(id),
+                    !/[\\/]src[\\/]app[\\/](admin|routes)[\\/]|schema|[\\/]zod\.ts$|[\\/]shop[\\/]countries\.ts$|\.css$/.test(
+                      id,
+                    ),
                   minShareCount: 2,
                   priority: 1,
                 },

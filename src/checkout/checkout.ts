@@ -19,7 +19,8 @@ import { DiscountRefused, judgeDiscount } from '../shop/discounts.ts';
 import { SHOP_MESSAGES } from '../shop/messages.ts';
 import { shippingMethodsQuery, toShippingMethod } from '../shop/shipping.ts';
 import { pickShippingMethod, type ShippingMethod } from '../shop/shipping-rules.ts';
-import { STRIPE_TAX_SQL, taxRatesQuery, taxSettingsFrom, toTaxRate } from '../shop/tax.ts';
+import { taxRatesQuery, taxSettingsFrom, toTaxRate } from '../shop/tax.ts';
+import { STRIPE_TAX_SQL } from '../shop/tax-note.ts';
 import type { TaxSettings } from '../shop/tax-rules.ts';
 import { placeOrder } from './place-order.ts';
 

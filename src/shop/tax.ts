@@ -5,7 +5,8 @@ import { updateShopSettings } from '../settings/settings.ts';
 import { z } from '../zod.ts';
 import { countryCodeOf } from './countries.ts';
 import { PRODUCT_CATEGORIES } from './product-enums.ts';
-import { TAX_MESSAGES, type TaxNote, type TaxRate, type TaxSettings } from './tax-rules.ts';
+import { STRIPE_TAX_SQL } from './tax-note.ts';
+import { TAX_MESSAGES, type TaxRate, type TaxSettings } from './tax-rules.ts';
 
 type Executor = Db | Knex.Transaction;
 type Row = { id: number; country: string; category: string | null; rate_hundredths: number; name: string };
@@ -97,9 +98,6 @@ export async function pricesIncludeTax(db: Executor): Promise<boolean> {
   return row?.prices_include_tax ?? false;
 }
 
-/** The writer's Stripe Tax switch, in SQL (it applies only with card payments through Stripe). */
-export const STRIPE_TAX_SQL = 'coalesce((SELECT stripe_tax FROM blog_settings WHERE id = 1), false)';
-
 /** The tax an order is charged: Penstand's rates, or none of them when Stripe Tax calculates it. */
 export function taxSettingsFrom(read: {
   rates: TaxRate[];
@@ -119,18 +117,6 @@ export async function taxSettingsOf(db: Executor, opts: { cardPayments: boolean 
     stripeTax: await stripeTaxOn(db),
     cardPayments: opts.cardPayments,
   });
-}
-
-/** What product pages and the cart say of tax: nothing until a rate exists (or Stripe Tax), then whether prices include it. */
-export async function taxNoteOf(db: Executor, opts: { cardPayments: boolean }): Promise<TaxNote> {
-  const { rows } = await db.raw(
-    `SELECT coalesce((SELECT prices_include_tax FROM blog_settings WHERE id = 1), false) AS included,
-            EXISTS (SELECT 1 FROM tax_rates) OR (${STRIPE_TAX_SQL} AND ?) AS taxed`,
-    [opts.cardPayments],
-  );
-  const [{ included, taxed }] = rows as { included: boolean; taxed: boolean }[];
-  if (!taxed) return null;
-  return included ? 'included' : 'added';
 }
 
 /** Whether the writer turned Stripe Tax on (it applies only with card payments through Stripe). */

@@ -12,7 +12,7 @@ import {
 import { cartLowStockNote, SHOP_MESSAGES, taxNoteText } from '../../shop/messages.ts';
 import { formatPrice } from '../../shop/price.ts';
 import { maxQuantity, readQuantity } from '../../shop/quantity.ts';
-import { taxNoteOf } from '../../shop/tax.ts';
+import { taxNoteOf } from '../../shop/tax-note.ts';
 import { Notice } from '../components/shop/Notice.tsx';
 import { ProductImage } from '../components/shop/ProductImage.tsx';
 import { getApp } from '../context.ts';

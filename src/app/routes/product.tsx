@@ -4,7 +4,7 @@ import { fromPriceLabel, inStockLabel, SHOP_MESSAGES, taxNoteText } from '../../
 import { formatPrice } from '../../shop/price.ts';
 import { getPublicProduct, parseProductId, postsFeaturing, relatedProducts } from '../../shop/products.ts';
 import { maxQuantity, readQuantity } from '../../shop/quantity.ts';
-import { taxNoteOf } from '../../shop/tax.ts';
+import { taxNoteOf } from '../../shop/tax-note.ts';
 import { anyInStock, findVariant, fromPrice } from '../../shop/variants.ts';
 import { type AddToCartResult, addToCartFor } from '../add-to-cart.server.ts';
 import { Notice } from '../components/shop/Notice.tsx';
