@@ -12,6 +12,7 @@ import type { ImageSize } from '../media/upload-sizes.ts';
 import { BODY_IMAGE_WIDTHS, bodyVariantFileName, UPLOAD_PATH } from '../media/variant-names.ts';
 import { rehypeFigures } from './figures.ts';
 import { rehypeCodeBlocks } from './highlight.ts';
+import { PODCAST_MARKER } from './podcast-marker.ts';
 
 // The sizes of the uploads a body shows travel with the file being rendered.
 declare module 'vfile' {
@@ -85,7 +86,7 @@ function expandMarkers(markdown: string): string {
       (_, id: string) =>
         `\n\n<div class="video-embed"><iframe src="https://www.youtube-nocookie.com/embed/${id}" title="YouTube video" allowfullscreen referrerpolicy="strict-origin-when-cross-origin"></iframe></div>\n\n`,
     )
-    .replace(/\[podcast:((?:https?:\/\/|\/)[^\s\]"<>]+)\]/g, (_, url: string) => {
+    .replace(PODCAST_MARKER, (_, url: string) => {
       return `\n\n<div class="audio-embed"><audio controls preload="none" src="${url}"></audio></div>\n\n`;
     });
 }

@@ -1,5 +1,6 @@
 import { isMediaReference } from '../media/media-reference.ts';
 import { z } from '../zod.ts';
+import { isPodcastUrl } from './podcast-marker.ts';
 import { POST_MESSAGES } from './post-messages.ts';
 import { extractYouTubeId, isYouTubeId } from './youtube.ts';
 
@@ -43,6 +44,24 @@ const optionalText = (max: number, check?: (v: string) => boolean, message?: str
     .nullish()
     .transform((v) => v || null)
     .refine((v) => v === null || !check || check(v), { message });
+
+/**
+ * What the editor's dialog takes for a card or a link (src/app/admin/post-editor/AskDialog.tsx),
+ * each parsed as the renderer will read it: a YouTube link becomes the marker's video id, a
+ * podcast's audio must be an address its marker renders and a file or page the site may embed.
+ */
+export const CARD_ANSWERS = {
+  youtube: z.string().transform(extractYouTubeId).refine(isYouTubeId, POST_MESSAGES.invalidYouTube),
+  podcast: z
+    .string()
+    .trim()
+    .refine((v) => isPodcastUrl(v) && isMediaReference(v), POST_MESSAGES.invalidPodcast),
+  image: z.string().trim().refine(isMediaReference, POST_MESSAGES.invalidImage),
+  link: z
+    .string()
+    .trim()
+    .regex(/^(https?:\/\/|\/|mailto:)\S+$/i, POST_MESSAGES.invalidLink),
+} as const;
 
 /** What search results and social cards show before cutting off: the editor's counters. */
 export const SEO_LIMITS = { metaTitle: 60, metaDescription: 160 } as const;

@@ -44,9 +44,6 @@ describe('editor keyboard, counts, paste and leaving', () => {
     });
     const post = await createPost(app.services.db, app.services.queues, input, admin.user.id);
     const { context, page, problems } = await editorPage(`/admin/posts/${post.id}`);
-    page.on('dialog', (dialog) =>
-      dialog.accept(dialog.type() === 'prompt' ? 'https://example.com/page' : undefined),
-    );
     // The Markdown textarea's own keys: a writer who prefers it switches to it.
     const box = await markdownEditor(page);
     await box.fill('make this bold and this slanted, then a link');
@@ -66,6 +63,17 @@ describe('editor keyboard, counts, paste and leaving', () => {
     await box.press('Control+i');
     await select('link');
     await box.press('Control+k');
+    // The address is asked in the page's dialog; the link wraps the words still selected behind it.
+    const asked = page.getByRole('dialog', { name: 'Link' });
+    await asked.getByLabel('Link URL').waitFor();
+    await page.keyboard.type('example.com/page');
+    await page.keyboard.press('Enter');
+    expect(await asked.getByRole('alert').textContent()).toBe(POST_MESSAGES.invalidLink);
+    await page.keyboard.press('Control+a');
+    await page.keyboard.type('https://example.com/page');
+    await page.keyboard.press('Enter');
+    expect(await asked.count()).toBe(0);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('content');
     await expect
       .poll(() => box.inputValue())
       .toBe('make this **bold** and this *slanted*, then a [link](https://example.com/page)');

@@ -1,7 +1,9 @@
 import type { Editor } from '@tiptap/core';
 import { EditorContent, useEditor, useEditorState } from '@tiptap/react';
 import { type RefObject, useEffect, useImperativeHandle, useRef, useState } from 'react';
+import { CARD_ANSWERS } from '../../../blog/post-schema.ts';
 import { TEXT_COLOURS } from '../markdown-toolbar.ts';
+import { useAskDialog } from '../post-editor/AskDialog.tsx';
 import type { ProductChoice } from '../post-editor/MarkdownToolbar.tsx';
 import { GalleryPickerContext, ProductsContext } from './cards.tsx';
 import { extensions } from './extensions.ts';
@@ -24,8 +26,6 @@ type Props = {
 const imagesIn = (transfer: DataTransfer | null) =>
   Array.from(transfer?.files ?? []).filter((file) => file.type.startsWith('image/'));
 
-const LINK_URL = /^(https?:\/\/|\/|mailto:)\S+$/i;
-
 /**
  * The link editor: the address of the link at the cursor (or for the selected text), applied with
  * Enter, removed with its button; Escape leaves it. Not a form, and a plain text field: it sits
@@ -41,13 +41,14 @@ function LinkEditor({ editor, close }: { editor: Editor; close: () => void }) {
     editor.commands.focus();
   };
   const apply = () => {
-    const href = url.trim();
-    if (href !== '' && !LINK_URL.test(href)) {
-      setError('A link starts with https://, http://, / or mailto:');
+    // An emptied address removes the link.
+    const parsed = url.trim() === '' ? null : CARD_ANSWERS.link.safeParse(url);
+    if (parsed && !parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? '');
       return;
     }
     const chain = editor.chain().focus().extendMarkRange('link');
-    (href === '' ? chain.unsetLink() : chain.setLink({ href })).run();
+    (parsed ? chain.setLink({ href: parsed.data }) : chain.unsetLink()).run();
     done();
   };
   return (
@@ -124,6 +125,8 @@ export default function RichEditor({ markdown, onMarkdown, products, upload, pic
   const [active, setActive] = useState(0);
   // Parsed once: the editor takes its content only when it is made, and the text changes on every key.
   const [initial] = useState(() => markdownToDoc(markdown));
+  // A card that asks gives the focus back to the text, where the / was, once answered or cancelled.
+  const { ask, dialog } = useAskDialog(() => editorRef.current?.commands.focus());
   const items = slashItems(products, () => pickImages(null));
   const shown = slash ? filterItems(items, slash.query) : [];
   // The editor's handlers are made once; they read the menu through this ref.
@@ -134,7 +137,7 @@ export default function RichEditor({ markdown, onMarkdown, products, upload, pic
     const query = menu.current.slash;
     if (query) editor.chain().focus().deleteRange({ from: query.from, to: query.to }).run();
     setSlash(null);
-    item.run(editor);
+    item.run(editor, ask);
   };
 
   const editor = useEditor({
@@ -299,6 +302,7 @@ export default function RichEditor({ markdown, onMarkdown, products, upload, pic
           </button>
         </div>
         {linking ? <LinkEditor editor={editor} close={() => setLinking(false)} /> : null}
+        {dialog}
         <div className="rich-editor">
           <EditorContent editor={editor} />
           {slash && shown.length > 0 ? (
