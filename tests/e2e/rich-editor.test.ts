@@ -162,6 +162,15 @@ describe('the rich editor', () => {
     await page.keyboard.press('ArrowDown');
     await expect.poll(chosen).toBe('slash-heading3');
     await expectAccessible(page);
+    // Tab reaches the menu too (a list that scrolls), with the same keys; Escape goes back to the text.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('slash-menu');
+    await page.keyboard.press('ArrowUp');
+    expect(await page.getByRole('listbox', { name: 'Insert' }).getAttribute('aria-activedescendant')).toBe(
+      'slash-heading2',
+    );
+    await page.keyboard.press('Escape');
+    await expect.poll(() => inText(page)).toBe(true);
     await page.keyboard.press('Backspace');
     await expect.poll(chosen).toBeNull();
     // The card asks in a dialog over the page: its field has the focus, a wrong answer is named there.

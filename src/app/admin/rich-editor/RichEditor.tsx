@@ -140,6 +140,31 @@ export default function RichEditor({ markdown, onMarkdown, products, upload, pic
     item.run(editor, ask);
   };
 
+  /**
+   * The menu's keys: from the text, where the focus stays while it is open, or from the menu itself
+   * (Tab reaches it, so its scrolling list is the keyboard's too). True when the key was the menu's.
+   */
+  const menuKey = (key: string): boolean => {
+    const { shown: options, active: at, slash: open } = menu.current;
+    const current = editorRef.current;
+    if (!open || options.length === 0 || !current) return false;
+    if (key === 'ArrowDown' || key === 'ArrowUp') {
+      const step = key === 'ArrowDown' ? 1 : -1;
+      setActive((at + step + options.length) % options.length);
+      return true;
+    }
+    if (key === 'Enter') {
+      choose(current, options[Math.min(at, options.length - 1)]);
+      return true;
+    }
+    if (key === 'Escape') {
+      setSlash(null);
+      current.commands.focus();
+      return true;
+    }
+    return false;
+  };
+
   const editor = useEditor({
     extensions,
     content: initial,
@@ -152,29 +177,13 @@ export default function RichEditor({ markdown, onMarkdown, products, upload, pic
         'aria-label': 'Content',
         'aria-describedby': 'rich-editor-hint',
       },
-      handleKeyDown: (view, event) => {
-        const { shown: options, active: at, slash: open } = menu.current;
+      handleKeyDown: (_view, event) => {
         if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'k') {
           event.preventDefault();
           setLinking(true);
           return true;
         }
-        if (!open || options.length === 0) return false;
-        if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-          const step = event.key === 'ArrowDown' ? 1 : -1;
-          setActive((at + step + options.length) % options.length);
-          return true;
-        }
-        if (event.key === 'Enter' && editorRef.current) {
-          choose(editorRef.current, options[Math.min(at, options.length - 1)]);
-          return true;
-        }
-        if (event.key === 'Escape') {
-          setSlash(null);
-          view.focus();
-          return true;
-        }
-        return false;
+        return menuKey(event.key);
       },
       handlePaste: (_view, event) => {
         const images = imagesIn(event.clipboardData);
@@ -207,6 +216,7 @@ export default function RichEditor({ markdown, onMarkdown, products, upload, pic
     const text = editor?.view.dom;
     if (!text) return;
     if (activeId) {
+      document.getElementById(activeId)?.scrollIntoView({ block: 'nearest' });
       text.setAttribute('aria-controls', 'slash-menu');
       text.setAttribute('aria-activedescendant', activeId);
     } else {
@@ -306,7 +316,17 @@ export default function RichEditor({ markdown, onMarkdown, products, upload, pic
         <div className="rich-editor">
           <EditorContent editor={editor} />
           {slash && shown.length > 0 ? (
-            <div className="card slash-menu" role="listbox" id="slash-menu" aria-label="Insert">
+            <div
+              className="card slash-menu"
+              role="listbox"
+              id="slash-menu"
+              aria-label="Insert"
+              tabIndex={0}
+              aria-activedescendant={activeId ?? undefined}
+              onKeyDown={(event) => {
+                if (menuKey(event.key)) event.preventDefault();
+              }}
+            >
               {shown.map((item, index) => (
                 <div
                   key={item.id}
