@@ -12,7 +12,7 @@ import type { ImageSize } from '../media/upload-sizes.ts';
 import { BODY_IMAGE_WIDTHS, bodyVariantFileName, UPLOAD_PATH } from '../media/variant-names.ts';
 import { rehypeFigures } from './figures.ts';
 import { rehypeCodeBlocks } from './highlight.ts';
-import { PODCAST_MARKER } from './podcast-marker.ts';
+import { PODCAST_URL } from './post-schema.ts';
 
 // The sizes of the uploads a body shows travel with the file being rendered.
 declare module 'vfile' {
@@ -30,6 +30,7 @@ const YOUTUBE_EMBED = /^https:\/\/www\.youtube-nocookie\.com\/embed\/[A-Za-z0-9_
 const PRODUCT_SLOT_CLASS = 'product-slot';
 export const PRODUCT_SLOT = /<div class="product-slot" data-product="(\d{1,9})"><\/div>/g;
 const PRODUCT_MARKER = /\[product:(\d{1,9})\]/g;
+const PODCAST_MARKER = new RegExp(String.raw`\[podcast:(${PODCAST_URL})\]`, 'g');
 
 /** The product ids of a rendered post's card slots, each once. */
 export function productSlotIds(html: string): number[] {

@@ -15,7 +15,6 @@ export const POST_MESSAGES = {
   invalidPodcast:
     'The podcast URL must start with http:// or https://, or be a file of this site (/uploads/…)',
   invalidImage: 'The image must be a web address (http:// or https://) or an uploaded image',
-  invalidLink: 'A link starts with https://, http://, / or mailto:',
   publishAtRequired: 'Choose the date and time to publish',
   metaTitleTooLong: 'The meta title must be at most 200 characters',
   metaDescriptionTooLong: 'The meta description must be at most 500 characters',

@@ -1,6 +1,5 @@
 import { isMediaReference } from '../media/media-reference.ts';
 import { z } from '../zod.ts';
-import { isPodcastUrl } from './podcast-marker.ts';
 import { POST_MESSAGES } from './post-messages.ts';
 import { extractYouTubeId, isYouTubeId } from './youtube.ts';
 
@@ -46,6 +45,19 @@ const optionalText = (max: number, check?: (v: string) => boolean, message?: str
     .refine((v) => v === null || !check || check(v), { message });
 
 /**
+ * The address of a [podcast:URL] marker, as the renderer expands it (src/blog/markdown.ts) and the
+ * rich editor loads it as a card: one pattern, so what the editor accepts is what renders.
+ */
+export const PODCAST_URL = String.raw`(?:https?:\/\/|\/)[^\s\]"<>]+`;
+const WHOLE_PODCAST_URL = new RegExp(`^${PODCAST_URL}$`);
+
+/**
+ * The link editor's refusal. Here, not in POST_MESSAGES: those ride in the shared chunk that every
+ * public page loads, and the editor must not grow it.
+ */
+export const INVALID_LINK = 'A link starts with https://, http://, / or mailto:';
+
+/**
  * What the editor's dialog takes for a card or a link (src/app/admin/post-editor/AskDialog.tsx),
  * each parsed as the renderer will read it: a YouTube link becomes the marker's video id, a
  * podcast's audio must be an address its marker renders and a file or page the site may embed.
@@ -55,12 +67,12 @@ export const CARD_ANSWERS = {
   podcast: z
     .string()
     .trim()
-    .refine((v) => isPodcastUrl(v) && isMediaReference(v), POST_MESSAGES.invalidPodcast),
+    .refine((v) => WHOLE_PODCAST_URL.test(v) && isMediaReference(v), POST_MESSAGES.invalidPodcast),
   image: z.string().trim().refine(isMediaReference, POST_MESSAGES.invalidImage),
   link: z
     .string()
     .trim()
-    .regex(/^(https?:\/\/|\/|mailto:)\S+$/i, POST_MESSAGES.invalidLink),
+    .regex(/^(https?:\/\/|\/|mailto:)\S+$/i, INVALID_LINK),
 } as const;
 
 /** What search results and social cards show before cutting off: the editor's counters. */

@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPost } from '../../src/blog/post-editor.ts';
 import { POST_MESSAGES } from '../../src/blog/post-messages.ts';
-import { postInputSchema } from '../../src/blog/post-schema.ts';
+import { INVALID_LINK, postInputSchema } from '../../src/blog/post-schema.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { addSessionCookie, signedInSession } from '../support/auth.ts';
 import { launchBrowser, newContext, watchPage } from '../support/browser.ts';
@@ -68,7 +68,7 @@ describe('editor keyboard, counts, paste and leaving', () => {
     await asked.getByLabel('Link URL').waitFor();
     await page.keyboard.type('example.com/page');
     await page.keyboard.press('Enter');
-    expect(await asked.getByRole('alert').textContent()).toBe(POST_MESSAGES.invalidLink);
+    expect(await asked.getByRole('alert').textContent()).toBe(INVALID_LINK);
     await page.keyboard.press('Control+a');
     await page.keyboard.type('https://example.com/page');
     await page.keyboard.press('Enter');

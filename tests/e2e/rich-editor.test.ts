@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEXT_COLOURS } from '../../src/app/admin/markdown-toolbar.ts';
 import { createPost } from '../../src/blog/post-editor.ts';
 import { POST_MESSAGES } from '../../src/blog/post-messages.ts';
-import { postInputSchema } from '../../src/blog/post-schema.ts';
+import { INVALID_LINK, postInputSchema } from '../../src/blog/post-schema.ts';
 import { demoPosts } from '../../src/demo/demo-content.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { addSessionCookie, signedInSession } from '../support/auth.ts';
@@ -617,9 +617,7 @@ describe('the rich editor', () => {
     await expect.poll(focusedId).toBe('link-url');
     await page.keyboard.type('example.com');
     await page.keyboard.press('Enter');
-    expect(await dialog.getByRole('alert').textContent()).toBe(
-      'A link starts with https://, http://, / or mailto:',
-    );
+    expect(await dialog.getByRole('alert').textContent()).toBe(INVALID_LINK);
     await expectAccessible(page);
     await page.keyboard.press('Control+a');
     await page.keyboard.type('https://example.com/manual');
