@@ -608,6 +608,12 @@ describe('the rich editor', () => {
     const markdown = () => page.locator('#content').inputValue();
     const focusedId = () =>
       page.evaluate(() => document.activeElement?.id || document.activeElement?.className);
+    // The toolbar follows the cursor (useEditorState, through the use-sync-external-store stand-ins).
+    const linkPressed = () =>
+      page
+        .getByRole('toolbar', { name: 'Formatting' })
+        .getByRole('button', { name: 'Link' })
+        .getAttribute('aria-pressed');
     await editor.focus();
     await page.keyboard.press('Control+End');
     for (let i = 0; i < ' today'.length; i++) await page.keyboard.press('ArrowLeft');
@@ -625,6 +631,11 @@ describe('the rich editor', () => {
     expect(await dialog.count()).toBe(0);
     await expect.poll(focusedId).toContain('rich-editor-text');
     await expect.poll(markdown).toBe('Read the [manual](https://example.com/manual) today');
+    await expect.poll(linkPressed).toBe('true');
+    await page.keyboard.press('End');
+    await expect.poll(linkPressed).toBe('false');
+    for (let i = 0; i < ' today'.length + 1; i++) await page.keyboard.press('ArrowLeft');
+    await expect.poll(linkPressed).toBe('true');
 
     // In the link, the editor shows its address; Escape leaves it as it was.
     await page.keyboard.press('Control+k');
@@ -641,6 +652,7 @@ describe('the rich editor', () => {
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Remove link');
     await page.keyboard.press('Enter');
     await expect.poll(markdown).toBe('Read the manual today');
+    await expect.poll(linkPressed).toBe('false');
     await expect.poll(focusedId).toContain('rich-editor-text');
     await page.keyboard.press('Control+k');
     await expect.poll(focusedId).toBe('link-url');

@@ -125,8 +125,9 @@ export default function RichEditor({ markdown, onMarkdown, products, upload, pic
   const [active, setActive] = useState(0);
   // Parsed once: the editor takes its content only when it is made, and the text changes on every key.
   const [initial] = useState(() => markdownToDoc(markdown));
-  // A card that asks gives the focus back to the text, where the / was, once answered or cancelled.
-  const { ask, dialog } = useAskDialog(() => editorRef.current?.commands.focus());
+  // A card that asks gives the focus back to the text, where the / was, once answered or cancelled:
+  // the view's own focus puts the selection back too (the dialog may have given the focus back alone).
+  const { ask, dialog } = useAskDialog(() => editorRef.current?.view.focus());
   const items = slashItems(products, () => pickImages(null));
   const shown = slash ? filterItems(items, slash.query) : [];
   // The editor's handlers are made once; they read the menu through this ref.
@@ -159,7 +160,7 @@ export default function RichEditor({ markdown, onMarkdown, products, upload, pic
     }
     if (key === 'Escape') {
       setSlash(null);
-      current.commands.focus();
+      current.view.focus();
       return true;
     }
     return false;
