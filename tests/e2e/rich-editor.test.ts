@@ -23,7 +23,8 @@ import {
 import { richText } from '../support/editor.ts';
 import { createProductRow } from '../support/shop.ts';
 
-const SCREENSHOTS = path.resolve(import.meta.dirname, '../../docs/screenshots');
+/** Where `npm run screenshots` has the pictures written (docs/screenshots); unset, none are. */
+const SCREENSHOTS = process.env.SCREENSHOTS;
 
 let app: TestApp;
 let browser: Browser;
@@ -788,15 +789,16 @@ describe('the rich editor', () => {
 
 /**
  * The viewport with the text in it (a full page would draw the sticky header over the form), into
- * docs/ only when SCREENSHOTS=1: a test run leaves the tracked pictures alone.
+ * the folder SCREENSHOTS names (`npm run screenshots`): a test run leaves the tracked pictures alone.
  */
 async function shoot(page: Page, name: string) {
-  if (process.env.SCREENSHOTS !== '1') return;
-  mkdirSync(SCREENSHOTS, { recursive: true });
+  if (!SCREENSHOTS) return;
+  const dir = path.resolve(SCREENSHOTS);
+  mkdirSync(dir, { recursive: true });
   await page
     .locator('.rich-editor, .prose')
     .first()
     .evaluate((el) => el.scrollIntoView({ block: 'start' }));
   await page.evaluate(() => window.scrollBy(0, -140));
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), animations: 'disabled' });
+  await page.screenshot({ path: path.join(dir, `${name}.png`), animations: 'disabled' });
 }
