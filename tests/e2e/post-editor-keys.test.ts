@@ -33,7 +33,7 @@ async function editorPage(path: string) {
 }
 
 describe('editor keyboard, counts, paste and leaving', () => {
-  it('formats with Ctrl+B, I and K, counts words, uploads a pasted image and saves with Ctrl+S', {
+  it('formats with Ctrl+B, I and K (the address asked in a dialog), inserts YouTube from the toolbar, counts words, uploads a pasted image and saves with Ctrl+S', {
     timeout: 90_000,
   }, async () => {
     const input = postInputSchema.parse({
@@ -77,6 +77,21 @@ describe('editor keyboard, counts, paste and leaving', () => {
     await expect
       .poll(() => box.inputValue())
       .toBe('make this **bold** and this *slanted*, then a [link](https://example.com/page)');
+    // The toolbar's YouTube asks in the same dialog; its marker goes where the caret was.
+    await box.evaluate((el: HTMLTextAreaElement) => el.setSelectionRange(el.value.length, el.value.length));
+    await page.getByRole('button', { name: 'YouTube', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await page
+      .getByRole('dialog', { name: 'YouTube video' })
+      .getByLabel('YouTube link or video id')
+      .waitFor();
+    await page.keyboard.type('https://youtu.be/dQw4w9WgXcQ');
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => box.inputValue())
+      .toBe(
+        'make this **bold** and this *slanted*, then a [link](https://example.com/page)\n[youtube:dQw4w9WgXcQ]\n',
+      );
 
     const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#2563eb' } })
       .png()
