@@ -28,8 +28,28 @@ function micromarkConstructsAsObject(): Plugin {
   };
 }
 
+/**
+ * @tiptap/react imports `use-sync-external-store/shim` and `/shim/with-selector`: CommonJS that
+ * `require`s React, which the editor's chunk would wrap in the bundler's CommonJS helper (from the
+ * runtime chunk every public page loads) beside React's CommonJS module. React 19 has the hook
+ * itself: ES module stand-ins over it (src/app/admin/rich-editor/) import React as our modules do.
+ * Only the browser runs the editor; the server build, which never renders it, resolves them too.
+ */
+const RICH_EDITOR = path.resolve(import.meta.dirname, 'src/app/admin/rich-editor');
+const useSyncExternalStoreAsEsm = [
+  {
+    find: /^use-sync-external-store\/shim\/with-selector(\.js)?$/,
+    replacement: path.join(RICH_EDITOR, 'use-sync-external-store-with-selector.ts'),
+  },
+  {
+    find: /^use-sync-external-store\/shim(\/index)?(\.js)?$/,
+    replacement: path.join(RICH_EDITOR, 'use-sync-external-store-shim.ts'),
+  },
+];
+
 export default defineConfig({
   plugins: [reactRouter(), micromarkConstructsAsObject()],
+  resolve: { alias: useSyncExternalStoreAsEsm },
   build: { assetsInlineLimit: 0 },
   environments: {
     client: {

@@ -12,6 +12,7 @@ import type { ImageSize } from '../media/upload-sizes.ts';
 import { BODY_IMAGE_WIDTHS, bodyVariantFileName, UPLOAD_PATH } from '../media/variant-names.ts';
 import { rehypeFigures } from './figures.ts';
 import { rehypeCodeBlocks } from './highlight.ts';
+import { PODCAST_URL } from './post-schema.ts';
 
 // The sizes of the uploads a body shows travel with the file being rendered.
 declare module 'vfile' {
@@ -29,6 +30,7 @@ const YOUTUBE_EMBED = /^https:\/\/www\.youtube-nocookie\.com\/embed\/[A-Za-z0-9_
 const PRODUCT_SLOT_CLASS = 'product-slot';
 export const PRODUCT_SLOT = /<div class="product-slot" data-product="(\d{1,9})"><\/div>/g;
 const PRODUCT_MARKER = /\[product:(\d{1,9})\]/g;
+const PODCAST_MARKER = new RegExp(String.raw`\[podcast:(${PODCAST_URL})\]`, 'g');
 
 /** The product ids of a rendered post's card slots, each once. */
 export function productSlotIds(html: string): number[] {
@@ -85,7 +87,7 @@ function expandMarkers(markdown: string): string {
       (_, id: string) =>
         `\n\n<div class="video-embed"><iframe src="https://www.youtube-nocookie.com/embed/${id}" title="YouTube video" allowfullscreen referrerpolicy="strict-origin-when-cross-origin"></iframe></div>\n\n`,
     )
-    .replace(/\[podcast:((?:https?:\/\/|\/)[^\s\]"<>]+)\]/g, (_, url: string) => {
+    .replace(PODCAST_MARKER, (_, url: string) => {
       return `\n\n<div class="audio-embed"><audio controls preload="none" src="${url}"></audio></div>\n\n`;
     });
 }

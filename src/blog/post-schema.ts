@@ -44,6 +44,37 @@ const optionalText = (max: number, check?: (v: string) => boolean, message?: str
     .transform((v) => v || null)
     .refine((v) => v === null || !check || check(v), { message });
 
+/**
+ * The address of a [podcast:URL] marker, as the renderer expands it (src/blog/markdown.ts) and the
+ * rich editor loads it as a card: one pattern, so what the editor accepts is what renders.
+ */
+export const PODCAST_URL = String.raw`(?:https?:\/\/|\/)[^\s\]"<>]+`;
+const WHOLE_PODCAST_URL = new RegExp(`^${PODCAST_URL}$`);
+
+/**
+ * The link editor's refusal. Here, not in POST_MESSAGES: those ride in the shared chunk that every
+ * public page loads, and the editor must not grow it.
+ */
+export const INVALID_LINK = 'A link starts with https://, http://, / or mailto:';
+
+/**
+ * What the editor's dialog takes for a card or a link (src/app/admin/post-editor/AskDialog.tsx),
+ * each parsed as the renderer will read it: a YouTube link becomes the marker's video id, a
+ * podcast's audio must be an address its marker renders and a file or page the site may embed.
+ */
+export const CARD_ANSWERS = {
+  youtube: z.string().transform(extractYouTubeId).refine(isYouTubeId, POST_MESSAGES.invalidYouTube),
+  podcast: z
+    .string()
+    .trim()
+    .refine((v) => WHOLE_PODCAST_URL.test(v) && isMediaReference(v), POST_MESSAGES.invalidPodcast),
+  image: z.string().trim().refine(isMediaReference, POST_MESSAGES.invalidImage),
+  link: z
+    .string()
+    .trim()
+    .regex(/^(https?:\/\/|\/|mailto:)\S+$/i, INVALID_LINK),
+} as const;
+
 /** What search results and social cards show before cutting off: the editor's counters. */
 export const SEO_LIMITS = { metaTitle: 60, metaDescription: 160 } as const;
 

@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPost } from '../../src/blog/post-editor.ts';
 import { POST_MESSAGES } from '../../src/blog/post-messages.ts';
-import { postInputSchema } from '../../src/blog/post-schema.ts';
+import { INVALID_LINK, postInputSchema } from '../../src/blog/post-schema.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { addSessionCookie, signedInSession } from '../support/auth.ts';
 import { launchBrowser, newContext, watchPage } from '../support/browser.ts';
@@ -33,7 +33,7 @@ async function editorPage(path: string) {
 }
 
 describe('editor keyboard, counts, paste and leaving', () => {
-  it('formats with Ctrl+B, I and K, counts words, uploads a pasted image and saves with Ctrl+S', {
+  it('formats with Ctrl+B, I and K (the address asked in a dialog), inserts YouTube from the toolbar, counts words, uploads a pasted image and saves with Ctrl+S', {
     timeout: 90_000,
   }, async () => {
     const input = postInputSchema.parse({
@@ -44,9 +44,6 @@ describe('editor keyboard, counts, paste and leaving', () => {
     });
     const post = await createPost(app.services.db, app.services.queues, input, admin.user.id);
     const { context, page, problems } = await editorPage(`/admin/posts/${post.id}`);
-    page.on('dialog', (dialog) =>
-      dialog.accept(dialog.type() === 'prompt' ? 'https://example.com/page' : undefined),
-    );
     // The Markdown textarea's own keys: a writer who prefers it switches to it.
     const box = await markdownEditor(page);
     await box.fill('make this bold and this slanted, then a link');
@@ -66,9 +63,35 @@ describe('editor keyboard, counts, paste and leaving', () => {
     await box.press('Control+i');
     await select('link');
     await box.press('Control+k');
+    // The address is asked in the page's dialog; the link wraps the words still selected behind it.
+    const asked = page.getByRole('dialog', { name: 'Link' });
+    await asked.getByLabel('Link URL').waitFor();
+    await page.keyboard.type('example.com/page');
+    await page.keyboard.press('Enter');
+    expect(await asked.getByRole('alert').textContent()).toBe(INVALID_LINK);
+    await page.keyboard.press('Control+a');
+    await page.keyboard.type('https://example.com/page');
+    await page.keyboard.press('Enter');
+    expect(await asked.count()).toBe(0);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('content');
     await expect
       .poll(() => box.inputValue())
       .toBe('make this **bold** and this *slanted*, then a [link](https://example.com/page)');
+    // The toolbar's YouTube asks in the same dialog; its marker goes where the caret was.
+    await box.evaluate((el: HTMLTextAreaElement) => el.setSelectionRange(el.value.length, el.value.length));
+    await page.getByRole('button', { name: 'YouTube', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await page
+      .getByRole('dialog', { name: 'YouTube video' })
+      .getByLabel('YouTube link or video id')
+      .waitFor();
+    await page.keyboard.type('https://youtu.be/dQw4w9WgXcQ');
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => box.inputValue())
+      .toBe(
+        'make this **bold** and this *slanted*, then a [link](https://example.com/page)\n[youtube:dQw4w9WgXcQ]\n',
+      );
 
     const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#2563eb' } })
       .png()

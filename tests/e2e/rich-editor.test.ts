@@ -8,7 +8,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEXT_COLOURS } from '../../src/app/admin/markdown-toolbar.ts';
 import { createPost } from '../../src/blog/post-editor.ts';
-import { postInputSchema } from '../../src/blog/post-schema.ts';
+import { POST_MESSAGES } from '../../src/blog/post-messages.ts';
+import { INVALID_LINK, postInputSchema } from '../../src/blog/post-schema.ts';
 import { demoPosts } from '../../src/demo/demo-content.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { addSessionCookie, signedInSession } from '../support/auth.ts';
@@ -19,9 +20,11 @@ import {
   newContext,
   watchPage,
 } from '../support/browser.ts';
+import { richText } from '../support/editor.ts';
 import { createProductRow } from '../support/shop.ts';
 
-const SCREENSHOTS = path.resolve(import.meta.dirname, '../../docs/screenshots');
+/** Where `npm run screenshots` has the pictures written (docs/screenshots); unset, none are. */
+const SCREENSHOTS = process.env.SCREENSHOTS;
 
 let app: TestApp;
 let browser: Browser;
@@ -54,20 +57,38 @@ afterAll(async () => {
   pages?.close();
 });
 
-/** The editor of a post, signed in: the rich editor is the default. */
-async function richEditorPage(postId: number, opts: ContextOptions = {}) {
+type PostFields = { title: string; content: string; excerpt?: string; category?: string; status?: string };
+
+const makePost = (fields: PostFields) =>
+  createPost(
+    app.services.db,
+    app.services.queues,
+    postInputSchema.parse({ excerpt: 'E', category: 'Life', ...fields }),
+    admin.user.id,
+  );
+
+/** A new post and its editor, signed in as the admin: the rich editor is the default. */
+async function editPost(fields: PostFields, opts: ContextOptions = {}) {
+  const post = await makePost(fields);
   const context = await newContext(browser, app.url, opts);
   await addSessionCookie(context, app.url, admin.sid);
   const page = await context.newPage();
   const problems = await watchPage(page);
-  await openEditor(page, postId);
-  return { context, page, problems };
+  await openEditor(page, post.id);
+  return { post, context, page, problems };
+}
+
+/** The cursor on a new paragraph after the text, as a writer adding to a post starts. */
+async function newParagraphAtEnd(page: Page) {
+  await richText(page).focus();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.press('Enter');
 }
 
 async function openEditor(page: Page, postId: number) {
   await page.goto(`/admin/posts/${postId}`);
   await page.waitForSelector('html[data-hydrated]');
-  await page.getByRole('textbox', { name: 'Content', exact: true }).waitFor();
+  await richText(page).waitFor();
 }
 
 const stored = async (id: number): Promise<{ content: string; slug: string }> =>
@@ -79,6 +100,16 @@ async function save(page: Page) {
   await page.waitForURL('**/admin?tab=posts**');
 }
 
+/** The label of the field that has the focus. */
+const focusedLabel = (page: Page) =>
+  page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent);
+
+/** Whether the focus is in the rich editor's text. */
+const inText = (page: Page) =>
+  page.evaluate(() => document.activeElement?.classList.contains('rich-editor-text') ?? false);
+
+const cardLabels = (page: Page) => page.locator('.editor-card-label').allTextContents();
+
 async function slash(page: Page, query: string) {
   await page.keyboard.type(`/${query}`);
   await page.getByRole('listbox', { name: 'Insert' }).waitFor();
@@ -87,19 +118,17 @@ async function slash(page: Page, query: string) {
 
 describe('the rich editor', () => {
   it('opens a post and saves it back unchanged, byte for byte', async () => {
-    const demo = demoPosts.find((p) => p.body.includes('```'));
-    const input = postInputSchema.parse({
+    const body = demoPosts.find((p) => p.body.includes('```'))?.body ?? '';
+    const { post, context, page, problems } = await editPost({
       title: 'Untouched',
-      content: demo?.body,
+      content: body,
       excerpt: 'Kept',
       category: 'Technology',
     });
-    const post = await createPost(app.services.db, app.services.queues, input, admin.user.id);
-    const { context, page, problems } = await richEditorPage(post.id);
     await expect.poll(() => page.locator('.rich-editor h2').count()).toBeGreaterThan(1);
-    await page.getByRole('textbox', { name: 'Content', exact: true }).focus();
+    await richText(page).focus();
     await save(page);
-    expect((await stored(post.id)).content).toBe(demo?.body);
+    expect((await stored(post.id)).content).toBe(body);
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -107,21 +136,14 @@ describe('the rich editor', () => {
   it('writes a post with the keyboard only: shortcuts, the / menu and cards; reopens it unchanged; publishes it', {
     timeout: 120_000,
   }, async () => {
-    const input = postInputSchema.parse({
+    const { post, context, page, problems } = await editPost({
       title: 'Written With Keys',
       content: 'An opening line.',
       excerpt: 'Keys only',
       category: 'Technology',
     });
-    const post = await createPost(app.services.db, app.services.queues, input, admin.user.id);
-    const { context, page, problems } = await richEditorPage(post.id);
-    page.on('dialog', (dialog) =>
-      dialog.accept(dialog.message().startsWith('YouTube') ? 'dQw4w9WgXcQ' : undefined),
-    );
-    const editor = page.getByRole('textbox', { name: 'Content', exact: true });
-    await editor.focus();
-    await page.keyboard.press('Control+End');
-    await page.keyboard.press('Enter');
+    const editor = richText(page);
+    await newParagraphAtEnd(page);
     await page.keyboard.type('## A heading typed as Markdown');
     await page.keyboard.press('Enter');
     await page.keyboard.type('Some **bold** and *slanted* words.');
@@ -140,10 +162,32 @@ describe('the rich editor', () => {
     await expect.poll(chosen).toBe('slash-heading2');
     await page.keyboard.press('ArrowDown');
     await expect.poll(chosen).toBe('slash-heading3');
+    await expectAccessible(page);
+    // Tab reaches the menu too (a list that scrolls), with the same keys; Escape goes back to the text.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('slash-menu');
+    await page.keyboard.press('ArrowUp');
+    expect(await page.getByRole('listbox', { name: 'Insert' }).getAttribute('aria-activedescendant')).toBe(
+      'slash-heading2',
+    );
+    await page.keyboard.press('Escape');
+    await expect.poll(() => inText(page)).toBe(true);
     await page.keyboard.press('Backspace');
     await expect.poll(chosen).toBeNull();
+    // The card asks in a dialog over the page: its field has the focus, a wrong answer is named there.
     await slash(page, 'youtube');
-    await expect.poll(() => page.locator('.editor-card-label').allTextContents()).toEqual(['YouTube video']);
+    const asked = page.getByRole('dialog', { name: 'YouTube video' });
+    await expect.poll(() => focusedLabel(page)).toBe('YouTube link or video id');
+    await page.keyboard.type('https://example.com/watch?v=dQw4w9WgXcQ');
+    await page.keyboard.press('Enter');
+    expect(await asked.getByRole('alert').textContent()).toBe(POST_MESSAGES.invalidYouTube);
+    await expectAccessible(page);
+    await page.keyboard.press('Control+a');
+    await page.keyboard.type('https://youtu.be/dQw4w9WgXcQ');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => cardLabels(page)).toEqual(['YouTube video']);
+    expect(await asked.count()).toBe(0);
+    await expect.poll(() => inText(page)).toBe(true);
     await page.keyboard.press('Enter');
     await slash(page, 'divider');
     await page.keyboard.type('Typo');
@@ -205,21 +249,22 @@ describe('the rich editor', () => {
     const colours = TEXT_COLOURS.filter((c) => c.value !== 'inherit')
       .map((c) => `<span style="color: ${c.value}">${c.name.toLowerCase()}</span>`)
       .join(', ');
-    const input = postInputSchema.parse({
-      title: 'Dark Writing',
-      content: `## In the dark\n\nText in ${colours}.\n\n---\n\n[product:1]`,
-      excerpt: 'Dark',
-      category: 'Technology',
-      status: 'published',
-    });
-    const post = await createPost(app.services.db, app.services.queues, input, admin.user.id);
-    const { context, page } = await richEditorPage(post.id, { colorScheme: 'dark' });
+    const { post, context, page } = await editPost(
+      {
+        title: 'Dark Writing',
+        content: `## In the dark\n\nText in ${colours}.\n\n---\n\n[product:1]`,
+        excerpt: 'Dark',
+        category: 'Technology',
+        status: 'published',
+      },
+      { colorScheme: 'dark' },
+    );
     await expect
       .poll(() => page.locator('.rich-editor span[style]').allTextContents())
       .toEqual(['red', 'blue', 'green', 'purple', 'orange', 'gray']);
-    await expect.poll(() => page.locator('.editor-card-label').allTextContents()).toEqual(['Product card']);
+    await expect.poll(() => cardLabels(page)).toEqual(['Product card']);
     // A card's controls are the next stops after the text, for the keyboard.
-    await page.getByRole('textbox', { name: 'Content', exact: true }).focus();
+    await richText(page).focus();
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Remove product card');
     await page.keyboard.press('Tab');
@@ -249,21 +294,19 @@ describe('the rich editor', () => {
   });
 
   it('closes the settings panel, leaving the text, and still saves what the panel holds', async () => {
-    const input = postInputSchema.parse({
+    const { post, context, page, problems } = await editPost({
       title: 'Panel',
       content: 'Body',
       excerpt: 'Kept excerpt',
       category: 'Life',
     });
-    const post = await createPost(app.services.db, app.services.queues, input, admin.user.id);
-    const { context, page, problems } = await richEditorPage(post.id);
     const toggle = page.getByRole('button', { name: 'Settings', exact: true });
     expect(await toggle.getAttribute('aria-expanded')).toBe('true');
     await toggle.focus();
     await page.keyboard.press('Enter');
     expect(await toggle.getAttribute('aria-expanded')).toBe('false');
     expect(await page.getByLabel('Excerpt').isVisible()).toBe(false);
-    const editor = page.getByRole('textbox', { name: 'Content', exact: true });
+    const editor = richText(page);
     expect(await editor.isVisible()).toBe(true);
     await editor.focus();
     await page.keyboard.press('Control+End');
@@ -279,26 +322,20 @@ describe('the rich editor', () => {
   });
 
   it('inserts a callout with the keyboard, stored as the quote the importer writes, shown on the page', async () => {
-    const input = postInputSchema.parse({
+    const { post, context, page, problems } = await editPost({
       title: 'Callout',
       content: 'Intro',
       excerpt: 'C',
       category: 'Life',
       status: 'published',
     });
-    const post = await createPost(app.services.db, app.services.queues, input, admin.user.id);
-    const { context, page, problems } = await richEditorPage(post.id);
-    await page.getByRole('textbox', { name: 'Content', exact: true }).focus();
-    await page.keyboard.press('Control+End');
-    await page.keyboard.press('Enter');
+    await newParagraphAtEnd(page);
     await slash(page, 'callout');
     // A new card's text takes the focus; its emoji is the field before it.
-    const focusedLabel = () =>
-      page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent);
-    await expect.poll(focusedLabel).toBe('Callout text');
+    await expect.poll(() => focusedLabel(page)).toBe('Callout text');
     await page.keyboard.type('Mind the gap');
     await page.keyboard.press('Shift+Tab');
-    expect(await focusedLabel()).toBe('Emoji');
+    expect(await focusedLabel(page)).toBe('Emoji');
     await page.keyboard.press('Control+a');
     await page.keyboard.type('⚠️');
     await expectAccessible(page);
@@ -307,7 +344,7 @@ describe('the rich editor', () => {
     expect(content).toBe('Intro\n\n> ⚠️ Mind the gap');
 
     await openEditor(page, post.id);
-    await expect.poll(() => page.locator('.editor-card-label').allTextContents()).toEqual(['Callout']);
+    await expect.poll(() => cardLabels(page)).toEqual(['Callout']);
     expect(await page.getByLabel('Callout text').inputValue()).toBe('Mind the gap');
     await page.goto(`/post/${slug}`);
     expect(await page.locator('.prose blockquote').textContent()).toContain('⚠️ Mind the gap');
@@ -316,51 +353,60 @@ describe('the rich editor', () => {
   });
 
   it("ends a members' post's public preview with the paywall card, by keyboard", async () => {
-    const input = postInputSchema.parse({
+    const { post, context, page, problems } = await editPost({
       title: 'Behind The Wall',
       content: 'For everyone.\n\nFor members.',
       excerpt: 'P',
       category: 'Life',
       status: 'published',
     });
-    const post = await createPost(app.services.db, app.services.queues, input, admin.user.id);
-    const { context, page, problems } = await richEditorPage(post.id);
-    await page.getByRole('textbox', { name: 'Content', exact: true }).focus();
+    await richText(page).focus();
     await page.keyboard.press('Control+Home');
     await page.keyboard.press('End');
     await page.keyboard.press('Enter');
     await slash(page, 'paywall');
-    await expect.poll(() => page.locator('.editor-card-label').allTextContents()).toEqual(['Paywall']);
+    await expect.poll(() => cardLabels(page)).toEqual(['Paywall']);
     await expectAccessible(page);
     await save(page);
     expect((await stored(post.id)).content).toBe('For everyone.\n\n[paywall]\n\nFor members.');
 
     await openEditor(page, post.id);
-    await expect.poll(() => page.locator('.editor-card-label').allTextContents()).toEqual(['Paywall']);
+    await expect.poll(() => cardLabels(page)).toEqual(['Paywall']);
     expect(problems).toEqual([]);
     await context.close();
   });
 
-  it('inserts a podcast episode, a product card (its price and stock shown) and an HTML card with the keyboard', async () => {
+  it('inserts a podcast episode (asked in a dialog), a product card (its price and stock shown) and an HTML card with the keyboard; reopens them unchanged', async () => {
     const product = await createProductRow(app.services.db, {
       name: 'Pocket Notebook',
       price: 1250,
       stock: 7,
     });
-    const input = postInputSchema.parse({
+    const { post, context, page, problems } = await editPost({
       title: 'Cards Of Every Kind',
       content: 'Intro',
       excerpt: 'K',
       category: 'Life',
       status: 'published',
     });
-    const post = await createPost(app.services.db, app.services.queues, input, admin.user.id);
-    const { context, page, problems } = await richEditorPage(post.id);
-    page.on('dialog', (dialog) => dialog.accept('https://example.com/episode-1.mp3'));
-    await page.getByRole('textbox', { name: 'Content', exact: true }).focus();
-    await page.keyboard.press('Control+End');
-    await page.keyboard.press('Enter');
+    await newParagraphAtEnd(page);
     await slash(page, 'podcast');
+    const asked = page.getByRole('dialog', { name: 'Podcast episode' });
+    await expect.poll(() => focusedLabel(page)).toBe('Podcast audio URL');
+    await page.keyboard.type('ftp://example.com/episode-1.mp3');
+    await page.keyboard.press('Enter');
+    expect(await asked.getByRole('alert').textContent()).toBe(POST_MESSAGES.invalidPodcast);
+    // Escape leaves the dialog and the text as they were: the cursor back where the / was.
+    await page.keyboard.press('Escape');
+    expect(await asked.count()).toBe(0);
+    await expect.poll(() => inText(page)).toBe(true);
+    expect(await cardLabels(page)).toEqual([]);
+    await slash(page, 'podcast');
+    await expect.poll(() => focusedLabel(page)).toBe('Podcast audio URL');
+    await page.keyboard.type('https://example.com/episode-1.mp3');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => cardLabels(page)).toEqual(['Podcast episode']);
+    await expect.poll(() => inText(page)).toBe(true);
     await page.keyboard.press('Enter');
     await slash(page, 'pocket');
     await expect
@@ -371,35 +417,32 @@ describe('the rich editor', () => {
     await page.getByLabel('Markdown or HTML, kept as written').waitFor();
     await page.getByLabel('Markdown or HTML, kept as written').focus();
     await page.keyboard.type('<aside>Aside</aside>');
-    await expect
-      .poll(() => page.locator('.editor-card-label').allTextContents())
-      .toEqual(['Podcast episode', 'Product card', 'Markdown card']);
+    await expect.poll(() => cardLabels(page)).toEqual(['Podcast episode', 'Product card', 'Markdown card']);
     await expectAccessible(page);
     await save(page);
-    expect((await stored(post.id)).content).toBe(
-      `Intro\n\n[podcast:https://example.com/episode-1.mp3]\n\n[product:${product.id}]\n\n<aside>Aside</aside>`,
-    );
+    const written = `Intro\n\n[podcast:https://example.com/episode-1.mp3]\n\n[product:${product.id}]\n\n<aside>Aside</aside>`;
+    expect((await stored(post.id)).content).toBe(written);
+
+    await openEditor(page, post.id);
+    await expect.poll(() => cardLabels(page)).toEqual(['Podcast episode', 'Product card', 'Markdown card']);
+    await richText(page).focus();
+    await save(page);
+    expect((await stored(post.id)).content).toBe(written);
     expect(problems).toEqual([]);
     await context.close();
   });
 
   it('bookmarks a page with the keyboard: read by the server, edited, shown on the page, removed', async () => {
-    const input = postInputSchema.parse({
+    const { post, context, page, problems } = await editPost({
       title: 'Bookmark',
       content: 'Intro',
       excerpt: 'B',
       category: 'Life',
       status: 'published',
     });
-    const post = await createPost(app.services.db, app.services.queues, input, admin.user.id);
-    const { context, page, problems } = await richEditorPage(post.id);
-    await page.getByRole('textbox', { name: 'Content', exact: true }).focus();
-    await page.keyboard.press('Control+End');
-    await page.keyboard.press('Enter');
+    await newParagraphAtEnd(page);
     await slash(page, 'bookmark');
-    const focusedLabel = () =>
-      page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent);
-    await expect.poll(focusedLabel).toBe('Page address');
+    await expect.poll(() => focusedLabel(page)).toBe('Page address');
     await page.keyboard.type(pageUrl);
     await page.keyboard.press('Enter');
     await page.getByRole('status').filter({ hasText: 'Read: A page' }).waitFor();
@@ -410,7 +453,7 @@ describe('the rich editor', () => {
     // Past the Read button to the title, which the writer may reword.
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
-    expect(await focusedLabel()).toBe('Bookmark title');
+    expect(await focusedLabel(page)).toBe('Bookmark title');
     await page.keyboard.press('Control+a');
     await page.keyboard.type('A page worth reading');
     await expectAccessible(page);
@@ -428,58 +471,72 @@ describe('the rich editor', () => {
     expect(await quote.locator('img').getAttribute('src')).toBe(`${app.url}/demo/book.svg`);
 
     await openEditor(page, post.id);
-    await expect.poll(() => page.locator('.editor-card-label').allTextContents()).toEqual(['Bookmark']);
+    await expect.poll(() => cardLabels(page)).toEqual(['Bookmark']);
     await page.getByLabel('Page address').focus();
     await page.keyboard.press('Shift+Tab');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('.editor-card').count()).toBe(0);
-    await page.getByRole('textbox', { name: 'Content', exact: true }).focus();
+    await richText(page).focus();
     await save(page);
     expect((await stored(post.id)).content).toBe('Intro');
     expect(problems).toEqual([]);
     await context.close();
   });
 
-  it("sets an image's width with the keyboard; the page shows it full width, wide, and at 375 px in both themes", async () => {
-    const input = postInputSchema.parse({
+  it("sets an image's width with the keyboard, shown in the editor as on the page: full width, wide, and at 375 px in both themes", async () => {
+    const { post, context, page, problems } = await editPost({
       title: 'Widths',
       content: 'Intro\n\n![A city](/demo/city.svg "The city")',
       excerpt: 'W',
       category: 'Life',
       status: 'published',
     });
-    const post = await createPost(app.services.db, app.services.queues, input, admin.user.id);
-    const { context, page, problems } = await richEditorPage(post.id);
-    await page.getByLabel('Caption').focus();
-    // Tab reaches the width's chosen radio; the arrow keys move the choice.
-    await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).value)).toBe('normal');
-    await page.keyboard.press('ArrowRight');
-    await page.keyboard.press('ArrowRight');
-    expect(await page.getByRole('radio', { name: 'Full width' }).isChecked()).toBe(true);
-    await expectAccessible(page);
-    await save(page);
-    const { content, slug } = await stored(post.id);
-    expect(content).toBe('Intro\n\n![A city](/demo/city.svg#full "The city")');
-
     const box = async (selector: string, at: Page) =>
       at.locator(selector).evaluate((el) => {
         const rect = el.getBoundingClientRect();
         return { left: Math.round(rect.left), width: Math.round(rect.width) };
       });
+    // The editor's area inside its border, and the text's column in it.
+    const area = await page.locator('.rich-editor').evaluate((el) => ({
+      left: Math.round(el.getBoundingClientRect().left + el.clientLeft),
+      width: el.clientWidth,
+    }));
+    const text = await box('.rich-editor-text p', page);
+    expect(text.width).toBeLessThan(area.width - 100);
+    await page.getByLabel('Caption').focus();
+    // Tab reaches the width's chosen radio; the arrow keys move the choice.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).value)).toBe('normal');
+    expect((await box('.rich-editor img', page)).width).toBeLessThanOrEqual(text.width);
+    // The editor shows the width as the page will: wide leaves the text, centred; full fills the editor.
+    await page.keyboard.press('ArrowRight');
+    await page.locator('.rich-editor .figure-wide').waitFor();
+    const wideInEditor = await box('.rich-editor .figure-wide', page);
+    expect((await box('.rich-editor .figure-wide img', page)).width).toBeGreaterThan(text.width);
+    expect(
+      Math.abs(wideInEditor.left - area.left - (area.width - wideInEditor.width) / 2),
+    ).toBeLessThanOrEqual(1);
+    await page.keyboard.press('ArrowRight');
+    expect(await page.getByRole('radio', { name: 'Full width' }).isChecked()).toBe(true);
+    await page.locator('.rich-editor .figure-full').waitFor();
+    expect(await box('.rich-editor .figure-full', page)).toEqual(area);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(1280);
+    await expectAccessible(page);
+    await shoot(page, 'editor-rich-full-image-1280');
+    await save(page);
+    const { content, slug } = await stored(post.id);
+    expect(content).toBe('Intro\n\n![A city](/demo/city.svg#full "The city")');
+
     await page.goto(`/post/${slug}`);
     expect(await page.locator('.prose figure img').getAttribute('src')).toBe('/demo/city.svg');
     expect(await box('.prose .figure-full', page)).toEqual({ left: 0, width: 1280 });
     const column = await box('.prose', page);
 
-    const both = postInputSchema.parse({
+    const second = await makePost({
       title: 'Both widths',
       content: 'Intro\n\n![Wide](/demo/city.svg#wide)\n\n![Full](/demo/book.svg#full)\n\nEnd',
-      excerpt: 'W',
-      category: 'Life',
       status: 'published',
     });
-    const second = await createPost(app.services.db, app.services.queues, both, admin.user.id);
     await page.goto(`/post/${second.slug}`);
     // Wider than the column, centred on the screen.
     const wide = await box('.prose .figure-wide', page);
@@ -501,18 +558,14 @@ describe('the rich editor', () => {
   });
 
   it('makes a gallery of uploaded images with the keyboard, side by side on the page', async () => {
-    const input = postInputSchema.parse({
+    const { post, context, page, problems } = await editPost({
       title: 'Gallery',
       content: 'Intro',
       excerpt: 'G',
       category: 'Life',
       status: 'published',
     });
-    const post = await createPost(app.services.db, app.services.queues, input, admin.user.id);
-    const { context, page, problems } = await richEditorPage(post.id);
-    await page.getByRole('textbox', { name: 'Content', exact: true }).focus();
-    await page.keyboard.press('Control+End');
-    await page.keyboard.press('Enter');
+    await newParagraphAtEnd(page);
     // A new gallery asks for its images at once.
     const chooser = page.waitForEvent('filechooser');
     await slash(page, 'gallery');
@@ -534,7 +587,7 @@ describe('the rich editor', () => {
     expect(content).toMatch(/^Intro\n\n!\[left\]\(\/uploads\/\S+\) !\[The right one\]\(\/uploads\/\S+\)$/);
 
     await openEditor(page, post.id);
-    await expect.poll(() => page.locator('.editor-card-label').allTextContents()).toEqual(['Gallery']);
+    await expect.poll(() => cardLabels(page)).toEqual(['Gallery']);
     await page.goto(`/post/${slug}`);
     const images = page.locator('.prose p img');
     expect(await images.count()).toBe(2);
@@ -546,18 +599,22 @@ describe('the rich editor', () => {
   });
 
   it('links the selected words with the link editor, by keyboard, and removes the link', async () => {
-    const input = postInputSchema.parse({
+    const { post, context, page, problems } = await editPost({
       title: 'Linked',
       content: 'Read the manual today',
       excerpt: 'L',
       category: 'Life',
     });
-    const post = await createPost(app.services.db, app.services.queues, input, admin.user.id);
-    const { context, page, problems } = await richEditorPage(post.id);
-    const editor = page.getByRole('textbox', { name: 'Content', exact: true });
+    const editor = richText(page);
     const markdown = () => page.locator('#content').inputValue();
     const focusedId = () =>
       page.evaluate(() => document.activeElement?.id || document.activeElement?.className);
+    // The toolbar follows the cursor (useEditorState, through the use-sync-external-store stand-ins).
+    const linkPressed = () =>
+      page
+        .getByRole('toolbar', { name: 'Formatting' })
+        .getByRole('button', { name: 'Link' })
+        .getAttribute('aria-pressed');
     await editor.focus();
     await page.keyboard.press('Control+End');
     for (let i = 0; i < ' today'.length; i++) await page.keyboard.press('ArrowLeft');
@@ -567,9 +624,7 @@ describe('the rich editor', () => {
     await expect.poll(focusedId).toBe('link-url');
     await page.keyboard.type('example.com');
     await page.keyboard.press('Enter');
-    expect(await dialog.getByRole('alert').textContent()).toBe(
-      'A link starts with https://, http://, / or mailto:',
-    );
+    expect(await dialog.getByRole('alert').textContent()).toBe(INVALID_LINK);
     await expectAccessible(page);
     await page.keyboard.press('Control+a');
     await page.keyboard.type('https://example.com/manual');
@@ -577,6 +632,11 @@ describe('the rich editor', () => {
     expect(await dialog.count()).toBe(0);
     await expect.poll(focusedId).toContain('rich-editor-text');
     await expect.poll(markdown).toBe('Read the [manual](https://example.com/manual) today');
+    await expect.poll(linkPressed).toBe('true');
+    await page.keyboard.press('End');
+    await expect.poll(linkPressed).toBe('false');
+    for (let i = 0; i < ' today'.length + 1; i++) await page.keyboard.press('ArrowLeft');
+    await expect.poll(linkPressed).toBe('true');
 
     // In the link, the editor shows its address; Escape leaves it as it was.
     await page.keyboard.press('Control+k');
@@ -593,6 +653,7 @@ describe('the rich editor', () => {
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Remove link');
     await page.keyboard.press('Enter');
     await expect.poll(markdown).toBe('Read the manual today');
+    await expect.poll(linkPressed).toBe('false');
     await expect.poll(focusedId).toContain('rich-editor-text');
     await page.keyboard.press('Control+k');
     await expect.poll(focusedId).toBe('link-url');
@@ -606,15 +667,13 @@ describe('the rich editor', () => {
   });
 
   it('colours code in the editor as readers will see it, as it is typed', async () => {
-    const input = postInputSchema.parse({
+    const { post, context, page, problems } = await editPost({
       title: 'Coloured Code',
       content: 'Intro\n\n```ts\nconst answer = 42;\n```',
       excerpt: 'C',
       category: 'Technology',
       status: 'published',
     });
-    const post = await createPost(app.services.db, app.services.queues, input, admin.user.id);
-    const { context, page, problems } = await richEditorPage(post.id);
     const keyword = page.locator('.rich-editor pre .hljs-keyword');
     await expect.poll(() => keyword.allTextContents()).toEqual(['const']);
     const colour = (el: Element) => getComputedStyle(el).color;
@@ -636,12 +695,13 @@ describe('the rich editor', () => {
   });
 
   it('writes a table, Tab moving from cell to cell', async () => {
-    const input = postInputSchema.parse({ title: 'Table', content: 'Intro', excerpt: 'T', category: 'Life' });
-    const post = await createPost(app.services.db, app.services.queues, input, admin.user.id);
-    const { context, page, problems } = await richEditorPage(post.id);
-    await page.getByRole('textbox', { name: 'Content', exact: true }).focus();
-    await page.keyboard.press('Control+End');
-    await page.keyboard.press('Enter');
+    const { post, context, page, problems } = await editPost({
+      title: 'Table',
+      content: 'Intro',
+      excerpt: 'T',
+      category: 'Life',
+    });
+    await newParagraphAtEnd(page);
     await slash(page, 'table');
     for (const [index, cell] of ['Item', 'Price', 'Desk', '30', 'Chair', '90'].entries()) {
       if (index) await page.keyboard.press('Tab');
@@ -671,17 +731,13 @@ describe('the rich editor', () => {
   });
 
   it('cleans what is pasted from a word processor to what the editor allows', async () => {
-    const input = postInputSchema.parse({
+    const { post, context, page, problems } = await editPost({
       title: 'Pasted',
       content: 'Intro',
       excerpt: 'P',
       category: 'Life',
     });
-    const post = await createPost(app.services.db, app.services.queues, input, admin.user.id);
-    const { context, page, problems } = await richEditorPage(post.id);
-    await page.getByRole('textbox', { name: 'Content', exact: true }).focus();
-    await page.keyboard.press('Control+End');
-    await page.keyboard.press('Enter');
+    await newParagraphAtEnd(page);
     // As Google Docs puts it on the clipboard: styled spans, a wrapper, its own colours and a script.
     const html =
       '<meta charset="utf-8"><b style="font-weight:normal;" id="docs-internal-guid-1">' +
@@ -705,18 +761,16 @@ describe('the rich editor', () => {
   });
 
   it('inserts an uploaded image on a phone', async () => {
-    const input = postInputSchema.parse({
-      title: 'Phone',
-      content: 'Hello',
-      excerpt: 'P',
-      category: 'Technology',
-    });
-    const post = await createPost(app.services.db, app.services.queues, input, admin.user.id);
-    const { context, page, problems } = await richEditorPage(post.id, { width: 375 });
-    const editor = page.getByRole('textbox', { name: 'Content', exact: true });
-    await editor.focus();
-    await page.keyboard.press('Control+End');
-    await page.keyboard.press('Enter');
+    const { post, context, page, problems } = await editPost(
+      {
+        title: 'Phone',
+        content: 'Hello',
+        excerpt: 'P',
+        category: 'Technology',
+      },
+      { width: 375 },
+    );
+    await newParagraphAtEnd(page);
     const chooser = page.waitForEvent('filechooser');
     await slash(page, 'image');
     const png = Buffer.from(
@@ -735,15 +789,16 @@ describe('the rich editor', () => {
 
 /**
  * The viewport with the text in it (a full page would draw the sticky header over the form), into
- * docs/ only when SCREENSHOTS=1: a test run leaves the tracked pictures alone.
+ * the folder SCREENSHOTS names (`npm run screenshots`): a test run leaves the tracked pictures alone.
  */
 async function shoot(page: Page, name: string) {
-  if (process.env.SCREENSHOTS !== '1') return;
-  mkdirSync(SCREENSHOTS, { recursive: true });
+  if (!SCREENSHOTS) return;
+  const dir = path.resolve(SCREENSHOTS);
+  mkdirSync(dir, { recursive: true });
   await page
     .locator('.rich-editor, .prose')
     .first()
     .evaluate((el) => el.scrollIntoView({ block: 'start' }));
   await page.evaluate(() => window.scrollBy(0, -140));
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), animations: 'disabled' });
+  await page.screenshot({ path: path.join(dir, `${name}.png`), animations: 'disabled' });
 }

@@ -152,4 +152,14 @@ describe('first-load JavaScript of the public pages', () => {
       ).toHaveLength(1);
     },
   );
+
+  // @tiptap/react's use-sync-external-store is CommonJS; vite.config.ts hands it ES module stand-ins
+  // over React's own hook. Its selector's memo keeps `inst.hasValue`, a property name minifying keeps.
+  it('bundles no CommonJS copy of use-sync-external-store', () => {
+    const assets = readdirSync(path.join(clientDir, 'assets')).filter((name) => name.endsWith('.js'));
+    const withShim = assets.filter((name) =>
+      readFileSync(path.join(clientDir, 'assets', name), 'utf8').includes('hasValue'),
+    );
+    expect(withShim).toEqual([]);
+  });
 });

@@ -5,6 +5,7 @@ import { Notice } from '../Notice.tsx';
 import type { RichEditorHandle } from '../rich-editor/RichEditor.tsx';
 import { FieldError } from '../TextField.tsx';
 import { useImageUpload } from '../upload.ts';
+import { type Ask, QUESTIONS, useAskDialog } from './AskDialog.tsx';
 import { MarkdownToolbar, type ProductChoice } from './MarkdownToolbar.tsx';
 import { PostPreview } from './PostPreview.tsx';
 
@@ -54,6 +55,19 @@ export function ContentField({
   };
   const insertSnippet = (snippet: string, block = false) =>
     apply((t, s, e) => insert(t, s, e, snippet, block));
+  // The selection when the dialog asked, put back when it closes (Chrome gives the focus back to
+  // the textarea with the caret at its start): the answer goes where the writer was.
+  const askedAt = useRef<[number, number] | null>(null);
+  const asking = useAskDialog(() => {
+    const area = contentRef.current;
+    area?.focus();
+    if (area && askedAt.current) area.setSelectionRange(...askedAt.current);
+  });
+  const ask: Ask = (question) => {
+    const area = contentRef.current;
+    askedAt.current = area ? [area.selectionStart, area.selectionEnd] : null;
+    return asking.ask(question);
+  };
 
   // Uploaded images go into the content at the cursor: a card in the rich editor, else Markdown.
   const contentUpload = useImageUpload((url, file) => {
@@ -71,8 +85,9 @@ export function ContentField({
       apply(key === 'b' ? bold : italic);
     } else if (key === 'k') {
       event.preventDefault();
-      const url = window.prompt('Link URL')?.trim();
-      if (url && /^(https?:\/\/|\/|mailto:)/i.test(url)) apply((t, s, e) => link(t, s, e, url));
+      void ask(QUESTIONS.link).then((url) => {
+        if (url !== null) apply((t, s, e) => link(t, s, e, url));
+      });
     }
   };
   const onContentPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
@@ -110,7 +125,7 @@ export function ContentField({
           />
         </Suspense>
       ) : (
-        <MarkdownToolbar apply={apply} insertSnippet={insertSnippet} products={products} />
+        <MarkdownToolbar apply={apply} insertSnippet={insertSnippet} products={products} ask={ask} />
       )}
       <textarea
         hidden={rich}
@@ -141,6 +156,7 @@ export function ContentField({
       </div>
       <Notice result={contentUpload.notice} />
       <PostPreview content={content} />
+      {asking.dialog}
     </div>
   );
 }

@@ -1,5 +1,4 @@
 import type { ReactNode } from 'react';
-import { extractYouTubeId } from '../../../blog/youtube.ts';
 import {
   bold,
   colour,
@@ -13,6 +12,7 @@ import {
   underline,
   youtubeMarker,
 } from '../markdown-toolbar.ts';
+import { type Ask, QUESTIONS, type Question } from './AskDialog.tsx';
 
 /** A product as the editor offers it: its price formatted and its stock as the admin reads it. */
 export type ProductChoice = { id: number; name: string; active: boolean; price: string; stock: string };
@@ -34,16 +34,16 @@ export function MarkdownToolbar({
   apply,
   insertSnippet,
   products,
+  ask,
 }: {
   apply: ApplyEdit;
   insertSnippet: (snippet: string, block?: boolean) => void;
   products: ProductChoice[];
+  ask: Ask;
 }) {
-  const askAndInsert = (question: string, make: (answer: string) => string | null) => {
-    const answer = window.prompt(question)?.trim();
-    if (!answer) return;
-    const snippet = make(answer);
-    if (snippet) insertSnippet(snippet, true);
+  const askAndInsert = async (question: Question, make: (answer: string) => string) => {
+    const answer = await ask(question);
+    if (answer !== null) insertSnippet(make(answer), true);
   };
   return (
     <div className="editor-toolbar" role="toolbar" aria-label="Formatting" aria-controls="content">
@@ -55,7 +55,7 @@ export function MarkdownToolbar({
           H{level}
         </ToolButton>
       ))}
-      <ToolButton onClick={() => askAndInsert('Image URL', (url) => image(url))}>Image</ToolButton>
+      <ToolButton onClick={() => askAndInsert(QUESTIONS.image, (url) => image(url))}>Image</ToolButton>
       <label className="visually-hidden" htmlFor="text-colour">
         Text colour
       </label>
@@ -75,24 +75,9 @@ export function MarkdownToolbar({
           </option>
         ))}
       </select>
-      <ToolButton
-        onClick={() =>
-          askAndInsert('YouTube link or video id', (value) => {
-            const id = extractYouTubeId(value);
-            return /^[A-Za-z0-9_-]{11}$/.test(id) ? youtubeMarker(id) : null;
-          })
-        }
-      >
-        YouTube
-      </ToolButton>
-      <ToolButton
-        onClick={() =>
-          askAndInsert('Podcast audio URL', (url) => (/^https?:\/\//.test(url) ? podcastMarker(url) : null))
-        }
-      >
-        Podcast
-      </ToolButton>
-      <ToolButton onClick={() => askAndInsert('GIF URL', (url) => image(url, 'GIF'))}>GIF</ToolButton>
+      <ToolButton onClick={() => askAndInsert(QUESTIONS.youtube, youtubeMarker)}>YouTube</ToolButton>
+      <ToolButton onClick={() => askAndInsert(QUESTIONS.podcast, podcastMarker)}>Podcast</ToolButton>
+      <ToolButton onClick={() => askAndInsert(QUESTIONS.gif, (url) => image(url, 'GIF'))}>GIF</ToolButton>
       <label className="visually-hidden" htmlFor="product-picker">
         Insert a product card
       </label>

@@ -1,7 +1,9 @@
 import type { Editor } from '@tiptap/core';
 import { EditorContent, useEditor, useEditorState } from '@tiptap/react';
 import { type RefObject, useEffect, useImperativeHandle, useRef, useState } from 'react';
+import { CARD_ANSWERS } from '../../../blog/post-schema.ts';
 import { TEXT_COLOURS } from '../markdown-toolbar.ts';
+import { useAskDialog } from '../post-editor/AskDialog.tsx';
 import type { ProductChoice } from '../post-editor/MarkdownToolbar.tsx';
 import { GalleryPickerContext, ProductsContext } from './cards.tsx';
 import { extensions } from './extensions.ts';
@@ -24,8 +26,6 @@ type Props = {
 const imagesIn = (transfer: DataTransfer | null) =>
   Array.from(transfer?.files ?? []).filter((file) => file.type.startsWith('image/'));
 
-const LINK_URL = /^(https?:\/\/|\/|mailto:)\S+$/i;
-
 /**
  * The link editor: the address of the link at the cursor (or for the selected text), applied with
  * Enter, removed with its button; Escape leaves it. Not a form, and a plain text field: it sits
@@ -41,13 +41,14 @@ function LinkEditor({ editor, close }: { editor: Editor; close: () => void }) {
     editor.commands.focus();
   };
   const apply = () => {
-    const href = url.trim();
-    if (href !== '' && !LINK_URL.test(href)) {
-      setError('A link starts with https://, http://, / or mailto:');
+    // An emptied address removes the link.
+    const parsed = url.trim() === '' ? null : CARD_ANSWERS.link.safeParse(url);
+    if (parsed && !parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? '');
       return;
     }
     const chain = editor.chain().focus().extendMarkRange('link');
-    (href === '' ? chain.unsetLink() : chain.setLink({ href })).run();
+    (parsed ? chain.setLink({ href: parsed.data }) : chain.unsetLink()).run();
     done();
   };
   return (
@@ -124,6 +125,9 @@ export default function RichEditor({ markdown, onMarkdown, products, upload, pic
   const [active, setActive] = useState(0);
   // Parsed once: the editor takes its content only when it is made, and the text changes on every key.
   const [initial] = useState(() => markdownToDoc(markdown));
+  // A card that asks gives the focus back to the text, where the / was, once answered or cancelled:
+  // the view's own focus puts the selection back too (the dialog may have given the focus back alone).
+  const { ask, dialog } = useAskDialog(() => editorRef.current?.view.focus());
   const items = slashItems(products, () => pickImages(null));
   const shown = slash ? filterItems(items, slash.query) : [];
   // The editor's handlers are made once; they read the menu through this ref.
@@ -134,7 +138,32 @@ export default function RichEditor({ markdown, onMarkdown, products, upload, pic
     const query = menu.current.slash;
     if (query) editor.chain().focus().deleteRange({ from: query.from, to: query.to }).run();
     setSlash(null);
-    item.run(editor);
+    item.run(editor, ask);
+  };
+
+  /**
+   * The menu's keys: from the text, where the focus stays while it is open, or from the menu itself
+   * (Tab reaches it, so its scrolling list is the keyboard's too). True when the key was the menu's.
+   */
+  const menuKey = (key: string): boolean => {
+    const { shown: options, active: at, slash: open } = menu.current;
+    const current = editorRef.current;
+    if (!open || options.length === 0 || !current) return false;
+    if (key === 'ArrowDown' || key === 'ArrowUp') {
+      const step = key === 'ArrowDown' ? 1 : -1;
+      setActive((at + step + options.length) % options.length);
+      return true;
+    }
+    if (key === 'Enter') {
+      choose(current, options[Math.min(at, options.length - 1)]);
+      return true;
+    }
+    if (key === 'Escape') {
+      setSlash(null);
+      current.view.focus();
+      return true;
+    }
+    return false;
   };
 
   const editor = useEditor({
@@ -149,29 +178,13 @@ export default function RichEditor({ markdown, onMarkdown, products, upload, pic
         'aria-label': 'Content',
         'aria-describedby': 'rich-editor-hint',
       },
-      handleKeyDown: (view, event) => {
-        const { shown: options, active: at, slash: open } = menu.current;
+      handleKeyDown: (_view, event) => {
         if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'k') {
           event.preventDefault();
           setLinking(true);
           return true;
         }
-        if (!open || options.length === 0) return false;
-        if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-          const step = event.key === 'ArrowDown' ? 1 : -1;
-          setActive((at + step + options.length) % options.length);
-          return true;
-        }
-        if (event.key === 'Enter' && editorRef.current) {
-          choose(editorRef.current, options[Math.min(at, options.length - 1)]);
-          return true;
-        }
-        if (event.key === 'Escape') {
-          setSlash(null);
-          view.focus();
-          return true;
-        }
-        return false;
+        return menuKey(event.key);
       },
       handlePaste: (_view, event) => {
         const images = imagesIn(event.clipboardData);
@@ -204,6 +217,7 @@ export default function RichEditor({ markdown, onMarkdown, products, upload, pic
     const text = editor?.view.dom;
     if (!text) return;
     if (activeId) {
+      document.getElementById(activeId)?.scrollIntoView({ block: 'nearest' });
       text.setAttribute('aria-controls', 'slash-menu');
       text.setAttribute('aria-activedescendant', activeId);
     } else {
@@ -299,10 +313,21 @@ export default function RichEditor({ markdown, onMarkdown, products, upload, pic
           </button>
         </div>
         {linking ? <LinkEditor editor={editor} close={() => setLinking(false)} /> : null}
+        {dialog}
         <div className="rich-editor">
           <EditorContent editor={editor} />
           {slash && shown.length > 0 ? (
-            <div className="card slash-menu" role="listbox" id="slash-menu" aria-label="Insert">
+            <div
+              className="card slash-menu"
+              role="listbox"
+              id="slash-menu"
+              aria-label="Insert"
+              tabIndex={0}
+              aria-activedescendant={activeId ?? undefined}
+              onKeyDown={(event) => {
+                if (menuKey(event.key)) event.preventDefault();
+              }}
+            >
               {shown.map((item, index) => (
                 <div
                   key={item.id}

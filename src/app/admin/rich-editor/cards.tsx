@@ -22,15 +22,18 @@ function Card({
   label,
   selected,
   remove,
+  className,
   children,
 }: {
   label: string;
   selected: boolean;
   remove: () => void;
+  className?: string;
   children: ReactNode;
 }) {
+  const classes = ['editor-card', selected ? 'is-selected' : '', className ?? ''].filter(Boolean).join(' ');
   return (
-    <NodeViewWrapper className={`editor-card${selected ? ' is-selected' : ''}`} contentEditable={false}>
+    <NodeViewWrapper className={classes} contentEditable={false}>
       <div className="editor-card-head">
         <span className="editor-card-label">{label}</span>
         <button type="button" className="button button-small button-secondary" onClick={remove}>
@@ -138,8 +141,15 @@ const WIDTH_LABELS: Record<ImageWidth, string> = {
 export function ImageCardView({ node, updateAttributes, selected, deleteNode }: NodeViewProps) {
   // Each card's radios are their own group (a post may hold many images).
   const name = useId();
+  const width = node.attrs.width as ImageWidth;
   return (
-    <Card label="Image" selected={selected} remove={deleteNode}>
+    // The public figure's class (src/blog/figures.ts): the card leaves the text as the image will.
+    <Card
+      label="Image"
+      selected={selected}
+      remove={deleteNode}
+      className={width === 'normal' ? undefined : `figure-${width}`}
+    >
       <img src={String(node.attrs.src)} alt={String(node.attrs.alt)} className="editor-card-image" />
       <CardField
         label="Alt text"
@@ -153,16 +163,16 @@ export function ImageCardView({ node, updateAttributes, selected, deleteNode }: 
       />
       <fieldset className="editor-image-width">
         <legend>Width</legend>
-        {IMAGE_WIDTHS.map((width) => (
-          <label key={width}>
+        {IMAGE_WIDTHS.map((option) => (
+          <label key={option}>
             <input
               type="radio"
               name={`image-width-${name}`}
-              value={width}
-              checked={node.attrs.width === width}
-              onChange={() => updateAttributes({ width })}
+              value={option}
+              checked={width === option}
+              onChange={() => updateAttributes({ width: option })}
             />{' '}
-            {WIDTH_LABELS[width]}
+            {WIDTH_LABELS[option]}
           </label>
         ))}
       </fieldset>

@@ -4,6 +4,7 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { splitImageWidth } from '../../../blog/figures.ts';
+import { PODCAST_URL } from '../../../blog/post-schema.ts';
 
 /**
  * Markdown (with our markers) ⇄ the rich editor's document. Markdown stays the one stored format,
@@ -18,7 +19,7 @@ const parser = unified().use(remarkParse).use(remarkGfm);
 /** Today's media markers, each alone on its line: the cards of the editor. */
 const CARD_MARKERS = {
   youtube: /^\[youtube:([A-Za-z0-9_-]{11})\]$/,
-  podcast: /^\[podcast:((?:https?:\/\/|\/)[^\s\]"<>]+)\]$/,
+  podcast: new RegExp(String.raw`^\[podcast:(${PODCAST_URL})\]$`),
   product: /^\[product:(\d{1,9})\]$/,
 } as const;
 

@@ -1,8 +1,8 @@
 import type { Editor } from '@tiptap/core';
-import { extractYouTubeId } from '../../../blog/youtube.ts';
+import { type Ask, QUESTIONS } from '../post-editor/AskDialog.tsx';
 import type { ProductChoice } from '../post-editor/MarkdownToolbar.tsx';
 
-export type SlashItem = { id: string; label: string; run: (editor: Editor) => void };
+export type SlashItem = { id: string; label: string; run: (editor: Editor, ask: Ask) => void };
 
 /** A `/` typed at the start of a paragraph or after a space, and what follows it: the menu's filter. */
 export type SlashQuery = { query: string; from: number; to: number };
@@ -16,10 +16,14 @@ export function slashQuery(editor: Editor): SlashQuery | null {
   return { query: match[1].trim().toLowerCase(), from: $from.pos - match[1].length - 1, to: $from.pos };
 }
 
-const ask = (question: string) => window.prompt(question)?.trim() ?? '';
-
 function embed(editor: Editor, kind: 'youtube' | 'podcast' | 'product', value: string) {
   editor.chain().focus().insertContent({ type: 'embedCard', attrs: { kind, value } }).run();
+}
+
+/** A card that asks first: inserted with the answer, nothing when the writer cancels. */
+async function askAndEmbed(editor: Editor, ask: Ask, kind: 'youtube' | 'podcast') {
+  const answer = await ask(QUESTIONS[kind]);
+  if (answer !== null) embed(editor, kind, answer);
 }
 
 /** A footnote mark at the cursor, and its note (a Markdown card) at the end of the post. */
@@ -89,18 +93,12 @@ export function slashItems(products: ProductChoice[], pickImage: () => void): Sl
     {
       id: 'youtube',
       label: 'YouTube video',
-      run: (e) => {
-        const id = extractYouTubeId(ask('YouTube link or video id'));
-        if (/^[A-Za-z0-9_-]{11}$/.test(id)) embed(e, 'youtube', id);
-      },
+      run: (e, ask) => void askAndEmbed(e, ask, 'youtube'),
     },
     {
       id: 'podcast',
       label: 'Podcast episode',
-      run: (e) => {
-        const url = ask('Podcast audio URL');
-        if (/^https?:\/\/\S+$/.test(url)) embed(e, 'podcast', url);
-      },
+      run: (e, ask) => void askAndEmbed(e, ask, 'podcast'),
     },
     ...products.map((product) => ({
       id: `product-${product.id}`,
