@@ -282,6 +282,21 @@ describe('markdown → editor → markdown', () => {
     });
   });
 
+  // Found by the property below (seed 93538440): a paragraph of '##' came back as an empty heading.
+  it.each(['#', '##', '###### x', '-', '---', '- - -', '+', '1.', '12)'])(
+    'writes a paragraph of %j so that it reads back as that text',
+    (text) => {
+      const doc: JSONContent = {
+        type: 'doc',
+        content: [{ type: 'paragraph', content: [{ type: 'text', text }] }],
+      };
+      const loaded = markdownToDoc(docToMarkdown(doc));
+      expect(loaded.content?.map((b) => [b.type, b.content?.map((c) => c.text).join('')])).toEqual([
+        ['paragraph', text],
+      ]);
+    },
+  );
+
   it('writes text typed in the editor so that it reads back as the same text', () => {
     fc.assert(
       fc.property(fc.array(typed, { minLength: 1, maxLength: 4 }), (texts) => {

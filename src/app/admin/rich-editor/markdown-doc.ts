@@ -434,9 +434,12 @@ function codeSpan(text: string): string {
 
 /** Escapes what Markdown would read as syntax; an underscore inside a word is plain text there. */
 function escapeText(text: string): string {
-  return text
-    .replace(/[\\`*[\]<>~]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, (c) => `\\${c}`)
-    .replace(/^(\s*)([#+-]|\d+[.)])(?=\s|$)/gm, (_, space: string, marker: string) =>
-      marker.length === 1 ? `${space}\\${marker}` : `${space}${marker.slice(0, -1)}\\${marker.slice(-1)}`,
-    );
+  return (
+    text
+      .replace(/[\\`*[\]<>~]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, (c) => `\\${c}`)
+      // A line's start that reads as a heading ('##'), a list item, a rule ('---') or an ordered item.
+      .replace(/^(\s*)(#+|[+-]+|\d+[.)])(?=\s|$)/gm, (_, space: string, marker: string) =>
+        /^\d/.test(marker) ? `${space}${marker.slice(0, -1)}\\${marker.slice(-1)}` : `${space}\\${marker}`,
+      )
+  );
 }
