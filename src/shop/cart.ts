@@ -12,11 +12,13 @@ import { stockOf } from './stock.ts';
  * Counts an add-to-cart for the product's funnel (analytics_cart_adds, which analytics reports),
  * as a CTE of the add's own statement (`taken` names the CTE that returns a row when the line was
  * taken): no round trip or commit of its own. Binds `:day` (the UTC day, YYYY-MM-DD) and `:productId`.
+ * In the slot of this connection's server process: concurrent adds of one product (a drop) update
+ * different rows instead of waiting in turn for one row's lock and each holder's commit.
  */
 function countCartAddSql(taken: string): string {
-  return `INSERT INTO analytics_cart_adds (day, product_id, adds)
-       SELECT CAST(:day AS date), CAST(:productId AS int), 1 FROM ${taken} WHERE ${ANALYTICS_ON_SQL}
-       ON CONFLICT (day, product_id) DO UPDATE SET adds = analytics_cart_adds.adds + 1`;
+  return `INSERT INTO analytics_cart_adds (day, product_id, slot, adds)
+       SELECT CAST(:day AS date), CAST(:productId AS int), pg_backend_pid() % 16, 1 FROM ${taken} WHERE ${ANALYTICS_ON_SQL}
+       ON CONFLICT (day, product_id, slot) DO UPDATE SET adds = analytics_cart_adds.adds + 1`;
 }
 
 /** Whose cart: a signed-in user's, or a guest session's. */
