@@ -13,8 +13,8 @@ import { freePort } from '../free-port.ts';
 import { startWebCommand } from '../start-web-command.ts';
 import { type BenchProduct, benchProduct, stockOf, UNLIMITED_SQL } from './bench-product.ts';
 import { BENCH_DATA_DIR, databaseCpuMs, openBenchDatabase } from './database.ts';
-import { resetStatementStats, STATEMENT_SETTINGS, statementReport } from './statements.ts';
 import { SHOPPER_CHECKOUT_BODY } from './shopper.ts';
+import { resetStatementStats, STATEMENT_SETTINGS, statementReport } from './statements.ts';
 
 /**
  * `npm run bench`: the production build against the benchmark database (npm run bench:data), as
