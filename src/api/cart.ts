@@ -84,9 +84,14 @@ export function cartRouter(services: AppServices): Router {
   async function add(ctx: Context) {
     const parsed = addBody.safeParse(await readJsonBody(ctx, SMALL_BODY));
     if (!parsed.success) throw new Invalid(parsed.error.issues.map((i) => i.message).join('; '));
-    const owner = await writeOwner(ctx);
     const { productId, quantity, variantId } = parsed.data;
+    // A new guest's line goes into a cart under the id their session will have, and the session
+    // is written once the line was taken: a shopper refused (a drop's sold-out tail) leaves no
+    // session behind and costs one statement.
+    const upcoming = (ctx.state as RequestState).session.upcomingId();
+    const owner = upcoming ? { userId: null, sessionId: upcoming } : await writeOwner(ctx);
     const line = await addToCart(db, owner, productId, quantity, variantId);
+    if (upcoming) await writeOwner(ctx);
     ctx.status = 201;
     ctx.body = {
       title: SHOP_MESSAGES.addedTitle,
