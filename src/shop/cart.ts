@@ -447,3 +447,26 @@ export async function takeCartLines(trx: Knex.Transaction, owner: CartOwner): Pr
 export function cartOwnerOf(state: RequestContext): CartOwner {
   return { userId: state.session.user?.id ?? null, sessionId: state.session.id };
 }
+
+/**
+ * Adds to the visitor's cart (addToCart), starting a new guest's session. The line is tried under
+ * the id that session will have, and the session written once the line was taken: a shopper
+ * refused (a drop's sold-out tail) leaves no session behind and costs one statement. Answers the
+ * session id too, and whether this add started the session.
+ */
+export async function addToVisitorCart(
+  db: Db,
+  state: RequestContext,
+  productId: number,
+  typed: unknown,
+  variantId: number | null = null,
+): Promise<{ line: Awaited<ReturnType<typeof addToCart>>; sessionId: string | null; started: boolean }> {
+  const started = !state.session.user && !state.session.id;
+  const upcoming = state.session.upcomingId();
+  // An id the client chose is written first: it may be taken, and ensure() then picks another.
+  if (started && !upcoming) await state.session.ensure();
+  const owner = upcoming ? { userId: null, sessionId: upcoming } : cartOwnerOf(state);
+  const line = await addToCart(db, owner, productId, typed, variantId);
+  if (upcoming) await state.session.ensure();
+  return { line, sessionId: state.session.id, started };
+}
