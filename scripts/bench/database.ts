@@ -7,8 +7,13 @@ import { migrateLatest } from '../../src/db/migrate.ts';
 export const BENCH_DATA_DIR = path.resolve(process.env.BENCH_DATA_DIR ?? '.bench-data');
 export const BENCH_PG_PORT = Number(process.env.BENCH_PG_PORT ?? 55432);
 
-/** The benchmark database: BENCH_DATABASE_URL, or an embedded PostgreSQL under .bench-data. */
-export async function openBenchDatabase(): Promise<{ db: Db; url: string; stop: () => Promise<void> }> {
+/**
+ * The benchmark database: BENCH_DATABASE_URL, or an embedded PostgreSQL under .bench-data, started
+ * with `settings` (for BENCH_DATABASE_URL they are the operator's to set).
+ */
+export async function openBenchDatabase(
+  settings?: Record<string, string>,
+): Promise<{ db: Db; url: string; stop: () => Promise<void> }> {
   let url = process.env.BENCH_DATABASE_URL;
   let stopPg = async () => {};
   if (!url) {
@@ -16,6 +21,7 @@ export async function openBenchDatabase(): Promise<{ db: Db; url: string; stop: 
       dataDir: BENCH_DATA_DIR,
       port: BENCH_PG_PORT,
       database: 'penstand_bench',
+      settings,
     });
     url = pg.url;
     stopPg = pg.stop;

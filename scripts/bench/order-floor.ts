@@ -111,9 +111,9 @@ const SQL = {
            OR cart_items.quantity + excluded.quantity <= (SELECT stock FROM product)
        RETURNING id, quantity
      ), counted AS (
-       INSERT INTO analytics_cart_adds (day, product_id, adds)
-       SELECT CAST($13 AS date), CAST($14 AS int), 1 FROM line WHERE coalesce((SELECT analytics FROM blog_settings WHERE id = 1), true)
-       ON CONFLICT (day, product_id) DO UPDATE SET adds = analytics_cart_adds.adds + 1
+       INSERT INTO analytics_cart_adds (day, product_id, slot, adds)
+       SELECT CAST($13 AS date), CAST($14 AS int), pg_backend_pid() % 16, 1 FROM line WHERE coalesce((SELECT analytics FROM blog_settings WHERE id = 1), true)
+       ON CONFLICT (day, product_id, slot) DO UPDATE SET adds = analytics_cart_adds.adds + 1
      )
      SELECT product.stock, product.status, product.first_option, product.chosen, line.id AS line_id, line.quantity
      FROM product CROSS JOIN has LEFT JOIN line ON true`,

@@ -8,6 +8,7 @@ import { benchProduct } from './bench-product.ts';
 import { databaseCpuMs, openBenchDatabase } from './database.ts';
 import { benchApp } from './in-process-app.ts';
 import { SHOPPER_CHECKOUT_BODY } from './shopper.ts';
+import { resetStatementStats, STATEMENT_SETTINGS, statementReport } from './statements.ts';
 
 /**
  * `npm run bench:orders`: what one guest shopper of the product drop costs the web process, on
@@ -24,12 +25,14 @@ const { values } = parseArgs({
     orders: { type: 'string', default: '400' },
     concurrency: { type: 'string', default: '8' },
     runs: { type: 'string', default: '3' },
+    /** Prints PostgreSQL's time per statement and trigger function over the measured runs. */
+    statements: { type: 'boolean', default: false },
     /** Writes a CPU profile of the measured runs only (not the start-up) to this file. */
     profile: { type: 'string' },
   },
 });
 
-const bench = await openBenchDatabase();
+const bench = await openBenchDatabase(values.statements ? STATEMENT_SETTINGS : undefined);
 const { productId } = await benchProduct(bench.db, 'Bench orders, unlimited', null, {
   description: 'Counted orders.',
 });
@@ -154,6 +157,7 @@ if (values.profile) {
   await inspector.post('Profiler.enable');
   await inspector.post('Profiler.start');
 }
+if (values.statements) await resetStatementStats(bench.db);
 for (let run = 1; run <= Number(values.runs); run++) {
   const empty = await measure(async () => {
     await post('/', addBody, counted, barePort);
@@ -169,6 +173,7 @@ if (values.profile) {
   await writeFile(values.profile, JSON.stringify(profile));
   inspector.disconnect();
 }
+if (values.statements) process.stdout.write(await statementReport(bench.db, N * Number(values.runs)));
 await bench.db('outbox').where('id', '>', outboxBefore).whereNull('relayed_at').delete();
 agent.destroy();
 bare.close();

@@ -14,6 +14,7 @@ import { startWebCommand } from '../start-web-command.ts';
 import { type BenchProduct, benchProduct, stockOf, UNLIMITED_SQL } from './bench-product.ts';
 import { BENCH_DATA_DIR, databaseCpuMs, openBenchDatabase } from './database.ts';
 import { SHOPPER_CHECKOUT_BODY } from './shopper.ts';
+import { resetStatementStats, STATEMENT_SETTINGS, statementReport } from './statements.ts';
 
 /**
  * `npm run bench`: the production build against the benchmark database (npm run bench:data), as
@@ -34,6 +35,8 @@ const { values } = parseArgs({
      * machine, pairs measured in alternation compare better than one of each.
      */
     rounds: { type: 'string', default: '1' },
+    /** After each product drop, PostgreSQL's time per statement and trigger function, per order. */
+    statements: { type: 'boolean', default: false },
   },
 });
 /** Whether a target (or drop) was asked for: all when no --only is given. */
@@ -155,7 +158,7 @@ const root = path.resolve('.');
 if (spawnSync('npx', ['react-router', 'build'], { cwd: root, stdio: 'inherit' }).status !== 0)
   process.exit(1);
 
-const bench = await openBenchDatabase();
+const bench = await openBenchDatabase(values.statements ? STATEMENT_SETTINGS : undefined);
 const samplePost = await bench.db('posts').where({ status: 'published' }).orderBy('id').first('slug');
 const product = await bench.db('products').whereRaw(UNLIMITED_SQL).orderBy('id').first('id');
 const anyProduct = await bench.db('products').where({ status: 'active' }).orderBy('id').first('id');
@@ -444,6 +447,7 @@ for (const drop of drops) {
   const startedAt = new Date();
   let lastOrderAt = Date.now();
   const cpuBefore = { web: await cpuUs(server.pid ?? 0), worker: await cpuUs(worker.pid ?? 0) };
+  if (values.statements) await resetStatementStats(bench.db);
   const databaseBefore = await databaseCpuMs();
   const result = await autocannon({
     url: base,
@@ -473,6 +477,7 @@ for (const drop of drops) {
     .first();
   const left = await stockOf(bench.db, drop.product.productId, drop.product.variantId);
   const orders = Number(ordered?.n ?? 0);
+  if (values.statements) process.stdout.write(`\n${drop.name}: ${await statementReport(bench.db, orders)}`);
   dropRows.push({
     name: drop.name,
     orders,

@@ -6,8 +6,7 @@ import { parseInput } from '../kernel/parse.ts';
 import type { RequestState } from '../server/request-state.ts';
 import type { AppServices } from '../server/services.ts';
 import {
-  addToCart,
-  type CartOwner,
+  addToVisitorCart,
   cartOwnerOf,
   clearCart,
   countCartItems,
@@ -38,19 +37,6 @@ export const updateBody = z.object(
   { quantity: z.unknown().refine((value) => value !== undefined, 'quantity is required') },
   { error: 'quantity is required' },
 );
-
-/**
- * The owner for a write. A guest API client without a session gets one here, and learns its id
- * from the X-Session-Id response header (browsers get the cookie as well).
- */
-async function writeOwner(ctx: Context): Promise<CartOwner> {
-  const state = ctx.state as RequestState;
-  if (!state.session.user && !state.session.id) {
-    const sid = await state.session.ensure();
-    ctx.set('X-Session-Id', sid);
-  }
-  return cartOwnerOf(state);
-}
 
 function lineId(ctx: Context): number {
   const raw = String(ctx.query.id ?? ctx.params.id ?? '');
@@ -84,9 +70,15 @@ export function cartRouter(services: AppServices): Router {
   async function add(ctx: Context) {
     const parsed = addBody.safeParse(await readJsonBody(ctx, SMALL_BODY));
     if (!parsed.success) throw new Invalid(parsed.error.issues.map((i) => i.message).join('; '));
-    const owner = await writeOwner(ctx);
     const { productId, quantity, variantId } = parsed.data;
-    const line = await addToCart(db, owner, productId, quantity, variantId);
+    const { line, sessionId, started } = await addToVisitorCart(
+      db,
+      ctx.state as RequestState,
+      productId,
+      quantity,
+      variantId,
+    );
+    if (started && sessionId) ctx.set('X-Session-Id', sessionId);
     ctx.status = 201;
     ctx.body = {
       title: SHOP_MESSAGES.addedTitle,

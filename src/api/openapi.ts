@@ -805,7 +805,7 @@ const ENDPOINTS: Endpoint[] = [
       action,
       tag: 'Cart',
       summary:
-        'Add a product, or with variantId one of its variants (a product with options without one: 400 ‘Choose a size’); a guest without a session gets one (the X-Session-Id response header)',
+        'Add a product, or with variantId one of its variants (a product with options without one: 400 ‘Choose a size’); a guest without a session gets one when the line is taken (the X-Session-Id response header; none with a refusal)',
       role: 'public',
       body: CartAdd,
       answers: [{ status: 201, schema: R.CartAdded }],
@@ -1289,7 +1289,7 @@ const DESCRIPTION = `Penstand's JSON API under /api: the same services as the si
 
 Sessions: browsers carry the \`sid\` cookie; API clients send \`Authorization: Bearer <token>\` (the
 token from sign-in), and a guest API client its cart's session as \`X-Session-Id\` (given in that
-response header by its first cart write). A POST, PUT, PATCH or DELETE with a session cookie must
+response header by its first cart write that succeeds). A POST, PUT, PATCH or DELETE with a session cookie must
 come from the site's own origin (Origin or Referer): a cross-site one is refused with 403. Bearer
 requests are exempt. Each operation's \`x-role\` says who may call it: public (anyone; a visitor
 acts on their own cart and orders only), user (any signed-in account) or admin. Routes that take

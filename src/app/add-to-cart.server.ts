@@ -1,7 +1,7 @@
 import type { RouterContextProvider } from 'react-router';
 import { rememberPostBySlug } from '../analytics/attribution.ts';
 import { Conflict, Invalid, NotFound } from '../kernel/errors.ts';
-import { addToCart, cartOwnerOf } from '../shop/cart.ts';
+import { addToVisitorCart } from '../shop/cart.ts';
 import { addedMessage, SHOP_MESSAGES } from '../shop/messages.ts';
 import { variantChosen } from '../shop/products.ts';
 import { getApp } from './context.ts';
@@ -23,10 +23,10 @@ export async function addToCartFor(
   if (!productId)
     return { ok: false, title: SHOP_MESSAGES.errorTitle, description: SHOP_MESSAGES.productNotFound };
   try {
-    const sessionId = await state.session.ensure();
     const variantId = await variantChosen(services.db, productId, chosen);
-    const line = await addToCart(services.db, cartOwnerOf(state), productId, quantity, variantId);
-    if (typeof fromPost === 'string' && fromPost) await rememberPostBySlug(services.db, sessionId, fromPost);
+    const { line, sessionId } = await addToVisitorCart(services.db, state, productId, quantity, variantId);
+    if (typeof fromPost === 'string' && fromPost && sessionId)
+      await rememberPostBySlug(services.db, sessionId, fromPost);
     return { ok: true, title: SHOP_MESSAGES.addedTitle, description: addedMessage(line.added) };
   } catch (error) {
     if (error instanceof Conflict)

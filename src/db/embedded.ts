@@ -22,6 +22,8 @@ type ClusterOptions = {
    * DROP DATABASE do not stall on a busy disk. A killed PostgreSQL still loses nothing.
    */
   disposable?: boolean;
+  /** Server settings for this start (`-c name=value`), e.g. a benchmark's statistics modules. */
+  settings?: Record<string, string>;
 };
 
 type EmbeddedServer = {
@@ -41,7 +43,9 @@ async function createServer(opts: ClusterOptions): Promise<EmbeddedServer> {
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    postgresFlags: opts.disposable ? ['-c', 'fsync=off'] : [],
+    postgresFlags: Object.entries({ ...(opts.disposable ? { fsync: 'off' } : {}), ...opts.settings }).flatMap(
+      ([name, value]) => ['-c', `${name}=${value}`],
+    ),
     onLog: (message) => opts.onLog?.(String(message).trim()),
     onError: (message) => opts.onLog?.(String(message).trim()),
   });

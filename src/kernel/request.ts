@@ -45,6 +45,12 @@ export type RequestSession = {
   cartCount: number | null;
   /** Returns the session id, creating a guest session (and its cookie) on first need. */
   ensure: () => Promise<string>;
+  /**
+   * The id ensure() will create a new guest session under, minted now and written by nothing, so
+   * a write can be tried under it first; null when the request has a session or chose the id (an
+   * id the client chose may be taken: ensure() decides).
+   */
+  upcomingId: () => string | null;
   /** Replaces the session (sign-in, sign-out): a new id, so a planted id is worthless. */
   rotate: (userId: number | null, data?: ProviderSession) => Promise<string>;
 };

@@ -46,10 +46,9 @@ function fromRow(row: EventRow): StoredEvent {
 const EVENT_COLUMNS = ['order_id', 'version', 'type', 'data', 'metadata', 'created_at'];
 
 export async function loadStream(db: Executor, orderId: number): Promise<StoredEvent[]> {
-  const rows: EventRow[] = await db('order_events')
-    .where({ order_id: orderId })
-    .orderBy('version')
-    .select(EVENT_COLUMNS);
+  const rows: EventRow[] = await prepared(
+    db('order_events').where({ order_id: orderId }).orderBy('version').select(EVENT_COLUMNS),
+  );
   return rows.map(fromRow);
 }
 
@@ -181,24 +180,27 @@ export async function projectEvent(
     );
     return;
   }
-  await trx('orders')
-    .where({ id: event.orderId })
-    .update({
-      status: state.status,
-      payment_status: state.paymentStatus,
-      tracking_number: state.trackingNumber,
-      carrier: state.carrier,
-      tracking_url: state.trackingUrl,
-      confirmation_sent: state.confirmationSent,
-      ...paymentColumns(state),
-      ...(event.type === 'CustomerDataErased' && state.placed ? customerColumns(trx, state.placed) : {}),
-      // Stripe Tax's amount, known at payment: the order's total grows by it (unless included).
-      ...(event.type === 'TaxAssessed' && state.placed
-        ? { total_amount: state.placed.totalAmount, tax_amount: state.placed.taxAmount ?? 0 }
-        : {}),
-      version: event.version,
-      updated_at: event.createdAt,
-    });
+  // Prepared: every change of an order after its placing (a payment, the confirmation mail) runs it.
+  await prepared(
+    trx('orders')
+      .where({ id: event.orderId })
+      .update({
+        status: state.status,
+        payment_status: state.paymentStatus,
+        tracking_number: state.trackingNumber,
+        carrier: state.carrier,
+        tracking_url: state.trackingUrl,
+        confirmation_sent: state.confirmationSent,
+        ...paymentColumns(state),
+        ...(event.type === 'CustomerDataErased' && state.placed ? customerColumns(trx, state.placed) : {}),
+        // Stripe Tax's amount, known at payment: the order's total grows by it (unless included).
+        ...(event.type === 'TaxAssessed' && state.placed
+          ? { total_amount: state.placed.totalAmount, tax_amount: state.placed.taxAmount ?? 0 }
+          : {}),
+        version: event.version,
+        updated_at: event.createdAt,
+      }),
+  );
 }
 
 /** The order's columns that say who its customer is (all of them erased by CustomerDataErased). */

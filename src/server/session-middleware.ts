@@ -5,6 +5,7 @@ import {
   isClientChosenSessionId,
   isWellFormedSessionId,
   loadSession,
+  newSessionId,
   SESSION_COOKIE,
   SESSION_TTL_MS,
   slideSessionExpiry,
@@ -52,6 +53,7 @@ export function sessionMiddleware(services: AppServices): Middleware {
     if (found?.user)
       await slideSessionExpiry(db, found.session, config.sessionIdleMs, addressNetwork(ctx.ip));
     const secure = config.isProduction && ctx.protocol === 'https';
+    let upcoming: string | undefined;
     const session: RequestSession = {
       id: found?.session.id ?? null,
       user: found?.user ?? null,
@@ -62,10 +64,15 @@ export function sessionMiddleware(services: AppServices): Middleware {
       async ensure() {
         if (session.id) return session.id;
         session.cartCount = null;
-        session.id = await createSession(db, null, {}, chosenId);
+        session.id = await createSession(db, null, {}, chosenId ?? upcoming);
         session.via = 'cookie';
         setSessionCookie(ctx, session.id, secure);
         return session.id;
+      },
+      upcomingId() {
+        if (session.id || session.user || chosenId) return null;
+        upcoming ??= newSessionId();
+        return upcoming;
       },
       async rotate(userId, data = {}) {
         const previous = session.id;

@@ -12,11 +12,13 @@ import { stockOf } from './stock.ts';
  * Counts an add-to-cart for the product's funnel (analytics_cart_adds, which analytics reports),
  * as a CTE of the add's own statement (`taken` names the CTE that returns a row when the line was
  * taken): no round trip or commit of its own. Binds `:day` (the UTC day, YYYY-MM-DD) and `:productId`.
+ * In the slot of this connection's server process: concurrent adds of one product (a drop) update
+ * different rows instead of waiting in turn for one row's lock and each holder's commit.
  */
 function countCartAddSql(taken: string): string {
-  return `INSERT INTO analytics_cart_adds (day, product_id, adds)
-       SELECT CAST(:day AS date), CAST(:productId AS int), 1 FROM ${taken} WHERE ${ANALYTICS_ON_SQL}
-       ON CONFLICT (day, product_id) DO UPDATE SET adds = analytics_cart_adds.adds + 1`;
+  return `INSERT INTO analytics_cart_adds (day, product_id, slot, adds)
+       SELECT CAST(:day AS date), CAST(:productId AS int), pg_backend_pid() % 16, 1 FROM ${taken} WHERE ${ANALYTICS_ON_SQL}
+       ON CONFLICT (day, product_id, slot) DO UPDATE SET adds = analytics_cart_adds.adds + 1`;
 }
 
 /** Whose cart: a signed-in user's, or a guest session's. */
@@ -444,4 +446,27 @@ export async function takeCartLines(trx: Knex.Transaction, owner: CartOwner): Pr
 /** The cart of this request's visitor: the user's when signed in, else the guest session's. */
 export function cartOwnerOf(state: RequestContext): CartOwner {
   return { userId: state.session.user?.id ?? null, sessionId: state.session.id };
+}
+
+/**
+ * Adds to the visitor's cart (addToCart), starting a new guest's session. The line is tried under
+ * the id that session will have, and the session written once the line was taken: a shopper
+ * refused (a drop's sold-out tail) leaves no session behind and costs one statement. Answers the
+ * session id too, and whether this add started the session.
+ */
+export async function addToVisitorCart(
+  db: Db,
+  state: RequestContext,
+  productId: number,
+  typed: unknown,
+  variantId: number | null = null,
+): Promise<{ line: Awaited<ReturnType<typeof addToCart>>; sessionId: string | null; started: boolean }> {
+  const started = !state.session.user && !state.session.id;
+  const upcoming = state.session.upcomingId();
+  // An id the client chose is written first: it may be taken, and ensure() then picks another.
+  if (started && !upcoming) await state.session.ensure();
+  const owner = upcoming ? { userId: null, sessionId: upcoming } : cartOwnerOf(state);
+  const line = await addToCart(db, owner, productId, typed, variantId);
+  if (upcoming) await state.session.ensure();
+  return { line, sessionId: state.session.id, started };
 }

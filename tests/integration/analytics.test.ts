@@ -237,6 +237,28 @@ describe('analytics collection', () => {
     expect(report.devices).toContainEqual({ name: 'desktop', views: expect.any(Number) });
   });
 
+  it('counts every add to cart of a burst of shoppers at once, its rows per connection summed', async () => {
+    const { db } = app.services;
+    const product = await createProductRow(db, { price: 900 });
+    const day = today();
+    // Counted earlier by other connections: the report adds up a product's rows of the day.
+    await db('analytics_cart_adds').insert([
+      { day, product_id: product.id, slot: 14, adds: 5 },
+      { day, product_id: product.id, slot: 15, adds: 2 },
+    ]);
+    const guests = Array.from({ length: 24 }, () => new GuestClient(app));
+    const added = await Promise.all(guests.map((guest) => guest.add(product.id)));
+    expect(added.map((a) => a.status)).toEqual(guests.map(() => 201));
+    const admin = await signedInSession(app, { role: 'admin' });
+    const answer = await fetch(`${app.url}/api/admin/analytics?from=${day}&to=${day}`, {
+      headers: admin.headers,
+    });
+    expect(answer.status).toBe(200);
+    expect((await answer.json()).products).toContainEqual(
+      expect.objectContaining({ id: product.id, addToCarts: 31 }),
+    );
+  });
+
   it('counts the product page a post card’s Add to Cart opens as a view of the product', async () => {
     const { db } = app.services;
     const product = await createProductRow(db, { name: 'Card mug', price: 1200 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADDRESS_MESSAGES } from '../../src/shop/checkout-schema.ts';
+import { SHOP_MESSAGES } from '../../src/shop/messages.ts';
 import { setStock, stockOf } from '../../src/shop/stock.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
@@ -140,6 +141,29 @@ describe('products API', () => {
 });
 
 describe('cart API', () => {
+  it('starts no session for a new guest whose add is refused (sold out), and one for the next that is taken', async () => {
+    const { db } = app.services;
+    const soldOut = await createProductRow(db, { price: 1500, stock: 0 });
+    const sessionsBefore = Number((await db('sessions').count({ n: '*' }).first())?.n);
+    const refused = await fetch(`${app.url}/api/cart?action=add`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ productId: soldOut.id }),
+    });
+    expect(refused.status).toBe(409);
+    expect((await refused.json()).message).toBe(SHOP_MESSAGES.outOfStockNote);
+    expect(refused.headers.get('x-session-id')).toBeNull();
+    expect(refused.headers.get('set-cookie')).toBeNull();
+    expect(Number((await db('sessions').count({ n: '*' }).first())?.n)).toBe(sessionsBefore);
+
+    await setStock(db, soldOut.id, 2);
+    const guest = new GuestClient(app);
+    expect((await guest.add(soldOut.id)).status).toBe(201);
+    expect(guest.sid).toMatch(/^[\w-]{32,}$/);
+    expect(await db('sessions').where({ sid: guest.sid }).first('sid')).toEqual({ sid: guest.sid });
+    expect((await guest.request('GET', '/api/cart?action=count')).body).toEqual({ count: 1 });
+  });
+
   it('gives an API guest a session, keeps its cart, refuses over-stock and hides other carts', async () => {
     const { db } = app.services;
     const book = await createProductRow(db, { price: 2999, stock: 3 });

@@ -249,3 +249,24 @@ it('heads the cart once, and keeps its summary to items, total and one note', as
   expect(summary).toContain('<p class="muted summary-note">Shipping: Calculated at checkout</p>');
   expect(summary).not.toContain('<dd></dd>');
 });
+
+it("starts no session for a visitor whose card's Add to Cart is refused (sold out), and one when it is taken", async () => {
+  const { db } = app.services;
+  const soldOut = await createProductRow(db, { name: 'Sold Out Cap', stock: 0 });
+  const sessionsBefore = Number((await db('sessions').count({ n: '*' }).first())?.n);
+  const refused = await addFromCard({ productId: String(soldOut.id), returnTo: '/shop' });
+  expect(refused.status).toBe(303);
+  expect(toastOf(refused)).toMatchObject({ type: 'error', description: SHOP_MESSAGES.outOfStockNote });
+  expect(refused.headers.getSetCookie().some((c) => c.startsWith('sid='))).toBe(false);
+  expect(Number((await db('sessions').count({ n: '*' }).first())?.n)).toBe(sessionsBefore);
+
+  await setStock(db, soldOut.id, 1);
+  const taken = await addFromCard({ productId: String(soldOut.id), returnTo: '/shop' });
+  expect(toastOf(taken)).toMatchObject({ type: 'success' });
+  const sid = taken.headers
+    .getSetCookie()
+    .map((c) => /^sid=([^;]+)/.exec(c)?.[1])
+    .find(Boolean);
+  expect(await db('sessions').where({ sid }).first('sid')).toEqual({ sid });
+  expect(await page('/cart', `sid=${sid}`)).toContain('Sold Out Cap');
+});
