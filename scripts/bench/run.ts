@@ -213,7 +213,7 @@ const worker = spawn(process.execPath, ['src/cli/worker.ts'], {
   env,
   stdio: ['ignore', 'ignore', 'inherit'],
 });
-const ceiling = startCeilingServer(ceilingPort);
+const ceilingServer = startCeilingServer(ceilingPort);
 const base = `http://127.0.0.1:${appPort}`;
 await waitForHttp(`${base}/api/health`);
 await waitForHttp(`http://127.0.0.1:${ceilingPort}/`);
@@ -380,12 +380,21 @@ await cannon(ceilingUrl, ceilingTarget, WARMUP);
 // any target, so the first one measured is not the slower for being first.
 await cannon(base, { name: 'warm-up', path: '/' }, 3 * WARMUP);
 const ceilings: autocannon.Result[] = [];
+/** The bare server's CPU µs per response in each ceiling run: what a target's own is compared with. */
+const ceilingCpuUs: number[] = [];
+/** The ceiling right before a target, with its CPU per response. */
+async function measureCeiling(): Promise<autocannon.Result> {
+  const before = await cpuUs(ceilingServer.pid ?? 0);
+  const result = await cannon(ceilingUrl, ceilingTarget, DURATION);
+  ceilingCpuUs.push(((await cpuUs(ceilingServer.pid ?? 0)) - before) / Math.max(result.requests.total, 1));
+  ceilings.push(result);
+  return result;
+}
 const statusCodes: Record<string, Record<string, number>> = {};
 const rows: Row[] = [];
 for (let round = 1; round <= ROUNDS; round++)
   for (const target of targets) {
-    const ceiling = await cannon(ceilingUrl, ceilingTarget, DURATION);
-    ceilings.push(ceiling);
+    const ceiling = await measureCeiling();
     targetRss = 0;
     const restore = await target.setup?.();
     await cannon(base, target, WARMUP);
@@ -442,8 +451,7 @@ const drops = [
 ].filter(selected);
 const dropRows: DropRow[] = [];
 for (const drop of drops) {
-  const ceiling = await cannon(ceilingUrl, ceilingTarget, DURATION);
-  ceilings.push(ceiling);
+  const ceiling = await measureCeiling();
   const startedAt = new Date();
   let lastOrderAt = Date.now();
   const cpuBefore = { web: await cpuUs(server.pid ?? 0), worker: await cpuUs(worker.pid ?? 0) };
@@ -511,7 +519,7 @@ rows.unshift({
   ratioOfCeiling: 1,
   ceilingRps: mean((r) => r.requests.average),
   webRssMb: 0,
-  webCpuUs: 0,
+  webCpuUs: ceilingCpuUs.reduce((n, us) => n + us, 0) / Math.max(ceilingCpuUs.length, 1),
 });
 
 const bundles: Record<string, { js: number; css: number }> = {};
@@ -529,7 +537,7 @@ const exited = Promise.all(
 );
 server.kill('SIGTERM');
 worker.kill('SIGTERM');
-ceiling.kill('SIGTERM');
+ceilingServer.kill('SIGTERM');
 await exited; // the database stops last, after the app has closed its pools
 await bench.stop();
 
