@@ -7,6 +7,7 @@ import { signedInSession } from '../support/auth.ts';
 import { pdfText } from '../support/pdf.ts';
 import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
 import { type StripeStandIn, setUpCardPaymentsApp } from '../support/stripe-stand-in.ts';
+import { until } from '../support/until.ts';
 
 const WEBHOOK_SECRET = 'whsec_stripe_tax';
 const stack = setUpCardPaymentsApp(WEBHOOK_SECRET, { withWorker: true });
@@ -119,7 +120,12 @@ describe('Stripe Tax', () => {
     expect(text).toContain(`$${(tax / 100).toFixed(2)}`);
     expect(text).toContain(`$${((before.total + tax) / 100).toFixed(2)}`);
 
-    // The tax is an event: a rebuild reproduces the order's tax and total.
+    // The tax is an event: a rebuild reproduces the order's tax and total. The worker's
+    // confirmation mail appends an event of its own: the rows are read once it has.
+    await until(
+      async () => (await db('orders').where({ id }).first('confirmation_sent')).confirmation_sent === true,
+      'the confirmation mail is sent',
+    );
     const rows = await db('orders').orderBy('id');
     await rebuildProjections(db);
     expect(await db('orders').orderBy('id')).toEqual(rows);
