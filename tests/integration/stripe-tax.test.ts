@@ -4,6 +4,7 @@ import { SHOP_MESSAGES } from '../../src/shop/messages.ts';
 import { TAX_MESSAGES } from '../../src/shop/tax-rules.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
+import { deliver as deliverSigned } from '../support/members.ts';
 import { pdfText } from '../support/pdf.ts';
 import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
 import { type StripeStandIn, setUpCardPaymentsApp } from '../support/stripe-stand-in.ts';
@@ -41,13 +42,9 @@ function adminOf(appOf: () => TestApp) {
   };
 }
 
+/** A signed webhook delivery's HTTP status. */
 async function deliver(delivery: ReturnType<StripeStandIn['event']>) {
-  const res = await fetch(`${stack.app.url}/api/payments/stripe/webhook`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'stripe-signature': delivery.signature(WEBHOOK_SECRET) },
-    body: delivery.payload,
-  });
-  return res.status;
+  return (await deliverSigned(stack.app, delivery, WEBHOOK_SECRET)).status;
 }
 
 describe('Stripe Tax', () => {
@@ -120,12 +117,16 @@ describe('Stripe Tax', () => {
     expect(text).toContain(`$${(tax / 100).toFixed(2)}`);
     expect(text).toContain(`$${((before.total + tax) / 100).toFixed(2)}`);
 
-    // The tax is an event: a rebuild reproduces the order's tax and total. The worker's
-    // confirmation mail appends an event of its own: the rows are read once it has.
-    await until(
-      async () => (await db('orders').where({ id }).first('confirmation_sent')).confirmation_sent === true,
-      'the confirmation mail is sent',
-    );
+    // The tax is an event: a rebuild reproduces the order's tax and total. The worker's mails
+    // (the confirmation, 'payment received') append events of their own: the rows are read after them.
+    await until(async () => {
+      const order = await db('orders').where({ id }).first('confirmation_sent');
+      const mailed = await db('order_events')
+        .where({ order_id: id, type: 'OrderMailSent' })
+        .whereRaw(`data->>'kind' = 'payment-received'`)
+        .first('id');
+      return order.confirmation_sent === true && mailed !== undefined;
+    }, "the confirmation and the 'payment received' mail are sent");
     const rows = await db('orders').orderBy('id');
     await rebuildProjections(db);
     expect(await db('orders').orderBy('id')).toEqual(rows);

@@ -3,6 +3,7 @@ import { rebuildProjections } from '../../src/orders/store.ts';
 import { SHOP_MESSAGES } from '../../src/shop/messages.ts';
 import { TAX_MESSAGES } from '../../src/shop/tax-rules.ts';
 import { signedInSession } from '../support/auth.ts';
+import { deliver as deliverSigned } from '../support/members.ts';
 import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
 import { type StripeStandIn, setUpCardPaymentsApp } from '../support/stripe-stand-in.ts';
 
@@ -25,13 +26,9 @@ async function api(method: string, path: string, body?: unknown) {
   return { status: res.status, body: res.status === 204 ? null : await res.json() };
 }
 
+/** A signed webhook delivery's HTTP status. */
 async function deliver(delivery: ReturnType<StripeStandIn['event']>) {
-  const res = await fetch(`${stack.app.url}/api/payments/stripe/webhook`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'stripe-signature': delivery.signature(WEBHOOK_SECRET) },
-    body: delivery.payload,
-  });
-  return res.status;
+  return (await deliverSigned(stack.app, delivery, WEBHOOK_SECRET)).status;
 }
 
 const germany = { ...validCheckout, country: 'DE', zipCode: '10115' };
