@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import PDFDocument from 'pdfkit';
 import { z } from 'zod';
 import type { Db } from '../db/knex.ts';
 import { NotFound } from '../kernel/errors.ts';
@@ -61,8 +60,12 @@ export function orderDocuments(stream: StoredEvent[]): OrderDocument[] {
   });
 }
 
-/** A PDF drawn with pdfkit's built-in Helvetica (no font files to ship). */
-function pdf(title: string, draw: (doc: PDFKit.PDFDocument) => void): Promise<Buffer> {
+/**
+ * A PDF drawn with pdfkit's built-in Helvetica (no font files to ship). pdfkit is loaded with the
+ * first document, not with the process: it holds about 21 MB that a web process rarely needs.
+ */
+async function pdf(title: string, draw: (doc: PDFKit.PDFDocument) => void): Promise<Buffer> {
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: title } });
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
