@@ -97,16 +97,8 @@ type ProductRow = {
   updated_at: Date;
 };
 
-type VariantRow = {
-  id: number;
-  product_id: number;
-  options: Record<string, string>;
-  label: string;
-  stock: number | null;
-  sku: string;
-  price: number | null;
-  image: string | null;
-};
+/** A variant as its row reads: the variant and the product it belongs to. */
+type VariantRow = Variant & { product_id: number };
 
 /** The presenter: the only shape a product leaves the service in. */
 export function presentProduct(row: ProductRow, variantRows: VariantRow[] = []): Product {
