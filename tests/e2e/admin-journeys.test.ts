@@ -62,6 +62,10 @@ describe('admin journeys', () => {
       .poll(() => page.getByRole('status').filter({ hasText: 'Image uploaded successfully' }).count())
       .toBe(1);
     await page.getByRole('button', { name: 'Bold' }).click();
+    // The toolbar gives the focus back to the text on the next frame: a field filled before that
+    // would have its typing land in the text.
+    const content = page.getByLabel('Content', { exact: true });
+    await expect.poll(() => content.evaluate((el) => el === document.activeElement)).toBe(true);
     await page.getByLabel('Excerpt').fill('Why small releases win.');
     await page.getByLabel('Category').selectOption('Technology');
     await page.getByRole('textbox', { name: 'Tags' }).fill(' react ');
