@@ -16,7 +16,14 @@ import { judgeDiscount, takeDiscountUse } from '../shop/discounts.ts';
 import { SHOP_MESSAGES } from '../shop/messages.ts';
 import { listShippingMethods } from '../shop/shipping.ts';
 import { pickShippingMethod, type ShippingMethod, shippingCost } from '../shop/shipping-rules.ts';
-import { refuseLine, reserveStock } from '../shop/stock.ts';
+import {
+  LastLineShort,
+  ProductChanged,
+  refuseLine,
+  refuseShortLine,
+  reserveStock,
+  takeLastLineAndCommit,
+} from '../shop/stock.ts';
 import { listTaxRates, pricesIncludeTax } from '../shop/tax.ts';
 import { orderLineTaxes, type TaxSettings, taxAdded } from '../shop/tax-rules.ts';
 
@@ -60,8 +67,11 @@ export async function placeOrder(
       try {
         return await db.transaction((trx) => placeOrderIn(trx, { ...input, holdMs }));
       } catch (error) {
-        // A product's price or name changed between the read and the reservation: decide again.
-        if (!(error instanceof ProductChanged) || attempt === MAX_ATTEMPTS) throw error;
+        // A product's price or name changed between the read and the reservation, or the last
+        // line's stock ran short meanwhile: decide again (the read then refuses a short line).
+        if (error instanceof LastLineShort && attempt === MAX_ATTEMPTS) await refuseShortLine(db, error.line);
+        if (!(error instanceof ProductChanged || error instanceof LastLineShort) || attempt === MAX_ATTEMPTS)
+          throw error;
       }
     }
   } catch (error) {
@@ -205,9 +215,15 @@ async function placeOrderIn(
     await writeOutboxJobs(trx, jobs);
   }
   // The stock last, line by line in product order (one conditional UPDATE of its stock row each);
-  // the commit follows.
+  // the commit follows, sent with the last line's UPDATE when that line's stock is limited.
   for (const [i, item] of items.entries()) {
-    const reserved = await reserveStock(trx, item, lines[i].stock === null ? 'unlimited' : 'limited');
+    const asRead = lines[i].stock === null ? 'unlimited' : 'limited';
+    if (i === items.length - 1 && asRead === 'limited' && !trx.parentTransaction) {
+      const priced = { name: item.productName, price: item.priceAtTime, variant: item.variant ?? null };
+      await takeLastLineAndCommit(trx, item, priced);
+      break;
+    }
+    const reserved = await reserveStock(trx, item, asRead);
     if (
       reserved.name !== item.productName ||
       reserved.price !== item.priceAtTime ||
@@ -227,13 +243,6 @@ async function placeOrderIn(
     email: placed.email,
   });
   return { order, created: true };
-}
-
-/** A product's price or name changed after the order read it: the order is placed again. */
-class ProductChanged extends Conflict {
-  constructor() {
-    super('A product in your cart changed while the order was placed. Please try again.');
-  }
 }
 
 /** The checkout's discount code judged under its row lock (the client never sends an amount). */

@@ -114,8 +114,73 @@ export async function reserveStock(
   return refuseLine(await lineNow(trx, item));
 }
 
+/** A product's price or name changed after the order read it: the order is placed again. */
+export class ProductChanged extends Conflict {
+  constructor() {
+    super('A product in your cart changed while the order was placed. Please try again.');
+  }
+}
+
+/** The order's last line was short when its commit was sent (or its stock is no longer limited). */
+export class LastLineShort extends Error {
+  readonly line: StockLine;
+  constructor(line: StockLine) {
+    super('The last line of the order could not be taken from its stock row.');
+    this.line = line;
+  }
+}
+
+/** What take_last_stock_line raises (migration 202611296001). */
+const LAST_LINE_SHORT = 'PS001';
+const LAST_LINE_CHANGED = 'PS002';
+
+/** A UTF-8 text as a bytea literal: only hex digits reach the statement's text. */
+const hexLiteral = (text: string | null) =>
+  text === null ? 'NULL' : `decode('${Buffer.from(text, 'utf8').toString('hex')}', 'hex')`;
+
+function integerLiteral(value: number | null): string {
+  if (!Number.isSafeInteger(value)) throw new Error(`Not an integer: ${value}`);
+  return String(value);
+}
+
+/**
+ * Takes the order's last line from its limited stock row and commits the order, in one round trip:
+ * the call and the COMMIT go as one simple-protocol message, so the row's lock is held for the
+ * decrement and the commit alone, not also while the answer travels through a busy web process
+ * and the COMMIT comes back. The function raises when the line cannot be taken as priced, which
+ * skips the COMMIT and leaves the transaction for knex to roll back. A new BEGIN follows the
+ * COMMIT, for knex's own COMMIT to end (empty). Only for a top-level transaction.
+ */
+export async function takeLastLineAndCommit(
+  trx: Knex.Transaction,
+  item: StockLine,
+  priced: StockedLine,
+): Promise<void> {
+  const call = [
+    integerLiteral(item.productId),
+    integerLiteral(variantKey(item.variantId)),
+    integerLiteral(item.quantity),
+    hexLiteral(priced.name),
+    integerLiteral(priced.price),
+    hexLiteral(priced.variant),
+  ].join(', ');
+  try {
+    await trx.raw(`SELECT take_last_stock_line(${call}); COMMIT; BEGIN`);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === LAST_LINE_SHORT) throw new LastLineShort(item);
+    if (code === LAST_LINE_CHANGED) throw new ProductChanged();
+    throw error;
+  }
+}
+
+/** The Conflict of the order's last line, refused after every try found its stock row short. */
+export async function refuseShortLine(db: Executor, item: StockLine): Promise<never> {
+  return refuseLine(await lineNow(db, item));
+}
+
 /** A line's product as it is now: its name, status and the line's stock (undefined once it is gone). */
-async function lineNow(trx: Knex.Transaction, item: StockLine) {
+async function lineNow(trx: Executor, item: StockLine) {
   const { rows } = await trx.raw(
     `SELECT p.name, p.status, s.stock FROM products p
        LEFT JOIN stock_levels s ON s.product_id = p.id AND s.variant_id = :variantId
