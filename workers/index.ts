@@ -11,7 +11,7 @@ import { jobSchemas } from '../src/jobs/names.ts';
 import { relayOutbox } from '../src/jobs/outbox.ts';
 import { sweepExpiredRateLimits } from '../src/kernel/rate-limit.ts';
 import { orderLink } from '../src/orders/access-key.ts';
-import { sendOrderConfirmation, sendOrderMail } from '../src/orders/confirmation.ts';
+import { sendOrderConfirmation, sendOrderConfirmations, sendOrderMail } from '../src/orders/confirmation.ts';
 import { downloadMailLinks } from '../src/orders/downloads.ts';
 import { expireDueOrders, expireOrder, paymentGuidance } from '../src/orders/payments.ts';
 import { sweepAuditLog } from '../src/server/audit.ts';
@@ -112,6 +112,12 @@ export function startWorkers(services: AppServices): Workers {
           paymentGuidance(services, orderId),
         );
         log.info({ orderId, outcome }, 'order confirmation');
+      } else if (job.name === 'orders.send-confirmations') {
+        const { orderIds } = jobSchemas['orders.send-confirmations'].parse(job.data);
+        const outcomes = await sendOrderConfirmations(db, mailer, orderIds, (orderId) =>
+          paymentGuidance(services, orderId),
+        );
+        log.info({ orders: orderIds.length, ...outcomes }, 'order confirmations');
       } else if (job.name === 'orders.send-mail') {
         const mail = jobSchemas['orders.send-mail'].parse(job.data);
         const url = await orderLink(db, services.publicUrl, mail.orderId);

@@ -62,6 +62,10 @@ export const jobSchemas = {
     level: z.enum(['low', 'out']),
   }),
   'orders.send-confirmation': z.object({ orderId: z.number().int().positive() }),
+  /** The confirmations of the orders one outbox relay found (written as one job each), sent in one job. */
+  'orders.send-confirmations': z.object({
+    orderIds: z.array(z.number().int().positive()).min(1).max(100),
+  }),
   /** A mail after the confirmation (payment received, expired, refund, downloads, cancelled), once per key. */
   'orders.send-mail': z.object({
     orderId: z.number().int().positive(),

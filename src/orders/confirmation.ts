@@ -185,6 +185,34 @@ export async function sendOrderConfirmation(
   });
 }
 
+/**
+ * The confirmations of several orders (one relay's worth), one after another, each sent once as
+ * sendOrderConfirmation sends it: one at a time, as each holds a connection for its transaction
+ * and its payment guidance may need a second (the orders queue runs four jobs at once). Every
+ * order is tried; when any failed, the job fails after the others were sent, and its retry finds
+ * those already sent.
+ */
+export async function sendOrderConfirmations(
+  db: Db,
+  mailer: Mailer,
+  orderIds: number[],
+  guidance: (orderId: number, state: OrderState) => Promise<PaymentGuidance | null>,
+): Promise<Record<'sent' | 'already-sent' | 'no-order' | 'failed', number>> {
+  const outcomes = { sent: 0, 'already-sent': 0, 'no-order': 0, failed: 0 };
+  const errors: unknown[] = [];
+  for (const orderId of orderIds) {
+    try {
+      outcomes[await sendOrderConfirmation(db, mailer, orderId, (state) => guidance(orderId, state))]++;
+    } catch (error) {
+      outcomes.failed++;
+      errors.push(error);
+    }
+  }
+  if (errors.length)
+    throw new AggregateError(errors, `${errors.length} of ${orderIds.length} confirmations failed`);
+  return outcomes;
+}
+
 /** A card payment that came after the order ended (cancelled, or expired with its items gone): the money goes back. */
 function paidAfterEnd(stream: StoredEvent[]): boolean {
   return stream.some((e) => e.type === 'PaymentSucceeded' && e.data.afterExpiry === 'refund-needed');

@@ -91,4 +91,49 @@ describe('a crash between the order commit and the enqueue', () => {
       await app.close();
     }
   });
+
+  it('relays the confirmations of several orders as one job that mails each order once, even run twice', async () => {
+    const app = await startTestApp({ database, env: { SMTP_URL: smtp.url } });
+    try {
+      const { db, queues } = app.services;
+      await relayOutbox(db, queues);
+      const product = await createProductRow(db, { name: 'Sketchbook', price: 900, stock: null });
+      const orderIds: number[] = [];
+      for (const key of ['batch-key-0001', 'batch-key-0002', 'batch-key-0003']) {
+        const guest = new GuestClient(app);
+        await guest.add(product.id, 1);
+        const placed = await guest.checkout(validCheckout, key);
+        expect(placed.status).toBe(201);
+        orderIds.push(placed.body.id);
+      }
+      expect(await relayOutbox(db, queues)).toBe(6);
+      const queued = await queues.queue('orders').getJobs(['waiting', 'delayed']);
+      const batches = queued.filter((j) => j.name === 'orders.send-confirmations');
+      expect(batches.map((j) => j.data)).toEqual([{ orderIds }]);
+      expect(queued.filter((j) => j.name === 'orders.send-confirmation')).toEqual([]);
+      // A second batch over the same orders (another relay's), with one more unknown order id.
+      await queues.enqueue('orders.send-confirmations', { orderIds: [...orderIds, 999_999] });
+      const workers = startWorkers(app.services);
+      try {
+        const completed = await waitFor(
+          async () =>
+            (await queues.queue('orders').getCompleted()).filter(
+              (j) => j.name === 'orders.send-confirmations',
+            ).length,
+          (n) => n === 2,
+        );
+        expect(completed).toBe(2);
+      } finally {
+        await workers.close();
+      }
+      for (const orderId of orderIds) {
+        expect(smtp.messages.filter((m) => m.subject === `Order #${orderId} confirmed`)).toHaveLength(1);
+        expect(
+          await db('order_events').where({ order_id: orderId, type: 'ConfirmationEmailSent' }),
+        ).toHaveLength(1);
+      }
+    } finally {
+      await app.close();
+    }
+  });
 });
