@@ -13,7 +13,7 @@ import { sweepExpiredRateLimits } from '../src/kernel/rate-limit.ts';
 import { orderLink } from '../src/orders/access-key.ts';
 import { sendOrderConfirmation, sendOrderConfirmations, sendOrderMail } from '../src/orders/confirmation.ts';
 import { downloadMailLinks } from '../src/orders/downloads.ts';
-import { expireDueOrders, expireOrder, paymentGuidance } from '../src/orders/payments.ts';
+import { expireDueOrders, expireOrder, expireOrders, paymentGuidance } from '../src/orders/payments.ts';
 import { sweepAuditLog } from '../src/server/audit.ts';
 import type { AppServices } from '../src/server/services.ts';
 import { sendLowStockAlert } from '../src/shop/low-stock-alert.ts';
@@ -131,6 +131,10 @@ export function startWorkers(services: AppServices): Workers {
       } else if (job.name === 'orders.expire') {
         const { orderId } = jobSchemas['orders.expire'].parse(job.data);
         if (await expireOrder(services, orderId)) log.info({ orderId }, 'order expired');
+      } else if (job.name === 'orders.expire-orders') {
+        const { orderIds } = jobSchemas['orders.expire-orders'].parse(job.data);
+        const expired = await expireOrders(services, orderIds);
+        if (expired > 0) log.info({ expired, of: orderIds.length }, 'orders expired');
       } else if (job.name === 'orders.expire-due') {
         const expired = await expireDueOrders(services);
         if (expired > 0) log.info({ expired }, 'orders expired by the sweep');

@@ -81,6 +81,10 @@ export const jobSchemas = {
   }),
   /** Ends an unpaid order's stock hold at its deadline (a delayed job per order). */
   'orders.expire': z.object({ orderId: z.number().int().positive() }),
+  /** The expiries of orders whose deadlines fell in the same second, as one relay found them. */
+  'orders.expire-orders': z.object({
+    orderIds: z.array(z.number().int().positive()).min(1).max(100),
+  }),
   /** Expires every unpaid order past its hold: catches a lost or late expiry job. */
   'orders.expire-due': z.object({}),
   /** Starts every requested newsletter whose post is published: recipients fixed, batches queued. */

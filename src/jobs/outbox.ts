@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
+import { z } from 'zod';
 import type { Db } from '../db/knex.ts';
 import type { JobName } from './names.ts';
 import { jobSchemas, queueOf } from './names.ts';
@@ -66,42 +67,53 @@ function outboxRow(job: OutboxJob) {
 
 type OutboxRow = { job_name: JobName; payload: unknown; job_id: string | null; run_at: Date | null };
 
+/** The per-order jobs a relay sends together: each order's is idempotent, so a batch may overlap another. */
+const BATCHES = {
+  'orders.send-confirmation': { name: 'orders.send-confirmations', idPrefix: 'order-confirmations' },
+  'orders.expire': { name: 'orders.expire-orders', idPrefix: 'order-expiries' },
+} as const;
+
+type Batched = keyof typeof BATCHES;
+const isBatched = (name: JobName): name is Batched => name in BATCHES;
+
+/** A batched row's group: its job and, for a delayed one, the second its deadline falls in. */
+const groupOf = (row: OutboxRow) =>
+  `${row.job_name}@${row.run_at ? Math.ceil(row.run_at.getTime() / 1000) : ''}`;
+
 /**
- * The queue's jobs for the outbox rows, the order confirmations among them as one job: a product
+ * The queue's jobs for the outbox rows. The per-order confirmations of one pass are one job, and
+ * so are the expiries due in the same second (run at the last of their deadlines): a product
  * drop's hundreds of orders a second would otherwise cost the queue a job each (its add, claim and
  * completion: more PostgreSQL time than the order's own statements). Each order is still mailed
- * once (sendOrderConfirmation records it), and the batch's id is its orders' list, so a batch
- * relayed twice is added once and a different batch mails no one twice.
+ * or expired once (both record it on the order), and a batch's id is its orders' list, so a
+ * batch relayed twice is added once and a different batch changes no order twice.
  */
 function relayedJobs(rows: OutboxRow[]) {
-  const isConfirmation = (row: OutboxRow) => row.job_name === 'orders.send-confirmation' && !row.run_at;
-  const confirmations = rows.filter(isConfirmation);
-  const batched = confirmations.length > 1;
+  const groups = Map.groupBy(
+    rows.filter((row) => isBatched(row.job_name)),
+    groupOf,
+  );
   return rows.flatMap((row) => {
-    if (batched && isConfirmation(row)) {
-      // The batch where its first confirmation was: the jobs keep the order they were written in.
-      if (row !== confirmations[0]) return [];
-      const orderIds = confirmations.map(
-        (c) => jobSchemas['orders.send-confirmation'].parse(c.payload).orderId,
-      );
-      const batchId = createHash('sha1').update(orderIds.join(',')).digest('base64url');
-      return [
-        {
-          name: 'orders.send-confirmations' as const,
-          data: { orderIds },
-          opts: { jobId: `order-confirmations-${batchId}` },
-        },
-      ];
-    }
-    const delay = row.run_at ? Math.max(0, row.run_at.getTime() - Date.now()) : 0;
-    return [
-      {
-        name: row.job_name,
-        data: row.payload,
-        opts: { ...(row.job_id ? { jobId: row.job_id } : {}), ...(delay ? { delay } : {}) },
-      },
-    ];
+    const group = isBatched(row.job_name) ? groups.get(groupOf(row)) : undefined;
+    if (!group || group.length === 1) return [queuedJob(row.job_name, row.payload, row.job_id, row.run_at)];
+    // The batch where its first row was: the jobs keep the order they were written in.
+    if (row !== group[0]) return [];
+    const batch = BATCHES[row.job_name as Batched];
+    const orderIds = group.map((r) => orderIdSchema.parse(r.payload).orderId);
+    const runAt = group.reduce<Date | null>(
+      (last, r) => (r.run_at && (!last || r.run_at > last) ? r.run_at : last),
+      null,
+    );
+    const batchId = createHash('sha1').update(orderIds.join(',')).digest('base64url');
+    return [queuedJob(batch.name, { orderIds }, `${batch.idPrefix}-${batchId}`, runAt)];
   });
+}
+
+const orderIdSchema = z.object({ orderId: z.number().int().positive() });
+
+function queuedJob(name: JobName, data: unknown, jobId: string | null, runAt: Date | null) {
+  const delay = runAt ? Math.max(0, runAt.getTime() - Date.now()) : 0;
+  return { name, data, opts: { ...(jobId ? { jobId } : {}), ...(delay ? { delay } : {}) } };
 }
 
 /** Moves committed outbox rows to the queue. Safe to run from several processes at once. */

@@ -291,6 +291,26 @@ export async function expireOrder(
   return true;
 }
 
+/**
+ * Ends the holds of orders whose deadlines fell within the same second (one relay's delayed job
+ * for them, run at the last of those deadlines). Every order is tried; when any failed, the job
+ * fails after the others, and its retry finds those already expired.
+ */
+export async function expireOrders(services: OrderEnding, orderIds: number[]): Promise<number> {
+  let expired = 0;
+  const errors: unknown[] = [];
+  for (const orderId of orderIds) {
+    try {
+      if (await expireOrder(services, orderId)) expired++;
+    } catch (error) {
+      errors.push(error);
+    }
+  }
+  if (errors.length)
+    throw new AggregateError(errors, `${errors.length} of ${orderIds.length} expiries failed`);
+  return expired;
+}
+
 /** The admin's cancel; with Stripe, the order's open payment page closes with it. */
 export async function cancelOrder(
   services: OrderEnding,

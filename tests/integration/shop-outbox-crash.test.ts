@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { placeOrder } from '../../src/checkout/place-order.ts';
 import { relayOutbox } from '../../src/jobs/outbox.ts';
 import { sendOrderConfirmation } from '../../src/orders/confirmation.ts';
+import { stockOf } from '../../src/shop/stock.ts';
 import { startWorkers } from '../../workers/index.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
@@ -91,7 +93,9 @@ describe('a crash between the order commit and the enqueue', () => {
       await app.close();
     }
   });
+});
 
+describe('the outbox relay', () => {
   it('relays the confirmations of several orders as one job that mails each order once, even run twice', async () => {
     const app = await startTestApp({ database, env: { SMTP_URL: smtp.url } });
     try {
@@ -132,6 +136,56 @@ describe('a crash between the order commit and the enqueue', () => {
           await db('order_events').where({ order_id: orderId, type: 'ConfirmationEmailSent' }),
         ).toHaveLength(1);
       }
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('relays the expiries due in the same second as one delayed job that expires each order at its deadline', async () => {
+    const app = await startTestApp({ database, env: { SMTP_URL: smtp.url } });
+    try {
+      const { db, queues } = app.services;
+      await relayOutbox(db, queues);
+      const product = await createProductRow(db, { name: 'Poster', price: 700, stock: 4 });
+      // Both holds end at the same instant, two seconds on.
+      const deadline = Math.ceil((Date.now() + 2_000) / 1000) * 1000;
+      const orders = await Promise.all(
+        [0, 1].map(async () => {
+          const guest = new GuestClient(app);
+          await guest.add(product.id, 2);
+          const placed = await placeOrder(db, {
+            owner: { userId: null, sessionId: guest.sid },
+            checkout: validCheckout,
+            idempotencyKey: null,
+            currency: 'usd',
+            holdMs: deadline - Date.now(),
+          });
+          return placed.order.id;
+        }),
+      );
+      expect(await stockOf(db, product.id)).toBe(0);
+      await relayOutbox(db, queues);
+      const delayed = await queues.queue('orders').getJobs(['delayed']);
+      // The earlier orders' expiries (days away) wait on the same queue.
+      const ofThese = (data: { orderId?: number; orderIds?: number[] }) =>
+        [data.orderId, ...(data.orderIds ?? [])].some((id) => id !== undefined && orders.includes(id));
+      const expiries = delayed.filter((j) => j.name.startsWith('orders.expire') && ofThese(j.data));
+      expect(expiries.map((j) => j.name)).toEqual(['orders.expire-orders']);
+      expect([...expiries[0].data.orderIds].sort()).toEqual([...orders].sort());
+      const workers = startWorkers(app.services);
+      try {
+        await waitFor(
+          () => db('orders').whereIn('id', orders).where({ status: 'expired' }).count({ n: '*' }).first(),
+          (row) => Number(row?.n) === 2,
+        );
+      } finally {
+        await workers.close();
+      }
+      expect(Date.now()).toBeGreaterThanOrEqual(deadline);
+      expect(await stockOf(db, product.id)).toBe(4);
+      expect(
+        await db('order_events').whereIn('order_id', orders).where({ type: 'OrderExpired' }),
+      ).toHaveLength(2);
     } finally {
       await app.close();
     }
