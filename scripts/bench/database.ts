@@ -60,9 +60,10 @@ export async function databaseCpu(): Promise<{ total: number; background: number
     if (Number(pid) !== postmaster && Number(fields[1]) !== postmaster) continue;
     const used = Number(fields[11]) + Number(fields[12]);
     ticks += used;
-    // A client's backend shows its address in its title: "postgres: user db 127.0.0.1(port) idle".
+    // A client's backend shows its address in its title: "postgres: user db 127.0.0.1(port) idle",
+    // or "[local]" over the Unix socket.
     const title = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-    if (!title.includes('(')) background += used;
+    if (!title.includes('(') && !title.includes('[local]')) background += used;
   }
   return { total: (ticks * 1000) / 100, background: (background * 1000) / 100 };
 }
