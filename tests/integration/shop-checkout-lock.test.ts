@@ -38,7 +38,8 @@ describe('placing an order takes the stock row last', () => {
     await edit('products').where({ id: product.id }).update({ description: 'Edited' });
     await setStock(edit, product.id, 3);
     const checkout = guest.checkout();
-    const pid = await waitingOn('UPDATE stock_levels');
+    // The order's last limited line is taken by take_last_stock_line, sent with the COMMIT.
+    const pid = await waitingOn('SELECT take_last_stock_line(');
     // Everything else of the order is written by then: the stock row's lock is the transaction's last.
     const { rows: writes } = await db.raw(
       `SELECT c.relname FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
