@@ -16,7 +16,9 @@ function positiveId(value: string | undefined): number | null {
  */
 function pagePath(ctx: Context): string | null {
   if (!ctx.path.endsWith('.data'))
-    return String(ctx.response.get('content-type')).startsWith('text/html') ? ctx.path : null;
+    return String(ctx.state.storedType ?? ctx.response.get('content-type')).startsWith('text/html')
+      ? ctx.path
+      : null;
   const path = ctx.path.replace(/(\/_)?\.data$/, '') || '/';
   let from: string | null = null;
   try {

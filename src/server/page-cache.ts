@@ -357,24 +357,34 @@ export function sendStored(
   contentType: string,
   conditional: boolean,
 ): void {
-  const { res } = ctx;
-  res.statusCode = 200;
-  res.setHeader('X-Request-Id', requestId);
-  res.setHeader('X-Cache', xCache);
-  for (let i = 0; i < headers.length; i++) res.setHeader(headers[i][0], headers[i][1]);
+  const { res, req } = ctx;
   ctx.respond = false;
-  const req = ctx.req;
-  // Koa's fresh check, only for a conditional request: it copies every response header.
-  if (conditional && (req.headers['if-none-match'] || req.headers['if-modified-since']) && ctx.fresh) {
-    res.statusCode = 304;
-    res.end();
-    return;
+  // Koa's fresh check, only for a conditional request: it reads the response's headers.
+  const revalidating =
+    conditional && Boolean(req.headers['if-none-match'] || req.headers['if-modified-since']);
+  if (revalidating) {
+    // Koa judges freshness only for a 2xx or 304 answer.
+    res.statusCode = 200;
+    res.setHeader('X-Request-Id', requestId);
+    res.setHeader('X-Cache', xCache);
+    for (let i = 0; i < headers.length; i++) res.setHeader(headers[i][0], headers[i][1]);
+    if (ctx.fresh) {
+      res.statusCode = 304;
+      res.end();
+      return;
+    }
   }
-  res.setHeader('Content-Type', contentType);
   const encoding = storedEncoding(ctx, body.br ? 'br' : 'gzip');
-  if (encoding !== 'identity') res.setHeader('Content-Encoding', encoding);
   const bytes = (encoding === 'br' ? body.br : encoding === 'gzip' ? body.gzip : body.identity) as Buffer;
-  res.setHeader('Content-Length', bytes.length);
+  // One writeHead with the headers as a flat list: no per-header bookkeeping (setHeader's
+  // validation and map) when none was set before. Headers set earlier (by the middleware a
+  // rendered request passed, or above) are merged by Node.
+  const flat: string[] = ['X-Request-Id', requestId, 'X-Cache', xCache];
+  if (!revalidating) for (let i = 0; i < headers.length; i++) flat.push(headers[i][0], headers[i][1]);
+  flat.push('Content-Type', contentType, 'Content-Length', String(bytes.length));
+  if (encoding !== 'identity') flat.push('Content-Encoding', encoding);
+  res.writeHead(200, flat);
+  ctx.state.storedType = contentType;
   if (req.method === 'HEAD') res.end();
   else res.end(bytes);
 }

@@ -12,6 +12,8 @@ export interface RequestState extends RequestContext {
   pageCacheStoring?: boolean;
   /** A page's x-page-cache-* headers (stored or rendered): which post or product it shows. */
   pageMeta?: Record<string, string>;
+  /** The Content-Type of a stored answer, whose headers went out in one writeHead (not readable back). */
+  storedType?: string;
   /** The matched page route pattern, for metrics labels. */
   routePattern?: string;
   /** A page form's `intent` field, read with its body (the audit log names the action by it). */
