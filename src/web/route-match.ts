@@ -44,14 +44,30 @@ function pageRouteMatcher(build: ServerBuild): (pathname: string) => PageRoute {
   };
 }
 
-const matchers = new WeakMap<ServerBuild, (pathname: string) => PageRoute>();
+/** Paths whose routes are remembered per build: a page's path repeats (home, the popular posts). */
+const PATHS_REMEMBERED = 2_000;
 
-/** The route of a page path in this build (the matcher made once per build). */
+const matchers = new WeakMap<
+  ServerBuild,
+  { match: (pathname: string) => PageRoute; seen: Map<string, PageRoute> }
+>();
+
+/**
+ * The route of a page path in this build (the matcher made once per build). React Router's
+ * matchRoutes flattens and ranks every route and compiles their patterns on each call, about a
+ * fifth of a signed-in page's CPU, so a path's answer is remembered.
+ */
 export function pageRouteOf(build: ServerBuild, pathname: string): PageRoute {
-  let match = matchers.get(build);
-  if (!match) {
-    match = pageRouteMatcher(build);
-    matchers.set(build, match);
+  let matcher = matchers.get(build);
+  if (!matcher) {
+    matcher = { match: pageRouteMatcher(build), seen: new Map() };
+    matchers.set(build, matcher);
   }
-  return match(pathname);
+  let route = matcher.seen.get(pathname);
+  if (!route) {
+    route = matcher.match(pathname);
+    if (matcher.seen.size >= PATHS_REMEMBERED) matcher.seen.clear();
+    matcher.seen.set(pathname, route);
+  }
+  return route;
 }

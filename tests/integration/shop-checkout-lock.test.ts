@@ -67,3 +67,50 @@ describe('placing an order takes the stock row last', () => {
     });
   });
 });
+
+describe('the last limited line, taken with the commit', () => {
+  /** Holds the guest's cart row so that the checkout's read waits, then commits `change` before letting it go. */
+  async function changedAfterTheRead(guest: GuestClient, change: () => Promise<void>) {
+    const { db } = app.services;
+    const cart = await db.transaction();
+    await cart.raw('SELECT 1 FROM carts WHERE session_id = ? FOR UPDATE', [guest.sid]);
+    const checkout = guest.checkout();
+    // The read's snapshot is taken before the change commits; its stock statement comes after.
+    await waitingOn('WITH cart AS');
+    await change();
+    await cart.commit();
+    return checkout;
+  }
+
+  it('places the order again at a price committed after the cart was read', async () => {
+    const { db } = app.services;
+    const product = await createProductRow(db, { stock: 5, price: 1000 });
+    const guest = new GuestClient(app);
+    expect((await guest.add(product.id)).status).toBe(201);
+    const res = await changedAfterTheRead(guest, async () => {
+      await db('products').where({ id: product.id }).update({ price: 1500 });
+    });
+    expect(res.status).toBe(201);
+    expect(await db('order_items').where({ order_id: res.body.id }).select('price_at_time')).toEqual([
+      { price_at_time: 1500 },
+    ]);
+    expect(await stockOf(db, product.id)).toBe(4);
+  });
+
+  it('refuses with the stock message when the row ran short after the cart was read, and keeps the cart', async () => {
+    const { db } = app.services;
+    const product = await createProductRow(db, { stock: 5, price: 1000 });
+    const guest = new GuestClient(app);
+    expect((await guest.add(product.id, 2)).status).toBe(201);
+    const ordersBefore = await db('orders').count({ n: '*' }).first();
+    const res = await changedAfterTheRead(guest, () => setStock(db, product.id, 1));
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe('Only 1 items available in stock');
+    expect(await stockOf(db, product.id)).toBe(1);
+    expect(await db('orders').count({ n: '*' }).first()).toEqual(ordersBefore);
+    const cart = await guest.request('GET', '/api/cart');
+    expect(
+      cart.body.cart.items.map((i: { productId: number; quantity: number }) => [i.productId, i.quantity]),
+    ).toEqual([[product.id, 2]]);
+  });
+});
