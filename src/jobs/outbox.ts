@@ -96,18 +96,27 @@ function relayedJobs(rows: OutboxRow[]) {
   return rows.flatMap((row) => {
     const group = isBatched(row.job_name) ? groups.get(groupOf(row)) : undefined;
     if (!group || group.length === 1) return [queuedJob(row.job_name, row.payload, row.job_id, row.run_at)];
-    // The batch where its first row was: the jobs keep the order they were written in.
+    // The batches where their group's first row was: the jobs keep the order they were written in.
     if (row !== group[0]) return [];
     const batch = BATCHES[row.job_name as Batched];
-    const orderIds = group.map((r) => orderIdSchema.parse(r.payload).orderId);
-    const runAt = group.reduce<Date | null>(
-      (last, r) => (r.run_at && (!last || r.run_at > last) ? r.run_at : last),
-      null,
-    );
-    const batchId = createHash('sha1').update(orderIds.join(',')).digest('base64url');
-    return [queuedJob(batch.name, { orderIds }, `${batch.idPrefix}-${batchId}`, runAt)];
+    const jobs = [];
+    // A few batches, not one: the orders queue runs four jobs at once, each sending in turn.
+    for (let start = 0; start < group.length; start += ORDERS_PER_BATCH) {
+      const part = group.slice(start, start + ORDERS_PER_BATCH);
+      const orderIds = part.map((r) => orderIdSchema.parse(r.payload).orderId);
+      const runAt = part.reduce<Date | null>(
+        (last, r) => (r.run_at && (!last || r.run_at > last) ? r.run_at : last),
+        null,
+      );
+      const batchId = createHash('sha1').update(orderIds.join(',')).digest('base64url');
+      jobs.push(queuedJob(batch.name, { orderIds }, `${batch.idPrefix}-${batchId}`, runAt));
+    }
+    return jobs;
   });
 }
+
+/** Orders per batch job: a relay's hundred confirmations are four jobs, sent side by side. */
+const ORDERS_PER_BATCH = 25;
 
 const orderIdSchema = z.object({ orderId: z.number().int().positive() });
 
