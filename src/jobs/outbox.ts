@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { z } from 'zod';
 import type { Db } from '../db/knex.ts';
 import type { JobName } from './names.ts';
 import { jobSchemas, queueOf } from './names.ts';
@@ -103,7 +102,7 @@ function relayedJobs(rows: OutboxRow[]) {
     // A few batches, not one: the orders queue runs four jobs at once, each sending in turn.
     for (let start = 0; start < group.length; start += ORDERS_PER_BATCH) {
       const part = group.slice(start, start + ORDERS_PER_BATCH);
-      const orderIds = part.map((r) => orderIdSchema.parse(r.payload).orderId);
+      const orderIds = part.map((r) => jobSchemas[r.job_name as Batched].parse(r.payload).orderId);
       const runAt = part.reduce<Date | null>(
         (last, r) => (r.run_at && (!last || r.run_at > last) ? r.run_at : last),
         null,
@@ -117,8 +116,6 @@ function relayedJobs(rows: OutboxRow[]) {
 
 /** Orders per batch job: a relay's hundred confirmations are four jobs, sent side by side. */
 const ORDERS_PER_BATCH = 25;
-
-const orderIdSchema = z.object({ orderId: z.number().int().positive() });
 
 function queuedJob(name: JobName, data: unknown, jobId: string | null, runAt: Date | null) {
   const delay = runAt ? Math.max(0, runAt.getTime() - Date.now()) : 0;
