@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex.ts';
 import type { Mail, Mailer } from '../jobs/mailer.ts';
+import { forEachOrder } from '../kernel/each-order.ts';
 import { escapeHtml } from '../kernel/escape.ts';
 import { countryName } from '../shop/countries.ts';
 import { lineName } from '../shop/line-name.ts';
@@ -197,19 +198,12 @@ export async function sendOrderConfirmations(
   mailer: Mailer,
   orderIds: number[],
   guidance: (orderId: number, state: OrderState) => Promise<PaymentGuidance | null>,
-): Promise<Record<'sent' | 'already-sent' | 'no-order' | 'failed', number>> {
-  const outcomes = { sent: 0, 'already-sent': 0, 'no-order': 0, failed: 0 };
-  const errors: unknown[] = [];
-  for (const orderId of orderIds) {
-    try {
-      outcomes[await sendOrderConfirmation(db, mailer, orderId, (state) => guidance(orderId, state))]++;
-    } catch (error) {
-      outcomes.failed++;
-      errors.push(error);
-    }
-  }
-  if (errors.length)
-    throw new AggregateError(errors, `${errors.length} of ${orderIds.length} confirmations failed`);
+): Promise<Record<'sent' | 'already-sent' | 'no-order', number>> {
+  const outcomes = { sent: 0, 'already-sent': 0, 'no-order': 0 };
+  const sent = await forEachOrder(orderIds, 'confirmations', (orderId) =>
+    sendOrderConfirmation(db, mailer, orderId, (state) => guidance(orderId, state)),
+  );
+  for (const outcome of sent) outcomes[outcome]++;
   return outcomes;
 }
 

@@ -1,5 +1,6 @@
 import type Stripe from 'stripe';
 import type { Db } from '../db/knex.ts';
+import { forEachOrder } from '../kernel/each-order.ts';
 import { AppError, Conflict, NotFound, UpstreamFailed } from '../kernel/errors.ts';
 import type { CoreServices } from '../kernel/services.ts';
 import { lineName } from '../shop/line-name.ts';
@@ -297,18 +298,8 @@ export async function expireOrder(
  * fails after the others, and its retry finds those already expired.
  */
 export async function expireOrders(services: OrderEnding, orderIds: number[]): Promise<number> {
-  let expired = 0;
-  const errors: unknown[] = [];
-  for (const orderId of orderIds) {
-    try {
-      if (await expireOrder(services, orderId)) expired++;
-    } catch (error) {
-      errors.push(error);
-    }
-  }
-  if (errors.length)
-    throw new AggregateError(errors, `${errors.length} of ${orderIds.length} expiries failed`);
-  return expired;
+  const expired = await forEachOrder(orderIds, 'expiries', (orderId) => expireOrder(services, orderId));
+  return expired.filter(Boolean).length;
 }
 
 /** The admin's cancel; with Stripe, the order's open payment page closes with it. */
