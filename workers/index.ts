@@ -13,7 +13,13 @@ import { sweepExpiredRateLimits } from '../src/kernel/rate-limit.ts';
 import { orderLink } from '../src/orders/access-key.ts';
 import { sendOrderConfirmation, sendOrderConfirmations, sendOrderMail } from '../src/orders/confirmation.ts';
 import { downloadMailLinks } from '../src/orders/downloads.ts';
-import { expireDueOrders, expireOrder, expireOrders, paymentGuidance } from '../src/orders/payments.ts';
+import {
+  expireDueOrders,
+  expireOrder,
+  expireOrders,
+  paymentGuidance,
+  paymentGuidanceOfBatch,
+} from '../src/orders/payments.ts';
 import { sweepAuditLog } from '../src/server/audit.ts';
 import type { AppServices } from '../src/server/services.ts';
 import { sendLowStockAlert } from '../src/shop/low-stock-alert.ts';
@@ -114,9 +120,7 @@ export function startWorkers(services: AppServices): Workers {
         log.info({ orderId, outcome }, 'order confirmation');
       } else if (job.name === 'orders.send-confirmations') {
         const { orderIds } = jobSchemas['orders.send-confirmations'].parse(job.data);
-        const outcomes = await sendOrderConfirmations(db, mailer, orderIds, (orderId) =>
-          paymentGuidance(services, orderId),
-        );
+        const outcomes = await sendOrderConfirmations(db, mailer, orderIds, paymentGuidanceOfBatch(services));
         log.info({ orders: orderIds.length, ...outcomes }, 'order confirmations');
       } else if (job.name === 'orders.send-mail') {
         const mail = jobSchemas['orders.send-mail'].parse(job.data);

@@ -142,11 +142,13 @@ const SQL = {
        RETURNING i.product_id, i.variant_id, i.quantity
      )
      SELECT t.product_id, t.variant_id, v.label AS variant, t.quantity, p.name,
-            coalesce(v.price, p.price) AS price, s.stock, p.status,
-       (SELECT nextval('order_ids')::int) AS order_id, nextval('order_items_id_seq')::int AS line_id
+            coalesce(v.price, p.price) AS price, s.stock, p.status, p.category,
+            CASE WHEN on_sale.ok THEN (SELECT nextval('order_ids')::int) END AS order_id,
+            CASE WHEN on_sale.ok THEN nextval('order_items_id_seq')::int END AS line_id
      FROM taken t JOIN products p ON p.id = t.product_id
      LEFT JOIN product_variants v ON v.id = t.variant_id
      LEFT JOIN stock_levels s ON s.product_id = t.product_id AND s.variant_id = coalesce(t.variant_id, 0)
+     CROSS JOIN LATERAL (SELECT p.status = 'active' AND (s.stock IS NULL OR s.stock >= t.quantity) AS ok) on_sale
      ORDER BY t.product_id, t.variant_id NULLS FIRST`,
   event: `with "appended" as (insert into "order_events" ("data", "metadata", "order_id", "type", "version") values ($1, $2, $3, $4, $5) on conflict ("order_id", "version") do nothing returning "order_id", "version", "type", "data", "metadata", "created_at"), "jobs" as (INSERT INTO outbox (queue, job_name, payload, job_id, run_at)
      SELECT * FROM (VALUES ($6, $7, $8::jsonb, $9, $10::timestamptz), ($11, $12, $13::jsonb, $14, $15::timestamptz)) AS v

@@ -8,8 +8,8 @@ import { NO_SHIPPING } from '../orders/fulfilment.ts';
 import { orderByIdempotencyKey } from '../orders/lists.ts';
 import { paymentSettings } from '../orders/payment-settings.ts';
 import { type OrderSummary, summarize } from '../orders/presenters.ts';
-import { commitEvents, newOrderIds } from '../orders/store.ts';
-import { CartEmpty, type CartOwner, takeCartLines } from '../shop/cart.ts';
+import { commitEvents } from '../orders/store.ts';
+import { CartEmpty, type CartOwner, type TakenLine, takeCartLines } from '../shop/cart.ts';
 import { type CheckoutInput, splitName } from '../shop/checkout-schema.ts';
 import type { OrderDiscount } from '../shop/discount-schema.ts';
 import { judgeDiscount, takeDiscountUse } from '../shop/discounts.ts';
@@ -85,6 +85,15 @@ export async function placeOrder(
   }
 }
 
+/** The ids the take gave lines it read on sale (all of these lines): ascending, in the lines' order. */
+function takenIds(lines: TakenLine[]): { orderId: number; lineIds: number[] } {
+  const orderId = lines[0].order_id;
+  const lineIds = lines.map((line) => line.line_id);
+  if (orderId === null || lineIds.some((id) => id === null))
+    throw new Error('A line read on sale was taken without its ids');
+  return { orderId, lineIds: (lineIds as number[]).sort((a, b) => a - b) };
+}
+
 async function placeOrderIn(
   trx: Knex.Transaction,
   input: PlaceOrderInput & { holdMs: number },
@@ -113,7 +122,7 @@ async function placeOrderIn(
   // Refused before the order is written when the read already shows it (a drop's tail: cheap 409s).
   for (const line of lines)
     if (line.status !== 'active' || (line.stock !== null && line.stock < line.quantity)) refuseLine(line);
-  const { orderId, lineIds } = await newOrderIds(trx, lines.length);
+  const { orderId, lineIds } = takenIds(lines);
   const untaxed: OrderLine[] = lines.map((line, i) => ({
     lineId: lineIds[i],
     productId: line.product_id,

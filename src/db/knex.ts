@@ -54,13 +54,16 @@ export function createDb(connectionString: string, poolMax = 10, log?: DbLog): D
  * their database time). Named after its SQL, so one name never stands for two texts.
  */
 export function prepared<Q extends Knex.QueryBuilder | Knex.Raw>(query: Q): Q {
-  const { sql } = query.toSQL();
-  let name = preparedNames.get(sql);
+  const compiled = query.toSQL();
+  let name = preparedNames.get(compiled.sql);
   if (!name) {
-    name = `p_${createHash('sha1').update(sql).digest('base64url')}`;
-    preparedNames.set(sql, name);
+    name = `p_${createHash('sha1').update(compiled.sql).digest('base64url')}`;
+    preparedNames.set(compiled.sql, name);
   }
-  return query.options({ name }) as Q;
+  compiled.options = { ...compiled.options, name };
+  // Knex compiles a query again when it runs it (its runner calls toSQL): this one is compiled.
+  query.toSQL = () => compiled;
+  return query;
 }
 
 /** The names of the prepared statements' texts: a few fixed texts, hashed once per process. */

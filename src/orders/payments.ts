@@ -488,13 +488,20 @@ function stripeTaxOf(state: OrderState, session: Stripe.Checkout.Session): Order
 }
 
 /** What an unpaid order's confirmation tells the customer to do: pay by card, or the writer's instructions. */
-export async function paymentGuidance(services: CoreServices, orderId: number): Promise<PaymentGuidance> {
-  const orderUrl = await orderLink(services.db, services.publicUrl, orderId);
-  if (services.stripe) return { mode: 'stripe', orderUrl };
-  return {
-    mode: 'manual',
-    instructions: (await paymentSettings(services.db, { cardPayments: false })).instructions,
-    orderUrl,
+export function paymentGuidance(services: CoreServices, orderId: number): Promise<PaymentGuidance> {
+  return paymentGuidanceOfBatch(services)(orderId);
+}
+
+/** paymentGuidance for one batch of confirmations: the Payments settings are read once for all of them. */
+export function paymentGuidanceOfBatch(
+  services: CoreServices,
+): (orderId: number) => Promise<PaymentGuidance> {
+  let settings: Promise<PaymentSettings> | undefined;
+  return async (orderId) => {
+    const orderUrl = await orderLink(services.db, services.publicUrl, orderId);
+    if (services.stripe) return { mode: 'stripe', orderUrl };
+    settings ??= paymentSettings(services.db, { cardPayments: false });
+    return { mode: 'manual', instructions: (await settings).instructions, orderUrl };
   };
 }
 

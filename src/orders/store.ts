@@ -305,21 +305,3 @@ export async function rebuildProjections(db: Db): Promise<{ orders: number; even
     return { orders, events: rows.length };
   });
 }
-
-/** A new order's id and its lines' ids (ascending), taken from the sequences in one statement. */
-export async function newOrderIds(
-  trx: Knex.Transaction,
-  lines: number,
-): Promise<{ orderId: number; lineIds: number[] }> {
-  const { rows } = await prepared(
-    trx.raw(
-      `SELECT (SELECT nextval('order_ids')::int) AS order_id, nextval('order_items_id_seq')::int AS line_id
-       FROM generate_series(1, ?)`,
-      [lines],
-    ),
-  );
-  return {
-    orderId: rows[0].order_id,
-    lineIds: rows.map((row: { line_id: number }) => row.line_id).sort((a: number, b: number) => a - b),
-  };
-}

@@ -409,12 +409,20 @@ export type TakenLine = {
   status: string;
   /** Its tax rate may be its category's (a reduced rate for books). */
   category: string;
+  /**
+   * The order's id and this line's, taken from their sequences for a line the read finds on sale
+   * and in stock (null otherwise), in the same statement.
+   */
+  order_id: number | null;
+  line_id: number | null;
 };
 
 /**
  * Takes the owner's cart lines for an order (deleted here, back if the order is not placed) with
- * their products' (and variants') name, price, stock and status, in one statement. The cart row is locked first,
- * as an add to the cart locks it; the products are read unlocked.
+ * their products' (and variants') name, price, stock and status, and the order's new ids, in one
+ * statement. The cart row is locked first, as an add to the cart locks it; the products are read
+ * unlocked. The order's id comes from an uncorrelated subquery, which PostgreSQL evaluates once
+ * and only when a line asks for it: a cart refused at this read takes no order id.
  */
 export async function takeCartLines(trx: Knex.Transaction, owner: CartOwner): Promise<TakenLine[]> {
   const [column, ownerId] = owner.userId
@@ -432,10 +440,13 @@ export async function takeCartLines(trx: Knex.Transaction, owner: CartOwner): Pr
        RETURNING i.product_id, i.variant_id, i.quantity
      )
      SELECT t.product_id, t.variant_id, v.label AS variant, t.quantity, p.name,
-            coalesce(v.price, p.price) AS price, s.stock, p.status, p.category
+            coalesce(v.price, p.price) AS price, s.stock, p.status, p.category,
+            CASE WHEN on_sale.ok THEN (SELECT nextval('order_ids')::int) END AS order_id,
+            CASE WHEN on_sale.ok THEN nextval('order_items_id_seq')::int END AS line_id
      FROM taken t JOIN products p ON p.id = t.product_id
      LEFT JOIN product_variants v ON v.id = t.variant_id
      LEFT JOIN stock_levels s ON s.product_id = t.product_id AND s.variant_id = coalesce(t.variant_id, 0)
+     CROSS JOIN LATERAL (SELECT p.status = 'active' AND (s.stock IS NULL OR s.stock >= t.quantity) AS ok) on_sale
      ORDER BY t.product_id, t.variant_id NULLS FIRST`,
       [column, ownerId],
     ),
