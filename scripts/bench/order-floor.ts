@@ -362,5 +362,5 @@ await run(`variant's stock ${ORDERS}, synchronous_commit off`, limited, 'off');
 await run('variant unlimited, synchronous_commit off', unlimited, 'off');
 
 // No worker relays these orders' jobs: they would wait for the next bench's.
-await db('outbox').where('id', '>', outboxBefore).whereNull('relayed_at').delete();
+await db('outbox').where('id', '>', outboxBefore).delete();
 await bench.stop();

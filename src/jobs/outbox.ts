@@ -122,7 +122,10 @@ function queuedJob(name: JobName, data: unknown, jobId: string | null, runAt: Da
   return { name, data, opts: { ...(jobId ? { jobId } : {}), ...(delay ? { delay } : {}) } };
 }
 
-/** Moves committed outbox rows to the queue. Safe to run from several processes at once. */
+/**
+ * Moves committed outbox rows to the queue, deleting them once their jobs are added. Safe to run
+ * from several processes at once.
+ */
 export async function relayOutbox(db: Db, queues: Queues, batch = 100): Promise<number> {
   return db.transaction(async (trx) => {
     const rows: {
@@ -133,7 +136,6 @@ export async function relayOutbox(db: Db, queues: Queues, batch = 100): Promise<
       run_at: Date | null;
     }[] = await trx('outbox')
       .select('id', 'job_name', 'payload', 'job_id', 'run_at')
-      .whereNull('relayed_at')
       .orderBy('id')
       .limit(batch)
       .forUpdate()
@@ -145,7 +147,7 @@ export async function relayOutbox(db: Db, queues: Queues, batch = 100): Promise<
           'id',
           rows.map((r) => r.id),
         )
-        .update({ relayed_at: trx.fn.now() });
+        .delete();
     }
     return rows.length;
   });

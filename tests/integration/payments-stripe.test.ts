@@ -136,7 +136,7 @@ describe('Stripe Checkout', () => {
     const { db } = stack.app.services;
     await expect
       .poll(async () => {
-        const pending = await db('outbox').whereNull('relayed_at').count({ n: '*' }).first();
+        const pending = await db('outbox').count({ n: '*' }).first();
         const row = await db('orders').where({ id: order.id }).first('confirmation_sent');
         return Number(pending?.n) === 0 && row.confirmation_sent;
       })
