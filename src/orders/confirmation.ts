@@ -16,7 +16,14 @@ import {
   orderCurrency,
 } from './domain.ts';
 import { renderInvoice, type Seller, sellerDetails } from './invoices.ts';
-import { ConcurrencyError, commitEvents, loadStream, type StoredEvent, stateOf } from './store.ts';
+import {
+  ConcurrencyError,
+  commitEvents,
+  loadLockedStream,
+  loadStream,
+  type StoredEvent,
+  stateOf,
+} from './store.ts';
 
 /** The order's tax line as mails and invoices say it ("Tax (VAT 19%): €3.80"); null without tax. */
 export function orderTaxLine(order: OrderPlacedData, price: (cents: number) => string): string | null {
@@ -110,8 +117,9 @@ export function confirmationWithPayment(mail: Mail, orderId: number, guidance: P
 
 /**
  * Sends one mail of an order exactly once, as far as SMTP allows:
- * - An advisory lock per order and mail serializes concurrent runs of the job (a redelivered or
- *   duplicated job waits, then finds the mail recorded and sends nothing).
+ * - An advisory lock per order and mail, taken with the stream's read, serializes concurrent runs
+ *   of the job (a redelivered or duplicated job waits, then finds the mail recorded and sends
+ *   nothing).
  * - The mail's event is appended in the same transaction, right after the SMTP server
  *   accepted the message (its 250 reply to DATA). A worker killed before that reply never had
  *   the message accepted: its transaction rolls back, the job is retried and sends it once.
@@ -130,8 +138,7 @@ async function sendOnce(
   ) => Promise<{ mail: Mail; record: OrderCommand } | 'already-sent'>,
 ): Promise<'sent' | 'already-sent' | 'no-order'> {
   return db.transaction(async (trx) => {
-    await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?), ?)', [lockName, orderId]);
-    const stream = await loadStream(trx, orderId);
+    const stream = await loadLockedStream(trx, lockName, orderId);
     const state = stateOf(stream);
     if (!state.placed) return 'no-order';
     const composed = await compose(state, stream);

@@ -52,57 +52,47 @@ export async function loadStream(db: Executor, orderId: number): Promise<StoredE
   return rows.map(fromRow);
 }
 
+/**
+ * The stream read under the transaction's advisory lock on (lockName, orderId), in one round trip
+ * (migration 202611297003): a concurrent holder's commit is seen once the lock is granted.
+ */
+export async function loadLockedStream(
+  trx: Knex.Transaction,
+  lockName: string,
+  orderId: number,
+): Promise<StoredEvent[]> {
+  const { rows }: { rows: EventRow[] } = await prepared(
+    trx.raw(`SELECT ${EVENT_COLUMNS.join(', ')} FROM locked_order_stream(?, ?) ORDER BY version`, [
+      lockName,
+      orderId,
+    ]),
+  );
+  return rows.map(fromRow);
+}
+
 export function stateOf(events: OrderEvent[]): OrderState {
   return events.reduce(evolve, initialOrderState);
 }
 
+/** Another writer appended this order's next version first. */
+function lostAppend(orderId: number, expectedVersion: number): ConcurrencyError {
+  return new ConcurrencyError(`order ${orderId} changed concurrently (expected version ${expectedVersion})`);
+}
+
 /**
- * Appends events after expectedVersion, and the change's jobs to the outbox. The unique
+ * Appends several events after expectedVersion, and the change's jobs to the outbox. The unique
  * (order_id, version) key is the guard: a concurrent append of the same version fails here
  * instead of forking the stream.
  */
-export async function appendEvents(
+async function appendEvents(
   trx: Knex.Transaction,
   orderId: number,
   expectedVersion: number,
   events: OrderEvent[],
   metadata: Record<string, unknown>,
-  jobs: OutboxJob[] = [],
+  jobs: OutboxJob[],
 ): Promise<StoredEvent[]> {
-  if (events.length === 0) {
-    if (jobs.length) await writeOutboxJobs(trx, jobs);
-    return [];
-  }
-  const rows = events.map((event, i) => ({
-    order_id: orderId,
-    version: expectedVersion + i + 1,
-    type: event.type,
-    data: JSON.stringify(event.data),
-    metadata: JSON.stringify(metadata),
-  }));
-  const lost = () =>
-    new ConcurrencyError(`order ${orderId} changed concurrently (expected version ${expectedVersion})`);
-  if (rows.length === 1) {
-    // One row is appended or not, atomically: the outer transaction stays usable without a savepoint.
-    const append = trx('order_events')
-      .insert(rows[0])
-      .onConflict(['order_id', 'version'])
-      .ignore()
-      .returning(EVENT_COLUMNS);
-    // The jobs in the same statement, written only when the event is.
-    // Prepared: an order's placing sends the same text every time (PostgreSQL plans it once).
-    const stored: EventRow[] = await prepared(
-      jobs.length
-        ? trx
-            .with('appended', append)
-            .with('jobs', writeOutboxJobsWhen(trx, jobs, 'appended'))
-            .select(EVENT_COLUMNS)
-            .from('appended')
-        : append,
-    );
-    if (stored.length === 0) throw lost();
-    return stored.map(fromRow);
-  }
+  const rows = events.map((event, i) => eventRow(orderId, expectedVersion + i + 1, event, metadata));
   try {
     // A savepoint keeps the outer transaction usable when the append loses the race: without one
     // the rows before the conflicting one would stay.
@@ -116,11 +106,59 @@ export async function appendEvents(
       (error as { code?: string }).code === '23505' &&
       /order_events_order_id_version/.test(String((error as { constraint?: string }).constraint))
     ) {
-      throw lost();
+      throw lostAppend(orderId, expectedVersion);
     }
     throw error;
   }
 }
+
+function eventRow(orderId: number, version: number, event: OrderEvent, metadata: Record<string, unknown>) {
+  return {
+    order_id: orderId,
+    version,
+    type: event.type,
+    data: JSON.stringify(event.data),
+    metadata: JSON.stringify(metadata),
+  };
+}
+
+/**
+ * Appends one event with its jobs and its projection, in one statement: the event is appended or
+ * not, atomically, and the jobs and the projection are written only when it is (CTEs reading the
+ * append's row), so a lost race leaves the outer transaction usable without a savepoint. The
+ * projection's time is the transaction's, `now()`, which is the event's own created_at.
+ */
+async function appendAndProject(
+  trx: Knex.Transaction,
+  orderId: number,
+  state: OrderState,
+  event: OrderEvent,
+  metadata: Record<string, unknown>,
+  jobs: OutboxJob[],
+): Promise<{ stored: StoredEvent; next: OrderState }> {
+  const next = evolve(state, event);
+  // The event's created_at as the rebuild reads it back (a JS Date, to the millisecond).
+  const at = { orderId, version: next.version, createdAt: trx.raw("date_trunc('milliseconds', now())") };
+  let statement = trx
+    .with(
+      'appended',
+      trx('order_events')
+        .insert(eventRow(orderId, next.version, event, metadata))
+        .onConflict(['order_id', 'version'])
+        .ignore()
+        .returning(EVENT_COLUMNS),
+    )
+    .with('projected', projection(trx, { ...at, type: event.type }, next, 'appended'));
+  if (event.type === 'OrderPlaced') statement = statement.with('lines', lineRows(trx, at, event.data));
+  if (jobs.length) statement = statement.with('jobs', writeOutboxJobsWhen(trx, jobs, 'appended'));
+  // Prepared: a placing, a payment, a mail's record each send the same text every time.
+  const stored: EventRow[] = await prepared(statement.select(EVENT_COLUMNS).from('appended'));
+  if (stored.length === 0) throw lostAppend(orderId, state.version);
+  return { stored: fromRow(stored[0]), next };
+}
+
+/** Where a projection writes: the order, the event's version and its time (a date, or now()). */
+type ProjectionAt = { orderId: number; version: number; createdAt: Date | Knex.Raw };
 
 /**
  * Applies one stored event to the orders/order_items projections. Uses nothing but the event
@@ -131,11 +169,33 @@ export async function projectEvent(
   event: StoredEvent,
   state: OrderState,
 ): Promise<void> {
-  if (event.type === 'OrderPlaced') {
-    const o = event.data;
-    // The order and its lines in one statement (the lines' key on the order is checked at its end).
-    const order = trx('orders').insert({
-      id: event.orderId,
+  const at = { orderId: event.orderId, version: event.version, createdAt: event.createdAt };
+  const order = projection(trx, { ...at, type: event.type }, state);
+  // The order and its lines in one statement (the lines' key on the order is checked at its end).
+  await prepared(
+    event.type === 'OrderPlaced'
+      ? trx
+          .with('placed', order)
+          .insert(lineValues(trx, at, event.data))
+          .into('order_items')
+      : order,
+  );
+}
+
+/**
+ * The orders row an event writes: inserted by OrderPlaced, updated by every later event. With
+ * `when`, the update is made only when the CTE so named returns a row (the event's append).
+ */
+function projection(
+  trx: Knex.Transaction,
+  at: ProjectionAt & { type: OrderEvent['type'] },
+  state: OrderState,
+  when?: string,
+): Knex.QueryBuilder {
+  if (at.type === 'OrderPlaced' && state.placed) {
+    const o = state.placed;
+    return trx('orders').insert({
+      id: at.orderId,
       ...customerColumns(trx, o),
       country: o.country,
       total_amount: o.totalAmount,
@@ -151,56 +211,53 @@ export async function projectEvent(
       idempotency_key: o.idempotencyKey,
       confirmation_sent: state.confirmationSent,
       ...paymentColumns(state),
-      version: event.version,
-      created_at: event.createdAt,
-      updated_at: event.createdAt,
+      version: at.version,
+      created_at: at.createdAt,
+      updated_at: at.createdAt,
     });
-    await prepared(
-      trx
-        .with('placed', order)
-        .insert(
-          o.items.map((line) => ({
-            id: line.lineId,
-            order_id: event.orderId,
-            product_id:
-              line.productId === null
-                ? null
-                : trx.raw('(SELECT id FROM products WHERE id = ?)', [line.productId]),
-            quantity: line.quantity,
-            price_at_time: line.priceAtTime,
-            tax_amount: line.tax?.amount ?? 0,
-            product_name: line.productName,
-            variant_id: line.variantId ?? null,
-            variant: line.variant ?? null,
-            created_at: event.createdAt,
-            updated_at: event.createdAt,
-          })),
-        )
-        .into('order_items'),
-    );
-    return;
   }
-  // Prepared: every change of an order after its placing (a payment, the confirmation mail) runs it.
-  await prepared(
-    trx('orders')
-      .where({ id: event.orderId })
-      .update({
-        status: state.status,
-        payment_status: state.paymentStatus,
-        tracking_number: state.trackingNumber,
-        carrier: state.carrier,
-        tracking_url: state.trackingUrl,
-        confirmation_sent: state.confirmationSent,
-        ...paymentColumns(state),
-        ...(event.type === 'CustomerDataErased' && state.placed ? customerColumns(trx, state.placed) : {}),
-        // Stripe Tax's amount, known at payment: the order's total grows by it (unless included).
-        ...(event.type === 'TaxAssessed' && state.placed
-          ? { total_amount: state.placed.totalAmount, tax_amount: state.placed.taxAmount ?? 0 }
-          : {}),
-        version: event.version,
-        updated_at: event.createdAt,
-      }),
-  );
+  const update = trx('orders')
+    .where({ id: at.orderId })
+    .update({
+      status: state.status,
+      payment_status: state.paymentStatus,
+      tracking_number: state.trackingNumber,
+      carrier: state.carrier,
+      tracking_url: state.trackingUrl,
+      confirmation_sent: state.confirmationSent,
+      ...paymentColumns(state),
+      ...(at.type === 'CustomerDataErased' && state.placed ? customerColumns(trx, state.placed) : {}),
+      // Stripe Tax's amount, known at payment: the order's total grows by it (unless included).
+      ...(at.type === 'TaxAssessed' && state.placed
+        ? { total_amount: state.placed.totalAmount, tax_amount: state.placed.taxAmount ?? 0 }
+        : {}),
+      version: at.version,
+      updated_at: at.createdAt,
+    });
+  return when ? update.whereExists(trx.select(trx.raw('1')).from(when)) : update;
+}
+
+/** The order_items rows of a placed order. */
+function lineValues(trx: Knex.Transaction, at: ProjectionAt, o: OrderPlacedData) {
+  return o.items.map((line) => ({
+    id: line.lineId,
+    order_id: at.orderId,
+    product_id:
+      line.productId === null ? null : trx.raw('(SELECT id FROM products WHERE id = ?)', [line.productId]),
+    quantity: line.quantity,
+    price_at_time: line.priceAtTime,
+    tax_amount: line.tax?.amount ?? 0,
+    product_name: line.productName,
+    variant_id: line.variantId ?? null,
+    variant: line.variant ?? null,
+    created_at: at.createdAt,
+    updated_at: at.createdAt,
+  }));
+}
+
+/** The insert of a placed order's lines, as a CTE of its append. */
+function lineRows(trx: Knex.Transaction, at: ProjectionAt, o: OrderPlacedData): Knex.QueryBuilder {
+  return trx('order_items').insert(lineValues(trx, at, o));
 }
 
 /** The order's columns that say who its customer is (all of them erased by CustomerDataErased). */
@@ -259,14 +316,14 @@ export async function commitEvents(
   metadata: Record<string, unknown>,
   jobs: OutboxJob[] = [],
 ): Promise<OrderState> {
-  const stored = await appendEvents(
-    trx,
-    orderId,
-    state.version,
-    await numberDocuments(trx, events),
-    metadata,
-    jobs,
-  );
+  const numbered = await numberDocuments(trx, events);
+  if (numbered.length === 0) {
+    if (jobs.length) await writeOutboxJobs(trx, jobs);
+    return state;
+  }
+  if (numbered.length === 1)
+    return (await appendAndProject(trx, orderId, state, numbered[0], metadata, jobs)).next;
+  const stored = await appendEvents(trx, orderId, state.version, numbered, metadata, jobs);
   let next = state;
   for (const event of stored) {
     next = evolve(next, event);

@@ -112,6 +112,36 @@ describe('a payment change racing a mail job', () => {
     });
   });
 
+  it('sends a confirmation once when two runs of its job overlap, the second waiting for the first', async () => {
+    const order = await placedOrder();
+    const { db, mailer } = stack.app.services;
+    stack.smtp.stall(true);
+    const first = sendOrderConfirmation(db, mailer, order.id);
+    let second: Promise<string> | undefined;
+    try {
+      await until(
+        () => stack.smtp.stalled.some((m) => m.subject.includes(`#${order.id}`)),
+        'the first run reaching the SMTP server',
+        15_000,
+      );
+      // The second run waits for the first's lock; it reads the stream only once that is granted.
+      second = sendOrderConfirmation(db, mailer, order.id);
+      await until(
+        async () =>
+          Number(
+            (await db('pg_locks').where({ locktype: 'advisory', granted: false }).count({ n: '*' }).first())
+              ?.n,
+          ) > 0,
+        'the second run waiting for the lock',
+        15_000,
+      );
+    } finally {
+      stack.smtp.stall(false);
+    }
+    expect([await first, await second]).toEqual(['sent', 'already-sent']);
+    expect(stack.smtp.messages.filter((m) => m.subject === `Order #${order.id} confirmed`)).toHaveLength(1);
+  });
+
   it('records a confirmation that went out while a payment was recorded, and sends it once', async () => {
     const order = await placedOrder();
     const { db, mailer } = stack.app.services;
