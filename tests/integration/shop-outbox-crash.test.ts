@@ -39,9 +39,7 @@ describe('a crash between the order commit and the enqueue', () => {
     const placed = await guest.checkout(validCheckout, 'crash-test-key-1');
     expect(placed.status).toBe(201);
     const orderId: number = placed.body.id;
-    const pending = await app.services
-      .db('outbox')
-      .select('job_name', 'job_id', 'payload');
+    const pending = await app.services.db('outbox').select('job_name', 'job_id', 'payload');
     expect(pending).toEqual([
       // The unpaid order's stock hold ends with this delayed job.
       { job_name: 'orders.expire', job_id: `order-expire-${orderId}`, payload: { orderId } },
