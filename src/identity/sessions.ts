@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
 import { type Db, prepared } from '../db/knex.ts';
 import { PAID_TIER_SQL } from '../db/membership-sql.ts';
 import type { SessionUser } from '../kernel/request.ts';
@@ -58,6 +59,20 @@ export async function createSession(
       .returning('sid'),
   );
   return inserted.length ? sid : createSession(db, userId, data, undefined, client);
+}
+
+/**
+ * A new guest session's row as a data-modifying CTE of another statement, written only when the
+ * CTE named `when` returns a row (an add to the cart that took its line): the session and the
+ * write that needs it in one round trip. Returns the sid when written.
+ */
+export function guestSessionInsertWhen(db: Db, sid: string, when: string): Knex.Raw {
+  return db.raw(
+    `INSERT INTO sessions (sid, sess, expire)
+     SELECT CAST(? AS text), '{}'::jsonb, CAST(? AS timestamptz) WHERE EXISTS (SELECT 1 FROM ??)
+     ON CONFLICT (sid) DO NOTHING RETURNING sid`,
+    [sid, new Date(Date.now() + SESSION_TTL_MS), when],
+  );
 }
 
 /** The session, its user and its cart's count for the header, or null when unknown or expired. */

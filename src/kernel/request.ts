@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 
 /**
@@ -43,14 +44,22 @@ export type RequestSession = {
    * request that may change the cart (not GET or HEAD), or after the session changed.
    */
   cartCount: number | null;
-  /** Returns the session id, creating a guest session (and its cookie) on first need. */
-  ensure: () => Promise<string>;
+  /**
+   * Returns the session id, creating a guest session (and its cookie) on first need; with
+   * `written`, the upcoming id whose row the caller's own statement wrote (upcomingRowWhen).
+   */
+  ensure: (written?: string) => Promise<string>;
   /**
    * The id ensure() will create a new guest session under, minted now and written by nothing, so
    * a write can be tried under it first; null when the request has a session or chose the id (an
    * id the client chose may be taken: ensure() decides).
    */
   upcomingId: () => string | null;
+  /**
+   * The upcoming id's session row as a CTE of the caller's statement, written only when the CTE
+   * named `when` returns a row; null without an upcoming id.
+   */
+  upcomingRowWhen: (when: string) => Knex.Raw | null;
   /** Replaces the session (sign-in, sign-out): a new id, so a planted id is worthless. */
   rotate: (userId: number | null, data?: ProviderSession) => Promise<string>;
 };

@@ -2,6 +2,7 @@ import type { Context, Middleware } from 'koa';
 import { addressNetwork } from '../identity/network.ts';
 import {
   createSession,
+  guestSessionInsertWhen,
   isClientChosenSessionId,
   isWellFormedSessionId,
   loadSession,
@@ -61,10 +62,11 @@ export function sessionMiddleware(services: AppServices): Middleware {
       via: found ? via : null,
       twoFactorSetupDue: found?.user ? await adminTwoFactorDue(db, found.user) : false,
       cartCount: ctx.method === 'GET' || ctx.method === 'HEAD' ? (found?.cartCount ?? 0) : null,
-      async ensure() {
+      async ensure(written) {
         if (session.id) return session.id;
         session.cartCount = null;
-        session.id = await createSession(db, null, {}, chosenId ?? upcoming);
+        session.id =
+          written && written === upcoming ? written : await createSession(db, null, {}, chosenId ?? upcoming);
         session.via = 'cookie';
         setSessionCookie(ctx, session.id, secure);
         return session.id;
@@ -73,6 +75,10 @@ export function sessionMiddleware(services: AppServices): Middleware {
         if (session.id || session.user || chosenId) return null;
         upcoming ??= newSessionId();
         return upcoming;
+      },
+      upcomingRowWhen(when) {
+        const sid = session.upcomingId();
+        return sid ? guestSessionInsertWhen(db, sid, when) : null;
       },
       async rotate(userId, data = {}) {
         const previous = session.id;

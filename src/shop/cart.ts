@@ -277,7 +277,9 @@ export async function addToCart(
   productId: number,
   typed: unknown,
   variantId: number | null = null,
-): Promise<{ lineId: number; quantity: number; added: number }> {
+  /** A new guest session's row, written by the same statement when the line is taken. */
+  sessionRow: Knex.Raw | null = null,
+): Promise<{ lineId: number; quantity: number; added: number; sessionWritten: boolean }> {
   const where = ownerWhere(owner);
   if (!where) throw new Error('a cart needs a user or a session');
   const [column, ownerId] = Object.entries(where)[0];
@@ -317,10 +319,12 @@ export async function addToCart(
        RETURNING id, quantity
      ), counted AS (
        ${countCartAddSql('line')}
-     )
-     SELECT product.stock, product.status, product.first_option, product.chosen, line.id AS line_id, line.quantity
+     )${sessionRow ? ', session AS (:sessionRow)' : ''}
+     SELECT product.stock, product.status, product.first_option, product.chosen, line.id AS line_id, line.quantity,
+            ${sessionRow ? 'EXISTS (SELECT 1 FROM session)' : 'false'} AS session_written
      FROM product CROSS JOIN has LEFT JOIN line ON true`,
       {
+        ...(sessionRow ? { sessionRow } : {}),
         productId,
         variantId: variantId ?? 0,
         quantity,
@@ -338,6 +342,7 @@ export async function addToCart(
         chosen: boolean;
         line_id: number | null;
         quantity: number | null;
+        session_written: boolean;
       }
     | undefined;
   if (row?.status !== 'active') throw new NotFound(SHOP_MESSAGES.productNotFound);
@@ -350,7 +355,12 @@ export async function addToCart(
   if (row.line_id === null && row.stock !== null && quantity > row.stock) throw quantityRefusal(row.stock);
   // Not taken: over the stock with what the line holds, as read or under its lock (a concurrent add).
   if (row.line_id === null || row.quantity === null) throw overStock(row.stock ?? 0);
-  return { lineId: row.line_id, quantity: row.quantity, added: quantity };
+  return {
+    lineId: row.line_id,
+    quantity: row.quantity,
+    added: quantity,
+    sessionWritten: row.session_written,
+  };
 }
 
 /** A line of the owner's own cart, or 404: another cart's line id is not found (no IDOR). */
@@ -461,8 +471,9 @@ export function cartOwnerOf(state: RequestContext): CartOwner {
 
 /**
  * Adds to the visitor's cart (addToCart), starting a new guest's session. The line is tried under
- * the id that session will have, and the session written once the line was taken: a shopper
- * refused (a drop's sold-out tail) leaves no session behind and costs one statement. Answers the
+ * the id that session will have, and the session written by the same statement when the line is
+ * taken: a shopper refused (a drop's sold-out tail) leaves no session behind, and either costs one
+ * statement. Answers the
  * session id too, and whether this add started the session.
  */
 export async function addToVisitorCart(
@@ -477,7 +488,7 @@ export async function addToVisitorCart(
   // An id the client chose is written first: it may be taken, and ensure() then picks another.
   if (started && !upcoming) await state.session.ensure();
   const owner = upcoming ? { userId: null, sessionId: upcoming } : cartOwnerOf(state);
-  const line = await addToCart(db, owner, productId, typed, variantId);
-  if (upcoming) await state.session.ensure();
+  const line = await addToCart(db, owner, productId, typed, variantId, state.session.upcomingRowWhen('line'));
+  if (upcoming) await state.session.ensure(line.sessionWritten ? upcoming : undefined);
   return { line, sessionId: state.session.id, started };
 }
