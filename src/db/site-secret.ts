@@ -1,11 +1,12 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Db } from './knex.ts';
 
 const SECRET_KEY = 'site-link-secret';
-const secrets = new WeakMap<Db, Promise<Buffer>>();
+// Held as a KeyObject: createHmac checks a Buffer key's kind by a throw and catch, on every call.
+const secrets = new WeakMap<Db, Promise<KeyObject>>();
 
 /** One random secret per installation, kept in the database so every instance signs alike. */
-function siteSecret(db: Db): Promise<Buffer> {
+function siteSecret(db: Db): Promise<KeyObject> {
   let secret = secrets.get(db);
   if (!secret) {
     secret = (async () => {
@@ -14,7 +15,7 @@ function siteSecret(db: Db): Promise<Buffer> {
         .onConflict('key')
         .ignore();
       const row = await db('app_meta').where({ key: SECRET_KEY }).first('value');
-      return Buffer.from(String(row.value), 'base64');
+      return createSecretKey(Buffer.from(String(row.value), 'base64'));
     })();
     secret.catch(() => secrets.delete(db));
     secrets.set(db, secret);

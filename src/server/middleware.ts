@@ -127,10 +127,19 @@ export function securityHeaderList(config: Config, scriptSources: string[]): [st
   return [['Content-Security-Policy', buildCsp(config, scriptSources)], ...fixedSecurityHeaders(config)];
 }
 
-/** Security headers, with a fresh script nonce per response (no 'unsafe-inline' for scripts). */
+/**
+ * Security headers, with a fresh script nonce per response (no 'unsafe-inline' for scripts). An
+ * API answer runs no script: its policy has no nonce, made once.
+ */
 export function securityHeaders(config: Config): Middleware {
   const fixed = fixedSecurityHeaders(config);
+  const apiCsp = buildCsp(config, []);
   return async (ctx, next) => {
+    if (ctx.path.startsWith('/api/')) {
+      ctx.set('Content-Security-Policy', apiCsp);
+      for (const [name, value] of fixed) ctx.res.setHeader(name, value);
+      return next();
+    }
     const nonce = randomBytes(16).toString('base64');
     ctx.state.nonce = nonce;
     ctx.set('Content-Security-Policy', buildCsp(config, [`'nonce-${nonce}'`]));
