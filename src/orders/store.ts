@@ -135,7 +135,7 @@ async function appendAndProject(
   event: OrderEvent,
   metadata: Record<string, unknown>,
   jobs: OutboxJob[],
-): Promise<{ stored: StoredEvent; next: OrderState }> {
+): Promise<OrderState> {
   const next = evolve(state, event);
   // The event's created_at as the rebuild reads it back (a JS Date, to the millisecond).
   const at = { orderId, version: next.version, createdAt: trx.raw("date_trunc('milliseconds', now())") };
@@ -149,12 +149,13 @@ async function appendAndProject(
         .returning(EVENT_COLUMNS),
     )
     .with('projected', projection(trx, { ...at, type: event.type }, next, 'appended'));
-  if (event.type === 'OrderPlaced') statement = statement.with('lines', lineRows(trx, at, event.data));
+  if (event.type === 'OrderPlaced')
+    statement = statement.with('lines', trx('order_items').insert(lineValues(trx, at, event.data)));
   if (jobs.length) statement = statement.with('jobs', writeOutboxJobsWhen(trx, jobs, 'appended'));
   // Prepared: a placing, a payment, a mail's record each send the same text every time.
   const stored: EventRow[] = await prepared(statement.select(EVENT_COLUMNS).from('appended'));
   if (stored.length === 0) throw lostAppend(orderId, state.version);
-  return { stored: fromRow(stored[0]), next };
+  return next;
 }
 
 /** Where a projection writes: the order, the event's version and its time (a date, or now()). */
@@ -255,11 +256,6 @@ function lineValues(trx: Knex.Transaction, at: ProjectionAt, o: OrderPlacedData)
   }));
 }
 
-/** The insert of a placed order's lines, as a CTE of its append. */
-function lineRows(trx: Knex.Transaction, at: ProjectionAt, o: OrderPlacedData): Knex.QueryBuilder {
-  return trx('order_items').insert(lineValues(trx, at, o));
-}
-
 /** The order's columns that say who its customer is (all of them erased by CustomerDataErased). */
 function customerColumns(trx: Knex.Transaction, o: OrderPlacedData) {
   return {
@@ -321,8 +317,7 @@ export async function commitEvents(
     if (jobs.length) await writeOutboxJobs(trx, jobs);
     return state;
   }
-  if (numbered.length === 1)
-    return (await appendAndProject(trx, orderId, state, numbered[0], metadata, jobs)).next;
+  if (numbered.length === 1) return appendAndProject(trx, orderId, state, numbered[0], metadata, jobs);
   const stored = await appendEvents(trx, orderId, state.version, numbered, metadata, jobs);
   let next = state;
   for (const event of stored) {
