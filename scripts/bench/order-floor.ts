@@ -145,21 +145,7 @@ const SQL = {
              ELSE "rate_limits".expire
             END
             RETURNING points, expire;`,
-  take: `WITH cart AS (
-       SELECT id FROM carts WHERE "session_id" = $1 FOR UPDATE
-     ), taken AS (
-       DELETE FROM cart_items i USING cart WHERE i.cart_id = cart.id
-       RETURNING i.product_id, i.variant_id, i.quantity
-     )
-     SELECT t.product_id, t.variant_id, v.label AS variant, t.quantity, p.name,
-            coalesce(v.price, p.price) AS price, s.stock, p.status, p.category,
-            CASE WHEN on_sale.ok THEN (SELECT nextval('order_ids')::int) END AS order_id,
-            CASE WHEN on_sale.ok THEN nextval('order_items_id_seq')::int END AS line_id
-     FROM taken t JOIN products p ON p.id = t.product_id
-     LEFT JOIN product_variants v ON v.id = t.variant_id
-     LEFT JOIN stock_levels s ON s.product_id = t.product_id AND s.variant_id = coalesce(t.variant_id, 0)
-     CROSS JOIN LATERAL (SELECT p.status = 'active' AND (s.stock IS NULL OR s.stock >= t.quantity) AS ok) on_sale
-     ORDER BY t.product_id, t.variant_id NULLS FIRST`,
+  take: 'SELECT * FROM take_cart_lines($1, $2)',
   appended: `with "appended" as (insert into "order_events" ("data", "metadata", "order_id", "type", "version") values ($1, $2, $3, $4, $5) on conflict ("order_id", "version") do nothing returning "order_id", "version", "type", "data", "metadata", "created_at"), "projected" as (insert into "orders" ("address", "checkout_session_id", "city", "confirmation_sent", "country", "created_at", "discount_amount", "discount_code", "email", "first_name", "hold_until", "id", "idempotency_key", "invoice_number", "last_name", "notes", "paid_amount", "payment_method", "payment_reference", "payment_status", "phone", "postal_code", "refund_needed", "refunded_amount", "refunded_tax", "session_id", "shipping_cost", "shipping_method", "status", "tax_amount", "tax_included", "total_amount", "tracking_number", "updated_at", "user_id", "version") values ($6, $7, $8, $9, $10, date_trunc('milliseconds', now()), $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35, $36, $37, date_trunc('milliseconds', now()), $38, $39)), "lines" as (insert into "order_items" ("created_at", "id", "order_id", "price_at_time", "product_id", "product_name", "quantity", "tax_amount", "updated_at", "variant", "variant_id") values (date_trunc('milliseconds', now()), $40, $41, $42, (SELECT id FROM products WHERE id = $43), $44, $45, $46, date_trunc('milliseconds', now()), $47, $48)), "jobs" as (INSERT INTO outbox (queue, job_name, payload, job_id, run_at)
      SELECT * FROM (VALUES ($49, $50, $51::jsonb, $52, $53::timestamptz), ($54, $55, $56::jsonb, $57, $58::timestamptz)) AS v
      WHERE EXISTS (SELECT 1 FROM "appended")) select "order_id", "version", "type", "data", "metadata", "created_at" from "appended"`,
@@ -167,9 +153,6 @@ const SQL = {
   WHERE p.id = $2 AND p.status = 'active' AND ($3 = 0 OR v.id IS NOT NULL)
          AND s.product_id = p.id AND s.variant_id = $5 AND s.stock >= $6
        RETURNING p.name, coalesce(v.price, p.price) AS price, v.label AS variant`,
-  checkUnlimited: `SELECT p.name, coalesce(v.price, p.price) AS price, v.label AS variant FROM products p LEFT JOIN product_variants v ON v.id = NULLIF($1, 0) AND v.product_id = p.id
-  WHERE p.id = $2 AND p.status = 'active' AND ($3 = 0 OR v.id IS NOT NULL)
-         AND NOT EXISTS (SELECT 1 FROM stock_levels s WHERE s.product_id = p.id AND s.variant_id = $4 AND s.stock IS NOT NULL)`,
 };
 type Name = keyof typeof SQL;
 
@@ -210,7 +193,7 @@ async function order(client: pg.Client, { productId, variantId }: BenchProduct):
   await q('context', [sid, 'active', 1]);
   await q('rateLimit', [`checkout:floor-${process.pid}-${n}`, 1, Date.now() + 60_000, Date.now()]);
   await client.query('BEGIN');
-  const { rows } = await q('take', [sid]);
+  const { rows } = await q('take', [null, sid]);
   const line = rows[0] as {
     name: string;
     price: number;
@@ -315,13 +298,10 @@ async function order(client: pg.Client, { productId, variantId }: BenchProduct):
     `order-confirmation-${line.order_id}`,
     null,
   ]);
-  // Unlimited stock is checked, limited stock decremented (the app reads which from the take's row).
-  const reserved =
-    line.stock === null
-      ? await q('checkUnlimited', [v, productId, v, v])
-      : await q('reserve', [v, productId, v, 1, v, 1]);
-  await client.query(reserved.rowCount ? 'COMMIT' : 'ROLLBACK');
-  return Boolean(reserved.rowCount);
+  // Limited stock decremented; unlimited stock takes nothing (the app reads which from the take's row).
+  const taken = line.stock === null || (await q('reserve', [v, productId, v, 1, v, 1])).rowCount === 1;
+  await client.query(taken ? 'COMMIT' : 'ROLLBACK');
+  return taken;
 }
 
 async function run(label: string, product: BenchProduct, synchronousCommit: 'on' | 'off') {

@@ -224,15 +224,18 @@ async function placeOrderIn(
     await writeOutboxJobs(trx, jobs);
   }
   // The stock last, line by line in product order (one conditional UPDATE of its stock row each);
-  // the commit follows, sent with the last line's UPDATE when that line's stock is limited.
+  // the commit follows, sent with the last line's UPDATE when that line's stock is limited. A line
+  // the take read as unlimited takes nothing: that read (name, price, stock, status in one
+  // statement of this transaction) is its reservation, and a second read would only move the
+  // moment the order last looked, not close the gap to its commit (ADR 028).
   for (const [i, item] of items.entries()) {
-    const asRead = lines[i].stock === null ? 'unlimited' : 'limited';
-    if (i === items.length - 1 && asRead === 'limited' && !trx.parentTransaction) {
+    if (lines[i].stock === null) continue;
+    if (i === items.length - 1 && !trx.parentTransaction) {
       const priced = { name: item.productName, price: item.priceAtTime, variant: item.variant ?? null };
       await takeLastLineAndCommit(trx, item, priced);
       break;
     }
-    const reserved = await reserveStock(trx, item, asRead);
+    const reserved = await reserveStock(trx, item);
     if (
       reserved.name !== item.productName ||
       reserved.price !== item.priceAtTime ||

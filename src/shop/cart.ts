@@ -430,36 +430,17 @@ export type TakenLine = {
 /**
  * Takes the owner's cart lines for an order (deleted here, back if the order is not placed) with
  * their products' (and variants') name, price, stock and status, and the order's new ids, in one
- * statement. The cart row is locked first, as an add to the cart locks it; the products are read
- * unlocked. The order's id comes from an uncorrelated subquery, which PostgreSQL evaluates once
- * and only when a line asks for it: a cart refused at this read takes no order id.
+ * round trip (take_cart_lines, migration 202611298001). The cart row is locked first, as an add to
+ * the cart locks it; the lines and products are read after the lock was granted, unlocked, so a
+ * change committed while the lock was awaited is seen. A cart refused at this read takes no ids.
  */
 export async function takeCartLines(trx: Knex.Transaction, owner: CartOwner): Promise<TakenLine[]> {
-  const [column, ownerId] = owner.userId
-    ? ['user_id', owner.userId]
-    : owner.sessionId
-      ? ['session_id', owner.sessionId]
-      : [null, null];
-  if (!column) return [];
+  if (!owner.userId && !owner.sessionId) return [];
   const { rows } = await prepared(
-    trx.raw(
-      `WITH cart AS (
-       SELECT id FROM carts WHERE ?? = ? FOR UPDATE
-     ), taken AS (
-       DELETE FROM cart_items i USING cart WHERE i.cart_id = cart.id
-       RETURNING i.product_id, i.variant_id, i.quantity
-     )
-     SELECT t.product_id, t.variant_id, v.label AS variant, t.quantity, p.name,
-            coalesce(v.price, p.price) AS price, s.stock, p.status, p.category,
-            CASE WHEN on_sale.ok THEN (SELECT nextval('order_ids')::int) END AS order_id,
-            CASE WHEN on_sale.ok THEN nextval('order_items_id_seq')::int END AS line_id
-     FROM taken t JOIN products p ON p.id = t.product_id
-     LEFT JOIN product_variants v ON v.id = t.variant_id
-     LEFT JOIN stock_levels s ON s.product_id = t.product_id AND s.variant_id = coalesce(t.variant_id, 0)
-     CROSS JOIN LATERAL (SELECT p.status = 'active' AND (s.stock IS NULL OR s.stock >= t.quantity) AS ok) on_sale
-     ORDER BY t.product_id, t.variant_id NULLS FIRST`,
-      [column, ownerId],
-    ),
+    trx.raw('SELECT * FROM take_cart_lines(?, ?)', [
+      owner.userId ?? null,
+      owner.userId ? null : owner.sessionId,
+    ]),
   );
   return rows;
 }

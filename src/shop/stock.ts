@@ -90,24 +90,18 @@ async function checkUnlimited(trx: Knex.Transaction, bindings: LineBindings): Pr
 }
 
 /**
- * The line's units taken from a limited stock row by one conditional decrement (the order's last
- * statement), or, for unlimited stock, the line checked as it is now; the stock as the order read
- * it picks which is tried first, and the other only when that one finds the stock changed. Either
- * way the answer is the line's name, price and variant as they are at this statement, which the
- * order compares with what it priced; a line that cannot be had is a Conflict.
+ * The line's units taken from a limited stock row by one conditional decrement, or, when its stock
+ * is no longer limited, the line checked as it is now. Either way the answer is the line's name,
+ * price and variant as they are at this statement, which the order compares with what it priced;
+ * a line that cannot be had is a Conflict.
  */
-export async function reserveStock(
-  trx: Knex.Transaction,
-  item: StockLine,
-  asRead: 'limited' | 'unlimited' = 'limited',
-): Promise<StockedLine> {
+export async function reserveStock(trx: Knex.Transaction, item: StockLine): Promise<StockedLine> {
   const bindings = {
     productId: item.productId,
     variantId: variantKey(item.variantId),
     quantity: item.quantity,
   };
-  const attempts = asRead === 'limited' ? [takeLimited, checkUnlimited] : [checkUnlimited, takeLimited];
-  for (const attempt of attempts) {
+  for (const attempt of [takeLimited, checkUnlimited]) {
     const line = await attempt(trx, bindings);
     if (line) return line;
   }

@@ -76,7 +76,7 @@ describe('the last limited line, taken with the commit', () => {
     await cart.raw('SELECT 1 FROM carts WHERE session_id = ? FOR UPDATE', [guest.sid]);
     const checkout = guest.checkout();
     // The read's snapshot is taken before the change commits; its stock statement comes after.
-    await waitingOn('WITH cart AS');
+    await waitingOn('SELECT * FROM take_cart_lines');
     await change();
     await cart.commit();
     return checkout;

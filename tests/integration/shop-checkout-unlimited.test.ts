@@ -77,7 +77,7 @@ describe('placing an order of a product with unlimited stock', () => {
     const cart = await db.transaction();
     await cart.raw('SELECT 1 FROM carts WHERE session_id = ? FOR UPDATE', [guest.sid]);
     const checkout = guest.checkout();
-    await waitingOn('WITH cart AS');
+    await waitingOn('SELECT * FROM take_cart_lines');
     await db('products').where({ id: product.id }).update({ price: 1500 });
     await setStock(db, product.id, 3);
     await cart.commit();
