@@ -1,13 +1,13 @@
 import type { Counter } from 'prom-client';
 import { recordOrderSource } from '../analytics/attribution.ts';
-import { prepared } from '../db/knex.ts';
+import { compiledOnce } from '../db/knex.ts';
 import { type RateLimit, rateLimit } from '../kernel/rate-limit.ts';
 import type { RequestContext } from '../kernel/request.ts';
 import type { CoreServices } from '../kernel/services.ts';
 import { type PaymentSettings, paymentSettingsQuery, toPaymentSettings } from '../orders/payment-settings.ts';
 import { type PaymentNextStep, paymentNextStep } from '../orders/payments.ts';
 import type { OrderSummary } from '../orders/presenters.ts';
-import { cartDigitalOnlyQuery, cartOwnerOf, findCartId } from '../shop/cart.ts';
+import { type CartOwner, cartDigitalOnlyQuery, cartOwnerOf, findCartId } from '../shop/cart.ts';
 import {
   type CheckoutField,
   type CheckoutInput,
@@ -31,6 +31,15 @@ function checkoutLimit(services: CoreServices): RateLimit {
   return rateLimit(services.db, 'checkout', services.config.checkoutRateLimit);
 }
 
+type CheckoutContextRow = {
+  digital_only: boolean;
+  shipping_methods: Parameters<typeof toShippingMethod>[0][];
+  payment: Parameters<typeof toPaymentSettings>[0];
+  tax_rates: Parameters<typeof toTaxRate>[0][];
+  prices_include_tax: boolean;
+  stripe_tax: boolean;
+};
+
 /** What checking out reads before the order is placed, all in one statement. */
 type CheckoutContext = {
   /** Every line of the cart is digital: no address is asked for. */
@@ -42,21 +51,35 @@ type CheckoutContext = {
 
 async function checkoutContext(services: CoreServices, state: RequestContext): Promise<CheckoutContext> {
   const { db } = services;
-  const { rows } = await prepared(
-    db.raw(
-      `SELECT ? AS digital_only,
+  const owner = cartOwnerOf(state);
+  // The cart is the user's or the session's: a statement of its own for each.
+  const [kind, ownerId] = owner.userId
+    ? ['user', owner.userId]
+    : owner.sessionId
+      ? ['session', owner.sessionId]
+      : ['none', null];
+  const { rows } = await compiledOnce<{ rows: CheckoutContextRow[] }>(
+    db,
+    `checkoutContext:${kind}`,
+    ownerId === null ? [] : [ownerId],
+    (ownerValue) =>
+      db.raw(
+        `SELECT ? AS digital_only,
        (SELECT coalesce(json_agg(m ORDER BY m.position, m.id), '[]'::json) FROM ? m) AS shipping_methods,
        (SELECT row_to_json(s) FROM ? s) AS payment,
        (SELECT coalesce(json_agg(t), '[]'::json) FROM ? t) AS tax_rates,
        coalesce((SELECT prices_include_tax FROM blog_settings WHERE id = 1), false) AS prices_include_tax,
        ${STRIPE_TAX_SQL} AS stripe_tax`,
-      [
-        cartDigitalOnlyQuery(db, cartOwnerOf(state)),
-        shippingMethodsQuery(db),
-        paymentSettingsQuery(db),
-        taxRatesQuery(db),
-      ],
-    ),
+        [
+          cartDigitalOnlyQuery(db, {
+            userId: kind === 'user' ? ownerValue : null,
+            sessionId: kind === 'session' ? ownerValue : null,
+          } as CartOwner),
+          shippingMethodsQuery(db),
+          paymentSettingsQuery(db),
+          taxRatesQuery(db),
+        ],
+      ),
   );
   return {
     digitalOnly: rows[0].digital_only,

@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Knex } from 'knex';
-import { type Db, prepared } from '../db/knex.ts';
+import { compiledOnce, type Db, prepared } from '../db/knex.ts';
 import { PAID_TIER_SQL } from '../db/membership-sql.ts';
 import type { SessionUser } from '../kernel/request.ts';
 import { sessionCartCountColumn } from '../shop/cart.ts';
@@ -61,30 +60,31 @@ export async function createSession(
   return inserted.length ? sid : createSession(db, userId, data, undefined, client);
 }
 
-/**
- * A new guest session's row as a data-modifying CTE of another statement, written only when the
- * CTE named `when` returns a row (an add to the cart that took its line): the session and the
- * write that needs it in one round trip. Returns the sid when written.
- */
-export function guestSessionInsertWhen(db: Db, sid: string, when: string): Knex.Raw {
-  return db.raw(
-    `INSERT INTO sessions (sid, sess, expire)
-     SELECT CAST(? AS text), '{}'::jsonb, CAST(? AS timestamptz) WHERE EXISTS (SELECT 1 FROM ??)
-     ON CONFLICT (sid) DO NOTHING RETURNING sid`,
-    [sid, new Date(Date.now() + SESSION_TTL_MS), when],
-  );
-}
+type SessionJoinRow = {
+  sid: string;
+  sess: Record<string, unknown> | null;
+  expire: Date;
+  user_id: number | null;
+  uid: number | null;
+  email: string;
+  username: string;
+  first_name: string | null;
+  last_name: string | null;
+  role: SessionUser['role'];
+  paid_tier_id: number | null;
+  cart_count: number | string;
+};
 
 /** The session, its user and its cart's count for the header, or null when unknown or expired. */
 export async function loadSession(
   db: Db,
   sid: string,
 ): Promise<{ session: SessionRecord; user: SessionUser | null; cartCount: number } | null> {
-  const row = await prepared(
+  const row = await compiledOnce<SessionJoinRow | undefined>(db, 'loadSession', [sid], (sidValue) =>
     db('sessions as s')
       .leftJoin('users as u', 'u.id', 's.user_id')
       .leftJoin('memberships as m', 'm.user_id', 's.user_id')
-      .where('s.sid', sid)
+      .where('s.sid', sidValue)
       .where('s.expire', '>', db.fn.now())
       .first(
         's.sid',

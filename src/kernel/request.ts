@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 
 /**
@@ -46,7 +45,7 @@ export type RequestSession = {
   cartCount: number | null;
   /**
    * Returns the session id, creating a guest session (and its cookie) on first need; with
-   * `written`, the upcoming id whose row the caller's own statement wrote (upcomingRowWhen).
+   * `written`, the upcoming id whose row the caller's own statement wrote (upcomingRow).
    */
   ensure: (written?: string) => Promise<string>;
   /**
@@ -56,10 +55,10 @@ export type RequestSession = {
    */
   upcomingId: () => string | null;
   /**
-   * The upcoming id's session row as a CTE of the caller's statement, written only when the CTE
-   * named `when` returns a row; null without an upcoming id.
+   * The upcoming id's session row, for the caller's own statement to write (a CTE made by
+   * guestSessionInsertWhen); null without an upcoming id.
    */
-  upcomingRowWhen: (when: string) => Knex.Raw | null;
+  upcomingRow: () => { sid: string; expires: Date } | null;
   /** Replaces the session (sign-in, sign-out): a new id, so a planted id is worthless. */
   rotate: (userId: number | null, data?: ProviderSession) => Promise<string>;
 };

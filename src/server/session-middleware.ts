@@ -2,7 +2,6 @@ import type { Context, Middleware } from 'koa';
 import { addressNetwork } from '../identity/network.ts';
 import {
   createSession,
-  guestSessionInsertWhen,
   isClientChosenSessionId,
   isWellFormedSessionId,
   loadSession,
@@ -76,9 +75,9 @@ export function sessionMiddleware(services: AppServices): Middleware {
         upcoming ??= newSessionId();
         return upcoming;
       },
-      upcomingRowWhen(when) {
+      upcomingRow() {
         const sid = session.upcomingId();
-        return sid ? guestSessionInsertWhen(db, sid, when) : null;
+        return sid ? { sid, expires: new Date(Date.now() + SESSION_TTL_MS) } : null;
       },
       async rotate(userId, data = {}) {
         const previous = session.id;

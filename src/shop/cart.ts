@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { type Db, prepared } from '../db/knex.ts';
+import { compiledOnce, type Db } from '../db/knex.ts';
+import { guestSessionInsertWhen } from '../identity/guest-session-row.ts';
 import { Conflict, Invalid, NotFound, type Refusal, Unprocessable } from '../kernel/errors.ts';
 import type { RequestContext } from '../kernel/request.ts';
 import { ANALYTICS_ON_SQL } from '../settings/settings.ts';
@@ -278,7 +279,7 @@ export async function addToCart(
   typed: unknown,
   variantId: number | null = null,
   /** A new guest session's row, written by the same statement when the line is taken. */
-  sessionRow: Knex.Raw | null = null,
+  newSession: { sid: string; expires: Date } | null = null,
 ): Promise<{ lineId: number; quantity: number; added: number; sessionWritten: boolean }> {
   const where = ownerWhere(owner);
   if (!where) throw new Error('a cart needs a user or a session');
@@ -290,9 +291,21 @@ export async function addToCart(
     throw quantityRefusal(await stockOf(db, productId, variantId));
   }
   const { quantity } = read;
-  const { rows } = await prepared(
-    db.raw(
-      `WITH product AS (
+  const day = new Date().toISOString().slice(0, 10);
+  const { rows } = await compiledOnce<{ rows: unknown[] }>(
+    db,
+    `addToCart:${column}:${newSession ? 'new session' : 'session'}`,
+    [
+      productId,
+      variantId ?? 0,
+      quantity,
+      ownerId,
+      day,
+      ...(newSession ? [newSession.sid, newSession.expires] : []),
+    ],
+    (productIdValue, variantIdValue, quantityValue, ownerIdValue, dayValue, sidValue, expiresValue) =>
+      db.raw(
+        `WITH product AS (
        SELECT p.id, p.status, s.stock, p.options->0->>'name' AS first_option,
               CASE WHEN CAST(:variantId AS int) = 0 THEN jsonb_array_length(p.options) = 0 ELSE v.id IS NOT NULL END AS chosen
        FROM products p
@@ -319,20 +332,20 @@ export async function addToCart(
        RETURNING id, quantity
      ), counted AS (
        ${countCartAddSql('line')}
-     )${sessionRow ? ', session AS (:sessionRow)' : ''}
+     )${newSession ? ', session AS (:sessionRow)' : ''}
      SELECT product.stock, product.status, product.first_option, product.chosen, line.id AS line_id, line.quantity,
-            ${sessionRow ? 'EXISTS (SELECT 1 FROM session)' : 'false'} AS session_written
+            ${newSession ? 'EXISTS (SELECT 1 FROM session)' : 'false'} AS session_written
      FROM product CROSS JOIN has LEFT JOIN line ON true`,
-      {
-        ...(sessionRow ? { sessionRow } : {}),
-        productId,
-        variantId: variantId ?? 0,
-        quantity,
-        ownerId,
-        column,
-        day: new Date().toISOString().slice(0, 10),
-      },
-    ),
+        {
+          ...(newSession ? { sessionRow: guestSessionInsertWhen(db, sidValue, expiresValue, 'line') } : {}),
+          productId: productIdValue,
+          variantId: variantIdValue,
+          quantity: quantityValue,
+          ownerId: ownerIdValue,
+          column,
+          day: dayValue,
+        },
+      ),
   );
   const row = rows[0] as
     | {
@@ -436,11 +449,11 @@ export type TakenLine = {
  */
 export async function takeCartLines(trx: Knex.Transaction, owner: CartOwner): Promise<TakenLine[]> {
   if (!owner.userId && !owner.sessionId) return [];
-  const { rows } = await prepared(
-    trx.raw('SELECT * FROM take_cart_lines(?, ?)', [
-      owner.userId ?? null,
-      owner.userId ? null : owner.sessionId,
-    ]),
+  const { rows } = await compiledOnce<{ rows: TakenLine[] }>(
+    trx,
+    'takeCartLines',
+    [owner.userId ?? null, owner.userId ? null : owner.sessionId],
+    (userId, sessionId) => trx.raw('SELECT * FROM take_cart_lines(?, ?)', [userId, sessionId]),
   );
   return rows;
 }
@@ -469,7 +482,7 @@ export async function addToVisitorCart(
   // An id the client chose is written first: it may be taken, and ensure() then picks another.
   if (started && !upcoming) await state.session.ensure();
   const owner = upcoming ? { userId: null, sessionId: upcoming } : cartOwnerOf(state);
-  const line = await addToCart(db, owner, productId, typed, variantId, state.session.upcomingRowWhen('line'));
+  const line = await addToCart(db, owner, productId, typed, variantId, state.session.upcomingRow());
   if (upcoming) await state.session.ensure(line.sessionWritten ? upcoming : undefined);
   return { line, sessionId: state.session.id, started };
 }

@@ -85,6 +85,8 @@ describe('the analytics report over closed days', () => {
         updated_at: new Date(),
       })
       .returning(['id']);
+    // Its line finds its day on the order.
+    const placed = await changeNumber();
     await db('order_items').insert({
       order_id: order.id,
       product_id: product.id,
@@ -94,6 +96,7 @@ describe('the analytics report over closed days', () => {
       created_at: new Date(),
       updated_at: new Date(),
     });
+    expect(await changeNumber()).toBeGreaterThan(placed);
     await db('order_sources').insert({ order_id: order.id, post_id: post.id });
     const [sold, soldReference] = await bothWays(30);
     expect(sold).toEqual(soldReference);
