@@ -115,3 +115,77 @@ export function compiledOnce<Row = unknown>(
 export function withTransaction<T>(db: Db, fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
   return db.transaction(fn);
 }
+
+/** A piece of SQL with values of its own, among the values of a statement built by compiledOnceFrom. */
+export class SqlPart {
+  readonly sql: string;
+  readonly values: readonly unknown[];
+  constructor(sql: string, values: readonly unknown[] = []) {
+    this.sql = sql;
+    this.values = values;
+  }
+}
+
+const isBranch = (tree: unknown): tree is object =>
+  tree !== null && typeof tree === 'object' && !(tree instanceof Date) && !(tree instanceof SqlPart);
+
+/** A tree's values in order, and its shape: its keys, its lists' lengths, its parts' SQL. */
+function flattenTree(tree: unknown, values: unknown[], shape: string[]): void {
+  if (tree instanceof SqlPart) {
+    shape.push(`(${tree.sql})`);
+    values.push(...tree.values);
+  } else if (Array.isArray(tree)) {
+    shape.push(`[${tree.length}`);
+    for (const item of tree) flattenTree(item, values, shape);
+    shape.push(']');
+  } else if (isBranch(tree)) {
+    shape.push('{');
+    for (const [key, item] of Object.entries(tree)) {
+      shape.push(key);
+      flattenTree(item, values, shape);
+    }
+    shape.push('}');
+  } else if (tree === undefined) {
+    // Knex writes DEFAULT for it (or leaves the column out): part of the shape, not a value.
+    shape.push('-');
+  } else {
+    shape.push('?');
+    values.push(tree);
+  }
+}
+
+/** The tree with each value (a part's too) replaced by value(), and each part made a knex raw. */
+function mapTree(executor: Db | Knex.Transaction, tree: unknown, value: (v: unknown) => unknown): unknown {
+  if (tree instanceof SqlPart) return executor.raw(tree.sql, tree.values.map(value) as Knex.RawBinding[]);
+  if (Array.isArray(tree)) return tree.map((item) => mapTree(executor, item, value));
+  if (isBranch(tree))
+    return Object.fromEntries(
+      Object.entries(tree).map(([key, item]) => [key, mapTree(executor, item, value)]),
+    );
+  return tree === undefined ? undefined : value(tree);
+}
+
+/** A tree of rows with its parts made knex raws, for a statement built without compiledOnceFrom. */
+export function withRawParts<T>(executor: Db | Knex.Transaction, tree: T): T {
+  return mapTree(executor, tree, (v) => v) as T;
+}
+
+/**
+ * compiledOnce for a statement built from a tree of rows (objects, lists, values, SqlParts): its
+ * shape (keys, lengths, parts) joins the key, its values are the call's, and build receives the
+ * tree with markers for values and knex raws for parts.
+ */
+export function compiledOnceFrom<Row, T>(
+  executor: Db | Knex.Transaction,
+  name: string,
+  tree: T,
+  build: (marked: T) => Knex.QueryBuilder | Knex.Raw,
+): Knex.Raw<Row> {
+  const values: unknown[] = [];
+  const shape: string[] = [];
+  flattenTree(tree, values, shape);
+  return compiledOnce<Row>(executor, `${name}:${shape.join(' ')}`, values, (...markers) => {
+    let next = 0;
+    return build(mapTree(executor, tree, () => markers[next++]) as T);
+  });
+}

@@ -32,33 +32,26 @@ export async function writeOutboxJobs(trx: Knex.Transaction, jobs: OutboxJob[]):
 }
 
 /**
- * The jobs' outbox rows as a data-modifying CTE of another statement, written only when the CTE
+ * Outbox rows (outboxRow) as a data-modifying CTE of another statement, written only when the CTE
  * named `when` returns a row: a change and its jobs in one round trip, the jobs only with the change.
  */
-export function writeOutboxJobsWhen(trx: Knex.Transaction, jobs: OutboxJob[], when: string): Knex.Raw {
-  const rows = jobs.map(outboxRow);
+export function outboxRowsWhen(trx: Knex.Transaction, rows: OutboxInsert[], when: string): Knex.Raw {
   return trx.raw(
     `INSERT INTO outbox (queue, job_name, payload, job_id, run_at)
      SELECT * FROM (VALUES ${rows.map(() => '(?, ?, ?::jsonb, ?, ?::timestamptz)').join(', ')}) AS v
      WHERE EXISTS (SELECT 1 FROM ??)`,
-    [
-      ...rows.flatMap((row) => [
-        row.queue,
-        row.job_name,
-        JSON.stringify(row.payload),
-        row.job_id,
-        row.run_at,
-      ]),
-      when,
-    ],
+    [...rows.flatMap((row) => [row.queue, row.job_name, row.payload, row.job_id, row.run_at]), when],
   );
 }
 
-function outboxRow(job: OutboxJob) {
+/** A job's outbox row, its payload checked by the job's schema and written as JSON text. */
+export type OutboxInsert = ReturnType<typeof outboxRow>;
+
+export function outboxRow(job: OutboxJob) {
   return {
     queue: queueOf(job.name),
     job_name: job.name,
-    payload: jobSchemas[job.name].parse(job.data),
+    payload: JSON.stringify(jobSchemas[job.name].parse(job.data)),
     job_id: job.jobId,
     run_at: job.runAt ?? null,
   };

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import { type Db, prepared } from '../db/knex.ts';
-import { type OutboxJob, writeOutboxJobs, writeOutboxJobsWhen } from '../jobs/outbox.ts';
+import { compiledOnceFrom, type Db, prepared, SqlPart, withRawParts } from '../db/knex.ts';
+import { type OutboxJob, outboxRow, outboxRowsWhen, writeOutboxJobs } from '../jobs/outbox.ts';
 import { numberDocuments } from './document-numbers.ts';
 import {
   ERASED_CUSTOMER,
@@ -138,28 +138,42 @@ async function appendAndProject(
 ): Promise<OrderState> {
   const next = evolve(state, event);
   // The event's created_at as the rebuild reads it back (a JS Date, to the millisecond).
-  const at = { orderId, version: next.version, createdAt: trx.raw("date_trunc('milliseconds', now())") };
-  let statement = trx
-    .with(
-      'appended',
-      trx('order_events')
-        .insert(eventRow(orderId, next.version, event, metadata))
-        .onConflict(['order_id', 'version'])
-        .ignore()
-        .returning(EVENT_COLUMNS),
-    )
-    .with('projected', projection(trx, { ...at, type: event.type }, next, 'appended'));
-  if (event.type === 'OrderPlaced')
-    statement = statement.with('lines', trx('order_items').insert(lineValues(trx, at, event.data)));
-  if (jobs.length) statement = statement.with('jobs', writeOutboxJobsWhen(trx, jobs, 'appended'));
-  // Prepared: a placing, a payment, a mail's record each send the same text every time.
-  const stored: EventRow[] = await prepared(statement.select(EVENT_COLUMNS).from('appended'));
+  const at = { orderId, version: next.version, createdAt: new SqlPart("date_trunc('milliseconds', now())") };
+  const rows = {
+    event: eventRow(orderId, next.version, event, metadata),
+    order: orderWrite({ ...at, type: event.type }, next),
+    lines: event.type === 'OrderPlaced' ? lineRows(at, event.data) : [],
+    jobs: jobs.map(outboxRow),
+  };
+  // A placing, a payment, a mail's record: each the same text every time, compiled once.
+  const stored = await compiledOnceFrom<EventRow[], typeof rows>(
+    trx,
+    `appendAndProject:${event.type}`,
+    rows,
+    (marked) => {
+      let statement = trx
+        .with(
+          'appended',
+          trx('order_events')
+            .insert(marked.event)
+            .onConflict(['order_id', 'version'])
+            .ignore()
+            .returning(EVENT_COLUMNS),
+        )
+        .with('projected', orderWriteQuery(trx, marked.order, 'appended'));
+      if (event.type === 'OrderPlaced')
+        statement = statement.with('lines', trx('order_items').insert(marked.lines));
+      if (marked.jobs.length)
+        statement = statement.with('jobs', outboxRowsWhen(trx, marked.jobs, 'appended'));
+      return statement.select(EVENT_COLUMNS).from('appended');
+    },
+  );
   if (stored.length === 0) throw lostAppend(orderId, state.version);
   return next;
 }
 
 /** Where a projection writes: the order, the event's version and its time (a date, or now()). */
-type ProjectionAt = { orderId: number; version: number; createdAt: Date | Knex.Raw };
+type ProjectionAt = { orderId: number; version: number; createdAt: Date | SqlPart };
 
 /**
  * Applies one stored event to the orders/order_items projections. Uses nothing but the event
@@ -171,55 +185,51 @@ export async function projectEvent(
   state: OrderState,
 ): Promise<void> {
   const at = { orderId: event.orderId, version: event.version, createdAt: event.createdAt };
-  const order = projection(trx, { ...at, type: event.type }, state);
+  const order = orderWriteQuery(trx, withRawParts(trx, orderWrite({ ...at, type: event.type }, state)));
   // The order and its lines in one statement (the lines' key on the order is checked at its end).
   await prepared(
     event.type === 'OrderPlaced'
       ? trx
           .with('placed', order)
-          .insert(lineValues(trx, at, event.data))
+          .insert(withRawParts(trx, lineRows(at, event.data)))
           .into('order_items')
       : order,
   );
 }
 
-/**
- * The orders row an event writes: inserted by OrderPlaced, updated by every later event. With
- * `when`, the update is made only when the CTE so named returns a row (the event's append).
- */
-function projection(
-  trx: Knex.Transaction,
-  at: ProjectionAt & { type: OrderEvent['type'] },
-  state: OrderState,
-  when?: string,
-): Knex.QueryBuilder {
+/** The orders row an event writes, as values: inserted by OrderPlaced, updated by every later event. */
+type OrderWrite = { insert: Record<string, unknown> } | { id: number; update: Record<string, unknown> };
+
+function orderWrite(at: ProjectionAt & { type: OrderEvent['type'] }, state: OrderState): OrderWrite {
   if (at.type === 'OrderPlaced' && state.placed) {
     const o = state.placed;
-    return trx('orders').insert({
-      id: at.orderId,
-      ...customerColumns(trx, o),
-      country: o.country,
-      total_amount: o.totalAmount,
-      status: state.status,
-      payment_status: state.paymentStatus,
-      shipping_method: o.shippingMethod,
-      shipping_cost: o.shippingCost ?? 0,
-      discount_code: o.discount?.code ?? null,
-      discount_amount: o.discount?.amount ?? 0,
-      tax_amount: o.taxAmount ?? 0,
-      tax_included: o.taxIncluded ?? false,
-      tracking_number: state.trackingNumber,
-      idempotency_key: o.idempotencyKey,
-      confirmation_sent: state.confirmationSent,
-      ...paymentColumns(state),
-      version: at.version,
-      created_at: at.createdAt,
-      updated_at: at.createdAt,
-    });
+    return {
+      insert: {
+        id: at.orderId,
+        ...customerColumns(o),
+        country: o.country,
+        total_amount: o.totalAmount,
+        status: state.status,
+        payment_status: state.paymentStatus,
+        shipping_method: o.shippingMethod,
+        shipping_cost: o.shippingCost ?? 0,
+        discount_code: o.discount?.code ?? null,
+        discount_amount: o.discount?.amount ?? 0,
+        tax_amount: o.taxAmount ?? 0,
+        tax_included: o.taxIncluded ?? false,
+        tracking_number: state.trackingNumber,
+        idempotency_key: o.idempotencyKey,
+        confirmation_sent: state.confirmationSent,
+        ...paymentColumns(state),
+        version: at.version,
+        created_at: at.createdAt,
+        updated_at: at.createdAt,
+      },
+    };
   }
-  const update = trx('orders')
-    .where({ id: at.orderId })
-    .update({
+  return {
+    id: at.orderId,
+    update: {
       status: state.status,
       payment_status: state.paymentStatus,
       tracking_number: state.trackingNumber,
@@ -227,24 +237,36 @@ function projection(
       tracking_url: state.trackingUrl,
       confirmation_sent: state.confirmationSent,
       ...paymentColumns(state),
-      ...(at.type === 'CustomerDataErased' && state.placed ? customerColumns(trx, state.placed) : {}),
+      ...(at.type === 'CustomerDataErased' && state.placed ? customerColumns(state.placed) : {}),
       // Stripe Tax's amount, known at payment: the order's total grows by it (unless included).
       ...(at.type === 'TaxAssessed' && state.placed
         ? { total_amount: state.placed.totalAmount, tax_amount: state.placed.taxAmount ?? 0 }
         : {}),
       version: at.version,
       updated_at: at.createdAt,
-    });
+    },
+  };
+}
+
+/**
+ * The statement of an order's write (its parts made knex raws). With `when`, an update is made
+ * only when the CTE so named returns a row (the event's append).
+ */
+function orderWriteQuery(trx: Knex.Transaction, write: OrderWrite, when?: string): Knex.QueryBuilder {
+  if ('insert' in write) return trx('orders').insert(write.insert);
+  const update = trx('orders').where({ id: write.id }).update(write.update);
   return when ? update.whereExists(trx.select(trx.raw('1')).from(when)) : update;
 }
 
 /** The order_items rows of a placed order. */
-function lineValues(trx: Knex.Transaction, at: ProjectionAt, o: OrderPlacedData) {
+function lineRows(at: ProjectionAt, o: OrderPlacedData) {
   return o.items.map((line) => ({
     id: line.lineId,
     order_id: at.orderId,
     product_id:
-      line.productId === null ? null : trx.raw('(SELECT id FROM products WHERE id = ?)', [line.productId]),
+      line.productId === null
+        ? null
+        : new SqlPart('(SELECT id FROM products WHERE id = ?)', [line.productId]),
     quantity: line.quantity,
     price_at_time: line.priceAtTime,
     tax_amount: line.tax?.amount ?? 0,
@@ -257,10 +279,10 @@ function lineValues(trx: Knex.Transaction, at: ProjectionAt, o: OrderPlacedData)
 }
 
 /** The order's columns that say who its customer is (all of them erased by CustomerDataErased). */
-function customerColumns(trx: Knex.Transaction, o: OrderPlacedData) {
+function customerColumns(o: OrderPlacedData) {
   return {
     // A user deleted since keeps the order whole: the reference becomes null.
-    user_id: o.userId === null ? null : trx.raw('(SELECT id FROM users WHERE id = ?)', [o.userId]),
+    user_id: o.userId === null ? null : new SqlPart('(SELECT id FROM users WHERE id = ?)', [o.userId]),
     session_id: o.sessionId,
     email: o.email,
     first_name: o.firstName,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { compiledOnce } from '../../src/db/knex.ts';
+import { compiledOnce, compiledOnceFrom, SqlPart } from '../../src/db/knex.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 
 let database: TestDatabase;
@@ -40,4 +40,30 @@ it('refuses a statement that writes a value into its text instead of binding it'
   expect(() => compiledOnce(db, 'test:identifier', ['slug'], (column) => db('tags').select(column))).toThrow(
     'A value of the statement test:identifier is in its text',
   );
+});
+
+it('builds a statement from rows once per shape: their parts, lists and left-out columns shape it, their values do not', async () => {
+  const { db } = database;
+  await db.raw("CREATE TABLE notes (id int PRIMARY KEY, body text NOT NULL DEFAULT 'empty', ref int)");
+  const insert = (rows: Record<string, unknown>[]) =>
+    compiledOnceFrom<{ id: number }[], Record<string, unknown>[]>(db, 'test:notes', rows, (marked) =>
+      db('notes').insert(marked).returning('id'),
+    );
+  const ref = (id: number) => new SqlPart('(SELECT ? * 10)', [id]);
+  expect(await insert([{ id: 1, body: 'one', ref: ref(1) }])).toEqual([{ id: 1 }]);
+  expect(await insert([{ id: 2, body: 'two', ref: ref(2) }])).toEqual([{ id: 2 }]);
+  expect(
+    await insert([
+      { id: 3, body: undefined, ref: null },
+      { id: 4, body: 'four', ref: ref(4) },
+    ]),
+  ).toEqual([{ id: 3 }, { id: 4 }]);
+  expect(await insert([{ id: 5, body: undefined, ref: null }])).toEqual([{ id: 5 }]);
+  expect(await db('notes').orderBy('id').select('id', 'body', 'ref')).toEqual([
+    { id: 1, body: 'one', ref: 10 },
+    { id: 2, body: 'two', ref: 20 },
+    { id: 3, body: 'empty', ref: null },
+    { id: 4, body: 'four', ref: 40 },
+    { id: 5, body: 'empty', ref: null },
+  ]);
 });
