@@ -115,11 +115,14 @@ function queuedJob(name: JobName, data: unknown, jobId: string | null, runAt: Da
   return { name, data, opts: { ...(jobId ? { jobId } : {}), ...(delay ? { delay } : {}) } };
 }
 
+/** The most rows one pass of the relay moves. */
+export const RELAY_BATCH = 100;
+
 /**
  * Moves committed outbox rows to the queue, deleting them once their jobs are added. Safe to run
  * from several processes at once.
  */
-export async function relayOutbox(db: Db, queues: Queues, batch = 100): Promise<number> {
+export async function relayOutbox(db: Db, queues: Queues, batch = RELAY_BATCH): Promise<number> {
   return db.transaction(async (trx) => {
     const rows: {
       id: number;
