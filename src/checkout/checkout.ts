@@ -71,6 +71,7 @@ async function checkoutContext(services: CoreServices, state: RequestContext): P
        coalesce((SELECT prices_include_tax FROM blog_settings WHERE id = 1), false) AS prices_include_tax,
        ${STRIPE_TAX_SQL} AS stripe_tax`,
         [
+          // The marker stands for the owner's id, a user's number or a session's text alike.
           cartDigitalOnlyQuery(db, {
             userId: kind === 'user' ? ownerValue : null,
             sessionId: kind === 'session' ? ownerValue : null,
