@@ -18,6 +18,13 @@ describe('loadConfig', () => {
     );
   });
 
+  it('lowers the worker process priority by 10 unless WORKER_NICE says otherwise (0–19)', () => {
+    expect(loadConfig({}).workerNice).toBe(10);
+    expect(loadConfig({ WORKER_NICE: '0' }).workerNice).toBe(0);
+    expect(() => loadConfig({ WORKER_NICE: '20' })).toThrow(/^Invalid environment variable WORKER_NICE: /);
+    expect(() => loadConfig({ WORKER_NICE: '-5' })).toThrow(/^Invalid environment variable WORKER_NICE: /);
+  });
+
   it('refuses a database URL of another scheme', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x@y/z' })).toThrow(
       'Invalid environment variable DATABASE_URL: expected a URL starting with postgres:// or postgresql://',

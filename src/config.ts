@@ -63,6 +63,7 @@ const EnvSchema = z.object({
     .default(DEFAULT_CURRENCY),
   CHECKOUT_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(20),
   NEWSLETTER_RATE_PER_SECOND: z.coerce.number().min(0.1).max(1000).default(10),
+  WORKER_NICE: z.coerce.number().int().min(0).max(19).default(10),
   ANALYTICS_COUNTRY_HEADER: z
     .string()
     .regex(/^[A-Za-z0-9-]{1,64}$/, 'a header name')
@@ -127,6 +128,8 @@ export type Config = {
   pageCacheStaleSeconds: number;
   /** Checkouts per client IP per minute. */
   checkoutRateLimit: number;
+  /** How much lower the worker process's CPU priority is than the web process's (a nice value). */
+  workerNice: number;
   /** Newsletter mails per second from one worker process (a mail provider's limit). */
   newsletterRatePerSecond: number;
   /** The shop's currency (ISO 4217, lowercase as Stripe writes it): prices are its cents. */
@@ -295,6 +298,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     pageCacheStaleSeconds: env.PAGE_CACHE_STALE_SECONDS,
     checkoutRateLimit: env.CHECKOUT_RATE_LIMIT,
     newsletterRatePerSecond: env.NEWSLETTER_RATE_PER_SECOND,
+    workerNice: env.WORKER_NICE,
     currency: env.CURRENCY,
     stripe:
       env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET

@@ -1,4 +1,5 @@
 import '../server/production-by-default.ts';
+import { setPriority } from 'node:os';
 import { startWorkers } from '../../workers/index.ts';
 import { loadConfigOrExit, onShutdown, processLogger } from '../server/boot.ts';
 import { startRuntime } from '../server/runtime.ts';
@@ -8,7 +9,14 @@ const config = loadConfigOrExit();
 const log = processLogger(config);
 const runtime = await startRuntime(config, log);
 const workers = startWorkers(runtime.services);
-log.info({ backend: runtime.services.queues.connection.kind }, 'worker started');
+// Once started, background work (mails, media, imports) yields the CPU to the web process and the
+// database on a shared host: in a product drop the cores go to the checkouts, the mails follow.
+try {
+  setPriority(config.workerNice);
+} catch (error) {
+  log.warn({ err: error, nice: config.workerNice }, 'could not lower the worker process priority');
+}
+log.info({ backend: runtime.services.queues.connection.kind, nice: config.workerNice }, 'worker started');
 
 onShutdown(log, async () => {
   await workers.close();

@@ -1,3 +1,4 @@
+import { getPriority } from 'node:os';
 import { afterAll, expect, it } from 'vitest';
 import { startWorkerlessApp, type WorkerlessApp } from '../support/process.ts';
 import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
@@ -28,6 +29,9 @@ it('sends each order confirmation exactly once when the worker is SIGKILLed in t
   // sending when it is killed.
   smtp.stall(true);
   let worker = stack.startWorker();
+  // Once started, the worker yields the CPU to the web process (WORKER_NICE, 10 by default).
+  expect((await worker.waitForLog('worker started')).nice).toBe(10);
+  expect(getPriority(worker.child.pid)).toBe(10);
   await until(() => smtp.stalled.length === 1, 'a mail held in DATA');
   const held = smtp.stalled.map((m) => m.messageId);
   worker.child.kill('SIGKILL');
