@@ -3,6 +3,7 @@ import { closeSync, fdatasyncSync, openSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { LAST_LINE_SHORT, lastLineMessage } from '../../src/shop/stock.ts';
 import { type BenchProduct, benchProduct } from './bench-product.ts';
 import { BENCH_DATA_DIR, databaseCpu, openBenchDatabase } from './database.ts';
 
@@ -11,7 +12,8 @@ import { BENCH_DATA_DIR, databaseCpu, openBenchDatabase } from './database.ts';
  * product-drop order (the add to cart's and the checkout's, as `npm run bench:orders --sql` lists
  * them: same statements, transactions and parameters), sent by `--clients` raw pg connections
  * with no web process in between, each a new guest shopper per order. Every statement is a named
- * prepared statement, so this is the best these statements can do. Also prints how the
+ * prepared statement, so this is the best these statements can do (a limited line's last
+ * statement is the app's own message, lastLineMessage, as the app sends it). Also prints how the
  * PostgreSQL is configured and what one WAL-sized write + fdatasync costs on its disk. The rows
  * with synchronous_commit off are for comparison only (the app never turns it off): their
  * difference is the wait for the WAL's flush at each commit.
@@ -149,10 +151,6 @@ const SQL = {
   appended: `with "appended" as (insert into "order_events" ("data", "metadata", "order_id", "type", "version") values ($1, $2, $3, $4, $5) on conflict ("order_id", "version") do nothing returning "order_id", "version", "type", "data", "metadata", "created_at"), "projected" as (insert into "orders" ("address", "checkout_session_id", "city", "confirmation_sent", "country", "created_at", "discount_amount", "discount_code", "email", "first_name", "hold_until", "id", "idempotency_key", "invoice_number", "last_name", "notes", "paid_amount", "payment_method", "payment_reference", "payment_status", "phone", "postal_code", "refund_needed", "refunded_amount", "refunded_tax", "session_id", "shipping_cost", "shipping_method", "status", "tax_amount", "tax_included", "total_amount", "tracking_number", "updated_at", "user_id", "version") values ($6, $7, $8, $9, $10, date_trunc('milliseconds', now()), $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35, $36, $37, date_trunc('milliseconds', now()), $38, $39)), "lines" as (insert into "order_items" ("created_at", "id", "order_id", "price_at_time", "product_id", "product_name", "quantity", "tax_amount", "updated_at", "variant", "variant_id") values (date_trunc('milliseconds', now()), $40, $41, $42, (SELECT id FROM products WHERE id = $43), $44, $45, $46, date_trunc('milliseconds', now()), $47, $48)), "jobs" as (INSERT INTO outbox (queue, job_name, payload, job_id, run_at)
      SELECT * FROM (VALUES ($49, $50, $51::jsonb, $52, $53::timestamptz), ($54, $55, $56::jsonb, $57, $58::timestamptz)) AS v
      WHERE EXISTS (SELECT 1 FROM "appended")) select "order_id", "version", "type", "data", "metadata", "created_at" from "appended"`,
-  reserve: `UPDATE stock_levels s SET stock = s.stock - $4 FROM products p LEFT JOIN product_variants v ON v.id = NULLIF($1, 0) AND v.product_id = p.id
-  WHERE p.id = $2 AND p.status = 'active' AND ($3 = 0 OR v.id IS NOT NULL)
-         AND s.product_id = p.id AND s.variant_id = $5 AND s.stock >= $6
-       RETURNING p.name, coalesce(v.price, p.price) AS price, v.label AS variant`,
 };
 type Name = keyof typeof SQL;
 
@@ -298,10 +296,24 @@ async function order(client: pg.Client, { productId, variantId }: BenchProduct):
     `order-confirmation-${line.order_id}`,
     null,
   ]);
-  // Limited stock decremented; unlimited stock takes nothing (the app reads which from the take's row).
-  const taken = line.stock === null || (await q('reserve', [v, productId, v, 1, v, 1])).rowCount === 1;
-  await client.query(taken ? 'COMMIT' : 'ROLLBACK');
-  return taken;
+  // Unlimited stock takes nothing (the app reads which from the take's row); a limited line is
+  // taken and the order committed by the app's own message, then the transaction after it.
+  if (line.stock !== null) {
+    const priced = { name: line.name, price: line.price, variant: line.variant };
+    const short = await client
+      .query(lastLineMessage({ productId, variantId, quantity: 1 }, priced))
+      .then(() => false)
+      .catch((error: { code?: string }) => {
+        if (error.code === LAST_LINE_SHORT) return true;
+        throw error;
+      });
+    if (short) {
+      await client.query('ROLLBACK');
+      return false;
+    }
+  }
+  await client.query('COMMIT');
+  return true;
 }
 
 async function run(label: string, product: BenchProduct, synchronousCommit: 'on' | 'off') {

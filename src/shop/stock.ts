@@ -125,7 +125,7 @@ export class LastLineShort extends Error {
 }
 
 /** What take_last_stock_line raises (migration 202611296001). */
-const LAST_LINE_SHORT = 'PS001';
+export const LAST_LINE_SHORT = 'PS001';
 const LAST_LINE_CHANGED = 'PS002';
 
 /** A UTF-8 text as a bytea literal: only hex digits reach the statement's text. */
@@ -138,18 +138,19 @@ function integerLiteral(value: number | null): string {
 }
 
 /**
- * Takes the order's last line from its limited stock row and commits the order, in one round trip:
- * the call and the COMMIT go as one simple-protocol message, so the row's lock is held for the
- * decrement and the commit alone, not also while the answer travels through a busy web process
- * and the COMMIT comes back. The function raises when the line cannot be taken as priced, which
- * skips the COMMIT and leaves the transaction for knex to roll back. A new BEGIN follows the
- * COMMIT, for knex's own COMMIT to end (empty). Only for a top-level transaction.
+ * The message that takes the order's last line from its limited stock row and commits the order,
+ * for the simple protocol (values as literals: only digits and hex reach its text). The call and
+ * the COMMIT go as one message, so the row's lock is held for the decrement and the commit alone,
+ * not also while the answer travels through a busy web process and the COMMIT comes back. That
+ * commit does not wait for its WAL to reach the disk (synchronous_commit off for it alone): the
+ * row's lock ends at once instead of after a flush, so the next order's decrement does not queue
+ * behind each flush. The transaction begun after it takes an id, so its own commit (knex's, sent
+ * next) writes a commit record and waits for the flush of the WAL up to it, which holds the
+ * order's: nothing is answered before the order is on disk, as with a synchronous commit. Others
+ * may see the order and the stock taken that long before: a crash then loses both together, and
+ * whatever committed on top of them waits for the same flush (PostgreSQL's asynchronous commit).
  */
-export async function takeLastLineAndCommit(
-  trx: Knex.Transaction,
-  item: StockLine,
-  priced: StockedLine,
-): Promise<void> {
+export function lastLineMessage(item: StockLine, priced: StockedLine): string {
   const call = [
     integerLiteral(item.productId),
     integerLiteral(variantKey(item.variantId)),
@@ -158,8 +159,22 @@ export async function takeLastLineAndCommit(
     integerLiteral(priced.price),
     hexLiteral(priced.variant),
   ].join(', ');
+  return `SELECT take_last_stock_line(${call}); SET LOCAL synchronous_commit = off; COMMIT; BEGIN; SELECT pg_current_xact_id()`;
+}
+
+/**
+ * Takes the order's last line and commits the order (lastLineMessage); knex's own COMMIT then
+ * ends the transaction begun after it. The function raises when the line cannot be taken as
+ * priced, which skips the rest of the message and leaves the transaction for knex to roll back.
+ * Only for a top-level transaction.
+ */
+export async function takeLastLineAndCommit(
+  trx: Knex.Transaction,
+  item: StockLine,
+  priced: StockedLine,
+): Promise<void> {
   try {
-    await trx.raw(`SELECT take_last_stock_line(${call}); COMMIT; BEGIN`);
+    await trx.raw(lastLineMessage(item, priced));
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === LAST_LINE_SHORT) throw new LastLineShort(item);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setStock, stockOf } from '../../src/shop/stock.ts';
+import { setStock, stockOf, takeLastLineAndCommit } from '../../src/shop/stock.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { createProductRow, GuestClient } from '../support/shop.ts';
 
@@ -112,5 +112,25 @@ describe('the last limited line, taken with the commit', () => {
     expect(
       cart.body.cart.items.map((i: { productId: number; quantity: number }) => [i.productId, i.quantity]),
     ).toEqual([[product.id, 2]]);
+  });
+
+  it('ends the row lock with a commit that waits for no flush, and leaves a transaction whose commit flushes it', async () => {
+    const { db } = app.services;
+    const product = await createProductRow(db, { stock: 5, price: 1000 });
+    await db.transaction(async (trx) => {
+      await takeLastLineAndCommit(
+        trx,
+        { productId: product.id, quantity: 2 },
+        { name: product.name, price: 1000, variant: null },
+      );
+      // Committed: another connection sees the stock taken (and so may take the next units).
+      expect(await stockOf(db, product.id)).toBe(3);
+      // What knex commits next has a transaction id and commits synchronously: its commit record
+      // is written after the order's, and the answer waits for the WAL's flush up to it.
+      const { rows } = await trx.raw(
+        "SELECT pg_current_xact_id_if_assigned() IS NOT NULL AS has_id, current_setting('synchronous_commit') AS sync",
+      );
+      expect(rows[0]).toEqual({ has_id: true, sync: 'on' });
+    });
   });
 });
