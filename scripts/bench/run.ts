@@ -186,8 +186,12 @@ const readerCookie = `${SESSION_COOKIE}=${await createSession(bench.db, reader.i
 const DROP_STOCK = Number(values['drop-stock']);
 const dropLimited = await benchProduct(bench.db, 'Bench drop, limited', DROP_STOCK, { variant: true });
 const dropUnlimited = await benchProduct(bench.db, 'Bench drop, unlimited', null, { variant: true });
-// Alike too: its shoppers warm the web process's add-to-cart and checkout before the first drop.
-const dropWarmUp = await benchProduct(bench.db, 'Bench drop, warm-up', null, { variant: true });
+// Alike too: their shoppers warm the web process's add-to-cart and checkout before the first drop,
+// on both ways an order takes (or not) its stock: the limited one has more than a warm-up sells.
+const dropWarmUps = [
+  await benchProduct(bench.db, 'Bench drop, warm-up', null, { variant: true }),
+  await benchProduct(bench.db, 'Bench drop, warm-up, limited', 1_000_000, { variant: true }),
+];
 const year = lastDays(365);
 const dbUrl = bench.url;
 
@@ -455,15 +459,17 @@ const drops = [
 ].filter(selected);
 const dropRows: DropRow[] = [];
 if (drops.length) {
-  // The drops take no warm-up of their own (it would take stock): shoppers of a third product warm
-  // the order's code and statements, so the first drop measured is not the colder one. Then the
-  // worker is given time to mail their confirmations, which would otherwise run during that drop.
+  // The drops take no warm-up of their own (it would take stock): shoppers of two other products
+  // warm the order's code and statements, both paths of its stock, so the first drop measured is
+  // not the colder one. Then the worker is given time to mail their confirmations, which would
+  // otherwise run during that drop.
   const warmUpStart = new Date();
-  await cannon(
-    base,
-    { name: 'drop warm-up', path: '/api/orders', requests: shopperRequests(dropWarmUp) },
-    WARMUP,
-  );
+  for (const product of dropWarmUps)
+    await cannon(
+      base,
+      { name: 'drop warm-up', path: '/api/orders', requests: shopperRequests(product) },
+      WARMUP,
+    );
   await confirmationsSent(warmUpStart);
 }
 
