@@ -220,6 +220,11 @@ const worker = spawn(process.execPath, ['src/cli/worker.ts'], {
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 const ceilingServer = startCeilingServer(ceilingPort);
+// A run that fails (the web process never answers, a target throws) must not leave a worker
+// behind to share the cores with the next run.
+process.once('exit', () => {
+  for (const child of [server, worker, ceilingServer]) if (child.exitCode === null) child.kill('SIGTERM');
+});
 const base = `http://127.0.0.1:${appPort}`;
 await waitForHttp(`${base}/api/health`);
 await waitForHttp(`http://127.0.0.1:${ceilingPort}/`);

@@ -114,7 +114,7 @@ describe('the last limited line, taken with the commit', () => {
     ).toEqual([[product.id, 2]]);
   });
 
-  it('ends the row lock with a commit that waits for no flush, and leaves a transaction whose commit flushes it', async () => {
+  it('commits the take at once, so other shoppers see it, and leaves a transaction whose commit flushes the WAL', async () => {
     const { db } = app.services;
     const product = await createProductRow(db, { stock: 5, price: 1000 });
     await db.transaction(async (trx) => {
