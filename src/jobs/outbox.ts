@@ -35,7 +35,7 @@ export async function writeOutboxJobs(trx: Knex.Transaction, jobs: OutboxJob[]):
  * Outbox rows (outboxRow) as a data-modifying CTE of another statement, written only when the CTE
  * named `when` returns a row: a change and its jobs in one round trip, the jobs only with the change.
  */
-export function outboxRowsWhen(trx: Knex.Transaction, rows: OutboxInsert[], when: string): Knex.Raw {
+export function outboxRowsWhen(trx: Db | Knex.Transaction, rows: OutboxInsert[], when: string): Knex.Raw {
   return trx.raw(
     `INSERT INTO outbox (queue, job_name, payload, job_id, run_at)
      SELECT * FROM (VALUES ${rows.map(() => '(?, ?, ?::jsonb, ?, ?::timestamptz)').join(', ')}) AS v

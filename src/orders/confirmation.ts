@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import type { Db } from '../db/knex.ts';
 import type { Mail, Mailer } from '../jobs/mailer.ts';
 import { forEachOrder } from '../kernel/each-order.ts';
@@ -17,9 +16,9 @@ import {
 } from './domain.ts';
 import { renderInvoice, type Seller, sellerDetails } from './invoices.ts';
 import {
+  appendRecordNow,
   ConcurrencyError,
-  commitEvents,
-  loadLockedStream,
+  loadLockedStreams,
   loadStream,
   type StoredEvent,
   stateOf,
@@ -115,15 +114,24 @@ export function confirmationWithPayment(mail: Mail, orderId: number, guidance: P
   };
 }
 
+/** What a mail job did for one order. */
+type MailOutcome = 'sent' | 'already-sent' | 'no-order';
+
+type ComposeMail = (
+  state: OrderState,
+  stream: StoredEvent[],
+) => Promise<{ mail: Mail; record: OrderCommand } | 'already-sent'>;
+
 /**
  * Sends one mail of an order exactly once, as far as SMTP allows:
- * - An advisory lock per order and mail, taken with the stream's read, serializes concurrent runs
- *   of the job (a redelivered or duplicated job waits, then finds the mail recorded and sends
- *   nothing).
- * - The mail's event is appended in the same transaction, right after the SMTP server
- *   accepted the message (its 250 reply to DATA). A worker killed before that reply never had
- *   the message accepted: its transaction rolls back, the job is retried and sends it once.
- * - Only a crash in the instant between the server's 250 and our commit can send it again;
+ * - An advisory lock per order and mail, taken with the stream's read (withMailLocks), serializes
+ *   concurrent runs of the job (a redelivered or duplicated job waits, then finds the mail
+ *   recorded and sends nothing).
+ * - The mail's event is appended and committed in a statement of its own, on another connection,
+ *   right after the SMTP server accepted the message (its 250 reply to DATA), while the lock is
+ *   still held. A worker killed before that reply never had the message accepted: nothing was
+ *   recorded, the job is retried and sends it once.
+ * - Only a crash in the instant between the server's 250 and that commit can send it again;
  *   that attempt carries the same Message-ID (idempotencyKey), so receivers that deduplicate
  *   on it (most mailbox providers do) still show one mail.
  */
@@ -131,56 +139,64 @@ async function sendOnce(
   db: Db,
   mailer: Mailer,
   orderId: number,
+  stream: StoredEvent[],
+  compose: ComposeMail,
+): Promise<MailOutcome> {
+  const state = stateOf(stream);
+  if (!state.placed) return 'no-order';
+  const composed = await compose(state, stream);
+  if (composed === 'already-sent') return 'already-sent';
+  await mailer.send(composed.mail);
+  await recordSent(db, orderId, state, composed.record);
+  return 'sent';
+}
+
+/**
+ * Runs work in a transaction that holds the advisory lock (lockName, order) of each order, with
+ * the orders' streams read once each lock is granted: one round trip for a whole batch. The locks
+ * are taken in ascending order, so two batches that share orders wait for each other rather than
+ * deadlock. The transaction writes nothing: it ends, and the locks with it, when work has.
+ */
+function withMailLocks<T>(
+  db: Db,
   lockName: string,
-  compose: (
-    state: OrderState,
-    stream: StoredEvent[],
-  ) => Promise<{ mail: Mail; record: OrderCommand } | 'already-sent'>,
-): Promise<'sent' | 'already-sent' | 'no-order'> {
-  return db.transaction(async (trx) => {
-    const stream = await loadLockedStream(trx, lockName, orderId);
-    const state = stateOf(stream);
-    if (!state.placed) return 'no-order';
-    const composed = await compose(state, stream);
-    if (composed === 'already-sent') return 'already-sent';
-    await mailer.send(composed.mail);
-    await recordSent(trx, orderId, state, composed.record);
-    return 'sent';
+  orderIds: number[],
+  work: (streamOf: (orderId: number) => StoredEvent[]) => Promise<T>,
+): Promise<T> {
+  return db.transaction(async (locks) => {
+    const streams = await loadLockedStreams(locks, lockName, orderIds);
+    return work((orderId) => streams.get(orderId) ?? []);
   });
 }
 
 const RECORD_ATTEMPTS = 5;
 
 /**
- * Records a mail that went out. Another writer's event meanwhile (a payment, a refund: they do
- * not take this mail's lock) moves the order's version; the record is then decided again on the
- * stream as it now is, in the same transaction (the failed append only rolled back its savepoint).
+ * Records a mail that went out, committed at once. Another writer's event meanwhile (a payment, a
+ * refund: they do not take this mail's lock) moves the order's version; the record is then decided
+ * again on the stream as it now is.
  */
-async function recordSent(
-  trx: Knex.Transaction,
-  orderId: number,
-  state: OrderState,
-  record: OrderCommand,
-): Promise<void> {
+async function recordSent(db: Db, orderId: number, state: OrderState, record: OrderCommand): Promise<void> {
   let current = state;
   for (let attempt = 1; ; attempt++) {
     try {
-      await commitEvents(trx, orderId, current, decide(current, record), { by: 'worker' });
+      await appendRecordNow(db, orderId, current, decide(current, record), { by: 'worker' });
       return;
     } catch (error) {
       if (!(error instanceof ConcurrencyError) || attempt === RECORD_ATTEMPTS) throw error;
-      current = stateOf(await loadStream(trx, orderId));
+      current = stateOf(await loadStream(db, orderId));
     }
   }
 }
 
-export async function sendOrderConfirmation(
-  db: Db,
-  mailer: Mailer,
+const CONFIRMATION_LOCK = 'order-confirmation';
+
+/** The confirmation of an order, or 'already-sent' when it went out before (or has nobody to go to). */
+function composeConfirmation(
   orderId: number,
-  guidance: (state: OrderState) => Promise<PaymentGuidance | null> = async () => null,
-): Promise<'sent' | 'already-sent' | 'no-order'> {
-  return sendOnce(db, mailer, orderId, 'order-confirmation', async (state, stream) => {
+  guidance: (state: OrderState) => Promise<PaymentGuidance | null>,
+): ComposeMail {
+  return async (state, stream) => {
     const placed = state.placed;
     // An erased customer has no address to mail any more.
     if (!placed || state.confirmationSent || state.customerErased) return 'already-sent';
@@ -190,25 +206,44 @@ export async function sendOrderConfirmation(
       mail: how ? confirmationWithPayment(plain, orderId, how) : plain,
       record: { type: 'RecordConfirmationSent', to: placed.email },
     };
-  });
+  };
+}
+
+export async function sendOrderConfirmation(
+  db: Db,
+  mailer: Mailer,
+  orderId: number,
+  guidance: (state: OrderState) => Promise<PaymentGuidance | null> = async () => null,
+): Promise<MailOutcome> {
+  return withMailLocks(db, CONFIRMATION_LOCK, [orderId], (streamOf) =>
+    sendOnce(db, mailer, orderId, streamOf(orderId), composeConfirmation(orderId, guidance)),
+  );
 }
 
 /**
- * The confirmations of several orders (one relay's worth), one after another, each sent once as
- * sendOrderConfirmation sends it: one at a time, as each holds a connection for its transaction
- * and its payment guidance may need a second (the orders queue runs four jobs at once). Every
- * order is tried; when any failed, the job fails after the others were sent, and its retry finds
- * those already sent.
+ * The confirmations of several orders (one relay's worth), under one transaction's locks and one
+ * read of their streams, then sent one after another, each recorded as sendOnce records it: the
+ * lock transaction and each record hold a connection, and a payment guidance may need a third
+ * (the orders queue runs four jobs at once). Every order is tried; when any failed, the job fails
+ * after the others were sent, and its retry finds those already sent.
  */
 export async function sendOrderConfirmations(
   db: Db,
   mailer: Mailer,
   orderIds: number[],
   guidance: (orderId: number, state: OrderState) => Promise<PaymentGuidance | null>,
-): Promise<Record<'sent' | 'already-sent' | 'no-order', number>> {
+): Promise<Record<MailOutcome, number>> {
   const outcomes = { sent: 0, 'already-sent': 0, 'no-order': 0 };
-  const sent = await forEachOrder(orderIds, 'confirmations', (orderId) =>
-    sendOrderConfirmation(db, mailer, orderId, (state) => guidance(orderId, state)),
+  const sent = await withMailLocks(db, CONFIRMATION_LOCK, orderIds, (streamOf) =>
+    forEachOrder(orderIds, 'confirmations', (orderId) =>
+      sendOnce(
+        db,
+        mailer,
+        orderId,
+        streamOf(orderId),
+        composeConfirmation(orderId, (state) => guidance(orderId, state)),
+      ),
+    ),
   );
   for (const outcome of sent) outcomes[outcome]++;
   return outcomes;
@@ -293,9 +328,9 @@ export async function sendOrderMail(
   job: { orderId: number; kind: OrderMailKind; key: string },
   orderUrl: string,
   links: MailLinks = [],
-): Promise<'sent' | 'already-sent' | 'no-order'> {
+): Promise<MailOutcome> {
   const { orderId, kind, key } = job;
-  return sendOnce(db, mailer, orderId, `order-mail-${key}`, async (state, stream) => {
+  const compose: ComposeMail = async (state, stream) => {
     const placed = state.placed;
     if (!placed || state.mailsSent.includes(key) || state.customerErased) return 'already-sent';
     const refund = stream.find((e) => `refund-${e.version}` === key && e.type === 'RefundIssued');
@@ -325,5 +360,8 @@ export async function sendOrderMail(
       },
       record: { type: 'RecordMailSent', kind, key, to: placed.email },
     };
-  });
+  };
+  return withMailLocks(db, `order-mail-${key}`, [orderId], (streamOf) =>
+    sendOnce(db, mailer, orderId, streamOf(orderId), compose),
+  );
 }

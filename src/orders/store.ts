@@ -53,21 +53,31 @@ export async function loadStream(db: Executor, orderId: number): Promise<StoredE
 }
 
 /**
- * The stream read under the transaction's advisory lock on (lockName, orderId), in one round trip
- * (migration 202611297003): a concurrent holder's commit is seen once the lock is granted.
+ * The orders' streams, each read under the transaction's advisory lock on (lockName, orderId), in
+ * one round trip (migration 202611297003): a concurrent holder's commit is seen once its lock is
+ * granted. The locks are taken in ascending order of the orders.
  */
-export async function loadLockedStream(
+export async function loadLockedStreams(
   trx: Knex.Transaction,
   lockName: string,
-  orderId: number,
-): Promise<StoredEvent[]> {
+  orderIds: number[],
+): Promise<Map<number, StoredEvent[]>> {
+  const ascending = [...new Set(orderIds)].sort((a, b) => a - b);
   const { rows }: { rows: EventRow[] } = await prepared(
-    trx.raw(`SELECT ${EVENT_COLUMNS.join(', ')} FROM locked_order_stream(?, ?) ORDER BY version`, [
-      lockName,
-      orderId,
-    ]),
+    trx.raw(
+      `SELECT ${EVENT_COLUMNS.map((c) => `s.${c}`).join(', ')}
+       FROM unnest(CAST(? AS int[])) WITH ORDINALITY AS o(id, n), LATERAL locked_order_stream(?, o.id) s
+       ORDER BY o.n, s.version`,
+      [ascending, lockName],
+    ),
   );
-  return rows.map(fromRow);
+  const streams = new Map<number, StoredEvent[]>();
+  for (const row of rows) {
+    const stream = streams.get(row.order_id) ?? [];
+    stream.push(fromRow(row));
+    streams.set(row.order_id, stream);
+  }
+  return streams;
 }
 
 export function stateOf(events: OrderEvent[]): OrderState {
@@ -129,7 +139,7 @@ function eventRow(orderId: number, version: number, event: OrderEvent, metadata:
  * projection's time is the transaction's, `now()`, which is the event's own created_at.
  */
 async function appendAndProject(
-  trx: Knex.Transaction,
+  trx: Executor,
   orderId: number,
   state: OrderState,
   event: OrderEvent,
@@ -252,7 +262,7 @@ function orderWrite(at: ProjectionAt & { type: OrderEvent['type'] }, state: Orde
  * The statement of an order's write (its parts made knex raws). With `when`, an update is made
  * only when the CTE so named returns a row (the event's append).
  */
-function orderWriteQuery(trx: Knex.Transaction, write: OrderWrite, when?: string): Knex.QueryBuilder {
+function orderWriteQuery(trx: Executor, write: OrderWrite, when?: string): Knex.QueryBuilder {
   if ('insert' in write) return trx('orders').insert(write.insert);
   const update = trx('orders').where({ id: write.id }).update(write.update);
   return when ? update.whereExists(trx.select(trx.raw('1')).from(when)) : update;
@@ -347,6 +357,23 @@ export async function commitEvents(
     await projectEvent(trx, event, next);
   }
   return next;
+}
+
+/**
+ * A mail's record (one event that numbers no document) appended with its projection in a statement
+ * of its own: outside a transaction, committed as soon as it is written.
+ */
+export async function appendRecordNow(
+  db: Db,
+  orderId: number,
+  state: OrderState,
+  events: OrderEvent[],
+  metadata: Record<string, unknown>,
+): Promise<OrderState> {
+  const [event, ...more] = events;
+  if (!event || more.length || event.type === 'PaymentSucceeded' || event.type === 'RefundIssued')
+    throw new Error(`not a mail's record: ${events.map((e) => e.type).join(', ')}`);
+  return appendAndProject(db, orderId, state, event, metadata, []);
 }
 
 /** Rebuilds orders and order_items from the events alone. */

@@ -1,5 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { sendOrderConfirmation, sendOrderMail } from '../../src/orders/confirmation.ts';
+import {
+  sendOrderConfirmation,
+  sendOrderConfirmations,
+  sendOrderMail,
+} from '../../src/orders/confirmation.ts';
 import { signedInSession } from '../support/auth.ts';
 import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
 import { setUpCardPaymentsApp } from '../support/stripe-stand-in.ts';
@@ -140,6 +144,42 @@ describe('a payment change racing a mail job', () => {
     }
     expect([await first, await second]).toEqual(['sent', 'already-sent']);
     expect(stack.smtp.messages.filter((m) => m.subject === `Order #${order.id} confirmed`)).toHaveLength(1);
+  });
+
+  it('sends a batch of confirmations once when two batches share orders, each recorded as it goes out', async () => {
+    const orders = [await placedOrder(), await placedOrder(), await placedOrder()];
+    const [a, b, c] = orders.map((o) => o.id);
+    const { db, mailer } = stack.app.services;
+    const noGuidance = async () => null;
+    const reached = (id: number) => () => stack.smtp.stalled.some((m) => m.subject.includes(`#${id}`));
+    stack.smtp.stall(true);
+    const first = sendOrderConfirmations(db, mailer, [a, b, c], noGuidance);
+    let second: ReturnType<typeof sendOrderConfirmations> | undefined;
+    try {
+      await until(reached(a), 'the first batch sending its first mail', 15_000);
+      // The other batch, naming the orders the other way round, waits for the first one's locks.
+      second = sendOrderConfirmations(db, mailer, [c, b, a], noGuidance);
+      await until(
+        async () =>
+          Number(
+            (await db('pg_locks').where({ locktype: 'advisory', granted: false }).count({ n: '*' }).first())
+              ?.n,
+          ) > 0,
+        'the second batch waiting for the locks',
+        15_000,
+      );
+      stack.smtp.releaseHeld();
+      await until(reached(b), 'the first batch sending its second mail', 15_000);
+      // The first mail's record is committed while its batch still holds the locks.
+      expect(await eventsOf(a)).toContain('ConfirmationEmailSent');
+      expect(await eventsOf(b)).not.toContain('ConfirmationEmailSent');
+    } finally {
+      stack.smtp.stall(false);
+    }
+    expect(await first).toEqual({ sent: 3, 'already-sent': 0, 'no-order': 0 });
+    expect(await second).toEqual({ sent: 0, 'already-sent': 3, 'no-order': 0 });
+    for (const id of [a, b, c])
+      expect(stack.smtp.messages.filter((m) => m.subject === `Order #${id} confirmed`)).toHaveLength(1);
   });
 
   it('records a confirmation that went out while a payment was recorded, and sends it once', async () => {

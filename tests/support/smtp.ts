@@ -31,6 +31,8 @@ export async function startSmtpServer(options: SmtpOptions = {}): Promise<{
   /** Messages received in full and waiting, unanswered, for the stall to end. */
   stalled: CapturedMail[];
   stall: (on: boolean) => void;
+  /** Answers the messages held now; the stall goes on for the next ones. */
+  releaseHeld: () => void;
   waitFor: (predicate: (m: CapturedMail) => boolean, timeoutMs?: number) => Promise<CapturedMail>;
   close: () => Promise<void>;
 }> {
@@ -101,6 +103,9 @@ export async function startSmtpServer(options: SmtpOptions = {}): Promise<{
     stall(on) {
       stalling = on;
       if (!on) for (const h of [...held.values()]) h.accept();
+    },
+    releaseHeld() {
+      for (const h of [...held.values()]) h.accept();
     },
     async waitFor(predicate, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;
