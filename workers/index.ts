@@ -5,6 +5,7 @@ import { sendCommentNotice } from '../src/blog/comment-notices.ts';
 import { sendNewsletterBatch, startDueNewsletters } from '../src/blog/newsletter-delivery.ts';
 import { publishDuePosts, publishScheduledPost } from '../src/blog/scheduling.ts';
 import { sweepViewLog } from '../src/blog/views.ts';
+import { sweepExpiredSessions } from '../src/identity/sessions.ts';
 import { runImport } from '../src/import/import.ts';
 import { removeUpload, sweepUploadedImports, withUploadedFile } from '../src/import/uploaded.ts';
 import { jobSchemas } from '../src/jobs/names.ts';
@@ -58,7 +59,8 @@ export function startWorkers(services: AppServices): Workers {
     ),
     queues.createWorker('maintenance', async (job) => {
       if (job.name === 'maintenance.sweep-sessions') {
-        await db('sessions').where('expire', '<', db.fn.now()).delete();
+        const swept = await sweepExpiredSessions(db);
+        if (swept.sessions) log.info(swept, 'expired sessions and their guest carts deleted');
         await sweepViewLog(db);
         await sweepAnalytics(db);
         await sweepExpiredRateLimits(db);

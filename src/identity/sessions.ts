@@ -196,3 +196,18 @@ export async function endOtherSessions(db: Db, userId: number, keepSid: string |
 export async function destroySession(db: Db, sid: string): Promise<void> {
   await db('sessions').where({ sid }).delete();
 }
+
+/**
+ * Deletes the sessions that have expired and the guest carts that were theirs: a guest's cart is
+ * reached only through its session, so once the session is gone nobody can see or order it.
+ * A signed-in shopper's cart (user_id) stays with the account.
+ */
+export async function sweepExpiredSessions(db: Db): Promise<{ sessions: number; carts: number }> {
+  const { rows } = await db.raw(`
+    WITH ended AS (DELETE FROM sessions WHERE expire < now() RETURNING sid),
+    emptied AS (
+      DELETE FROM carts c WHERE c.user_id IS NULL AND c.session_id IN (SELECT sid FROM ended) RETURNING c.id
+    )
+    SELECT (SELECT count(*) FROM ended) AS sessions, (SELECT count(*) FROM emptied) AS carts`);
+  return { sessions: Number(rows[0].sessions), carts: Number(rows[0].carts) };
+}

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { sweepExpiredSessions } from '../../src/identity/sessions.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { createUser, signedInSession } from '../support/auth.ts';
 import { publishedPost, seedDemo } from '../support/blog.ts';
@@ -174,4 +175,53 @@ it('answers OPTIONS on the API with the methods the path has', async () => {
   expect(patch.headers.get('allow')).toBe(res.headers.get('allow'));
   const none = await fetch(`${app.url}/api/no-such-thing`, { method: 'OPTIONS' });
   expect(none.status).toBe(404);
+});
+
+it('sweeps expired sessions with their guest carts, and keeps live ones and signed-in carts', async () => {
+  const { db } = app.services;
+  const product = await createProductRow(db, { stock: null });
+  const user = await createUser(app);
+  const past = new Date(Date.now() - 60_000);
+  const future = new Date(Date.now() + 60_000);
+  const sid = () => randomBytes(24).toString('base64url');
+  const [expiredGuest, liveGuest, expiredMember] = [sid(), sid(), sid()];
+  await db('sessions').insert([
+    { sid: expiredGuest, sess: {}, expire: past },
+    { sid: liveGuest, sess: {}, expire: future },
+    { sid: expiredMember, sess: {}, expire: past, user_id: user.id },
+  ]);
+  const carts = await db('carts')
+    .insert([
+      { session_id: expiredGuest },
+      { session_id: liveGuest },
+      { session_id: expiredMember, user_id: user.id },
+    ])
+    .returning('id');
+  await db('cart_items').insert(
+    carts.map(({ id }) => ({ cart_id: id, product_id: product.id, quantity: 1 })),
+  );
+
+  const swept = await sweepExpiredSessions(db);
+  expect(swept.sessions).toBeGreaterThanOrEqual(2);
+  expect(swept.carts).toBeGreaterThanOrEqual(1);
+  const left = await db('sessions').whereIn('sid', [expiredGuest, liveGuest, expiredMember]).pluck('sid');
+  expect(left).toEqual([liveGuest]);
+  // The guest cart of the expired session is gone with its lines; the live guest's and the member's stay.
+  const kept = await db('carts')
+    .whereIn(
+      'id',
+      carts.map((c) => c.id),
+    )
+    .orderBy('id')
+    .pluck('session_id');
+  expect(kept).toEqual([liveGuest, expiredMember]);
+  expect(
+    await db('cart_items')
+      .whereIn(
+        'cart_id',
+        carts.map((c) => c.id),
+      )
+      .count({ n: '*' })
+      .first(),
+  ).toEqual({ n: 2 });
 });
