@@ -45,6 +45,23 @@ const eventsOf = async (orderId: number) =>
     (e) => e.type,
   );
 
+/** Until a session waits for an advisory lock (a mail job's, held by another run). */
+const untilWaitingForALock = (what: string) =>
+  until(
+    async () =>
+      Number(
+        (
+          await stack.app.services
+            .db('pg_locks')
+            .where({ locktype: 'advisory', granted: false })
+            .count({ n: '*' })
+            .first()
+        )?.n,
+      ) > 0,
+    what,
+    15_000,
+  );
+
 describe('a payment change racing a mail job', () => {
   it('issues one Stripe refund when a mail recorded meanwhile makes the refund retry', async () => {
     const { order, paymentIntent } = await paidOrder();
@@ -130,15 +147,7 @@ describe('a payment change racing a mail job', () => {
       );
       // The second run waits for the first's lock; it reads the stream only once that is granted.
       second = sendOrderConfirmation(db, mailer, order.id);
-      await until(
-        async () =>
-          Number(
-            (await db('pg_locks').where({ locktype: 'advisory', granted: false }).count({ n: '*' }).first())
-              ?.n,
-          ) > 0,
-        'the second run waiting for the lock',
-        15_000,
-      );
+      await untilWaitingForALock('the second run waiting for the lock');
     } finally {
       stack.smtp.stall(false);
     }
@@ -159,15 +168,7 @@ describe('a payment change racing a mail job', () => {
       await until(reached(a), 'the first batch sending its first mail', 15_000);
       // The other batch, naming the orders the other way round, waits for the first one's locks.
       second = sendOrderConfirmations(db, mailer, [c, b, a], noGuidance);
-      await until(
-        async () =>
-          Number(
-            (await db('pg_locks').where({ locktype: 'advisory', granted: false }).count({ n: '*' }).first())
-              ?.n,
-          ) > 0,
-        'the second batch waiting for the locks',
-        15_000,
-      );
+      await untilWaitingForALock('the second batch waiting for the locks');
       stack.smtp.releaseHeld();
       await until(reached(b), 'the first batch sending its second mail', 15_000);
       // The first mail's record is committed while its batch still holds the locks.
