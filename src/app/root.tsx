@@ -117,6 +117,14 @@ export default function App({ loaderData }: Route.ComponentProps) {
   // Marks the page interactive; end-to-end tests wait for it before clicking.
   useEffect(() => {
     document.documentElement.dataset.hydrated = 'true';
+    // A navigation that supersedes another (a link followed while an action's revalidation is on
+    // its way) aborts the older one's requests; React Router leaves some of those rejections
+    // unhandled. They are expected, not errors: anything else still reaches the console.
+    const ignoreAborts = (event: PromiseRejectionEvent) => {
+      if ((event.reason as { name?: unknown } | null)?.name === 'AbortError') event.preventDefault();
+    };
+    window.addEventListener('unhandledrejection', ignoreAborts);
+    return () => window.removeEventListener('unhandledrejection', ignoreAborts);
   }, []);
   // A post opened from another page shows its skeleton until its data arrives.
   const navigation = useNavigation();
