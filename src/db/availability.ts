@@ -16,8 +16,9 @@ export function isConnectionError(error: unknown): boolean {
   const err = error as { code?: string; name?: string; message?: string } | null;
   if (!err) return false;
   if (err.code && (CONNECTION_CODES.has(err.code) || err.code.startsWith('08'))) return true;
-  // "ROLLBACK - Client has encountered a connection error…": a transaction cut off mid-way.
-  return /Connection terminated|connection ended unexpectedly|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
+  // "ROLLBACK - Client has encountered a connection error…": a transaction cut off mid-way; "Client
+  // was closed…": a pooled connection the server ended (a stopping PostgreSQL) handed out anyway.
+  return /Connection terminated|connection ended unexpectedly|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable/i.test(
     err.message ?? '',
   );
 }

@@ -59,3 +59,13 @@ it('a refused connection is a connection error and marks the database down', asy
     await unreachable.destroy();
   }
 });
+
+it('a query on a connection the server ended is a connection error, whatever pg calls it', () => {
+  for (const message of [
+    'Connection terminated unexpectedly',
+    'select 1 - Client has encountered a connection error and is not queryable',
+    'select 1 - Client was closed and is not queryable',
+  ])
+    expect(isConnectionError(new Error(message))).toBe(true);
+  expect(isConnectionError(new Error('relation "nope" does not exist'))).toBe(false);
+});
