@@ -234,8 +234,10 @@ export async function sendOrderConfirmations(
   guidance: (orderId: number, state: OrderState) => Promise<PaymentGuidance | null>,
 ): Promise<Record<MailOutcome, number>> {
   const outcomes = { sent: 0, 'already-sent': 0, 'no-order': 0 };
-  const sent = await withMailLocks(db, CONFIRMATION_LOCK, orderIds, (streamOf) =>
-    forEachOrder(orderIds, 'confirmations', (orderId) =>
+  // Each order once: its stream is read once, so a second turn would not see the first's record.
+  const once = [...new Set(orderIds)];
+  const sent = await withMailLocks(db, CONFIRMATION_LOCK, once, (streamOf) =>
+    forEachOrder(once, 'confirmations', (orderId) =>
       sendOnce(
         db,
         mailer,
