@@ -15,14 +15,7 @@ import {
   orderCurrency,
 } from './domain.ts';
 import { renderInvoice, type Seller, sellerDetails } from './invoices.ts';
-import {
-  appendRecordNow,
-  ConcurrencyError,
-  loadLockedStreams,
-  loadStream,
-  type StoredEvent,
-  stateOf,
-} from './store.ts';
+import { appendRecordsNow, loadLockedStreams, loadStream, type StoredEvent, stateOf } from './store.ts';
 
 /** The order's tax line as mails and invoices say it ("Tax (VAT 19%): €3.80"); null without tax. */
 export function orderTaxLine(order: OrderPlacedData, price: (cents: number) => string): string | null {
@@ -122,32 +115,36 @@ type ComposeMail = (
   stream: StoredEvent[],
 ) => Promise<{ mail: Mail; record: OrderCommand } | 'already-sent'>;
 
+/** Records a mail that went out: at once (recordSent), or with others of its batch (BatchRecords). */
+type RecordMail = (orderId: number, state: OrderState, record: OrderCommand) => void | Promise<void>;
+
 /**
  * Sends one mail of an order exactly once, as far as SMTP allows:
  * - An advisory lock per order and mail, taken with the stream's read (withMailLocks), serializes
  *   concurrent runs of the job (a redelivered or duplicated job waits, then finds the mail
  *   recorded and sends nothing).
- * - The mail's event is appended and committed in a statement of its own, on another connection,
- *   right after the SMTP server accepted the message (its 250 reply to DATA), while the lock is
- *   still held. A worker killed before that reply never had the message accepted: nothing was
- *   recorded, the job is retried and sends it once.
- * - Only a crash in the instant between the server's 250 and that commit can send it again;
- *   that attempt carries the same Message-ID (idempotencyKey), so receivers that deduplicate
- *   on it (most mailbox providers do) still show one mail.
+ * - The mail's event is appended and committed in a statement without a transaction, on another
+ *   connection, after the SMTP server accepted the message (its 250 reply to DATA) and while the
+ *   lock is still held: at once for a single mail, within RECORD_WINDOW_MS for a batch's (its
+ *   mails accepted meanwhile share the statement). A worker killed before that reply never had
+ *   the message accepted: nothing was recorded, the job is retried and sends it once.
+ * - Only a crash between the server's 250 and that commit can send it again; that attempt
+ *   carries the same Message-ID (idempotencyKey), so receivers that deduplicate on it (most
+ *   mailbox providers do) still show one mail.
  */
 async function sendOnce(
-  db: Db,
   mailer: Mailer,
   orderId: number,
   stream: StoredEvent[],
   compose: ComposeMail,
+  recordMail: RecordMail,
 ): Promise<MailOutcome> {
   const state = stateOf(stream);
   if (!state.placed) return 'no-order';
   const composed = await compose(state, stream);
   if (composed === 'already-sent') return 'already-sent';
   await mailer.send(composed.mail);
-  await recordSent(db, orderId, state, composed.record);
+  await recordMail(orderId, state, composed.record);
   return 'sent';
 }
 
@@ -170,6 +167,14 @@ function withMailLocks<T>(
 }
 
 const RECORD_ATTEMPTS = 5;
+const RECORD_METADATA = { by: 'worker' };
+
+/** The record's one event, as decided on the order's state (a mail recorded before is refused). */
+function recordEvent(state: OrderState, record: OrderCommand) {
+  const events = decide(state, record);
+  if (events.length !== 1) throw new Error(`a mail's record is one event: ${record.type}`);
+  return events[0];
+}
 
 /**
  * Records a mail that went out, committed at once. Another writer's event meanwhile (a payment, a
@@ -179,13 +184,78 @@ const RECORD_ATTEMPTS = 5;
 async function recordSent(db: Db, orderId: number, state: OrderState, record: OrderCommand): Promise<void> {
   let current = state;
   for (let attempt = 1; ; attempt++) {
-    try {
-      await appendRecordNow(db, orderId, current, decide(current, record), { by: 'worker' });
-      return;
-    } catch (error) {
-      if (!(error instanceof ConcurrencyError) || attempt === RECORD_ATTEMPTS) throw error;
-      current = stateOf(await loadStream(db, orderId));
-    }
+    const event = recordEvent(current, record);
+    const lost = await appendRecordsNow(db, [{ orderId, state: current, event }], RECORD_METADATA);
+    if (lost.length === 0) return;
+    if (attempt === RECORD_ATTEMPTS)
+      throw new Error(`order ${orderId} changed concurrently ${attempt} times while its mail was recorded`);
+    current = stateOf(await loadStream(db, orderId));
+  }
+}
+
+/**
+ * How long a batch's record may wait for the next mails' (a product drop's confirmations go out a
+ * few milliseconds apart): one statement then records them all, where one each cost PostgreSQL
+ * more than the order's own checkout statements did. It bounds what a crash can send again.
+ */
+const RECORD_WINDOW_MS = 100;
+
+/**
+ * The records of a batch's mails, each written within RECORD_WINDOW_MS of its mail's acceptance
+ * together with those accepted meanwhile, and all of them by end(), which the batch awaits before
+ * its locks are let go. An order left out (its version moved) is recorded again on its own.
+ */
+class BatchRecords {
+  private waiting: { orderId: number; state: OrderState; record: OrderCommand }[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private written: Promise<void> = Promise.resolve();
+  private failure: { error: unknown } | undefined;
+  private readonly db: Db;
+
+  constructor(db: Db) {
+    this.db = db;
+  }
+
+  readonly add: RecordMail = (orderId, state, record) => {
+    this.waiting.push({ orderId, state, record });
+    this.timer ??= setTimeout(() => void this.write(), RECORD_WINDOW_MS);
+  };
+
+  private write(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const batch = this.waiting;
+    this.waiting = [];
+    if (batch.length)
+      this.written = this.written
+        .then(() => this.record(batch))
+        .catch((error: unknown) => {
+          this.failure ??= { error };
+        });
+    return this.written;
+  }
+
+  private async record(batch: typeof this.waiting): Promise<void> {
+    // One record refused by its order's state keeps none of the others from being written.
+    const refused: unknown[] = [];
+    const decided = batch.flatMap(({ orderId, state, record }) => {
+      try {
+        return [{ orderId, state, event: recordEvent(state, record) }];
+      } catch (error) {
+        refused.push(error);
+        return [];
+      }
+    });
+    const lost = new Set(await appendRecordsNow(this.db, decided, RECORD_METADATA));
+    for (const { orderId, record } of batch.filter((b) => lost.has(b.orderId)))
+      await recordSent(this.db, orderId, stateOf(await loadStream(this.db, orderId)), record);
+    if (refused.length) throw refused[0];
+  }
+
+  /** Writes what waits; throws when any record failed (the job's retry then sends those mails). */
+  async end(): Promise<void> {
+    await this.write();
+    if (this.failure) throw this.failure.error;
   }
 }
 
@@ -216,16 +286,19 @@ export async function sendOrderConfirmation(
   guidance: (state: OrderState) => Promise<PaymentGuidance | null> = async () => null,
 ): Promise<MailOutcome> {
   return withMailLocks(db, CONFIRMATION_LOCK, [orderId], (streamOf) =>
-    sendOnce(db, mailer, orderId, streamOf(orderId), composeConfirmation(orderId, guidance)),
+    sendOnce(mailer, orderId, streamOf(orderId), composeConfirmation(orderId, guidance), (...r) =>
+      recordSent(db, ...r),
+    ),
   );
 }
 
 /**
  * The confirmations of several orders (one relay's worth), under one transaction's locks and one
- * read of their streams, then sent one after another, each recorded as sendOnce records it: the
- * lock transaction and each record hold a connection, and a payment guidance may need a third
- * (the orders queue runs four jobs at once). Every order is tried; when any failed, the job fails
- * after the others were sent, and its retry finds those already sent.
+ * read of their streams, then sent one after another, their records written together (BatchRecords)
+ * before the locks are let go: the lock transaction and a record's statement hold a connection
+ * each, and a payment guidance may need a third (the orders queue runs four jobs at once). Every
+ * order is tried; when any failed, the job fails after the others were sent, and its retry finds
+ * those already sent.
  */
 export async function sendOrderConfirmations(
   db: Db,
@@ -236,17 +309,22 @@ export async function sendOrderConfirmations(
   const outcomes = { sent: 0, 'already-sent': 0, 'no-order': 0 };
   // Each order once: its stream is read once, so a second turn would not see the first's record.
   const once = [...new Set(orderIds)];
-  const sent = await withMailLocks(db, CONFIRMATION_LOCK, once, (streamOf) =>
-    forEachOrder(once, 'confirmations', (orderId) =>
-      sendOnce(
-        db,
-        mailer,
-        orderId,
-        streamOf(orderId),
-        composeConfirmation(orderId, (state) => guidance(orderId, state)),
-      ),
-    ),
-  );
+  const sent = await withMailLocks(db, CONFIRMATION_LOCK, once, async (streamOf) => {
+    const records = new BatchRecords(db);
+    try {
+      return await forEachOrder(once, 'confirmations', (orderId) =>
+        sendOnce(
+          mailer,
+          orderId,
+          streamOf(orderId),
+          composeConfirmation(orderId, (state) => guidance(orderId, state)),
+          records.add,
+        ),
+      );
+    } finally {
+      await records.end();
+    }
+  });
   for (const outcome of sent) outcomes[outcome]++;
   return outcomes;
 }
@@ -364,6 +442,6 @@ export async function sendOrderMail(
     };
   };
   return withMailLocks(db, `order-mail-${key}`, [orderId], (streamOf) =>
-    sendOnce(db, mailer, orderId, streamOf(orderId), compose),
+    sendOnce(mailer, orderId, streamOf(orderId), compose, (...r) => recordSent(db, ...r)),
   );
 }

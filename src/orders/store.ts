@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { compiledOnceFrom, type Db, prepared, SqlPart, withRawParts } from '../db/knex.ts';
+import { compiledOnce, compiledOnceFrom, type Db, prepared, SqlPart, withRawParts } from '../db/knex.ts';
 import { type OutboxJob, outboxRow, outboxRowsWhen, writeOutboxJobs } from '../jobs/outbox.ts';
 import { numberDocuments } from './document-numbers.ts';
 import {
@@ -260,12 +260,20 @@ function orderWrite(at: ProjectionAt & { type: OrderEvent['type'] }, state: Orde
 
 /**
  * The statement of an order's write (its parts made knex raws). With `when`, an update is made
- * only when the CTE so named returns a row (the event's append).
+ * only when the CTE so named returns a row (the event's append): with `sameOrder`, a row of this
+ * order (one of several orders' appends).
  */
-function orderWriteQuery(trx: Executor, write: OrderWrite, when?: string): Knex.QueryBuilder {
+function orderWriteQuery(
+  trx: Executor,
+  write: OrderWrite,
+  when?: string,
+  sameOrder = false,
+): Knex.QueryBuilder {
   if ('insert' in write) return trx('orders').insert(write.insert);
   const update = trx('orders').where({ id: write.id }).update(write.update);
-  return when ? update.whereExists(trx.select(trx.raw('1')).from(when)) : update;
+  if (!when) return update;
+  const appended = trx.select(trx.raw('1')).from(when);
+  return update.whereExists(sameOrder ? appended.where('order_id', write.id) : appended);
 }
 
 /** The order_items rows of a placed order. */
@@ -359,21 +367,68 @@ export async function commitEvents(
   return next;
 }
 
+/** A mail's record for appendRecordsNow: the order's state it was decided on, and its one event. */
+export type MailRecord = { orderId: number; state: OrderState; event: OrderEvent };
+
 /**
- * A mail's record (one event that numbers no document) appended with its projection in a statement
- * of its own: outside a transaction, committed as soon as it is written.
+ * Several mails' records (each one event of its own order, numbering no document) appended with
+ * their projections in one statement, committed as it ends: one round trip for a batch's records
+ * instead of one each. The rows go as two JSON parameters read as rows of order_events and orders
+ * (jsonb_populate_recordset), so the statement's text is the same for any number of records. An
+ * order whose version moved meanwhile (a payment appended first) is left out: its id is among
+ * those returned, to be decided again.
  */
-export async function appendRecordNow(
+export async function appendRecordsNow(
   db: Db,
-  orderId: number,
-  state: OrderState,
-  events: OrderEvent[],
+  records: MailRecord[],
   metadata: Record<string, unknown>,
-): Promise<OrderState> {
-  const [event, ...more] = events;
-  if (!event || more.length || event.type === 'PaymentSucceeded' || event.type === 'RefundIssued')
-    throw new Error(`not a mail's record: ${events.map((e) => e.type).join(', ')}`);
-  return appendAndProject(db, orderId, state, event, metadata, []);
+): Promise<number[]> {
+  if (records.length === 0) return [];
+  if (new Set(records.map((r) => r.orderId)).size !== records.length)
+    throw new Error("one record per order: a second would expect the first's version");
+  const events = [];
+  const orders = [];
+  for (const { orderId, state, event } of records) {
+    // Their projection changes plain columns (none a subquery, as an erasure's user is).
+    if (event.type !== 'ConfirmationEmailSent' && event.type !== 'OrderMailSent')
+      throw new Error(`not a mail's record: ${event.type}`);
+    const next = evolve(state, event);
+    events.push({ order_id: orderId, version: next.version, type: event.type, data: event.data, metadata });
+    const write = orderWrite(
+      { orderId, version: next.version, createdAt: new Date(0), type: event.type },
+      next,
+    );
+    if ('insert' in write) throw new Error('a record updates its order');
+    const { updated_at: _, ...columns } = write.update;
+    orders.push({ id: orderId, ...columns });
+  }
+  const columns = Object.keys(orders[0]).filter((c) => c !== 'id');
+  if (orders.some((o) => Object.keys(o).length !== columns.length + 1))
+    throw new Error("a batch's records write the same columns of their orders");
+  const { rows } = await compiledOnce<{ rows: { order_id: number }[] }>(
+    db,
+    `appendRecordsNow:${columns.join(',')}`,
+    [JSON.stringify(events), JSON.stringify(orders)],
+    (eventRows, orderRows) =>
+      db.raw(
+        `WITH appended AS (
+           INSERT INTO order_events (order_id, version, type, data, metadata)
+           SELECT order_id, version, type, data, metadata
+           FROM jsonb_populate_recordset(NULL::order_events, CAST(? AS jsonb))
+           ON CONFLICT (order_id, version) DO NOTHING
+           RETURNING order_id
+         ), projected AS (
+           UPDATE orders o SET ${columns.map((c) => `"${c}" = v."${c}"`).join(', ')},
+             updated_at = date_trunc('milliseconds', now())
+           FROM jsonb_populate_recordset(NULL::orders, CAST(? AS jsonb)) v
+           WHERE o.id = v.id AND v.id IN (SELECT order_id FROM appended)
+         )
+         SELECT order_id FROM appended`,
+        [eventRows, orderRows],
+      ),
+  );
+  const stored = new Set(rows.map((row) => row.order_id));
+  return records.map((r) => r.orderId).filter((id) => !stored.has(id));
 }
 
 /** Rebuilds orders and order_items from the events alone. */

@@ -4,6 +4,7 @@ import {
   sendOrderConfirmations,
   sendOrderMail,
 } from '../../src/orders/confirmation.ts';
+import { rebuildProjections } from '../../src/orders/store.ts';
 import { signedInSession } from '../support/auth.ts';
 import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
 import { setUpCardPaymentsApp } from '../support/stripe-stand-in.ts';
@@ -171,8 +172,13 @@ describe('a payment change racing a mail job', () => {
       await untilWaitingForALock('the second batch waiting for the locks');
       stack.smtp.releaseHeld();
       await until(reached(b), 'the first batch sending its second mail', 15_000);
-      // The first mail's record is committed while its batch still holds the locks.
-      expect(await eventsOf(a)).toContain('ConfirmationEmailSent');
+      // The first mail's record is committed (within its window) while the batch still holds the
+      // locks and its second mail is not yet accepted.
+      await until(
+        async () => (await eventsOf(a)).includes('ConfirmationEmailSent'),
+        "the first mail's record committed",
+        5_000,
+      );
       expect(await eventsOf(b)).not.toContain('ConfirmationEmailSent');
     } finally {
       stack.smtp.stall(false);
@@ -181,6 +187,60 @@ describe('a payment change racing a mail job', () => {
     expect(await second).toEqual({ sent: 0, 'already-sent': 3, 'no-order': 0 });
     for (const id of [a, b, c])
       expect(stack.smtp.messages.filter((m) => m.subject === `Order #${id} confirmed`)).toHaveLength(1);
+  });
+
+  it("records a batch's confirmations together, one of them again after a payment moved its order", async () => {
+    const [a, b, c] = [await placedOrder(), await placedOrder(), await placedOrder()];
+    const { db, mailer } = stack.app.services;
+    stack.smtp.stall(true);
+    const job = sendOrderConfirmations(db, mailer, [a.id, b.id, c.id], async () => null);
+    try {
+      await until(
+        () => stack.smtp.stalled.some((m) => m.subject.includes(`#${a.id}`)),
+        'the first confirmation reaching the SMTP server',
+        15_000,
+      );
+      // b is paid after the batch read its stream: its record, decided on that read, is refused.
+      const paid = stack.stripe.complete(b.paymentUrl.split('/pay/')[1]);
+      const delivery = stack.stripe.event('checkout.session.completed', paid);
+      const res = await fetch(`${stack.app.url}/api/payments/stripe/webhook`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'stripe-signature': delivery.signature(WEBHOOK_SECRET),
+        },
+        body: delivery.payload,
+      });
+      expect((await res.json()).outcome).toBe('applied');
+    } finally {
+      stack.smtp.stall(false);
+    }
+    expect(await job).toEqual({ sent: 3, 'already-sent': 0, 'no-order': 0 });
+    expect(await eventsOf(b.id)).toEqual([
+      'OrderPlaced',
+      'PaymentRequested',
+      'PaymentSucceeded',
+      'ConfirmationEmailSent',
+    ]);
+    for (const { id } of [a, b, c]) {
+      expect(await eventsOf(id)).toContain('ConfirmationEmailSent');
+      expect((await db('orders').where({ id }).first('confirmation_sent', 'version')).confirmation_sent).toBe(
+        true,
+      );
+      expect(stack.smtp.messages.filter((m) => m.subject === `Order #${id} confirmed`)).toHaveLength(1);
+    }
+    // b's projection follows its stream: paid, and at the stream's last version; the events
+    // rebuild the same rows as the batch's one statement wrote.
+    const bRow = await db('orders').where({ id: b.id }).first('payment_status', 'version');
+    expect(bRow).toEqual({ payment_status: 'paid', version: 4 });
+    const written = await db('orders').whereIn('id', [a.id, b.id, c.id]).orderBy('id');
+    await rebuildProjections(db);
+    expect(await db('orders').whereIn('id', [a.id, b.id, c.id]).orderBy('id')).toEqual(written);
+    expect(await sendOrderConfirmations(db, mailer, [a.id, b.id, c.id], async () => null)).toEqual({
+      sent: 0,
+      'already-sent': 3,
+      'no-order': 0,
+    });
   });
 
   it('records a confirmation that went out while a payment was recorded, and sends it once', async () => {
