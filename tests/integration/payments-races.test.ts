@@ -28,8 +28,8 @@ async function placedOrder() {
   return res.body as { id: number; paymentUrl: string; orderUrl: string };
 }
 
-async function paidOrder() {
-  const order = await placedOrder();
+/** The customer pays the order's Stripe session: its completion comes as a signed webhook. */
+async function payByCard(order: { paymentUrl: string }) {
   const paid = stack.stripe.complete(order.paymentUrl.split('/pay/')[1]);
   const delivery = stack.stripe.event('checkout.session.completed', paid);
   const res = await fetch(`${stack.app.url}/api/payments/stripe/webhook`, {
@@ -38,7 +38,12 @@ async function paidOrder() {
     body: delivery.payload,
   });
   expect((await res.json()).outcome).toBe('applied');
-  return { order, paymentIntent: paid.payment_intent };
+  return paid;
+}
+
+async function paidOrder() {
+  const order = await placedOrder();
+  return { order, paymentIntent: (await payByCard(order)).payment_intent };
 }
 
 const eventsOf = async (orderId: number) =>
@@ -201,17 +206,7 @@ describe('a payment change racing a mail job', () => {
         15_000,
       );
       // b is paid after the batch read its stream: its record, decided on that read, is refused.
-      const paid = stack.stripe.complete(b.paymentUrl.split('/pay/')[1]);
-      const delivery = stack.stripe.event('checkout.session.completed', paid);
-      const res = await fetch(`${stack.app.url}/api/payments/stripe/webhook`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'stripe-signature': delivery.signature(WEBHOOK_SECRET),
-        },
-        body: delivery.payload,
-      });
-      expect((await res.json()).outcome).toBe('applied');
+      await payByCard(b);
     } finally {
       stack.smtp.stall(false);
     }
@@ -255,17 +250,7 @@ describe('a payment change racing a mail job', () => {
         15_000,
       );
       // The customer pays while the SMTP server has not yet answered the confirmation's DATA.
-      const paid = stack.stripe.complete(order.paymentUrl.split('/pay/')[1]);
-      const delivery = stack.stripe.event('checkout.session.completed', paid);
-      const res = await fetch(`${stack.app.url}/api/payments/stripe/webhook`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'stripe-signature': delivery.signature(WEBHOOK_SECRET),
-        },
-        body: delivery.payload,
-      });
-      expect((await res.json()).outcome).toBe('applied');
+      await payByCard(order);
     } finally {
       stack.smtp.stall(false);
     }
