@@ -260,20 +260,12 @@ function orderWrite(at: ProjectionAt & { type: OrderEvent['type'] }, state: Orde
 
 /**
  * The statement of an order's write (its parts made knex raws). With `when`, an update is made
- * only when the CTE so named returns a row (the event's append): with `sameOrder`, a row of this
- * order (one of several orders' appends).
+ * only when the CTE so named returns a row (the event's append).
  */
-function orderWriteQuery(
-  trx: Executor,
-  write: OrderWrite,
-  when?: string,
-  sameOrder = false,
-): Knex.QueryBuilder {
+function orderWriteQuery(trx: Executor, write: OrderWrite, when?: string): Knex.QueryBuilder {
   if ('insert' in write) return trx('orders').insert(write.insert);
   const update = trx('orders').where({ id: write.id }).update(write.update);
-  if (!when) return update;
-  const appended = trx.select(trx.raw('1')).from(when);
-  return update.whereExists(sameOrder ? appended.where('order_id', write.id) : appended);
+  return when ? update.whereExists(trx.select(trx.raw('1')).from(when)) : update;
 }
 
 /** The order_items rows of a placed order. */
