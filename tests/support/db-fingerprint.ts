@@ -30,8 +30,10 @@ export async function watchedTables(db: Db, opts: { appendOnly?: boolean } = {})
 
 export type Fingerprint = Record<string, string>;
 
+// A sum of 64-bit row hashes is order-independent without sorting: sorted md5s made a fingerprint
+// of the demo data 16 times slower, most of a fuzzed request's time.
 const rowsHash = (t: string, where = '') =>
-  `count(*)::text || ':' || coalesce(md5(string_agg(md5(x::text), '' ORDER BY md5(x::text))), '') AS f FROM "${t}" x${where}`;
+  `count(*)::text || ':' || coalesce(sum(hashtextextended(x::text, 0)::numeric)::text, '') AS f FROM "${t}" x${where}`;
 
 /**
  * Per table: its row count and a hash of every row's full content (order-independent), so an
