@@ -139,7 +139,7 @@ function eventRow(orderId: number, version: number, event: OrderEvent, metadata:
  * projection's time is the transaction's, `now()`, which is the event's own created_at.
  */
 async function appendAndProject(
-  trx: Executor,
+  trx: Knex.Transaction,
   orderId: number,
   state: OrderState,
   event: OrderEvent,
@@ -262,7 +262,7 @@ function orderWrite(at: ProjectionAt & { type: OrderEvent['type'] }, state: Orde
  * The statement of an order's write (its parts made knex raws). With `when`, an update is made
  * only when the CTE so named returns a row (the event's append).
  */
-function orderWriteQuery(trx: Executor, write: OrderWrite, when?: string): Knex.QueryBuilder {
+function orderWriteQuery(trx: Knex.Transaction, write: OrderWrite, when?: string): Knex.QueryBuilder {
   if ('insert' in write) return trx('orders').insert(write.insert);
   const update = trx('orders').where({ id: write.id }).update(write.update);
   return when ? update.whereExists(trx.select(trx.raw('1')).from(when)) : update;
