@@ -258,6 +258,10 @@ describe('order rules', () => {
     expect(
       decide(erased, { type: 'RecordMailSent', kind: 'payment-received', key: 'payment', to: placed.email }),
     ).toEqual([{ type: 'OrderMailSent', data: { kind: 'payment-received', key: 'payment', to: '' } }]);
+    // The confirmation too: its record may come after the erasure (the worker records in batches).
+    expect(decide(erased, { type: 'RecordConfirmationSent', to: placed.email })).toEqual([
+      { type: 'ConfirmationEmailSent', data: { to: '' } },
+    ]);
   });
 
   it('folds a stream to the same state as stepwise evolution', () => {

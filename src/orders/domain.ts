@@ -592,7 +592,8 @@ export function decide(state: OrderState, command: OrderCommand): OrderEvent[] {
       ];
     case 'RecordConfirmationSent':
       if (state.confirmationSent) throw new Conflict('The confirmation email has already been sent.');
-      return [{ type: 'ConfirmationEmailSent', data: { to: command.to } }];
+      // Sent before an erasure that committed first: its record keeps no address either.
+      return [{ type: 'ConfirmationEmailSent', data: { to: state.customerErased ? '' : command.to } }];
     case 'EraseCustomerData':
       // Erasing twice changes nothing: a retried account deletion appends no second event.
       return state.customerErased ? [] : [{ type: 'CustomerDataErased', data: {} }];
