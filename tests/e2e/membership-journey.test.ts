@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
 import { launchBrowser, newContext, watchPage } from '../support/browser.ts';
-import { createTierViaApi, deliver } from '../support/members.ts';
+import { createTierViaApi } from '../support/members.ts';
 import { startSmtpServer, type TestSmtp } from '../support/smtp.ts';
-import { type StripeStandIn, startStripeStandIn } from '../support/stripe-stand-in.ts';
+import { deliverSigned, type StripeStandIn, startStripeStandIn } from '../support/stripe-stand-in.ts';
 
 /**
  * Issue 33's journey, with and without JavaScript: a reader meets a paywall, signs up from it
@@ -99,7 +99,7 @@ describe.each([true, false])('a reader becomes a paying member (JavaScript %s)',
     const session = stripe.complete(new URL(page.url()).pathname.split('/pay/')[1]);
     expect(session).toMatchObject({ mode: 'subscription', amount_total: 600 });
     expect(
-      (await deliver(app, stripe.event('checkout.session.completed', session), SECRET)).body.outcome,
+      (await deliverSigned(app, stripe.event('checkout.session.completed', session), SECRET)).body.outcome,
     ).toBe('applied');
     await page.goto(session.success_url);
     expect(new URL(page.url()).pathname).toBe(`/post/${slug}`);
@@ -119,13 +119,13 @@ describe.each([true, false])('a reader becomes a paying member (JavaScript %s)',
     const subscription = stripe.subscriptions.get(subscriptionId);
     if (!subscription) throw new Error('no subscription');
     subscription.cancel_at_period_end = true;
-    await deliver(app, stripe.event('customer.subscription.updated', { ...subscription }), SECRET);
+    await deliverSigned(app, stripe.event('customer.subscription.updated', { ...subscription }), SECRET);
     await page.goto('/account');
     expect(await page.locator('#membership').textContent()).toContain('Cancelled: you keep reading until');
     await page.goto(`/post/${slug}`);
     expect(await page.locator('.prose').textContent()).toContain(HIDDEN);
 
-    await deliver(
+    await deliverSigned(
       app,
       stripe.event('customer.subscription.deleted', { ...stripe.end(subscriptionId) }),
       SECRET,

@@ -7,8 +7,8 @@ import { runImport } from '../../src/import/import.ts';
 import { signedInSession } from '../support/auth.ts';
 import { changedTables, fingerprint, watchedTables } from '../support/db-fingerprint.ts';
 import { GHOST_MEMBERS_FIXTURE } from '../support/import-fixtures.ts';
-import { createTierViaApi, deliver } from '../support/members.ts';
-import { setUpCardPaymentsApp } from '../support/stripe-stand-in.ts';
+import { createTierViaApi } from '../support/members.ts';
+import { deliverSigned, setUpCardPaymentsApp } from '../support/stripe-stand-in.ts';
 
 const SECRET = 'whsec_import_members';
 const stack = setUpCardPaymentsApp(SECRET);
@@ -98,7 +98,11 @@ describe('a Ghost members export makes members', () => {
 
   it("applies the linked subscription's later events from Stripe", async () => {
     const ended = stack.stripe.end(subscriptionId);
-    const res = await deliver(stack.app, stack.stripe.event('customer.subscription.deleted', ended), SECRET);
+    const res = await deliverSigned(
+      stack.app,
+      stack.stripe.event('customer.subscription.deleted', ended),
+      SECRET,
+    );
     expect(res.status).toBe(200);
     const paying = (await memberships()).find((r) => r.email === 'paying@example.net');
     expect(paying?.status).toBe('free');

@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { rememberPostRead } from '../../src/analytics/attribution.ts';
 import { signedInSession } from '../support/auth.ts';
 import { seedDemo } from '../support/blog.ts';
-import { createTierViaApi, deliver, paidMember } from '../support/members.ts';
-import { setUpCardPaymentsApp } from '../support/stripe-stand-in.ts';
+import { createTierViaApi, paidMember } from '../support/members.ts';
+import { deliverSigned, setUpCardPaymentsApp } from '../support/stripe-stand-in.ts';
 
 /**
  * Issue 33's Analytics figures: paying members, MRR, and paid memberships begun and ended, per day
@@ -57,7 +57,7 @@ describe('paid members on the Analytics tab', () => {
     const yearly = await paidMember(stack.app, stack.stripe, SECRET, tier.id, 'year');
     await happenedAt(yearly.user.id, 'checkout.session.completed', '2025-06-04T23:30:00Z');
     // A redelivery changes nothing, so counts nothing.
-    expect((await deliver(stack.app, monthly.completed, SECRET)).body.outcome).toBe('duplicate');
+    expect((await deliverSigned(stack.app, monthly.completed, SECRET)).body.outcome).toBe('duplicate');
     // A complimentary member pays nothing: neither paid nor MRR.
     const comped = await signedInSession(stack.app);
     await fetch(`${stack.app.url}/api/admin/members/${comped.user.id}?action=comp`, {
@@ -69,7 +69,7 @@ describe('paid members on the Analytics tab', () => {
     const ended = stack.stripe.event('customer.subscription.deleted', {
       ...stack.stripe.end(monthly.subscriptionId),
     });
-    expect((await deliver(stack.app, ended, SECRET)).body.outcome).toBe('applied');
+    expect((await deliverSigned(stack.app, ended, SECRET)).body.outcome).toBe('applied');
     await happenedAt(monthly.user.id, 'customer.subscription.deleted', '2025-06-07T00:30:00Z');
 
     const page = await analytics('2025-06-01', '2025-06-10');

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { signedInSession } from '../support/auth.ts';
-import { createTierViaApi, deliver, membershipOf, paidMember } from '../support/members.ts';
-import { setUpCardPaymentsApp } from '../support/stripe-stand-in.ts';
+import { createTierViaApi, membershipOf, paidMember } from '../support/members.ts';
+import { deliverSigned, setUpCardPaymentsApp } from '../support/stripe-stand-in.ts';
 
 const SECRET = 'whsec_memberships';
 const stack = setUpCardPaymentsApp(SECRET);
@@ -89,7 +89,8 @@ describe('subscribing', () => {
     expect(stack.stripe.customers.get(String(session?.customer))?.email).toBe(reader.user.email);
     const paid = stack.stripe.complete(String(session?.id));
     expect(
-      (await deliver(stack.app, stack.stripe.event('checkout.session.completed', paid), SECRET)).body.outcome,
+      (await deliverSigned(stack.app, stack.stripe.event('checkout.session.completed', paid), SECRET)).body
+        .outcome,
     ).toBe('applied');
     const membership = await membershipOf(stack.app, reader.headers);
     expect(membership).toMatchObject({
@@ -138,7 +139,7 @@ describe('subscribing', () => {
     const { paymentUrl } = await res.json();
     const session = stack.stripe.complete(paymentUrl.split('/pay/')[1]);
     expect(session.success_url).toBe(`${stack.app.url}/post/${post.slug}?membership=welcome`);
-    await deliver(stack.app, stack.stripe.event('checkout.session.completed', session), SECRET);
+    await deliverSigned(stack.app, stack.stripe.event('checkout.session.completed', session), SECRET);
     const { history } = await (
       await fetch(`${stack.app.url}/api/admin/members/${reader.user.id}`, { headers: admin })
     ).json();
@@ -192,7 +193,7 @@ describe('subscription webhooks', () => {
   it('changes a membership once for the same event delivered 3 times', async () => {
     const member = await paidMember(stack.app, stack.stripe, SECRET, tier.id);
     const outcomes = await Promise.all(
-      [1, 2, 3].map(() => deliver(stack.app, member.completed, SECRET).then((r) => r.body.outcome)),
+      [1, 2, 3].map(() => deliverSigned(stack.app, member.completed, SECRET).then((r) => r.body.outcome)),
     );
     expect(outcomes).toEqual(['duplicate', 'duplicate', 'duplicate']);
     stack.stripe.subscriptions.get(member.subscriptionId)!.cancel_at_period_end = true;
@@ -201,7 +202,7 @@ describe('subscription webhooks', () => {
       stack.stripe.subscriptions.get(member.subscriptionId),
     );
     const burst = await Promise.all(
-      [1, 2, 3].map(() => deliver(stack.app, updated, SECRET).then((r) => r.body.outcome)),
+      [1, 2, 3].map(() => deliverSigned(stack.app, updated, SECRET).then((r) => r.body.outcome)),
     );
     expect(burst.sort()).toEqual(['applied', 'duplicate', 'duplicate']);
     const history = await stack.app.services.db('membership_events').where({ user_id: member.user.id });
@@ -223,9 +224,9 @@ describe('subscription webhooks', () => {
     const ended = stack.stripe.event('customer.subscription.deleted', {
       ...stack.stripe.end(member.subscriptionId),
     });
-    expect((await deliver(stack.app, ended, SECRET)).body.outcome).toBe('applied');
+    expect((await deliverSigned(stack.app, ended, SECRET)).body.outcome).toBe('applied');
     // The older event, late: it names an active subscription, but Stripe's own says it ended.
-    expect((await deliver(stack.app, created, SECRET)).body.outcome).toBe('ignored');
+    expect((await deliverSigned(stack.app, created, SECRET)).body.outcome).toBe('ignored');
     expect(await membershipOf(stack.app, member.headers)).toMatchObject({ status: 'free' });
   });
 
@@ -236,7 +237,7 @@ describe('subscription webhooks', () => {
       'invoice.payment_failed',
       stack.stripe.invoice(member.subscriptionId, false),
     );
-    expect((await deliver(stack.app, failed, SECRET)).body.outcome).toBe('applied');
+    expect((await deliverSigned(stack.app, failed, SECRET)).body.outcome).toBe('applied');
     expect(await membershipOf(stack.app, member.headers)).toMatchObject({
       status: 'past_due',
       tierId: tier.id,
@@ -248,7 +249,7 @@ describe('subscription webhooks', () => {
     expect(await membershipOf(stack.app, member.headers)).toMatchObject({ status: 'free' });
     stack.stripe.renew(member.subscriptionId);
     const paid = stack.stripe.event('invoice.paid', stack.stripe.invoice(member.subscriptionId, true));
-    expect((await deliver(stack.app, paid, SECRET)).body.outcome).toBe('applied');
+    expect((await deliverSigned(stack.app, paid, SECRET)).body.outcome).toBe('applied');
     expect(await membershipOf(stack.app, member.headers)).toMatchObject({ status: 'paid' });
   });
 
@@ -263,7 +264,11 @@ describe('subscription webhooks', () => {
         tierId: String(tier.id),
       },
     );
-    const res = await deliver(stack.app, stack.stripe.event('customer.subscription.created', forged), SECRET);
+    const res = await deliverSigned(
+      stack.app,
+      stack.stripe.event('customer.subscription.created', forged),
+      SECRET,
+    );
     expect(res.body).toMatchObject({
       outcome: 'refused',
       message: 'The subscription belongs to another member.',
@@ -276,7 +281,7 @@ describe('subscription webhooks', () => {
         tierId: String(tier.id),
       },
     );
-    const underpaid = await deliver(
+    const underpaid = await deliverSigned(
       stack.app,
       stack.stripe.event('customer.subscription.created', cheap),
       SECRET,
@@ -362,7 +367,7 @@ describe('admin', () => {
     const ended = stack.stripe.event('customer.subscription.deleted', {
       ...stack.stripe.end(member.subscriptionId),
     });
-    expect((await deliver(stack.app, ended, SECRET)).body.outcome).toBe('applied');
+    expect((await deliverSigned(stack.app, ended, SECRET)).body.outcome).toBe('applied');
     expect(await flows()).toEqual({ started: before.started + 2, cancelled: before.cancelled + 1 });
   });
 

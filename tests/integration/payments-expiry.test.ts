@@ -4,7 +4,7 @@ import { stripePaymentUrl } from '../../src/orders/payments.ts';
 import { stockOf } from '../../src/shop/stock.ts';
 import { signedInSession } from '../support/auth.ts';
 import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
-import { setUpCardPaymentsApp } from '../support/stripe-stand-in.ts';
+import { deliverSigned, setUpCardPaymentsApp } from '../support/stripe-stand-in.ts';
 import { until } from '../support/until.ts';
 
 // The worker runs as in production: delayed jobs, the outbox relay, the mail jobs.
@@ -71,16 +71,8 @@ describe('payments with the worker running', () => {
     const order = placed.body as { id: number; paymentUrl: string };
     const paid = stack.stripe.complete(order.paymentUrl.split('/pay/')[1]);
     const deliver = async (type: string, object: unknown) => {
-      const delivery = stack.stripe.event(type, object);
-      const res = await fetch(`${stack.app.url}/api/payments/stripe/webhook`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'stripe-signature': delivery.signature(WEBHOOK_SECRET),
-        },
-        body: delivery.payload,
-      });
-      return (await res.json()).outcome;
+      const delivered = await deliverSigned(stack.app, stack.stripe.event(type, object), WEBHOOK_SECRET);
+      return delivered.body.outcome;
     };
     expect(await deliver('checkout.session.completed', paid)).toBe('applied');
     const admin = {

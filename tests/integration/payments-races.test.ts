@@ -7,7 +7,7 @@ import {
 import { rebuildProjections } from '../../src/orders/store.ts';
 import { signedInSession } from '../support/auth.ts';
 import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
-import { setUpCardPaymentsApp } from '../support/stripe-stand-in.ts';
+import { deliverSigned, setUpCardPaymentsApp } from '../support/stripe-stand-in.ts';
 import { until } from '../support/until.ts';
 
 // No worker: the test itself runs the mail jobs, at the moment it races them against a payment change.
@@ -32,12 +32,7 @@ async function placedOrder() {
 async function payByCard(order: { paymentUrl: string }) {
   const paid = stack.stripe.complete(order.paymentUrl.split('/pay/')[1]);
   const delivery = stack.stripe.event('checkout.session.completed', paid);
-  const res = await fetch(`${stack.app.url}/api/payments/stripe/webhook`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'stripe-signature': delivery.signature(WEBHOOK_SECRET) },
-    body: delivery.payload,
-  });
-  expect((await res.json()).outcome).toBe('applied');
+  expect((await deliverSigned(stack.app, delivery, WEBHOOK_SECRET)).body.outcome).toBe('applied');
   return paid;
 }
 

@@ -4,7 +4,7 @@ import { setStock, stockOf } from '../../src/shop/stock.ts';
 import { signedInSession } from '../support/auth.ts';
 import { changedTables, fingerprint, watchedTables } from '../support/db-fingerprint.ts';
 import { createProductFileRow, createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
-import { type StripeStandIn, setUpCardPaymentsApp } from '../support/stripe-stand-in.ts';
+import { deliverSigned, type SignedDelivery, setUpCardPaymentsApp } from '../support/stripe-stand-in.ts';
 
 const WEBHOOK_SECRET = 'whsec_penstand_tests';
 let admin: Record<string, string>;
@@ -14,21 +14,8 @@ beforeAll(async () => {
   admin = { ...headers, 'content-type': 'application/json' };
 });
 
-async function deliver(
-  delivery: ReturnType<StripeStandIn['event']>,
-  secret = WEBHOOK_SECRET,
-  timestamp?: number,
-) {
-  const res = await fetch(`${stack.app.url}/api/payments/stripe/webhook`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'stripe-signature': delivery.signature(secret, timestamp),
-    },
-    body: delivery.payload,
-  });
-  return { status: res.status, body: await res.json() };
-}
+const deliver = async (delivery: SignedDelivery, secret = WEBHOOK_SECRET, timestamp?: number) =>
+  deliverSigned(stack.app, delivery, secret, timestamp);
 
 async function placedOrder(quantity = 2) {
   const product = await createProductRow(stack.app.services.db, {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { signedInSession } from '../support/auth.ts';
-import { createTierViaApi, deliver, paidMember } from '../support/members.ts';
-import { setUpCardPaymentsApp } from '../support/stripe-stand-in.ts';
+import { createTierViaApi, paidMember } from '../support/members.ts';
+import { deliverSigned, setUpCardPaymentsApp } from '../support/stripe-stand-in.ts';
 import { until } from '../support/until.ts';
 
 /**
@@ -55,7 +55,7 @@ beforeAll(async () => {
   const ended = stack.stripe.event('customer.subscription.deleted', {
     ...stack.stripe.end(cancelled.subscriptionId),
   });
-  expect((await deliver(app, ended, SECRET)).body.outcome).toBe('applied');
+  expect((await deliverSigned(app, ended, SECRET)).body.outcome).toBe('applied');
   const payer = await paidMember(app, stack.stripe, SECRET, tier.id);
   readers = [
     { name: 'anonymous', headers: {} },
@@ -190,7 +190,7 @@ describe('the private podcast feed', () => {
     const ended = stack.stripe.event('customer.subscription.deleted', {
       ...stack.stripe.end(member.subscriptionId),
     });
-    expect((await deliver(stack.app, ended, SECRET)).body.outcome).toBe('applied');
+    expect((await deliverSigned(stack.app, ended, SECRET)).body.outcome).toBe('applied');
     const after = await fetch(address);
     expect(after.status).toBe(200);
     expect(await after.text()).not.toContain('paid-episode.mp3');

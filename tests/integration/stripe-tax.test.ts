@@ -4,10 +4,9 @@ import { SHOP_MESSAGES } from '../../src/shop/messages.ts';
 import { TAX_MESSAGES } from '../../src/shop/tax-rules.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
-import { deliver as deliverSigned } from '../support/members.ts';
 import { pdfText } from '../support/pdf.ts';
 import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
-import { type StripeStandIn, setUpCardPaymentsApp } from '../support/stripe-stand-in.ts';
+import { deliverSigned, type SignedDelivery, setUpCardPaymentsApp } from '../support/stripe-stand-in.ts';
 import { until } from '../support/until.ts';
 
 const WEBHOOK_SECRET = 'whsec_stripe_tax';
@@ -43,7 +42,7 @@ function adminOf(appOf: () => TestApp) {
 }
 
 /** A signed webhook delivery's HTTP status. */
-async function deliver(delivery: ReturnType<StripeStandIn['event']>) {
+async function deliver(delivery: SignedDelivery) {
   return (await deliverSigned(stack.app, delivery, WEBHOOK_SECRET)).status;
 }
 

@@ -3,9 +3,8 @@ import { rebuildProjections } from '../../src/orders/store.ts';
 import { SHOP_MESSAGES } from '../../src/shop/messages.ts';
 import { TAX_MESSAGES } from '../../src/shop/tax-rules.ts';
 import { signedInSession } from '../support/auth.ts';
-import { deliver as deliverSigned } from '../support/members.ts';
 import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
-import { type StripeStandIn, setUpCardPaymentsApp } from '../support/stripe-stand-in.ts';
+import { deliverSigned, type SignedDelivery, setUpCardPaymentsApp } from '../support/stripe-stand-in.ts';
 
 const WEBHOOK_SECRET = 'whsec_tax';
 const stack = setUpCardPaymentsApp(WEBHOOK_SECRET, { withWorker: true });
@@ -27,7 +26,7 @@ async function api(method: string, path: string, body?: unknown) {
 }
 
 /** A signed webhook delivery's HTTP status. */
-async function deliver(delivery: ReturnType<StripeStandIn['event']>) {
+async function deliver(delivery: SignedDelivery) {
   return (await deliverSigned(stack.app, delivery, WEBHOOK_SECRET)).status;
 }
 

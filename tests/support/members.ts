@@ -1,17 +1,7 @@
 import { expect } from 'vitest';
 import type { TestApp } from './app.ts';
 import { signedInSession } from './auth.ts';
-import type { StripeStandIn } from './stripe-stand-in.ts';
-
-/** Posts a signed delivery of the stand-in to the app's webhook. */
-export async function deliver(app: TestApp, delivery: ReturnType<StripeStandIn['event']>, secret: string) {
-  const res = await fetch(`${app.url}/api/payments/stripe/webhook`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'stripe-signature': delivery.signature(secret) },
-    body: delivery.payload,
-  });
-  return { status: res.status, body: await res.json() };
-}
+import { deliverSigned, type StripeStandIn } from './stripe-stand-in.ts';
 
 /** A tier made through the admin API. */
 export async function createTierViaApi(
@@ -51,7 +41,7 @@ export async function paidMember(
   const { paymentUrl } = await res.json();
   const session = stripe.complete(String(paymentUrl).split('/pay/')[1]);
   const completed = stripe.event('checkout.session.completed', session);
-  expect((await deliver(app, completed, secret)).body.outcome).toBe('applied');
+  expect((await deliverSigned(app, completed, secret)).body.outcome).toBe('applied');
   return { ...member, session, subscriptionId: String(session.subscription), completed };
 }
 

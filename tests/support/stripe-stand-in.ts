@@ -596,6 +596,24 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   return standIn;
 }
 
+/** Posts a signed delivery of the stand-in to the app's webhook: its status and JSON answer. */
+export async function deliverSigned(
+  app: TestApp,
+  delivery: SignedDelivery,
+  secret: string,
+  timestamp?: number,
+) {
+  const res = await fetch(`${app.url}/api/payments/stripe/webhook`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'stripe-signature': delivery.signature(secret, timestamp),
+    },
+    body: delivery.payload,
+  });
+  return { status: res.status, body: await res.json() };
+}
+
 export type CardPaymentsApp = { app: TestApp; stripe: StripeStandIn; smtp: TestSmtp };
 
 /**
