@@ -1,6 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOAST_DURATION_MS } from '../../src/app/components/Toaster.tsx';
 import { renderMarkdown } from '../../src/blog/markdown.ts';
+import { BLOG_MESSAGES } from '../../src/blog/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { seedDemo } from '../support/blog.ts';
 import { expectAccessible, launchBrowser, newContext, watchPage } from '../support/browser.ts';
@@ -103,6 +105,26 @@ describe('reading a post', () => {
       expect(style).toMatchObject({ border: '1px', style: 'solid' });
       expect(style.padding).toBeGreaterThanOrEqual(8);
     }
+    await context.close();
+  });
+
+  it("keeps the copy button's toast its full time, even when shown just before the page's own toasts go", async () => {
+    const context = await newContext(browser, app.url);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
+    const page = await context.newPage();
+    // The page's timers under the test's clock: the click lands 100 ms before the sweep of the
+    // toasts the server sent (a slow reader's click once lost its toast to it at once).
+    await page.clock.install({ time: new Date('2026-11-30T12:00:00Z') });
+    await page.clock.pauseAt(new Date('2026-11-30T12:00:01Z'));
+    await page.goto(POST);
+    await page.clock.runFor(TOAST_DURATION_MS - 100);
+    await page.getByRole('button', { name: BLOG_MESSAGES.copyLink }).click();
+    const toast = page.locator('.toaster .toast', { hasText: BLOG_MESSAGES.linkCopied });
+    await toast.waitFor();
+    await page.clock.runFor(TOAST_DURATION_MS - 500);
+    expect(await toast.isVisible()).toBe(true);
+    await page.clock.runFor(600);
+    expect(await toast.count()).toBe(0);
     await context.close();
   });
 
