@@ -20,7 +20,8 @@ afterAll(async () => {
     web.child.kill('SIGTERM');
     await web.exited;
   }
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  // PostgreSQL restarted by the site may still be writing its last files as the site exits.
+  if (dataDir) await rm(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
 });
 
 async function projections(db: Db) {
