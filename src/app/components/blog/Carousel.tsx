@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { cardMedia, postType } from '../../../blog/card-media.ts';
 import { BLOG_MESSAGES } from '../../../blog/messages.ts';
@@ -19,6 +19,9 @@ export function Carousel({ posts }: { posts: PostCardData[] }) {
   const [paused, setPaused] = useState(false);
   const [reducedMotion, setReducedMotion] = useState(true);
   const track = useRef<HTMLDivElement>(null);
+  // The slide a smooth scroll is heading for: until it gets there, the row's passing positions
+  // are not the slide shown, or Previous clicked mid-scroll would turn from the wrong one.
+  const heading = useRef<number | null>(null);
   const hydrated = useHydrated();
   useEffect(() => {
     const query = matchMedia('(prefers-reduced-motion: reduce)');
@@ -27,23 +30,31 @@ export function Carousel({ posts }: { posts: PostCardData[] }) {
     query.addEventListener('change', onChange);
     return () => query.removeEventListener('change', onChange);
   }, []);
+  const scrollToSlide = useCallback(
+    (row: HTMLDivElement, next: number, behavior: ScrollBehavior) => {
+      const target = (next + posts.length) % posts.length;
+      heading.current = target;
+      row.scrollTo({ left: target * row.clientWidth, behavior });
+      setIndex(target);
+    },
+    [posts.length],
+  );
   const show = (next: number) => {
-    const row = track.current;
-    const target = (next + posts.length) % posts.length;
-    if (row) row.scrollTo({ left: target * row.clientWidth, behavior: reducedMotion ? 'instant' : 'smooth' });
-    setIndex(target);
+    if (track.current) scrollToSlide(track.current, next, reducedMotion ? 'instant' : 'smooth');
+  };
+  const settle = (row: HTMLDivElement) => {
+    heading.current = null;
+    setIndex(Math.round(row.scrollLeft / row.clientWidth));
   };
   useEffect(() => {
     if (paused || reducedMotion || posts.length < 2) return;
     const timer = setInterval(() => {
       const row = track.current;
-      if (!row) return;
-      const next = (Math.round(row.scrollLeft / row.clientWidth) + 1) % posts.length;
-      row.scrollTo({ left: next * row.clientWidth, behavior: 'smooth' });
-      setIndex(next);
+      if (row)
+        scrollToSlide(row, (heading.current ?? Math.round(row.scrollLeft / row.clientWidth)) + 1, 'smooth');
     }, INTERVAL_MS);
     return () => clearInterval(timer);
-  }, [paused, reducedMotion, posts.length]);
+  }, [paused, reducedMotion, posts.length, scrollToSlide]);
 
   if (posts.length === 0) {
     return (
@@ -74,8 +85,12 @@ export function Carousel({ posts }: { posts: PostCardData[] }) {
         tabIndex={0}
         onScroll={(event) => {
           const row = event.currentTarget;
-          setIndex(Math.round(row.scrollLeft / row.clientWidth));
+          const arrived =
+            heading.current !== null && Math.abs(row.scrollLeft - heading.current * row.clientWidth) < 1;
+          if (heading.current === null || arrived) settle(row);
         }}
+        // A swipe that interrupts a smooth scroll ends it elsewhere: the count follows the row.
+        onScrollEnd={(event) => settle(event.currentTarget)}
       >
         {posts.map((post, i) => {
           const type = postType(post);
