@@ -3,9 +3,9 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
-import pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { COUNTS_TABLES, RECOUNT_SQL } from './counts.ts';
+import pg from './pg.ts';
 
 /**
  * A logical backup of every application table, as PostgreSQL COPY text in one gzip file.

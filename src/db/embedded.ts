@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import pg from 'pg';
+import pg from './pg.ts';
 
 export type EmbeddedDatabase = { url: string; stop: () => Promise<void> };
 

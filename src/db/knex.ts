@@ -2,10 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import knex, { type Knex } from 'knex';
-import pg from 'pg';
-
-// Return bigint counts and ids as numbers: ours stay far below 2^53.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
+import './pg.ts';
 
 export type Db = Knex;
 

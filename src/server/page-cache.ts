@@ -5,7 +5,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { brotliCompress, gzip, constants as zlib } from 'node:zlib';
 import type { Context, Middleware } from 'koa';
-import pg from 'pg';
+import pg from '../db/pg.ts';
 import { ByteLru } from './byte-lru.ts';
 import type { Logger } from './logger.ts';
 import { themeOf } from './middleware.ts';
@@ -276,8 +276,6 @@ export class PageCache {
 
   private async notify(): Promise<void> {
     const client = new pg.Client({ connectionString: this.notifyUrl ?? undefined });
-    // A connection cut while it is open (the database restarting) is an 'error' event, not a rejection.
-    client.on('error', () => {});
     try {
       await client.connect();
       await client.query('SELECT pg_notify($1, $2)', [PAGE_CACHE_CHANNEL, this.instanceId]);
