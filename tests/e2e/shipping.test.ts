@@ -83,8 +83,14 @@ describe('shipping at checkout', () => {
     };
     for (const [label, value] of Object.entries(fields))
       await page.getByLabel(label, { exact: true }).fill(value);
-    await page.getByRole('button', { name: 'Place Order' }).click();
+    const placeOrder = page.getByRole('button', { name: 'Place Order' });
+    await placeOrder.scrollIntoViewIfNeeded();
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    await placeOrder.click();
     await page.getByRole('heading', { name: 'Order Confirmed!' }).waitFor();
+    // The answer replaces the form in place: the shopper is taken to its top, its heading focused.
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Order Confirmed!');
     const order = await db('orders').orderBy('id', 'desc').first();
     expect(order).toMatchObject({
       shipping_method: 'Express',

@@ -1,4 +1,4 @@
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Form, Link, redirect, useActionData, useNavigation } from 'react-router';
 import { checkout, parseCheckout, previewDiscount } from '../../checkout/checkout.ts';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../checkout/place-order.ts';
@@ -563,12 +563,21 @@ function Confirmation({
 }) {
   const currency = useCurrency();
   const total = formatPrice(order.totalAmount, currency);
+  // The answer replaces the form where it stood, scrolled down to Place Order: the shopper is
+  // taken to its top, and focus to its heading, which a screen reader then reads out.
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    window.scrollTo({ top: 0 });
+    heading.current?.focus({ preventScroll: true });
+  }, []);
   return (
     <div className="container checkout-page">
       <div className="card confirmation">
         {/* As stores do: the order number first, then what happens next, then the details. */}
         <p className="confirmation-number">Order #{order.id}</p>
-        <h1>{SHOP_MESSAGES.orderConfirmed}</h1>
+        <h1 ref={heading} tabIndex={-1}>
+          {SHOP_MESSAGES.orderConfirmed}
+        </h1>
         <p className="confirmation-next">{nextStep(order, payment)}</p>
         <dl className="confirmation-details">
           <div>
