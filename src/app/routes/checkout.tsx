@@ -564,20 +564,21 @@ function Confirmation({
   const currency = useCurrency();
   const total = formatPrice(order.totalAmount, currency);
   // The answer replaces the form where it stood, scrolled down to Place Order: the shopper is
-  // taken to its top, and focus to its heading, which a screen reader then reads out.
+  // taken to its top, and focus to its heading, which a screen reader then reads out. The heading
+  // takes focus only here: a page loaded without JavaScript starts at its top anyway.
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     window.scrollTo({ top: 0 });
-    heading.current?.focus({ preventScroll: true });
+    if (!heading.current) return;
+    heading.current.tabIndex = -1;
+    heading.current.focus({ preventScroll: true });
   }, []);
   return (
     <div className="container checkout-page">
       <div className="card confirmation">
         {/* As stores do: the order number first, then what happens next, then the details. */}
         <p className="confirmation-number">Order #{order.id}</p>
-        <h1 ref={heading} tabIndex={-1}>
-          {SHOP_MESSAGES.orderConfirmed}
-        </h1>
+        <h1 ref={heading}>{SHOP_MESSAGES.orderConfirmed}</h1>
         <p className="confirmation-next">{nextStep(order, payment)}</p>
         <dl className="confirmation-details">
           <div>
