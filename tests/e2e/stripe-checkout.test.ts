@@ -53,7 +53,8 @@ async function payThroughStripe(page: Page, javaScriptEnabled: boolean) {
   await page.goto(`/product/${product.id}`);
   if (javaScriptEnabled) await page.waitForSelector('html[data-hydrated]');
   await page.getByRole('button', { name: 'Add to Cart', exact: true }).click();
-  await page.waitForLoadState('networkidle');
+  // The header counts the line once the cart holds it: an idle network is no sign of that.
+  await page.getByRole('link', { name: 'Cart, 1 item' }).waitFor();
   await page.goto('/checkout');
   if (javaScriptEnabled) await page.waitForSelector('html[data-hydrated]');
   for (const [name, value] of Object.entries(validCheckout)) {
