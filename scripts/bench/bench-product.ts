@@ -28,8 +28,8 @@ export async function benchProduct(
   return { productId: product.id, variantId: product.variants[0]?.id ?? null };
 }
 
-/** The stock left of a bench product (its variant's when it has one); null when unlimited. */
-export { stockOf } from '../../src/shop/stock.ts';
+/** A bench product's stock (its variant's when it has one), set and read; null when unlimited. */
+export { setStock, stockOf } from '../../src/shop/stock.ts';
 
 /** A SQL condition on `products` for an active product without options whose stock is unlimited. */
 export const UNLIMITED_SQL = `status = 'active' AND options = '[]'::jsonb

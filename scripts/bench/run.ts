@@ -11,8 +11,8 @@ import { hashPassword } from '../../src/identity/passwords.ts';
 import { createSession, SESSION_COOKIE } from '../../src/identity/sessions.ts';
 import { freePort } from '../free-port.ts';
 import { startWebCommand } from '../start-web-command.ts';
-import { type BenchProduct, benchProduct, stockOf, UNLIMITED_SQL } from './bench-product.ts';
-import { BENCH_DATA_DIR, databaseCpuMs, openBenchDatabase } from './database.ts';
+import { type BenchProduct, benchProduct, setStock, stockOf, UNLIMITED_SQL } from './bench-product.ts';
+import { BENCH_DATA_DIR, databaseCpu, databaseCpuMs, openBenchDatabase } from './database.ts';
 import { SHOPPER_CHECKOUT_BODY } from './shopper.ts';
 import { resetStatementStats, STATEMENT_SETTINGS, statementReport } from './statements.ts';
 
@@ -35,6 +35,11 @@ const { values } = parseArgs({
      * machine, pairs measured in alternation compare better than one of each.
      */
     rounds: { type: 'string', default: '1' },
+    /**
+     * Run the two product drops this many times, the limited one first in odd rounds and second in
+     * even ones (A B B A …): a drop right after the page targets runs on a busier machine.
+     */
+    'drop-rounds': { type: 'string', default: '2' },
     /** After each product drop, PostgreSQL's time per statement and trigger function, per order. */
     statements: { type: 'boolean', default: false },
   },
@@ -45,6 +50,7 @@ const DURATION = Number(values.duration);
 const WARMUP = Number(values.warmup);
 const CONNECTIONS = Number(values.connections);
 const ROUNDS = Math.max(1, Number(values.rounds));
+const DROP_ROUNDS = Math.max(1, Number(values['drop-rounds']));
 const BROWSER_UA =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36';
 
@@ -440,6 +446,8 @@ for (let round = 1; round <= ROUNDS; round++)
  */
 type DropRow = {
   name: string;
+  /** Which drop this run was: the limited stock or the unlimited one (rounds repeat both). */
+  kind: 'limited' | 'unlimited';
   orders: number;
   ordersPerSec: number;
   p50: number;
@@ -452,16 +460,26 @@ type DropRow = {
   stockLeft: number | null;
   ceilingRps: number;
   /**
-   * CPU ms per order: the web process's while the drop ran, the worker's (relaying and mailing
-   * the orders) and the benchmark PostgreSQL's until the drop's confirmations were sent (NaN when
-   * PostgreSQL is not embedded here).
+   * CPU ms per order: the web process's and the benchmark PostgreSQL's up to the drop's last order
+   * and again from the end of its requests until its confirmations were sent (the worker's relays
+   * and mails; PostgreSQL NaN when it is not embedded here), and the worker's throughout.
    */
   cpuMsPerOrder: { web: number; worker: number; database: number };
+  /** CPU ms in all between the last order and the end of the requests: the refused shoppers'. */
+  refusalCpuMs: { web: number; database: number };
+  /** Of PostgreSQL's CPU per order, its background processes' (autovacuum, WAL writer, checkpointer). */
+  databaseBackgroundMsPerOrder: number;
+  /** Seconds waited before the drop for the processes to go quiet. */
+  settledAfter: number;
 };
 const drops = [
-  { name: `drop, variant's stock ${DROP_STOCK.toLocaleString('en')}`, product: dropLimited },
-  { name: 'drop, variant unlimited', product: dropUnlimited },
-].filter(selected);
+  { name: `drop, variant's stock ${DROP_STOCK.toLocaleString('en')}`, kind: 'limited', product: dropLimited },
+  { name: 'drop, variant unlimited', kind: 'unlimited', product: dropUnlimited },
+].filter(selected) as { name: string; kind: DropRow['kind']; product: BenchProduct }[];
+// A B, then B A, …: each drop runs first as often as second, after the same work.
+const dropRuns = Array.from({ length: DROP_ROUNDS }, (_, round) =>
+  (round % 2 === 0 ? drops : [...drops].reverse()).map((drop) => ({ ...drop, round: round + 1 })),
+).flat();
 const dropRows: DropRow[] = [];
 if (drops.length) {
   // The drops take no warm-up of their own (it would take stock): shoppers of two other products
@@ -491,13 +509,42 @@ async function confirmationsSent(since: Date): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
-for (const drop of drops) {
+
+type CpuSample = { at: number; web: number; database: number; background: number };
+const cpuSample = async (): Promise<CpuSample> => {
+  const at = Date.now();
+  const web = await cpuUs(server.pid ?? 0);
+  const { total, background } = await databaseCpu();
+  return { at, web, database: total, background };
+};
+/**
+ * Waits (at most a minute) until the web process, the worker and PostgreSQL have used under 5% of
+ * a core for a second: what the work before left running (autovacuum, a backlog of jobs) is not a
+ * drop's cost. Returns the seconds waited.
+ */
+async function settled(): Promise<number> {
+  const used = async () =>
+    ((await cpuUs(worker.pid ?? 0)) + (await cpuUs(server.pid ?? 0))) / 1000 + (await databaseCpuMs());
+  for (let waited = 0; waited < 60; waited++) {
+    const before = await used();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    if ((await used()) - before < 50) return waited + 1;
+  }
+  return 60;
+}
+for (const drop of dropRuns) {
+  const { productId, variantId } = drop.product;
+  await setStock(bench.db, productId, drop.kind === 'limited' ? DROP_STOCK : null, variantId);
+  const settledAfter = await settled();
   const ceiling = await measureCeiling();
   const startedAt = new Date();
   let lastOrderAt = Date.now();
-  const cpuBefore = { web: await cpuUs(server.pid ?? 0), worker: await cpuUs(worker.pid ?? 0) };
+  const workerBefore = await cpuUs(worker.pid ?? 0);
   if (values.statements) await resetStatementStats(bench.db);
-  const databaseBefore = await databaseCpuMs();
+  // The processes' CPU every 200 ms while the shoppers run: the first sample after the last order
+  // splits the orders' CPU from the refused shoppers' that follows it.
+  const samples = [await cpuSample()];
+  const sampling = setInterval(async () => samples.push(await cpuSample()), 200);
   const result = await autocannon({
     url: base,
     connections: CONNECTIONS,
@@ -507,31 +554,34 @@ for (const drop of drops) {
       lastOrderAt = Date.now();
     }),
   });
-  const webSpent = (await cpuUs(server.pid ?? 0)) - cpuBefore.web;
+  clearInterval(sampling);
+  const ended = await cpuSample();
+  // A sample's reads may end out of turn: the first taken after the last order.
+  const lastOrder = samples.sort((a, b) => a.at - b.at).find((s) => s.at >= lastOrderAt) ?? ended;
   // The worker yields to the web process (WORKER_NICE): what it left for after the drop counts too.
   await confirmationsSent(startedAt);
-  const cpuSpent = {
-    web: webSpent,
-    worker: (await cpuUs(worker.pid ?? 0)) - cpuBefore.worker,
-    database: (await databaseCpuMs()) - databaseBefore,
-  };
+  const sent = await cpuSample();
   const codes = Object.fromEntries(
     Object.entries(result.statusCodeStats ?? {}).map(([code, stat]) => [code, stat?.count ?? 0]),
   );
-  statusCodes[drop.name] = codes;
+  const name = DROP_ROUNDS > 1 ? `${drop.name} (round ${drop.round})` : drop.name;
+  statusCodes[name] = codes;
   const count = (test: (code: string) => boolean) =>
     Object.entries(codes).reduce((n, [code, c]) => (test(code) ? n + c : n), 0);
   const ordered = await bench
     .db('order_items')
-    .where({ product_id: drop.product.productId })
+    .where({ product_id: productId })
     .where('created_at', '>=', startedAt)
     .count({ n: '*' })
     .first();
-  const left = await stockOf(bench.db, drop.product.productId, drop.product.variantId);
+  const left = await stockOf(bench.db, productId, variantId);
   const orders = Number(ordered?.n ?? 0);
-  if (values.statements) process.stdout.write(`\n${drop.name}: ${await statementReport(bench.db, orders)}`);
+  if (values.statements) process.stdout.write(`\n${name}: ${await statementReport(bench.db, orders)}`);
+  const perOrder = (ms: number) => ms / Math.max(orders, 1);
+  const ordersCpu = (key: 'web' | 'database') => lastOrder[key] - samples[0][key] + sent[key] - ended[key];
   dropRows.push({
-    name: drop.name,
+    name,
+    kind: drop.kind,
     orders,
     ordersPerSec: orders / Math.max((lastOrderAt - startedAt.getTime()) / 1000, 0.001),
     p50: result.latency.p50,
@@ -542,12 +592,38 @@ for (const drop of drops) {
     stockLeft: left,
     ceilingRps: ceiling.requests.average,
     cpuMsPerOrder: {
-      web: cpuSpent.web / 1000 / Math.max(orders, 1),
-      worker: cpuSpent.worker / 1000 / Math.max(orders, 1),
-      database: cpuSpent.database / Math.max(orders, 1),
+      web: perOrder(ordersCpu('web') / 1000),
+      worker: perOrder(((await cpuUs(worker.pid ?? 0)) - workerBefore) / 1000),
+      database: perOrder(ordersCpu('database')),
     },
+    refusalCpuMs: {
+      web: (ended.web - lastOrder.web) / 1000,
+      database: ended.database - lastOrder.database,
+    },
+    databaseBackgroundMsPerOrder: perOrder(sent.background - samples[0].background),
+    settledAfter,
   });
 }
+
+/** The drops' budgets over every round: orders/s and CPU per order averaged per kind of drop. */
+function dropSummary(rows: DropRow[]): string | null {
+  const average = (kind: DropRow['kind'], f: (row: DropRow) => number) => {
+    const of = rows.filter((row) => row.kind === kind);
+    return of.reduce((n, row) => n + f(row), 0) / of.length;
+  };
+  if (!rows.some((r) => r.kind === 'limited') || !rows.some((r) => r.kind === 'unlimited')) return null;
+  const cpu = (row: DropRow) => row.cpuMsPerOrder.web + row.cpuMsPerOrder.worker + row.cpuMsPerOrder.database;
+  const limited = average('limited', (row) => row.ordersPerSec);
+  const unlimited = average('unlimited', (row) => row.ordersPerSec);
+  const rounds = rows.length / 2;
+  return [
+    `Product drop over ${rounds} round${rounds === 1 ? '' : 's'} (means): limited ${limited.toFixed(0)} orders/s, unlimited ${unlimited.toFixed(0)}: ${((limited / unlimited) * 100).toFixed(1)}% (budget 90%)`,
+    `  p99 ${Math.max(...rows.map((row) => row.p99))} ms at most (budget 250); CPU per order limited ${average('limited', cpu).toFixed(2)} ms, unlimited ${average('unlimited', cpu).toFixed(2)} (budget 8)`,
+    `  against PostgreSQL alone: npm run bench:order-floor's unlimited orders/s, of which ${unlimited.toFixed(0)} must be at least 50%`,
+  ].join('\n');
+}
+
+const dropVerdicts = dropSummary(dropRows);
 
 const mean = (f: (r: autocannon.Result) => number) =>
   ceilings.reduce((n, r) => n + f(r), 0) / ceilings.length;
@@ -608,6 +684,15 @@ if (dropRows.length) {
     process.stdout.write(
       `${pad(d.name, 38)}${num(d.orders)}${num(d.ordersPerSec)}${num(d.p50)}${num(d.p99)}${num(d.conflicts)}${num(d.serverErrors)}${num(d.otherNon2xx)}${(d.stockLeft === null ? 'none' : String(d.stockLeft)).padStart(9)}${num(d.ceilingRps)}${d.cpuMsPerOrder.web.toFixed(2).padStart(9)}${d.cpuMsPerOrder.worker.toFixed(2).padStart(9)}${d.cpuMsPerOrder.database.toFixed(2).padStart(9)}\n`,
     );
+  for (const d of dropRows)
+    process.stdout.write(
+      `  ${d.name}: started after ${d.settledAfter} s of waiting for quiet; PostgreSQL's background processes ${d.databaseBackgroundMsPerOrder.toFixed(2)} ms per order\n`,
+    );
+  for (const d of dropRows.filter((row) => row.conflicts))
+    process.stdout.write(
+      `  ${d.name}: the ${d.conflicts} refusals after its last order took ${d.refusalCpuMs.web.toFixed(0)} ms of web CPU and ${d.refusalCpuMs.database.toFixed(0)} ms of PostgreSQL's (not in its CPU per order)\n`,
+    );
+  if (dropVerdicts) process.stdout.write(`\n${dropVerdicts}\n`);
 }
 process.stdout.write('\nFirst-load bytes (gzip):\n');
 for (const [name, b] of Object.entries(bundles)) {
@@ -662,6 +747,7 @@ const markdown = [
             `| ${d.name} | ${d.orders} | ${d.ordersPerSec.toFixed(0)} | ${d.p50} | ${d.p99} | ${d.conflicts} | ${d.serverErrors} | ${d.otherNon2xx} | ${d.stockLeft ?? 'unlimited'} | ${d.ceilingRps.toFixed(0)} | ${d.cpuMsPerOrder.web.toFixed(2)}, ${d.cpuMsPerOrder.worker.toFixed(2)}, ${d.cpuMsPerOrder.database.toFixed(2)} |`,
         ),
         '',
+        ...(dropVerdicts ? [dropVerdicts, ''] : []),
       ]
     : []),
   '| page | JS gzip KB | CSS gzip KB |',
