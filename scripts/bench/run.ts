@@ -12,7 +12,7 @@ import { createSession, SESSION_COOKIE } from '../../src/identity/sessions.ts';
 import { freePort } from '../free-port.ts';
 import { startWebCommand } from '../start-web-command.ts';
 import { type BenchProduct, benchProduct, setStock, stockOf, UNLIMITED_SQL } from './bench-product.ts';
-import { BENCH_DATA_DIR, databaseCpu, databaseCpuMs, openBenchDatabase } from './database.ts';
+import { BENCH_DATA_DIR, databaseCpu, openBenchDatabase } from './database.ts';
 import { SHOPPER_CHECKOUT_BODY } from './shopper.ts';
 import { resetStatementStats, STATEMENT_SETTINGS, statementReport } from './statements.ts';
 
@@ -473,9 +473,13 @@ type DropRow = {
   settledAfter: number;
 };
 const drops = [
-  { name: `drop, variant's stock ${DROP_STOCK.toLocaleString('en')}`, kind: 'limited', product: dropLimited },
-  { name: 'drop, variant unlimited', kind: 'unlimited', product: dropUnlimited },
-].filter(selected) as { name: string; kind: DropRow['kind']; product: BenchProduct }[];
+  {
+    name: `drop, variant's stock ${DROP_STOCK.toLocaleString('en')}`,
+    kind: 'limited' as const,
+    product: dropLimited,
+  },
+  { name: 'drop, variant unlimited', kind: 'unlimited' as const, product: dropUnlimited },
+].filter(selected);
 // A B, then B A, …: each drop runs first as often as second, after the same work.
 const dropRuns = Array.from({ length: DROP_ROUNDS }, (_, round) =>
   (round % 2 === 0 ? drops : [...drops].reverse()).map((drop) => ({ ...drop, round: round + 1 })),
@@ -510,12 +514,13 @@ async function confirmationsSent(since: Date): Promise<void> {
   }
 }
 
-type CpuSample = { at: number; web: number; database: number; background: number };
+/** The processes' CPU so far: the web process's and the worker's in µs, PostgreSQL's in ms. */
+type CpuSample = { at: number; web: number; worker: number; database: number; background: number };
 const cpuSample = async (): Promise<CpuSample> => {
   const at = Date.now();
-  const web = await cpuUs(server.pid ?? 0);
+  const processes = { web: await cpuUs(server.pid ?? 0), worker: await cpuUs(worker.pid ?? 0) };
   const { total, background } = await databaseCpu();
-  return { at, web, database: total, background };
+  return { at, ...processes, database: total, background };
 };
 /**
  * Waits (at most a minute) until the web process, the worker and PostgreSQL have used under 5% of
@@ -523,8 +528,10 @@ const cpuSample = async (): Promise<CpuSample> => {
  * drop's cost. Returns the seconds waited.
  */
 async function settled(): Promise<number> {
-  const used = async () =>
-    ((await cpuUs(worker.pid ?? 0)) + (await cpuUs(server.pid ?? 0))) / 1000 + (await databaseCpuMs());
+  const used = async () => {
+    const sample = await cpuSample();
+    return (sample.web + sample.worker) / 1000 + sample.database;
+  };
   for (let waited = 0; waited < 60; waited++) {
     const before = await used();
     await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -539,7 +546,6 @@ for (const drop of dropRuns) {
   const ceiling = await measureCeiling();
   const startedAt = new Date();
   let lastOrderAt = Date.now();
-  const workerBefore = await cpuUs(worker.pid ?? 0);
   if (values.statements) await resetStatementStats(bench.db);
   // The processes' CPU every 200 ms while the shoppers run: the first sample after the last order
   // splits the orders' CPU from the refused shoppers' that follows it.
@@ -593,7 +599,7 @@ for (const drop of dropRuns) {
     ceilingRps: ceiling.requests.average,
     cpuMsPerOrder: {
       web: perOrder(ordersCpu('web') / 1000),
-      worker: perOrder(((await cpuUs(worker.pid ?? 0)) - workerBefore) / 1000),
+      worker: perOrder((sent.worker - samples[0].worker) / 1000),
       database: perOrder(ordersCpu('database')),
     },
     refusalCpuMs: {
