@@ -41,7 +41,8 @@ export async function openBenchDatabase(
 /**
  * The CPU (ms) the benchmark database's processes have used so far (NaN when not embedded here):
  * in all, and the part of its background processes (autovacuum, WAL writer, checkpointer), which
- * serve no one connection.
+ * serve no one connection. The background part counts live processes only: an autovacuum worker
+ * that ends between two readings takes its CPU out of it.
  */
 export async function databaseCpu(): Promise<{ total: number; background: number }> {
   const postmaster = Number(
@@ -59,7 +60,9 @@ export async function databaseCpu(): Promise<{ total: number; background: number
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     if (Number(pid) !== postmaster && Number(fields[1]) !== postmaster) continue;
     const used = Number(fields[11]) + Number(fields[12]);
-    ticks += used;
+    // The postmaster's children that ended (an autovacuum worker, a closed connection) took their
+    // CPU out of the live sum: it is in the postmaster's cutime and cstime once they were reaped.
+    ticks += Number(pid) === postmaster ? used + Number(fields[13]) + Number(fields[14]) : used;
     // A client's backend shows its address in its title: "postgres: user db 127.0.0.1(port) idle",
     // or "[local]" over the Unix socket.
     const title = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
