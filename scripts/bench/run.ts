@@ -244,7 +244,10 @@ const sampler = setInterval(async () => {
   targetRss = Math.max(targetRss, rss);
 }, 250);
 
-type Shopper = { address?: string; sid?: string; added?: boolean };
+type Shopper = { address?: string; sid?: string; added?: boolean; sentAt?: number };
+/** A drop's response times in ms by request: its adds to cart, its orders, its refused checkouts. */
+type ShopperLatencies = { add: number[]; order: number[]; refused: number[] };
+const newShopperLatencies = (): ShopperLatencies => ({ add: [], order: [], refused: [] });
 let shoppers = 0;
 /** 10.0.0.1, 10.0.0.2, …: one address per order, as many shoppers ordering once each. */
 function nextShopperAddress(): string {
@@ -263,6 +266,7 @@ function sessionIdOf(headers?: http.IncomingHttpHeaders): string | undefined {
 function shopperRequests(
   { productId, variantId }: BenchProduct,
   onOrder: () => void = () => {},
+  latencies: ShopperLatencies = newShopperLatencies(),
 ): autocannon.Request[] {
   return [
     {
@@ -273,6 +277,7 @@ function shopperRequests(
         const shopper = context as Shopper;
         shopper.address = nextShopperAddress();
         shopper.sid = undefined;
+        shopper.sentAt = performance.now();
         return {
           ...req,
           headers: { 'content-type': 'application/json', 'x-forwarded-for': shopper.address },
@@ -280,6 +285,7 @@ function shopperRequests(
       },
       onResponse: (status: number, _body: string, context: object, headers?: http.IncomingHttpHeaders) => {
         const shopper = context as Shopper;
+        latencies.add.push(performance.now() - (shopper.sentAt ?? 0));
         shopper.added = status < 300;
         shopper.sid = sessionIdOf(headers) ?? shopper.sid;
       },
@@ -291,6 +297,7 @@ function shopperRequests(
         const shopper = context as Shopper;
         // Nothing returned resets the pipeline (autocannon's documented behaviour; its types omit it).
         if (!shopper.added) return undefined as unknown as autocannon.Request;
+        shopper.sentAt = performance.now();
         return {
           ...req,
           headers: {
@@ -302,7 +309,10 @@ function shopperRequests(
           body: SHOPPER_CHECKOUT_BODY,
         };
       },
-      onResponse: (status: number) => {
+      onResponse: (status: number, _body: string, context: object) => {
+        latencies[status === 201 ? 'order' : 'refused'].push(
+          performance.now() - ((context as Shopper).sentAt ?? 0),
+        );
         if (status === 201) onOrder();
       },
     },
@@ -471,7 +481,15 @@ type DropRow = {
   databaseBackgroundMsPerOrder: number;
   /** Seconds waited before the drop for the processes to go quiet. */
   settledAfter: number;
+  /** p50 and p99 in ms of its adds to cart and of its orders, apart (the p50 and p99 above mix them). */
+  latencyByRequest: { add: [number, number]; order: [number, number] };
 };
+/** The p50 and p99 of response times (nearest rank). */
+function p50AndP99(times: number[]): [number, number] {
+  const sorted = [...times].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
+  return [at(0.5), at(0.99)];
+}
 const drops = [
   {
     name: `drop, variant's stock ${DROP_STOCK.toLocaleString('en')}`,
@@ -549,6 +567,7 @@ for (const drop of dropRuns) {
   if (values.statements) await resetStatementStats(bench.db);
   // The processes' CPU every 200 ms while the shoppers run: the first sample after the last order
   // splits the orders' CPU from the refused shoppers' that follows it.
+  const latencies = newShopperLatencies();
   const samples = [await cpuSample()];
   const sampling = setInterval(async () => samples.push(await cpuSample()), 200);
   const result = await autocannon({
@@ -556,9 +575,13 @@ for (const drop of dropRuns) {
     connections: CONNECTIONS,
     amount: 2 * (DROP_STOCK + 500),
     headers: { 'user-agent': BROWSER_UA, 'accept-encoding': 'gzip' },
-    requests: shopperRequests(drop.product, () => {
-      lastOrderAt = Date.now();
-    }),
+    requests: shopperRequests(
+      drop.product,
+      () => {
+        lastOrderAt = Date.now();
+      },
+      latencies,
+    ),
   });
   clearInterval(sampling);
   const ended = await cpuSample();
@@ -608,6 +631,7 @@ for (const drop of dropRuns) {
     },
     databaseBackgroundMsPerOrder: perOrder(sent.background - samples[0].background),
     settledAfter,
+    latencyByRequest: { add: p50AndP99(latencies.add), order: p50AndP99(latencies.order) },
   });
 }
 
@@ -693,6 +717,10 @@ if (dropRows.length) {
   for (const d of dropRows)
     process.stdout.write(
       `  ${d.name}: started after ${d.settledAfter} s of waiting for quiet; PostgreSQL's background processes ${d.databaseBackgroundMsPerOrder.toFixed(2)} ms per order\n`,
+    );
+  for (const d of dropRows)
+    process.stdout.write(
+      `  ${d.name}: adds to cart p50 ${d.latencyByRequest.add[0].toFixed(0)} ms, p99 ${d.latencyByRequest.add[1].toFixed(0)}; orders p50 ${d.latencyByRequest.order[0].toFixed(0)} ms, p99 ${d.latencyByRequest.order[1].toFixed(0)}\n`,
     );
   for (const d of dropRows.filter((row) => row.conflicts))
     process.stdout.write(

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import knex, { type Knex } from 'knex';
 import './pg.ts';
+import { RequestFirstPgClient } from './request-first-pool.ts';
 
 export type Db = Knex;
 
@@ -21,7 +22,7 @@ export const MIGRATIONS: Knex.MigratorConfig = {
  */
 export function knexConfig(connectionString: string, poolMax = 10, log?: DbLog): Knex.Config {
   return {
-    client: 'pg',
+    client: RequestFirstPgClient,
     connection: {
       connectionString,
       application_name: 'penstand',

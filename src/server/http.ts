@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type Koa from 'koa';
+import { asPoolRequest } from '../db/request-first-pool.ts';
 
 export type WebServer = { server: http.Server; port: number; close: () => Promise<void> };
 
@@ -10,7 +11,9 @@ export type WebServer = { server: http.Server; port: number; close: () => Promis
  */
 export async function listen(app: Koa, host: string, port: number): Promise<WebServer> {
   // The listener is created after every app.use: app.callback() snapshots the middleware.
-  const server = http.createServer(app.callback());
+  const handle = app.callback();
+  // Each request in its own turn for the database pool: started requests are served first.
+  const server = http.createServer((req, res) => asPoolRequest(handle, req, res));
   server.keepAliveTimeout = 5_000;
   // A client gets 20 s to send its headers and 2 minutes for the whole request (a 10 MB upload on
   // a slow line); a reverse proxy in front should allow at least as much (docs/operators-guide.md: Security).
