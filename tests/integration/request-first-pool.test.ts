@@ -23,6 +23,19 @@ function gate() {
   return { open, opened };
 }
 
+/** The pool's one connection, held by a transaction until `release` opens. */
+async function holdTheConnection() {
+  const holding = gate();
+  const release = gate();
+  const holder = db.transaction(async (trx) => {
+    await trx.raw('SELECT 1');
+    holding.open();
+    await release.opened;
+  });
+  await holding.opened;
+  return { release, holder };
+}
+
 /**
  * The pool's one connection is held while a new request and then a started one ask for it; the
  * order in which they get it once it is free is returned. `startedAsks` is the started request's
@@ -41,14 +54,7 @@ async function servedOrder(startedAsks: (db: Db) => Promise<unknown>): Promise<s
   });
   await firstDone.opened;
 
-  const holding = gate();
-  const release = gate();
-  const holder = db.transaction(async (trx) => {
-    await trx.raw('SELECT 1');
-    holding.open();
-    await release.opened;
-  });
-  await holding.opened;
+  const { release, holder } = await holdTheConnection();
   const fresh = asPoolRequest(async () => {
     await db.raw('SELECT 2');
     served.push('new request');
@@ -75,14 +81,7 @@ it("a request's transaction queues in arrival order", async () => {
 
 it('outside a request the pool serves in arrival order', async () => {
   const served: string[] = [];
-  const holding = gate();
-  const release = gate();
-  const holder = db.transaction(async (trx) => {
-    await trx.raw('SELECT 1');
-    holding.open();
-    await release.opened;
-  });
-  await holding.opened;
+  const { release, holder } = await holdTheConnection();
   const queued = ['first', 'second', 'third'].map((name) => db.raw('SELECT 1').then(() => served.push(name)));
   release.open();
   await Promise.all([holder, ...queued]);
