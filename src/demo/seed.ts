@@ -1,6 +1,7 @@
 import { renderMarkdown } from '../blog/markdown.ts';
 import { slugify } from '../blog/slug.ts';
 import type { Db } from '../db/knex.ts';
+import { setStock } from '../shop/stock.ts';
 import { variantLabel } from '../shop/variants.ts';
 import { demoComments, demoPosts, demoProducts, demoSettings } from './demo-content.ts';
 
@@ -92,7 +93,7 @@ export async function seedDemoContent(db: Db, opts: { alongsideContent?: boolean
       .returning('id');
     for (const [i, { id }] of products.entries()) {
       const { stock, options = [], variants = [] } = demoProducts[i];
-      await trx('stock_levels').insert({ product_id: id, variant_id: 0, stock });
+      await setStock(trx, id, stock);
       for (const [position, v] of variants.entries()) {
         const [variant] = await trx('product_variants')
           .insert({
@@ -104,7 +105,7 @@ export async function seedDemoContent(db: Db, opts: { alongsideContent?: boolean
             price: v.price ?? null,
           })
           .returning('id');
-        await trx('stock_levels').insert({ product_id: id, variant_id: variant.id, stock: v.stock });
+        await setStock(trx, id, v.stock, variant.id);
       }
     }
     return true;
