@@ -368,7 +368,8 @@ await copyRows(
 );
 // Their stock rows (ids start at 1 after the TRUNCATE): a quarter unlimited, some sold out or low.
 await db.raw(
-  `SELECT set_stock(id, 0, CASE WHEN id % 4 = 0 THEN NULL WHEN id % 10 = 1 THEN 0 WHEN id % 10 = 2 THEN 1 + id % 10 ELSE 10000 END)
+  `INSERT INTO stock_levels (product_id, stock)
+   SELECT id, CASE WHEN id % 4 = 0 THEN NULL WHEN id % 10 = 1 THEN 0 WHEN id % 10 = 2 THEN 1 + id % 10 ELSE 10000 END
    FROM products`,
 );
 log(`${counts.products} products`);

@@ -1,7 +1,6 @@
 import { renderMarkdown } from '../blog/markdown.ts';
 import { slugify } from '../blog/slug.ts';
 import type { Db } from '../db/knex.ts';
-import { setStock } from '../shop/stock.ts';
 import { variantLabel } from '../shop/variants.ts';
 import { demoComments, demoPosts, demoProducts, demoSettings } from './demo-content.ts';
 
@@ -93,7 +92,7 @@ export async function seedDemoContent(db: Db, opts: { alongsideContent?: boolean
       .returning('id');
     for (const [i, { id }] of products.entries()) {
       const { stock, options = [], variants = [] } = demoProducts[i];
-      await setStock(trx, id, stock);
+      await trx('stock_levels').insert({ product_id: id, variant_id: 0, stock });
       for (const [position, v] of variants.entries()) {
         const [variant] = await trx('product_variants')
           .insert({
@@ -105,7 +104,7 @@ export async function seedDemoContent(db: Db, opts: { alongsideContent?: boolean
             price: v.price ?? null,
           })
           .returning('id');
-        await setStock(trx, id, v.stock, variant.id);
+        await trx('stock_levels').insert({ product_id: id, variant_id: variant.id, stock: v.stock });
       }
     }
     return true;

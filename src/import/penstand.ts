@@ -7,7 +7,7 @@ import type { PostVisibility } from '../blog/post-schema.ts';
 import type { Db } from '../db/knex.ts';
 import { restoreDocumentCounters } from '../orders/document-numbers.ts';
 import { rebuildProjections } from '../orders/store.ts';
-import { STOCK_COLUMN_SQL, setStock, VARIANT_STOCK_SQL } from '../shop/stock.ts';
+import { STOCK_COLUMN_SQL, setStock } from '../shop/stock.ts';
 import { memberAccount } from './members.ts';
 import { ImportError } from './types.ts';
 
@@ -253,12 +253,9 @@ async function exportProducts(db: Db): Promise<Json[]> {
     .orderBy('id')
     .select([...PRODUCT_COLUMNS, db.raw(`${STOCK_COLUMN_SQL} AS stock`)]);
   const variants: Json[] = await db('product_variants as v')
+    .leftJoin('stock_levels as s', (j) => j.on('s.product_id', 'v.product_id').andOn('s.variant_id', 'v.id'))
     .orderBy(['v.product_id', 'v.position'])
-    .select([
-      ...VARIANT_COLUMNS.map((c) => `v.${c}`),
-      'v.product_id',
-      db.raw(`${VARIANT_STOCK_SQL} AS stock`),
-    ]);
+    .select([...VARIANT_COLUMNS.map((c) => `v.${c}`), 'v.product_id', 's.stock']);
   const byProduct = Map.groupBy(variants, (v) => v.product_id);
   return products.map((product) => ({
     ...product,

@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import { stockSql } from './stock.ts';
 
 /**
  * At sign-in the guest session's cart joins the user's cart: quantities add up, capped at the
@@ -22,7 +21,8 @@ export async function mergeGuestCart(
      SELECT ?, gi.product_id, gi.variant_id, gi.quantity FROM cart_items gi WHERE gi.cart_id = ?
      ON CONFLICT (cart_id, product_id, (coalesce(variant_id, 0))) DO UPDATE
        SET quantity = GREATEST(1, LEAST(cart_items.quantity + EXCLUDED.quantity,
-             COALESCE(${stockSql('EXCLUDED.product_id', 'coalesce(EXCLUDED.variant_id, 0)')}, 2147483647))),
+             COALESCE((SELECT s.stock FROM stock_levels s WHERE s.product_id = EXCLUDED.product_id
+                        AND s.variant_id = coalesce(EXCLUDED.variant_id, 0)), 2147483647))),
            updated_at = now()`,
     [userCart.id, guest.id],
   );

@@ -7,7 +7,7 @@ import { ANALYTICS_ON_SQL } from '../settings/settings.ts';
 import { chooseOption, noLongerAvailable, SHOP_MESSAGES, stockLimitMessage } from './messages.ts';
 import type { ProductCategory } from './product-enums.ts';
 import { MAX_PER_LINE, maxQuantity, quantityMessage, readQuantity } from './quantity.ts';
-import { stockOf, stockSql } from './stock.ts';
+import { stockOf } from './stock.ts';
 
 /**
  * Counts an add-to-cart for the product's funnel (analytics_cart_adds, which analytics reports),
@@ -110,9 +110,10 @@ export async function cartSignature(db: Db, owner: CartOwner): Promise<string | 
   const result = await db.raw(
     `SELECT bool_or(c.notices <> '[]'::jsonb) AS noticed,
             bool_or(i.id IS NOT NULL AND p.status IS DISTINCT FROM 'active') AS gone,
-            string_agg(concat_ws(':', i.id, i.product_id, i.variant_id, i.quantity, coalesce(${LINE_STOCK_SQL}, -1), coalesce(v.price, p.price), v.label), ',' ORDER BY i.id) AS lines
+            string_agg(concat_ws(':', i.id, i.product_id, i.variant_id, i.quantity, coalesce(s.stock, -1), coalesce(v.price, p.price), v.label), ',' ORDER BY i.id) AS lines
        FROM carts c LEFT JOIN cart_items i ON i.cart_id = c.id LEFT JOIN products p ON p.id = i.product_id
        LEFT JOIN product_variants v ON v.id = i.variant_id
+       LEFT JOIN stock_levels s ON s.product_id = i.product_id AND s.variant_id = coalesce(i.variant_id, 0)
       WHERE c.?? = ?`,
     [column, value],
   );
@@ -134,7 +135,8 @@ async function takeNotices(db: Db, column: string, value: number | string): Prom
 }
 
 /** A cart line's stock (null: unlimited), for a query on cart_items `i`. */
-const LINE_STOCK_SQL = stockSql('i.product_id', 'coalesce(i.variant_id, 0)');
+const LINE_STOCK_SQL =
+  '(SELECT s.stock FROM stock_levels s WHERE s.product_id = i.product_id AND s.variant_id = coalesce(i.variant_id, 0))';
 
 /** A product with files is digital: it ships nothing. For a query on products `p`. */
 const HAS_FILES = 'EXISTS (SELECT 1 FROM product_files f WHERE f.product_id = p.id)';
@@ -304,10 +306,11 @@ export async function addToCart(
     (productIdValue, variantIdValue, quantityValue, ownerIdValue, dayValue, sidValue, expiresValue) =>
       db.raw(
         `WITH product AS (
-       SELECT p.id, p.status, ${stockSql('p.id', 'CAST(:variantId AS int)')} AS stock, p.options->0->>'name' AS first_option,
+       SELECT p.id, p.status, s.stock, p.options->0->>'name' AS first_option,
               CASE WHEN CAST(:variantId AS int) = 0 THEN jsonb_array_length(p.options) = 0 ELSE v.id IS NOT NULL END AS chosen
        FROM products p
        LEFT JOIN product_variants v ON v.id = NULLIF(CAST(:variantId AS int), 0) AND v.product_id = p.id
+       LEFT JOIN stock_levels s ON s.product_id = p.id AND s.variant_id = CAST(:variantId AS int)
        WHERE p.id = :productId
      ), has AS (
        SELECT coalesce(sum(i.quantity), 0)::int AS quantity FROM cart_items i

@@ -1,7 +1,6 @@
 import type { Db } from '../db/knex.ts';
 import type { Queues } from '../jobs/queues.ts';
 import { formatPrice } from './price.ts';
-import { stockSql } from './stock.ts';
 
 export type LowStockAlert = { productId: number; variantId?: number; stock: number; level: 'low' | 'out' };
 
@@ -21,13 +20,11 @@ export async function sendLowStockAlert(
     .leftJoin('product_variants as v', (j) =>
       j.on('v.product_id', 'p.id').andOn('v.id', db.raw('?', [variantId])),
     )
+    .leftJoin('stock_levels as s', (j) =>
+      j.on('s.product_id', 'p.id').andOn('s.variant_id', db.raw('?', [variantId])),
+    )
     .where('p.id', alert.productId)
-    .first(
-      'p.name',
-      'v.label',
-      db.raw('coalesce(v.price, p.price) AS price'),
-      db.raw(`${stockSql('p.id', '?')} AS stock`, [variantId]),
-    );
+    .first('p.name', 'v.label', db.raw('coalesce(v.price, p.price) AS price'), 's.stock');
   // A variant is named with its label: 'Penstand T-shirt (Size: M)'.
   if (!found || (variantId !== 0 && !found.label)) return 0;
   const product = { ...found, name: found.label ? `${found.name} (${found.label})` : found.name };

@@ -7,7 +7,7 @@ import { formatPrice } from './price.ts';
 import { stockLabel } from './product-admin-messages.ts';
 import { PRODUCT_CATEGORIES, type ProductCategory, type ProductStatus } from './product-enums.ts';
 import { type ProductData, productSchema, productUpdateSchema, type VariantData } from './product-schema.ts';
-import { dropVariantStock, STOCK_COLUMN_SQL, setStock, VARIANT_STOCK_SQL } from './stock.ts';
+import { dropVariantStock, STOCK_COLUMN_SQL, setStock } from './stock.ts';
 import { findVariant, type ProductOption, variantLabel } from './variants.ts';
 
 /** One combination of a product's options, with its own stock (null: unlimited), SKU, price and image. */
@@ -145,18 +145,12 @@ async function presentRows(db: Db | Knex.Transaction, rows: ProductRow[]): Promi
     withOptions.length === 0
       ? []
       : await db('product_variants as v')
+          .leftJoin('stock_levels as s', (j) =>
+            j.on('s.product_id', 'v.product_id').andOn('s.variant_id', 'v.id'),
+          )
           .whereIn('v.product_id', withOptions)
           .orderBy(['v.product_id', 'v.position'])
-          .select(
-            'v.id',
-            'v.product_id',
-            'v.options',
-            'v.label',
-            db.raw(`${VARIANT_STOCK_SQL} AS stock`),
-            'v.sku',
-            'v.price',
-            'v.image',
-          );
+          .select('v.id', 'v.product_id', 'v.options', 'v.label', 's.stock', 'v.sku', 'v.price', 'v.image');
   return rows.map((row) =>
     presentProduct(
       row,

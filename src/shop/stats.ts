@@ -35,11 +35,9 @@ export async function lowStockProducts(
   const { rows } = await db.raw(
     `SELECT p.id, CASE WHEN v.id IS NULL THEN p.name ELSE p.name || ' (' || v.label || ')' END AS name,
             coalesce(v.price, p.price) AS price, s.stock
-     FROM (SELECT product_id, variant_id, sum(stock)::int AS stock FROM stock_levels
-            WHERE stock IS NOT NULL GROUP BY product_id, variant_id HAVING sum(stock) <= ?) s
-     JOIN products p ON p.id = s.product_id
+     FROM stock_levels s JOIN products p ON p.id = s.product_id
      LEFT JOIN product_variants v ON v.id = s.variant_id AND v.product_id = s.product_id
-     WHERE p.status = 'active'
+     WHERE s.stock IS NOT NULL AND s.stock <= ? AND p.status = 'active'
        AND (v.id IS NOT NULL) = (s.variant_id <> 0)
      ORDER BY s.stock, name LIMIT ?`,
     [LOW_STOCK_THRESHOLD, limit],

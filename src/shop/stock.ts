@@ -4,13 +4,10 @@ import { Conflict } from '../kernel/errors.ts';
 import { noLongerAvailable, SHOP_MESSAGES, stockLimitMessage } from './messages.ts';
 
 /**
- * Stock is the shop's, kept in stock_levels: rows per product (variant 0) and per variant, with
- * no row or a null stock meaning unlimited. A large limited stock is spread over a few rows
- * (shards) whose sum is the stock, so that a drop's orders do not queue on one row (migration
- * 202611301002: set_stock, take_stock); shard 0 always exists. Nothing references that table, so
- * a decrement locks no row that cart or order lines hold KEY SHARE on. Orders take units when
- * placed and give them back when they end, through these functions. A line's product is null once
- * it was deleted.
+ * Stock is the shop's, kept in stock_levels: a row per product (variant 0) and per variant, with
+ * no row or a null stock meaning unlimited. Nothing references that table, so a decrement locks
+ * no row that cart or order lines hold KEY SHARE on. Orders take units when placed and give them
+ * back when they end, through these functions. A line's product is null once it was deleted.
  */
 export type StockLine = { productId: number | null; variantId?: number | null; quantity: number };
 
@@ -27,27 +24,25 @@ const LINE_SQL = `FROM products p LEFT JOIN product_variants v ON v.id = NULLIF(
   WHERE p.id = :productId AND p.status = 'active' AND (:variantId = 0 OR v.id IS NOT NULL)`;
 const RETURNING_LINE = 'p.name, coalesce(v.price, p.price) AS price, v.label AS variant';
 
-/** Sets a product's (or a variant's) stock, spread over its shards; null is unlimited. */
+/** Sets a product's (or a variant's) stock; null is unlimited. */
 export async function setStock(
   db: Executor,
   productId: number,
   stock: number | null,
   variantId: number | null = null,
 ): Promise<void> {
-  await db.raw('SELECT set_stock(?::int, ?::int, ?::int)', [productId, variantKey(variantId), stock]);
+  await db('stock_levels')
+    .insert({ product_id: productId, variant_id: variantKey(variantId), stock })
+    .onConflict(['product_id', 'variant_id'])
+    .merge(['stock']);
 }
-
-/**
- * A stock as a scalar subquery: the sum of the shards of the product `product` (an SQL expression)
- * and variant `variant` (0: the product itself); null when unlimited.
- */
-export const stockSql = (product: string, variant: string) =>
-  `(SELECT sum(s.stock)::int FROM stock_levels s WHERE s.product_id = ${product} AND s.variant_id = ${variant})`;
 
 /** The stock of a product (or a variant): null when unlimited. */
 export async function stockOf(db: Executor, productId: number, variantId: number | null = null) {
-  const { rows } = await db.raw(`SELECT ${stockSql('?', '?')} AS stock`, [productId, variantKey(variantId)]);
-  return (rows[0]?.stock as number | null | undefined) ?? null;
+  const row = await db('stock_levels')
+    .where({ product_id: productId, variant_id: variantKey(variantId) })
+    .first('stock');
+  return (row?.stock as number | null | undefined) ?? null;
 }
 
 /** Removes the stock rows of variants a product no longer has (nothing cascades to them). */
@@ -63,20 +58,19 @@ export async function dropVariantStock(
     .delete();
 }
 
-/** A product's stock as a column of a query on products `p` (null: unlimited). */
-export const STOCK_COLUMN_SQL = stockSql('p.id', '0');
-
-/** A variant's stock as a column of a query on product_variants `v` (null: unlimited). */
-export const VARIANT_STOCK_SQL = stockSql('v.product_id', 'v.id');
+/** A product's (or variant's) stock as a column of a query on products `p` (null: unlimited). */
+export const STOCK_COLUMN_SQL =
+  '(SELECT s.stock FROM stock_levels s WHERE s.product_id = p.id AND s.variant_id = 0)';
 
 type LineBindings = { productId: number | null; variantId: number; quantity: number };
 
-/** A limited stock's units taken (take_stock); null when it is short or unlimited. */
+/** A limited stock row's units taken by one conditional decrement; null when it is short or unlimited. */
 async function takeLimited(trx: Knex.Transaction, bindings: LineBindings): Promise<StockedLine | null> {
   const { rows } = await prepared(
     trx.raw(
-      `WITH taken AS (SELECT take_stock(:productId, :variantId, :quantity) AS ok)
-       SELECT ${RETURNING_LINE} ${LINE_SQL} AND (SELECT ok FROM taken)`,
+      `UPDATE stock_levels s SET stock = s.stock - :quantity ${LINE_SQL}
+         AND s.product_id = p.id AND s.variant_id = :variantId AND s.stock >= :quantity
+       RETURNING ${RETURNING_LINE}`,
       bindings,
     ),
   );
@@ -197,7 +191,8 @@ export async function refuseShortLine(db: Executor, item: StockLine): Promise<ne
 /** A line's product as it is now: its name, status and the line's stock (undefined once it is gone). */
 async function lineNow(trx: Executor, item: StockLine) {
   const { rows } = await trx.raw(
-    `SELECT p.name, p.status, ${stockSql('p.id', ':variantId')} AS stock FROM products p
+    `SELECT p.name, p.status, s.stock FROM products p
+       LEFT JOIN stock_levels s ON s.product_id = p.id AND s.variant_id = :variantId
        LEFT JOIN product_variants v ON v.id = NULLIF(:variantId, 0) AND v.product_id = p.id
      WHERE p.id = :productId AND (:variantId = 0 OR v.id IS NOT NULL)`,
     { productId: item.productId, variantId: variantKey(item.variantId) },
@@ -219,9 +214,8 @@ export function refuseLine(
 export async function releaseStock(trx: Knex.Transaction, lines: StockLine[]): Promise<void> {
   for (const line of lines) {
     if (line.productId === null) continue;
-    // Into shard 0, which the low-stock alert watches (migration 202611301002).
     await trx('stock_levels')
-      .where({ product_id: line.productId, variant_id: variantKey(line.variantId), shard: 0 })
+      .where({ product_id: line.productId, variant_id: variantKey(line.variantId) })
       .whereNotNull('stock')
       .update({ stock: trx.raw('stock + ?', [line.quantity]) });
   }
