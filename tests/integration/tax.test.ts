@@ -5,6 +5,7 @@ import { TAX_MESSAGES } from '../../src/shop/tax-rules.ts';
 import { signedInSession } from '../support/auth.ts';
 import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
 import { deliverSigned, type SignedDelivery, setUpCardPaymentsApp } from '../support/stripe-stand-in.ts';
+import { until } from '../support/until.ts';
 
 const WEBHOOK_SECRET = 'whsec_tax';
 const stack = setUpCardPaymentsApp(WEBHOOK_SECRET, { withWorker: true });
@@ -207,7 +208,20 @@ describe('tax rates', () => {
     const after = (await api('GET', `/api/admin/orders/${id}`)).body.order;
     expect(after.refundedTax).toBe(1055);
 
-    // The projections rebuild from the events to the same rows, tax included.
+    // The projections rebuild from the events to the same rows, tax included: once the worker has
+    // recorded every mail of the order (each record is an event that moves the order's version).
+    await until(async () => {
+      const recorded = await db('order_events')
+        .where({ order_id: id })
+        .whereIn('type', ['ConfirmationEmailSent', 'OrderMailSent'])
+        .select('type', 'data');
+      const kinds = recorded.map((e) => (e.type === 'OrderMailSent' ? e.data.kind : e.type));
+      return (
+        kinds.filter((kind) => kind === 'refund-issued').length === 2 &&
+        kinds.includes('payment-received') &&
+        kinds.includes('ConfirmationEmailSent')
+      );
+    }, "the order's mails recorded");
     const before = [await db('orders').orderBy('id'), await db('order_items').orderBy('id')];
     await rebuildProjections(db);
     expect([await db('orders').orderBy('id'), await db('order_items').orderBy('id')]).toEqual(before);
