@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_CURRENCY, isCentsCurrency } from './currency.ts';
@@ -31,14 +30,7 @@ const EnvSchema = z.object({
   UPLOADS_DIR: z.string().min(1).optional(),
   BUILD_DIR: z.string().min(1).default('./build'),
   DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
-  // Twice the cores and one (PostgreSQL's rule of thumb for its active connections): on two cores
-  // ten busy connections took turns on the CPU and at a drop's stock row (docs/performance.md).
-  DATABASE_POOL_MAX: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(200)
-    .default(2 * availableParallelism() + 1),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   REDIS_URL: optionalUrl(['redis:', 'rediss:']),
   SMTP_URL: optionalUrl(['smtp:', 'smtps:']),

@@ -72,10 +72,10 @@ it('a request that had a connection gets the next free one before a request that
   expect(await servedOrder((pool) => pool.raw('SELECT 3'))).toEqual(['started request', 'new request']);
 });
 
-it("a started request's transaction is served before a request that has not started", async () => {
+it("a request's transaction queues in arrival order", async () => {
   expect(await servedOrder((pool) => pool.transaction((trx) => trx.raw('SELECT 3')))).toEqual([
-    'started request',
     'new request',
+    'started request',
   ]);
 });
 
