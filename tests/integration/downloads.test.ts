@@ -5,9 +5,11 @@ import { DOWNLOAD_MESSAGES, DOWNLOAD_SETTINGS_MESSAGES } from '../../src/orders/
 import { rebuildProjections } from '../../src/orders/store.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
+import { recordedMailKinds } from '../support/order-mails.ts';
 import { type S3Server, startS3Server } from '../support/s3.ts';
 import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
 import { startSmtpServer } from '../support/smtp.ts';
+import { until } from '../support/until.ts';
 
 let s3: S3Server;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
@@ -204,7 +206,17 @@ describe.each(['local', 's3'] as const)('download links with %s storage', (stora
     });
     expect(await wrongLookup.text()).not.toContain('/downloads/');
 
-    // The events still rebuild the same order rows (grants are not a projection).
+    // The events still rebuild the same order rows (grants are not a projection), compared once the
+    // worker has recorded every mail of the order (each record is an event that moves its version):
+    // the confirmation, the payment's, the downloads and their re-send.
+    await until(async () => {
+      const kinds = await recordedMailKinds(app.services.db, orderId);
+      return (
+        kinds.includes('ConfirmationEmailSent') &&
+        kinds.includes('payment-received') &&
+        kinds.filter((kind) => kind === 'downloads').length === 2
+      );
+    }, "the order's mails recorded");
     const before = await app.services.db('orders').where({ id: orderId }).first();
     await rebuildProjections(app.services.db);
     expect(await app.services.db('orders').where({ id: orderId }).first()).toEqual(before);

@@ -4,6 +4,7 @@ import { rebuildProjections } from '../../src/orders/store.ts';
 import { CARRIER_MESSAGES } from '../../src/shop/carriers.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInSession } from '../support/auth.ts';
+import { untilOrderMailsRecorded } from '../support/order-mails.ts';
 import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
 import { startSmtpServer } from '../support/smtp.ts';
 
@@ -92,6 +93,9 @@ describe('fulfilment', () => {
     // Once: the mail's record is an event, and the rebuild projects the same rows.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(smtp.messages.filter((m) => m.subject === subject)).toHaveLength(1);
+    // Compared once the worker has recorded every order's mails (the confirmations, the payment's
+    // and the shipping's): each record is an event that moves its order's version.
+    await untilOrderMailsRecorded(app.services.db);
     const before = await app.services.db('orders').orderBy('id');
     await rebuildProjections(app.services.db);
     expect(await app.services.db('orders').orderBy('id')).toEqual(before);

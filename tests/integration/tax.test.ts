@@ -3,6 +3,7 @@ import { rebuildProjections } from '../../src/orders/store.ts';
 import { SHOP_MESSAGES } from '../../src/shop/messages.ts';
 import { TAX_MESSAGES } from '../../src/shop/tax-rules.ts';
 import { signedInSession } from '../support/auth.ts';
+import { recordedMailKinds } from '../support/order-mails.ts';
 import { createProductRow, GuestClient, validCheckout } from '../support/shop.ts';
 import { deliverSigned, type SignedDelivery, setUpCardPaymentsApp } from '../support/stripe-stand-in.ts';
 import { until } from '../support/until.ts';
@@ -211,11 +212,7 @@ describe('tax rates', () => {
     // The projections rebuild from the events to the same rows, tax included: once the worker has
     // recorded every mail of the order (each record is an event that moves the order's version).
     await until(async () => {
-      const recorded = await db('order_events')
-        .where({ order_id: id })
-        .whereIn('type', ['ConfirmationEmailSent', 'OrderMailSent'])
-        .select('type', 'data');
-      const kinds = recorded.map((e) => (e.type === 'OrderMailSent' ? e.data.kind : e.type));
+      const kinds = await recordedMailKinds(db, id);
       return (
         kinds.filter((kind) => kind === 'refund-issued').length === 2 &&
         kinds.includes('payment-received') &&
