@@ -82,15 +82,28 @@ export async function applyConsequences(
   let version = before.version;
   for (const event of events) {
     version++;
-    const mail = (kind: OrderMailKind, key: string) =>
-      writeOutbox(trx, 'orders.send-mail', { orderId, kind, key }, `order-${orderId}-${key}`);
-    if (event.type === 'PaymentSucceeded' && event.data.method !== 'free')
-      await mail('payment-received', 'payment-received');
-    if (event.type === 'OrderExpired') await mail('order-expired', 'order-expired');
-    if (event.type === 'RefundIssued') await mail('refund-issued', `refund-${version}`);
-    if (event.type === 'OrderShipped') await mail('order-shipped', 'order-shipped');
-    if (event.type === 'OrderCancelled') await mail('order-cancelled', 'order-cancelled');
+    const mail = customerMailOf(event, version);
+    if (mail)
+      await writeOutbox(trx, 'orders.send-mail', { orderId, ...mail }, `order-${orderId}-${mail.key}`);
   }
+}
+
+/**
+ * The mail an order's event sends its customer, if any, keyed once per order (a refund by its
+ * event's version, as an order may have several). The downloads mail follows the order's grants
+ * instead (applyConsequences) and the confirmation its placing.
+ */
+export function customerMailOf(
+  event: OrderEvent,
+  version: number,
+): { kind: OrderMailKind; key: string } | null {
+  if (event.type === 'PaymentSucceeded' && event.data.method !== 'free')
+    return { kind: 'payment-received', key: 'payment-received' };
+  if (event.type === 'OrderExpired') return { kind: 'order-expired', key: 'order-expired' };
+  if (event.type === 'RefundIssued') return { kind: 'refund-issued', key: `refund-${version}` };
+  if (event.type === 'OrderShipped') return { kind: 'order-shipped', key: 'order-shipped' };
+  if (event.type === 'OrderCancelled') return { kind: 'order-cancelled', key: 'order-cancelled' };
+  return null;
 }
 
 /** An admin's command on an order: the order service decides what is allowed and says why not. */

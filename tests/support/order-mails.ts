@@ -1,12 +1,13 @@
 import type { Db } from '../../src/db/knex.ts';
+import { customerMailOf } from '../../src/orders/changes.ts';
+import type { OrderEvent } from '../../src/orders/domain.ts';
 import { until } from './until.ts';
 
 /**
  * The mails the orders' events call for that the worker has not recorded yet, as order:key: each
- * order's confirmation, and the mail of each payment (but a free one), expiry, refund (keyed by its
- * event's version), shipping and cancellation, as src/orders/changes.ts writes them (download
- * mails, which depend on the products' files, are not counted). An erased order's are left out:
- * those not sent before the erasure never will be.
+ * order's confirmation and each event's customer mail (customerMailOf; download mails, which
+ * depend on the products' files, are not counted). An erased order's are left out: those not sent
+ * before the erasure never will be.
  */
 export async function mailsNotRecorded(db: Db): Promise<string[]> {
   const events: { order_id: number; version: number; type: string; data: Record<string, unknown> }[] =
@@ -19,11 +20,10 @@ export async function mailsNotRecorded(db: Db): Promise<string[]> {
     if (e.type === 'OrderPlaced') due.add(mail('confirmation'));
     else if (e.type === 'ConfirmationEmailSent') recorded.add(mail('confirmation'));
     else if (e.type === 'OrderMailSent') recorded.add(mail(String(e.data.key)));
-    else if (e.type === 'PaymentSucceeded' && e.data.method !== 'free') due.add(mail('payment-received'));
-    else if (e.type === 'OrderExpired') due.add(mail('order-expired'));
-    else if (e.type === 'RefundIssued') due.add(mail(`refund-${e.version}`));
-    else if (e.type === 'OrderShipped') due.add(mail('order-shipped'));
-    else if (e.type === 'OrderCancelled') due.add(mail('order-cancelled'));
+    else {
+      const customerMail = customerMailOf(e as unknown as OrderEvent, e.version);
+      if (customerMail) due.add(mail(customerMail.key));
+    }
   }
   return [...due].filter((mail) => !recorded.has(mail));
 }
